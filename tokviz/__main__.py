@@ -1,0 +1,3 @@
+from tokviz.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,57 @@
+"""``tokviz`` command line: ``tokviz`` alone opens the app; subcommands work without a display.
+
+Each subcommand lives in ``tokviz/commands/<name>.py`` with ``add_parser(subparsers)`` and
+``run(args) -> int``. Only ``screenshot`` and the app import Qt; encode/encoders/train/compare never do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from tokviz import __version__
+from tokviz.core.errors import TokvizError
+
+COMMANDS = ("encoders", "encode", "train", "compare", "screenshot")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tokviz",
+        description="Explore tokenization. Without a command, opens the tokviz window on its demo data.",
+    )
+    parser.add_argument("--version", action="version", version=f"tokviz {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"tokviz.commands.{name}").add_parser(sub)
+    gui = sub.add_parser("gui", help="open the tokviz window (the default)")
+    gui.set_defaults(func=_run_gui)
+    return parser
+
+
+def _run_gui(args: argparse.Namespace) -> int:
+    from tokviz.ui.app import run_app
+
+    return run_app()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        return _run_gui(args)
+    try:
+        return int(args.func(args) or 0)
+    except TokvizError as err:
+        print(f"tokviz: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tokviz: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `tokviz encode ... | head`
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""One module per ``tokviz`` subcommand (see tokviz/cli.py)."""

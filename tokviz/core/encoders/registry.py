@@ -1,0 +1,140 @@
+"""A registry that lists every encoder as available or unavailable, with the reason.
+
+Entries are cheap to list: availability is probed (files found, hashes checked lazily on load) and
+the encoder itself is built on first use and cached.
+
+>>> reg = Registry()
+>>> reg.register(EncoderEntry("none", "tiktoken", lambda: (False, "no data"), lambda: None))
+>>> [(s.name, s.available, s.reason) for s in reg.statuses()]
+[('none', False, 'no data')]
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+from tokviz.core.encoders.base import Encoder
+from tokviz.core.errors import EncoderUnavailable, TokvizError
+
+
+@dataclass
+class EncoderEntry:
+    name: str
+    family: str
+    probe: Callable[[], tuple[bool, str]]  # -> (available, reason or source)
+    load: Callable[[], Encoder]
+    vocab_size: int | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class EncoderStatus:
+    name: str
+    family: str
+    available: bool
+    reason: str  # why unavailable, or where the data comes from when available
+    vocab_size: int | None
+
+    def as_json(self) -> dict:
+        return {
+            "name": self.name,
+            "family": self.family,
+            "available": self.available,
+            "reason": self.reason,
+            "vocab_size": self.vocab_size,
+        }
+
+
+class Registry:
+    """Named encoders: built-in families plus models added at run time (trained, opened)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, EncoderEntry] = {}
+        self._loaded: dict[str, Encoder] = {}
+        self._lock = threading.Lock()  # encoders are loaded from worker threads too
+
+    def register(self, entry: EncoderEntry) -> None:
+        with self._lock:
+            self._entries[entry.name] = entry
+            self._loaded.pop(entry.name, None)
+
+    def add(self, encoder: Encoder) -> None:
+        """Add (or replace) a ready encoder, e.g. a model trained in the app or opened from a file."""
+        with self._lock:
+            self._entries[encoder.name] = EncoderEntry(
+                encoder.name, encoder.family, lambda: (True, encoder.source), lambda: encoder,
+                encoder.vocab_size,
+            )
+            self._loaded[encoder.name] = encoder
+
+    def remove(self, name: str) -> None:
+        with self._lock:
+            self._entries.pop(name, None)
+            self._loaded.pop(name, None)
+
+    def names(self) -> list[str]:
+        return list(self._entries)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._entries
+
+    def statuses(self) -> list[EncoderStatus]:
+        out = []
+        for e in list(self._entries.values()):
+            try:
+                ok, reason = e.probe()
+            except Exception as err:  # a probe must never break listing
+                ok, reason = False, f"probe failed: {err}"
+            vocab = e.vocab_size
+            if e.name in self._loaded:
+                vocab = self._loaded[e.name].vocab_size
+            out.append(EncoderStatus(e.name, e.family, ok, reason, vocab))
+        return out
+
+    def get(self, name: str) -> Encoder:
+        """The encoder called ``name``, loading it on first use.
+
+        Raises EncoderUnavailable (with the reason) if it is unknown or its data is missing/corrupt.
+        """
+        with self._lock:
+            if name in self._loaded:
+                return self._loaded[name]
+            entry = self._entries.get(name)
+        if entry is None:
+            known = ", ".join(self._entries) or "none"
+            raise EncoderUnavailable(name, f"no such encoder (known: {known})")
+        ok, reason = entry.probe()
+        if not ok:
+            raise EncoderUnavailable(name, reason)
+        try:
+            enc = entry.load()
+        except TokvizError as err:
+            raise EncoderUnavailable(name, str(err)) from err
+        with self._lock:
+            self._loaded[name] = enc
+        return enc
+
+
+_default: Registry | None = None
+_default_lock = threading.Lock()
+
+
+def default_registry() -> Registry:
+    """The process-wide registry with every built-in encoder registered (built once)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            reg = Registry()
+            from tokviz.core.encoders import tiktoken_family
+
+            tiktoken_family.register_all(reg)
+            try:
+                from tokviz.core.encoders import sentencepiece_family
+            except ImportError:  # family not built yet
+                pass
+            else:
+                sentencepiece_family.register_all(reg)
+            _default = reg
+        return _default

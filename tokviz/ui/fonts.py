@@ -1,0 +1,39 @@
+"""Fonts that render Hangul and emoji (Noto CJK and Noto Color Emoji as fallbacks)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QFont, QFontDatabase
+
+# Tried in order for each character: Latin text, then Hangul/CJK, then colour emoji.
+UI_FAMILIES = ["Noto Sans", "DejaVu Sans", "Noto Sans CJK KR", "Noto Color Emoji"]
+MONO_FAMILIES = ["DejaVu Sans Mono", "Noto Sans Mono", "Noto Sans Mono CJK KR", "Noto Sans CJK KR", "Noto Color Emoji"]
+
+
+def _installed(families: list[str]) -> list[str]:
+    have = set(QFontDatabase.families())
+    found = [f for f in families if f in have]
+    return found or families
+
+
+def ui_font(point_size: float | None = None) -> QFont:
+    f = QFont()
+    f.setFamilies(_installed(UI_FAMILIES))
+    if point_size:
+        f.setPointSizeF(point_size)
+    return f
+
+
+def mono_font(point_size: float | None = None) -> QFont:
+    """Monospace font for token views, ids and hex bytes, with CJK and emoji fallback."""
+    f = QFont()
+    f.setFamilies(_installed(MONO_FAMILIES))
+    f.setStyleHint(QFont.StyleHint.Monospace)
+    if point_size:
+        f.setPointSizeF(point_size)
+    return f
+
+
+def missing_fonts() -> list[str]:
+    """Fallback fonts that are not installed (Hangul or emoji would render as boxes)."""
+    have = set(QFontDatabase.families())
+    return [f for f in ("Noto Sans CJK KR", "Noto Color Emoji") if f not in have]

@@ -1,0 +1,46 @@
+"""State the panels share: the encoder registry and models offered at run time.
+
+Panels never talk to each other directly; the Train panel offers its model here and the Inspector /
+Compare panels listen to ``encodersChanged`` (napari-style: model events, widgets subscribe).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from tokviz.core.encoders import Encoder, Registry, default_registry
+
+
+class Session(QObject):
+    """The registry plus change notification. One per main window."""
+
+    encodersChanged = Signal()  # an encoder was added, replaced or removed
+    trainedModelChanged = Signal(object)  # the Train panel's current model (an Encoder) or None
+
+    def __init__(self, registry: Registry | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self.registry = registry if registry is not None else default_registry()
+        self.trained_model: Encoder | None = None
+
+    def add_encoder(self, encoder: Encoder) -> None:
+        """Add or replace an encoder (opened model file, trained SentencePiece model, ...)."""
+        self.registry.add(encoder)
+        self.encodersChanged.emit()
+
+    def remove_encoder(self, name: str) -> None:
+        self.registry.remove(name)
+        self.encodersChanged.emit()
+
+    def offer_trained_model(self, encoder: Encoder | None) -> None:
+        """The Train panel's model at its current step, listed as ``tokviz BPE (step N)``.
+
+        Only one trained model is listed at a time: the previous one is replaced.
+        """
+        old = self.trained_model
+        if old is not None and old.name in self.registry and (encoder is None or old.name != encoder.name):
+            self.registry.remove(old.name)
+        self.trained_model = encoder
+        if encoder is not None:
+            self.registry.add(encoder)
+        self.trainedModelChanged.emit(encoder)
+        self.encodersChanged.emit()
