@@ -107,6 +107,32 @@ class Encoding:
             raise EncodingMismatch(f"{encoder}: tokens cover {pos} of {len(data)} bytes")
         return cls(encoder, text, tuple(out))
 
+    @classmethod
+    def from_spans(
+        cls,
+        encoder: str,
+        text: str,
+        tokens: Iterable[tuple[int, bytes, int, int, TokenKind, str | None]],
+        normalized_text: str | None = None,
+    ) -> "Encoding":
+        """Encoding from ``(id, bytes, byte_start, byte_end, kind, raw)`` with explicit byte spans into
+        ``text``'s UTF-8, for encoders whose tokens do not tile the text: char-mode BPE skips the
+        whitespace between words, SentencePiece's dummy prefix covers no text (empty span) and its
+        normalizer may change what the pieces say. Spans must be ordered and must not overlap.
+        """
+        data = check_text(text)
+        starts = char_byte_starts(text)
+        out: list[Token] = []
+        prev_end = 0
+        for i, (tid, tb, bs, be, kind, raw) in enumerate(tokens):
+            if not (prev_end <= bs <= be <= len(data)):
+                raise EncodingMismatch(
+                    f"{encoder}: token {i} (id {tid}) has byte span [{bs}, {be}) out of order or outside the text"
+                )
+            out.append(make_token(tid, tb, bs, be, starts, kind, raw))
+            prev_end = be
+        return cls(encoder, text, tuple(out), normalized_text)
+
     # ---- views --------------------------------------------------------------------------
     @property
     def ids(self) -> list[int]:

@@ -1,0 +1,76 @@
+"""What the trainer yields while it runs: progress while counting, then one MergeStep per merge.
+
+The GUI animates these; the CLI draws a progress bar from them; tests compare them with reference
+trainers. They are plain frozen dataclasses (cheap to batch and send across threads).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+Mode = Literal["char", "byte"]
+
+
+@dataclass(frozen=True)
+class TrainerConfig:
+    """Settings of one training run.
+
+    ``mode="char"``: words split on whitespace, ``</w>`` glued to the last character (subword-nmt
+    since v0.2); ``mode="byte"``: UTF-8 bytes (256 base tokens) after the regex pre-split ``pattern``
+    (a name from ``tokviz.core.pretokenize.PATTERNS``). ``keep`` filters characters before counting
+    (the ``"hangul"`` preset keeps only Hangul and spaces).
+    """
+
+    mode: Mode = "byte"
+    merges: int = 1000
+    min_frequency: int = 2
+    pattern: str = "gpt4"
+    keep: str | None = None  # None | "hangul"
+    special_tokens: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Counting-phase progress: ``done`` of ``total`` units (bytes of corpus, or words)."""
+
+    phase: Literal["reading", "counting", "indexing"]
+    done: int
+    total: int | None  # None when the size is unknown (stdin, a generator)
+
+
+@dataclass(frozen=True)
+class MergeStep:
+    """One merge: ``left + right -> new`` with the pair's count when it was merged.
+
+    ``step`` is 1-based (the number of merges done including this one); ``token_id`` the new token's
+    id (byte mode: 255 + step). Pieces are display strings: char mode keeps ``</w>``; byte mode
+    decodes UTF-8 and writes bytes that are not whole characters as ``<0xNN>``. ``new_bytes`` are the
+    new token's exact bytes (char mode: UTF-8 of the piece without ``</w>``).
+    """
+
+    step: int
+    token_id: int
+    left: int
+    right: int
+    left_piece: str
+    right_piece: str
+    new_piece: str
+    new_bytes: bytes
+    count: int
+    vocab_size: int  # after the merge
+    corpus_tokens: int  # tokens the whole counted corpus takes after the merge
+    corpus_chars: int  # characters of the counted corpus (constant; chars/token = corpus_chars / corpus_tokens)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Training ended: ``reason`` is "merges" (asked number reached), "min_frequency" (no pair left
+    with enough count), "exhausted" (no pair left at all) or "cancelled"."""
+
+    reason: Literal["merges", "min_frequency", "exhausted", "cancelled"]
+    merges: int
+    message: str = ""
+
+
+TrainEvent = Union[Progress, MergeStep, Finished]
