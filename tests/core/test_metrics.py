@@ -1,0 +1,108 @@
+"""Metrics of an Encoding: counts, ratios, kinds, round trip and the decoded-text diff."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, strategies as st
+
+from tokviz.core.encoding import Encoding
+from tokviz.core.metrics import count_words, measure, round_trip_diff
+
+
+def byte_tokens(text: str, size: int) -> list[tuple[int, bytes]]:
+    """Cut ``text``'s UTF-8 into fixed-size byte chunks (cuts characters on purpose)."""
+    data = text.encode("utf-8")
+    return [(i, data[i : i + size]) for i in range(0, len(data), size)]
+
+
+def test_counts_and_ratios_for_korean_cut_mid_syllable():
+    text = "값이 올랐다"  # 6 chars, 2 words, 16 bytes (5 syllables * 3 + space)
+    enc = Encoding.from_byte_tokens("bytes2", text, byte_tokens(text, 2))
+    m = measure(enc)
+    assert (m.characters, m.bytes, m.words, m.tokens) == (6, 16, 2, 8)
+    assert m.bytes_per_token == 2.0
+    assert m.chars_per_token == 6 / 8
+    assert m.fertility == 4.0
+    # 2-byte chunks never line up with the 3-byte syllables, so every chunk cuts one
+    assert m.partial_tokens == sum(t.partial for t in enc.tokens) == 8
+    assert m.round_trip is True
+
+
+def test_empty_text_gives_zero_ratios_not_a_crash():
+    m = measure(Encoding.from_byte_tokens("empty", "", []))
+    assert (m.tokens, m.characters, m.bytes, m.words) == (0, 0, 0, 0)
+    assert (m.chars_per_token, m.bytes_per_token, m.fertility) == (0.0, 0.0, 0.0)
+    assert m.round_trip is True
+    json.dumps(m.as_json())
+
+
+def test_as_json_rounds_ratios_and_is_json_safe():
+    enc = Encoding.from_byte_tokens("e", "abcdefghij", [(1, b"abc"), (2, b"def"), (3, b"ghij")])
+    j = measure(enc).as_json()
+    assert j["chars_per_token"] == 3.3333
+    assert j["encoder"] == "e"
+    assert json.loads(json.dumps(j)) == j
+
+
+def test_kinds_are_counted_separately():
+    text = "a<s>b?"
+    spans = [
+        (1, b"a", 0, 1, "normal", None),
+        (2, b"<s>", 1, 4, "special", "<s>"),
+        (3, b"b", 4, 5, "byte_fallback", "<0x62>"),
+        (0, b"", 5, 6, "unknown", "<unk>"),
+    ]
+    m = measure(Encoding.from_spans("sp", text, spans))
+    assert (m.special_tokens, m.fallback_tokens, m.unknown_tokens) == (1, 1, 1)
+    assert m.round_trip is False  # the unknown piece lost "?"
+
+
+def test_decoded_text_decides_round_trip_when_given():
+    enc = Encoding.from_byte_tokens("e", "hi", [(1, b"hi")])
+    assert measure(enc, decoded="hi").round_trip is True
+    assert measure(enc, decoded="hi ").round_trip is False
+
+
+def test_words_are_whitespace_separated_eojeol():
+    assert count_words("저는 학교에서 공부합니다.") == 3
+    assert count_words("  tabs\tand\nnewlines\u3000ideographic space ") == 5
+    assert count_words("") == 0
+
+
+def test_round_trip_diff_locates_changes():
+    assert round_trip_diff("same", "same") == []
+    diffs = round_trip_diff("ｈello 😀 world", "hello  ⁇  world")
+    assert [(d.op, d.start, d.end, d.original) for d in diffs] == [
+        ("replace", 0, 1, "ｈ"),
+        ("replace", 6, 7, "😀"),
+    ]
+    assert diffs[0].decoded == "h"
+    deleted = round_trip_diff("abc", "ac")
+    assert [(d.op, d.start, d.end, d.original, d.decoded) for d in deleted] == [("delete", 1, 2, "b", "")]
+    inserted = round_trip_diff("ac", "abc")
+    assert [(d.op, d.start, d.decoded) for d in inserted] == [("insert", 1, "b")]
+    assert "was lost" in deleted[0].describe()
+    json.dumps([d.as_json() for d in diffs])
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))), st.text(alphabet=st.characters(blacklist_categories=("Cs",))))
+def test_round_trip_diff_rebuilds_the_decoded_text(a, b):
+    # applying the differences to the original must give the decoded text back
+    out, pos = [], 0
+    for d in round_trip_diff(a, b):
+        out.append(a[pos : d.start])
+        out.append(d.decoded)
+        pos = d.end
+    out.append(a[pos:])
+    assert "".join(out) == b
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))), st.integers(1, 5))
+def test_measure_counts_match_the_text(text, size):
+    m = measure(Encoding.from_byte_tokens("chunks", text, byte_tokens(text, size)))
+    assert m.bytes == len(text.encode("utf-8"))
+    assert m.characters == len(text)
+    assert m.tokens == -(-m.bytes // size)
+    assert m.round_trip
