@@ -44,14 +44,25 @@ def parse_size(size: str) -> tuple[int, int]:
 def run(args) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from tokviz.ui.app import make_application
-    from tokviz.ui.main_window import MainWindow
+    from tokviz.ui.main_window import PRESENTATION_SCALE, MainWindow
+    from tokviz.ui.settings import Settings
 
     w, h = parse_size(args.size)
     app = make_application()
-    window = MainWindow()
+    settings = Settings.ephemeral()  # a screenshot never reads or changes the user's settings
+    if args.theme:
+        settings.theme = args.theme
+    if args.lang:
+        settings.language = args.lang
+    window = MainWindow(settings=settings)
     window.resize(w, h)
     window.show_view(args.view)
     window.show()
+    if args.presentation:
+        # full-screen is meaningless offscreen: keep the requested size, apply the rest of the mode
+        window.set_font_scale(PRESENTATION_SCALE)
+        window.menuBar().hide()
+        window.statusBar().hide()
     app.processEvents()
     window.current_panel().prepare_screenshot(args)
     app.processEvents()

@@ -19,7 +19,10 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationVersion(__version__)
     from tokviz.ui.fonts import ui_font
 
-    app.setFont(ui_font(app.font().pointSizeF()))
+    if app.property("tokvizBasePointSize") is None:
+        # remembered once, so zooming scales from the platform's size and never compounds
+        app.setProperty("tokvizBasePointSize", app.font().pointSizeF())
+    app.setFont(ui_font(float(app.property("tokvizBasePointSize"))))
     return app
 
 

@@ -15,11 +15,16 @@ class Session(QObject):
     """The registry plus change notification. One per main window."""
 
     encodersChanged = Signal()  # an encoder was added, replaced or removed
+    fontScaleChanged = Signal(float)  # Ctrl +/− or presentation mode: re-layout custom views
+    themeChanged = Signal(bool)  # dark?
     trainedModelChanged = Signal(object)  # the Train panel's current model (an Encoder) or None
 
-    def __init__(self, registry: Registry | None = None, parent: QObject | None = None):
+    def __init__(self, registry: Registry | None = None, parent: QObject | None = None, settings=None):
         super().__init__(parent)
+        from tokviz.ui.settings import Settings
+
         self.registry = registry if registry is not None else default_registry()
+        self.settings: Settings = settings if settings is not None else Settings()
         self.trained_model: Encoder | None = None
 
     def add_encoder(self, encoder: Encoder) -> None:
