@@ -1,0 +1,658 @@
+"""The layers under a text that tokenizers cut through: grapheme clusters, code points, UTF-8 bytes
+and, for Hangul syllables, the jamo they are built from.
+
+A token boundary can fall anywhere in these layers: between two syllables, between the three UTF-8
+bytes of one syllable, or inside an emoji ZWJ sequence. The Inspector draws each layer from the
+functions here; they are Qt-free and work on any text without lone surrogates (those raise
+:class:`~tokviz.core.errors.InvalidTextError`, since they have no UTF-8 form).
+
+>>> [g.text for g in graphemes("각👍🏽\\r\\n")]
+['각', '👍🏽', '\\r\\n']
+>>> decompose_hangul("값").compat
+('ㄱ', 'ㅏ', 'ㅄ')
+>>> [(b.value, b.role) for b in utf8_bytes("a각")]
+[(97, 'ascii'), (234, 'lead'), (176, 'continuation'), (129, 'continuation')]
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+import regex
+
+from tokviz.core.encoding import char_byte_starts
+from tokviz.core.errors import check_text
+
+# --------------------------------------------------------------------------------------------
+# Code points
+# --------------------------------------------------------------------------------------------
+
+# Controls have no Unicode character name, only aliases (NameAliases.txt); these are the
+# aliases plus the short abbreviations that control pictures and terminals use.
+_CONTROLS: dict[int, tuple[str, str]] = {
+    0x00: ("NUL", "NULL"),
+    0x01: ("SOH", "START OF HEADING"),
+    0x02: ("STX", "START OF TEXT"),
+    0x03: ("ETX", "END OF TEXT"),
+    0x04: ("EOT", "END OF TRANSMISSION"),
+    0x05: ("ENQ", "ENQUIRY"),
+    0x06: ("ACK", "ACKNOWLEDGE"),
+    0x07: ("BEL", "ALERT"),
+    0x08: ("BS", "BACKSPACE"),
+    0x09: ("HT", "CHARACTER TABULATION"),
+    0x0A: ("LF", "LINE FEED"),
+    0x0B: ("VT", "LINE TABULATION"),
+    0x0C: ("FF", "FORM FEED"),
+    0x0D: ("CR", "CARRIAGE RETURN"),
+    0x0E: ("SO", "SHIFT OUT"),
+    0x0F: ("SI", "SHIFT IN"),
+    0x10: ("DLE", "DATA LINK ESCAPE"),
+    0x11: ("DC1", "DEVICE CONTROL ONE"),
+    0x12: ("DC2", "DEVICE CONTROL TWO"),
+    0x13: ("DC3", "DEVICE CONTROL THREE"),
+    0x14: ("DC4", "DEVICE CONTROL FOUR"),
+    0x15: ("NAK", "NEGATIVE ACKNOWLEDGE"),
+    0x16: ("SYN", "SYNCHRONOUS IDLE"),
+    0x17: ("ETB", "END OF TRANSMISSION BLOCK"),
+    0x18: ("CAN", "CANCEL"),
+    0x19: ("EM", "END OF MEDIUM"),
+    0x1A: ("SUB", "SUBSTITUTE"),
+    0x1B: ("ESC", "ESCAPE"),
+    0x1C: ("FS", "FILE SEPARATOR"),
+    0x1D: ("GS", "GROUP SEPARATOR"),
+    0x1E: ("RS", "RECORD SEPARATOR"),
+    0x1F: ("US", "UNIT SEPARATOR"),
+    0x7F: ("DEL", "DELETE"),
+    0x85: ("NEL", "NEXT LINE"),
+}
+
+
+def code_point_label(ch: str) -> str:
+    """``U+AC12``-style label (at least four hex digits).
+
+    >>> code_point_label("😀"), code_point_label("a")
+    ('U+1F600', 'U+0061')
+    """
+    return f"U+{ord(ch):04X}"
+
+
+def code_point_name(ch: str) -> str:
+    """The character's Unicode name, a readable alias for controls, or a ``<...>`` label.
+
+    Names come from Python's ``unicodedata`` (Unicode 14.0 in Python 3.11); characters added
+    later read ``<unassigned>``.
+
+    >>> code_point_name("값"), code_point_name("\\t"), code_point_name("\\x80")
+    ('HANGUL SYLLABLE GABS', 'CHARACTER TABULATION', '<control-0080>')
+    >>> code_point_name("\\ue000"), code_point_name("\\U000e0000")
+    ('<private-use-E000>', '<unassigned>')
+    """
+    name = unicodedata.name(ch, "")
+    if name:
+        return name
+    o = ord(ch)
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        return _CONTROLS[o][1] if o in _CONTROLS else f"<control-{o:04X}>"
+    if category == "Co":
+        return f"<private-use-{o:04X}>"
+    if category == "Cs":
+        return f"<surrogate-{o:04X}>"
+    if o & 0xFFFE == 0xFFFE or 0xFDD0 <= o <= 0xFDEF:
+        return f"<noncharacter-{o:04X}>"
+    return "<unassigned>"
+
+
+@dataclass(frozen=True)
+class CodePointInfo:
+    """One code point of a text, with the UTF-8 bytes it occupies."""
+
+    index: int  # character index in the text
+    char: str
+    codepoint: int
+    label: str  # "U+AC12"
+    name: str
+    category: str  # Unicode general category, e.g. "Lo", "Mn", "Cc"
+    utf8: bytes
+    byte_start: int
+    byte_end: int
+
+
+def code_points(text: str) -> list[CodePointInfo]:
+    """Every code point of ``text`` with its name and UTF-8 byte span.
+
+    >>> [(c.label, c.name, c.utf8.hex(" "), c.byte_start) for c in code_points("é값")]
+    [('U+00E9', 'LATIN SMALL LETTER E WITH ACUTE', 'c3 a9', 0), ('U+AC12', 'HANGUL SYLLABLE GABS', 'ea b0 92', 2)]
+    """
+    data = check_text(text)
+    starts = char_byte_starts(text)
+    return [
+        CodePointInfo(
+            index=i,
+            char=ch,
+            codepoint=ord(ch),
+            label=code_point_label(ch),
+            name=code_point_name(ch),
+            category=unicodedata.category(ch),
+            utf8=data[starts[i] : starts[i + 1]],
+            byte_start=starts[i],
+            byte_end=starts[i + 1],
+        )
+        for i, ch in enumerate(text)
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# UTF-8 bytes
+# --------------------------------------------------------------------------------------------
+
+ByteRole = Literal["ascii", "lead", "continuation"]
+
+
+@dataclass(frozen=True)
+class ByteInfo:
+    """One UTF-8 byte: ``ascii`` (0xxxxxxx, a whole character), ``lead`` (11xxxxxx, starts a
+    2-4 byte character) or ``continuation`` (10xxxxxx)."""
+
+    offset: int
+    value: int
+    role: ByteRole
+    char_index: int
+
+
+def byte_role(value: int) -> ByteRole:
+    """Role of a byte value inside well-formed UTF-8.
+
+    >>> byte_role(0x41), byte_role(0xEA), byte_role(0xB0)
+    ('ascii', 'lead', 'continuation')
+    """
+    if value < 0x80:
+        return "ascii"
+    if value < 0xC0:
+        return "continuation"
+    return "lead"
+
+
+def utf8_bytes(text: str) -> list[ByteInfo]:
+    """Every UTF-8 byte of ``text`` with its role and the character it belongs to."""
+    data = check_text(text)
+    out: list[ByteInfo] = []
+    char_index = -1
+    for offset, value in enumerate(data):
+        role = byte_role(value)
+        if role != "continuation":
+            char_index += 1
+        out.append(ByteInfo(offset, value, role, char_index))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Hangul
+# --------------------------------------------------------------------------------------------
+
+# Unicode's Hangul syllable composition (The Unicode Standard, section 3.12):
+# S = SBase + (L * VCount + V) * TCount + T
+S_BASE, L_BASE, V_BASE, T_BASE = 0xAC00, 0x1100, 0x1161, 0x11A7
+L_COUNT, V_COUNT, T_COUNT = 19, 21, 28
+N_COUNT = V_COUNT * T_COUNT  # 588 syllables per leading consonant
+S_COUNT = L_COUNT * N_COUNT  # 11,172 precomposed syllables
+
+# Hangul Compatibility Jamo (U+3130 block): the standalone letters Koreans see and type; the
+# conjoining jamo above are what NFD produces. Same order as the L / V / T indices.
+COMPAT_CHOSEONG = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
+COMPAT_JUNGSEONG = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
+COMPAT_JONGSEONG = "ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"  # T index 1..27
+
+
+@dataclass(frozen=True)
+class HangulJamo:
+    """A precomposed Hangul syllable split into its conjoining jamo."""
+
+    syllable: str
+    choseong: str  # initial consonant, U+1100..U+1112
+    jungseong: str  # vowel, U+1161..U+1175
+    jongseong: str | None  # final consonant, U+11A8..U+11C2, None for open syllables
+    compat: tuple[str, ...]  # the same letters as compatibility jamo, for display
+    indices: tuple[int, int, int]  # (L, V, T); T == 0 means no final consonant
+
+    @property
+    def jamo(self) -> str:
+        """The conjoining jamo as one string (equal to the syllable's NFD)."""
+        return self.choseong + self.jungseong + (self.jongseong or "")
+
+
+def is_hangul_syllable(ch: str) -> bool:
+    return len(ch) == 1 and S_BASE <= ord(ch) < S_BASE + S_COUNT
+
+
+def decompose_hangul(ch: str) -> HangulJamo | None:
+    """Jamo of a precomposed Hangul syllable, by the composition formula; None for anything else.
+
+    >>> j = decompose_hangul("각")
+    >>> j.indices, [f"U+{ord(c):04X}" for c in j.jamo], j.compat
+    ((0, 0, 1), ['U+1100', 'U+1161', 'U+11A8'], ('ㄱ', 'ㅏ', 'ㄱ'))
+    >>> decompose_hangul("a") is None
+    True
+    """
+    if not is_hangul_syllable(ch):
+        return None
+    s = ord(ch) - S_BASE
+    l_index, rest = divmod(s, N_COUNT)
+    v_index, t_index = divmod(rest, T_COUNT)
+    choseong = chr(L_BASE + l_index)
+    jungseong = chr(V_BASE + v_index)
+    jongseong = chr(T_BASE + t_index) if t_index else None
+    compat = (COMPAT_CHOSEONG[l_index], COMPAT_JUNGSEONG[v_index]) + (
+        (COMPAT_JONGSEONG[t_index - 1],) if t_index else ()
+    )
+    return HangulJamo(ch, choseong, jungseong, jongseong, compat, (l_index, v_index, t_index))
+
+
+def compose_hangul(l_index: int, v_index: int, t_index: int = 0) -> str:
+    """The syllable with jamo indices L, V, T (T = 0: no final consonant).
+
+    >>> compose_hangul(0, 0, 18)
+    '값'
+    """
+    if not (0 <= l_index < L_COUNT and 0 <= v_index < V_COUNT and 0 <= t_index < T_COUNT):
+        raise ValueError(f"jamo indices out of range: L={l_index} V={v_index} T={t_index}")
+    return chr(S_BASE + (l_index * V_COUNT + v_index) * T_COUNT + t_index)
+
+
+JamoRole = Literal["choseong", "jungseong", "jongseong"]
+
+
+def jamo_role(ch: str) -> JamoRole | None:
+    """Position of a conjoining jamo (including the old-Hangul extension blocks), else None.
+
+    >>> jamo_role("\\u1100"), jamo_role("\\u1161"), jamo_role("\\u11a8"), jamo_role("ㄱ")
+    ('choseong', 'jungseong', 'jongseong', None)
+    """
+    o = ord(ch)
+    if 0x1100 <= o <= 0x115F or 0xA960 <= o <= 0xA97F:
+        return "choseong"
+    if 0x1160 <= o <= 0x11A7 or 0xD7B0 <= o <= 0xD7C6:
+        return "jungseong"
+    if 0x11A8 <= o <= 0x11FF or 0xD7CB <= o <= 0xD7FB:
+        return "jongseong"
+    return None
+
+
+def _is_compat_jamo(ch: str) -> bool:
+    return 0x3131 <= ord(ch) <= 0x318E
+
+
+_JAMO_ROLE_WORDS = {
+    "choseong": "initial consonant",
+    "jungseong": "vowel",
+    "jongseong": "final consonant",
+}
+
+
+def _jamo_short_name(ch: str) -> str:
+    # "HANGUL CHOSEONG KIYEOK" -> "KIYEOK"
+    return code_point_name(ch).split(" ", 2)[-1]
+
+
+def explain_hangul_syllable(ch: str) -> list[str]:
+    """Sentences for one precomposed syllable: the syllable and the jamo it is built from.
+
+    >>> explain_hangul_syllable("값")[1]
+    '= ㄱ + ㅏ + ㅄ: choseong KIYEOK (U+1100) + jungseong A (U+1161) + jongseong PIEUP-SIOS (U+11B9)'
+    """
+    jamo = decompose_hangul(ch)
+    if jamo is None:
+        return [describe_code_point(ch)]
+    parts = [f"choseong {_jamo_short_name(jamo.choseong)} ({code_point_label(jamo.choseong)})",
+             f"jungseong {_jamo_short_name(jamo.jungseong)} ({code_point_label(jamo.jungseong)})"]
+    if jamo.jongseong:
+        parts.append(f"jongseong {_jamo_short_name(jamo.jongseong)} ({code_point_label(jamo.jongseong)})")
+    return [describe_code_point(ch), f"= {' + '.join(jamo.compat)}: {' + '.join(parts)}"]
+
+
+# --------------------------------------------------------------------------------------------
+# Invisible characters
+# --------------------------------------------------------------------------------------------
+
+# Markers are chosen from glyphs the fonts tokviz relies on (DejaVu, Noto CJK) actually have:
+# the Control Pictures block (U+2400, "␍") is in neither, so controls show their standard
+# abbreviation in angle brackets instead ("⟨CR⟩", "⟨NUL⟩"), which reads the same on screen.
+_MARKERS: dict[str, str] = {
+    " ": "·",
+    "\t": "→",
+    "\n": "↵",
+    "\r": "⟨CR⟩",
+    "\u00a0": "⍽",  # NO-BREAK SPACE
+    "\u00ad": "⟨SHY⟩",  # SOFT HYPHEN
+    "\u200b": "⟨ZWSP⟩",
+    "\u200c": "⟨ZWNJ⟩",
+    "\u200d": "⟨ZWJ⟩",
+    "\u200e": "⟨LRM⟩",
+    "\u200f": "⟨RLM⟩",
+    "\u2028": "⟨LS⟩",  # LINE SEPARATOR
+    "\u2029": "¶",  # PARAGRAPH SEPARATOR
+    "\u2060": "⟨WJ⟩",  # WORD JOINER
+    "\ufeff": "⟨BOM⟩",  # ZERO WIDTH NO-BREAK SPACE, the byte order mark
+    "\u034f": "⟨CGJ⟩",  # COMBINING GRAPHEME JOINER
+    "\u180e": "⟨MVS⟩",
+    # Hangul fillers are letters (Lo) that draw nothing; they hide in Korean usernames and pastes.
+    "\u115f": "⟨HCF⟩",
+    "\u1160": "⟨HJF⟩",
+    "\u3164": "⟨HF⟩",
+    "\uffa0": "⟨HWHF⟩",
+}
+
+
+def invisible_marker(ch: str) -> str | None:
+    """A visible stand-in for a character that draws nothing (or only moves the cursor).
+
+    ``·`` space, ``→`` tab, ``↵`` newline, ``⍽`` no-break space, ``␣`` other spaces (ideographic,
+    en, em...), ``⟨ZWJ⟩``-style abbreviations for zero-width and format characters, controls and
+    variation selectors; None for characters that are visible on their own.
+
+    Note: a VS16 or ZWJ inside an emoji is part of the picture; callers that draw whole grapheme
+    clusters should mark only clusters that are invisible as a whole.
+
+    >>> [invisible_marker(c) for c in " \\t\\n\\r\\u200d\\x00\\u3000가"]
+    ['·', '→', '↵', '⟨CR⟩', '⟨ZWJ⟩', '⟨NUL⟩', '␣', None]
+    """
+    marker = _MARKERS.get(ch)
+    if marker is not None:
+        return marker
+    o = ord(ch)
+    if 0xFE00 <= o <= 0xFE0F:
+        return f"⟨VS{o - 0xFE00 + 1}⟩"
+    if 0xE0100 <= o <= 0xE01EF:
+        return f"⟨VS{o - 0xE0100 + 17}⟩"
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        if o in _CONTROLS:
+            return f"⟨{_CONTROLS[o][0]}⟩"
+        return f"⟨{o:02X}⟩"
+    if category == "Zs":
+        return "␣"
+    if category in ("Cf", "Zl", "Zp"):
+        return f"⟨{code_point_label(ch)}⟩"
+    return None
+
+
+def display_char(ch: str) -> str:
+    """How to show one code point on its own: its marker if invisible, combining marks on a
+    dotted circle (``◌́``), else the character itself."""
+    marker = invisible_marker(ch)
+    if marker is not None:
+        return marker
+    if unicodedata.category(ch).startswith("M"):
+        return "\u25cc" + ch
+    return ch
+
+
+def describe_code_point(ch: str) -> str:
+    """``👨 U+1F468 MAN``: display form, label and name.
+
+    >>> describe_code_point("\\u0301")
+    '◌́ U+0301 COMBINING ACUTE ACCENT'
+    """
+    return f"{display_char(ch)} {code_point_label(ch)} {code_point_name(ch)}"
+
+
+# --------------------------------------------------------------------------------------------
+# Emoji sequences
+# --------------------------------------------------------------------------------------------
+
+ZWJ = "\u200d"
+VS15 = "\ufe0e"
+VS16 = "\ufe0f"
+KEYCAP = "\u20e3"
+CANCEL_TAG = "\U000e007f"
+
+_PICTOGRAPHIC = regex.compile(r"\p{Extended_Pictographic}")
+
+
+def is_regional_indicator(ch: str) -> bool:
+    return 0x1F1E6 <= ord(ch) <= 0x1F1FF
+
+
+def is_skin_tone(ch: str) -> bool:
+    return 0x1F3FB <= ord(ch) <= 0x1F3FF
+
+
+def _is_tag(ch: str) -> bool:
+    return 0xE0020 <= ord(ch) <= 0xE007F
+
+
+def _is_pictographic(ch: str) -> bool:
+    return _PICTOGRAPHIC.match(ch) is not None
+
+
+def _ri_letter(ch: str) -> str:
+    return chr(ord("A") + ord(ch) - 0x1F1E6)
+
+
+# Region names for flag explanations (ISO 3166-1 alpha-2). Not exhaustive: other codes are
+# explained as "flag for region XY", which is what the emoji means anyway.
+_REGIONS = dict(
+    item.split("=")
+    for item in (
+        "KR=South Korea;KP=North Korea;JP=Japan;CN=China;TW=Taiwan;HK=Hong Kong;MO=Macao;MN=Mongolia;"
+        "VN=Vietnam;TH=Thailand;PH=Philippines;ID=Indonesia;MY=Malaysia;SG=Singapore;KH=Cambodia;"
+        "LA=Laos;MM=Myanmar;IN=India;PK=Pakistan;BD=Bangladesh;LK=Sri Lanka;NP=Nepal;"
+        "KZ=Kazakhstan;UZ=Uzbekistan;AF=Afghanistan;IR=Iran;IQ=Iraq;SA=Saudi Arabia;"
+        "AE=United Arab Emirates;QA=Qatar;KW=Kuwait;IL=Israel;PS=Palestinian Territories;JO=Jordan;"
+        "LB=Lebanon;SY=Syria;TR=Türkiye;GE=Georgia;AM=Armenia;AZ=Azerbaijan;"
+        "US=United States;CA=Canada;MX=Mexico;BR=Brazil;AR=Argentina;CL=Chile;CO=Colombia;PE=Peru;"
+        "VE=Venezuela;UY=Uruguay;PY=Paraguay;BO=Bolivia;EC=Ecuador;CU=Cuba;JM=Jamaica;"
+        "GB=United Kingdom;IE=Ireland;FR=France;DE=Germany;IT=Italy;ES=Spain;PT=Portugal;"
+        "NL=Netherlands;BE=Belgium;LU=Luxembourg;CH=Switzerland;AT=Austria;DK=Denmark;NO=Norway;"
+        "SE=Sweden;FI=Finland;IS=Iceland;EE=Estonia;LV=Latvia;LT=Lithuania;PL=Poland;CZ=Czechia;"
+        "SK=Slovakia;HU=Hungary;RO=Romania;BG=Bulgaria;GR=Greece;HR=Croatia;SI=Slovenia;RS=Serbia;"
+        "BA=Bosnia & Herzegovina;ME=Montenegro;MK=North Macedonia;AL=Albania;UA=Ukraine;"
+        "BY=Belarus;MD=Moldova;RU=Russia;CY=Cyprus;MT=Malta;"
+        "EG=Egypt;MA=Morocco;DZ=Algeria;TN=Tunisia;NG=Nigeria;GH=Ghana;KE=Kenya;ET=Ethiopia;"
+        "TZ=Tanzania;UG=Uganda;ZA=South Africa;SN=Senegal;CM=Cameroon;CI=Côte d’Ivoire;"
+        "AU=Australia;NZ=New Zealand;FJ=Fiji;EU=European Union;UN=United Nations"
+    ).split(";")
+)
+_SUBDIVISIONS = {"gbeng": "England", "gbsct": "Scotland", "gbwls": "Wales"}
+
+
+def _flag_summary(cluster: str) -> str | None:
+    letters = [c for c in cluster if is_regional_indicator(c)]
+    if len(letters) == 2 and len(cluster) == 2:
+        code = _ri_letter(letters[0]) + _ri_letter(letters[1])
+        region = _REGIONS.get(code)
+        meaning = f"flag of {region}" if region else f"flag for region {code}"
+        return f"regional indicators {code[0]} + {code[1]} = {meaning}"
+    if len(letters) == 1 and len(cluster) == 1:
+        return (f"a lone regional indicator {_ri_letter(letters[0])}: "
+                f"two of them make a flag, one alone shows as a letter")
+    tags = [c for c in cluster if _is_tag(c) and c != CANCEL_TAG]
+    if cluster.startswith("\U0001f3f4") and tags:
+        code = "".join(chr(ord(c) - 0xE0000) for c in tags)
+        place = _SUBDIVISIONS.get(code)
+        meaning = f"flag of {place}" if place else f"flag for subdivision {code}"
+        return f"black flag + tag letters {code!r} + CANCEL TAG = {meaning}"
+    return None
+
+
+def _emoji_code_point_line(ch: str) -> str:
+    if ch == ZWJ:
+        return "ZWJ (U+200D) joins the next emoji"
+    if ch == VS16:
+        return "VS16 (U+FE0F) asks for emoji presentation"
+    if ch == VS15:
+        return "VS15 (U+FE0E) asks for text presentation"
+    if ch == KEYCAP:
+        return f"{display_char(KEYCAP)} U+20E3 COMBINING ENCLOSING KEYCAP draws a keycap around the character before it"
+    if ch == CANCEL_TAG:
+        return "CANCEL TAG (U+E007F) ends the tag sequence"
+    if _is_tag(ch):
+        return f"tag {chr(ord(ch) - 0xE0000)!r} ({code_point_label(ch)}) spells the region code"
+    if is_skin_tone(ch):
+        tone = code_point_name(ch).rsplit(" ", 1)[-1].lower()  # "type-4"
+        return f"{ch} {code_point_label(ch)} skin-tone modifier (Fitzpatrick {tone})"
+    return describe_code_point(ch)
+
+
+def explain_emoji(cluster: str) -> list[str]:
+    """Human sentences explaining an emoji grapheme cluster, a summary line first when the
+    cluster is a sequence (ZWJ, flag, keycap), then one line per code point.
+
+    >>> explain_emoji("🇰🇷")[0]
+    'regional indicators K + R = flag of South Korea'
+    >>> explain_emoji("1️⃣")[0]
+    'keycap: 1 + VS16 + COMBINING ENCLOSING KEYCAP'
+    >>> explain_emoji("👍🏽")[1:]
+    ['👍 U+1F44D THUMBS UP SIGN', '🏽 U+1F3FD skin-tone modifier (Fitzpatrick type-4)']
+    """
+    lines: list[str] = []
+    flag = _flag_summary(cluster)
+    if flag:
+        lines.append(flag)
+    elif KEYCAP in cluster:
+        parts = ["VS16" if c == VS16 else code_point_name(c) if c == KEYCAP else c for c in cluster]
+        lines.append("keycap: " + " + ".join(parts))
+    elif ZWJ in cluster:
+        pictures = [c for c in cluster if _is_pictographic(c)]
+        names = " + ".join(code_point_name(c).lower() for c in pictures)
+        lines.append(
+            f"ZWJ sequence of {len(pictures)} emoji ({names}): one picture where the font supports it, "
+            f"otherwise shown side by side"
+        )
+    elif any(is_skin_tone(c) for c in cluster) and len(cluster) > 1:
+        base = cluster[0]
+        tone = next(c for c in cluster if is_skin_tone(c))
+        lines.append(f"{code_point_name(base).lower()} with a {code_point_name(tone).rsplit(' ', 1)[-1].lower()} skin tone")
+    lines.extend(_emoji_code_point_line(c) for c in cluster)
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Grapheme clusters
+# --------------------------------------------------------------------------------------------
+
+GraphemeKind = Literal[
+    "hangul", "emoji_zwj", "flag", "keycap", "emoji_modifier", "emoji",
+    "combining", "control", "whitespace", "text",
+]
+
+
+@dataclass(frozen=True)
+class GraphemeInfo:
+    """One grapheme cluster (what a reader sees as one character), per Unicode's extended
+    grapheme cluster rules (regex ``\\X``)."""
+
+    index: int
+    text: str
+    start: int  # character span [start, end)
+    end: int
+    byte_start: int  # UTF-8 byte span [byte_start, byte_end)
+    byte_end: int
+    kind: GraphemeKind
+    explanation: list[str]
+
+
+def grapheme_kind(cluster: str) -> GraphemeKind:
+    """Classify one grapheme cluster (see :data:`GraphemeKind`).
+
+    >>> [grapheme_kind(g) for g in ["각", "👨‍👩‍👧", "🇰🇷", "#️⃣", "👍🏽", "😀", "e\\u0301", "\\x00", "\\r\\n", "a"]]
+    ['hangul', 'emoji_zwj', 'flag', 'keycap', 'emoji_modifier', 'emoji', 'combining', 'control', 'whitespace', 'text']
+    """
+    if cluster.isspace():
+        return "whitespace"
+    if all(unicodedata.category(c) in ("Cc", "Cf") for c in cluster):
+        return "control"
+    if KEYCAP in cluster and cluster[0] in "0123456789#*":
+        return "keycap"
+    if len(cluster) > 1 and _flag_summary(cluster) is not None:
+        return "flag"
+    pictures = sum(1 for c in cluster if _is_pictographic(c))
+    if ZWJ in cluster and pictures >= 2:
+        return "emoji_zwj"
+    if pictures and any(is_skin_tone(c) for c in cluster):
+        return "emoji_modifier"
+    if pictures or is_regional_indicator(cluster[0]):
+        return "emoji"
+    first = cluster[0]
+    if is_hangul_syllable(first) or jamo_role(first) or _is_compat_jamo(first):
+        return "hangul"
+    if len(cluster) > 1 and any(unicodedata.category(c).startswith("M") for c in cluster):
+        return "combining"
+    return "text"
+
+
+def _explain_hangul(cluster: str) -> list[str]:
+    if len(cluster) == 1 and is_hangul_syllable(cluster):
+        return explain_hangul_syllable(cluster)
+    if len(cluster) == 1 and _is_compat_jamo(cluster):
+        return [describe_code_point(cluster),
+                "a standalone letter (compatibility jamo), not part of a syllable"]
+    lines = []
+    for c in cluster:
+        role = jamo_role(c)
+        line = describe_code_point(c)
+        lines.append(f"{line} ({_JAMO_ROLE_WORDS[role]})" if role else line)
+    composed = unicodedata.normalize("NFC", cluster)
+    if composed != cluster and len(composed) == 1:
+        lines.append(f"written as {len(cluster)} conjoining jamo; NFC composes them into "
+                     f"{composed} {code_point_label(composed)}")
+    return lines
+
+
+def _explain_combining(cluster: str) -> list[str]:
+    lines = []
+    for c in cluster:
+        line = describe_code_point(c)
+        if unicodedata.category(c).startswith("M"):
+            line += " (combining mark: joins the character before it)"
+        lines.append(line)
+    composed = unicodedata.normalize("NFC", cluster)
+    if composed != cluster and len(composed) == 1:
+        lines.append(f"NFC composes them into {composed} {code_point_label(composed)}")
+    return lines
+
+
+def explain_grapheme(cluster: str, kind: GraphemeKind | None = None) -> list[str]:
+    """Human sentences for one grapheme cluster (see :class:`GraphemeInfo`)."""
+    kind = kind or grapheme_kind(cluster)
+    if kind in ("emoji_zwj", "flag", "keycap", "emoji_modifier", "emoji"):
+        return explain_emoji(cluster)
+    if kind == "hangul":
+        return _explain_hangul(cluster)
+    if kind == "combining":
+        return _explain_combining(cluster)
+    if cluster == "\r\n":
+        return ["CR LF (U+000D U+000A): a Windows line break, one grapheme cluster"]
+    return [describe_code_point(c) for c in cluster]
+
+
+_CLUSTER = regex.compile(r"\X")
+
+
+def graphemes(text: str) -> list[GraphemeInfo]:
+    """The grapheme clusters of ``text`` with character and byte spans, kind and explanation.
+
+    >>> [(g.start, g.end, g.byte_start, g.byte_end, g.kind) for g in graphemes("e\\u0301🇰🇷")]
+    [(0, 2, 0, 3, 'combining'), (2, 4, 3, 11, 'flag')]
+    """
+    check_text(text)
+    starts = char_byte_starts(text)
+    out: list[GraphemeInfo] = []
+    for i, m in enumerate(_CLUSTER.finditer(text)):
+        cluster = m.group()
+        kind = grapheme_kind(cluster)
+        out.append(
+            GraphemeInfo(
+                index=i,
+                text=cluster,
+                start=m.start(),
+                end=m.end(),
+                byte_start=starts[m.start()],
+                byte_end=starts[m.end()],
+                kind=kind,
+                explanation=explain_grapheme(cluster, kind),
+            )
+        )
+    return out
