@@ -1,14 +1,259 @@
-"""``tokviz encode``: not built yet (see its issue)."""
+"""``tokviz encode (-e NAME | --model FILE) [--json] [--allow-special] [--pattern NAME] [TEXT | -]``.
+
+Prints how one encoder splits a text: a colored terminal view (one background per token, visible
+whitespace, partial tokens as hex bytes) and a summary line, or JSON with every token's id, bytes,
+byte span and character span plus the metrics. Never imports Qt.
+
+The text is taken exactly as given: ``-`` (or no TEXT with a pipe) reads standard input as raw
+bytes and decodes them as strict UTF-8, keeping a final newline.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+import unicodedata
+
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("encode", help="(not built yet)")
+    from tokviz.core.pretokenize import PATTERNS
+
+    p = sub.add_parser(
+        "encode",
+        help="show how one encoder splits a text (colored view or --json)",
+        description="Encode TEXT (or standard input with -) with one encoder and show every token: "
+        "id, bytes, byte span, character span, and whether it cuts a character.",
+    )
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("-e", "--encoder", metavar="NAME", help="encoder name from `tokviz encoders`")
+    which.add_argument("--model", metavar="FILE",
+                       help="model file: SentencePiece .model, .tiktoken rank file, or a BPE model tokviz reads")
+    p.add_argument("--json", action="store_true", help="print JSON: encoder, tokens, metrics")
+    p.add_argument("--allow-special", action="store_true",
+                   help="read special-token strings such as <|endoftext|> as special tokens (default: plain text)")
+    p.add_argument("--pattern", choices=list(PATTERNS), metavar="NAME",
+                   help=f"pre-split pattern for --model files that need one ({', '.join(PATTERNS)}; "
+                   "default: gpt4 for .tiktoken files)")
+    p.add_argument("text", nargs="?", metavar="TEXT",
+                   help="the text, or - to read standard input (UTF-8, taken exactly)")
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+# ---- reading the text ---------------------------------------------------------------------------
+def _utf8_error(source: str, data: bytes, err: UnicodeDecodeError) -> str:
+    line = data.count(b"\n", 0, err.start) + 1
+    bad = data[err.start:err.end]
+    return (
+        f"{source} is not valid UTF-8: byte 0x{bad[0]:02X} at byte offset {err.start} (line {line}) "
+        f"({err.reason}); give the text as UTF-8."
+    )
+
+
+def decode_input(data: bytes, source: str = "standard input") -> str:
+    """Strict UTF-8 decoding of raw input; TokvizError naming the first bad byte's offset.
+
+    >>> decode_input("값\\n".encode())
+    '값\\n'
+    """
     from tokviz.core.errors import TokvizError
 
-    raise TokvizError("'tokviz encode' is not built yet")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise TokvizError(_utf8_error(source, data, err)) from None
+
+
+def read_text(arg: str | None) -> str:
+    """The text to encode: ``arg`` itself, or standard input for ``-`` / no argument with a pipe."""
+    from tokviz.core.errors import TokvizError, check_text
+
+    if arg is None:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise TokvizError("give the TEXT to encode, or - to read it from standard input")
+        arg = "-"
+    if arg == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "surrogatepass")
+        text = decode_input(data)
+    else:
+        text = arg
+        # Bytes of the command line that are not UTF-8 arrive as U+DC80..U+DCFF (surrogateescape):
+        # report them as the bad bytes they were, not as a surrogate.
+        if any("\udc80" <= ch <= "\udcff" for ch in text):
+            try:
+                raw = os.fsencode(text)
+            except UnicodeError:
+                raw = None
+            if raw is not None:
+                decode_input(raw, "the TEXT argument")
+    check_text(text)  # lone surrogates: InvalidTextError with position and advice
+    return text
+
+
+# ---- the terminal view --------------------------------------------------------------------------
+_RESET = "\x1b[0m"
+# Light backgrounds with black text, cycled so neighbouring tokens always differ.
+_BACKGROUNDS = (153, 223, 194, 225, 230, 189)
+_SPECIAL_STYLE = "\x1b[1;48;5;183;38;5;16m"
+_UNKNOWN_STYLE = "\x1b[48;5;210;38;5;16m"
+_PARTIAL_STYLE = "\x1b[3;48;5;{bg};38;5;88m"
+
+_VISIBLE = {" ": "·", "\t": "→", "\r": "␍", "\n": "↵"}
+
+
+def visible_piece(piece: str) -> str:
+    """A token's text with whitespace and control characters made visible.
+
+    >>> visible_piece(" a\\tb\\r\\n")
+    '·a→b␍↵'
+    >>> visible_piece("\\u0301")
+    '◌́'
+    >>> visible_piece("\\u200d")
+    '‹ZWJ›'
+    """
+    out = []
+    for ch in piece:
+        if ch in _VISIBLE:
+            out.append(_VISIBLE[ch])
+        elif ch < " ":
+            out.append(chr(0x2400 + ord(ch)))  # control pictures ␀..␟
+        elif ch == "\x7f":
+            out.append("␡")
+        elif ch.isspace():
+            out.append("␣")  # NBSP, ideographic space, ...: visible, distinct from a plain space
+        else:
+            out.append(ch)
+    text = "".join(out)
+    if text and all(unicodedata.category(ch) == "Cf" for ch in text):
+        # a token of invisible format characters alone (a ZWJ cut out of an emoji): name them
+        return "".join("‹ZWJ›" if ch == "\u200d" else f"‹U+{ord(ch):04X}›" for ch in text)
+    # A token that starts with a combining mark (or VS16, keycap) would fuse with the previous
+    # token on screen: give it a dotted circle to sit on.
+    if text and unicodedata.category(text[0]) in ("Mn", "Mc", "Me"):
+        text = "◌" + text
+    return text
+
+
+def token_label(token) -> str:
+    """What the terminal shows for one token: its visible text, or ``‹EC 95›`` for partial bytes."""
+    piece = token.piece
+    if piece is None:
+        return "‹" + token.bytes.hex(" ").upper() + "›"
+    return visible_piece(piece)
+
+
+def render_tokens(encoding, *, color: bool) -> str:
+    """The tokens on one or more lines: colored backgrounds, or ``│`` between tokens without color."""
+    parts: list[str] = []
+    for i, tok in enumerate(encoding.tokens):
+        label = token_label(tok)
+        newline = tok.piece is not None and tok.piece.endswith("\n")
+        if color:
+            bg = _BACKGROUNDS[i % len(_BACKGROUNDS)]
+            if tok.kind == "special":
+                style = _SPECIAL_STYLE
+            elif tok.kind == "unknown":
+                style = _UNKNOWN_STYLE
+            elif tok.piece is None:
+                style = _PARTIAL_STYLE.format(bg=bg)
+            else:
+                style = f"\x1b[48;5;{bg};38;5;16m"
+            parts.append(f"{style}{label}{_RESET}")
+        else:
+            parts.append(label)
+            if i + 1 < len(encoding.tokens) and not newline:
+                parts.append("│")
+        if newline:  # keep the text's line structure readable
+            parts.append("\n")
+    return "".join(parts)
+
+
+def summary_line(m) -> str:
+    """One line of metrics, e.g. ``5 tokens · 3 chars · 9 bytes · ... · round trip exact``."""
+    trip = "round trip exact" if m.round_trip else "round trip NOT exact"
+    return (
+        f"{m.tokens} tokens · {m.characters} chars · {m.bytes} bytes · {m.words} words · "
+        f"{m.chars_per_token:.2f} chars/token · {m.bytes_per_token:.2f} bytes/token · "
+        f"fertility {m.fertility:.2f} · {m.partial_tokens} partial · {m.fallback_tokens} byte-fallback · "
+        f"{m.unknown_tokens} unknown · {m.special_tokens} special · {trip}"
+    )
+
+
+def use_color(stream) -> bool:
+    """Colors only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+# ---- JSON -----------------------------------------------------------------------------------------
+def token_json(tok) -> dict:
+    return {
+        "id": tok.id,
+        "bytes": tok.bytes.hex(),
+        "piece": tok.piece,
+        "byte_start": tok.byte_start,
+        "byte_end": tok.byte_end,
+        "start": tok.start,
+        "end": tok.end,
+        "partial": tok.partial,
+        "kind": tok.kind,
+    }
+
+
+def encoding_json(encoder, encoding, metrics) -> dict:
+    """The ``--json`` document: {"encoder", "tokens": [...], "metrics": {...}}."""
+    return {
+        "encoder": encoder.name,
+        "tokens": [token_json(t) for t in encoding.tokens],
+        "metrics": metrics.as_json(),
+    }
+
+
+# ---- the command ----------------------------------------------------------------------------------
+def load_encoder(args):
+    """The encoder asked for with ``-e NAME`` or ``--model FILE``."""
+    from tokviz.core.errors import TokvizError
+
+    if args.model is not None:
+        from tokviz.core.encoders.files import open_model_file
+
+        return open_model_file(args.model, pattern=args.pattern)
+    if args.pattern is not None:
+        raise TokvizError("--pattern applies to --model files only; a named encoder has its own pattern")
+    from tokviz.core.encoders import default_registry
+
+    return default_registry().get(args.encoder)
+
+
+def _stdout_can_encode_all() -> bool:
+    enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return enc in ("utf8", "utf8sig")
+
+
+def run(args) -> int:
+    from tokviz.core.metrics import measure
+
+    text = read_text(args.text)  # before loading: a bad text fails fast
+    encoder = load_encoder(args)
+    encoding = encoder.encode(text, allow_special=args.allow_special)
+    metrics = measure(encoding, decoded=encoder.decode(encoding.ids))
+    utf8_out = _stdout_can_encode_all()
+    if args.json:
+        json.dump(encoding_json(encoder, encoding, metrics), sys.stdout, ensure_ascii=not utf8_out, indent=2)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        return 0
+    out = f"{encoder.name}\n{render_tokens(encoding, color=use_color(sys.stdout))}\n"
+    out += "ids: " + " ".join(str(i) for i in encoding.ids) + "\n"
+    out += summary_line(metrics) + "\n"
+    if encoding.normalized_text is not None:
+        out += f"normalized: {visible_piece(encoding.normalized_text)}\n"
+    if not utf8_out:  # a non-UTF-8 terminal still gets something readable, never an encode error
+        codec = getattr(sys.stdout, "encoding", None) or "ascii"
+        out = out.encode(codec, "backslashreplace").decode(codec)
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    return 0

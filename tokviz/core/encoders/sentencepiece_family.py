@@ -1,0 +1,475 @@
+"""SentencePiece models (any ``.model`` file) as tokviz Encoders, with exact byte spans.
+
+SentencePiece itself reports, for every piece, the UTF-8 byte span ``[begin, end)`` of the
+original text it came from (its ``SentencePieceText`` proto). tokviz builds the Encoding from those
+spans and fixes the three places where a piece's text and its span disagree:
+
+* ``▁`` stands for a space. The *dummy prefix* SentencePiece puts before the text is a ``▁`` that
+  covers no text: its span is empty (``[0, 0)``), or it is folded into a piece such as ``▁▁``
+  whose span then holds one space only.
+* ``<0xNN>`` byte-fallback pieces stand for one byte each. SentencePiece gives the whole character
+  to the last piece of the run; tokviz gives each piece its own byte, so a Hangul syllable that falls
+  back to bytes shows as three partial tokens.
+* A normalizer (NFKC, removal of extra spaces) changes the text the pieces spell; spans still point
+  into the original, and the normalized text is kept in ``Encoding.normalized_text``.
+
+The model file is checked before sentencepiece sees it: it must be a serialized ``ModelProto``
+(protobuf) that is complete. Nothing here needs the ``protobuf`` package: the few fields tokviz reads
+are decoded from protobuf's wire format directly.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Iterator, Mapping, Sequence
+
+from tokviz.core.encoding import Encoding, TokenKind, char_byte_starts
+from tokviz.core.errors import ModelFileError, check_text
+
+SPACE_MARK = "\u2581"  # ▁, SentencePiece's visible space
+_BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>")
+
+
+# ---- protobuf wire format (just enough to read SentencePiece's messages) ------------------------
+class WireError(ValueError):
+    """Bytes that are not a well-formed protobuf message; ``offset`` is where reading failed."""
+
+    def __init__(self, message: str, offset: int):
+        self.offset = offset
+        super().__init__(message)
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        if pos >= len(data):
+            raise WireError("the data ends inside a number", pos)
+        b = data[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, pos
+        shift += 7
+        if shift > 63:
+            raise WireError("a number is longer than 10 bytes", pos)
+
+
+def iter_fields(data: bytes, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int, object, int]]:
+    """Fields of a protobuf message: ``(field number, wire type, value, offset of the field)``.
+
+    ``value`` is an int for varints, bytes for length-delimited and fixed-size fields.
+    Raises WireError for anything malformed, including a field cut off by the end of the data.
+
+    >>> [(f, w, v) for f, w, v, _ in iter_fields(b"\\x08\\x96\\x01\\x12\\x02hi")]
+    [(1, 0, 150), (2, 2, b'hi')]
+    """
+    pos = start
+    end = len(data) if end is None else end
+    while pos < end:
+        at = pos
+        key, pos = _varint(data, pos)
+        number, wire = key >> 3, key & 7
+        if number == 0:
+            raise WireError("field number 0 is not allowed", at)
+        if wire == 0:
+            value, pos = _varint(data, pos)
+        elif wire == 2:
+            n, pos = _varint(data, pos)
+            if pos + n > end:
+                raise WireError(f"a field claims {n} bytes but only {end - pos} remain", at)
+            value = data[pos:pos + n]
+            pos += n
+        elif wire in (1, 5):
+            n = 8 if wire == 1 else 4
+            if pos + n > end:
+                raise WireError("the data ends inside a fixed-size field", at)
+            value = data[pos:pos + n]
+            pos += n
+        else:  # groups (3, 4) are not used by SentencePiece; 6, 7 do not exist
+            raise WireError(f"wire type {wire} is not used by SentencePiece", at)
+        yield number, wire, value, at
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What tokviz reads from a ``.model`` file before handing it to sentencepiece."""
+
+    pieces: int
+    model_type: str  # unigram | bpe | word | char
+    byte_fallback: bool
+    normalizer: str  # e.g. nmt_nfkc, identity
+    add_dummy_prefix: bool
+    remove_extra_whitespaces: bool
+    whitespace_as_suffix: bool
+
+    def describe(self) -> str:
+        extra = ", byte fallback" if self.byte_fallback else ""
+        return f"{self.model_type}, {self.pieces:,} pieces, normalizer {self.normalizer or 'default'}{extra}"
+
+
+_MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
+
+
+def _first_piece_ok(payload: bytes) -> bool:
+    """A ModelProto.SentencePiece message starts with its piece string (field 1) in valid UTF-8."""
+    for number, wire, value, _ in iter_fields(payload):
+        if number == 1 and wire == 2:
+            value.decode("utf-8")
+            return True
+        return False
+    return False
+
+
+def looks_like_model_proto(head: bytes) -> bool:
+    """Cheap content sniff on a file's first bytes: does it start like a SentencePiece ModelProto?
+
+    SentencePiece writes the pieces (field 1) first; the first piece message starts with its text.
+
+    >>> looks_like_model_proto(b'\\n\\t\\n\\x05<unk>\\x18\\x02')
+    True
+    >>> looks_like_model_proto(b'{"model": 1}')
+    False
+    """
+    try:
+        key, pos = _varint(head, 0)
+        if key != (1 << 3 | 2):
+            return False
+        n, pos = _varint(head, pos)
+        if n == 0 or n > 1 << 16:  # one piece message is a short string, a float and an enum
+            return False
+        payload = head[pos:pos + n]
+        if len(payload) < n:
+            # the first piece reaches past the sniffed head: its first key must still be field 1
+            return payload[:1] == b"\n"
+        return _first_piece_ok(payload)
+    except (WireError, UnicodeDecodeError):
+        return False
+
+
+def read_model_info(data: bytes, path: str | Path = "<model>") -> ModelInfo:
+    """Check that ``data`` is a complete serialized SentencePiece ModelProto and read its settings.
+
+    Raises ModelFileError naming ``path`` and the problem (empty, truncated, not a ModelProto).
+    """
+    if not data:
+        raise ModelFileError(path, "the file is empty (expected a SentencePiece .model)")
+    if not looks_like_model_proto(data[:4096]):
+        raise ModelFileError(path, "not a SentencePiece model (expected a serialized ModelProto, e.g. tokenizer.model)")
+    pieces = 0
+    trainer: dict[int, object] = {}
+    normalizer: dict[int, object] = {}
+    try:
+        for number, wire, value, _ in iter_fields(data):
+            if number == 1 and wire == 2:
+                pieces += 1
+            elif number == 2 and wire == 2:
+                trainer = {f: v for f, _, v, _ in iter_fields(value)}
+            elif number == 3 and wire == 2:
+                normalizer = {f: v for f, _, v, _ in iter_fields(value)}
+    except WireError as err:
+        raise ModelFileError(
+            path, f"truncated or corrupt SentencePiece model: {err} (at byte {err.offset} of {len(data)})"
+        ) from None
+    if pieces == 0:
+        raise ModelFileError(path, "the SentencePiece model has no pieces")
+    name = normalizer.get(1, b"")
+    return ModelInfo(
+        pieces=pieces,
+        model_type=_MODEL_TYPES.get(int(trainer.get(3, 1)), "unknown"),
+        byte_fallback=bool(trainer.get(35, 0)),
+        normalizer=name.decode("utf-8", "replace") if isinstance(name, bytes) else "",
+        add_dummy_prefix=bool(normalizer.get(3, 1)),
+        remove_extra_whitespaces=bool(normalizer.get(4, 1)),
+        whitespace_as_suffix=bool(trainer.get(24, 0)),
+    )
+
+
+def _parse_pieces(serialized: bytes) -> list[tuple[int, str, int, int]]:
+    """``(id, piece, begin, end)`` of each piece in a serialized ``SentencePieceText``."""
+    out = []
+    for number, wire, value, _ in iter_fields(serialized):
+        if number == 2 and wire == 2:
+            piece, tid, begin, end = "", 0, 0, 0
+            for f, _, v, _ in iter_fields(value):
+                if f == 1:
+                    piece = v.decode("utf-8")
+                elif f == 2:
+                    tid = v
+                elif f == 4:
+                    begin = v
+                elif f == 5:
+                    end = v
+            out.append((tid, piece, begin, end))
+    return out
+
+
+# ---- the encoder ------------------------------------------------------------------------------------
+class SentencePieceEncoder:
+    """An Encoder for any SentencePiece ``.model`` file.
+
+    ``name`` defaults to the file name. Raises ModelFileError when the file cannot be read or is not
+    a complete SentencePiece model.
+    """
+
+    family = "sentencepiece"
+    # Not byte-level: the dummy prefix adds a space, normalizers change text, and models without
+    # byte fallback turn unseen characters into <unk>.
+    byte_level = False
+
+    def __init__(self, model_path: str | Path, *, name: str | None = None):
+        path = Path(model_path)
+        try:
+            data = path.read_bytes()
+        except IsADirectoryError:
+            raise ModelFileError(path, "is a folder, not a SentencePiece .model file") from None
+        except OSError as err:
+            raise ModelFileError(path, f"cannot read ({err.strerror or err})") from None
+        self.info = read_model_info(data, path)
+        import sentencepiece
+
+        try:
+            self._sp = sentencepiece.SentencePieceProcessor(model_proto=data)
+        except (RuntimeError, OSError, ValueError) as err:
+            raise ModelFileError(path, f"sentencepiece cannot load it ({err})") from None
+        self.path = path
+        self.name = name or path.name
+        self.source = f"{path} ({self.info.describe()})"
+        # The C++ processor is documented thread-safe for encoding, but the lazy tables are not.
+        self._lock = threading.Lock()
+        # Per-id caches (plain dicts: filling one twice from two threads is harmless).
+        self._kinds: dict[int, TokenKind] = {}
+        self._bytes: dict[int, bytes] = {}
+
+    # ---- vocabulary -----------------------------------------------------------------------------
+    @property
+    def processor(self):
+        """The underlying ``sentencepiece.SentencePieceProcessor``."""
+        return self._sp
+
+    @property
+    def vocab_size(self) -> int:
+        return self._sp.get_piece_size()
+
+    def _check_id(self, token_id: int) -> None:
+        if not 0 <= token_id < self._sp.get_piece_size():
+            raise ValueError(f"token id {token_id} is outside {self.name}'s vocabulary (0..{self.vocab_size - 1})")
+
+    def piece(self, token_id: int) -> str:
+        """The vocabulary entry of ``token_id`` as SentencePiece writes it (``▁안녕``, ``<0xEB>``)."""
+        self._check_id(token_id)
+        return self._sp.id_to_piece(token_id)
+
+    def kind(self, token_id: int) -> TokenKind:
+        """``byte_fallback`` for ``<0xNN>`` pieces, ``unknown`` for ``<unk>``, ``special`` for control pieces."""
+        return self._kind(token_id)
+
+    def _kind(self, token_id: int) -> TokenKind:
+        kind = self._kinds.get(token_id)
+        if kind is None:
+            sp = self._sp
+            if sp.is_byte(token_id):
+                kind = "byte_fallback"
+            elif sp.is_unknown(token_id):
+                kind = "unknown"
+            elif sp.is_control(token_id):
+                kind = "special"
+            else:
+                kind = "normal"
+            self._kinds[token_id] = kind
+        return kind
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """Bytes ``token_id`` stands for: ``▁`` as a space, ``<0xNN>`` as that byte; control and
+        unknown pieces as their own text (``<s>``, ``<unk>``)."""
+        self._check_id(token_id)
+        return self._token_bytes(token_id)
+
+    def _token_bytes(self, token_id: int) -> bytes:
+        found = self._bytes.get(token_id)
+        if found is not None:
+            return found
+        piece = self._sp.id_to_piece(token_id)
+        kind = self._kind(token_id)
+        m = _BYTE_PIECE.fullmatch(piece) if kind == "byte_fallback" else None
+        if m:
+            found = bytes([int(m.group(1), 16)])
+        elif kind in ("special", "unknown") or self._sp.is_unused(token_id):
+            found = piece.encode("utf-8")
+        else:
+            found = piece.replace(SPACE_MARK, " ").encode("utf-8")
+        self._bytes[token_id] = found
+        return found
+
+    @cached_property
+    def _specials(self) -> dict[str, int]:
+        sp = self._sp
+        return {sp.id_to_piece(i): i for i in range(sp.get_piece_size()) if sp.is_control(i)}
+
+    def special_tokens(self) -> Mapping[str, int]:
+        """Control pieces (``<s>``, ``</s>``, ``[INST]``...) by text; they never come from plain text."""
+        with self._lock:
+            return dict(self._specials)
+
+    @cached_property
+    def _special_split(self) -> re.Pattern | None:
+        names = sorted(self._specials, key=len, reverse=True)
+        return re.compile("|".join(re.escape(n) for n in names)) if names else None
+
+    # ---- encode / decode ----------------------------------------------------------------------------
+    def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
+        """Tokens of ``text`` with byte spans into its UTF-8.
+
+        Ids equal ``SentencePieceProcessor.encode(text)``. With ``allow_special`` the text is first
+        split at control-piece strings (``</s>``, ``[INST]``); each such string becomes one special
+        token and the parts between are encoded on their own (each gets its own dummy prefix).
+        """
+        data = check_text(text)
+        segments: list[tuple[str, int, int | None]] = []  # (text, byte offset, special id or None)
+        if allow_special:
+            with self._lock:
+                split = self._special_split
+            if split is not None:
+                starts = char_byte_starts(text)
+                pos = 0
+                for m in split.finditer(text):
+                    if m.start() > pos:
+                        segments.append((text[pos:m.start()], starts[pos], None))
+                    segments.append((m.group(), starts[m.start()], self._specials[m.group()]))
+                    pos = m.end()
+                if pos < len(text):
+                    segments.append((text[pos:], starts[pos], None))
+        if not segments:
+            segments = [(text, 0, None)] if text else []
+
+        rows: list[list] = []  # [id, bytes, byte_start, byte_end, kind, raw]
+        for seg_text, offset, special_id in segments:
+            if special_id is not None:
+                n = len(seg_text.encode("utf-8"))
+                rows.append([special_id, seg_text.encode("utf-8"), offset, offset + n, "special", seg_text])
+                continue
+            seg_rows = self._encode_plain(seg_text, offset, data)
+            rows.extend(seg_rows)
+
+        # Spans must be ordered and disjoint; SentencePiece's are, but a normalizer that reorders
+        # (it never should) must not break the Encoding.
+        prev = 0
+        for row in rows:
+            row[2] = max(row[2], prev)
+            row[3] = max(row[3], row[2])
+            prev = row[3]
+        return Encoding.from_spans(self.name, text, [tuple(r) for r in rows], self._normalized(text))
+
+    def _encode_plain(self, text: str, offset: int, data: bytes) -> list[list]:
+        if not text:
+            return []
+        serialized = self._sp.encode(text, out_type="serialized_proto")
+        rows: list[list] = []
+        for tid, piece, begin, end in _parse_pieces(serialized):
+            kind = self._kind(tid)
+            bs, be = begin + offset, end + offset
+            if kind == "unknown":
+                # An unknown piece stands for the text it could not encode: show that text.
+                rows.append([tid, data[bs:be], bs, be, kind, self._sp.id_to_piece(tid)])
+            else:
+                rows.append([tid, self._token_bytes(tid), bs, be, kind, piece])
+        _spread_byte_fallback(rows, data)
+        return rows
+
+    def _normalized(self, text: str) -> str | None:
+        """The text as the normalizer saw it (▁ as space, dummy prefix dropped), when it differs."""
+        normalize = getattr(self._sp, "normalize", None)
+        if normalize is None or not text:
+            return None
+        try:
+            norm = normalize(text)
+        except (RuntimeError, TypeError, ValueError):
+            return None
+        norm = norm.replace(SPACE_MARK, " ")
+        if self.info.add_dummy_prefix:
+            if self.info.whitespace_as_suffix and norm.endswith(" "):
+                norm = norm[:-1]
+            elif not self.info.whitespace_as_suffix and norm.startswith(" "):
+                norm = norm[1:]
+        return None if norm == text else norm
+
+    def decode(self, ids: Sequence[int]) -> str:
+        ids = [int(i) for i in ids]
+        for i in ids:
+            self._check_id(i)
+        return self._sp.decode(ids)
+
+
+def _spread_byte_fallback(rows: list[list], data: bytes) -> None:
+    """Give each ``<0xNN>`` piece of a run its own byte of the text.
+
+    SentencePiece reports the first pieces of a run with an empty span and the last with the whole
+    character. When the run's bytes are exactly the text's bytes under the run's span (no normalizer
+    change), each piece gets a one-byte span; otherwise SentencePiece's spans are kept.
+    """
+    i = 0
+    while i < len(rows):
+        if rows[i][4] != "byte_fallback":
+            i += 1
+            continue
+        j = i
+        while j < len(rows) and rows[j][4] == "byte_fallback":
+            j += 1
+        lo, hi = rows[i][2], rows[j - 1][3]
+        run = b"".join(r[1] for r in rows[i:j])
+        if hi - lo == j - i and data[lo:hi] == run:
+            for k in range(i, j):
+                rows[k][2], rows[k][3] = lo + (k - i), lo + (k - i) + 1
+        i = j
+
+
+# ---- built-in models ---------------------------------------------------------------------------------
+def bundled_models() -> list[Path]:
+    """The ``*.model`` files shipped in tokviz's resources (``resources/models``), sorted by name."""
+    try:
+        from tokviz import resources_dir
+
+        folder = resources_dir() / "models"
+    except FileNotFoundError:
+        return []
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.model") if p.is_file())
+
+
+def probe_model_file(path: Path) -> tuple[bool, str]:
+    """(available, source or reason) for a .model file without loading it into sentencepiece."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError as err:
+        return False, f"{path}: cannot read ({err.strerror or err})"
+    if not head:
+        return False, f"{path}: the file is empty"
+    if not looks_like_model_proto(head):
+        return False, f"{path}: not a SentencePiece model"
+    return True, str(path)
+
+
+def register_all(registry) -> None:
+    """Register every bundled ``resources/models/*.model`` as ``sp:<file stem>``."""
+    from tokviz.core.encoders.registry import EncoderEntry
+
+    for path in bundled_models():
+        name = f"sp:{path.stem}"
+        try:
+            vocab = read_model_info(path.read_bytes(), path).pieces
+        except (OSError, ModelFileError):
+            vocab = None  # the probe reports the problem
+        registry.register(
+            EncoderEntry(
+                name, "sentencepiece",
+                lambda p=path: probe_model_file(p),
+                lambda p=path, n=name: SentencePieceEncoder(p, name=n),
+                vocab,
+                f"SentencePiece model {path.name}",
+            )
+        )
