@@ -1,0 +1,924 @@
+"""The Train panel: watch tokviz's BPE learn, merge by merge.
+
+The core trainer runs in a worker thread (``train_worker``) and sends its MergeStep events in
+batches by time. The panel records them and shows any recorded step: an animation plays them at
+the chosen speed from ONE frame timer, the scrubber and the Step button jump to a step, and every
+view (merge banner, corpus sample, probe, vocabulary table, plots, merge tree) is redrawn from that
+timer for the current step — by replaying recorded events (``train_replay``), never by retraining.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from typing import Callable
+
+from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
+from tokviz.core.pretokenize import PATTERNS
+from tokviz.ui import theme
+from tokviz.ui.fonts import mono_font, ui_font
+from tokviz.ui.token_colors import text_color_on, token_colors
+from tokviz.ui.train_corpus import CorpusSource
+from tokviz.ui.train_plots import MergeSeries, TrainPlots
+from tokviz.ui.train_replay import MergeReplay, Segment
+from tokviz.ui.train_tree import MergeTreeView
+from tokviz.ui.train_vocab import VocabFilter, VocabModel, token_length
+from tokviz.ui.train_worker import TrainRun
+
+FRAME_MS = 40  # the one redraw timer: 25 frames per second at most
+SPEEDS = [("1 merge/s", 1.0), ("3 merges/s", 3.0), ("10 merges/s", 10.0), ("30 merges/s", 30.0),
+          ("100 merges/s", 100.0), ("1000 merges/s", 1000.0), ("as fast as possible", None)]
+DEFAULT_SPEED = 2
+FORMATS = [("tokviz", "tokviz model (*.json)"), ("tiktoken", "tiktoken rank file (*.tiktoken)"),
+           ("subword-nmt", "subword-nmt codes (*.codes *.txt)"), ("gpt2", "GPT-2 vocab.json + merges.txt (*.json)")]
+PROBE_TEXT = "토크나이저는 글자를 조각으로 나눕니다. Tokenizers split words into pieces 🙂"
+FRESH_BG = "#ff8c00"
+
+
+def default_trainer_factory(config: TrainerConfig):
+    """tokviz's own BPE trainer (imported late: the panel opens even before a first run)."""
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    return BPETrainer(config)
+
+
+def _esc(text: str) -> str:
+    return html.escape(text).replace("\n", "⏎")
+
+
+def segments_html(segments: list[Segment], *, dark: bool = False) -> str:
+    """Coloured pieces (shared token colours); the tokens the current merge made stand out.
+
+    Byte tokens that hold only part of a character are drawn as one grey run per group of whole
+    characters, with the number of tokens the run takes as a subscript (``영₃`` = three byte tokens):
+    readable on a projector, and the subscript shrinks as merges assemble the bytes.
+    """
+    ids = [s.token_id for s in segments if s.token_id is not None]
+    colors = token_colors(ids, dark=dark)
+    partial_bg, partial_fg = ("#3a3d44", "#c8c8c8") if dark else ("#e3e4e8", "#4a4d55")
+    out = []
+    k = 0  # index into colors
+    i = 0
+    while i < len(segments):
+        seg = segments[i]
+        if seg.token_id is None:
+            out.append(_esc(seg.text).replace(" ", "&nbsp;"))
+            i += 1
+            continue
+        if seg.partial:
+            data = b""
+            j = i
+            fresh = False
+            while j < len(segments) and segments[j].token_id is not None:
+                data += segments[j].data
+                fresh = fresh or segments[j].fresh
+                j += 1
+                try:
+                    text = data.decode("utf-8")
+                    break
+                except UnicodeDecodeError:
+                    continue
+            else:
+                text = data.decode("utf-8", "replace")
+            bg, fg = (FRESH_BG, "#ffffff") if fresh else (partial_bg, partial_fg)
+            out.append(f'<span style="background:{bg}; color:{fg};">{_esc(text)}'
+                       f'<sub style="font-size:small">{j - i}</sub></span>')
+            k += j - i
+            i = j
+            continue
+        bg = colors[k]
+        k += 1
+        i += 1
+        if seg.fresh:
+            style = f"background:{FRESH_BG}; color:#ffffff; font-weight:bold;"
+        else:
+            style = f"background:{bg.name()}; color:{text_color_on(bg).name()};"
+        out.append(f'<span style="{style}">{_esc(seg.text)}</span>')
+    return "".join(out)
+
+
+class MessageArea(QFrame):
+    """Errors and notices shown inside the panel (never a traceback dialog), with an optional action."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("trainMessage")
+        self.setStyleSheet("#trainMessage { background: #fdecea; border: 1px solid #e0a0a0; border-radius: 4px; }"
+                           "#trainMessage QLabel { color: #611a15; }")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(8, 4, 8, 4)
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.action = QPushButton()
+        self.close_button = QPushButton("Dismiss")
+        self.close_button.clicked.connect(self.hide)
+        lay.addWidget(self.label, 1)
+        lay.addWidget(self.action)
+        lay.addWidget(self.close_button)
+        self._callback: Callable[[], None] | None = None
+        self.action.clicked.connect(self._run_action)
+        self.hide()
+
+    def show_message(self, text: str, action: str | None = None, callback: Callable[[], None] | None = None) -> None:
+        self.label.setText(text)
+        self._callback = callback
+        self.action.setVisible(action is not None)
+        if action:
+            self.action.setText(action)
+        self.show()
+
+    def _run_action(self) -> None:
+        self.hide()
+        if self._callback is not None:
+            self._callback()
+
+
+class PasteDialog(QDialog):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Paste a corpus")
+        lay = QVBoxLayout(self)
+        lay.addWidget(QLabel("One document or sentence per line:"))
+        self.edit = QPlainTextEdit()
+        self.edit.setFont(mono_font())
+        lay.addWidget(self.edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.resize(600, 400)
+
+
+class TrainPanel(QWidget):
+    """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
+
+    def __init__(self, session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.trainer_factory: Callable[[TrainerConfig], object] = default_trainer_factory
+        self.source = CorpusSource.demo()
+        self.sources: list[CorpusSource] = [self.source]
+        self.run: TrainRun | None = None
+        self.trainer = None
+        self.config: TrainerConfig | None = None
+        self.replay: MergeReplay | None = None
+        self.series = MergeSeries()
+        self.finished: Finished | None = None
+        self.cursor = 0  # the step on screen
+        self.playing = False  # the animation advances the cursor
+        self.fast_forward = False  # Run to end: follow the trainer as fast as it goes
+        self._step_target: int | None = None
+        self._budget = 0.0
+        self._last_frame = time.monotonic()
+        self._dirty = True
+        self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
+        self._offer_pending = False
+        self._quiet_callbacks: list[Callable[[], None]] = []
+        self._sample: list[str] = []
+        self._selected_token: int | None = None
+        self._dark = theme.is_dark() if hasattr(theme, "is_dark") else False
+
+        self._build()
+        self.frame_timer = QTimer(self)
+        self.frame_timer.setInterval(FRAME_MS)
+        self.frame_timer.timeout.connect(self._on_frame)
+        self.probe_timer = QTimer(self)
+        self.probe_timer.setSingleShot(True)
+        self.probe_timer.setInterval(150)  # debounce typing in the probe
+        self.probe_timer.timeout.connect(self._render_probe)
+        self.offer_timer = QTimer(self)
+        self.offer_timer.setSingleShot(True)
+        self.offer_timer.setInterval(300)  # offer the model when the step settles, not every merge
+        self.offer_timer.timeout.connect(self._offer_model)
+        if hasattr(session, "themeChanged"):
+            session.themeChanged.connect(self._on_theme)
+        self._load_sample()
+        self._update_buttons()
+        self._render()
+
+    # ================================================================ layout
+    def _build(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(8, 6, 8, 6)
+        root.setSpacing(6)
+
+        # corpus and settings
+        row1 = QHBoxLayout()
+        row1.addWidget(QLabel("Corpus"))
+        self.corpus_combo = QComboBox()
+        self.corpus_combo.setMinimumWidth(220)
+        self.corpus_combo.addItem(self.source.label)
+        self.corpus_combo.activated.connect(self._on_corpus_chosen)
+        row1.addWidget(self.corpus_combo)
+        self.open_button = QPushButton("Open file…")
+        self.open_button.clicked.connect(self._open_file)
+        self.paste_button = QPushButton("Paste…")
+        self.paste_button.clicked.connect(self._paste)
+        row1.addWidget(self.open_button)
+        row1.addWidget(self.paste_button)
+        row1.addSpacing(12)
+        row1.addWidget(QLabel("Mode"))
+        self.mode_combo = QComboBox()
+        self.mode_combo.addItem("byte (UTF-8 bytes)", "byte")
+        self.mode_combo.addItem("char (</w> words)", "char")
+        self.mode_combo.currentIndexChanged.connect(self._on_mode)
+        row1.addWidget(self.mode_combo)
+        self.pattern_label = QLabel("Pattern")
+        row1.addWidget(self.pattern_label)
+        self.pattern_combo = QComboBox()
+        for name in PATTERNS:
+            self.pattern_combo.addItem(name)
+        self.pattern_combo.setCurrentText("gpt4")
+        row1.addWidget(self.pattern_combo)
+        self.hangul_check = QCheckBox("Hangul only")
+        self.hangul_check.setToolTip("Keep only Hangul and spaces (the classic Korean BPE tutorial)")
+        row1.addWidget(self.hangul_check)
+        row1.addWidget(QLabel("Merges"))
+        self.merges_spin = QSpinBox()
+        self.merges_spin.setRange(1, 1_000_000)
+        self.merges_spin.setValue(300)
+        row1.addWidget(self.merges_spin)
+        row1.addWidget(QLabel("Min freq"))
+        self.minfreq_spin = QSpinBox()
+        self.minfreq_spin.setRange(1, 1_000_000)
+        self.minfreq_spin.setValue(2)
+        row1.addWidget(self.minfreq_spin)
+        row1.addStretch(1)
+        self.save_button = QPushButton("Save model…")
+        self.save_button.clicked.connect(self._save_model)
+        row1.addWidget(self.save_button)
+        root.addLayout(row1)
+
+        # transport
+        row2 = QHBoxLayout()
+        self.train_button = QPushButton("▶ Train")
+        self.pause_button = QPushButton("⏸ Pause")
+        self.step_button = QPushButton("Step")
+        self.end_button = QPushButton("⏭ Run to end")
+        self.cancel_button = QPushButton("■ Cancel")
+        self.reset_button = QPushButton("Reset")
+        self.train_button.clicked.connect(self.train_or_play)
+        self.pause_button.clicked.connect(self.pause)
+        self.step_button.clicked.connect(self.step)
+        self.end_button.clicked.connect(self.run_to_end)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.reset_button.clicked.connect(self.reset)
+        for b in (self.train_button, self.pause_button, self.step_button, self.end_button,
+                  self.cancel_button, self.reset_button):
+            row2.addWidget(b)
+        row2.addSpacing(8)
+        row2.addWidget(QLabel("Speed"))
+        self.speed_combo = QComboBox()
+        for label, _ in SPEEDS:
+            self.speed_combo.addItem(label)
+        self.speed_combo.setCurrentIndex(DEFAULT_SPEED)
+        row2.addWidget(self.speed_combo)
+        self.scrubber = QSlider(Qt.Orientation.Horizontal)
+        self.scrubber.setRange(0, 0)
+        self.scrubber.valueChanged.connect(self._on_scrub)
+        row2.addWidget(self.scrubber, 1)
+        self.step_label = QLabel("step 0")
+        self.step_label.setMinimumWidth(150)
+        row2.addWidget(self.step_label)
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setMaximumWidth(220)
+        self.progress_bar.setFormat("counting… %p%")
+        self.progress_bar.hide()
+        row2.addWidget(self.progress_bar)
+        root.addLayout(row2)
+
+        self.message = MessageArea()
+        root.addWidget(self.message)
+
+        # the merge of the current step, big enough for a projector
+        self.merge_banner = QLabel()
+        self.merge_banner.setTextFormat(Qt.TextFormat.RichText)
+        self.merge_banner.setFont(mono_font(20))
+        self.merge_banner.setMinimumHeight(46)
+        root.addWidget(self.merge_banner)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        # left: corpus sample and probe
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        self.sample_title = QLabel("<b>Corpus sample</b> — pieces at the current step; the merge just made in orange")
+        ll.addWidget(self.sample_title)
+        self.sample_view = QTextBrowser()
+        self.sample_view.setFont(ui_font(13))
+        self.sample_view.setOpenLinks(False)
+        ll.addWidget(self.sample_view, 3)
+        ll.addWidget(QLabel("<b>Probe</b> — type anything; it is segmented at the current step"))
+        self.probe_edit = QLineEdit(PROBE_TEXT)
+        self.probe_edit.setFont(ui_font(12))
+        self.probe_edit.textChanged.connect(lambda _=None: self.probe_timer.start())
+        ll.addWidget(self.probe_edit)
+        self.probe_view = QTextBrowser()
+        self.probe_view.setFont(ui_font(14))
+        self.probe_view.setMaximumHeight(90)
+        ll.addWidget(self.probe_view, 1)
+        split.addWidget(left)
+
+        # middle: vocabulary and merge tree
+        mid = QWidget()
+        ml = QVBoxLayout(mid)
+        ml.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        self.vocab_title = QLabel("<b>Learned tokens</b>")
+        head.addWidget(self.vocab_title)
+        self.search_edit = QLineEdit()
+        self.search_edit.setPlaceholderText("search token or hex…")
+        self.search_edit.setClearButtonEnabled(True)
+        head.addWidget(self.search_edit, 1)
+        ml.addLayout(head)
+        self.vocab_model = VocabModel(self)
+        self.vocab_filter = VocabFilter(self)
+        self.vocab_filter.setSourceModel(self.vocab_model)
+        self.search_edit.textChanged.connect(self.vocab_filter.set_query)
+        self.vocab_view = QTableView()
+        self.vocab_view.setModel(self.vocab_filter)
+        self.vocab_view.setSortingEnabled(False)
+        self.vocab_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.vocab_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.vocab_view.verticalHeader().hide()
+        self.vocab_view.verticalHeader().setDefaultSectionSize(22)
+        hdr = self.vocab_view.horizontalHeader()
+        hdr.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hdr.setStretchLastSection(True)
+        for col, width in enumerate((46, 110, 105, 58, 44)):
+            self.vocab_view.setColumnWidth(col, width)
+        self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
+        ml.addWidget(self.vocab_view, 3)
+        self.tree_title = QLabel("<b>Merge tree</b>")
+        ml.addWidget(self.tree_title)
+        self.tree_view = MergeTreeView()
+        self.tree_view.setMinimumHeight(180)
+        ml.addWidget(self.tree_view, 2)
+        split.addWidget(mid)
+
+        # right: plots
+        self.plots = TrainPlots(dark=self._dark)
+        split.addWidget(self.plots)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 3)
+        split.setStretchFactor(2, 4)
+        split.setSizes([480, 400, 520])
+        root.addWidget(split, 1)
+        self._on_mode()
+
+    # ================================================================ settings
+    def _on_mode(self, *_args) -> None:
+        byte = self.mode_combo.currentData() == "byte"
+        self.pattern_combo.setEnabled(byte)
+        self.pattern_label.setEnabled(byte)
+        self.hangul_check.setEnabled(not byte)
+
+    def current_config(self) -> TrainerConfig:
+        mode = self.mode_combo.currentData()
+        return TrainerConfig(
+            mode=mode,
+            merges=self.merges_spin.value(),
+            min_frequency=self.minfreq_spin.value(),
+            pattern=self.pattern_combo.currentText(),
+            keep="hangul" if (mode == "char" and self.hangul_check.isChecked()) else None,
+        )
+
+    def set_source(self, source: CorpusSource) -> None:
+        """Switch corpus: a run in progress is stopped cleanly and the views are cleared."""
+        self._stop_run()
+        self.reset()
+        if source not in self.sources:
+            self.sources.append(source)
+            self.corpus_combo.addItem(source.label)
+        self.source = source
+        self.corpus_combo.setCurrentIndex(self.sources.index(source))
+        self._load_sample()
+        self._render()
+
+    def _on_corpus_chosen(self, index: int) -> None:
+        if 0 <= index < len(self.sources) and self.sources[index] is not self.source:
+            self.set_source(self.sources[index])
+
+    def _open_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a text corpus", "", "Text files (*.txt);;All files (*)")
+        if path:
+            self.set_source(CorpusSource.file(path))
+
+    def _paste(self) -> None:
+        dialog = PasteDialog(self)
+        if dialog.exec() == QDialog.DialogCode.Accepted and dialog.edit.toPlainText().strip():
+            self.set_source(CorpusSource.paste(dialog.edit.toPlainText()))
+
+    def _load_sample(self) -> None:
+        self._sample = self.source.sample_lines(40)
+
+    # ================================================================ transport
+    def train_or_play(self) -> None:
+        """Train (a new run), or continue playing a paused animation / run."""
+        if self.replay is not None and (self.run is not None or self.cursor < len(self.replay)):
+            self.playing = True
+            if self.run is not None:
+                self.run.worker.resume()
+                self._worker_quiet = False
+            self._ensure_timer()
+            self._update_buttons()
+            return
+        self.start_training()
+
+    def start_training(self, source: CorpusSource | None = None) -> None:
+        """Start a new run on ``source`` (default: the current corpus) with the current settings."""
+        if source is not None:
+            self.source = source
+            self.sources[self.corpus_combo.currentIndex()] = source
+        self._stop_run()
+        self.reset()
+        self.message.hide()
+        config = self.current_config()
+        try:
+            trainer = self.trainer_factory(config)
+        except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
+            self.message.show_message(f"Cannot start training: {err}")
+            return
+        self.config = config
+        self.trainer = trainer
+        self.replay = MergeReplay(config.mode, config.pattern, config.keep)
+        self.vocab_model.reset(self.replay.steps, config.mode)
+        self.plots.set_length_unit("chars" if config.mode == "char" else "bytes")
+        source_now = self.source
+
+        def make_events(cancel):
+            return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
+
+        run = TrainRun(make_events, self)
+        run.worker.batch.connect(self._on_batch)
+        run.worker.progress.connect(self._on_progress)
+        run.worker.failed.connect(self._on_failed)
+        run.worker.waiting.connect(self._on_waiting)
+        run.worker.finished.connect(self._on_finished)
+        self.run = run
+        self.playing = True
+        self._worker_quiet = False
+        self.progress_bar.setValue(0)
+        self.progress_bar.show()
+        self._last_frame = time.monotonic()
+        run.start()
+        self._ensure_timer()
+        self._update_buttons()
+
+    def pause(self) -> None:
+        """Stop the animation and the trainer where they are (the worker blocks between merges)."""
+        self.playing = False
+        self.fast_forward = False
+        if self.run is not None:
+            self.run.worker.pause()
+        self._update_buttons()
+        self._request_offer()
+
+    def step(self) -> None:
+        """One merge forward: from the recording when it is ahead, else ask the trainer for one more."""
+        self.playing = False
+        self.fast_forward = False
+        if self.replay is None:
+            return
+        if self.cursor < len(self.replay):
+            self.set_step(self.cursor + 1)
+        elif self.run is not None:
+            self.run.worker.pause()
+            self._step_target = self.cursor + 1
+            self.run.worker.step_once()
+            self._worker_quiet = False
+            self._ensure_timer()
+        self._update_buttons()
+
+    def run_to_end(self) -> None:
+        """Show the last step and keep following the trainer as fast as it goes."""
+        if self.replay is None:
+            self.start_training()
+        self.fast_forward = True
+        self.playing = True
+        if self.run is not None:
+            self.run.worker.resume()
+            self._worker_quiet = False
+        self._ensure_timer()
+        self._update_buttons()
+
+    def cancel(self) -> None:
+        """Stop the trainer; what it learned so far stays on screen (and can be saved)."""
+        if self.run is not None:
+            self._stop_run()
+            self.finished = Finished("cancelled", len(self.replay or ()), "Training cancelled.")
+            self.step_label.setToolTip("cancelled")
+        self.playing = False
+        self.fast_forward = False
+        self._dirty = True
+        self._on_frame()
+        self._update_buttons()
+        self._request_offer()
+
+    def reset(self) -> None:
+        """Forget the run: stop the trainer and clear every view."""
+        self._stop_run()
+        self.replay = None
+        self.trainer = None
+        self.finished = None
+        self.series.clear()
+        self.cursor = 0
+        self.playing = False
+        self.fast_forward = False
+        self._step_target = None
+        self._selected_token = None
+        self.vocab_model.reset([], self.mode_combo.currentData())
+        self.plots.clear_data()
+        self.tree_view.set_tree(None)
+        self.progress_bar.hide()
+        self.scrubber.blockSignals(True)
+        self.scrubber.setRange(0, 0)
+        self.scrubber.blockSignals(False)
+        self._dirty = True
+        self._render()
+        self._update_buttons()
+
+    def set_step(self, step: int) -> None:
+        """Show recorded step ``step`` (0 = before any merge)."""
+        n = len(self.replay) if self.replay is not None else 0
+        self.cursor = max(0, min(step, n))
+        self._dirty = True
+        self._render()
+        self._request_offer()
+
+    def _on_scrub(self, value: int) -> None:
+        self.playing = False
+        self.fast_forward = False
+        self.set_step(value)
+        self._update_buttons()
+
+    def _stop_run(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        self.run = None
+        for sig in (run.worker.batch, run.worker.progress, run.worker.failed, run.worker.waiting, run.worker.finished):
+            try:
+                sig.disconnect()
+            except (RuntimeError, TypeError):
+                pass
+        run.stop(1.0)
+        self._worker_quiet = True
+        self.progress_bar.hide()
+
+    def shutdown(self) -> None:
+        """Called when the window closes: stop the worker within a second."""
+        self.frame_timer.stop()
+        self.offer_timer.stop()
+        self._stop_run()
+
+    def is_training(self) -> bool:
+        return self.run is not None
+
+    # ================================================================ worker events
+    def _on_batch(self, steps: list) -> None:
+        if self.replay is None:
+            return
+        self.progress_bar.hide()
+        self.replay.add(steps)
+        mode = self.replay.mode
+        self.series.add(steps, [token_length(s, mode) for s in steps])
+        self.scrubber.blockSignals(True)
+        self.scrubber.setMaximum(len(self.replay))
+        self.scrubber.blockSignals(False)
+        self._dirty = True
+
+    def _on_progress(self, progress: Progress) -> None:
+        if progress.total:
+            self.progress_bar.setMaximum(1000)
+            self.progress_bar.setValue(int(1000 * min(progress.done, progress.total) / progress.total))
+        else:
+            self.progress_bar.setMaximum(0)  # busy indicator when the size is unknown
+        self.progress_bar.setFormat(f"{progress.phase}… %p%")
+
+    def _on_failed(self, message: str, invalid_utf8: bool) -> None:
+        if invalid_utf8 and self.source.errors == "strict":
+            self.message.show_message(
+                message + "\nYou can train anyway with each invalid byte replaced by U+FFFD.",
+                "Replace invalid bytes and train",
+                lambda: self.start_training(self.source.with_replacement()),
+            )
+        else:
+            self.message.show_message(message)
+
+    def _on_waiting(self, merges: int) -> None:
+        self._worker_quiet = True
+        self._run_quiet_callbacks()
+
+    def _on_finished(self, finished: Finished | None) -> None:
+        run = self.run
+        self.run = None
+        if run is not None:
+            run.thread.wait(1000)
+        self._worker_quiet = True
+        self.progress_bar.hide()
+        if finished is None:  # failed: the message is already shown
+            self.playing = False
+        else:
+            self.finished = finished
+            if finished.reason in ("min_frequency", "exhausted") and finished.message:
+                self.step_label.setToolTip(finished.message)
+        self._dirty = True
+        self._ensure_timer()
+        self._update_buttons()
+        self._run_quiet_callbacks()
+        self._request_offer()
+
+    def _run_quiet_callbacks(self) -> None:
+        callbacks, self._quiet_callbacks = self._quiet_callbacks, []
+        for cb in callbacks:
+            cb()
+        if self._offer_pending:
+            self._offer_model()
+
+    # ================================================================ the one frame timer
+    def _ensure_timer(self) -> None:
+        if not self.frame_timer.isActive():
+            self._last_frame = time.monotonic()
+            self.frame_timer.start()
+
+    def _on_frame(self) -> None:
+        now = time.monotonic()
+        dt = now - self._last_frame
+        self._last_frame = now
+        n = len(self.replay) if self.replay is not None else 0
+        if self._step_target is not None and n >= self._step_target:
+            self.cursor = self._step_target
+            self._step_target = None
+            self._dirty = True
+            self._request_offer()
+        elif self.playing and self.cursor < n:
+            speed = None if self.fast_forward else SPEEDS[self.speed_combo.currentIndex()][1]
+            if speed is None:
+                self.cursor = n
+            else:
+                self._budget += dt * speed
+                k = int(self._budget)
+                if k:
+                    self._budget -= k
+                    self.cursor = min(n, self.cursor + k)
+            self._dirty = True
+        if self.playing and self.cursor >= n:
+            self._budget = min(self._budget, 1.0)  # no burst when the trainer catches up
+        if self._dirty:
+            self._render()
+        animation_done = self.run is None and (not self.playing or self.cursor >= n) and self._step_target is None
+        if animation_done:
+            if self.playing:
+                self.playing = False
+                self.fast_forward = False
+                self._update_buttons()
+                self._request_offer()
+            self.frame_timer.stop()
+
+    # ================================================================ rendering
+    def _render(self) -> None:
+        self._dirty = False
+        replay = self.replay
+        step = self.cursor
+        n = len(replay) if replay is not None else 0
+        self.scrubber.blockSignals(True)
+        self.scrubber.setMaximum(n)
+        self.scrubber.setValue(step)
+        self.scrubber.blockSignals(False)
+        target = self.config.merges if self.config is not None else self.merges_spin.value()
+        state = ""
+        if self.finished is not None and step == n:
+            state = {"merges": " · done", "cancelled": " · cancelled", "min_frequency": " · min frequency reached",
+                     "exhausted": " · no pairs left"}[self.finished.reason]
+        self.step_label.setText(f"step {step:,} / {target:,}{state}")
+        self._render_banner(step)
+        self.vocab_model.set_shown(step)
+        self.vocab_title.setText(f"<b>Learned tokens</b> ({step:,})")
+        self.plots.show_step(self.series, step)
+        self._render_sample()
+        self._render_probe()
+        if self._selected_token is not None and replay is not None:
+            self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
+
+    def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
+        from tokviz.ui.token_colors import token_color
+
+        bg = token_color(token_id, dark=self._dark)
+        weight = "font-weight:bold;" if bold else ""
+        return (f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
+                f"&nbsp;{_esc(piece)}&nbsp;</span>")
+
+    def _render_banner(self, step: int) -> None:
+        if self.replay is None or step == 0:
+            hint = "Press ▶ Train to watch BPE learn merge by merge" if self.replay is None else "step 0: no merges yet"
+            self.merge_banner.setText(f'<span style="font-size:14pt; color:gray">{hint}</span>')
+            return
+        s: MergeStep = self.replay.steps[step - 1]
+        self.merge_banner.setText(
+            f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
+            f"{self._piece_span(s.new_piece, s.token_id, True)}"
+            f'&nbsp;&nbsp;<span style="font-size:13pt">count <b>{s.count:,}</b> · rank <b>{s.step:,}</b>'
+            f" · vocab {s.vocab_size:,} · corpus {s.corpus_tokens:,} tokens</span>"
+        )
+
+    def _render_sample(self) -> None:
+        if not self._sample:
+            self.sample_view.setHtml("<i>(no sample lines)</i>")
+            return
+        if self.replay is None:
+            lines = [_esc(line) for line in self._sample]
+        else:
+            lines = [segments_html(self.replay.segment(line, self.cursor), dark=self._dark) for line in self._sample]
+        body = "".join(f'<p style="margin:0 0 6px 0">{line}</p>' for line in lines)
+        bar = self.sample_view.verticalScrollBar()
+        pos = bar.value()
+        self.sample_view.setHtml(body)
+        bar.setValue(pos)
+
+    def _render_probe(self) -> None:
+        text = self.probe_edit.text()
+        if self.replay is None:
+            self.probe_view.setHtml(_esc(text))
+            return
+        segs = self.replay.segment(text, self.cursor)
+        count = sum(1 for s in segs if s.token_id is not None)
+        self.probe_view.setHtml(
+            segments_html(segs, dark=self._dark)
+            + f'<br><span style="font-size:10pt; color:gray">{count} tokens · {len(text)} characters</span>'
+        )
+
+    def _on_vocab_row(self, current, _previous) -> None:
+        if not current.isValid() or self.replay is None:
+            return
+        token_id = self.vocab_filter.data(current.siblingAtColumn(1), Qt.ItemDataRole.UserRole)
+        self.select_token(token_id)
+
+    def select_token(self, token_id: int) -> None:
+        """Show the merge tree of ``token_id`` (as of the current step)."""
+        if self.replay is None:
+            return
+        self._selected_token = token_id
+        tree = self.replay.merge_tree(token_id, self.cursor)
+        self.tree_title.setText(f"<b>Merge tree</b> of {_esc(tree.piece)} — {tree.leaves()} base tokens, "
+                                f"{tree.depth() - 1} levels")
+        self.tree_view.set_tree(tree)
+
+    def _on_theme(self, dark: bool) -> None:
+        self._dark = dark
+        self.vocab_model.dark = dark
+        self.tree_view.dark = dark
+        self.plots.setBackground("#1e1e1e" if dark else "w")
+        self._dirty = True
+        self._render()
+
+    def _update_buttons(self) -> None:
+        has_run = self.run is not None
+        has_steps = self.replay is not None and len(self.replay) > 0
+        paused = self.replay is not None and not self.playing
+        self.train_button.setText("▶ Play" if (paused and (has_run or (has_steps and self.cursor < len(self.replay))))
+                                  else "▶ Train")
+        self.train_button.setEnabled(not self.playing)
+        self.pause_button.setEnabled(self.playing)
+        self.step_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)))
+        self.end_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)) or self.replay is None)
+        self.cancel_button.setEnabled(has_run)
+        self.reset_button.setEnabled(self.replay is not None)
+        self.save_button.setEnabled(has_steps and self.trainer is not None)
+
+    # ================================================================ the model at the current step
+    def _request_offer(self) -> None:
+        self._offer_pending = True
+        self.offer_timer.start()
+
+    def _offer_model(self) -> None:
+        """Offer ``tokviz BPE (step N)`` to the other panels, once the trainer is suspended."""
+        if not self._offer_pending:
+            return
+        if self.trainer is None or self.replay is None or self.cursor == 0:
+            self._offer_pending = False
+            return
+        if not self._worker_quiet:
+            return  # offered from _on_waiting / _on_finished
+        if self.playing and self.run is not None:
+            return  # still animating: offer when it settles
+        self._offer_pending = False
+        try:
+            model = self.trainer.model(step=self.cursor)
+        except Exception as err:  # noqa: BLE001
+            self.message.show_message(f"The model at step {self.cursor} is not available: {err}")
+            return
+        offer = getattr(self.session, "offer_trained_model", None)
+        if offer is not None:
+            offer(model)
+
+    def current_model(self):
+        """The trained model at the step on screen (None before any merge)."""
+        if self.trainer is None or self.cursor == 0:
+            return None
+        return self.trainer.model(step=self.cursor)
+
+    def _when_quiet(self, callback: Callable[[], None]) -> None:
+        if self._worker_quiet or self.run is None:
+            callback()
+            return
+        self.pause()
+        self._quiet_callbacks.append(callback)
+
+    def _save_model(self) -> None:
+        self._when_quiet(self._ask_and_save)
+
+    def _ask_and_save(self) -> None:
+        if self.trainer is None or self.cursor == 0:
+            return
+        filters = ";;".join(f for _, f in FORMATS)
+        path, chosen = QFileDialog.getSaveFileName(self, f"Save the model at step {self.cursor}", "", filters)
+        if not path:
+            return
+        fmt = next((name for name, f in FORMATS if f == chosen), "tokviz")
+        self.save_model_to(path, fmt)
+
+    def save_model_to(self, path: str, fmt: str) -> bool:
+        """Save the model at the current step (the core writes atomically). Errors go to the message area."""
+        try:
+            from tokviz.core.bpe.formats import save_model
+
+            save_model(self.current_model(), path, fmt)
+        except Exception as err:  # noqa: BLE001
+            self.message.show_message(f"Could not save the model: {err}")
+            return False
+        self.message.show_message(f"Saved the model at step {self.cursor} as {fmt}: {path}")
+        return True
+
+    # ================================================================ screenshot
+    def wait_until_trained(self, timeout: float = 120.0) -> bool:
+        """Spin the event loop until the current run ends (tests, screenshots)."""
+        deadline = time.monotonic() + timeout
+        while self.run is not None and time.monotonic() < deadline:
+            loop = QEventLoop()
+            QTimer.singleShot(20, loop.quit)
+            loop.exec()
+        return self.run is None
+
+    def prepare_screenshot(self, args) -> None:
+        corpus = getattr(args, "corpus", None)
+        merges = getattr(args, "merges", None) or 300
+        if corpus:
+            self.set_source(CorpusSource.file(corpus))
+        self.merges_spin.setValue(merges)
+        self.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+        self.start_training()
+        self.run_to_end()
+        self.wait_until_trained(300.0)
+        self.playing = False
+        self.set_step(len(self.replay) if self.replay is not None else 0)
+        self._update_buttons()
+        if self.replay is not None and len(self.replay):
+            self.select_token(self._showcase_token())
+            rows = [i for i, s in enumerate(self.replay.steps) if s.token_id == self._selected_token]
+            if rows:
+                self.vocab_view.selectRow(self.vocab_filter.mapFromSource(self.vocab_model.index(rows[0], 0)).row())
+                self.vocab_view.scrollTo(self.vocab_filter.mapFromSource(self.vocab_model.index(rows[0], 0)))
+        self._offer_pending = True
+        self._offer_model()
+
+    def _showcase_token(self) -> int:
+        """A token with an interesting merge tree: prefer Hangul, several levels, still fits."""
+        best, best_score = self.replay.steps[-1].token_id, -1.0
+        for s in self.replay.steps:
+            tree = self.replay.merge_tree(s.token_id)
+            leaves = tree.leaves()
+            if leaves > 7:
+                continue
+            hangul = any("\uac00" <= ch <= "\ud7a3" for ch in s.new_piece)
+            score = tree.depth() + leaves * 0.3 + (2 if hangul else 0) + min(s.count, 1000) / 10000
+            if score > best_score:
+                best, best_score = s.token_id, score
+        return best

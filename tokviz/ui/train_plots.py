@@ -1,0 +1,137 @@
+"""Training plots (pyqtgraph): vocabulary size, merged pair count (log y), corpus length in tokens with
+chars/token on a second axis, and the token length histogram.
+
+The panel redraws them from its one frame timer: the series live in numpy arrays grown in place as
+batches arrive, and each redraw is a ``setData`` on plot items created once (the pyqtgraph
+PlotSpeedTest way) — never one redraw per merge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from tokviz.core.bpe.events import MergeStep
+
+SERIES = ("step", "vocab", "count", "tokens", "chars_per_token", "length")
+
+
+class MergeSeries:
+    """Per-step numbers of the recorded merges, in growable numpy arrays."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self._data = {name: np.zeros(1024, dtype=float) for name in SERIES}
+
+    def clear(self) -> None:
+        self.n = 0
+
+    def add(self, steps: list[MergeStep], lengths: list[int]) -> None:
+        need = self.n + len(steps)
+        cap = len(self._data["step"])
+        if need > cap:
+            while cap < need:
+                cap *= 2
+            for name, arr in self._data.items():
+                grown = np.zeros(cap, dtype=float)
+                grown[: self.n] = arr[: self.n]
+                self._data[name] = grown
+        sl = slice(self.n, need)
+        d = self._data
+        d["step"][sl] = [s.step for s in steps]
+        d["vocab"][sl] = [s.vocab_size for s in steps]
+        d["count"][sl] = [max(s.count, 1) for s in steps]
+        d["tokens"][sl] = [s.corpus_tokens for s in steps]
+        d["chars_per_token"][sl] = [s.corpus_chars / s.corpus_tokens if s.corpus_tokens else 0.0 for s in steps]
+        d["length"][sl] = lengths
+        self.n = need
+
+    def upto(self, name: str, step: int) -> np.ndarray:
+        return self._data[name][: min(step, self.n)]
+
+
+def _style_plot(plot: pg.PlotItem, title: str, left: str) -> None:
+    plot.setTitle(title, size="11pt")
+    plot.setLabel("left", left)
+    plot.setLabel("bottom", "merge step")
+    plot.showGrid(x=True, y=True, alpha=0.25)
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.getViewBox().setMouseEnabled(x=False, y=False)
+
+
+class TrainPlots(pg.GraphicsLayoutWidget):
+    """Four plots in a 2x2 grid, each fed by ``show_step(series, step, ...)``."""
+
+    def __init__(self, parent=None, dark: bool = False):
+        super().__init__(parent)
+        self.setBackground("#1e1e1e" if dark else "w")
+        fg = "#dddddd" if dark else "#333333"
+        pg.setConfigOptions(antialias=True)
+        blue, orange, green, purple = "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"
+
+        self.vocab_plot = self.addPlot(row=0, col=0)
+        _style_plot(self.vocab_plot, "Vocabulary size", "tokens")
+        self.vocab_curve = self.vocab_plot.plot(pen=pg.mkPen(blue, width=2))
+
+        self.count_plot = self.addPlot(row=0, col=1)
+        _style_plot(self.count_plot, "Merged pair count", "count (log)")
+        self.count_plot.setLogMode(y=True)
+        self.count_curve = self.count_plot.plot(pen=pg.mkPen(orange, width=2))
+
+        self.corpus_plot = self.addPlot(row=1, col=0)
+        _style_plot(self.corpus_plot, "Corpus length", "tokens")
+        self.tokens_curve = self.corpus_plot.plot(pen=pg.mkPen(green, width=2), name="tokens")
+        # chars/token on a second y axis sharing the x axis (pyqtgraph's MultiplePlotAxes recipe)
+        self.cpt_view = pg.ViewBox()
+        self.corpus_plot.showAxis("right")
+        self.corpus_plot.scene().addItem(self.cpt_view)
+        self.corpus_plot.getAxis("right").linkToView(self.cpt_view)
+        self.corpus_plot.getAxis("right").setLabel("chars / token", color=purple)
+        self.corpus_plot.getAxis("right").enableAutoSIPrefix(False)
+        self.cpt_view.setXLink(self.corpus_plot)
+        self.cpt_view.setMouseEnabled(x=False, y=False)
+        self.cpt_curve = pg.PlotDataItem(pen=pg.mkPen(purple, width=2, style=Qt.PenStyle.DashLine))
+        self.cpt_view.addItem(self.cpt_curve)
+        self.corpus_plot.getViewBox().sigResized.connect(self._sync_cpt_view)
+
+        self.length_plot = self.addPlot(row=1, col=1)
+        _style_plot(self.length_plot, "Token lengths", "tokens")
+        self.length_plot.setLabel("bottom", "length")
+        self.length_hist = self.length_plot.plot(
+            stepMode="center", fillLevel=0, brush=pg.mkBrush(31, 119, 180, 140), pen=pg.mkPen(blue, width=1)
+        )
+        for plot in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot):
+            for axis in ("left", "bottom", "right"):
+                plot.getAxis(axis).setTextPen(fg)
+        self.clear_data()
+
+    def _sync_cpt_view(self) -> None:
+        self.cpt_view.setGeometry(self.corpus_plot.getViewBox().sceneBoundingRect())
+        self.cpt_view.linkedViewChanged(self.corpus_plot.getViewBox(), self.cpt_view.XAxis)
+
+    def set_length_unit(self, unit: str) -> None:
+        self.length_plot.setLabel("bottom", f"length ({unit})")
+
+    def clear_data(self) -> None:
+        empty = np.zeros(0)
+        for curve in (self.vocab_curve, self.count_curve, self.tokens_curve, self.cpt_curve):
+            curve.setData(empty, empty)
+        self.length_hist.setData(np.array([0.5, 1.5]), np.array([0.0]), stepMode="center")
+
+    def show_step(self, series: MergeSeries, step: int) -> None:
+        """Redraw every plot for merges 1..``step`` (reusing the plot items)."""
+        x = series.upto("step", step)
+        self.vocab_curve.setData(x, series.upto("vocab", step))
+        self.count_curve.setData(x, series.upto("count", step))
+        self.tokens_curve.setData(x, series.upto("tokens", step))
+        self.cpt_curve.setData(x, series.upto("chars_per_token", step))
+        lengths = series.upto("length", step).astype(int)
+        if len(lengths):
+            counts = np.bincount(lengths)
+            edges = np.arange(len(counts) + 1) - 0.5
+            self.length_hist.setData(edges, counts.astype(float), stepMode="center")
+        else:
+            self.length_hist.setData(np.array([0.5, 1.5]), np.array([0.0]), stepMode="center")
+        self._sync_cpt_view()

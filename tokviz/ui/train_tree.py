@@ -1,0 +1,96 @@
+"""The merge tree of one token, drawn as a small binary tree: the token on top, the two tokens it was
+merged from below it, down to the base bytes or characters. Node colours are the shared token colours."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from tokviz.ui.fonts import mono_font, ui_font
+from tokviz.ui.token_colors import text_color_on, token_color
+from tokviz.ui.train_replay import MergeNode
+
+_GAP_X = 8.0
+_ROW_H = 46.0
+_PAD = 6.0
+
+
+class MergeTreeView(QWidget):
+    """Paints ``set_tree(node)``; scales down to fit when the tree is wider than the widget."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.tree: MergeNode | None = None
+        self.dark = False
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self._font = mono_font(12)
+        self._small = ui_font(8)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(360, 200)
+
+    def set_tree(self, node: MergeNode | None) -> None:
+        self.tree = node
+        self.update()
+
+    def _label(self, node: MergeNode) -> str:
+        return node.piece.replace(" ", "␣").replace("\n", "⏎")
+
+    def _layout(self, node: MergeNode, depth: int, x: list[float], fm: QFontMetricsF, out: list) -> tuple[float, float]:
+        """Leaves left to right; a parent centred over its children. Returns (centre x, box width)."""
+        w = fm.horizontalAdvance(self._label(node)) + 2 * _PAD
+        if node.left is None or node.right is None:
+            cx = x[0] + w / 2
+            x[0] += w + _GAP_X
+            out.append((node, cx, depth, w, None, None))
+            return cx, w
+        lc, _ = self._layout(node.left, depth + 1, x, fm, out)
+        rc, _ = self._layout(node.right, depth + 1, x, fm, out)
+        cx = (lc + rc) / 2
+        out.append((node, cx, depth, w, lc, rc))
+        return cx, w
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fg = QColor("#dddddd") if self.dark else QColor("#444444")
+        if self.tree is None:
+            p.setPen(fg)
+            p.setFont(ui_font(10))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Select a token in the table to see its merge tree")
+            return
+        fm = QFontMetricsF(self._font)
+        nodes: list = []
+        x = [0.0]
+        self._layout(self.tree, 0, x, fm, nodes)
+        width = max(x[0] - _GAP_X, 1.0)
+        # the root's box may be wider than its leaves
+        for node, cx, _, w, _, _ in nodes:
+            width = max(width, cx + w / 2)
+        height = self.tree.depth() * _ROW_H
+        scale = min(1.0, (self.width() - 8) / width, (self.height() - 8) / height)
+        p.translate((self.width() - width * scale) / 2, 4)
+        p.scale(scale, scale)
+        box_h = fm.height() + 8
+        row_y = lambda depth: depth * _ROW_H + 2  # noqa: E731
+        p.setPen(QPen(fg, 1.5))
+        for node, cx, depth, w, lc, rc in nodes:
+            if lc is not None:
+                for child_x in (lc, rc):
+                    p.drawLine(cx, row_y(depth) + box_h, child_x, row_y(depth + 1))
+        p.setFont(self._font)
+        for node, cx, depth, w, _, _ in nodes:
+            bg = token_color(node.token_id, dark=self.dark)
+            rect = QRectF(cx - w / 2, row_y(depth), w, box_h)
+            p.setPen(QPen(fg, 1))
+            p.setBrush(bg)
+            p.drawRoundedRect(rect, 5, 5)
+            p.setPen(text_color_on(bg))
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._label(node))
+            if node.step is not None:
+                p.setFont(self._small)
+                p.setPen(fg)
+                p.drawText(QRectF(cx - w / 2, row_y(depth) + box_h, w, 14), Qt.AlignmentFlag.AlignCenter, f"#{node.step}")
+                p.setFont(self._font)
+        p.end()

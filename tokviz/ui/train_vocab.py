@@ -1,0 +1,122 @@
+"""The learned-vocabulary table: one row per merge up to the current step, grown and shrunk in
+batches (one beginInsertRows for many rows) so 10k rows stay fast, with a search box."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor
+
+from tokviz.core.bpe.events import MergeStep
+from tokviz.ui.fonts import mono_font
+from tokviz.ui.token_colors import token_color
+from tokviz.ui.train_replay import END_OF_WORD
+
+COLUMNS = ("rank", "token", "bytes (hex)", "count", "length")
+
+
+def token_length(step: MergeStep, mode: str) -> int:
+    """Characters of the piece (char mode, without ``</w>``) or bytes (byte mode)."""
+    if mode == "char":
+        piece = step.new_piece
+        return len(piece[: -len(END_OF_WORD)] if piece.endswith(END_OF_WORD) else piece)
+    return len(step.new_bytes)
+
+
+class VocabModel(QAbstractTableModel):
+    """Rows are ``steps[:shown]``; the list is shared with the panel's MergeReplay (appended only)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._steps: list[MergeStep] = []
+        self._shown = 0
+        self.mode = "byte"
+        self.dark = False
+        self._font = mono_font()
+
+    def reset(self, steps: list[MergeStep], mode: str) -> None:
+        self.beginResetModel()
+        self._steps = steps
+        self._shown = 0
+        self.mode = mode
+        self.endResetModel()
+
+    def set_shown(self, n: int) -> None:
+        """Show the first ``n`` recorded merges (one insert or remove notification per call)."""
+        n = max(0, min(n, len(self._steps)))
+        if n > self._shown:
+            self.beginInsertRows(QModelIndex(), self._shown, n - 1)
+            self._shown = n
+            self.endInsertRows()
+        elif n < self._shown:
+            self.beginRemoveRows(QModelIndex(), n, self._shown - 1)
+            self._shown = n
+            self.endRemoveRows()
+
+    def step_at(self, row: int) -> MergeStep | None:
+        return self._steps[row] if 0 <= row < self._shown else None
+
+    # ---- QAbstractTableModel ------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else self._shown
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if section == 4:
+                return "chars" if self.mode == "char" else "bytes"
+            return COLUMNS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= self._shown:
+            return None
+        s = self._steps[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return s.step
+            if col == 1:
+                return s.new_piece
+            if col == 2:
+                return s.new_bytes.hex(" ")
+            if col == 3:
+                return s.count
+            return token_length(s, self.mode)
+        if role == Qt.ItemDataRole.EditRole:  # sort keys: numbers sort as numbers
+            return (s.step, s.new_piece, s.new_bytes.hex(), s.count, token_length(s, self.mode))[col]
+        if role == Qt.ItemDataRole.BackgroundRole and col == 1:
+            return token_color(s.token_id, dark=self.dark)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 1:
+            return QColor("#f5f5f5") if self.dark else QColor("#111111")
+        if role == Qt.ItemDataRole.FontRole and col in (1, 2):
+            return self._font
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 3, 4):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.UserRole:
+            return s.token_id
+        return None
+
+
+class VocabFilter(QSortFilterProxyModel):
+    """Search: a row matches when its token piece or its hex bytes contain the query."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._query = ""
+        self.setSortRole(Qt.ItemDataRole.EditRole)
+
+    def set_query(self, text: str) -> None:
+        self._query = text.strip().lower()
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row, parent) -> bool:  # noqa: N802
+        if not self._query:
+            return True
+        src = self.sourceModel()
+        step = src.step_at(row)
+        if step is None:
+            return False
+        q = self._query
+        return q in step.new_piece.lower() or q in step.new_bytes.hex(" ") or q in step.new_bytes.hex()

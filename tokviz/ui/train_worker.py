@@ -1,0 +1,200 @@
+"""The training worker: runs the core trainer's event generator on a QThread and sends its events to
+the GUI in batches by time.
+
+The GUI never receives one signal per merge: a 3000-merge run that takes two seconds would otherwise
+queue thousands of cross-thread events and the GUI would spend its time dispatching them. The worker
+collects events and flushes them every ``BATCH_SECONDS`` (and always at the end).
+
+Between two events it checks the cancel flag and the pause flag. While paused it blocks on a
+``threading.Event`` (so it uses no CPU) but still wakes up regularly to notice a cancel; ``step_once``
+lets exactly one more merge through while paused.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from typing import Callable, Iterable, Iterator
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from tokviz.core.bpe.events import Finished, MergeStep, Progress
+from tokviz.core.errors import TokvizError
+
+BATCH_SECONDS = 0.05
+
+# A run is a function taking the worker's cancel check and returning the trainer's event iterator.
+RunFactory = Callable[[Callable[[], bool]], Iterable[object]]
+
+
+class TrainWorker(QObject):
+    """Iterates a trainer's events off the GUI thread.
+
+    Signals: ``batch(list)`` — MergeStep events in order (Progress events are folded: only the latest
+    of a batch is sent); ``progress(object)`` — the latest Progress; ``failed(str, bool)`` — a
+    message for the window and whether the corpus had invalid UTF-8 (so the panel can offer
+    replacement); ``finished(object)`` — the Finished event (or None after a failure).
+    """
+
+    batch = Signal(list)
+    progress = Signal(object)
+    failed = Signal(str, bool)
+    waiting = Signal(int)  # paused after this many merges: the trainer is suspended between steps
+    finished = Signal(object)
+
+    def __init__(self, make_events: RunFactory):
+        super().__init__()
+        self._make_events = make_events
+        self._cond = threading.Condition()
+        self._cancelled = False
+        self._paused = False
+        self._allowance = 0  # merges let through while paused (Step)
+        self.merges_seen = 0
+
+    # ---- control (called from the GUI thread; only touches the condition's state) --------
+    def cancel(self) -> None:
+        with self._cond:
+            self._cancelled = True
+            self._cond.notify_all()
+
+    def is_cancelled(self) -> bool:
+        return self._cancelled
+
+    def pause(self) -> None:
+        with self._cond:
+            self._paused = True
+
+    def resume(self) -> None:
+        with self._cond:
+            self._paused = False
+            self._cond.notify_all()
+
+    def is_paused(self) -> bool:
+        return self._paused
+
+    def step_once(self) -> None:
+        """While paused, let one more merge through."""
+        with self._cond:
+            self._allowance += 1
+            self._cond.notify_all()
+
+    def _wait_while_paused(self) -> None:
+        with self._cond:
+            while self._paused and self._allowance == 0 and not self._cancelled:
+                self._cond.wait(0.1)
+            if self._paused and self._allowance > 0:
+                self._allowance -= 1
+
+    @Slot()
+    def run(self) -> None:
+        pending: list[MergeStep] = []
+        last_progress: Progress | None = None
+        last_flush = time.monotonic()
+        finished: Finished | None = None
+        events: Iterator[object] | None = None
+
+        def flush() -> None:
+            nonlocal pending, last_progress, last_flush
+            if last_progress is not None:
+                self.progress.emit(last_progress)
+                last_progress = None
+            if pending:
+                self.batch.emit(pending)
+                pending = []
+            last_flush = time.monotonic()
+
+        try:
+            events = iter(self._make_events(self.is_cancelled))
+            for event in events:
+                if isinstance(event, MergeStep):
+                    pending.append(event)
+                    self.merges_seen = event.step
+                elif isinstance(event, Progress):
+                    last_progress = event
+                elif isinstance(event, Finished):
+                    finished = event
+                    break
+                if self._cancelled:
+                    finished = Finished("cancelled", self.merges_seen, "Training cancelled.")
+                    break
+                if time.monotonic() - last_flush >= BATCH_SECONDS:
+                    flush()
+                if self._paused and isinstance(event, MergeStep):
+                    flush()  # show everything done so far before blocking
+                    self.waiting.emit(self.merges_seen)
+                    self._wait_while_paused()
+                    if self._cancelled:
+                        finished = Finished("cancelled", self.merges_seen, "Training cancelled.")
+                        break
+            else:
+                finished = Finished("exhausted", self.merges_seen, "The trainer stopped.")
+        except TokvizError as err:
+            flush()
+            self.failed.emit(str(err), _is_invalid_utf8(err))
+            self.finished.emit(None)
+            return
+        except Exception as err:  # noqa: BLE001 — a bug in the trainer must not take the app down
+            flush()
+            tb = traceback.format_exception(type(err), err, err.__traceback__)
+            self.failed.emit(f"Training failed: {type(err).__name__}: {err}\n\n{''.join(tb[-3:]).strip()}", False)
+            self.finished.emit(None)
+            return
+        finally:
+            close = getattr(events, "close", None)
+            if close is not None:
+                try:
+                    close()  # let the generator release its file handles now, in this thread
+                except Exception:  # noqa: BLE001
+                    pass
+        flush()
+        self.finished.emit(finished)
+
+
+def _is_invalid_utf8(err: Exception) -> bool:
+    from tokviz.core.errors import CorpusError
+
+    text = str(err).lower()
+    return isinstance(err, CorpusError) and ("utf-8" in text or "utf8" in text)
+
+
+class TrainRun(QObject):
+    """One worker on its own QThread; ``stop()`` ends it within ``timeout`` seconds.
+
+    A QThread object must outlive its thread: if a trainer is stuck in a long C call past the
+    timeout, the run is parked in ``_orphans`` (and the thread quits on its own later) instead of
+    being destroyed while running.
+    """
+
+    _orphans: list["TrainRun"] = []
+
+    def __init__(self, make_events: RunFactory, parent: QObject | None = None):
+        super().__init__(parent)
+        self.thread = QThread()
+        self.thread.setObjectName("tokviz-train")
+        self.worker = TrainWorker(make_events)
+        self.worker.moveToThread(self.thread)
+        self.thread.started.connect(self.worker.run)
+        self.worker.finished.connect(self.thread.quit)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def is_running(self) -> bool:
+        return self.thread.isRunning()
+
+    def stop(self, timeout: float = 1.0) -> bool:
+        """Cancel and wait; True when the thread has ended."""
+        self.worker.cancel()
+        self.thread.quit()
+        ended = self.thread.wait(int(timeout * 1000))
+        if not ended:
+            TrainRun._orphans.append(self)
+            self.setParent(None)
+            self.thread.finished.connect(lambda run=self: _release_orphan(run))
+        return ended
+
+
+def _release_orphan(run: TrainRun) -> None:
+    if run in TrainRun._orphans:
+        TrainRun._orphans.remove(run)
