@@ -1,0 +1,843 @@
+"""The Inspector: type, paste or open a text and see exactly how an encoder splits it.
+
+Layout: a toolbar (encoder, normalization, special tokens, text/ids, copy, export), a message bar for
+problems with the input, the editor (or the chat composer) beside the token view, the counts bar and
+the byte layers of the selected tokens.
+
+Encoding runs in a worker thread (a QObject moved to a QThread): typing restarts a 150 ms debounce
+timer, each request carries a generation number, the worker skips requests that are already stale
+and the panel drops results that are not the latest. So a 100k-character text, or a 5 MB paste, never
+freezes typing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QMenu,
+    QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget,
+)
+
+from tokviz.core.encoding import Encoding
+from tokviz.core.errors import InvalidTextError, TokvizError, find_lone_surrogate, replace_lone_surrogates
+from tokviz.core.metrics import Metrics, measure
+from tokviz.ui import fonts, theme
+from tokviz.ui.token_colors import token_colors
+from tokviz.ui.widgets.byte_layers import ByteLayersView, Layers, build_layers
+from tokviz.ui.widgets.chat_composer import ChatComposer
+from tokviz.ui.widgets.token_view import MAX_DRAWN_TOKENS, Cell, TokenView, token_cells
+
+DEBOUNCE_MS = 150
+NORMALIZATIONS = ("none", "NFC", "NFD", "NFKC", "NFKD")
+OPEN_MODEL = "\x00open-model"  # combo data of the "Open model file…" entry (never an encoder name)
+LARGE_TEXT = 1_000_000  # characters; above this the panel says that only the beginning is drawn
+
+DEMO_TEXT = (
+    "안녕 👋 이 커피 값은 얼마예요?\n"
+    "Tokenizers split text into tokens: 👨‍👩‍👧‍👦 is one emoji but many tokens.\n"
+    "def greet(name):\n"
+    "    return f\"Hello, {name}!\"\n"
+)
+
+
+# ---- the work done off the GUI thread ---------------------------------------------------------
+@dataclass(frozen=True)
+class EncodeRequest:
+    generation: int
+    text: str
+    encoder: str
+    normalization: str = "none"
+    allow_special: bool = False
+    dark: bool = False
+
+
+@dataclass
+class EncodeResult:
+    request: EncodeRequest
+    encoding: Encoding | None = None
+    metrics: Metrics | None = None
+    cells: list[Cell] = field(default_factory=list)
+    colors: list[QColor] = field(default_factory=list)
+    special_tokens: list[str] = field(default_factory=list)
+    unnormalized_tokens: int | None = None  # token count of the text before normalization
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) -> EncodeResult | None:
+    """Encode, measure and prepare the drawing of ``request`` (runs in the worker thread).
+
+    Returns None when the request went stale on the way (a newer one is waiting). Errors become
+    ``result.error`` (a sentence for the message bar), never an exception.
+    """
+    t0 = time.perf_counter()
+    out = EncodeResult(request)
+    try:
+        encoder = registry.get(request.encoder)
+        text = request.text
+        if request.normalization != "none":
+            text = unicodedata.normalize(request.normalization, text)
+        encoding = encoder.encode(text, allow_special=request.allow_special)
+        if is_stale():
+            return None
+        out.special_tokens = list(encoder.special_tokens())
+        if request.normalization != "none":
+            out.unnormalized_tokens = len(encoder.encode(request.text, allow_special=request.allow_special).tokens)
+    except TokvizError as err:
+        out.error = str(err)
+        return out
+    except Exception as err:  # a third-party model may fail in ways we cannot list; say so, keep working
+        out.error = f"{request.encoder} could not encode this text: {type(err).__name__}: {err}"
+        return out
+    if is_stale():
+        return None
+    out.encoding = encoding
+    out.metrics = measure(encoding)
+    out.cells = token_cells(encoding, MAX_DRAWN_TOKENS)
+    out.colors = token_colors(encoding.ids[:MAX_DRAWN_TOKENS], dark=request.dark)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+class EncodeWorker(QObject):
+    """Lives in the panel's QThread. ``latest`` is written by the GUI thread (an int: atomic)."""
+
+    finished = Signal(object)  # EncodeResult
+    modelOpened = Signal(str, object, str)  # path, encoder or None, error message
+
+    def __init__(self, registry):
+        super().__init__()
+        self.registry = registry
+        self.latest = 0
+
+    @Slot(object)
+    def encode(self, request: EncodeRequest) -> None:
+        if request.generation < self.latest:
+            return  # a newer request is queued behind this one
+        result = encode_for_view(self.registry, request, lambda: request.generation < self.latest)
+        if result is not None:
+            self.finished.emit(result)
+
+    @Slot(str)
+    def open_model(self, path: str) -> None:
+        try:
+            from tokviz.core.encoders.files import open_model_file
+
+            encoder = open_model_file(path)
+        except ImportError:
+            self.modelOpened.emit(path, None, "Opening model files is not available in this build.")
+        except TokvizError as err:
+            self.modelOpened.emit(path, None, str(err))
+        except Exception as err:
+            self.modelOpened.emit(path, None, f"{path}: not a model tokviz can read ({type(err).__name__}: {err})")
+        else:
+            self.modelOpened.emit(path, encoder, "")
+
+
+def encoding_json(encoding: Encoding, metrics: Metrics | None = None) -> dict:
+    """The Encoding as JSON: tokens with ids, bytes in hex, pieces and spans (``Copy as JSON``)."""
+    return {
+        "encoder": encoding.encoder,
+        "text": encoding.text,
+        "ids": encoding.ids,
+        "tokens": [
+            {
+                "id": t.id, "bytes": t.bytes.hex(), "piece": t.piece, "byte_start": t.byte_start,
+                "byte_end": t.byte_end, "start": t.start, "end": t.end, "partial": t.partial, "kind": t.kind,
+            }
+            for t in encoding.tokens
+        ],
+        "metrics": metrics.as_json() if metrics is not None else measure(encoding).as_json(),
+    }
+
+
+# ---- widgets ----------------------------------------------------------------------------------
+class TextEditor(QPlainTextEdit):
+    """The editor; pastes go through the panel, which refuses lone surrogates with a message."""
+
+    pasted = Signal(str)
+
+    def insertFromMimeData(self, source) -> None:  # noqa: N802
+        self.pasted.emit(mime_text(source))
+
+
+def mime_text(source) -> str:
+    """Text of a paste. UTF-16 payloads are decoded with ``surrogatepass`` so a broken emoji (a lone
+    surrogate) reaches the panel's check instead of vanishing silently on the way."""
+    for fmt in source.formats():
+        low = fmt.lower()
+        if low.startswith("text/plain") and "utf-16" in low:
+            data = bytes(source.data(fmt))
+            codec = "utf-16-be" if "be" in low.rsplit("utf-16", 1)[1] else "utf-16-le"
+            return data.decode(codec, "surrogatepass")
+    return source.text()
+
+
+class MessageBar(QFrame):
+    """A strip above the views for a problem with the input, with at most one fix-it action."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("inspectMessageBar")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(10, 6, 6, 6)
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.action = QPushButton()
+        close = QToolButton()
+        close.setText("✕")
+        close.setToolTip("Dismiss")
+        close.clicked.connect(self.clear)
+        lay.addWidget(self.label, 1)
+        lay.addWidget(self.action)
+        lay.addWidget(close)
+        self._callback = None
+        self.action.clicked.connect(self._run)
+        self.hide()
+
+    def show_message(self, text: str, level: str = "error", action: str | None = None, callback=None) -> None:
+        colors = {"error": ("#fde2e1", "#8a1c16"), "warning": ("#fff3cd", "#6b4e00"), "info": ("#e3eefc", "#17406d")}
+        bg, fg = colors[level]
+        self.setStyleSheet(f"#inspectMessageBar {{ background: {bg}; border-radius: 4px; }} "
+                           f"#inspectMessageBar QLabel {{ color: {fg}; }}")
+        self.label.setText(text)
+        self.level = level
+        self._callback = callback
+        self.action.setVisible(action is not None)
+        self.action.setText(action or "")
+        self.show()
+
+    def text(self) -> str:
+        return self.label.text() if self.isVisible() or not self.isHidden() else ""
+
+    def action_text(self) -> str:
+        return self.action.text() if self.action.isVisibleTo(self) else ""
+
+    def clear(self) -> None:
+        self.label.clear()
+        self._callback = None
+        self.hide()
+
+    def _run(self) -> None:
+        callback = self._callback
+        self.clear()
+        if callback is not None:
+            callback()
+
+
+class CountsBar(QWidget):
+    """Tokens, characters, bytes, words, chars/token, bytes/token, partial tokens — large, for demos."""
+
+    FIELDS = (
+        ("tokens", "tokens"), ("characters", "characters"), ("bytes", "bytes"), ("words", "words"),
+        ("chars_per_token", "chars / token"), ("bytes_per_token", "bytes / token"),
+        ("partial_tokens", "partial-char tokens"),
+    )
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+        self.values: dict[str, QLabel] = {}
+        for key, title in self.FIELDS:
+            box = QVBoxLayout()
+            box.setSpacing(0)
+            v = QLabel("–")
+            v.setFont(fonts.ui_font(16))
+            v.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            t = QLabel(title)
+            t.setFont(fonts.ui_font(8.5))
+            t.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            t.setStyleSheet("color: palette(placeholder-text);")
+            box.addWidget(v)
+            box.addWidget(t)
+            lay.addLayout(box, 1)
+            self.values[key] = v
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        lay.addWidget(self.note, 2)
+
+    def show_metrics(self, m: Metrics | None) -> None:
+        for key, _ in self.FIELDS:
+            if m is None:
+                self.values[key].setText("–")
+                continue
+            v = getattr(m, key)
+            self.values[key].setText(f"{v:.2f}" if isinstance(v, float) else f"{v:,}")
+
+    def refresh_fonts(self) -> None:
+        for v in self.values.values():
+            v.setFont(fonts.ui_font(16))
+
+    def value(self, key: str) -> str:
+        return self.values[key].text()
+
+
+class InspectPanel(QWidget):
+    """The Inspect tab. Built from the shared Session (its registry and change signals)."""
+
+    requestEncode = Signal(object)  # to the worker (queued: the worker lives in another thread)
+    requestOpenModel = Signal(str)
+    resultShown = Signal(object)  # an EncodeResult was applied to the views (tests wait on it)
+
+    def __init__(self, session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.result: EncodeResult | None = None
+        self._generation = 0
+        self._pending_paste: str | None = None
+        self._current_encoder: str | None = None
+        self._build()
+        self._thread = QThread(self)
+        self._thread.setObjectName("tokviz-inspect-encoder")
+        self._worker = EncodeWorker(session.registry)
+        self._worker.moveToThread(self._thread)
+        self.requestEncode.connect(self._worker.encode)
+        self.requestOpenModel.connect(self._worker.open_model)
+        self._worker.finished.connect(self._on_result)
+        self._worker.modelOpened.connect(self._on_model_opened)
+        self._thread.start()
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.encode_now)
+        self.editor.textChanged.connect(self._debounce.start)
+        session.encodersChanged.connect(self._fill_encoders)
+        for name in ("fontScaleChanged", "themeChanged"):
+            sig = getattr(session, name, None)
+            if sig is not None:
+                sig.connect(self._refresh_look)
+        self._fill_encoders()
+        self.editor.setPlainText(DEMO_TEXT)
+
+    # ---- construction -----------------------------------------------------------------------------
+    def _build(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(8, 8, 8, 8)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Encoder"))
+        self.encoder_combo = QComboBox()
+        self.encoder_combo.setMinimumWidth(200)
+        self.encoder_combo.setModel(QStandardItemModel(self.encoder_combo))
+        self.encoder_combo.activated.connect(self._on_encoder_activated)
+        bar.addWidget(self.encoder_combo)
+        bar.addSpacing(12)
+        bar.addWidget(QLabel("Normalize"))
+        self.norm_combo = QComboBox()
+        self.norm_combo.addItems(NORMALIZATIONS)
+        self.norm_combo.setToolTip("Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)")
+        self.norm_combo.currentIndexChanged.connect(self.encode_now)
+        bar.addWidget(self.norm_combo)
+        bar.addSpacing(12)
+        self.special_check = QCheckBox("Special tokens")
+        self.special_check.setToolTip("Parse special-token strings such as <|endoftext|> as single special tokens")
+        self.special_check.toggled.connect(self.encode_now)
+        bar.addWidget(self.special_check)
+        bar.addSpacing(12)
+        self.mode_group = QButtonGroup(self)
+        for mode, title in (("text", "Text"), ("ids", "IDs")):
+            b = QToolButton()
+            b.setText(title)
+            b.setCheckable(True)
+            b.setChecked(mode == "text")
+            b.setProperty("mode", mode)
+            self.mode_group.addButton(b)
+            bar.addWidget(b)
+        self.mode_group.buttonClicked.connect(lambda b: self.set_view_mode(b.property("mode")))
+        bar.addStretch(1)
+        open_text = QPushButton("Open text…")
+        open_text.clicked.connect(self._choose_text_file)
+        bar.addWidget(open_text)
+        copy = QToolButton()
+        copy.setText("Copy")
+        copy.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(copy)
+        for title, slot in (("Copy text", self.copy_text), ("Copy ids", self.copy_ids), ("Copy as JSON", self.copy_json)):
+            act = QAction(title, menu)
+            act.triggered.connect(slot)
+            menu.addAction(act)
+        copy.setMenu(menu)
+        bar.addWidget(copy)
+        export = QPushButton("Export PNG…")
+        export.clicked.connect(self._choose_export)
+        bar.addWidget(export)
+        root.addLayout(bar)
+
+        self.message_bar = MessageBar()
+        root.addWidget(self.message_bar)
+
+        self.editor = TextEditor()
+        self.editor.setFont(fonts.mono_font(13))
+        self.editor.setPlaceholderText("Type or paste text here…")
+        self.editor.pasted.connect(self.paste_text)
+        self.composer = ChatComposer()
+        self.composer.renderedChanged.connect(self._on_chat_rendered)
+        self.input_tabs = QTabWidget()
+        self.input_tabs.addTab(self.editor, "Text")
+        self.input_tabs.addTab(self.composer, "Chat")
+        self.input_tabs.currentChanged.connect(self._on_input_tab)
+
+        self.token_view = TokenView()
+        self.token_view.selectionChanged.connect(self._on_selection)
+
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.input_tabs)
+        top.addWidget(self.token_view)
+        top.setStretchFactor(0, 2)
+        top.setStretchFactor(1, 3)
+        top.setSizes([420, 900])
+
+        self.counts = CountsBar()
+
+        layers_box = QWidget()
+        lb = QVBoxLayout(layers_box)
+        lb.setContentsMargins(0, 0, 0, 0)
+        self.layers_title = QLabel()
+        self.layers_title.setFont(fonts.ui_font(10.5))
+        self.layers_view = ByteLayersView()
+        self.layers_scroll = QScrollArea()
+        self.layers_scroll.setWidget(self.layers_view)
+        self.layers_scroll.setWidgetResizable(False)
+        self.layers_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        lb.addWidget(self.layers_title)
+        lb.addWidget(self.layers_scroll, 1)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        middle = QWidget()
+        ml = QVBoxLayout(middle)
+        ml.setContentsMargins(0, 0, 0, 0)
+        ml.addWidget(top, 1)
+        ml.addWidget(self.counts)
+        split.addWidget(middle)
+        split.addWidget(layers_box)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([450, 380])
+        root.addWidget(split, 1)
+
+    # ---- encoder picker -----------------------------------------------------------------------------
+    def _fill_encoders(self) -> None:
+        """(Re)list every registry encoder; unavailable ones are disabled, the reason is the tooltip."""
+        model: QStandardItemModel = self.encoder_combo.model()
+        previous = self._current_encoder
+        trained = getattr(self.session, "trained_model", None)
+        statuses = self.session.registry.statuses()
+        names = [s.name for s in statuses]
+        if previous is not None and previous not in names and previous.startswith("tokviz BPE") and trained is not None:
+            previous = trained.name  # follow the Train panel's model to its newest step
+        self.encoder_combo.blockSignals(True)
+        model.clear()
+        for s in statuses:
+            label = s.name if s.vocab_size is None else f"{s.name}  ·  {s.vocab_size:,}"
+            item = QStandardItem(label)
+            item.setData(s.name, Qt.ItemDataRole.UserRole)
+            item.setToolTip(s.reason if s.available else f"Unavailable: {s.reason}")
+            item.setEnabled(s.available)
+            model.appendRow(item)
+        opener = QStandardItem("Open model file…")
+        opener.setData(OPEN_MODEL, Qt.ItemDataRole.UserRole)
+        opener.setToolTip("Add a .tiktoken, SentencePiece .model or tokviz model file as an encoder")
+        model.appendRow(opener)
+        available = [s.name for s in statuses if s.available]
+        if previous not in available:
+            previous = "cl100k_base" if "cl100k_base" in available else (available[0] if available else None)
+        if previous is not None:
+            self.encoder_combo.setCurrentIndex(names.index(previous))
+        self.encoder_combo.blockSignals(False)
+        changed = previous != self._current_encoder
+        self._current_encoder = previous
+        if changed:
+            self.encode_now()
+
+    def encoder_names(self) -> list[tuple[str, bool, str]]:
+        """(name, enabled, tooltip) of every entry in the picker, in order."""
+        model: QStandardItemModel = self.encoder_combo.model()
+        return [
+            (model.item(i).data(Qt.ItemDataRole.UserRole), model.item(i).isEnabled(), model.item(i).toolTip())
+            for i in range(model.rowCount())
+        ]
+
+    def set_encoder(self, name: str) -> None:
+        """Show the text through encoder ``name`` (must be listed and available)."""
+        for i, (n, enabled, tip) in enumerate(self.encoder_names()):
+            if n == name:
+                if not enabled:
+                    self.message_bar.show_message(f"{name} is unavailable: {tip}", "warning")
+                    return
+                self.encoder_combo.setCurrentIndex(i)
+                self._current_encoder = name
+                self.encode_now()
+                return
+        self.message_bar.show_message(f"There is no encoder called {name!r}.", "warning")
+
+    def current_encoder(self) -> str | None:
+        return self._current_encoder
+
+    def _on_encoder_activated(self, index: int) -> None:
+        name = self.encoder_combo.itemData(index, Qt.ItemDataRole.UserRole)
+        if name == OPEN_MODEL:
+            self._restore_encoder_index()
+            path, _ = QFileDialog.getOpenFileName(
+                self, "Open model file", "", "Models (*.model *.tiktoken *.json *.txt *.codes);;All files (*)"
+            )
+            if path:
+                self.open_model_path(path)
+            return
+        self._current_encoder = name
+        self.encode_now()
+
+    def _restore_encoder_index(self) -> None:
+        names = [n for n, _, _ in self.encoder_names()]
+        if self._current_encoder in names:
+            self.encoder_combo.setCurrentIndex(names.index(self._current_encoder))
+
+    def open_model_path(self, path: str) -> None:
+        """Load a model file in the worker; it becomes an encoder for every panel, or a message says why not."""
+        self.message_bar.show_message(f"Opening {Path(path).name}…", "info")
+        self.requestOpenModel.emit(path)
+
+    def _on_model_opened(self, path: str, encoder, error: str) -> None:
+        if encoder is None:
+            self.message_bar.show_message(f"Cannot open the model file: {error}", "error")
+            self._restore_encoder_index()
+            return
+        self.message_bar.clear()
+        self._current_encoder = encoder.name
+        self.session.add_encoder(encoder)  # -> _fill_encoders keeps it selected
+        self.set_encoder(encoder.name)
+
+    # ---- text input -------------------------------------------------------------------------------
+    def text(self) -> str:
+        return self.editor.toPlainText()
+
+    def set_text(self, text: str) -> bool:
+        """Replace the editor's text. A text with a lone surrogate is held back with a message and a
+        "Replace with U+FFFD" action (the editor keeps its text); returns whether it was shown."""
+        if self._refuse_surrogates(text, lambda fixed: self.editor.setPlainText(fixed), "text"):
+            return False
+        self.editor.setPlainText(text)
+        return True
+
+    def paste_text(self, text: str) -> bool:
+        """Insert pasted ``text`` at the cursor (same lone-surrogate check as :meth:`set_text`)."""
+        if self._refuse_surrogates(text, lambda fixed: self.editor.insertPlainText(fixed), "pasted text"):
+            return False
+        self.editor.insertPlainText(text)
+        return True
+
+    def _refuse_surrogates(self, text: str, apply, what: str) -> bool:
+        index = find_lone_surrogate(text)
+        if index is None:
+            return False
+        self._pending_paste = text  # nothing is lost: the action inserts it repaired
+        err = InvalidTextError(text, index)
+        self.message_bar.show_message(
+            f"The {what} was not inserted. {err}", "error", "Replace with U+FFFD",
+            lambda: self._apply_pending(apply),
+        )
+        return True
+
+    def _apply_pending(self, apply) -> None:
+        text, self._pending_paste = self._pending_paste, None
+        if text is not None:
+            apply(replace_lone_surrogates(text))
+
+    def pending_text(self) -> str | None:
+        """The text held back because of a lone surrogate (None when nothing is waiting)."""
+        return self._pending_paste
+
+    def _choose_text_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open text file", "", "Text (*.txt *.md *.py *.json);;All files (*)")
+        if path:
+            self.open_text_file(path)
+
+    def open_text_file(self, path: str | Path, *, replace_invalid: bool = False) -> bool:
+        """Load a UTF-8 text file. Invalid bytes are reported (where, which byte) with an action to open
+        it anyway with U+FFFD replacements; without that action the editor is left as it was."""
+        p = Path(path)
+        try:
+            data = p.read_bytes()
+        except OSError as err:
+            self.message_bar.show_message(f"Cannot read {p}: {err.strerror or err}", "error")
+            return False
+        try:
+            text = data.decode("utf-8", "replace" if replace_invalid else "strict")
+        except UnicodeDecodeError as err:
+            bad = data[err.start:err.end].hex(" ").upper()
+            self.message_bar.show_message(
+                f"{p.name} is not valid UTF-8: byte{'s' if err.end - err.start > 1 else ''} {bad} at offset "
+                f"{err.start:,} cannot be decoded ({err.reason}). Nothing was loaded.",
+                "error", "Open with U+FFFD replacements", lambda: self.open_text_file(p, replace_invalid=True),
+            )
+            return False
+        self.input_tabs.setCurrentWidget(self.editor)
+        self.editor.setPlainText(text)
+        return True
+
+    def _on_input_tab(self, index: int) -> None:
+        if self.input_tabs.widget(index) is self.composer:
+            self._on_chat_rendered(self.composer.text)
+
+    def _on_chat_rendered(self, text: str) -> None:
+        # The chat view shows the rendered template in the token view; the editor keeps its own text.
+        if self.input_tabs.currentWidget() is self.composer:
+            self.special_check.setChecked(True)
+            self._debounce.start()
+
+    # ---- encoding -----------------------------------------------------------------------------------
+    def source_text(self) -> str:
+        """What is being encoded: the editor's text, or the rendered chat on the Chat tab."""
+        if self.input_tabs.currentWidget() is self.composer:
+            return self.composer.text
+        return self.editor.toPlainText()
+
+    def encode_now(self) -> int:
+        """Send the current text to the worker at once (skips the debounce); returns the generation."""
+        self._debounce.stop()
+        if self._current_encoder is None:
+            self.token_view.set_cells(None, [], [])
+            self.token_view.set_placeholder("No encoder is available. Install the packages named in the encoder list.")
+            return self._generation
+        self._generation += 1
+        self._worker.latest = self._generation
+        text = self.source_text()
+        self.requestEncode.emit(EncodeRequest(
+            self._generation, text, self._current_encoder, self.norm_combo.currentText(),
+            self.special_check.isChecked(), theme.is_dark(),
+        ))
+        return self._generation
+
+    def is_current(self) -> bool:
+        """True when the views show the result of the latest request."""
+        return self.result is not None and self.result.request.generation == self._generation
+
+    def wait_for_result(self, timeout: float = 30.0) -> bool:
+        """Spin the event loop until the latest request's result is shown (screenshots, scripts)."""
+        deadline = time.monotonic() + timeout
+        while not self.is_current() and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.005)  # the worker thread runs meanwhile
+        QApplication.processEvents()
+        return self.is_current()
+
+    def _on_result(self, result: EncodeResult) -> None:
+        if result.request.generation != self._generation:
+            return  # stale: the text or the options changed since it was asked for
+        self.result = result
+        if result.error is not None:
+            self.message_bar.show_message(result.error, "error")
+            self.token_view.set_cells(None, [], [])
+            self.token_view.set_placeholder("No tokens: see the message above.")
+            self.counts.show_metrics(None)
+            self.counts.note.setText("")
+            self._show_layers(None)
+            self.resultShown.emit(result)
+            return
+        if self.message_bar.isVisible() and getattr(self.message_bar, "level", "") == "error" \
+                and self._pending_paste is None and not self.message_bar.action_text():
+            self.message_bar.clear()  # an old encoding error no longer applies
+        enc = result.encoding
+        self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark)
+        self.token_view.set_placeholder("Type or paste text to see its tokens.")
+        self.counts.show_metrics(result.metrics)
+        self.counts.note.setText(self._note_for(result))
+        self._input_notes(result)
+        if self.input_tabs.currentWidget() is self.composer:
+            self.composer.show_counts(enc, result.special_tokens, result.request.allow_special)
+        sel = self.token_view.selected_tokens()
+        self._show_layers(sel)
+        self.resultShown.emit(result)
+
+    def _note_for(self, result: EncodeResult) -> str:
+        req = result.request
+        parts = []
+        if req.normalization != "none":
+            before = len(req.text)
+            after = len(result.encoding.text)
+            parts.append(f"{req.normalization}: {before:,} → {after:,} characters, "
+                         f"{result.unnormalized_tokens:,} → {len(result.encoding.tokens):,} tokens")
+        if result.metrics is not None and result.metrics.special_tokens:
+            parts.append(f"{result.metrics.special_tokens} special")
+        parts.append(f"{result.seconds * 1000:.0f} ms")
+        return " · ".join(parts)
+
+    def _input_notes(self, result: EncodeResult) -> None:
+        text = result.request.text
+        if self.message_bar.isVisible() and self.message_bar.level == "error":
+            return  # a pending problem with the input stays visible
+        notes = []
+        nul = text.count("\x00")
+        if nul:
+            notes.append(f"The text contains {nul:,} NUL character{'s' if nul > 1 else ''} (U+0000, shown as ⟨NUL⟩); "
+                         "they are encoded like any other character.")
+        hidden = self.token_view.hidden_token_count()
+        if hidden:
+            notes.append(f"Large text ({len(text):,} characters, {len(result.encoding.tokens):,} tokens): the view draws "
+                         f"the first {MAX_DRAWN_TOKENS:,} tokens; the counts and copies cover everything.")
+        if notes:
+            self.message_bar.show_message(" ".join(notes), "info")
+        elif self.message_bar.isVisible() and self.message_bar.level == "info" and not self.message_bar.action_text() \
+                and not self.message_bar.text().startswith("Opening"):
+            self.message_bar.clear()
+
+    # ---- selection and byte layers ------------------------------------------------------------------
+    def select_tokens(self, first: int, last: int | None = None) -> None:
+        self.token_view.select_tokens(first, last)
+
+    def _on_selection(self, first: int, last: int) -> None:
+        self._show_layers(None if first < 0 else (first, last))
+
+    def _show_layers(self, selection: tuple[int, int] | None) -> None:
+        enc = self.result.encoding if self.result is not None else None
+        if enc is None or not enc.text:
+            self.layers_view.set_layers(Layers(), [])
+            self.layers_title.setText("Byte layers")
+            return
+        if selection is not None and selection[1] < len(enc.tokens):
+            a, b = selection
+            c0 = enc.tokens[a].start
+            c1 = max(enc.tokens[b].end, c0 + 1 if enc.tokens[b].end <= c0 else enc.tokens[b].end)
+            c1 = min(c1, len(enc.text))
+            what = f"token{'s' if b > a else ''} {a + 1}{f'–{b + 1}' if b > a else ''} of {len(enc.tokens):,}"
+        else:
+            c0, c1 = 0, len(enc.text)
+            what = "the beginning of the text (click a token to choose)"
+        layers = build_layers(enc, c0, c1)
+        colors = self.result.colors
+        self.layers_view.set_layers(layers, colors, selection)
+        shown = enc.text[layers.char_start:layers.char_end]
+        more = " (first bytes only)" if layers.truncated else ""
+        self.layers_title.setText(
+            f"<b>Byte layers</b> — {what}: {len(shown)} code point{'s' if len(shown) != 1 else ''}, "
+            f"{layers.columns} UTF-8 bytes{more}. Each byte is owned by exactly one token (same colours as above)."
+        )
+
+    # ---- view options -------------------------------------------------------------------------------
+    def set_view_mode(self, mode: str) -> None:
+        self.token_view.set_mode(mode)
+        for b in self.mode_group.buttons():
+            b.setChecked(b.property("mode") == mode)
+
+    def set_normalization(self, form: str) -> None:
+        self.norm_combo.setCurrentText(form)
+
+    def set_allow_special(self, on: bool) -> None:
+        self.special_check.setChecked(on)
+
+    def _refresh_look(self, *_args) -> None:
+        self.editor.setFont(fonts.mono_font(13))
+        self.token_view.refresh_fonts()
+        self.layers_view.refresh_fonts()
+        self.counts.refresh_fonts()
+        if self.result is not None and self.result.encoding is not None:
+            dark = theme.is_dark()
+            self.result.colors = token_colors(self.result.encoding.ids[:MAX_DRAWN_TOKENS], dark=dark)
+            self.token_view.set_cells(self.result.encoding, self.result.cells, self.result.colors, dark=dark)
+            self._show_layers(self.token_view.selected_tokens())
+
+    # ---- copy and export ----------------------------------------------------------------------------
+    def _encoding(self) -> Encoding | None:
+        return self.result.encoding if self.result is not None else None
+
+    def copy_text(self) -> None:
+        enc = self._encoding()
+        QGuiApplication.clipboard().setText(enc.text if enc is not None else self.source_text())
+
+    def copy_ids(self) -> None:
+        enc = self._encoding()
+        if enc is not None:
+            QGuiApplication.clipboard().setText(" ".join(str(i) for i in enc.ids))
+
+    def copy_json(self) -> None:
+        enc = self._encoding()
+        if enc is not None:
+            QGuiApplication.clipboard().setText(
+                json.dumps(encoding_json(enc, self.result.metrics), ensure_ascii=False, indent=1)
+            )
+
+    def _choose_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export view as PNG", "tokens.png", "PNG image (*.png)")
+        if path:
+            self.export_png(path)
+
+    def export_png(self, path: str | Path) -> bool:
+        """Save the panel as a PNG, atomically (temp file in the same folder, then rename)."""
+        p = Path(path)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{p.stem}-", suffix=".png", dir=str(p.parent))
+            os.close(fd)
+        except OSError as err:
+            self.message_bar.show_message(f"Cannot write to {p.parent}: {err.strerror or err}", "error")
+            return False
+        ok = self.grab().save(tmp, "PNG")
+        if not ok:
+            os.unlink(tmp)
+            self.message_bar.show_message(f"Could not write the image {p}.", "error")
+            return False
+        os.replace(tmp, p)
+        return True
+
+    # ---- life cycle -----------------------------------------------------------------------------------
+    def shutdown(self) -> None:
+        """Stop the worker thread (the main window calls this on close)."""
+        self._debounce.stop()
+        self._worker.latest = 1 << 62  # whatever is still queued is stale
+        self._thread.quit()
+        self._thread.wait(30_000)
+
+    def prepare_screenshot(self, args) -> None:
+        """Fill the panel for ``tokviz screenshot --view inspect``: the text, the encoder, and a
+        selection whose byte layers show a character cut between tokens."""
+        text = getattr(args, "text", None) or DEMO_TEXT
+        encoders = getattr(args, "encoders", None) or []
+        for path in getattr(args, "model", None) or []:
+            self.open_model_path(path)
+            deadline = time.monotonic() + 30
+            while self.message_bar.text().startswith("Opening") and time.monotonic() < deadline:
+                QApplication.processEvents()
+                time.sleep(0.01)
+        self.input_tabs.setCurrentWidget(self.editor)
+        self.editor.blockSignals(True)
+        ok = self.set_text(text)
+        self.editor.blockSignals(False)
+        if encoders:
+            self.set_encoder(encoders[0])
+        elif self._current_encoder != "cl100k_base" and "cl100k_base" in self.session.registry:
+            self.set_encoder("cl100k_base")
+        self.encode_now()
+        self.wait_for_result()
+        enc = self._encoding()
+        if enc is None or not ok:
+            return
+        first, last = screenshot_selection(enc, text == DEMO_TEXT)
+        if first >= 0:
+            self.select_tokens(first, last)
+        QApplication.processEvents()
+
+
+def screenshot_selection(encoding: Encoding, demo: bool) -> tuple[int, int]:
+    """Tokens to select for a screenshot: the demo's ``안녕 👋`` (two Hangul syllables and an emoji,
+    all cut between tokens by cl100k), else the tokens around the first cut character."""
+    if not encoding.tokens:
+        return -1, -1
+    if demo:
+        first = encoding.tokens_at_char(0)
+        last = encoding.tokens_at_char(3)
+        if first and last:
+            return first[0], last[-1]
+    for i, t in enumerate(encoding.tokens):
+        if t.partial:
+            owners = encoding.tokens_at_char(t.start)
+            return owners[0], owners[-1]
+    return 0, 0

@@ -1,0 +1,1 @@
+"""Reusable widgets that draw Encodings: the token view, the byte layers and the chat composer."""

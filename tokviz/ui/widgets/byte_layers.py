@@ -1,0 +1,339 @@
+"""Byte layers: one piece of text from the top (what a reader sees) to the bottom (what the model sees).
+
+Rows, aligned on one column per UTF-8 byte::
+
+    grapheme cluster   [        👨‍👩‍👧‍👦         ]
+    code point         [👨 U+1F468][ZWJ][👩 ...]
+    Hangul jamo        [초성 ㄱ][중성 ㅏ][종성 ㅄ]       (Hangul syllables only)
+    UTF-8 byte          F0  9F  91  A8  E2 ...      (lead / continuation marked)
+    token id           [    9468       ][ 101 ]       (the token that owns each byte, same colours)
+
+The model for one range is built by :func:`build_layers` (plain Python), the widget only paints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QToolTip, QWidget
+
+from tokviz.core.encoding import Encoding, char_byte_starts
+from tokviz.core.unicode import code_points, decompose_hangul, display_char, graphemes, utf8_bytes
+from tokviz.ui import fonts
+from tokviz.ui.token_colors import text_color_on
+
+MAX_LAYER_BYTES = 96  # more columns than this do not fit a screen; the view says what it left out
+
+ROW_TITLES = ("Grapheme", "Code point", "Jamo", "UTF-8 byte", "Token id")
+KIND_LABELS = {
+    "hangul": "Hangul", "emoji_zwj": "ZWJ sequence", "emoji_modifier": "emoji + skin tone", "whitespace": "space",
+    "control": "control", "combining": "combining", "flag": "flag", "keycap": "keycap", "emoji": "emoji", "text": "",
+}
+JAMO_ROLES = ("초성", "중성", "종성")  # initial consonant, vowel, final consonant
+
+
+@dataclass(frozen=True)
+class Span:
+    """Something drawn over the byte columns ``[col_start, col_end)``."""
+
+    col_start: int
+    col_end: int
+    label: str
+    detail: str = ""
+    tooltip: str = ""
+    token: int = -1  # token index (token row) for colours
+    open_left: bool = False  # the token continues before / after the shown range
+    open_right: bool = False
+    name: str = ""  # code point row: the Unicode name, drawn under the label
+
+
+@dataclass
+class Layers:
+    """The rows for the characters ``[char_start, char_end)`` of an Encoding's text."""
+
+    char_start: int = 0
+    char_end: int = 0
+    byte_start: int = 0
+    columns: int = 0
+    truncated: bool = False
+    graphemes: list[Span] = field(default_factory=list)
+    code_points: list[Span] = field(default_factory=list)
+    jamo: list[Span] = field(default_factory=list)
+    bytes: list[Span] = field(default_factory=list)
+    byte_roles: list[str] = field(default_factory=list)
+    owners: list[int] = field(default_factory=list)  # token index owning each column, -1 none
+    tokens: list[Span] = field(default_factory=list)
+
+    def owner_of(self, byte_hex_label: str) -> list[int]:
+        """Token indices owning the columns whose byte is ``byte_hex_label`` (e.g. ``"88"``)."""
+        return [self.owners[s.col_start] for s in self.bytes if s.label == byte_hex_label]
+
+
+def expand_to_graphemes(text: str, start: int, end: int) -> tuple[int, int]:
+    """Grow ``[start, end)`` so that it does not cut a grapheme cluster (an emoji ZWJ sequence
+    stays whole in the layers even when a token owns only its middle)."""
+    lo = max(0, start - 16)
+    hi = min(len(text), end + 16)
+    for g in graphemes(text[lo:hi]):
+        gs, ge = g.start + lo, g.end + lo
+        if gs < start < ge:
+            start = gs
+        if gs < end < ge:
+            end = ge
+    return start, end
+
+
+def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: int = MAX_LAYER_BYTES) -> Layers:
+    """The rows for characters ``[char_start, char_end)`` of ``encoding.text`` (grown to whole
+    grapheme clusters; cut after ``max_bytes`` bytes at a cluster boundary)."""
+    text = encoding.text
+    char_start, char_end = expand_to_graphemes(text, char_start, char_end)
+    starts = char_byte_starts(text)
+    out = Layers(char_start=char_start, char_end=char_end, byte_start=starts[char_start])
+    sub = text[char_start:char_end]
+    clusters = graphemes(sub)
+    kept = []
+    for g in clusters:
+        if kept and g.byte_end > max_bytes:
+            out.truncated = True
+            break
+        kept.append(g)
+    if kept:
+        out.char_end = char_start + kept[-1].end
+        sub = text[char_start:out.char_end]
+    else:
+        return out
+    out.columns = kept[-1].byte_end
+    for g in kept:
+        out.graphemes.append(Span(g.byte_start, g.byte_end, g.text if g.kind != "whitespace" and g.kind != "control"
+                                  else "".join(display_char(c) for c in g.text),
+                                  KIND_LABELS.get(g.kind, g.kind), "\n".join(g.explanation)))
+    for cp in code_points(sub):
+        out.code_points.append(Span(cp.byte_start, cp.byte_end, display_char(cp.char), cp.label,
+                                    f"{cp.label} {cp.name}", name=cp.name))
+        jamo = decompose_hangul(cp.char)
+        if jamo is not None:
+            n = len(jamo.compat)
+            width = cp.byte_end - cp.byte_start
+            for k, letter in enumerate(jamo.compat):
+                # Jamo are not bytes: the syllable's 3 columns are shared out among its 2 or 3 letters.
+                c0 = cp.byte_start + width * k / n
+                c1 = cp.byte_start + width * (k + 1) / n
+                conjoining = (jamo.choseong, jamo.jungseong, jamo.jongseong)[k]
+                out.jamo.append(Span(c0, c1, letter, JAMO_ROLES[k],
+                                     f"{JAMO_ROLES[k]} {letter} (U+{ord(conjoining):04X})"))
+    for b in utf8_bytes(sub):
+        out.bytes.append(Span(b.offset, b.offset + 1, f"{b.value:02X}", b.role,
+                              f"byte {out.byte_start + b.offset}: 0x{b.value:02X} = {b.value:08b} ({b.role})"))
+        out.byte_roles.append(b.role)
+    # Which token owns each byte; consecutive bytes of one token form one span on the token row.
+    owners = [encoding.token_at_byte(out.byte_start + k) for k in range(out.columns)]
+    out.owners = [-1 if o is None else o for o in owners]
+    k = 0
+    while k < out.columns:
+        o = out.owners[k]
+        j = k
+        while j < out.columns and out.owners[j] == o:
+            j += 1
+        if o >= 0:
+            t = encoding.tokens[o]
+            label = str(t.id)
+            piece = t.piece
+            detail = repr(piece)[1:-1] if piece is not None else t.bytes.hex(" ").upper()
+            out.tokens.append(Span(
+                k, j, label, detail, f"token {o + 1} · id {t.id}\nbytes {t.bytes.hex(' ').upper()}\n"
+                f"byte span [{t.byte_start}, {t.byte_end})",
+                token=o,
+                open_left=t.byte_start < out.byte_start + k,
+                open_right=t.byte_end > out.byte_start + j,
+            ))
+        k = j
+    return out
+
+
+class ByteLayersView(QWidget):
+    """Paints :class:`Layers`; lives in a QScrollArea (its size is the size of the rows)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setMouseTracking(True)
+        self.layers = Layers()
+        self.colors: list[QColor] = []
+        self.selected: tuple[int, int] | None = None
+        self._rects: list[tuple[QRectF, str]] = []
+        self._update_metrics()
+
+    def set_layers(self, layers: Layers, colors: list[QColor], selected: tuple[int, int] | None = None) -> None:
+        self.layers = layers
+        self.colors = colors
+        self.selected = selected
+        self._update_metrics()
+        self.updateGeometry()
+        self.adjustSize()
+        self.update()
+
+    def refresh_fonts(self) -> None:
+        self._update_metrics()
+        self.adjustSize()
+        self.update()
+
+    def _update_metrics(self) -> None:
+        self._big = fonts.ui_font(19)
+        self._mid = fonts.mono_font(12)
+        self._small = fonts.ui_font(8.5)
+        self._title = fonts.ui_font(10)
+        mid = QFontMetricsF(self._mid)
+        # wide enough for a 6-digit token id over a single byte (o200k ids reach 199,999)
+        self._col_w = max(48.0, mid.horizontalAdvance("100257") + 12)
+        self._title_w = QFontMetricsF(self._title).horizontalAdvance("UTF-8 byte") + 28
+        big_h = QFontMetricsF(self._big).height()
+        small_h = QFontMetricsF(self._small).height()
+        mid_h = mid.height()
+        has_jamo = bool(self.layers.jamo)
+        self._rows = [
+            ("Grapheme", big_h + small_h + 10),
+            ("Code point", big_h + mid_h + small_h + 10),
+            ("Jamo", (big_h + small_h + 6) if has_jamo else 0),
+            ("UTF-8 byte", mid_h + small_h + 12),
+            ("Token id", mid_h + small_h + 14),
+        ]
+        self._gap = 8
+
+    def sizeHint(self) -> QSize:
+        w = self._title_w + self.layers.columns * self._col_w + 16
+        h = sum(h + self._gap for _, h in self._rows if h) + 8
+        return QSize(int(w), int(h))
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def row_labels(self, row: str) -> list[str]:
+        """The labels drawn on one row (tests and accessibility read what is shown)."""
+        spans = {"Grapheme": self.layers.graphemes, "Code point": self.layers.code_points, "Jamo": self.layers.jamo,
+                 "UTF-8 byte": self.layers.bytes, "Token id": self.layers.tokens}[row]
+        return [s.label for s in spans]
+
+    # ---- painting ------------------------------------------------------------------------------
+    def _x(self, col: float) -> float:
+        return self._title_w + col * self._col_w
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        fg = pal.color(QPalette.ColorRole.Text)
+        dim = QColor(fg)
+        dim.setAlphaF(0.6)
+        self._rects = []
+        if not self.layers.columns:
+            p.setFont(fonts.ui_font(11))
+            p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
+            p.drawText(self.rect().adjusted(12, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter,
+                       "Click a token to see its characters, code points, jamo and bytes.")
+            return
+        y = 4.0
+        for title, h in self._rows:
+            if not h:
+                continue
+            p.setFont(self._title)
+            p.setPen(dim)
+            p.drawText(QRectF(4, y, self._title_w - 8, h), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, title)
+            if title == "Grapheme":
+                self._paint_brackets(p, self.layers.graphemes, y, h, self._big, fg, dim)
+            elif title == "Code point":
+                self._paint_brackets(p, self.layers.code_points, y, h, self._big, fg, dim, detail_font=self._mid)
+            elif title == "Jamo":
+                self._paint_brackets(p, self.layers.jamo, y, h, self._big, fg, dim)
+            elif title == "UTF-8 byte":
+                self._paint_bytes(p, y, h, fg, dim)
+            else:
+                self._paint_tokens(p, y, h)
+            y += h + self._gap
+
+    def _paint_brackets(self, p, spans, y, h, font, fg, dim, detail_font=None) -> None:
+        detail_font = detail_font or self._small
+        big_h = QFontMetricsF(font).height()
+        for s in spans:
+            x0, x1 = self._x(s.col_start) + 3, self._x(s.col_end) - 3
+            r = QRectF(x0, y, x1 - x0, h)
+            self._rects.append((r, s.tooltip))
+            p.setPen(QPen(dim, 1.2))
+            # A bracket under the label: it spans exactly the bytes the item is made of.
+            by = y + h - 2
+            p.drawLine(int(x0), int(by), int(x1), int(by))
+            p.drawLine(int(x0), int(by), int(x0), int(by - 6))
+            p.drawLine(int(x1), int(by), int(x1), int(by - 6))
+            p.setFont(font)
+            p.setPen(fg)
+            p.drawText(QRectF(x0, y, x1 - x0, big_h), Qt.AlignmentFlag.AlignCenter, s.label)
+            if s.detail:
+                p.setFont(detail_font)
+                p.setPen(dim)
+                fm = QFontMetricsF(detail_font)
+                text = fm.elidedText(s.detail, Qt.TextElideMode.ElideRight, x1 - x0)
+                dh = fm.height()
+                p.drawText(QRectF(x0, y + big_h, x1 - x0, dh), Qt.AlignmentFlag.AlignCenter, text)
+                if s.name:
+                    sfm = QFontMetricsF(self._small)
+                    p.setFont(self._small)
+                    p.drawText(QRectF(x0, y + big_h + dh, x1 - x0, h - big_h - dh - 4), Qt.AlignmentFlag.AlignCenter,
+                               sfm.elidedText(s.name.title() if s.name.isupper() else s.name,
+                                              Qt.TextElideMode.ElideRight, x1 - x0))
+
+    def _paint_bytes(self, p, y, h, fg, dim) -> None:
+        lead_bg = QColor("#3b5b92")
+        cont_bg = QColor("#c9d6ee")
+        ascii_bg = QColor("#dcdcdc")
+        mid_h = QFontMetricsF(self._mid).height()
+        for s, role, owner in zip(self.layers.bytes, self.layers.byte_roles, self.layers.owners):
+            x0, x1 = self._x(s.col_start) + 2, self._x(s.col_end) - 2
+            r = QRectF(x0, y, x1 - x0, h - 6)
+            self._rects.append((r, s.tooltip))
+            bg = lead_bg if role == "lead" else cont_bg if role == "continuation" else ascii_bg
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(bg)
+            p.drawRoundedRect(r, 3, 3)
+            tc = text_color_on(bg)
+            p.setFont(self._mid)
+            p.setPen(tc)
+            p.drawText(QRectF(x0, y + 3, x1 - x0, mid_h), Qt.AlignmentFlag.AlignCenter, s.label)
+            p.setFont(self._small)
+            p.drawText(QRectF(x0, y + 3 + mid_h, x1 - x0, h - mid_h - 10), Qt.AlignmentFlag.AlignCenter,
+                       {"lead": "lead", "continuation": "cont", "ascii": "ascii"}.get(role, role))
+            if owner >= 0 and owner < len(self.colors):
+                # the owning token's colour under each byte ties this row to the token row
+                p.fillRect(QRectF(x0, y + h - 5, x1 - x0, 4), self.colors[owner])
+
+    def _paint_tokens(self, p, y, h) -> None:
+        mid_h = QFontMetricsF(self._mid).height()
+        hl = self.palette().color(QPalette.ColorRole.Highlight)
+        for s in self.layers.tokens:
+            x0, x1 = self._x(s.col_start) + 2, self._x(s.col_end) - 2
+            r = QRectF(x0, y, x1 - x0, h - 4)
+            self._rects.append((r, s.tooltip))
+            bg = self.colors[s.token] if 0 <= s.token < len(self.colors) else QColor("#cccccc")
+            sel = self.selected is not None and self.selected[0] <= s.token <= self.selected[1]
+            p.setPen(QPen(hl, 3) if sel else Qt.PenStyle.NoPen)
+            p.setBrush(bg)
+            p.drawRoundedRect(r, 4, 4)
+            tc = text_color_on(bg)
+            p.setPen(tc)
+            p.setFont(self._mid)
+            label = ("…" if s.open_left else "") + s.label + ("…" if s.open_right else "")
+            fm = QFontMetricsF(self._mid)
+            p.drawText(QRectF(x0, y + 3, x1 - x0, mid_h), Qt.AlignmentFlag.AlignCenter,
+                       fm.elidedText(label, Qt.TextElideMode.ElideRight, x1 - x0 - 4))
+            p.setFont(self._small)
+            sfm = QFontMetricsF(self._small)
+            p.drawText(QRectF(x0, y + 3 + mid_h, x1 - x0, h - mid_h - 8), Qt.AlignmentFlag.AlignCenter,
+                       sfm.elidedText(s.detail, Qt.TextElideMode.ElideRight, x1 - x0 - 4))
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        pos = event.position()
+        for r, tip in self._rects:
+            if r.contains(pos) and tip:
+                QToolTip.showText(event.globalPosition().toPoint(), tip, self)
+                return
+        QToolTip.hideText()

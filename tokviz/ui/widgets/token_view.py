@@ -1,0 +1,520 @@
+"""The token view: every token of an Encoding as a coloured box, laid out like running text.
+
+What is drawn comes from :func:`token_cells`, a plain function (no Qt) the Inspector's worker thread
+runs, so that splitting a 100k-character text into drawable pieces never blocks the GUI. The widget
+then only measures and places the cells (widths cached per string) and paints the lines that are
+visible.
+
+A token that holds only part of a character (cl100k splits 안 = EC 95 88 into ``EC 95`` | ``88``)
+shows those bytes as hex pieces, and the character they belong to is drawn above the pieces with a
+bracket, so one sees the character cut in two, never a replacement character.
+"""
+
+from __future__ import annotations
+
+import bisect
+import unicodedata
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
+
+from tokviz.core.encoding import Encoding, char_byte_starts
+from tokviz.core.unicode import invisible_marker
+from tokviz.ui import fonts
+from tokviz.ui.token_colors import text_color_on
+
+# Beyond this many tokens the view draws the first ones and says how many it left out; counts and
+# byte layers still cover the whole text. Keeps a 5 MB paste from building millions of boxes.
+MAX_DRAWN_TOKENS = 40_000
+
+# Characters that only make sense joined to their neighbour (emoji ZWJ sequences, presentation
+# selectors, skin tones): inside a token after a visible character they are drawn as text so the
+# emoji renders as one picture; alone they get a marker.
+_JOINERS = {"\u200d", "\ufe0f", "\ufe0e"} | {chr(c) for c in range(0x1F3FB, 0x1F400)}
+
+
+def char_marker(ch: str) -> str | None:
+    """The visible stand-in for an invisible character (space ·, tab →, newline ↵, ZWJ, BOM, NUL ...).
+
+    >>> char_marker(" "), char_marker("a"), char_marker("\\x00")
+    ('·', None, '⟨NUL⟩')
+    """
+    marker = invisible_marker(ch)
+    if marker is not None:
+        return marker
+    o = ord(ch)
+    cat = unicodedata.category(ch)
+    if cat == "Cc":
+        return chr(0x2400 + o) if o < 0x20 else ("␡" if o == 0x7F else f"⟨{o:02X}⟩")
+    if cat in ("Cf", "Zl", "Zp", "Co", "Cs", "Cn") or (cat == "Zs" and ch != " "):
+        return f"⟨{o:04X}⟩"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run inside a cell: ``text`` (whole characters), ``mark`` (a marker for an invisible
+    character) or ``hex`` (the bytes of a character cut by a token boundary). ``char`` is the index
+    of the (first) character the run belongs to."""
+
+    kind: str
+    text: str
+    char: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One drawn box: token ``token`` (index into the Encoding), or -1 for text no token covers."""
+
+    token: int
+    segments: tuple[Segment, ...]
+    line_break: bool  # the covered text ends a line (newline): the next cell starts a new line
+
+
+def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]:
+    """Drawable cells for the first ``limit`` tokens (plus gaps no token covers).
+
+    >>> from tokviz.core.encoding import Encoding
+    >>> enc = Encoding.from_byte_tokens("d", "안 a", [(1, b"\\xec\\x95"), (2, b"\\x88 a")])
+    >>> [[(s.kind, s.text) for s in c.segments] for c in token_cells(enc)]
+    [[('hex', 'EC 95')], [('hex', '88'), ('mark', '·'), ('text', 'a')]]
+    """
+    text = encoding.text
+    data = text.encode("utf-8", "surrogatepass")
+    starts = char_byte_starts(text)
+    cells: list[Cell] = []
+    prev_byte_end = 0
+    for ti, tok in enumerate(encoding.tokens[:limit]):
+        if tok.byte_start > prev_byte_end:  # bytes no token covers (tokens with gaps)
+            cells.append(_cell(-1, text, data, starts, prev_byte_end, tok.byte_start))
+        if tok.byte_end == tok.byte_start:  # covers no text (SentencePiece's dummy prefix, a lone special)
+            shown = tok.raw if tok.raw else (tok.bytes.decode("utf-8", "replace") or "∅")
+            cells.append(Cell(ti, (Segment("mark", shown, tok.start),), False))
+        else:
+            cells.append(_cell(ti, text, data, starts, tok.byte_start, tok.byte_end))
+        prev_byte_end = max(prev_byte_end, tok.byte_end)
+    if len(encoding.tokens) <= limit and prev_byte_end < len(data):
+        cells.append(_cell(-1, text, data, starts, prev_byte_end, len(data)))
+    return cells
+
+
+def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int) -> Cell:
+    segs: list[Segment] = []
+    run: list[str] = []
+    run_start = -1
+    line_break = False
+    c = bisect.bisect_right(starts, bs) - 1
+    prev_visible = False
+    while c < len(text) and starts[c] < be:
+        cs, ce = starts[c], starts[c + 1]
+        if cs >= bs and ce <= be:
+            ch = text[c]
+            marker = None if (prev_visible and ch in _JOINERS) else char_marker(ch)
+            if marker is None:
+                if not run:
+                    run_start = c
+                run.append(ch)
+                prev_visible = True
+            else:
+                if run:
+                    segs.append(Segment("text", "".join(run), run_start))
+                    run = []
+                segs.append(Segment("mark", marker, c))
+                prev_visible = False
+                if ch == "\n":
+                    line_break = True
+        else:
+            if run:
+                segs.append(Segment("text", "".join(run), run_start))
+                run = []
+            part = data[max(bs, cs):min(be, ce)]
+            segs.append(Segment("hex", part.hex(" ").upper(), c))
+            prev_visible = False
+        c += 1
+    if run:
+        segs.append(Segment("text", "".join(run), run_start))
+    return Cell(ti, tuple(segs), line_break)
+
+
+def describe_token(encoding: Encoding, index: int) -> str:
+    """The hover text of token ``index``: id, bytes in hex, piece, byte and character span."""
+    t = encoding.tokens[index]
+    lines = [f"token {index + 1} of {len(encoding.tokens)} · id {t.id}" + (f" · {t.kind}" if t.kind != "normal" else "")]
+    lines.append(f"bytes: {t.bytes.hex(' ').upper() or '(none)'}  ({len(t.bytes)} byte{'s' if len(t.bytes) != 1 else ''})")
+    piece = t.piece
+    if piece is not None:
+        lines.append(f"piece: {piece!r}")
+    else:
+        cut = [c for c in range(t.start, t.end) if _char_cut(encoding, t, c)]
+        chars = ", ".join(f"{encoding.text[c]} U+{ord(encoding.text[c]):04X}" for c in cut)
+        lines.append(f"piece: part of a character ({chars}); the bytes alone are not text")
+    if t.raw is not None:
+        lines.append(f"raw piece: {t.raw!r}")
+    lines.append(f"byte span: [{t.byte_start}, {t.byte_end})  char span: [{t.start}, {t.end})")
+    return "\n".join(lines)
+
+
+def _char_cut(encoding: Encoding, t, c: int) -> bool:
+    starts = _starts_cache(encoding)
+    return not (t.byte_start <= starts[c] and starts[c + 1] <= t.byte_end)
+
+
+_STARTS: dict[int, tuple] = {}
+
+
+def _starts_cache(encoding: Encoding) -> tuple:
+    # One entry: hover asks many times about the same (current) encoding.
+    key = id(encoding)
+    if key not in _STARTS:
+        _STARTS.clear()
+        _STARTS[key] = (encoding, char_byte_starts(encoding.text))
+    return _STARTS[key][1]
+
+
+class TokenView(QAbstractScrollArea):
+    """Tokens as coloured boxes; hover for details, click to select (shift-click extends)."""
+
+    selectionChanged = Signal(int, int)  # first and last selected token index (-1, -1: none)
+
+    MARGIN = 10
+    CELL_GAP = 4
+    PAD = 6
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.encoding: Encoding | None = None
+        self.cells: list[Cell] = []
+        self.colors: list[QColor] = []
+        self.mode = "text"  # or "ids"
+        self.dark = False
+        self._token_cell: dict[int, int] = {}
+        self._sel: tuple[int, int] | None = None
+        self._anchor: int | None = None
+        self._placeholder = "Type or paste text to see its tokens."
+        self._width_cache: dict[tuple[str, str], float] = {}
+        self._pos: list[tuple[int, float, float]] = []  # per cell: line, x, width
+        self._line_first: list[int] = []  # first cell index of every line
+        self._hover_cell = -1
+        self._update_fonts()
+
+    # ---- data -------------------------------------------------------------------------------
+    def set_cells(self, encoding: Encoding | None, cells: list[Cell], colors: list[QColor], *, dark: bool = False) -> None:
+        """Show ``cells`` (from :func:`token_cells`) of ``encoding`` with the per-token ``colors``."""
+        self.encoding = encoding
+        self.cells = cells
+        self.colors = colors
+        self.dark = dark
+        self._token_cell = {c.token: i for i, c in enumerate(cells) if c.token >= 0}
+        if self._sel is not None and (encoding is None or self._sel[1] >= len(encoding.tokens)):
+            self._sel = None
+        self._relayout()
+
+    def set_placeholder(self, text: str) -> None:
+        self._placeholder = text
+        self.viewport().update()
+
+    def set_mode(self, mode: str) -> None:
+        """``"text"`` shows each token's text, ``"ids"`` its id."""
+        if mode not in ("text", "ids"):
+            raise ValueError(mode)
+        self.mode = mode
+        self._relayout()
+
+    def refresh_fonts(self) -> None:
+        self._update_fonts()
+        self._relayout()
+
+    def hidden_token_count(self) -> int:
+        """Tokens of the encoding not drawn (beyond :data:`MAX_DRAWN_TOKENS`)."""
+        if self.encoding is None:
+            return 0
+        drawn = len(self._token_cell)
+        return max(0, len(self.encoding.tokens) - drawn)
+
+    # ---- selection ---------------------------------------------------------------------------
+    def selected_tokens(self) -> tuple[int, int] | None:
+        return self._sel
+
+    def select_tokens(self, first: int, last: int | None = None) -> None:
+        last = first if last is None else last
+        if first < 0 or self.encoding is None:
+            self._sel = None
+            self.selectionChanged.emit(-1, -1)
+        else:
+            first, last = sorted((first, last))
+            self._sel = (first, min(last, len(self.encoding.tokens) - 1))
+            self.ensure_token_visible(first)
+            self.selectionChanged.emit(*self._sel)
+        self.viewport().update()
+
+    def ensure_token_visible(self, index: int) -> None:
+        ci = self._token_cell.get(index)
+        if ci is None:
+            return
+        line = self._pos[ci][0]
+        top = line * self._line_h
+        sb = self.verticalScrollBar()
+        if top < sb.value() or top + self._line_h > sb.value() + self.viewport().height():
+            sb.setValue(max(0, int(top - self.viewport().height() / 3)))
+
+    # ---- geometry (also used by tests to click and hover) -------------------------------------
+    def token_rect(self, index: int) -> QRectF | None:
+        """The box of token ``index`` in viewport coordinates (None when not drawn)."""
+        ci = self._token_cell.get(index)
+        if ci is None:
+            return None
+        return self._cell_rect(ci)
+
+    def token_at(self, pos: QPointF) -> int:
+        """Token index under viewport point ``pos``, or -1."""
+        ci = self._cell_at(pos)
+        return self.cells[ci].token if ci >= 0 else -1
+
+    def cell_label(self, ci: int) -> str:
+        """What cell ``ci`` shows, as plain text (hex pieces separated by ``|``)."""
+        cell = self.cells[ci]
+        if self.mode == "ids" and cell.token >= 0:
+            return str(self.encoding.tokens[cell.token].id)
+        return "|".join(s.text for s in cell.segments) if any(s.kind == "hex" for s in cell.segments) else "".join(
+            s.text for s in cell.segments
+        )
+
+    def shown_labels(self) -> list[str]:
+        """Every drawn cell's label, in order (what a reader of the view sees)."""
+        return [self.cell_label(i) for i in range(len(self.cells))]
+
+    def tooltip_for_token(self, index: int) -> str:
+        return describe_token(self.encoding, index)
+
+    # ---- layout ------------------------------------------------------------------------------
+    def _update_fonts(self) -> None:
+        self._text_font = fonts.mono_font(15)
+        self._hex_font = fonts.mono_font(11)
+        self._label_font = fonts.ui_font(9.5)
+        self._tfm = QFontMetricsF(self._text_font)
+        self._hfm = QFontMetricsF(self._hex_font)
+        self._lfm = QFontMetricsF(self._label_font)
+        self._box_h = self._tfm.height() + 10
+        self._band = self._lfm.height() + 3  # room above the boxes for cut-character labels
+        self._line_h = self._band + self._box_h + 6
+        self._width_cache.clear()
+
+    def _w(self, kind: str, text: str) -> float:
+        key = (kind, text)
+        w = self._width_cache.get(key)
+        if w is None:
+            if kind == "hex":
+                w = self._hfm.horizontalAdvance(text) + 8
+            else:
+                w = self._tfm.horizontalAdvance(text)
+            self._width_cache[key] = w
+        return w
+
+    def _cell_width(self, cell: Cell) -> float:
+        if self.mode == "ids" and cell.token >= 0:
+            return self._w("text", str(self.encoding.tokens[cell.token].id)) + 2 * self.PAD
+        return sum(self._w(s.kind, s.text) for s in cell.segments) + 2 * (len(cell.segments) - 1) + 2 * self.PAD
+
+    def _relayout(self) -> None:
+        avail = max(200.0, self.viewport().width() - 2 * self.MARGIN)
+        pos: list[tuple[int, float, float]] = []
+        line_first = [0]
+        line = 0
+        x = 0.0
+        for i, cell in enumerate(self.cells):
+            w = self._cell_width(cell)
+            if x > 0 and x + w > avail:
+                line += 1
+                line_first.append(i)
+                x = 0.0
+            pos.append((line, x, w))
+            x += w + self.CELL_GAP
+            if cell.line_break and i + 1 < len(self.cells):
+                line += 1
+                line_first.append(i + 1)
+                x = 0.0
+        self._pos = pos
+        self._line_first = line_first if self.cells else []
+        lines = len(self._line_first) + (1 if self.hidden_token_count() else 0)
+        content_h = lines * self._line_h + 2 * self.MARGIN
+        sb = self.verticalScrollBar()
+        sb.setRange(0, max(0, int(content_h - self.viewport().height())))
+        sb.setPageStep(self.viewport().height())
+        sb.setSingleStep(int(self._line_h))
+        self.viewport().update()
+
+    def _cell_rect(self, ci: int) -> QRectF:
+        line, x, w = self._pos[ci]
+        top = self.MARGIN + line * self._line_h + self._band - self.verticalScrollBar().value()
+        return QRectF(self.MARGIN + x, top, w, self._box_h)
+
+    def _cell_at(self, pos: QPointF) -> int:
+        if not self._pos:
+            return -1
+        y = pos.y() + self.verticalScrollBar().value() - self.MARGIN
+        line = int(y // self._line_h)
+        if line < 0 or line >= len(self._line_first):
+            return -1
+        first = self._line_first[line]
+        last = self._line_first[line + 1] if line + 1 < len(self._line_first) else len(self.cells)
+        for ci in range(first, last):
+            if self._cell_rect(ci).adjusted(-self.CELL_GAP / 2, -self._band, self.CELL_GAP / 2, 0).contains(pos):
+                return ci
+        return -1
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._relayout()
+
+    def sizeHint(self) -> QSize:
+        return QSize(700, 400)
+
+    # ---- painting ----------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self.viewport())
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        p.fillRect(self.viewport().rect(), pal.color(QPalette.ColorRole.Base))
+        if not self.cells:
+            p.setFont(fonts.ui_font(12))
+            p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
+            p.drawText(self.viewport().rect(), Qt.AlignmentFlag.AlignCenter, self._placeholder)
+            return
+        scroll = self.verticalScrollBar().value()
+        first_line = max(0, int((scroll - self.MARGIN) // self._line_h))
+        last_line = int((scroll + self.viewport().height()) // self._line_h) + 1
+        text_pen = pal.color(QPalette.ColorRole.Text)
+        for line in range(first_line, min(last_line + 1, len(self._line_first))):
+            a = self._line_first[line]
+            b = self._line_first[line + 1] if line + 1 < len(self._line_first) else len(self.cells)
+            cut_spans: dict[int, list[float]] = {}
+            for ci in range(a, b):
+                self._paint_cell(p, ci, cut_spans, text_pen)
+            self._paint_cut_labels(p, line, cut_spans, text_pen)
+        hidden = self.hidden_token_count()
+        if hidden and last_line >= len(self._line_first):
+            y = self.MARGIN + len(self._line_first) * self._line_h - scroll
+            p.setFont(fonts.ui_font(11))
+            p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
+            p.drawText(QRectF(self.MARGIN, y, self.viewport().width() - 2 * self.MARGIN, self._line_h),
+                       Qt.AlignmentFlag.AlignVCenter,
+                       f"… {hidden:,} more tokens not drawn (the counts cover the whole text)")
+
+    def _paint_cell(self, p: QPainter, ci: int, cut_spans: dict[int, list[float]], text_pen: QColor) -> None:
+        cell = self.cells[ci]
+        r = self._cell_rect(ci)
+        selected = self._sel is not None and cell.token >= 0 and self._sel[0] <= cell.token <= self._sel[1]
+        if cell.token >= 0:
+            bg = self.colors[cell.token] if cell.token < len(self.colors) else QColor("#dddddd")
+            fg = text_color_on(bg)
+            kind = self.encoding.tokens[cell.token].kind
+            p.setPen(QPen(fg, 1.5, Qt.PenStyle.DashLine) if kind != "normal" else Qt.PenStyle.NoPen)
+            p.setBrush(bg)
+            p.drawRoundedRect(r, 4, 4)
+        else:  # text no token covers
+            fg = QColor(text_pen)
+            fg.setAlphaF(0.45)
+        if selected or ci == self._hover_cell:
+            hl = self.palette().color(QPalette.ColorRole.Highlight)
+            p.setPen(QPen(hl, 3 if selected else 1.5))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(r.adjusted(-1.5, -1.5, 1.5, 1.5), 5, 5)
+        x = r.x() + self.PAD
+        if self.mode == "ids" and cell.token >= 0:
+            p.setFont(self._text_font)
+            p.setPen(fg)
+            p.drawText(QRectF(x, r.y(), r.width() - 2 * self.PAD, r.height()), Qt.AlignmentFlag.AlignVCenter,
+                       str(self.encoding.tokens[cell.token].id))
+            return
+        dim = QColor(fg)
+        dim.setAlphaF(0.55)
+        for seg in cell.segments:
+            w = self._w(seg.kind, seg.text)
+            if seg.kind == "hex":
+                box = QRectF(x, r.y() + 5, w, r.height() - 10)
+                p.setPen(QPen(dim, 1))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(box, 3, 3)
+                p.setFont(self._hex_font)
+                p.setPen(fg)
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, seg.text)
+                span = cut_spans.setdefault(seg.char, [x, x + w])
+                span[0] = min(span[0], x)
+                span[1] = max(span[1], x + w)
+            else:
+                p.setFont(self._text_font)
+                p.setPen(dim if seg.kind == "mark" else fg)
+                p.drawText(QRectF(x, r.y(), w + 2, r.height()), Qt.AlignmentFlag.AlignVCenter, seg.text)
+            x += w + 2
+
+    def _paint_cut_labels(self, p: QPainter, line: int, cut_spans: dict[int, list[float]], text_pen: QColor) -> None:
+        """Above the hex pieces of a cut character: the character itself and a bracket over all its
+        pieces, across the token boundary."""
+        if not cut_spans:
+            return
+        top = self.MARGIN + line * self._line_h - self.verticalScrollBar().value()
+        p.setFont(self._label_font)
+        for c, (x0, x1) in cut_spans.items():
+            ch = self.encoding.text[c]
+            label = char_marker(ch) or ch
+            by = top + self._band - 3
+            p.setPen(QPen(text_pen, 1.2))
+            p.drawLine(QPointF(x0 + 1, by), QPointF(x1 - 1, by))
+            p.drawLine(QPointF(x0 + 1, by), QPointF(x0 + 1, by + 3))
+            p.drawLine(QPointF(x1 - 1, by), QPointF(x1 - 1, by + 3))
+            lw = self._lfm.horizontalAdvance(label) + 6
+            mid = (x0 + x1) / 2
+            lr = QRectF(mid - lw / 2, top, lw, self._band - 4)
+            p.fillRect(lr, self.palette().color(QPalette.ColorRole.Base))
+            p.drawText(lr, Qt.AlignmentFlag.AlignCenter, label)
+
+    # ---- interaction -------------------------------------------------------------------------
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        ci = self._cell_at(event.position())
+        if ci != self._hover_cell:
+            self._hover_cell = ci
+            self.viewport().update()
+        if ci >= 0 and self.cells[ci].token >= 0:
+            QToolTip.showText(event.globalPosition().toPoint(), self.tooltip_for_token(self.cells[ci].token), self.viewport())
+        elif ci >= 0:
+            QToolTip.showText(event.globalPosition().toPoint(), "text no token covers (the encoder skipped it)", self.viewport())
+        else:
+            QToolTip.hideText()
+        super().mouseMoveEvent(event)
+
+    def leaveEvent(self, event) -> None:  # noqa: N802
+        self._hover_cell = -1
+        self.viewport().update()
+        super().leaveEvent(event)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        tok = self.token_at(event.position())
+        if tok < 0:
+            super().mousePressEvent(event)
+            return
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier and self._anchor is not None:
+            self.select_tokens(self._anchor, tok)
+        else:
+            self._anchor = tok
+            self.select_tokens(tok)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if self.encoding is None or not self.encoding.tokens:
+            return super().keyPressEvent(event)
+        cur = self._sel[1] if self._sel else -1
+        if event.key() == Qt.Key.Key_Right:
+            self._anchor = min(cur + 1, len(self.encoding.tokens) - 1)
+            self.select_tokens(self._anchor)
+        elif event.key() == Qt.Key.Key_Left:
+            self._anchor = max(cur - 1, 0)
+            self.select_tokens(self._anchor)
+        elif event.key() == Qt.Key.Key_Escape:
+            self.select_tokens(-1)
+        else:
+            super().keyPressEvent(event)
