@@ -530,15 +530,14 @@ class TrainPanel(QWidget):
         self._update_buttons()
 
     def cancel(self) -> None:
-        """Stop the trainer; what it learned so far stays on screen (and can be saved)."""
+        """Stop the trainer; what it learned so far stays (playable, scrubbable, savable)."""
         if self.run is not None:
             self._stop_run()
             self.finished = Finished("cancelled", len(self.replay or ()), "Training cancelled.")
             self.step_label.setToolTip("cancelled")
-        self.playing = False
-        self.fast_forward = False
+        # a playing animation goes on to the last merge learned; the trainer is gone
         self._dirty = True
-        self._on_frame()
+        self._ensure_timer()
         self._update_buttons()
         self._request_offer()
 
@@ -637,14 +636,14 @@ class TrainPanel(QWidget):
         self._worker_quiet = True
         self._run_quiet_callbacks()
 
-    def _on_finished(self, finished: Finished | None) -> None:
+    def _on_finished(self, finished: Finished, ok: bool = True) -> None:
         run = self.run
         self.run = None
         if run is not None:
             run.thread.wait(1000)
         self._worker_quiet = True
         self.progress_bar.hide()
-        if finished is None:  # failed: the message is already shown
+        if not ok:  # failed: the message is already shown
             self.playing = False
         else:
             self.finished = finished

@@ -109,7 +109,7 @@ class VocabFilter(QSortFilterProxyModel):
 
     def set_query(self, text: str) -> None:
         self._query = text.strip().lower()
-        self.invalidateFilter()
+        self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, row, parent) -> bool:  # noqa: N802
         if not self._query:

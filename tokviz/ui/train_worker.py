@@ -34,14 +34,17 @@ class TrainWorker(QObject):
     Signals: ``batch(list)`` — MergeStep events in order (Progress events are folded: only the latest
     of a batch is sent); ``progress(object)`` — the latest Progress; ``failed(str, bool)`` — a
     message for the window and whether the corpus had invalid UTF-8 (so the panel can offer
-    replacement); ``finished(object)`` — the Finished event (or None after a failure).
+    replacement); ``finished(object, bool)`` — the Finished event and False after a failure.
+
+    No signal ever carries ``None`` across threads: PySide6 (seen with 6.12 on Python 3.11) then
+    drops a reference to None it never took, and the interpreter aborts with ``none_dealloc``.
     """
 
     batch = Signal(list)
     progress = Signal(object)
     failed = Signal(str, bool)
     waiting = Signal(int)  # paused after this many merges: the trainer is suspended between steps
-    finished = Signal(object)
+    finished = Signal(object, bool)
 
     def __init__(self, make_events: RunFactory):
         super().__init__()
@@ -132,13 +135,13 @@ class TrainWorker(QObject):
         except TokvizError as err:
             flush()
             self.failed.emit(str(err), _is_invalid_utf8(err))
-            self.finished.emit(None)
+            self.finished.emit(Finished("cancelled", self.merges_seen, str(err)), False)
             return
         except Exception as err:  # noqa: BLE001 — a bug in the trainer must not take the app down
             flush()
             tb = traceback.format_exception(type(err), err, err.__traceback__)
             self.failed.emit(f"Training failed: {type(err).__name__}: {err}\n\n{''.join(tb[-3:]).strip()}", False)
-            self.finished.emit(None)
+            self.finished.emit(Finished("cancelled", self.merges_seen, "Training failed."), False)
             return
         finally:
             close = getattr(events, "close", None)
@@ -148,7 +151,7 @@ class TrainWorker(QObject):
                 except Exception:  # noqa: BLE001
                     pass
         flush()
-        self.finished.emit(finished)
+        self.finished.emit(finished, True)
 
 
 def _is_invalid_utf8(err: Exception) -> bool:

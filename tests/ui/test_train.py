@@ -1,0 +1,165 @@
+"""The Train panel's plumbing (worker thread, batching, pause/step/scrub, cancel, close, failures),
+driven by a naive stand-in trainer whose speed and failures the tests control."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.ui.test_train_replay import TEXT, NaiveTrainer
+from tokviz.ui.main_window import MainWindow
+from tokviz.ui.train import SPEEDS, TrainPanel
+from tokviz.ui.train_corpus import CorpusSource
+from tokviz.ui.train_worker import TrainRun
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.close()
+
+
+def _panel(window, *, merges=30, **trainer_kw) -> tuple[TrainPanel, list[NaiveTrainer]]:
+    panel = window.show_view("train")
+    made: list[NaiveTrainer] = []
+
+    def factory(config):
+        made.append(NaiveTrainer(config, **trainer_kw))
+        return made[-1]
+
+    panel.trainer_factory = factory
+    panel.set_source(CorpusSource.paste(TEXT))
+    panel.merges_spin.setValue(merges)
+    return panel, made
+
+
+def _plot_len(item) -> int:
+    x, _ = item.getData()
+    return 0 if x is None else len(x)
+
+
+def test_train_pause_step_scrub_and_the_merges_shown_are_the_trainers(window, qtbot):
+    panel, made = _panel(window, merges=30, delay=0.01)
+    panel.speed_combo.setCurrentIndex(SPEEDS.index(("100 merges/s", 100.0)))
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.cursor >= 5, timeout=5000)
+    panel.pause()
+    qtbot.waitUntil(lambda: panel._worker_quiet, timeout=2000)
+    trainer = made[-1]
+    assert trainer.thread_names and "MainThread" not in trainer.thread_names  # trained off the GUI thread
+    recorded = len(panel.replay)
+    time.sleep(0.1)
+    qtbot.wait(60)
+    assert len(panel.replay) == recorded  # paused: the trainer made no further merge
+    shown = panel.cursor
+
+    # Step from the recording, then beyond it (the trainer makes exactly one more merge)
+    panel.set_step(recorded)
+    panel.step()
+    qtbot.waitUntil(lambda: panel.cursor == recorded + 1, timeout=3000)
+    assert len(panel.replay) == recorded + 1
+    assert shown <= recorded
+
+    # scrub back: every view follows the step (table rows, plots, banner)
+    panel.scrubber.setValue(3)
+    assert panel.cursor == 3
+    assert panel.vocab_model.rowCount() == 3
+    assert _plot_len(panel.plots.vocab_curve) == 3
+    assert _plot_len(panel.plots.count_curve) == 3
+    assert _plot_len(panel.plots.tokens_curve) == 3
+    step3 = panel.replay.steps[2]
+    assert step3.new_piece in panel.merge_banner.text() or "&" in panel.merge_banner.text()
+
+    panel.run_to_end()
+    assert panel.wait_until_trained(10)
+    qtbot.waitUntil(lambda: panel.cursor == 30, timeout=3000)
+    assert [(s.left, s.right, s.token_id) for s in panel.replay.steps] == trainer.merges
+    assert panel.vocab_model.rowCount() == 30
+    assert _plot_len(panel.plots.cpt_curve) == 30
+    x, y = panel.plots.length_hist.getData()
+    assert y is not None and y.sum() == 30
+    # the model at the shown step is offered to the other panels
+    def offered():
+        model = panel.session.trained_model
+        return model is not None and model.name == "tokviz BPE (step 30)"
+
+    qtbot.waitUntil(offered, timeout=3000)
+    assert "tokviz BPE (step 30)" in panel.session.registry
+
+
+def test_worker_sends_batches_by_time_not_one_signal_per_merge(window, qtbot):
+    panel, _ = _panel(window, merges=50, delay=0.003)
+    batches: list[int] = []
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.start_training()
+    panel.run.worker.batch.connect(lambda steps: batches.append(len(steps)))
+    assert panel.wait_until_trained(20)
+    assert sum(batches) == len(panel.replay) == 50
+    assert 2 <= len(batches) < 50 / 3  # several merges per signal (batched every ~50 ms)
+
+
+def test_cancel_and_close_mid_run_stop_the_thread(window, qtbot):
+    panel, _ = _panel(window, merges=5000, delay=0.005)
+    panel.speed_combo.setCurrentIndex(SPEEDS.index(("1000 merges/s", 1000.0)))
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.replay is not None and len(panel.replay) >= 3, timeout=5000)
+    run: TrainRun = panel.run
+    panel.cancel()
+    assert not run.thread.isRunning()
+    assert panel.finished.reason == "cancelled"
+    kept = len(panel.replay)
+    qtbot.waitUntil(lambda: panel.cursor == kept, timeout=3000)  # the animation plays what was learned
+    assert kept >= 3 and not panel.cancel_button.isEnabled()
+
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.replay is not None and len(panel.replay) >= 2, timeout=5000)
+    run = panel.run
+    t0 = time.monotonic()
+    window.close()
+    assert time.monotonic() - t0 < 1.5
+    assert not run.thread.isRunning()
+
+
+def test_switching_corpus_mid_run_stops_the_old_run(window, qtbot):
+    panel, _ = _panel(window, merges=5000, delay=0.005)
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.replay is not None and len(panel.replay) >= 2, timeout=5000)
+    run = panel.run
+    panel.set_source(CorpusSource.paste("새 코퍼스 새 코퍼스\nnew corpus new corpus\n"))
+    assert not run.thread.isRunning()
+    assert panel.run is None and panel.replay is None and panel.cursor == 0
+    assert "새 코퍼스" in panel.sample_view.toPlainText()
+
+
+def test_a_failure_inside_the_worker_shows_in_the_window_and_training_starts_again(window, qtbot):
+    panel, _ = _panel(window, merges=20, fail_at=6)
+    panel.start_training()
+    assert panel.wait_until_trained(10)
+    qtbot.waitUntil(lambda: panel.message.isVisible(), timeout=3000)
+    assert "injected failure" in panel.message.label.text()
+    assert len(panel.replay) == 5  # the merges before the failure are kept
+    assert panel.train_button.isEnabled()
+
+    panel.trainer_factory = lambda config: NaiveTrainer(config)
+    panel.start_training()
+    assert not panel.message.isVisible()
+    assert panel.wait_until_trained(10)
+    assert len(panel.replay) == 20
+
+
+def test_vocab_search_filters_rows(window, qtbot):
+    panel, _ = _panel(window, merges=40)
+    panel.run_to_end()
+    assert panel.wait_until_trained(10)
+    qtbot.waitUntil(lambda: panel.cursor == 40, timeout=3000)
+    piece = next(s.new_piece for s in panel.replay.steps if "안" in s.new_piece)
+    panel.search_edit.setText("안")
+    rows = panel.vocab_filter.rowCount()
+    assert 0 < rows < 40
+    panel.search_edit.setText("")
+    assert panel.vocab_filter.rowCount() == 40
+    assert piece
