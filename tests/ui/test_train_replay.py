@@ -9,7 +9,7 @@ import regex
 
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.pretokenize import PATTERNS
-from tokviz.ui.train_replay import MergeReplay, byte_piece
+from tokviz.ui.train_replay import MergeReplay, byte_piece, keep_hangul
 
 TEXT = "안녕하세요 안녕 안녕히 가세요\nlow lower lowest newer wider\n안녕 😀😀 print(x) print(y)\n" * 3
 
@@ -162,7 +162,7 @@ def test_char_mode_replay_glues_end_of_word_and_keeps_hangul_only():
     ]
     replay = MergeReplay("char", keep="hangul")
     replay.add(steps)
-    segs = replay.segment("안녕 hi 하세요!", 2)
+    segs = replay.segment(keep_hangul("안녕 hi 하세요!"), 2)
     words = [s.text for s in segs if s.token_id is not None]
     assert words == ["안녕", "하세", "요"]
     assert [s.fresh for s in segs if s.token_id is not None] == [False, True, False]

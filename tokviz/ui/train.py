@@ -46,7 +46,7 @@ from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.token_colors import text_color_on, token_colors
 from tokviz.ui.train_corpus import CorpusSource
 from tokviz.ui.train_plots import MergeSeries, TrainPlots
-from tokviz.ui.train_replay import MergeReplay, Segment
+from tokviz.ui.train_replay import MergeReplay, Segment, keep_hangul
 from tokviz.ui.train_tree import MergeTreeView
 from tokviz.ui.train_vocab import VocabFilter, VocabModel, token_length
 from tokviz.ui.train_worker import TrainRun
@@ -755,7 +755,9 @@ class TrainPanel(QWidget):
         if self.replay is None:
             lines = [_esc(line) for line in self._sample]
         else:
-            lines = [segments_html(self.replay.segment(line, self.cursor), dark=self._dark) for line in self._sample]
+            keep = self.replay.keep == "hangul"
+            lines = [segments_html(self.replay.segment(keep_hangul(line) if keep else line, self.cursor),
+                                   dark=self._dark) for line in self._sample]
         body = "".join(f'<p style="margin:0 0 6px 0">{line}</p>' for line in lines)
         bar = self.sample_view.verticalScrollBar()
         pos = bar.value()

@@ -20,10 +20,10 @@ from typing import Iterable
 import regex
 
 from tokviz.core.bpe.events import MergeStep
+from tokviz.core.bpe.model import HANGUL_DROP
 from tokviz.core.pretokenize import PATTERNS
 
 END_OF_WORD = "</w>"
-_HANGUL_KEEP = re.compile(r"[^\s\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 _WORD_OR_SPACE = re.compile(r"\s+|\S+")
 
 
@@ -92,7 +92,7 @@ def byte_piece(data: bytes) -> str:
 
 def keep_hangul(line: str) -> str:
     """The ``hangul`` preset: only Hangul and whitespace survive (the classic Korean BPE tutorial)."""
-    return _HANGUL_KEEP.sub("", line)
+    return HANGUL_DROP.sub("", line)
 
 
 class MergeReplay:
@@ -140,8 +140,9 @@ class MergeReplay:
         fresh_id = self.steps[step - 1].token_id if 0 < step <= len(self.steps) else None
         out: list[Segment] = []
         if self.mode == "char":
-            text = keep_hangul(line) if self.keep == "hangul" else line
-            for m in _WORD_OR_SPACE.finditer(text):
+            # no keep filter here: the model encodes whatever it is given (the panel filters the
+            # corpus sample itself, to show the text the trainer counted)
+            for m in _WORD_OR_SPACE.finditer(line):
                 word = m.group()
                 if word[0].isspace():
                     out.append(Segment(word, None, word.encode("utf-8")))

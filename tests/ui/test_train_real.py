@@ -1,0 +1,93 @@
+"""The Train panel with tokviz's real BPE trainer: the merges shown are the core's, and the corpus
+sample / probe segmentation replayed from recorded events equals the core model's own encoding."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
+from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.ui.main_window import MainWindow
+from tokviz.ui.train import SPEEDS
+from tokviz.ui.train_corpus import CorpusSource, demo_corpus_path
+
+LINES = [
+    "안녕하세요 여러분 오늘은 토크나이저를 배워요\n",
+    "토크나이저는 글자를 조각으로 나눕니다 안녕 안녕히 가세요\n",
+    "the lower newest widest lowest tokenizer tokens\n",
+    "def merge(pair, tokens): return [t for t in tokens] 🙂🙂\n",
+    "영화가 정말 재미있어요 영화 최고 재미없는 영화는 싫어요 😀\n",
+] * 6
+TEXT = "".join(LINES)
+PROBES = ["안녕하세요 토크나이저", "the lowest tokens 🙂", "영화 재미있어요!"]
+
+
+@pytest.fixture
+def panel(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    panel = win.show_view("train")
+    yield panel
+    win.close()
+
+
+def _train(panel, qtbot, source, *, mode="byte", merges=60, keep=False):
+    panel.set_source(source)
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData(mode))
+    panel.hangul_check.setChecked(keep)
+    panel.merges_spin.setValue(merges)
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.start_training()
+    assert panel.wait_until_trained(60)
+    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay), timeout=3000)
+
+
+def _core_steps(config: TrainerConfig, lines) -> tuple[BPETrainer, list[MergeStep]]:
+    trainer = BPETrainer(config)
+    return trainer, [e for e in trainer.run(lines) if isinstance(e, MergeStep)]
+
+
+@pytest.mark.parametrize("mode,keep", [("byte", False), ("char", False), ("char", True)])
+def test_merges_shown_equal_the_cores_and_replayed_segmentation_equals_the_model(panel, qtbot, mode, keep):
+    _train(panel, qtbot, CorpusSource.paste(TEXT), mode=mode, merges=60, keep=keep)
+    trainer, core = _core_steps(panel.config, LINES)
+    assert panel.replay.steps == core
+    assert panel.vocab_model.rowCount() == len(core)
+    for step in (0, 1, 10, len(core)):
+        panel.set_step(step)
+        model = trainer.model(step)
+        for text in PROBES + LINES[:5]:
+            segs = [s for s in panel.replay.segment(text.rstrip("\n"), step) if s.token_id is not None]
+            enc = model.encode(text.rstrip("\n"))
+            if mode == "byte":
+                assert [s.token_id for s in segs] == enc.ids, (step, text)
+            else:
+                assert [s.data for s in segs] == [t.bytes for t in enc.tokens], (step, text)
+
+
+def test_demo_corpus_trains_and_the_model_is_offered(panel, qtbot):
+    if not demo_corpus_path().is_file():
+        pytest.skip("the demo corpus is not written yet")
+    _train(panel, qtbot, CorpusSource.demo(), merges=80)
+    assert len(panel.replay) == 80 and panel.finished.reason == "merges"
+    qtbot.waitUntil(lambda: panel.session.trained_model is not None
+                    and panel.session.trained_model.name == "tokviz BPE (step 80)", timeout=3000)
+    assert panel.sample_view.toPlainText().strip()
+
+
+def test_invalid_utf8_file_offers_replacement_and_then_trains(panel, qtbot, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_bytes("안녕 안녕 하세요\n".encode() * 5 + b"ok \xff bad\n" + "안녕 하세요\n".encode() * 5)
+    panel.set_source(CorpusSource.file(path))
+    panel.merges_spin.setValue(10)
+    panel.start_training()
+    assert panel.wait_until_trained(20)
+    qtbot.waitUntil(lambda: panel.message.isVisible(), timeout=3000)
+    text = panel.message.label.text()
+    assert "line 6" in text and "U+FFFD" in text
+    assert panel.message.action.isVisible()
+    panel.message.action.click()  # "Replace invalid bytes and train"
+    assert panel.wait_until_trained(20)
+    qtbot.waitUntil(lambda: panel.replay is not None and len(panel.replay) > 0, timeout=3000)
+    assert panel.finished is not None and panel.source.errors == "replace"
