@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Build the one-folder PyInstaller app and check that the *frozen* app works: it lists its
+# encoders (rank files found inside the bundle), encodes Korean text, and renders the Inspect
+# panel offscreen to a non-trivial PNG.
+#
+#   packaging/smoke_frozen.sh            # build, then smoke-test
+#   SKIP_BUILD=1 packaging/smoke_frozen.sh   # smoke-test an existing build
+#
+# Exit status: 0 = passed, 1 = a check failed, 77 = PyInstaller is not installed (skipped).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${TOKVIZ_BUILD_DIR:-$ROOT/build/pyinstaller}"
+APP="$BUILD/dist/tokviz/tokviz"
+OUT="$BUILD/smoke"
+PYTHON="${PYTHON:-python3}"
+
+fail() { echo "smoke_frozen: FAIL: $*" >&2; exit 1; }
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    if ! "$PYTHON" -c "import PyInstaller" 2>/dev/null; then
+        echo "smoke_frozen: PyInstaller is not installed (pip install pyinstaller); skipped" >&2
+        exit 77
+    fi
+    echo "== building with PyInstaller $("$PYTHON" -c 'import PyInstaller; print(PyInstaller.__version__)')"
+    start=$(date +%s)
+    "$PYTHON" -m PyInstaller --noconfirm --clean --log-level WARN \
+        --distpath "$BUILD/dist" --workpath "$BUILD/work" "$ROOT/packaging/tokviz.spec"
+    echo "== built in $(( $(date +%s) - start )) s: $(du -sh "$BUILD/dist/tokviz" | cut -f1)"
+fi
+
+[[ -x "$APP" ]] || fail "no frozen executable at $APP"
+rm -rf "$OUT" && mkdir -p "$OUT"
+# Run from an empty folder with a clean environment so nothing from the source checkout or the
+# build machine's site-packages can stand in for what the bundle is missing.
+cd "$OUT"
+run() { env -i HOME="$OUT" PATH=/usr/bin:/bin LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen "$APP" "$@"; }
+
+echo "== tokviz --version"
+run --version
+
+echo "== tokviz encoders --json"
+run encoders --json > encoders.json
+"$PYTHON" - encoders.json <<'EOF' || fail "encoders missing in the frozen app"
+import json, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1], encoding="utf-8"))}
+for name in ("gpt2", "cl100k_base", "o200k_base"):
+    row = rows.get(name)
+    assert row and row["available"], f"{name}: {row and row['reason']}"
+print("   available:", ", ".join(n for n, r in rows.items() if r["available"]))
+EOF
+
+echo "== tokviz encode -e cl100k_base --json 값이 올랐다 👨‍👩‍👧"
+run encode -e cl100k_base --json "값이 올랐다 👨‍👩‍👧" > encode.json
+"$PYTHON" - encode.json <<'EOF' || fail "encode output is wrong"
+import json, sys
+data = json.load(open(sys.argv[1], encoding="utf-8"))
+assert data["tokens"] and data["metrics"]["round_trip"], data["metrics"]
+print("   tokens:", data["metrics"]["tokens"])
+EOF
+
+echo "== tokviz screenshot --view inspect"
+run screenshot --view inspect -o inspect.png --text "안녕하세요 👋🏽 tokviz"
+"$PYTHON" - inspect.png <<'EOF' || fail "screenshot is not a real picture"
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+width, height = struct.unpack(">II", data[16:24])
+assert width >= 400 and height >= 300, (width, height)
+assert len(data) > 20_000, f"only {len(data)} bytes: probably blank"
+print(f"   {width}x{height}, {len(data)} bytes")
+EOF
+echo "smoke_frozen: PASS ($OUT/inspect.png)"

