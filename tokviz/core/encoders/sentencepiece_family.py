@@ -243,6 +243,8 @@ class SentencePieceEncoder:
         # Per-id caches (plain dicts: filling one twice from two threads is harmless).
         self._kinds: dict[int, TokenKind] = {}
         self._bytes: dict[int, bytes] = {}
+        self._pieces: dict[int, str] = {}
+        self._entries: dict[int, tuple[TokenKind, bytes, str]] = {}  # id -> (kind, bytes, piece)
 
     # ---- vocabulary -----------------------------------------------------------------------------
     @property
@@ -363,21 +365,59 @@ class SentencePieceEncoder:
             prev = row[3]
         return Encoding.from_spans(self.name, text, [tuple(r) for r in rows], self._normalized(text))
 
+    def _pieces_with_spans(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """Ids and byte spans as sentencepiece reports them, by the fastest route this version has."""
+        sp = self._sp
+        if self._route == "offset_mapping":  # sentencepiece >= 0.2.1: offsets straight from C++
+            found = sp.encode(text, return_type="offset_mapping", return_bytes=True)
+            return list(found["ids"]), list(found["offsets"])
+        if self._route == "immutable_proto":  # sentencepiece 0.1.99 - 0.2.0
+            pieces = sp.encode_as_immutable_proto(text).pieces
+            return [p.id for p in pieces], [(p.begin, p.end) for p in pieces]
+        rows = _parse_pieces(sp.encode(text, out_type="serialized_proto"))
+        return [r[0] for r in rows], [(r[2], r[3]) for r in rows]
+
+    @cached_property
+    def _route(self) -> str:
+        sp = self._sp
+        try:
+            found = sp.encode("a b", return_type="offset_mapping", return_bytes=True)
+            if isinstance(found, dict) and "offsets" in found:
+                return "offset_mapping"
+        except (TypeError, ValueError, RuntimeError):
+            pass
+        if hasattr(sp, "encode_as_immutable_proto"):
+            return "immutable_proto"
+        return "serialized_proto"
+
     def _encode_plain(self, text: str, offset: int, data: bytes) -> list[list]:
         if not text:
             return []
-        serialized = self._sp.encode(text, out_type="serialized_proto")
+        ids, spans = self._pieces_with_spans(text)
         rows: list[list] = []
-        for tid, piece, begin, end in _parse_pieces(serialized):
-            kind = self._kind(tid)
+        entries = self._entries
+        has_fallback = False
+        for tid, (begin, end) in zip(ids, spans):
+            entry = entries.get(tid)
+            if entry is None:
+                entry = entries[tid] = (self._kind(tid), self._token_bytes(tid), self._piece(tid))
+            kind, tb, piece = entry
             bs, be = begin + offset, end + offset
             if kind == "unknown":
                 # An unknown piece stands for the text it could not encode: show that text.
-                rows.append([tid, data[bs:be], bs, be, kind, self._sp.id_to_piece(tid)])
-            else:
-                rows.append([tid, self._token_bytes(tid), bs, be, kind, piece])
-        _spread_byte_fallback(rows, data)
+                tb = data[bs:be]
+            elif kind == "byte_fallback":
+                has_fallback = True
+            rows.append([tid, tb, bs, be, kind, piece])
+        if has_fallback:
+            _spread_byte_fallback(rows, data)
         return rows
+
+    def _piece(self, token_id: int) -> str:
+        piece = self._pieces.get(token_id)
+        if piece is None:
+            piece = self._pieces[token_id] = self._sp.id_to_piece(token_id)
+        return piece
 
     def _normalized(self, text: str) -> str | None:
         """The text as the normalizer saw it (▁ as space, dummy prefix dropped), when it differs."""
