@@ -73,6 +73,8 @@ def read_text(arg: str | None) -> str:
             raise TokvizError("give the TEXT to encode, or - to read it from standard input")
         arg = "-"
     if arg == "-":
+        if sys.stdin is None:
+            raise TokvizError("there is no standard input to read the text from; give the TEXT instead")
         stream = getattr(sys.stdin, "buffer", None)
         data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "surrogatepass")
         text = decode_input(data)

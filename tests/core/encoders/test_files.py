@@ -106,3 +106,18 @@ def test_bpe_formats_module_is_imported_when_present():
 
     if importlib.util.find_spec("tokviz.core.bpe.formats") is not None:
         assert len(files.LOADERS) > 2
+
+
+@pytest.mark.parametrize(
+    "content, recognised",
+    [
+        (b"IQ== 0\nIg== 1\nIw== 2", True),  # no final newline
+        (b"IQ== 0\r\nIg== 1\r\n", True),
+        (b"#version: 0.2\nt h\nth e</w>\n", False),  # subword-nmt codes
+        (b"\xc4\xa0 t\n\xc4\xa0 a\n", False),  # GPT-2 merges.txt
+        (b"IQ== 0\nIg== 1\nnot a rank line\n", False),
+        (b"I=Q= 0\n", False),  # invalid base64
+    ],
+)
+def test_rank_file_sniff(content, recognised, tmp_path):
+    assert files._sniff_tiktoken(tmp_path / "x", content) is recognised

@@ -11,6 +11,7 @@ BPE core's formats (tokviz JSON, subword-nmt codes, GPT-2 vocab.json + merges.tx
 
 from __future__ import annotations
 
+import base64
 import importlib
 import re
 from pathlib import Path
@@ -70,12 +71,29 @@ def _load_sentencepiece(path: Path, pattern: str | None) -> Encoder:
     return SentencePieceEncoder(path)
 
 
-# ``base64-token rank`` lines: the first line of a rank file (rank 0 is usually byte 0x21, "IQ==").
-_RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?\n")
+# ``base64-token rank`` lines (rank 0 of OpenAI's files is byte 0x21, "IQ== 0").
+_RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?")
 
 
 def _sniff_tiktoken(path: Path, head: bytes) -> bool:
-    return _RANK_LINE.match(head) is not None
+    """Every complete line among the first 50 is ``base64-token rank`` with valid base64.
+
+    Checking many lines keeps merges.txt / subword-nmt codes (``t h``) from passing for rank files.
+    """
+    lines = head.split(b"\n")
+    if len(head) == HEAD_BYTES:
+        lines = lines[:-1]  # the last line may be cut by the head
+    lines = [ln for ln in lines[:50] if ln.strip()]
+    if not lines:
+        return False
+    for line in lines:
+        if _RANK_LINE.fullmatch(line) is None:
+            return False
+        try:
+            base64.b64decode(line.split()[0], validate=True)
+        except ValueError:
+            return False
+    return True
 
 
 def _load_tiktoken(path: Path, pattern: str | None) -> Encoder:
