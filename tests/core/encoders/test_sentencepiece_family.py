@@ -246,3 +246,11 @@ def test_serialized_proto_route_gives_the_same_tokens(model, mistral, tiny):
         fallback.__dict__["_route"] = "serialized_proto"
         for text in SAMPLES.values():
             assert fallback.encode(text).tokens == encoder.encode(text).tokens
+
+
+def test_decode_inverts_encode_with_special_tokens(mistral):
+    encoder, sp = mistral["mistral_instruct_tokenizer_240323.model.v3"]
+    text = "[INST] 안녕 👋 [/INST] fine</s>"
+    assert encoder.decode(encoder.encode(text, allow_special=True).ids) == text
+    plain_ids = encoder.encode(text).ids
+    assert encoder.decode(plain_ids) == sp.decode(plain_ids) == text

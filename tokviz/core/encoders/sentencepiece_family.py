@@ -267,6 +267,7 @@ class SentencePieceEncoder:
 
     def kind(self, token_id: int) -> TokenKind:
         """``byte_fallback`` for ``<0xNN>`` pieces, ``unknown`` for ``<unk>``, ``special`` for control pieces."""
+        self._check_id(token_id)
         return self._kind(token_id)
 
     def _kind(self, token_id: int) -> TokenKind:
@@ -437,10 +438,25 @@ class SentencePieceEncoder:
         return None if norm == text else norm
 
     def decode(self, ids: Sequence[int]) -> str:
+        """Text of ``ids``. Control pieces decode to their own text (``</s>``), as tiktoken's special
+        tokens do, so ``decode(encode(x, allow_special=True)) == x`` wherever SentencePiece's own
+        decode gives ``x`` back; the runs between them are decoded by sentencepiece as usual."""
         ids = [int(i) for i in ids]
         for i in ids:
             self._check_id(i)
-        return self._sp.decode(ids)
+        out: list[str] = []
+        run: list[int] = []
+        for i in ids:
+            if self._kind(i) == "special":
+                if run:
+                    out.append(self._sp.decode(run))
+                    run = []
+                out.append(self._piece(i))
+            else:
+                run.append(i)
+        if run:
+            out.append(self._sp.decode(run))
+        return "".join(out)
 
 
 def _spread_byte_fallback(rows: list[list], data: bytes) -> None:
