@@ -372,9 +372,7 @@ class SentencePieceEncoder:
         if self._route == "offset_mapping":  # sentencepiece >= 0.2.1: offsets straight from C++
             found = sp.encode(text, return_type="offset_mapping", return_bytes=True)
             return list(found["ids"]), list(found["offsets"])
-        if self._route == "immutable_proto":  # sentencepiece 0.1.99 - 0.2.0
-            pieces = sp.encode_as_immutable_proto(text).pieces
-            return [p.id for p in pieces], [(p.begin, p.end) for p in pieces]
+        # older versions: the same spans from the serialized SentencePieceText, read here
         rows = _parse_pieces(sp.encode(text, out_type="serialized_proto"))
         return [r[0] for r in rows], [(r[2], r[3]) for r in rows]
 
@@ -387,8 +385,6 @@ class SentencePieceEncoder:
                 return "offset_mapping"
         except (TypeError, ValueError, RuntimeError):
             pass
-        if hasattr(sp, "encode_as_immutable_proto"):
-            return "immutable_proto"
         return "serialized_proto"
 
     def _encode_plain(self, text: str, offset: int, data: bytes) -> list[list]:
