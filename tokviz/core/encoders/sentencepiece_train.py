@@ -139,6 +139,7 @@ def write_model(data: bytes, path: str | Path) -> Path:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a model is an ordinary shareable file
         os.replace(tmp, path)
     except BaseException:
         try:
