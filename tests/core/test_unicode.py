@@ -249,3 +249,11 @@ def test_layers_cover_any_text_exactly(text):
     bs = utf8_bytes(text)
     assert bytes(b.value for b in bs) == data
     assert all(cps[b.char_index].byte_start <= b.offset < cps[b.char_index].byte_end for b in bs)
+
+
+def test_explanations_are_not_shared_between_clusters():
+    # descriptions are cached per distinct cluster; callers still get their own lists
+    first, second = graphemes("가가")
+    first.explanation.append("edited by a caller")
+    assert "edited by a caller" not in second.explanation
+    assert "edited by a caller" not in graphemes("가")[0].explanation

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import regex
@@ -78,6 +79,7 @@ def code_point_label(ch: str) -> str:
     return f"U+{ord(ch):04X}"
 
 
+@lru_cache(maxsize=65536)
 def code_point_name(ch: str) -> str:
     """The character's Unicode name, a readable alias for controls, or a ``<...>`` label.
 
@@ -631,6 +633,14 @@ def explain_grapheme(cluster: str, kind: GraphemeKind | None = None) -> list[str
 _CLUSTER = regex.compile(r"\X")
 
 
+@lru_cache(maxsize=16384)
+def _cluster_description(cluster: str) -> tuple[GraphemeKind, tuple[str, ...]]:
+    # Texts repeat the same clusters (syllables, letters, spaces) over and over; describing each
+    # distinct cluster once makes graphemes() on a long Korean text several times faster.
+    kind = grapheme_kind(cluster)
+    return kind, tuple(explain_grapheme(cluster, kind))
+
+
 def graphemes(text: str) -> list[GraphemeInfo]:
     """The grapheme clusters of ``text`` with character and byte spans, kind and explanation.
 
@@ -642,7 +652,7 @@ def graphemes(text: str) -> list[GraphemeInfo]:
     out: list[GraphemeInfo] = []
     for i, m in enumerate(_CLUSTER.finditer(text)):
         cluster = m.group()
-        kind = grapheme_kind(cluster)
+        kind, explanation = _cluster_description(cluster)
         out.append(
             GraphemeInfo(
                 index=i,
@@ -652,7 +662,7 @@ def graphemes(text: str) -> list[GraphemeInfo]:
                 byte_start=starts[m.start()],
                 byte_end=starts[m.end()],
                 kind=kind,
-                explanation=explain_grapheme(cluster, kind),
+                explanation=list(explanation),
             )
         )
     return out
