@@ -1,0 +1,615 @@
+"""The incremental BPE trainer: a generator of Progress, MergeStep and Finished events.
+
+How it works (the classic incremental scheme of subword-nmt, HF tokenizers and rustbpe):
+
+1. Counting. The corpus is read in chunks of about a megabyte. Char mode splits on whitespace;
+   byte mode pre-splits with the regex pattern. Only *unique* words (pieces) are kept, with their
+   counts (``collections.Counter`` in C). 150k Korean reviews give ~350k unique words.
+2. Indexing. The unique words become lists of token ids; the count of every adjacent pair (weighted
+   by the word's count) and the words holding it are computed in one vectorized pass with numpy
+   (``np.unique`` + ``bincount`` + a stable argsort). numpy is used only here, because doing the
+   same with dict updates in a Python loop costs ~1.5 s on the benchmark corpus, the largest single
+   cost of a run; the merge loop itself stays plain Python. numpy ships with pyqtgraph.
+3. Merging. A max-heap holds ``(count, pair)`` entries with *lazy refresh*: counts of existing
+   pairs only ever go down, so a popped entry whose stored count is stale is pushed back with its
+   current count, and the first entry whose stored count is current is the true maximum. Merging a
+   pair rewrites only the words that contain it (the pair -> words index) and updates the counts of
+   the pairs around each occurrence. New pairs (they always contain the new token) get fresh heap
+   entries and their own word lists.
+
+Tie rules (which pair wins when counts are equal), chosen to reproduce the reference trainers:
+
+- byte mode: the pair with the smallest ``(left id, right id)`` wins, like rustbpe
+  (``MergeJob::cmp`` orders equal counts by ascending pair). New token ids are ``256 + rank``, one
+  per merge, even in the rare case that two merges produce the same bytes (rustbpe does the same).
+- char mode: the pair whose ``(left piece, right piece)`` strings are the *largest* wins, like
+  subword-nmt (``max(stats, key=lambda x: (stats[x], x))``; ``</w>`` is part of the piece string).
+  Tokens are identified by their string, as in subword-nmt: when two merges produce the same
+  string (``ab + c`` and ``a + bc``) the second one reuses the first one's id.
+
+Both modes count every adjacent position (``aaa`` holds the pair ``a a`` twice) and stop when the
+best count falls below ``min_frequency``. Feeding the corpus as lines (each ending with ``\\n``) is
+the same as feeding it as one document: byte mode only cuts the text between chunks at a newline
+followed by a non-space character, where no pattern's piece can cross and no lookahead can see.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections import Counter
+from typing import Callable, Iterable, Iterator
+
+import regex
+
+from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig, TrainEvent
+from tokviz.core.bpe.model import BPEModel, END_OF_WORD, HANGUL_DROP, display_bytes, pattern_regex
+from tokviz.core.errors import CorpusError, TokvizError
+from tokviz.core.pretokenize import PATTERNS
+
+_SHIFT = 24  # pair key = left << 24 | right: up to 16.7M token ids
+_MASK = (1 << _SHIFT) - 1
+_KEY_BITS = 2 * _SHIFT
+_KEY_MASK = (1 << _KEY_BITS) - 1
+_MAXC = 1 << 40  # heap entry = (MAXC - count) << 48 | pair key: the smallest entry is the best pair
+_CHUNK_CHARS = 1 << 20
+_PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
+
+
+class BPETrainer:
+    """Train BPE merges from lines of text; see the module docstring for the algorithm and tie rules.
+
+    >>> t = BPETrainer(TrainerConfig(mode="char", merges=2, min_frequency=1))
+    >>> [e.new_piece for e in t.run(["low lower lowest\\n"]) if isinstance(e, MergeStep)]
+    ['lo', 'low']
+    >>> t.model().encode("lowest").ids == [t.model().token_id("low"), t.model().token_id("e"), t.model().token_id("s"), t.model().token_id("t</w>")]
+    True
+    """
+
+    def __init__(self, config: TrainerConfig):
+        if config.mode not in ("char", "byte"):
+            raise TokvizError(f"unknown training mode {config.mode!r}: use 'char' or 'byte'")
+        if config.mode == "byte" and config.pattern not in PATTERNS:
+            raise TokvizError(f"unknown pre-split pattern {config.pattern!r}: use one of {', '.join(PATTERNS)}")
+        if config.keep not in (None, "hangul"):
+            raise TokvizError(f"unknown keep preset {config.keep!r}: use 'hangul' or nothing")
+        if config.merges < 0:
+            raise TokvizError("the number of merges must be 0 or more")
+        if config.min_frequency < 1:
+            raise TokvizError("min_frequency must be at least 1")
+        self.config = config
+        self._merges: list[tuple[int, int, int]] = []  # (left, right, new) per rank
+        self._base: list[str] = []  # char mode: base symbols, id = index + 1 (0 is <unk>)
+        self._finished: Finished | None = None
+        self._stats: dict = {}
+
+    # ---- public API ------------------------------------------------------------------------
+    @property
+    def merges(self) -> list[tuple[int, int, int]]:
+        """``(left id, right id, new id)`` of every merge so far, in rank order."""
+        return list(self._merges)
+
+    @property
+    def finished(self) -> Finished | None:
+        return self._finished
+
+    def model(self, step: int | None = None) -> BPEModel:
+        """The model made of the first ``step`` merges (None = all so far). Safe to call between
+        steps (from the thread running :meth:`run`) or after training."""
+        n = len(self._merges) if step is None else max(0, min(step, len(self._merges)))
+        cfg = self.config
+        settings = {
+            "merges_requested": cfg.merges,
+            "min_frequency": cfg.min_frequency,
+            "keep": cfg.keep,
+            "finished": self._finished.reason if self._finished else None,
+            **self._stats,
+        }
+        return BPEModel(
+            mode=cfg.mode,
+            pattern=cfg.pattern if cfg.mode == "byte" else "whitespace",
+            merges=self._merges[:n],
+            base=self._base if cfg.mode == "char" else None,
+            special_tokens=cfg.special_tokens,
+            keep=cfg.keep,
+            settings=settings,
+            name=f"tokviz BPE (step {n})",
+            source="trained in tokviz",
+        )
+
+    def run(
+        self,
+        lines: Iterable[str],
+        *,
+        cancel: Callable[[], bool] | None = None,
+        total_bytes: int | None = None,
+    ) -> Iterator[TrainEvent]:
+        """Train on ``lines``; yields Progress while counting, one MergeStep per merge, then Finished.
+
+        Each line should keep its ``\\n`` (``read_corpus`` does); an item without one gets it added,
+        except the last, so ``[whole_text]`` and ``text.splitlines()`` both work. ``cancel`` is
+        polled between chunks and between merges; when it returns True the generator yields
+        ``Finished("cancelled")`` and stops (the merges so far stay usable through :meth:`model`).
+
+        Raises CorpusError when the corpus holds no word at all (empty or whitespace only, or
+        nothing left after the ``keep`` filter): there is nothing to train, which is an input
+        problem rather than a way training can end.
+        """
+        self._merges = []
+        self._finished = None
+        cancelled = cancel or (lambda: False)
+        word_counts: Counter = Counter()
+        for event in self._count(lines, word_counts, cancelled, total_bytes):
+            if event is None:
+                self._finished = Finished("cancelled", 0, "cancelled while counting the corpus")
+                yield self._finished
+                return
+            yield event
+        if not word_counts:
+            what = "nothing is left after keeping only Hangul and spaces" if self.config.keep else "it is empty or only whitespace"
+            raise CorpusError(f"The corpus has no words to train on: {what}.")
+        yield Progress("indexing", 0, 1)
+        state = _MergeState.build(self.config, word_counts)
+        del word_counts
+        self._base = state.base
+        self._stats = {"unique_words": state.unique_words, "corpus_chars": state.corpus_chars}
+        yield Progress("indexing", 1, 1)
+        yield from self._merge_loop(state, cancelled)
+
+    # ---- counting ----------------------------------------------------------------------------
+    def _count(self, lines, counts: Counter, cancelled, total_bytes) -> Iterator[Progress | None]:
+        """Fill ``counts`` with unique words (char) or pre-split pieces (byte). Yields throttled
+        Progress, and None when cancelled."""
+        cfg = self.config
+        hangul = cfg.keep == "hangul"
+        if cfg.mode == "char":
+
+            def count_chunk(text: str, final: bool) -> str:
+                if hangul:
+                    text = HANGUL_DROP.sub("", text)
+                counts.update(text.split())
+                return ""
+        else:
+            rx = pattern_regex(cfg.pattern)
+            if rx is None:  # "none": each line is one piece (a whole corpus as one piece is useless)
+
+                def count_chunk(text: str, final: bool) -> str:
+                    counts.update(text.splitlines(keepends=True))
+                    return ""
+            else:
+                findall = rx.findall
+
+                def count_chunk(text: str, final: bool) -> str:
+                    if hangul:
+                        text = HANGUL_DROP.sub("", text)
+                    if final:
+                        counts.update(findall(text))
+                        return ""
+                    cut = _safe_cut(text)
+                    if cut <= 0:
+                        return text  # no safe place yet: keep accumulating
+                    # one character of lookahead so that `$` and `(?!\S)` see what follows the cut
+                    pieces = findall(text[: cut + 1])
+                    if not pieces or pieces[-1] != text[cut]:
+                        return text  # defensive: the cut was not clean, keep accumulating
+                    pieces.pop()
+                    counts.update(pieces)
+                    return text[cut:]
+
+        buf: list[str] = []
+        buf_chars = 0
+        done_bytes = 0
+        last_report = 0.0
+        pending: str | None = None
+        yield Progress("counting", 0, total_bytes)
+        for line in lines:
+            if pending is not None:
+                if not pending.endswith("\n"):
+                    pending += "\n"
+                buf.append(pending)
+                buf_chars += len(pending)
+            pending = line
+            if buf_chars >= _CHUNK_CHARS:
+                if cancelled():
+                    yield None
+                    return
+                text = "".join(buf)
+                done_bytes += _utf8_len(text)
+                rest = count_chunk(text, False)
+                if rest:
+                    done_bytes -= _utf8_len(rest)
+                buf = [rest] if rest else []
+                buf_chars = len(rest)
+                now = time.monotonic()
+                if now - last_report >= _PROGRESS_INTERVAL:
+                    last_report = now
+                    yield Progress("counting", done_bytes, total_bytes)
+        if pending is not None:
+            buf.append(pending)
+        if buf:
+            if cancelled():
+                yield None
+                return
+            text = "".join(buf)
+            done_bytes += _utf8_len(text)
+            count_chunk(text, True)
+        yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
+
+    # ---- merging -----------------------------------------------------------------------------
+    def _merge_loop(self, st: "_MergeState", cancelled) -> Iterator[TrainEvent]:
+        cfg = self.config
+        char_mode = cfg.mode == "char"
+        target = cfg.merges
+        min_freq = cfg.min_frequency
+        heap = st.heap
+        pc = st.pair_counts
+        names = st.names  # id -> display piece
+        tok_bytes = st.tok_bytes
+        id_of_piece = st.id_of_piece
+        heappop, heappush = heapq.heappop, heapq.heappush
+        merges = self._merges
+        reason = "merges"
+        message = ""
+        while len(merges) < target:
+            if cancelled():
+                reason, message = "cancelled", f"cancelled after {len(merges)} merges"
+                break
+            # --- pop the best pair (lazy refresh) ---
+            best = -1
+            count = 0
+            while heap:
+                e = heappop(heap)
+                k = e & _KEY_MASK
+                cur = pc.get(k, 0)
+                if cur <= 0:
+                    continue
+                stored = _MAXC - (e >> _KEY_BITS)
+                if cur != stored:
+                    heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
+                    continue
+                best, count = k, cur
+                break
+            if best < 0:
+                reason = "exhausted"
+                message = f"no pair left to merge after {len(merges)} merges (every word is a single token)"
+                break
+            if count < min_freq:
+                heappush(heap, ((_MAXC - count) << _KEY_BITS) | best)
+                reason = "min_frequency"
+                message = f"the most frequent pair occurs {count} times, below min_frequency {min_freq}"
+                break
+            if char_mode:
+                best = self._char_tie_break(best, count, heap, pc, names)
+            a, b = best >> _SHIFT, best & _MASK
+            # --- the new token (char mode: a string made before keeps its id) ---
+            if char_mode:
+                piece = names[a] + names[b]
+                t = id_of_piece.get(piece)
+                if t is None:
+                    t = st.next_id
+                    st.next_id += 1
+                    id_of_piece[piece] = t
+                    names.append(piece)
+                    tok_bytes.append(tok_bytes[a] + tok_bytes[b])
+            else:
+                t = st.next_id
+                st.next_id += 1
+                tok_bytes.append(tok_bytes[a] + tok_bytes[b])
+                names.append(display_bytes(tok_bytes[t]))
+            st.merge(best, a, b, t)
+            merges.append((a, b, t))
+            yield MergeStep(
+                step=len(merges),
+                token_id=t,
+                left=a,
+                right=b,
+                left_piece=names[a],
+                right_piece=names[b],
+                new_piece=names[t],
+                new_bytes=tok_bytes[t],
+                count=count,
+                vocab_size=st.next_id,
+                corpus_tokens=st.corpus_tokens,
+                corpus_chars=st.corpus_chars,
+            )
+        self._stats["corpus_tokens"] = st.corpus_tokens
+        self._finished = Finished(reason, len(merges), message)
+        yield self._finished
+
+    @staticmethod
+    def _char_tie_break(best: int, count: int, heap: list[int], pc: dict, names: list[str]) -> int:
+        """subword-nmt's tie rule: among pairs with the top count, the largest (left, right) strings.
+
+        The heap orders equal counts by id, so pop every entry stored with this count, keep the
+        ones whose count is current, and push everything else back."""
+        top = (_MAXC - count) << _KEY_BITS
+        if not heap or (heap[0] >> _KEY_BITS) != (top >> _KEY_BITS):
+            return best
+        group = [best]
+        while heap and (heap[0] >> _KEY_BITS) == (top >> _KEY_BITS):
+            e = heapq.heappop(heap)
+            k = e & _KEY_MASK
+            cur = pc.get(k, 0)
+            if cur == count:
+                group.append(k)
+            elif cur > 0:
+                heapq.heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
+        group = list(set(group))
+        winner = max(group, key=lambda k: (names[k >> _SHIFT], names[k & _MASK]))
+        for k in group:
+            if k != winner:
+                heapq.heappush(heap, top | k)
+        return winner
+
+
+def _utf8_len(text: str) -> int:
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError as err:
+        raise CorpusError(
+            f"The corpus contains a lone surrogate U+{ord(text[err.start]):04X} (half of a broken emoji); "
+            f"it cannot be encoded as UTF-8. Replace it before training."
+        ) from None
+
+
+_SPACE = regex.compile(r"\s")
+
+
+def _safe_cut(text: str) -> int:
+    """Largest index ``i`` with ``text[i-1] == "\\n"`` and ``text[i]`` not whitespace (or -1).
+
+    No piece of the gpt2/gpt4/o200k/whitespace patterns contains a newline followed by a
+    non-space character, and every lookahead in them reads at most one character, so splitting
+    ``text[:i]`` (with ``text[i]`` as lookahead) gives the same pieces as splitting the whole text.
+    """
+    i = text.rfind("\n", 0, len(text) - 1)
+    while i >= 0:
+        if not _SPACE.match(text, i + 1):
+            return i + 1
+        i = text.rfind("\n", 0, i)
+    return -1
+
+
+class _MergeState:
+    """The unique words as one flat array of token ids with linked neighbours, pair counts, the
+    pair -> positions index and the heap.
+
+    Every position of every unique word is a slot in ``tok`` (token id, -1 for the sentinel slot
+    at the end, -2 once the slot was absorbed by a merge), with ``nxt``/``prv`` links to its live
+    neighbours in the same word (the sentinel at word ends) and ``weight`` = the word's count. A
+    pair is identified by the slot of its left token. Merging a pair touches only the slots listed
+    for it, in a handful of vectorized steps, so a merge costs O(occurrences), not O(corpus).
+    """
+
+    def __init__(self):
+        self.pair_counts: dict[int, int] = {}
+        self.heap: list[int] = []
+        self.names: list[str] = []
+        self.tok_bytes: list[bytes] = []
+        self.id_of_piece: dict[str, int] = {}
+        self.base: list[str] = []
+        self.corpus_tokens = 0
+        self.corpus_chars = 0
+        self.next_id = 0
+        self.unique_words = 0
+        # initial pairs: sorted keys + CSR slot lists; pairs created later: lists of slot arrays
+        self._keys = None
+        self._starts = None
+        self._pair_slots = None
+        self._new_slots: dict[int, list] = {}  # pair key -> slot arrays where it was born
+
+    def _candidates(self, key: int):
+        """Slots that may hold pair ``key`` (stale ones are filtered by the caller); the flag says
+        whether they may repeat. A pair of two base tokens exists from the start (CSR index);
+        any other pair was born, grouped by key, when its newer token was created. A slot born
+        with pair ``(x, t)`` keeps exactly that pair until a merge kills it, so the lists are exact
+        up to dead slots."""
+        import numpy as np
+
+        parts = self._new_slots.pop(key, None)
+        if parts is not None:
+            return (parts[0], False) if len(parts) == 1 else (np.concatenate(parts), True)
+        j = int(np.searchsorted(self._keys, key))
+        if j < len(self._keys) and int(self._keys[j]) == key:
+            return self._pair_slots[self._starts[j]: self._starts[j + 1]], False
+        return self._pair_slots[:0], False
+
+    def merge(self, key: int, a: int, b: int, t: int) -> None:
+        """Replace every occurrence of pair ``(a, b)`` (left to right) by ``t``; update counts,
+        the index and the heap."""
+        import numpy as np
+
+        tok, nxt, prv, weight, mark = self.tok, self.nxt, self.prv, self.weight, self.mark
+        cand, maybe_dup = self._candidates(key)
+        pos = cand[(tok[cand] == a) & (tok[nxt[cand]] == b)]
+        if maybe_dup or (a == b and len(pos) > 1):
+            pos = np.unique(pos)  # sorted, as the left-to-right rule below needs
+        if a == b and len(pos) > 1:
+            pos = _non_overlapping(pos, nxt)
+        pc = self.pair_counts
+        if not len(pos):
+            pc[key] = 0
+            return
+        n_vocab = t + 1
+        j = nxt[pos]
+        left = prv[pos]
+        right = nxt[j]
+        # pairs that disappear: (l, a) at the left neighbour unless that neighbour is the b of an
+        # adjacent occurrence (then it is that occurrence's (b, r)), and (b, r) at each j
+        mark[j] = True
+        lsel = left[(tok[left] >= 0) & ~mark[left]]
+        mark[j] = False
+        rsel = right[tok[right] >= 0]
+        _add_by_token(pc, tok[lsel], weight[lsel], n_vocab, lambda x: (x << _SHIFT) | a, -1)
+        _add_by_token(pc, tok[rsel], weight[rsel], n_vocab, lambda y: (b << _SHIFT) | y, -1)
+        pc[key] = 0  # left-to-right merging leaves no occurrence behind
+        self.corpus_tokens -= int(weight[pos].sum())
+        tok[pos] = t
+        tok[j] = -2
+        nxt[pos] = right
+        prv[right] = pos
+        # pairs that appear, all holding t: (l', t) at the left neighbour (unless it is an
+        # adjacent occurrence: then it is that one's (t, t)) and (t, r) at pos
+        new_left = prv[pos]
+        mark[pos] = True
+        lborn = new_left[(tok[new_left] >= 0) & ~mark[new_left]]
+        mark[pos] = False
+        rborn = pos[tok[nxt[pos]] >= 0]
+        heap = self.heap
+        new_slots = self._new_slots
+        for side, slots, toks in ((0, lborn, tok[lborn]), (1, rborn, tok[nxt[rborn]])):
+            for x, cnt, grp in _group_by_token(toks, slots, weight, n_vocab):
+                k = (x << _SHIFT) | t if side == 0 else (t << _SHIFT) | x
+                cnt += pc.get(k, 0)
+                pc[k] = cnt
+                heapq.heappush(heap, ((_MAXC - cnt) << _KEY_BITS) | k)
+                lst = new_slots.get(k)
+                if lst is None:
+                    new_slots[k] = [grp]
+                else:
+                    lst.append(grp)
+
+    @classmethod
+    def build(cls, cfg: TrainerConfig, word_counts: Counter) -> "_MergeState":
+        import numpy as np
+
+        st = cls()
+        n = len(word_counts)
+        st.unique_words = n
+        counts = np.fromiter(word_counts.values(), dtype=np.int64, count=n)
+        joined = "".join(word_counts)
+        char_lens = np.fromiter(map(len, word_counts), dtype=np.int64, count=n)
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        st.corpus_chars = int((char_lens * counts).sum())
+        if cfg.mode == "byte":
+            # UTF-8 length of every character, summed per word
+            nbytes = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)
+            char_starts = np.concatenate(([0], np.cumsum(char_lens)[:-1]))
+            lens = np.add.reduceat(nbytes, char_starts) if len(codes) else char_lens
+            lens[char_lens == 0] = 0
+            flat = np.frombuffer(joined.encode("utf-8"), dtype=np.uint8).astype(np.int64)
+            st.tok_bytes = [bytes([i]) for i in range(256)]
+            st.names = [display_bytes(x) for x in st.tok_bytes]
+            st.next_id = 256
+        else:
+            lens = char_lens
+            ends = np.cumsum(lens) - 1
+            final = np.zeros(len(codes), dtype=np.int64)
+            final[ends] = 1
+            # a word-final character is its own symbol ("x</w>"): tag it above the Unicode range
+            tagged = codes + (final << 21)
+            uniq = np.unique(tagged)
+            symbols = [chr(u & 0x1FFFFF) + (END_OF_WORD if u >> 21 else "") for u in uniq.tolist()]
+            order = sorted(range(len(symbols)), key=symbols.__getitem__)
+            # ids by sorted symbol string after <unk> = 0: deterministic, independent of corpus order
+            id_of_uniq = np.empty(len(symbols), dtype=np.int64)
+            id_of_uniq[np.array(order, dtype=np.int64)] = np.arange(1, len(symbols) + 1)
+            flat = id_of_uniq[np.searchsorted(uniq, tagged)]
+            st.base = [symbols[i] for i in order]
+            st.names = ["<unk>"] + st.base
+            st.tok_bytes = [b""] + [x.removesuffix(END_OF_WORD).encode("utf-8") for x in st.base]
+            st.id_of_piece = {x: i for i, x in enumerate(st.names)}
+            st.next_id = len(st.names)
+        if len(flat) and int(flat.max()) >= _MASK:
+            raise CorpusError("the corpus has more distinct symbols than tokviz's BPE supports (16.7 million)")
+        total = len(flat)
+        st.corpus_tokens = int((lens * counts).sum())
+        sentinel = total
+        # int32 slots and links halve the memory traffic of the gathers in every merge
+        st.tok = np.concatenate((flat, [-1])).astype(np.int32)
+        idx = np.arange(total + 1, dtype=np.int32)
+        ends = np.cumsum(lens)
+        starts = ends - lens
+        nxt = idx + 1
+        nxt[ends - 1] = sentinel
+        nxt[sentinel] = sentinel
+        prv = idx - 1
+        prv[starts] = sentinel
+        prv[sentinel] = sentinel
+        st.nxt, st.prv = nxt, prv
+        st.mark = np.zeros(total + 1, dtype=bool)  # scratch flags for O(k) de-duplication
+        st.weight = np.concatenate((np.repeat(counts, lens), [0])).astype(np.float64)
+        # every adjacent pair inside a word, weighted by the word's count, grouped by one stable sort
+        left = np.flatnonzero(nxt[:total] != sentinel).astype(np.int32)
+        if len(left):
+            if cfg.mode == "byte":  # 16-bit keys: numpy sorts them with a radix sort
+                small = ((flat[left] << 8) | flat[left + 1]).astype(np.uint16)
+            else:
+                small = (flat[left] << _SHIFT) | flat[left + 1]
+            order = np.argsort(small, kind="stable")
+            sk = small[order]
+            group = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
+            u = sk[group].astype(np.int64)
+            ukeys = ((u >> 8) << _SHIFT) | (u & 0xFF) if cfg.mode == "byte" else u
+            st._pair_slots = left[order]
+            st._starts = np.concatenate((group, [len(sk)]))
+            st._keys = ukeys
+            pcounts = np.add.reduceat(st.weight[st._pair_slots], group).astype(np.int64)
+            klist = ukeys.tolist()
+            clist = pcounts.tolist()
+            st.pair_counts = dict(zip(klist, clist))
+            st.heap = [((_MAXC - c) << _KEY_BITS) | k for k, c in zip(klist, clist)]
+            heapq.heapify(st.heap)
+        else:
+            st._keys = np.zeros(0, dtype=np.int64)
+            st._pair_slots = np.zeros(0, dtype=np.int32)
+        return st
+
+
+def _add_by_token(pc: dict, toks, weights, n_vocab: int, key_of, sign: int) -> list[int]:
+    """``pc[key_of(x)] += sign * (sum of weights where toks == x)`` for every token x present;
+    returns the keys touched. Sums by ``bincount`` over the vocabulary when that is cheaper than
+    sorting (many occurrences), else by ``np.unique``."""
+    import numpy as np
+
+    if not len(toks):
+        return []
+    if len(toks) * 8 > n_vocab:
+        sums = np.bincount(toks, weights=weights, minlength=n_vocab)
+        present = np.flatnonzero(sums)
+        xs = present.tolist()
+        vals = sums[present].astype(np.int64).tolist()
+    else:
+        uk, inv = np.unique(toks, return_inverse=True)
+        xs = uk.tolist()
+        vals = np.bincount(inv, weights=weights).astype(np.int64).tolist()
+    keys = []
+    for x, v in zip(xs, vals):
+        k = key_of(x)
+        pc[k] = pc.get(k, 0) + sign * v
+        keys.append(k)
+    return keys
+
+
+def _group_by_token(toks, slots, weight, n_vocab: int):
+    """Yield ``(token, summed weight, slots)`` for each distinct value of ``toks`` (aligned with
+    ``slots``). One stable sort; with fewer than 65,536 token ids numpy sorts 16-bit keys by radix."""
+    import numpy as np
+
+    if not len(toks):
+        return
+    keys = toks.astype(np.uint16) if n_vocab <= 0xFFFF else toks
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    bounds = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
+    sorted_slots = slots[order]
+    sums = np.add.reduceat(weight[sorted_slots], bounds).astype(np.int64).tolist()
+    b = bounds.tolist() + [len(sk)]
+    for i, x in enumerate(sk[bounds].tolist()):
+        yield x, sums[i], sorted_slots[b[i]: b[i + 1]]
+
+
+def _non_overlapping(pos, nxt):
+    """For a pair ``(a, a)``: in a run ``a a a`` only the first two merge (left to right), so drop
+    every occurrence that starts on the right half of a kept one."""
+    import numpy as np
+
+    keep = []
+    taken = -1
+    nx = nxt[pos].tolist()
+    for p, q in zip(pos.tolist(), nx):
+        if p == taken:
+            continue
+        keep.append(p)
+        taken = q
+    return np.array(keep, dtype=np.int32)
