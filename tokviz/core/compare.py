@@ -421,3 +421,44 @@ def overlap_of(a_name: str, a: frozenset[bytes], b_name: str, b: frozenset[bytes
 def vocab_overlap(a: Encoder, b: Encoder, state: CompareState | None = None, examples: int = 12) -> VocabOverlap:
     """Shared token byte strings of two encoders and their Jaccard index |A∩B| / |A∪B|."""
     return overlap_of(a.name, vocabulary(a, state), b.name, vocabulary(b, state), examples)
+
+
+# ---- other segmentations of a unigram model ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Segmentations:
+    """A SentencePiece unigram model's best segmentations of a text (most likely first) and random
+    ones sampled from its lattice (subword regularization, smoothed by ``alpha``)."""
+
+    encoder: str
+    text: str
+    nbest: tuple[tuple[str, ...], ...]
+    samples: tuple[tuple[str, ...], ...]
+    alpha: float
+
+
+def alternative_segmentations(
+    encoder: Encoder, text: str, *, nbest: int = 5, samples: int = 5, alpha: float = 0.1, seed: int = 0
+) -> Segmentations:
+    """N-best and sampled segmentations of ``text`` by a SentencePiece unigram model.
+
+    Sampling is seeded (``seed``) so a screenshot or test shows the same samples every time.
+    Raises TokvizError for other encoders: only a unigram model scores whole segmentations.
+    """
+    processor = getattr(encoder, "processor", None)
+    info = getattr(encoder, "info", None)
+    if processor is None or getattr(info, "model_type", None) != "unigram":
+        raise TokvizError(
+            f"{getattr(encoder, 'name', encoder)} is not a SentencePiece unigram model; "
+            "n-best and sampled segmentations need one"
+        )
+    check_text(text)
+    if not text.strip():
+        return Segmentations(encoder.name, text, (), (), alpha)
+    import sentencepiece
+
+    best = tuple(tuple(p) for p in processor.nbest_encode_as_pieces(text, nbest))
+    sentencepiece.set_random_generator_seed(seed)
+    drawn = tuple(tuple(processor.sample_encode_as_pieces(text, -1, alpha)) for _ in range(samples))
+    return Segmentations(encoder.name, text, best, drawn, alpha)

@@ -156,11 +156,11 @@ def trained_models_dir() -> Path:
     return Path(base) / "tokviz" / "models"
 
 
-def load_encoder(path: str | Path):
-    """The SentencePiece adapter for a ``.model`` file."""
+def load_encoder(path: str | Path, name: str | None = None):
+    """The SentencePiece adapter for a ``.model`` file (named ``name``, default the file name)."""
     from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 
-    return SentencePieceEncoder(path)
+    return SentencePieceEncoder(path, name=name)
 
 
 def train_sentencepiece(
@@ -169,11 +169,13 @@ def train_sentencepiece(
     *,
     name: str,
     folder: str | Path | None = None,
+    display_name: str | None = None,
 ):
-    """Train, save as ``<folder>/<name>.model`` and return the SentencePiece encoder for it."""
+    """Train, save as ``<folder>/<name>.model`` and return the SentencePiece encoder for it
+    (called ``display_name`` in the app, default the file name)."""
     data = train_model_bytes(lines, config)
     path = write_model(data, Path(folder or trained_models_dir()) / f"{name}.model")
-    return load_encoder(path)
+    return load_encoder(path, display_name)
 
 
 def demo_corpus_path() -> Path:
