@@ -74,23 +74,38 @@ def tokviz_tiktoken():
     return {name: tiktoken_family.load(name) for name in ("gpt2", "cl100k_base", "o200k_base")}
 
 
+_TINY_CORPUS = [
+    "안녕하세요 반갑습니다. 오늘 날씨가 좋네요!",
+    "Hello world, the quick brown fox jumps over the lazy dog.",
+    "토큰화는 재미있다 1234 5678",
+    "ﬁne ① Ｆｕｌｌ width",
+] * 50
+
+
+def _train_tiny(folder: Path, name: str, **options) -> Path:
+    import sentencepiece
+
+    model = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(_TINY_CORPUS), model_writer=model, model_type="unigram",
+        hard_vocab_limit=False, minloglevel=2, **options,
+    )
+    path = folder / name
+    path.write_bytes(model.getvalue())
+    return path
+
+
 @pytest.fixture(scope="session")
 def tiny_unigram_model(tmp_path_factory) -> Path:
     """A tiny unigram model with SentencePiece's default NFKC normalizer and no byte fallback,
     trained in a few milliseconds: it has unknown pieces and a normalizer that changes text."""
-    import sentencepiece
+    return _train_tiny(tmp_path_factory.mktemp("spm"), "tiny_unigram.model", vocab_size=80, character_coverage=1.0)
 
-    corpus = [
-        "안녕하세요 반갑습니다. 오늘 날씨가 좋네요!",
-        "Hello world, the quick brown fox jumps over the lazy dog.",
-        "토큰화는 재미있다 1234 5678",
-        "ﬁne ① Ｆｕｌｌ width",
-    ] * 50
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(corpus), model_writer=model, vocab_size=80, model_type="unigram",
-        hard_vocab_limit=False, character_coverage=1.0, minloglevel=2,
+
+@pytest.fixture(scope="session")
+def tiny_fallback_model(tmp_path_factory) -> Path:
+    """NFKC normalizer AND byte fallback: byte pieces for text the normalizer has changed."""
+    return _train_tiny(
+        tmp_path_factory.mktemp("spm"), "tiny_fallback.model", vocab_size=360, character_coverage=0.98,
+        byte_fallback=True,
     )
-    path = tmp_path_factory.mktemp("spm") / "tiny_unigram.model"
-    path.write_bytes(model.getvalue())
-    return path
