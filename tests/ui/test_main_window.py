@@ -21,23 +21,25 @@ def _window(qtbot, tmp_path):
     return win
 
 
-def test_geometry_view_and_theme_are_remembered(qtbot, tmp_path):
+def test_geometry_view_and_theme_are_remembered(qtbot, tmp_path, monkeypatch):
     from tokviz.ui import theme
     from tokviz.ui.settings import Settings
 
     win = _window(qtbot, tmp_path)
     win.show()
-    # The offscreen screen is 800x600 and restoreGeometry clamps to the screen, so the height (which
-    # fits) is what can be compared; it differs from the default 820.
-    win.resize(win.width(), 560)
     win.show_view("compare")
     win.set_theme("dark")
     assert theme.is_dark()
+    closing_geometry = bytes(win.saveGeometry())
     win.close()
+    # Qt clamps restored geometry to the (800x600 offscreen) screen, so check that the window hands
+    # Qt exactly what it saved rather than the size Qt then allows.
+    restored = []
+    monkeypatch.setattr(MainWindow, "restoreGeometry", lambda self, g: restored.append(bytes(g)) or True)
     again = MainWindow(settings=Settings.at(tmp_path / "s.ini"))
     qtbot.addWidget(again)
+    assert restored == [closing_geometry]
     assert again.current_view() == "compare"
-    assert again.height() == 560
     assert again.theme_actions["dark"].isChecked() and theme.is_dark()
     again.set_theme("light")
     assert not theme.is_dark()
