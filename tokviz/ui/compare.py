@@ -1,0 +1,931 @@
+"""Compare panel: the same text through several encoders, aligned row by row, with stats, charts,
+corpus comparison, vocabulary overlap and in-app SentencePiece training.
+
+Everything that can be slow (loading an encoder, encoding, a corpus, a 200k vocabulary, training)
+runs as a background job (:mod:`tokviz.ui.compare_jobs`); the panel only lays out and paints.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGridLayout,
+    QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QPlainTextEdit, QProgressBar,
+    QPushButton, QScrollArea, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+    QTextBrowser, QVBoxLayout, QWidget,
+)
+
+from tokviz.core.compare import (
+    CorpusTotals, EncoderOutcome, TextSet, alternative_segmentations, compare_corpus, corpus_set,
+    encode_outcome, overlap_of, sample_sets, vocabulary,
+)
+from tokviz.core.errors import TokvizError, check_text
+from tokviz.ui.compare_charts import GroupedBarChart, TokenBarChart, encoder_color
+from tokviz.ui.compare_jobs import JobRunner
+from tokviz.ui.compare_rows import AlignedRowsView, RowData
+from tokviz.ui.fonts import mono_font
+from tokviz.ui.token_colors import text_color_on, token_color
+
+DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
+DEMO_BPE_MERGES = 500
+DEFAULT_ENCODERS = ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram", DEMO_BPE_NAME]
+
+DEFAULT_TEXT = (
+    "안녕하세요! In gpt2 every Hangul syllable is three UTF-8 bytes, so 안녕하세요 costs 14 tokens; "
+    "o200k_base learned whole Korean words and needs 2.\n"
+    "Emoji: 👋🏽 🇰🇷 👨‍👩‍👧  Numbers: 1234567.89  Code: def greet(name): return f\"Hi {name}\""
+)
+
+STAT_COLUMNS = ["Encoder", "Tokens", "Chars/token", "Bytes/token", "Tokens/word", "Partial", "Byte fallback",
+                "Unknown", "Round trip", "Vocab size"]
+CORPUS_COLUMNS = ["Set", "Encoder", "Texts", "Tokens", "Chars/token", "Bytes/token", "Tokens/word", "Partial",
+                  "Byte fallback", "Unknown", "Round-trip failures", "Errors"]
+CORPUS_METRICS = {"chars per token": "chars_per_token", "tokens": "tokens", "bytes per token": "bytes_per_token",
+                  "tokens per word": "fertility", "partial tokens": "partial_tokens"}
+
+
+def _num(value: float, digits: int = 2) -> str:
+    return f"{value:,.{digits}f}"
+
+
+def _item(text: str, *, align_right: bool = True, tip: str | None = None) -> QTableWidgetItem:
+    it = QTableWidgetItem(text)
+    it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
+    if align_right:
+        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if tip:
+        it.setToolTip(tip)
+    return it
+
+
+def write_csv_atomic(path: str | Path, header: list[str], rows: list[list[str]]) -> Path:
+    """Write a CSV file (UTF-8, with a BOM so spreadsheet programs read Hangul correctly) atomically."""
+    path = Path(path)
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(header)
+    w.writerows(rows)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8-sig", newline="") as f:
+            f.write(buf.getvalue())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+class ComparePanel(QWidget):
+    """The Compare tab. Public methods are what tests, the benchmark and screenshots drive."""
+
+    rowsUpdated = Signal()  # the aligned view and stats show the current text and encoders
+    corpusFinished = Signal(object)  # CorpusComparison
+    overlapFinished = Signal(object)  # VocabOverlap
+    trainingFinished = Signal(object)  # the new encoder, or an error message (str)
+
+    def __init__(self, session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.jobs = JobRunner(self)
+        self.outcomes: list[EncoderOutcome] = []
+        self.corpus_totals: list[CorpusTotals] = []
+        self._generation = 0
+        self._pending_bpe = False
+        self._bpe_failed: str | None = None
+        self._known = set(session.registry.names())
+        self._corpus_job = None
+        self._corpus_path: str | None = None
+        self._last_update_ms = 0.0
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(150)
+        self._debounce.timeout.connect(self.refresh_now)
+        self._build()
+        session.encodersChanged.connect(self._on_registry_changed)
+        self.set_encoders([n for n in DEFAULT_ENCODERS if n in session.registry or n == DEMO_BPE_NAME])
+        self.editor.setPlainText(DEFAULT_TEXT)
+
+    # ---- building -----------------------------------------------------------------------------
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+
+        top = QHBoxLayout()
+        self.editor = QPlainTextEdit()
+        self.editor.setFont(mono_font(11))
+        self.editor.setPlaceholderText("Type or paste a text; every encoder below splits it.")
+        self.editor.setMaximumHeight(64)
+        self.editor.textChanged.connect(self._debounce.start)
+        top.addWidget(self.editor, 1)
+        side = QVBoxLayout()
+        self.sample_combo = QComboBox()
+        self.sample_combo.addItem("Sample text…")
+        try:
+            self._samples = {s.name: s.texts[0] for s in sample_sets()}
+        except TokvizError:
+            self._samples = {}
+        self.sample_combo.addItems(list(self._samples))
+        self.sample_combo.activated.connect(self._load_sample)
+        side.addWidget(self.sample_combo)
+        row = QHBoxLayout()
+        self.csv_button = QPushButton("Export CSV…")
+        self.csv_button.clicked.connect(self._ask_export_csv)
+        self.png_button = QPushButton("Save PNG…")
+        self.png_button.clicked.connect(self._ask_save_png)
+        row.addWidget(self.csv_button)
+        row.addWidget(self.png_button)
+        side.addLayout(row)
+        top.addLayout(side)
+        outer.addLayout(top)
+
+        self.message_label = QLabel()
+        self.message_label.setWordWrap(True)
+        self.message_label.setVisible(False)
+        self.message_label.setStyleSheet("color: #b21f1f;")
+        outer.addWidget(self.message_label)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        upper = QSplitter(Qt.Orientation.Horizontal)
+        upper.addWidget(self._build_encoder_list())
+        self.view = AlignedRowsView()
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.view)
+        upper.addWidget(self.scroll)
+        upper.setStretchFactor(1, 1)
+        upper.setSizes([210, 1100])
+        split.addWidget(upper)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._build_stats(), "Stats")
+        self.tabs.addTab(self._build_corpus(), "Corpus")
+        self.tabs.addTab(self._build_sentencepiece(), "SentencePiece")
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([620, 260])
+        outer.addWidget(split, 1)
+        self.status = QLabel()
+        outer.addWidget(self.status)
+
+    def _build_encoder_list(self) -> QWidget:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("Encoders (drag to reorder)"))
+        self.encoder_list = QListWidget()
+        self.encoder_list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.encoder_list.model().rowsMoved.connect(lambda *a: self._encoders_edited())
+        lay.addWidget(self.encoder_list, 1)
+        self.add_combo = QComboBox()
+        self.add_combo.setToolTip("Encoders known to tokviz that are not in the list")
+        lay.addWidget(self.add_combo)
+        grid = QGridLayout()
+        add = QPushButton("Add")
+        add.clicked.connect(lambda: self.add_encoder_name(self.add_combo.currentText()))
+        remove = QPushButton("Remove")
+        remove.clicked.connect(self._remove_selected)
+        up = QPushButton("▲ Up")
+        up.clicked.connect(lambda: self._move_selected(-1))
+        down = QPushButton("▼ Down")
+        down.clicked.connect(lambda: self._move_selected(1))
+        grid.addWidget(add, 0, 0)
+        grid.addWidget(remove, 0, 1)
+        grid.addWidget(up, 1, 0)
+        grid.addWidget(down, 1, 1)
+        lay.addLayout(grid)
+        open_btn = QPushButton("Open model file…")
+        open_btn.clicked.connect(self._ask_open_model)
+        lay.addWidget(open_btn)
+        self._refresh_add_combo()
+        return box
+
+    def _build_stats(self) -> QWidget:
+        w = QSplitter(Qt.Orientation.Horizontal)
+        left = QWidget()
+        lay = QVBoxLayout(left)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.stats_table = QTableWidget(0, len(STAT_COLUMNS))
+        self.stats_table.setHorizontalHeaderLabels(STAT_COLUMNS)
+        self.stats_table.verticalHeader().setVisible(False)
+        self.stats_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.stats_table.setAlternatingRowColors(True)
+        lay.addWidget(self.stats_table, 1)
+        self.diff_label = QLabel()
+        self.diff_label.setWordWrap(True)
+        self.diff_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.diff_label)
+        w.addWidget(left)
+        self.token_chart = TokenBarChart()
+        w.addWidget(self.token_chart)
+        w.setStretchFactor(0, 3)
+        w.setStretchFactor(1, 1)
+        w.setSizes([900, 380])
+        return w
+
+    def _build_corpus(self) -> QWidget:
+        w = QWidget()
+        lay = QVBoxLayout(w)
+        bar = QHBoxLayout()
+        self.corpus_source = QComboBox()
+        self.corpus_source.addItems(["Built-in sample sets", "Demo corpus", "Corpus file…"])
+        self.corpus_source.activated.connect(self._corpus_source_changed)
+        bar.addWidget(QLabel("Texts:"))
+        bar.addWidget(self.corpus_source)
+        self.max_lines = QSpinBox()
+        self.max_lines.setRange(1, 10_000_000)
+        self.max_lines.setValue(200_000)
+        self.max_lines.setPrefix("at most ")
+        self.max_lines.setSuffix(" lines")
+        bar.addWidget(self.max_lines)
+        self.corpus_run = QPushButton("Compare corpus")
+        self.corpus_run.clicked.connect(lambda: self.run_corpus())
+        self.corpus_cancel = QPushButton("Cancel")
+        self.corpus_cancel.setEnabled(False)
+        self.corpus_cancel.clicked.connect(self.cancel_corpus)
+        bar.addWidget(self.corpus_run)
+        bar.addWidget(self.corpus_cancel)
+        self.corpus_progress = QProgressBar()
+        self.corpus_progress.setRange(0, 1000)
+        bar.addWidget(self.corpus_progress, 1)
+        self.metric_combo = QComboBox()
+        self.metric_combo.addItems(list(CORPUS_METRICS))
+        self.metric_combo.currentIndexChanged.connect(lambda _: self._show_corpus(self.corpus_totals))
+        bar.addWidget(QLabel("Chart:"))
+        bar.addWidget(self.metric_combo)
+        lay.addLayout(bar)
+        self.corpus_status = QLabel("Compare every encoder in the list over the built-in sample sets or a corpus file.")
+        lay.addWidget(self.corpus_status)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.corpus_table = QTableWidget(0, len(CORPUS_COLUMNS))
+        self.corpus_table.setHorizontalHeaderLabels(CORPUS_COLUMNS)
+        self.corpus_table.verticalHeader().setVisible(False)
+        self.corpus_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        split.addWidget(self.corpus_table)
+        self.corpus_chart = GroupedBarChart()
+        split.addWidget(self.corpus_chart)
+        lay.addWidget(split, 1)
+        ov = QHBoxLayout()
+        ov.addWidget(QLabel("Vocabulary overlap:"))
+        self.overlap_a = QComboBox()
+        self.overlap_b = QComboBox()
+        ov.addWidget(self.overlap_a)
+        ov.addWidget(QLabel("vs"))
+        ov.addWidget(self.overlap_b)
+        go = QPushButton("Compute")
+        go.clicked.connect(lambda: self.compute_overlap(self.overlap_a.currentText(), self.overlap_b.currentText()))
+        ov.addWidget(go)
+        self.overlap_label = QLabel("Shared token byte strings and Jaccard index of two vocabularies.")
+        self.overlap_label.setWordWrap(True)
+        self.overlap_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        ov.addWidget(self.overlap_label, 1)
+        lay.addLayout(ov)
+        return w
+
+    def _build_sentencepiece(self) -> QWidget:
+        w = QWidget()
+        lay = QHBoxLayout(w)
+        form_box = QWidget()
+        form = QFormLayout(form_box)
+        self.sp_type = QComboBox()
+        self.sp_type.addItems(["unigram", "bpe"])
+        self.sp_vocab = QSpinBox()
+        self.sp_vocab.setRange(260, 200_000)
+        self.sp_vocab.setValue(2000)
+        self.sp_coverage = QDoubleSpinBox()
+        self.sp_coverage.setDecimals(4)
+        self.sp_coverage.setRange(0.9, 1.0)
+        self.sp_coverage.setSingleStep(0.0005)
+        self.sp_coverage.setValue(0.9995)
+        self.sp_fallback = QCheckBox("byte fallback (<0xNN> pieces instead of <unk>)")
+        self.sp_fallback.setChecked(True)
+        form.addRow("Model type", self.sp_type)
+        form.addRow("Vocabulary size", self.sp_vocab)
+        form.addRow("Character coverage", self.sp_coverage)
+        form.addRow("", self.sp_fallback)
+        self.sp_train_button = QPushButton("Train on the corpus (Corpus tab's texts)")
+        self.sp_train_button.clicked.connect(lambda: self.train_sentencepiece())
+        form.addRow(self.sp_train_button)
+        self.sp_status = QLabel("The model is added as an encoder when training ends.")
+        self.sp_status.setWordWrap(True)
+        form.addRow(self.sp_status)
+        lay.addWidget(form_box)
+        right = QVBoxLayout()
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Unigram model:"))
+        self.seg_model = QComboBox()
+        bar.addWidget(self.seg_model, 1)
+        self.seg_alpha = QDoubleSpinBox()
+        self.seg_alpha.setRange(0.01, 1.0)
+        self.seg_alpha.setSingleStep(0.05)
+        self.seg_alpha.setValue(0.1)
+        self.seg_alpha.setPrefix("alpha ")
+        bar.addWidget(self.seg_alpha)
+        seg_go = QPushButton("Show segmentations")
+        seg_go.clicked.connect(lambda: self.show_segmentations())
+        bar.addWidget(seg_go)
+        right.addLayout(bar)
+        self.seg_view = QTextBrowser()
+        self.seg_view.setFont(mono_font(11))
+        self.seg_view.setPlaceholderText(
+            "N-best and sampled segmentations of the first line of the text by a SentencePiece unigram model.")
+        right.addWidget(self.seg_view, 1)
+        holder = QWidget()
+        holder.setLayout(right)
+        lay.addWidget(holder, 1)
+        return w
+
+    # ---- encoder list -------------------------------------------------------------------------
+    def encoder_names(self) -> list[str]:
+        return [self.encoder_list.item(i).text() for i in range(self.encoder_list.count())]
+
+    def set_encoders(self, names: list[str]) -> None:
+        self.encoder_list.clear()
+        for n in dict.fromkeys(names):
+            self.encoder_list.addItem(QListWidgetItem(n))
+        self._encoders_edited()
+
+    def add_encoder_name(self, name: str) -> None:
+        if name and name not in self.encoder_names():
+            self.encoder_list.addItem(QListWidgetItem(name))
+            self._encoders_edited()
+
+    def remove_encoder_name(self, name: str) -> None:
+        for i in range(self.encoder_list.count()):
+            if self.encoder_list.item(i).text() == name:
+                self.encoder_list.takeItem(i)
+                self._encoders_edited()
+                return
+
+    def move_encoder(self, name: str, delta: int) -> None:
+        names = self.encoder_names()
+        if name not in names:
+            return
+        i = names.index(name)
+        j = max(0, min(len(names) - 1, i + delta))
+        if i != j:
+            item = self.encoder_list.takeItem(i)
+            self.encoder_list.insertItem(j, item)
+            self.encoder_list.setCurrentRow(j)
+            self._encoders_edited()
+
+    def _remove_selected(self) -> None:
+        item = self.encoder_list.currentItem()
+        if item is not None:
+            self.remove_encoder_name(item.text())
+
+    def _move_selected(self, delta: int) -> None:
+        item = self.encoder_list.currentItem()
+        if item is not None:
+            self.move_encoder(item.text(), delta)
+
+    def _encoders_edited(self) -> None:
+        for i in range(self.encoder_list.count()):
+            item = self.encoder_list.item(i)
+            item.setForeground(encoder_color(i).darker(115))
+        self._refresh_add_combo()
+        if DEMO_BPE_NAME in self.encoder_names():
+            self._ensure_demo_bpe()
+        self._debounce.start()
+
+    def _refresh_add_combo(self) -> None:
+        present = set(self.encoder_names()) if hasattr(self, "encoder_list") else set()
+        names = [s.name for s in self.session.registry.statuses() if s.available and s.name not in present]
+        if DEMO_BPE_NAME not in present and DEMO_BPE_NAME not in names:
+            names.append(DEMO_BPE_NAME)
+        self.add_combo.clear()
+        self.add_combo.addItems(names)
+        all_names = [s.name for s in self.session.registry.statuses() if s.available]
+        if hasattr(self, "overlap_a"):
+            for combo, default in ((self.overlap_a, 0), (self.overlap_b, 2)):
+                current = combo.currentText()
+                combo.clear()
+                combo.addItems(all_names)
+                if current in all_names:
+                    combo.setCurrentText(current)
+                elif len(all_names) > default:
+                    combo.setCurrentIndex(default)
+            sp = [s.name for s in self.session.registry.statuses() if s.available and s.family == "sentencepiece"]
+            current = self.seg_model.currentText()
+            self.seg_model.clear()
+            self.seg_model.addItems(sp)
+            if current in sp:
+                self.seg_model.setCurrentText(current)
+
+    def _on_registry_changed(self) -> None:
+        names = set(self.session.registry.names())
+        new = names - self._known
+        self._known = names
+        for n in sorted(new):
+            # a model opened from the File menu joins the comparison; the Train panel's model of the
+            # moment (renamed every step) does not flood the list
+            if not n.startswith("tokviz BPE (step"):
+                self.add_encoder_name(n)
+        self._refresh_add_combo()
+        self._debounce.start()
+
+    def _ask_open_model(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open model file", "",
+                                              "Models (*.model *.tiktoken *.json);;All files (*)")
+        if path:
+            self.open_model_file(path)
+
+    def open_model_file(self, path: str) -> bool:
+        """Add a model file as an encoder; a bad file gets a message in the panel, nothing else changes."""
+        try:
+            from tokviz.core.encoders.files import open_model_file
+
+            encoder = open_model_file(path)
+        except TokvizError as err:
+            self.show_message(f"Cannot open model: {err}")
+            return False
+        except Exception as err:  # noqa: BLE001 - a broken file must never take the panel down
+            self.show_message(f"Cannot open model {path}: {type(err).__name__}: {err}")
+            return False
+        self.show_message(None)
+        self.session.add_encoder(encoder)
+        self.add_encoder_name(encoder.name)
+        return True
+
+    def show_message(self, text: str | None) -> None:
+        self.message_label.setText(text or "")
+        self.message_label.setVisible(bool(text))
+
+    # ---- the demo BPE encoder -----------------------------------------------------------------
+    def _ensure_demo_bpe(self) -> None:
+        if DEMO_BPE_NAME in self.session.registry or self._pending_bpe or self._bpe_failed:
+            return
+        self._pending_bpe = True
+
+        def train(state):
+            from tokviz.core.bpe.events import TrainerConfig
+            from tokviz.core.bpe.trainer import BPETrainer
+            from tokviz.core.encoders.sentencepiece_train import demo_corpus_path
+
+            text = demo_corpus_path().read_text(encoding="utf-8")
+            trainer = BPETrainer(TrainerConfig(mode="byte", merges=DEMO_BPE_MERGES, pattern="gpt4"))
+            for _ in trainer.run(text.splitlines(keepends=True), cancel=state.is_cancelled):
+                pass
+            model = trainer.model()
+            model.name = DEMO_BPE_NAME
+            model.source = f"trained in tokviz on the demo corpus ({DEMO_BPE_MERGES} byte-level merges, gpt4 pattern)"
+            return model
+
+        def done(model):
+            self._pending_bpe = False
+            self.session.add_encoder(model)
+
+        def failed(msg):
+            self._pending_bpe = False
+            self._bpe_failed = msg
+            self._debounce.start()
+
+        self.jobs.start(train, finished=done, failed=failed)
+
+    # ---- encoding -----------------------------------------------------------------------------
+    def set_text(self, text: str) -> None:
+        self.editor.setPlainText(text)
+
+    def _load_sample(self, index: int) -> None:
+        name = self.sample_combo.itemText(index)
+        if name in self._samples:
+            self.set_text(self._samples[name])
+        self.sample_combo.setCurrentIndex(0)
+
+    def refresh_now(self) -> None:
+        """Encode the current text with every listed encoder in the background; the view updates
+        when all are done (``rowsUpdated``)."""
+        self._debounce.stop()
+        text = self.editor.toPlainText()
+        names = self.encoder_names()
+        try:
+            check_text(text)
+        except TokvizError as err:
+            self.show_message(str(err))
+            return
+        self._generation += 1
+        gen = self._generation
+        started = time.perf_counter()
+        registry = self.session.registry
+        waiting = {DEMO_BPE_NAME} if self._pending_bpe else set()
+        bpe_failed = self._bpe_failed
+
+        def encode_all(state):
+            out = []
+            for name in names:
+                if state.is_cancelled():
+                    return None
+                if name in waiting and name not in registry:
+                    out.append((name, None, "training on the demo corpus…"))
+                    continue
+                if name == DEMO_BPE_NAME and bpe_failed and name not in registry:
+                    out.append((name, EncoderOutcome(name, error=f"could not train: {bpe_failed}"), None))
+                    continue
+                try:
+                    encoder = registry.get(name)
+                except Exception as err:  # noqa: BLE001 - shown in the row
+                    from tokviz.core.compare import describe_failure
+
+                    out.append((name, EncoderOutcome(name, error=describe_failure(err)), None))
+                    continue
+                out.append((name, encode_outcome(encoder, text), None))
+            return out
+
+        def done(result):
+            if result is None or gen != self._generation:
+                return  # a newer text or encoder list is on its way
+            self._show_outcomes(text, result)
+            self._last_update_ms = (time.perf_counter() - started) * 1000
+            self.status.setText(
+                f"{len(text):,} characters · {len(names)} encoders · updated in {self._last_update_ms:.0f} ms"
+                "  ·  hover a character: its token is outlined in every row  ·  ▼ = encoders disagree on a boundary")
+            self.rowsUpdated.emit()
+
+        def failed(msg):
+            if gen == self._generation:
+                self.show_message(msg)
+
+        self.jobs.start(encode_all, finished=done, failed=failed)
+
+    def _show_outcomes(self, text: str, result) -> None:
+        self.show_message(None)
+        rows = []
+        self.outcomes = []
+        for i, (name, outcome, note) in enumerate(result):
+            color = encoder_color(i)
+            if outcome is None:
+                rows.append(RowData(name, None, note, False, color))
+                continue
+            self.outcomes.append(outcome)
+            if outcome.ok:
+                rows.append(RowData(name, outcome.encoding, None, False, color))
+            else:
+                rows.append(RowData(name, None, outcome.error, True, color))
+        self.view.set_rows(text, rows)
+        self._fill_stats(result)
+
+    def _fill_stats(self, result) -> None:
+        t = self.stats_table
+        t.clearSpans()
+        t.setRowCount(len(result))
+        diffs = []
+        names, values, colors = [], [], []
+        for r, (name, outcome, note) in enumerate(result):
+            name_item = _item(name, align_right=False)
+            name_item.setForeground(encoder_color(r).darker(120))
+            t.setItem(r, 0, name_item)
+            names.append(name)
+            colors.append(encoder_color(r))
+            if outcome is None or not outcome.ok:
+                msg = note if outcome is None else outcome.error
+                err = _item(msg or "", align_right=False, tip=msg)
+                if outcome is not None:
+                    err.setForeground(QColor("#b21f1f"))
+                t.setItem(r, 1, err)
+                t.setSpan(r, 1, 1, len(STAT_COLUMNS) - 1)
+                values.append(None)
+                continue
+            m = outcome.metrics
+            rt_tip = "\n".join(d.describe() for d in outcome.differences[:20]) or "decode(encode(text)) == text"
+            cells = [f"{m.tokens:,}", _num(m.chars_per_token), _num(m.bytes_per_token), _num(m.fertility),
+                     f"{m.partial_tokens:,}", f"{m.fallback_tokens:,}", f"{m.unknown_tokens:,}",
+                     "exact" if m.round_trip else f"differs ({len(outcome.differences)})",
+                     f"{outcome.vocab_size:,}" if outcome.vocab_size else "?"]
+            for c, value in enumerate(cells, start=1):
+                item = _item(value, tip=rt_tip if c == 8 else None)
+                if c == 8 and not m.round_trip:
+                    item.setForeground(QColor("#b21f1f"))
+                t.setItem(r, c, item)
+            values.append(m.tokens)
+            if outcome.differences:
+                shown = "; ".join(d.describe() for d in outcome.differences[:3])
+                more = f" (+{len(outcome.differences) - 3} more)" if len(outcome.differences) > 3 else ""
+                diffs.append(f"<b>{html.escape(name)}</b> round trip: {html.escape(shown)}{more}")
+        self.diff_label.setText("<br>".join(diffs))
+        self.diff_label.setVisible(bool(diffs))
+        self.token_chart.set_values(names, values, colors)
+
+    # ---- corpus comparison --------------------------------------------------------------------
+    def _corpus_source_changed(self, index: int) -> None:
+        if self.corpus_source.itemText(index) == "Corpus file…":
+            path, _ = QFileDialog.getOpenFileName(self, "Corpus file", "", "Text (*.txt);;All files (*)")
+            if path:
+                self.set_corpus_file(path)
+            else:
+                self.corpus_source.setCurrentIndex(0)
+
+    def set_corpus_file(self, path: str) -> None:
+        """Use ``path`` (one text per line) as the corpus for comparison and SentencePiece training."""
+        self._corpus_path = path
+        label = f"File: {Path(path).name}"
+        if self.corpus_source.count() > 3:
+            self.corpus_source.setItemText(3, label)
+        else:
+            self.corpus_source.addItem(label)
+        self.corpus_source.setCurrentIndex(3)
+
+    def _corpus_sets_loader(self):
+        """A function (run in the worker) that reads the chosen texts."""
+        choice = self.corpus_source.currentIndex()
+        path = self._corpus_path
+        max_lines = self.max_lines.value()
+
+        def load() -> list[TextSet]:
+            if choice == 0:
+                return sample_sets()
+            if choice == 1:
+                from tokviz.core.encoders.sentencepiece_train import demo_corpus_path
+
+                return [corpus_set(demo_corpus_path(), name="demo corpus", max_lines=max_lines)]
+            if path is None:
+                raise TokvizError("choose a corpus file first")
+            return [corpus_set(path, max_lines=max_lines)]
+
+        return load
+
+    def run_corpus(self, sets: list[TextSet] | None = None) -> None:
+        """Compare every listed encoder over ``sets`` (default: the Corpus tab's choice) in the
+        background; the table fills while it runs."""
+        if self._corpus_job is not None and self._corpus_job.running:
+            return
+        names = self.encoder_names()
+        registry = self.session.registry
+        load = (lambda: sets) if sets is not None else self._corpus_sets_loader()
+        self._corpus_names = names
+        self._corpus_errors: dict[str, str] = {}
+
+        def work(state):
+            text_sets = load()
+            encoders = []
+            for n in names:
+                try:
+                    encoders.append(registry.get(n))
+                except Exception as err:  # noqa: BLE001
+                    self._corpus_errors[n] = str(err)
+            return compare_corpus(encoders, text_sets, state)
+
+        self.corpus_run.setEnabled(False)
+        self.corpus_cancel.setEnabled(True)
+        self.corpus_progress.setValue(0)
+        self.corpus_status.setText("Comparing…")
+        self._corpus_started = time.perf_counter()
+        self._corpus_job = self.jobs.start(work, finished=self._corpus_done, failed=self._corpus_failed,
+                                           progressed=self._corpus_progress)
+
+    def cancel_corpus(self) -> None:
+        if self._corpus_job is not None:
+            self._corpus_job.cancel()
+            self.corpus_status.setText("Cancelling…")
+
+    def _corpus_progress(self, payload) -> None:
+        done, total, totals = payload
+        self.corpus_progress.setValue(int(1000 * done / total) if total else 1000)
+        elapsed = time.perf_counter() - self._corpus_started
+        self.corpus_status.setText(f"{done:,} of {total:,} characters through every encoder · {elapsed:.1f} s")
+        self._show_corpus(totals)
+
+    def _corpus_done(self, result) -> None:
+        self.corpus_run.setEnabled(True)
+        self.corpus_cancel.setEnabled(False)
+        self._show_corpus(result.snapshot())
+        state = "Cancelled" if result.cancelled else "Done"
+        if not result.cancelled:
+            self.corpus_progress.setValue(1000)
+        errors = "; ".join(f"{n}: {e}" for n, e in self._corpus_errors.items())
+        self.corpus_status.setText(f"{state} in {result.seconds:.1f} s." + (f" Skipped: {errors}" if errors else ""))
+        self.corpusFinished.emit(result)
+
+    def _corpus_failed(self, msg: str) -> None:
+        self.corpus_run.setEnabled(True)
+        self.corpus_cancel.setEnabled(False)
+        self.corpus_status.setText(f"Could not compare: {msg}")
+        self.corpusFinished.emit(None)
+
+    def _show_corpus(self, totals: list[CorpusTotals]) -> None:
+        self.corpus_totals = totals
+        t = self.corpus_table
+        t.setRowCount(len(totals))
+        for r, c in enumerate(totals):
+            cells = [c.set_name, c.encoder, f"{c.texts:,}", f"{c.tokens:,}", _num(c.chars_per_token),
+                     _num(c.bytes_per_token), _num(c.fertility), f"{c.partial_tokens:,}", f"{c.fallback_tokens:,}",
+                     f"{c.unknown_tokens:,}", f"{c.round_trip_failures:,}", f"{c.failed_texts:,}"]
+            for col, value in enumerate(cells):
+                t.setItem(r, col, _item(value, align_right=col >= 2, tip=c.first_error if col == 11 else None))
+        if not totals:
+            return
+        sets = list(dict.fromkeys(c.set_name for c in totals))
+        encs = list(dict.fromkeys(c.encoder for c in totals))
+        attr = CORPUS_METRICS[self.metric_combo.currentText()]
+        by = {(c.set_name, c.encoder): c for c in totals}
+        values = [[float(getattr(by[(s, e)], attr)) for s in sets] for e in encs]
+        names = self.encoder_names()
+        colors = [encoder_color(names.index(e)) if e in names else encoder_color(i) for i, e in enumerate(encs)]
+        self.corpus_chart.set_matrix(sets, encs, values, colors, self.metric_combo.currentText())
+
+    # ---- vocabulary overlap -------------------------------------------------------------------
+    def compute_overlap(self, a: str, b: str) -> None:
+        registry = self.session.registry
+        if not a or not b:
+            return
+        self.overlap_label.setText(f"Reading the vocabularies of {a} and {b}…")
+
+        def work(state):
+            ea, eb = registry.get(a), registry.get(b)
+            return overlap_of(a, vocabulary(ea, state), b, vocabulary(eb, state))
+
+        def done(ov):
+            def show(bs):
+                return ", ".join(html.escape(repr(x.decode("utf-8"))) for x in bs[:6])
+
+            self.overlap_label.setText(
+                f"<b>{html.escape(ov.describe())}</b><br>shared e.g. {show(ov.shared_examples)}<br>"
+                f"only {html.escape(ov.a)}: {show(ov.only_a_examples)}<br>only {html.escape(ov.b)}: {show(ov.only_b_examples)}")
+            self.overlapFinished.emit(ov)
+
+        def failed(msg):
+            self.overlap_label.setText(f"Could not compare vocabularies: {html.escape(msg)}")
+            self.overlapFinished.emit(None)
+
+        self.jobs.start(work, finished=done, failed=failed)
+
+    # ---- SentencePiece ------------------------------------------------------------------------
+    def train_sentencepiece(self, sets: list[TextSet] | None = None) -> None:
+        """Train a SentencePiece model on the corpus (the Corpus tab's texts) in the background and
+        add it as an encoder."""
+        from tokviz.core.encoders.sentencepiece_train import SentencePieceConfig, train_sentencepiece
+
+        config = SentencePieceConfig(self.sp_type.currentText(), self.sp_vocab.value(),
+                                     self.sp_coverage.value(), self.sp_fallback.isChecked())
+        try:
+            config.check()
+        except TokvizError as err:
+            self.sp_status.setText(str(err))
+            return
+        load = (lambda: sets) if sets is not None else self._corpus_sets_loader()
+        source = "texts" if sets is not None else self.corpus_source.currentText().removeprefix("File: ")
+        stamp = time.strftime("%H%M%S")
+        display = f"sp:{config.model_type}-{config.vocab_size} ({source})"
+
+        def work(state):
+            lines = [ln for s in load() for t in s.texts for ln in t.splitlines()]
+            return train_sentencepiece(lines, config, name=f"{config.model_type}-{config.vocab_size}-{stamp}",
+                                       display_name=display)
+
+        def done(encoder):
+            self.sp_train_button.setEnabled(True)
+            self.sp_status.setText(f"Trained {encoder.name}: {encoder.vocab_size:,} pieces ({config.describe()}).")
+            self.session.add_encoder(encoder)
+            self.add_encoder_name(encoder.name)
+            self.seg_model.setCurrentText(encoder.name)
+            self.trainingFinished.emit(encoder)
+
+        def failed(msg):
+            self.sp_train_button.setEnabled(True)
+            self.sp_status.setText(f"Training failed: {msg}")
+            self.trainingFinished.emit(msg)
+
+        self.sp_train_button.setEnabled(False)
+        self.sp_status.setText(f"Training {config.describe()}…")
+        self.jobs.start(work, finished=done, failed=failed)
+
+    def show_segmentations(self, name: str | None = None, text: str | None = None) -> bool:
+        """Fill the segmentation view for ``name`` (default: the chosen model) and ``text`` (default:
+        the first line of the text, up to 120 characters)."""
+        name = name or self.seg_model.currentText()
+        if text is None:
+            lines = self.editor.toPlainText().strip().splitlines()
+            text = lines[0][:120] if lines else ""
+        try:
+            encoder = self.session.registry.get(name)
+            seg = alternative_segmentations(encoder, text, alpha=self.seg_alpha.value())
+        except TokvizError as err:
+            self.seg_view.setHtml(f"<p style='color:#b21f1f'>{html.escape(str(err))}</p>")
+            return False
+        pieces_id = getattr(encoder, "processor", None)
+
+        def row(pieces) -> str:
+            out = []
+            for p in pieces:
+                pid = pieces_id.piece_to_id(p) if pieces_id is not None else hash(p) & 0xFFFF
+                bg = token_color(pid)
+                fg = text_color_on(bg)
+                out.append(f"<span style='background:{bg.name()};color:{fg.name()}'>&nbsp;{html.escape(p)}&nbsp;</span>")
+            return "&thinsp;".join(out) + f" <span style='color:gray'>({len(pieces)})</span>"
+
+        parts = [f"<p><b>{html.escape(seg.encoder)}</b> on {html.escape(repr(seg.text))}</p>",
+                 "<p><b>N-best</b> (most likely first)</p>"]
+        parts += [f"<p>{i + 1}. {row(p)}</p>" for i, p in enumerate(seg.nbest)]
+        parts.append(f"<p><b>Sampled</b> (alpha {seg.alpha:g}, seeded)</p>")
+        parts += [f"<p>{row(p)}</p>" for p in seg.samples]
+        self.seg_view.setHtml("".join(parts))
+        return True
+
+    # ---- export -------------------------------------------------------------------------------
+    def stats_rows(self) -> tuple[list[str], list[list[str]]]:
+        """The stats table (current text) as CSV rows: numbers unformatted."""
+        header = ["encoder", "tokens", "characters", "bytes", "words", "chars_per_token", "bytes_per_token",
+                  "fertility", "partial_tokens", "fallback_tokens", "unknown_tokens", "round_trip", "vocab_size", "error"]
+        rows = []
+        for o in self.outcomes:
+            if o.metrics is None:
+                rows.append([o.encoder] + [""] * 12 + [o.error or ""])
+                continue
+            m = o.metrics
+            rows.append([o.encoder, m.tokens, m.characters, m.bytes, m.words, f"{m.chars_per_token:.4f}",
+                         f"{m.bytes_per_token:.4f}", f"{m.fertility:.4f}", m.partial_tokens, m.fallback_tokens,
+                         m.unknown_tokens, "exact" if m.round_trip else "differs", o.vocab_size or "", ""])
+        return header, rows
+
+    def corpus_rows(self) -> tuple[list[str], list[list[str]]]:
+        header = ["set", "encoder", "texts", "tokens", "characters", "bytes", "words", "chars_per_token",
+                  "bytes_per_token", "fertility", "partial_tokens", "fallback_tokens", "unknown_tokens",
+                  "round_trip_failures", "failed_texts", "first_error"]
+        rows = [[c.set_name, c.encoder, c.texts, c.tokens, c.characters, c.bytes, c.words, f"{c.chars_per_token:.4f}",
+                 f"{c.bytes_per_token:.4f}", f"{c.fertility:.4f}", c.partial_tokens, c.fallback_tokens,
+                 c.unknown_tokens, c.round_trip_failures, c.failed_texts, c.first_error or ""]
+                for c in self.corpus_totals]
+        return header, rows
+
+    def export_csv(self, path: str | Path, which: str | None = None) -> Path:
+        """Write the stats table (or, on the Corpus tab / ``which="corpus"``, the corpus table)."""
+        if which is None:
+            which = "corpus" if self.tabs.currentIndex() == 1 else "stats"
+        header, rows = self.corpus_rows() if which == "corpus" else self.stats_rows()
+        return write_csv_atomic(path, header, [[str(c) for c in r] for r in rows])
+
+    def save_png(self, path: str | Path) -> Path:
+        """Save the aligned rows (the whole text, not just what is scrolled into view) as a PNG."""
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp.png")
+        if not self.view.grab().save(str(tmp), "PNG"):
+            raise TokvizError(f"could not write {path}")
+        os.replace(tmp, path)
+        return path
+
+    def _ask_export_csv(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export table as CSV", "compare.csv", "CSV (*.csv)")
+        if path:
+            try:
+                self.export_csv(path)
+            except OSError as err:
+                self.show_message(f"Could not write {path}: {err.strerror or err}")
+
+    def _ask_save_png(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save view as PNG", "compare.png", "PNG (*.png)")
+        if path:
+            try:
+                self.save_png(path)
+            except (OSError, TokvizError) as err:
+                self.show_message(f"Could not write {path}: {err}")
+
+    # ---- app hooks ----------------------------------------------------------------------------
+    def wait_until_idle(self, timeout: float = 60.0) -> bool:
+        """Spin the event loop until no job runs and the view is current (screenshots, benchmark)."""
+        from PySide6.QtWidgets import QApplication
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            QApplication.processEvents()
+            if not self.jobs.busy and not self._debounce.isActive() and not self._pending_bpe:
+                QApplication.processEvents()
+                if not self.jobs.busy:
+                    return True
+            time.sleep(0.005)
+        return False
+
+    def prepare_screenshot(self, args) -> None:
+        names = getattr(args, "encoders", None)
+        for path in getattr(args, "model", None) or []:
+            self.open_model_file(path)
+        if names:
+            self.set_encoders(list(names) + [n for n in self.encoder_names() if n not in names and
+                                              n not in DEFAULT_ENCODERS])
+        text = getattr(args, "text", None)
+        self.set_text(text if text is not None else DEFAULT_TEXT)
+        self.wait_until_idle()
+        self.refresh_now()
+        self.wait_until_idle()
+        if self.view.rows:
+            # hover the 안 of the first 안녕하세요 so the shot shows the cross-row highlight
+            i = self.view.text.find("안녕하세요")
+            if i >= 0:
+                self.view.set_hovered_char(i)
+        self.show_segmentations()
+
+    def shutdown(self) -> None:
+        self._debounce.stop()
+        self.jobs.shutdown()

@@ -1,0 +1,112 @@
+"""Compare panel charts (pyqtgraph): tokens per encoder for the current text, and a grouped bar
+chart of one metric per text set and encoder for corpus comparisons.
+
+Items are created once and updated with ``setOpts``/``setData`` (pyqtgraph's PlotSpeedTest habit).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pyqtgraph as pg
+from PySide6.QtGui import QColor
+
+from tokviz.ui.theme import is_dark
+
+# One colour per encoder position (row chip, bars and legend agree); Tableau 10.
+ENCODER_COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+                  "#9c755f", "#bab0ac"]
+
+
+def encoder_color(position: int) -> QColor:
+    return QColor(ENCODER_COLORS[position % len(ENCODER_COLORS)])
+
+
+def _style(plot: pg.PlotItem, dark: bool) -> None:
+    plot.showGrid(x=False, y=True, alpha=0.25)
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.getViewBox().setMouseEnabled(x=False, y=False)
+    fg = "#dddddd" if dark else "#333333"
+    for side in ("left", "bottom"):
+        ax = plot.getAxis(side)
+        ax.setTextPen(fg)
+        ax.setPen(fg)
+
+
+class TokenBarChart(pg.PlotWidget):
+    """Tokens (or another metric) per encoder, one coloured bar each, value written above it."""
+
+    def __init__(self, parent=None):
+        dark = is_dark()
+        super().__init__(parent, background="#1e1e1e" if dark else "w")
+        self._fg = "#dddddd" if dark else "#222222"
+        self.plot_item = self.getPlotItem()
+        _style(self.plot_item, dark)
+        self.plot_item.setLabel("left", "tokens")
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.7)
+        self.plot_item.addItem(self.bars)
+        self._labels: list[pg.TextItem] = []
+        self.values: list[float] = []
+
+    def set_values(self, names: Sequence[str], values: Sequence[float | None], colors: Sequence[QColor],
+                   label: str = "tokens") -> None:
+        xs = list(range(len(names)))
+        heights = [v if v is not None else 0 for v in values]
+        self.values = list(heights)
+        self.bars.setOpts(x=xs, height=heights, width=0.7, brushes=[pg.mkBrush(c) for c in colors],
+                          pens=[pg.mkPen(c.darker(130)) for c in colors])
+        self.plot_item.setLabel("left", label)
+        short = [n if len(n) <= 11 else n[:10] + "…" for n in names]
+        self.plot_item.getAxis("bottom").setTicks([[(i, n) for i, n in enumerate(short)]])
+        while len(self._labels) < len(names):
+            item = pg.TextItem(color=self._fg, anchor=(0.5, 1.0))
+            self.plot_item.addItem(item)
+            self._labels.append(item)
+        top = max(heights, default=0) or 1
+        for i, item in enumerate(self._labels):
+            if i < len(names):
+                v = values[i]
+                item.setText("error" if v is None else f"{v:,.0f}" if float(v).is_integer() else f"{v:.2f}")
+                item.setPos(i, heights[i] + top * 0.02)
+                item.setVisible(True)
+            else:
+                item.setVisible(False)
+        self.plot_item.setXRange(-0.6, max(len(names) - 0.4, 0.6), padding=0)
+        self.plot_item.setYRange(0, top * 1.15, padding=0)
+
+
+class GroupedBarChart(pg.PlotWidget):
+    """One group of bars per text set, one bar per encoder inside the group, with a legend."""
+
+    def __init__(self, parent=None):
+        dark = is_dark()
+        super().__init__(parent, background="#1e1e1e" if dark else "w")
+        self.plot_item = self.getPlotItem()
+        _style(self.plot_item, dark)
+        self.legend = self.plot_item.addLegend(offset=(-10, 10), labelTextColor="#dddddd" if dark else "#222222")
+        self._bars: list[pg.BarGraphItem] = []
+        self.matrix: list[list[float]] = []
+
+    def set_matrix(self, sets: Sequence[str], encoders: Sequence[str], values: Sequence[Sequence[float]],
+                   colors: Sequence[QColor], label: str) -> None:
+        """``values[e][s]`` = metric of encoder ``e`` on set ``s``."""
+        self.matrix = [list(v) for v in values]
+        n = max(len(encoders), 1)
+        width = 0.8 / n
+        for bar in self._bars:
+            self.plot_item.removeItem(bar)
+        self._bars = []
+        self.legend.clear()
+        for e, name in enumerate(encoders):
+            xs = [s - 0.4 + width * (e + 0.5) for s in range(len(sets))]
+            bar = pg.BarGraphItem(x=xs, height=list(values[e]), width=width * 0.92,
+                                  brush=pg.mkBrush(colors[e]), pen=pg.mkPen(colors[e].darker(130)), name=name)
+            self.plot_item.addItem(bar)
+            self.legend.addItem(bar, name)
+            self._bars.append(bar)
+        self.plot_item.setLabel("left", label)
+        self.plot_item.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(sets)]])
+        top = max((max(v, default=0) for v in values), default=0) or 1
+        self.plot_item.setXRange(-0.6, max(len(sets) - 0.4, 0.6), padding=0)
+        self.plot_item.setYRange(0, top * 1.25, padding=0)

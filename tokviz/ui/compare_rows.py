@@ -1,0 +1,535 @@
+"""Token rows of several encoders aligned on the same character columns.
+
+Layout is by characters, computed once per text: every grapheme cluster gets a cell (its glyph's
+width), and a token is painted over the cells of the bytes it holds. Because every row uses the same
+cells, a boundary in one row lines up with the same place in every other row. A cluster that some
+encoder cuts inside (a Hangul syllable's three UTF-8 bytes split between tokens) gets a wider cell,
+divided by bytes, and each piece shows its bytes in hex.
+
+The text wraps into bands; a band is the text itself (a ruler), a strip that marks boundaries the
+encoders disagree on, and one row per encoder. Only the bands in view are painted.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import regex
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QToolTip, QWidget
+
+from tokviz.core.encoding import Encoding, char_byte_starts
+from tokviz.ui.fonts import mono_font, ui_font
+from tokviz.ui.token_colors import text_color_on, token_colors
+
+_CLUSTER = regex.compile(r"\X")
+
+# How invisible characters are drawn in the ruler and in tokens.
+VISIBLE = {" ": "·", "\n": "↵", "\r\n": "↵", "\r": "↵", "\t": "→", "\u200d": "ZWJ", "\ufe0f": "VS16"}
+
+
+@dataclass
+class RowData:
+    """One encoder's row: its Encoding, or a message (an error, or "loading…") instead."""
+
+    name: str
+    encoding: Encoding | None = None
+    message: str | None = None
+    error: bool = False
+    color: QColor = field(default_factory=lambda: QColor("#888888"))
+
+
+@dataclass
+class _Row:
+    data: RowData
+    starts: list[int] = field(default_factory=list)  # token byte starts
+    ends: list[int] = field(default_factory=list)  # token byte ends
+    colors: list[QColor] = field(default_factory=list)
+    text_colors: list[QColor] = field(default_factory=list)
+
+
+class AlignedRowsView(QWidget):
+    """Paints the aligned rows. ``set_rows`` takes the text and one RowData per encoder."""
+
+    hoveredCharChanged = Signal(object)  # character index or None
+
+    GUTTER = 150  # encoder names
+    PAD = 8
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setMouseTracking(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, False)
+        self.text = ""
+        self.rows: list[_Row] = []
+        self.hovered_char: int | None = None
+        self._font = mono_font(12)
+        self._hex_font = mono_font(7.5)
+        self._name_font = ui_font(9)
+        self._width_cache: dict[str, float] = {}
+        self._clusters: list[tuple[int, int]] = []  # (char start, char end)
+        self._cluster_bytes: list[int] = [0]  # byte start of each cluster, + total
+        self._cluster_w: list[float] = []
+        self._cluster_x: list[float] = []
+        self._lines: list[tuple[int, int]] = []  # (first cluster, end cluster)
+        self._byte_starts: tuple[int, ...] = (0,)
+        self._char_cluster: list[int] = []
+        self._disagree: list[int] = []
+        self._agree: list[int] = []
+        self._cut_clusters: set[int] = set()
+        self._wrap_width = 0
+        self._apply_fonts()
+
+    # ---- data ---------------------------------------------------------------------------------
+    def set_font_size(self, points: float) -> None:
+        self._font = mono_font(points)
+        self._hex_font = mono_font(max(6.5, points * 0.6))
+        self._name_font = ui_font(max(8.0, points * 0.75))
+        self._width_cache.clear()
+        self._apply_fonts()
+        self._layout_cells()
+        self._wrap()
+
+    def _apply_fonts(self) -> None:
+        fm = QFontMetricsF(self._font)
+        self._fm = fm
+        self._line_h = fm.height()
+        self._row_h = self._line_h + 8
+        self._hex_w = QFontMetricsF(self._hex_font).horizontalAdvance("00") + 5
+        self._strip_h = 9
+        self._min_cell = fm.horizontalAdvance("0") * 0.9
+
+    def set_rows(self, text: str, rows: list[RowData]) -> None:
+        """Show ``rows`` for ``text`` (every encoding must be of this text)."""
+        text_changed = text != self.text
+        self.text = text
+        self.rows = []
+        for r in rows:
+            row = _Row(r)
+            enc = r.encoding
+            if enc is not None:
+                row.starts = [t.byte_start for t in enc.tokens]
+                row.ends = [t.byte_end for t in enc.tokens]
+                row.colors = token_colors(enc.ids)
+                row.text_colors = [text_color_on(c) for c in row.colors]
+            self.rows.append(row)
+        if text_changed:
+            self._split_clusters()
+            self.hovered_char = None
+        self._boundaries()
+        self._layout_cells()
+        self._wrap()
+        self.update()
+
+    def _split_clusters(self) -> None:
+        text = self.text
+        self._byte_starts = char_byte_starts(text)
+        clusters = []
+        char_cluster = [0] * len(text)
+        for m in _CLUSTER.finditer(text):
+            s, e = m.span()
+            for i in range(s, e):
+                char_cluster[i] = len(clusters)
+            clusters.append((s, e))
+        self._clusters = clusters
+        self._char_cluster = char_cluster
+        self._cluster_bytes = [self._byte_starts[s] for s, _ in clusters] + [self._byte_starts[len(text)]]
+
+    def _boundaries(self) -> None:
+        """Token boundaries inside the text: where all rows agree and where they do not; and the
+        clusters some row cuts inside (they get wider cells)."""
+        sets = []
+        for row in self.rows:
+            if row.data.encoding is None:
+                continue
+            b = set(row.starts)
+            b.update(row.ends)
+            sets.append(b)
+        total = self._cluster_bytes[-1]
+        if sets:
+            union = set().union(*sets)
+            common = set.intersection(*sets)
+        else:
+            union, common = set(), set()
+        union.discard(0)
+        union.discard(total)
+        self._agree = sorted(common - {0, total})
+        self._disagree = sorted(union - common)
+        cb = self._cluster_bytes
+        cut = set()
+        for b in union:
+            k = bisect.bisect_right(cb, b) - 1
+            if 0 <= k < len(self._clusters) and cb[k] != b:
+                cut.add(k)
+        self._cut_clusters = cut
+
+    def _display(self, s: str) -> str:
+        if s in VISIBLE:
+            return VISIBLE[s]
+        if s.isprintable() or (len(s) > 1 and s[0].isprintable() and not s.isspace()):
+            return s  # a whole cluster (👨‍👩‍👧 holds ZWJs) renders as one glyph
+        return "".join(VISIBLE.get(c, c if c.isprintable() else f"U+{ord(c):04X}") for c in s)
+
+    def _layout_cells(self) -> None:
+        cache = self._width_cache
+        fm = self._fm
+        widths = []
+        text = self.text
+        cb = self._cluster_bytes
+        cut = self._cut_clusters
+        for k, (s, e) in enumerate(self._clusters):
+            key = text[s:e]
+            w = cache.get(key)
+            if w is None:
+                w = max(fm.horizontalAdvance(self._display(key)), self._min_cell) + 1
+                cache[key] = w
+            if k in cut:
+                w = max(w, (cb[k + 1] - cb[k]) * self._hex_w)
+            widths.append(w)
+        self._cluster_w = widths
+
+    def _wrap(self) -> None:
+        avail = max(200.0, self.width() - self.GUTTER - 2 * self.PAD)
+        self._wrap_width = avail
+        xs = [0.0] * len(self._clusters)
+        lines = []
+        start = 0
+        x = 0.0
+        last_space = -1
+        text = self.text
+        for k, (s, e) in enumerate(self._clusters):
+            w = self._cluster_w[k]
+            if x + w > avail and k > start:
+                cut = last_space + 1 if last_space >= start else k
+                lines.append((start, cut))
+                start = cut
+                x = 0.0
+                for j in range(start, k):
+                    xs[j] = x
+                    x += self._cluster_w[j]
+                last_space = -1
+            xs[k] = x
+            x += w
+            ch = text[s]
+            if ch == "\n" or ch == "\r":
+                lines.append((start, k + 1))
+                start, x, last_space = k + 1, 0.0, -1
+            elif ch.isspace():
+                last_space = k
+        if start < len(self._clusters) or not lines:
+            lines.append((start, len(self._clusters)))
+        self._cluster_x = xs
+        self._lines = lines
+        self.setMinimumHeight(int(self._band_top(len(lines))) + self.PAD)
+        self.updateGeometry()
+
+    # ---- geometry -----------------------------------------------------------------------------
+    def _band_h(self) -> float:
+        return self._line_h + self._strip_h + len(self.rows) * (self._row_h + 3) + 14
+
+    def _band_top(self, line: int) -> float:
+        return self.PAD + line * self._band_h()
+
+    def _row_top(self, line: int, row: int) -> float:
+        return self._band_top(line) + self._line_h + self._strip_h + row * (self._row_h + 3)
+
+    def _x_of_byte(self, b: int, line: int) -> float:
+        """x of byte offset ``b`` in ``line`` (its end when b is the line's end)."""
+        first, end = self._lines[line]
+        x0 = self.GUTTER + self.PAD
+        cb = self._cluster_bytes
+        if end == first:
+            return x0
+        if b >= cb[end]:
+            return x0 + self._cluster_x[end - 1] + self._cluster_w[end - 1]
+        k = bisect.bisect_right(cb, b, first, end) - 1
+        k = max(k, first)
+        n = cb[k + 1] - cb[k]
+        frac = (b - cb[k]) / n if n else 0.0
+        return x0 + self._cluster_x[k] + frac * self._cluster_w[k]
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(900, int(self._band_top(max(1, len(self._lines)))))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if abs(max(200.0, self.width() - self.GUTTER - 2 * self.PAD) - self._wrap_width) > 0.5:
+            self._wrap()
+
+    def char_at(self, pos: QPointF) -> tuple[int | None, int | None]:
+        """(character index, row index or None for the ruler) under widget position ``pos``."""
+        if not self._lines:
+            return None, None
+        bh = self._band_h()
+        line = int((pos.y() - self.PAD) // bh)
+        if not 0 <= line < len(self._lines):
+            return None, None
+        first, end = self._lines[line]
+        x = pos.x() - self.GUTTER - self.PAD
+        if end == first or x < 0:
+            return None, None
+        k = bisect.bisect_right(self._cluster_x, x, first, end) - 1
+        if k < first or x > self._cluster_x[k] + self._cluster_w[k]:
+            return None, None
+        # within a cluster, the byte under x picks the character (cells are divided by bytes)
+        cb = self._cluster_bytes
+        frac = (x - self._cluster_x[k]) / self._cluster_w[k]
+        b = cb[k] + int(frac * (cb[k + 1] - cb[k]))
+        s, e = self._clusters[k]
+        ch = bisect.bisect_right(self._byte_starts, b, s, e) - 1
+        ch = max(s, min(ch, e - 1))
+        y = pos.y() - self._row_top(line, 0)
+        row = int(y // (self._row_h + 3)) if y >= 0 else None
+        if row is not None and row >= len(self.rows):
+            row = None
+        return ch, row
+
+    def char_center(self, index: int) -> QPointF:
+        """Widget position of character ``index`` in the ruler (tests hover it)."""
+        k = self._char_cluster[index]
+        line = next(i for i, (f, e) in enumerate(self._lines) if f <= k < e)
+        b0, b1 = self._byte_starts[index], self._byte_starts[index + 1]
+        x = (self._x_of_byte(b0, line) + self._x_of_byte(b1, line)) / 2
+        return QPointF(x, self._band_top(line) + self._line_h / 2)
+
+    def highlighted_tokens(self) -> dict[str, list[int]]:
+        """For each row with an encoding: indices of the tokens holding the hovered character."""
+        if self.hovered_char is None:
+            return {}
+        return {
+            r.data.name: r.data.encoding.tokens_at_char(self.hovered_char)
+            for r in self.rows if r.data.encoding is not None
+        }
+
+    def disagreements(self) -> list[int]:
+        """Byte offsets where some encoders have a token boundary and others do not."""
+        return list(self._disagree)
+
+    def set_hovered_char(self, index: int | None) -> None:
+        if index != self.hovered_char:
+            self.hovered_char = index
+            self.hoveredCharChanged.emit(index)
+            self.update()
+
+    # ---- events -------------------------------------------------------------------------------
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        ch, row = self.char_at(event.position())
+        self.set_hovered_char(ch)
+        if ch is not None and row is not None:
+            QToolTip.showText(event.globalPosition().toPoint(), self._token_tip(row, ch), self)
+        else:
+            QToolTip.hideText()
+
+    def leaveEvent(self, event) -> None:  # noqa: N802
+        self.set_hovered_char(None)
+        super().leaveEvent(event)
+
+    def _token_tip(self, row: int, ch: int) -> str:
+        r = self.rows[row].data
+        if r.encoding is None:
+            return f"{r.name}: {r.message or ''}"
+        parts = []
+        for i in r.encoding.tokens_at_char(ch):
+            t = r.encoding.tokens[i]
+            shown = t.raw if t.raw is not None else (t.piece if t.piece is not None else "")
+            parts.append(
+                f"{r.name} · token {i + 1} of {len(r.encoding.tokens)}\nid {t.id}  {shown!r}\n"
+                f"bytes {t.bytes.hex(' ')}{'  (cuts a character)' if t.partial else ''}"
+                + (f"\n{t.kind}" if t.kind != "normal" else "")
+            )
+        return "\n\n".join(parts) or f"{r.name}: no token here (the encoder skipped this character)"
+
+    # ---- painting -----------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        pal = self.palette()
+        p.fillRect(event.rect(), pal.base())
+        if not self._lines:
+            p.end()
+            return
+        bh = self._band_h()
+        top = event.rect().top()
+        bottom = event.rect().bottom()
+        first = max(0, int((top - self.PAD) // bh))
+        last = min(len(self._lines) - 1, int((bottom - self.PAD) // bh))
+        hovered_tokens = self._hovered_spans()
+        for line in range(first, last + 1):
+            self._paint_band(p, line, hovered_tokens)
+        p.end()
+
+    def _hovered_spans(self) -> list[list[tuple[int, int]]]:
+        out = []
+        for r in self.rows:
+            enc = r.data.encoding
+            if enc is None or self.hovered_char is None:
+                out.append([])
+                continue
+            out.append([(enc.tokens[i].byte_start, enc.tokens[i].byte_end) for i in enc.tokens_at_char(self.hovered_char)])
+        return out
+
+    def _paint_band(self, p: QPainter, line: int, hovered: list[list[tuple[int, int]]]) -> None:
+        pal = self.palette()
+        fg = pal.text().color()
+        faint = QColor(fg)
+        faint.setAlphaF(0.35)
+        first, end = self._lines[line]
+        cb = self._cluster_bytes
+        lb0, lb1 = cb[first], cb[end]
+        x0 = self.GUTTER + self.PAD
+        y = self._band_top(line)
+        text = self.text
+
+        # ruler: the text itself
+        p.setFont(self._font)
+        if self.hovered_char is not None:
+            k = self._char_cluster[self.hovered_char]
+            if first <= k < end:
+                hx = x0 + self._cluster_x[k]
+                hl = QColor(pal.highlight().color())
+                hl.setAlphaF(0.35)
+                p.fillRect(QRectF(hx, y, self._cluster_w[k], self._line_h), hl)
+        for k in range(first, end):
+            s, e = self._clusters[k]
+            key = text[s:e]
+            shown = self._display(key)
+            p.setPen(faint if shown != key else fg)
+            p.drawText(QRectF(x0 + self._cluster_x[k], y, self._cluster_w[k], self._line_h),
+                       Qt.AlignmentFlag.AlignCenter, shown)
+        p.setFont(self._name_font)
+        p.setPen(faint)
+        p.drawText(QRectF(self.PAD, y, self.GUTTER - 12, self._line_h),
+                   Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"chars {self._clusters[first][0] if first < end else ''}")
+
+        # disagreement strip: red ticks where some rows have a boundary and others do not
+        sy = y + self._line_h + 1
+        p.setPen(Qt.PenStyle.NoPen)
+        red = QColor("#d62728")
+        p.setBrush(red)
+        i = bisect.bisect_right(self._disagree, lb0)
+        while i < len(self._disagree) and self._disagree[i] < lb1:
+            bx = self._x_of_byte(self._disagree[i], line)
+            p.drawPolygon([QPointF(bx - 3, sy), QPointF(bx + 3, sy), QPointF(bx, sy + self._strip_h - 2)])
+            i += 1
+
+        # one row per encoder
+        for r_index, row in enumerate(self.rows):
+            ry = self._row_top(line, r_index)
+            self._paint_row_name(p, row, ry)
+            if row.data.encoding is None:
+                self._paint_message(p, row, ry, line, x0)
+                continue
+            self._paint_tokens(p, row, line, ry, lb0, lb1, hovered[r_index])
+
+    def _paint_row_name(self, p: QPainter, row: _Row, ry: float) -> None:
+        p.setFont(self._name_font)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(row.data.color)
+        p.drawRoundedRect(QRectF(self.PAD, ry + 4, 5, self._row_h - 8), 2, 2)
+        p.setPen(self.palette().text().color())
+        fm = QFontMetricsF(self._name_font)
+        name = fm.elidedText(row.data.name, Qt.TextElideMode.ElideMiddle, self.GUTTER - 26)
+        p.drawText(QRectF(self.PAD + 10, ry, self.GUTTER - 26, self._row_h),
+                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
+
+    def _paint_message(self, p: QPainter, row: _Row, ry: float, line: int, x0: float) -> None:
+        rect = QRectF(x0, ry, self._wrap_width, self._row_h)
+        if row.data.error:
+            p.fillRect(rect, QColor(214, 39, 40, 40))
+            p.setPen(QColor("#b21f1f"))
+        else:
+            p.fillRect(rect, QColor(128, 128, 128, 30))
+            p.setPen(self.palette().placeholderText().color())
+        if line == 0 or not row.data.error:
+            p.setFont(self._name_font)
+            fm = QFontMetricsF(self._name_font)
+            msg = fm.elidedText(row.data.message or "", Qt.TextElideMode.ElideRight, rect.width() - 12)
+            p.drawText(rect.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, msg)
+
+    def _paint_tokens(self, p: QPainter, row: _Row, line: int, ry: float, lb0: int, lb1: int,
+                      hovered: list[tuple[int, int]]) -> None:
+        enc = row.data.encoding
+        tokens = enc.tokens
+        cb = self._cluster_bytes
+        text = self.text
+        first, end = self._lines[line]
+        i = bisect.bisect_right(row.ends, lb0)
+        # zero-width tokens that sit exactly at the line start also belong here
+        while i > 0 and row.starts[i - 1] == row.ends[i - 1] == lb0:
+            i -= 1
+        h = self._row_h
+        last_line = end == len(self._clusters)
+        while i < len(tokens) and (row.starts[i] < lb1 or (last_line and row.starts[i] == row.ends[i] == lb1)):
+            t = tokens[i]
+            bs, be = max(t.byte_start, lb0), min(t.byte_end, lb1)
+            xa, xb = self._x_of_byte(bs, line), self._x_of_byte(be, line)
+            color = row.colors[i]
+            if be <= bs:
+                # a token that covers no text (SentencePiece's dummy-prefix ▁): a thin marker
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(color.darker(140))
+                p.drawRoundedRect(QRectF(xa - 1.5, ry + 2, 3, h - 4), 1, 1)
+                i += 1
+                continue
+            rect = QRectF(xa + 0.5, ry, max(1.0, xb - xa - 1.0), h)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(color)
+            p.drawRoundedRect(rect, 3, 3)
+            if t.kind != "normal":
+                pen = QPen(QColor("#d62728") if t.kind == "unknown" else QColor("#7a3fb0"), 1.5, Qt.PenStyle.DashLine)
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 3, 3)
+            # the token's content, cell by cell so it stays on the shared columns
+            p.setPen(row.text_colors[i])
+            k = bisect.bisect_right(cb, bs, first, end) - 1
+            while k < end and cb[k] < be:
+                c0, c1 = cb[k], cb[k + 1]
+                if bs <= c0 and c1 <= be and k not in self._cut_clusters:
+                    s, e = self._clusters[k]
+                    p.setFont(self._font)
+                    key = text[s:e]
+                    shown = self._display(key)
+                    cx = self.GUTTER + self.PAD + self._cluster_x[k]
+                    if shown != key:
+                        faint = QColor(row.text_colors[i])
+                        faint.setAlphaF(0.45)
+                        p.setPen(faint)
+                    p.drawText(QRectF(cx, ry, self._cluster_w[k], h), Qt.AlignmentFlag.AlignCenter, shown)
+                    p.setPen(row.text_colors[i])
+                else:
+                    # part of a cut cluster: this token's bytes of it, in hex (or the glyph when whole)
+                    ps, pe = max(bs, c0), min(be, c1)
+                    pxa, pxb = self._x_of_byte(ps, line), self._x_of_byte(pe, line)
+                    if ps == c0 and pe == c1:
+                        # the whole cluster is in this token (another row cuts it): its glyph
+                        s, e = self._clusters[k]
+                        p.setFont(self._font)
+                        label = self._display(text[s:e])
+                    else:
+                        label = self._piece_label(self._bytes_of(ps, pe))
+                        p.setFont(self._hex_font)
+                    p.drawText(QRectF(pxa, ry, pxb - pxa, h), Qt.AlignmentFlag.AlignCenter, label)
+                k += 1
+            if hovered and (t.byte_start, t.byte_end) in hovered:
+                p.setPen(QPen(self.palette().text().color(), 2.2))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
+            i += 1
+
+    def _bytes_of(self, b0: int, b1: int) -> bytes:
+        # the text's UTF-8, encoded once per text
+        data = getattr(self, "_utf8_cache", None)
+        if data is None or data[0] is not self.text:
+            data = (self.text, self.text.encode("utf-8"))
+            self._utf8_cache = data
+        return data[1][b0:b1]
+
+    def _piece_label(self, b: bytes) -> str:
+        try:
+            s = b.decode("utf-8")
+        except UnicodeDecodeError:
+            return b.hex(" ")
+        return self._display(s)
