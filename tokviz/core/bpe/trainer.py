@@ -145,7 +145,7 @@ class BPETrainer:
                 yield self._finished
                 return
             yield event
-        if not word_counts:
+        if not word_counts or all(w.isspace() for w in word_counts):
             what = "nothing is left after keeping only Hangul and spaces" if self.config.keep else "it is empty or only whitespace"
             raise CorpusError(f"The corpus has no words to train on: {what}.")
         yield Progress("indexing", 0, 1)
