@@ -132,13 +132,12 @@ class MainWindow(QMainWindow):
 
     def add_model_file(self, path: str) -> bool:
         """Open a model file as an encoder for every panel; a bad file gets a message, nothing breaks."""
+        from tokviz.core.encoders.files import open_model_file
         from tokviz.core.errors import TokvizError
 
         try:
-            from tokviz.core.encoders.files import open_model_file
-
             encoder = open_model_file(path)
-        except (TokvizError, ImportError) as err:
+        except TokvizError as err:
             QMessageBox.warning(self, "Cannot open model", str(err))
             return False
         self.session.add_encoder(encoder)
