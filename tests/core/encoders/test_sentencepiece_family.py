@@ -254,3 +254,19 @@ def test_decode_inverts_encode_with_special_tokens(mistral):
     assert encoder.decode(encoder.encode(text, allow_special=True).ids) == text
     plain_ids = encoder.encode(text).ids
     assert encoder.decode(plain_ids) == sp.decode(plain_ids) == text
+
+
+def test_byte_fallback_next_to_a_normalized_character(tiny_fallback_model):
+    # ㈜ becomes "(주)" under NFKC (its byte pieces are not the text's bytes: SentencePiece's span is
+    # kept), while 값 right after it is unchanged and still gets one byte per piece.
+    encoder = SentencePieceEncoder(tiny_fallback_model)
+    enc = encoder.encode("㈜값")
+    assert enc.normalized_text == "(주)값"
+    assert enc.ids == sentencepiece.SentencePieceProcessor(model_file=str(tiny_fallback_model)).encode("㈜값")
+    last = enc.tokens[-3:]
+    assert [(t.kind, t.bytes, t.byte_start, t.byte_end, t.start, t.end, t.partial) for t in last] == [
+        ("byte_fallback", b"\xea", 3, 4, 1, 2, True),
+        ("byte_fallback", b"\xb0", 4, 5, 1, 2, True),
+        ("byte_fallback", b"\x92", 5, 6, 1, 2, True),
+    ]
+    assert all(t.byte_end <= 3 for t in enc.tokens[:-3])

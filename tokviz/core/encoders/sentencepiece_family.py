@@ -456,26 +456,28 @@ class SentencePieceEncoder:
 
 
 def _spread_byte_fallback(rows: list[list], data: bytes) -> None:
-    """Give each ``<0xNN>`` piece of a run its own byte of the text.
+    """Give each ``<0xNN>`` piece its own byte of the text.
 
-    SentencePiece reports the first pieces of a run with an empty span and the last with the whole
-    character. When the run's bytes are exactly the text's bytes under the run's span (no normalizer
-    change), each piece gets a one-byte span; otherwise SentencePiece's spans are kept.
+    SentencePiece reports the byte pieces of one character with empty spans except the last, which
+    gets the whole character. For each such group whose bytes are exactly the text's bytes under
+    its span (no normalizer change), each piece gets a one-byte span; a group the normalizer
+    changed keeps SentencePiece's spans, since its bytes are not the text's.
     """
-    i = 0
-    while i < len(rows):
-        if rows[i][4] != "byte_fallback":
-            i += 1
+    group_start = None
+    for i, row in enumerate(rows):
+        if row[4] != "byte_fallback":
+            group_start = None
             continue
-        j = i
-        while j < len(rows) and rows[j][4] == "byte_fallback":
-            j += 1
-        lo, hi = rows[i][2], rows[j - 1][3]
-        run = b"".join(r[1] for r in rows[i:j])
-        if hi - lo == j - i and data[lo:hi] == run:
-            for k in range(i, j):
-                rows[k][2], rows[k][3] = lo + (k - i), lo + (k - i) + 1
-        i = j
+        if group_start is None:
+            group_start = i
+        if row[3] == row[2]:
+            continue  # not the last piece of its character yet
+        lo, hi = rows[group_start][2], row[3]
+        group = rows[group_start:i + 1]
+        if hi - lo == len(group) and data[lo:hi] == b"".join(r[1] for r in group):
+            for k, r in enumerate(group):
+                r[2], r[3] = lo + k, lo + k + 1
+        group_start = None
 
 
 # ---- built-in models ---------------------------------------------------------------------------------
