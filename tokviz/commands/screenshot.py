@@ -24,7 +24,7 @@ def add_parser(sub) -> None:
     p.add_argument("--merges", type=int, help="merges to train for the train view")
     p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
     p.add_argument("--theme", choices=("light", "dark"), help="colour theme")
-    p.add_argument("--lang", help="interface language (en, ko)")
+    p.add_argument("--lang", choices=("en", "ko"), help="interface language (default en)")
     p.add_argument("--presentation", action="store_true", help="presentation mode (large fonts)")
     p.set_defaults(func=run)
 
@@ -54,6 +54,9 @@ def run(args) -> int:
         settings.theme = args.theme
     if args.lang:
         settings.language = args.lang
+    from tokviz.ui.i18n import install_translation
+
+    install_translation(args.lang or "en")  # screenshots are English unless asked
     window = MainWindow(settings=settings)
     window.resize(w, h)
     window.show_view(args.view)

@@ -29,8 +29,12 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 def run_app(argv: list[str] | None = None) -> int:
     """Open the main window on the built-in demo data and run the event loop."""
     app = make_application(argv)
+    from tokviz.ui.i18n import install_translation
     from tokviz.ui.main_window import MainWindow
+    from tokviz.ui.settings import Settings
 
-    window = MainWindow()
+    settings = Settings()
+    install_translation(settings.language)  # before any widget exists
+    window = MainWindow(settings=settings)
     window.show()
     return app.exec()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
@@ -19,9 +19,9 @@ from tokviz.ui.settings import Settings
 # view name -> (tab title, module, class). Each panel is a QWidget taking the Session; it may
 # implement shutdown() (stop workers; called on close) and prepare_screenshot(options).
 PANELS = {
-    "inspect": ("Inspect", "tokviz.ui.inspect", "InspectPanel"),
-    "train": ("Train", "tokviz.ui.train", "TrainPanel"),
-    "compare": ("Compare", "tokviz.ui.compare", "ComparePanel"),
+    "inspect": (QT_TRANSLATE_NOOP("MainWindow", "Inspect"), "tokviz.ui.inspect", "InspectPanel"),
+    "train": (QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train", "TrainPanel"),
+    "compare": (QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare", "ComparePanel"),
 }
 
 PRESENTATION_SCALE = 1.6  # font scale on entering presentation mode (projectors are far away)
@@ -65,7 +65,7 @@ class MainWindow(QMainWindow):
             else:
                 panel = panel_cls(self.session)
             self.panels[view] = panel
-            self.tabs.addTab(panel, title)
+            self.tabs.addTab(panel, self.tr(title))
         self._build_menus()
         self.statusBar()
         self.resize(1280, 820)
@@ -83,31 +83,39 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addAction(self._action("&Open model file…", self.open_model_file, QKeySequence.StandardKey.Open))
+        file_menu = bar.addMenu(self.tr("&File"))
+        file_menu.addAction(self._action(self.tr("&Open model file…"), self.open_model_file, QKeySequence.StandardKey.Open))
         file_menu.addSeparator()
-        file_menu.addAction(self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
+        file_menu.addAction(self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit))
 
-        view_menu = bar.addMenu("&View")
+        view_menu = bar.addMenu(self.tr("&View"))
         for i, (view, (title, _, _)) in enumerate(PANELS.items()):
-            view_menu.addAction(self._action(title, lambda _=False, v=view: self.show_view(v), f"Ctrl+{i + 1}"))
+            view_menu.addAction(self._action(self.tr(title), lambda _=False, v=view: self.show_view(v), f"Ctrl+{i + 1}"))
         view_menu.addSeparator()
-        self.presentation_action = self._action("&Presentation mode", self.toggle_presentation, "F11", checkable=True)
+        self.presentation_action = self._action(self.tr("&Presentation mode"), self.toggle_presentation, "F11", checkable=True)
         view_menu.addAction(self.presentation_action)
-        view_menu.addAction(self._action("Zoom &in", lambda: self.zoom(1.1), QKeySequence.StandardKey.ZoomIn))
-        view_menu.addAction(self._action("Zoom &out", lambda: self.zoom(1 / 1.1), QKeySequence.StandardKey.ZoomOut))
-        view_menu.addAction(self._action("&Reset zoom", lambda: self.set_font_scale(1.0), "Ctrl+0"))
-        theme_menu = view_menu.addMenu("&Theme")
+        view_menu.addAction(self._action(self.tr("Zoom &in"), lambda: self.zoom(1.1), QKeySequence.StandardKey.ZoomIn))
+        view_menu.addAction(self._action(self.tr("Zoom &out"), lambda: self.zoom(1 / 1.1), QKeySequence.StandardKey.ZoomOut))
+        view_menu.addAction(self._action(self.tr("&Reset zoom"), lambda: self.set_font_scale(1.0), "Ctrl+0"))
+        theme_menu = view_menu.addMenu(self.tr("&Theme"))
         group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
-        for name, label in (("system", "Follow &system"), ("light", "&Light"), ("dark", "&Dark")):
+        for name, label in (("system", self.tr("Follow &system")), ("light", self.tr("&Light")), ("dark", self.tr("&Dark"))):
             act = self._action(label, lambda _=False, n=name: self.set_theme(n), checkable=True)
             group.addAction(act)
             theme_menu.addAction(act)
             self.theme_actions[name] = act
 
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction(self._action("&About tokviz", self.show_about))
+        language_menu = view_menu.addMenu(self.tr("&Language"))
+        lang_group = QActionGroup(self)
+        for code, label in (("system", self.tr("Follow &system")), ("en", "English"), ("ko", "한국어")):
+            act = self._action(label, lambda _=False, c=code: self.set_language(c), checkable=True)
+            act.setChecked(self.settings.language == code)
+            lang_group.addAction(act)
+            language_menu.addAction(act)
+
+        help_menu = bar.addMenu(self.tr("&Help"))
+        help_menu.addAction(self._action(self.tr("&About tokviz"), self.show_about))
 
     # ---- views -------------------------------------------------------------------------------
     def show_view(self, view: str) -> QWidget:
@@ -125,7 +133,7 @@ class MainWindow(QMainWindow):
     # ---- actions -------------------------------------------------------------------------------
     def open_model_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open model file", "", "Models (*.model *.tiktoken *.json *.codes *.txt);;All files (*)"
+            self, self.tr("Open model file"), "", self.tr("Models (*.model *.tiktoken *.json *.codes *.txt);;All files (*)")
         )
         if path:
             self.add_model_file(path)
@@ -138,10 +146,10 @@ class MainWindow(QMainWindow):
         try:
             encoder = open_model_file(path)
         except TokvizError as err:
-            QMessageBox.warning(self, "Cannot open model", str(err))
+            QMessageBox.warning(self, self.tr("Cannot open model"), str(err))
             return False
         self.session.add_encoder(encoder)
-        self.statusBar().showMessage(f"Added encoder {encoder.name} ({encoder.vocab_size:,} tokens)", 5000)
+        self.statusBar().showMessage(self.tr("Added encoder {name} ({size} tokens)").format(name=encoder.name, size=f"{encoder.vocab_size:,}"), 5000)
         return True
 
     def set_theme(self, name: str) -> None:
@@ -150,6 +158,11 @@ class MainWindow(QMainWindow):
         self.theme_actions[name].setChecked(True)
         self.session.themeChanged.emit(dark)
         self._repaint_all()
+
+    def set_language(self, code: str) -> None:
+        """Remember the interface language; it applies from the next start (widgets are built once)."""
+        self.settings.language = code
+        self.statusBar().showMessage(self.tr("The language changes when tokviz starts again."), 8000)
 
     def zoom(self, factor: float) -> None:
         self.set_font_scale(fonts.scale() * factor)
@@ -187,7 +200,7 @@ class MainWindow(QMainWindow):
         return self._presentation
 
     def show_about(self) -> None:
-        QMessageBox.about(self, "About tokviz", about_html(self.session))
+        QMessageBox.about(self, self.tr("About tokviz"), about_html(self.session))
 
     def _repaint_all(self) -> None:
         for w in self.findChildren(QWidget):
