@@ -1,0 +1,109 @@
+"""Reading corpora (strict UTF-8 with line numbers, replace on request) and `tokviz train`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tokviz.cli import main
+from tokviz.core.bpe.corpus import read_corpus
+from tokviz.core.errors import CorpusError
+
+
+def test_read_corpus_streams_lines_with_newlines(tmp_path):
+    p = tmp_path / "c.txt"
+    p.write_bytes("\ufeff첫 줄\n둘째\r\n마지막".encode())
+    assert list(read_corpus(p)) == ["첫 줄\n", "둘째\r\n", "마지막"]
+
+
+def test_invalid_utf8_names_line_and_byte(tmp_path):
+    p = tmp_path / "bad.txt"
+    p.write_bytes("좋아\n".encode() * 3 + b"ab\xed\xa0\x80cd\n")
+    with pytest.raises(CorpusError, match=r"line 4 is not valid UTF-8 \(byte 0xED at byte offset 2.*replace"):
+        list(read_corpus(p))
+    assert list(read_corpus(p, errors="replace"))[-1].startswith("ab\ufffd")
+
+
+def test_missing_and_folder(tmp_path):
+    with pytest.raises(CorpusError, match="no such file"):
+        read_corpus(tmp_path / "nope.txt")
+    with pytest.raises(CorpusError, match="folder"):
+        read_corpus(tmp_path)
+
+
+def test_cli_train_exports_and_summary(tmp_path, capsys):
+    corpus = tmp_path / "k.txt"
+    corpus.write_text("영화 정말 재밌다\n영화 최고 재밌다\n정말 최고\n" * 20, encoding="utf-8")
+    out = tmp_path / "m.json"
+    rc = main(["train", str(corpus), "--mode", "char", "--merges", "4", "-q", "--export", "tokviz", str(out)])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "merges        4 of 4 (done)" in printed and str(out) in printed
+    assert json.loads(out.read_text(encoding="utf-8"))["mode"] == "char"
+    rc = main(["encode", "--model", str(out), "--json", "영화 재밌다"])
+    assert rc == 0
+    assert json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--mode", "char", "--export", "tiktoken", "x"], "needs --mode byte"),
+        (["--export", "zip", "x"], "unknown export format"),
+    ],
+)
+def test_cli_bad_options_exit_2(tmp_path, capsys, args, message):
+    corpus = tmp_path / "k.txt"
+    corpus.write_text("a b\n", encoding="utf-8")
+    assert main(["train", str(corpus), *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_bad_corpus_exit_2_without_traceback(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"ok\n\xffoops\n")
+    assert main(["train", str(bad), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2" in err and "--errors replace" in err and "Traceback" not in err
+    empty = tmp_path / "empty.txt"
+    empty.write_text(" \n\n", encoding="utf-8")
+    assert main(["train", str(empty), "-q"]) == 2
+    assert "no words to train on" in capsys.readouterr().err
+    assert main(["train", str(bad), "-q", "--errors", "replace", "--merges", "1", "--min-frequency", "1"]) == 0
+
+
+def test_cli_ctrl_c_is_clean(tmp_path, capsys, monkeypatch):
+    import signal
+
+    corpus = tmp_path / "k.txt"
+    corpus.write_text("abc abd abe\n" * 50, encoding="utf-8")
+    from tokviz.core.bpe import trainer as trainer_module
+
+    real_run = trainer_module.BPETrainer.run
+
+    def run_then_interrupt(self, lines, **kw):
+        for e in real_run(self, lines, **kw):
+            yield e
+            if getattr(e, "step", 0) == 2:
+                signal.raise_signal(signal.SIGINT)  # what Ctrl-C does; the handler sets the cancel flag
+
+    monkeypatch.setattr(trainer_module.BPETrainer, "run", run_then_interrupt)
+    out = tmp_path / "never.json"
+    rc = main(["train", str(corpus), "--mode", "char", "--merges", "50", "--min-frequency", "1", "-q",
+               "--export", "tokviz", str(out)])
+    assert rc == 130
+    assert "cancelled after 2 merges" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_cli_never_imports_qt():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from tokviz.cli import main; "
+        "import tokviz.commands.train, tokviz.core.bpe.formats, tokviz.core.bpe.trainer; "
+        "print(any(m.startswith(('PySide6', 'shiboken6', 'pyqtgraph')) for m in sys.modules))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
