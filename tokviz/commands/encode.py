@@ -222,7 +222,10 @@ def load_encoder(args):
     if args.model is not None:
         from tokviz.core.encoders.files import open_model_file
 
-        return open_model_file(args.model, pattern=args.pattern)
+        encoder = open_model_file(args.model, pattern=args.pattern)
+        if args.pattern is not None and encoder.family == "sentencepiece":
+            print("tokviz: note: --pattern is ignored: SentencePiece models split text themselves", file=sys.stderr)
+        return encoder
     if args.pattern is not None:
         raise TokvizError("--pattern applies to --model files only; a named encoder has its own pattern")
     from tokviz.core.encoders import default_registry
