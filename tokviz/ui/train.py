@@ -47,11 +47,14 @@ from tokviz.ui.token_colors import text_color_on, token_colors
 from tokviz.ui.train_corpus import CorpusSource
 from tokviz.ui.train_plots import MergeSeries, TrainPlots
 from tokviz.ui.train_replay import MergeReplay, Segment, keep_hangul
+from tokviz.ui.train_sample import Run, TokenLinesView
 from tokviz.ui.train_tree import MergeTreeView
 from tokviz.ui.train_vocab import VocabFilter, VocabModel, token_length
 from tokviz.ui.train_worker import TrainRun
 
 FRAME_MS = 40  # the one redraw timer: 25 frames per second at most
+SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame while the trainer runs
+HEAVY_VIEWS = ["sample", "plots", "vocab", "probe"]
 SPEEDS = [("1 merge/s", 1.0), ("3 merges/s", 3.0), ("10 merges/s", 10.0), ("30 merges/s", 30.0),
           ("100 merges/s", 100.0), ("1000 merges/s", 1000.0), ("as fast as possible", None)]
 DEFAULT_SPEED = 2
@@ -72,8 +75,9 @@ def _esc(text: str) -> str:
     return html.escape(text).replace("\n", "⏎")
 
 
-def segments_html(segments: list[Segment], *, dark: bool = False) -> str:
-    """Coloured pieces (shared token colours); the tokens the current merge made stand out.
+def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, ...]:
+    """Coloured runs for a segmented line (shared token colours); the tokens the current merge made
+    stand out in orange.
 
     Byte tokens that hold only part of a character are drawn as one grey run per group of whole
     characters, with the number of tokens the run takes as a subscript (``영₃`` = three byte tokens):
@@ -82,19 +86,20 @@ def segments_html(segments: list[Segment], *, dark: bool = False) -> str:
     ids = [s.token_id for s in segments if s.token_id is not None]
     colors = token_colors(ids, dark=dark)
     partial_bg, partial_fg = ("#3a3d44", "#c8c8c8") if dark else ("#e3e4e8", "#4a4d55")
-    out = []
+    out: list[Run] = []
     k = 0  # index into colors
     i = 0
     while i < len(segments):
         seg = segments[i]
         if seg.token_id is None:
-            out.append(_esc(seg.text).replace(" ", "&nbsp;"))
+            out.append(Run(seg.text))
             i += 1
             continue
         if seg.partial:
             data = b""
             j = i
             fresh = False
+            text = ""
             while j < len(segments) and segments[j].token_id is not None:
                 data += segments[j].data
                 fresh = fresh or segments[j].fresh
@@ -103,23 +108,34 @@ def segments_html(segments: list[Segment], *, dark: bool = False) -> str:
                     text = data.decode("utf-8")
                     break
                 except UnicodeDecodeError:
-                    continue
-            else:
-                text = data.decode("utf-8", "replace")
+                    text = data.decode("utf-8", "replace")
             bg, fg = (FRESH_BG, "#ffffff") if fresh else (partial_bg, partial_fg)
-            out.append(f'<span style="background:{bg}; color:{fg};">{_esc(text)}'
-                       f'<sub style="font-size:small">{j - i}</sub></span>')
+            out.append(Run(text.replace("\n", "⏎"), bg, fg, fresh, str(j - i)))
             k += j - i
             i = j
             continue
-        bg = colors[k]
+        color = colors[k]
         k += 1
         i += 1
+        text = seg.text.replace("\n", "⏎")
         if seg.fresh:
-            style = f"background:{FRESH_BG}; color:#ffffff; font-weight:bold;"
+            out.append(Run(text, FRESH_BG, "#ffffff", True))
         else:
-            style = f"background:{bg.name()}; color:{text_color_on(bg).name()};"
-        out.append(f'<span style="{style}">{_esc(seg.text)}</span>')
+            out.append(Run(text, color.name(), text_color_on(color).name()))
+    return tuple(out)
+
+
+def segments_html(segments: list[Segment], *, dark: bool = False) -> str:
+    """The same runs as HTML (for the probe view)."""
+    out = []
+    for run in segment_runs(segments, dark=dark):
+        text = _esc(run.text)
+        if not run.bg:
+            out.append(text.replace(" ", "&nbsp;"))
+            continue
+        weight = " font-weight:bold;" if run.bold else ""
+        sub = f'<sub style="font-size:small">{run.sub}</sub>' if run.sub else ""
+        out.append(f'<span style="background:{run.bg}; color:{run.fg};{weight}">{text}{sub}</span>')
     return "".join(out)
 
 
@@ -202,6 +218,9 @@ class TrainPanel(QWidget):
         self._offer_pending = False
         self._quiet_callbacks: list[Callable[[], None]] = []
         self._sample: list[str] = []
+        self._sample_steps: list[int] = []  # the step each sample line shows
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
+        self._next_heavy = 0
         self._selected_token: int | None = None
         self._dark = theme.is_dark() if hasattr(theme, "is_dark") else False
 
@@ -331,13 +350,13 @@ class TrainPanel(QWidget):
         ll.setContentsMargins(0, 0, 0, 0)
         self.sample_title = QLabel("<b>Corpus sample</b> — pieces at the current step; the merge just made in orange")
         ll.addWidget(self.sample_title)
-        self.sample_view = QTextBrowser()
+        self.sample_view = TokenLinesView()
         self.sample_view.setFont(ui_font(13))
-        self.sample_view.setOpenLinks(False)
         ll.addWidget(self.sample_view, 3)
         ll.addWidget(QLabel("<b>Probe</b> — type anything; it is segmented at the current step"))
         self.probe_edit = QLineEdit(PROBE_TEXT)
         self.probe_edit.setFont(ui_font(12))
+        self.probe_edit.setCursorPosition(0)
         self.probe_edit.textChanged.connect(lambda _=None: self.probe_timer.start())
         ll.addWidget(self.probe_edit)
         self.probe_view = QTextBrowser()
@@ -437,7 +456,9 @@ class TrainPanel(QWidget):
             self.set_source(CorpusSource.paste(dialog.edit.toPlainText()))
 
     def _load_sample(self) -> None:
-        self._sample = self.source.sample_lines(40)
+        self._sample = self.source.sample_lines(30)
+        self._sample_steps = []
+        self._view_step["sample"] = -1
 
     # ================================================================ transport
     def train_or_play(self) -> None:
@@ -471,6 +492,7 @@ class TrainPanel(QWidget):
         self.replay = MergeReplay(config.mode, config.pattern, config.keep)
         self.vocab_model.reset(self.replay.steps, config.mode)
         self.plots.set_length_unit("chars" if config.mode == "char" else "bytes")
+        self.plots.set_step_range(config.merges)
         source_now = self.source
 
         def make_events(cancel):
@@ -555,6 +577,7 @@ class TrainPanel(QWidget):
         self._selected_token = None
         self.vocab_model.reset([], self.mode_combo.currentData())
         self.plots.clear_data()
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self.tree_view.set_tree(None)
         self.progress_bar.hide()
         self.scrubber.blockSignals(True)
@@ -719,13 +742,41 @@ class TrainPanel(QWidget):
                      "exhausted": " · no pairs left"}[self.finished.reason]
         self.step_label.setText(f"step {step:,} / {target:,}{state}")
         self._render_banner(step)
-        self.vocab_model.set_shown(step)
-        self.vocab_title.setText(f"<b>Learned tokens</b> ({step:,})")
-        self.plots.show_step(self.series, step)
-        self._render_sample()
-        self._render_probe()
         if self._selected_token is not None and replay is not None:
             self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
+        # The heavy views. While the trainer is computing, they take turns (one per frame) so
+        # that no frame holds the main thread long: the worker competes for the GIL and every
+        # millisecond of Python here is stretched. Otherwise they all follow on the same frame.
+        stale = [v for v in HEAVY_VIEWS if self._view_step[v] != step]
+        if not stale:
+            return
+        if self.run is not None and not self._worker_quiet:
+            start = self._next_heavy
+            order = HEAVY_VIEWS[start:] + HEAVY_VIEWS[:start]
+            view = next(v for v in order if v in stale)
+            self._next_heavy = (HEAVY_VIEWS.index(view) + 1) % len(HEAVY_VIEWS)
+            self._render_heavy(view, step, budget=SAMPLE_BUDGET)
+            if any(self._view_step[v] != step for v in HEAVY_VIEWS):
+                self._dirty = True
+        else:
+            for view in stale:
+                self._render_heavy(view, step, budget=None)
+
+    def _render_heavy(self, view: str, step: int, budget: float | None) -> None:
+        if view == "vocab":
+            self.vocab_model.set_shown(step)
+            self.vocab_title.setText(f"<b>Learned tokens</b> ({step:,})")
+            done = True
+        elif view == "plots":
+            self.plots.show_step(self.series, step)
+            done = True
+        elif view == "probe":
+            self._render_probe()
+            done = True
+        else:
+            done = self._render_sample(budget)
+        if done:
+            self._view_step[view] = step
 
     def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
         from tokviz.ui.token_colors import token_color
@@ -748,21 +799,36 @@ class TrainPanel(QWidget):
             f" · vocab {s.vocab_size:,} · corpus {s.corpus_tokens:,} tokens</span>"
         )
 
-    def _render_sample(self) -> None:
+    def _render_sample(self, budget: float | None = None) -> bool:
+        """Re-segment the sample at the current step, visible lines first, spending at most
+        ``budget`` seconds; True when every line shows the current step."""
+        view = self.sample_view
         if not self._sample:
-            self.sample_view.setHtml("<i>(no sample lines)</i>")
-            return
+            view.set_plain_lines(["(no sample lines)"])
+            self._sample_steps = []
+            return True
         if self.replay is None:
-            lines = [_esc(line) for line in self._sample]
-        else:
-            keep = self.replay.keep == "hangul"
-            lines = [segments_html(self.replay.segment(keep_hangul(line) if keep else line, self.cursor),
-                                   dark=self._dark) for line in self._sample]
-        body = "".join(f'<p style="margin:0 0 6px 0">{line}</p>' for line in lines)
-        bar = self.sample_view.verticalScrollBar()
-        pos = bar.value()
-        self.sample_view.setHtml(body)
-        bar.setValue(pos)
+            view.set_plain_lines(self._sample)
+            self._sample_steps = [-1] * len(self._sample)
+            return True
+        keep = self.replay.keep == "hangul"
+        step = self.cursor
+        n = len(self._sample)
+        if len(self._sample_steps) != n or view.line_count() != n:
+            view.set_plain_lines(self._sample)
+            self._sample_steps = [-1] * n
+        t0 = time.perf_counter()
+        first = min(view.first_visible_line(), n - 1)
+        for k in range(n):
+            i = (first + k) % n
+            if self._sample_steps[i] == step:
+                continue
+            line = keep_hangul(self._sample[i]) if keep else self._sample[i]
+            view.set_line(i, segment_runs(self.replay.segment(line, step), dark=self._dark))
+            self._sample_steps[i] = step
+            if budget is not None and time.perf_counter() - t0 > budget:
+                return all(s == step for s in self._sample_steps)
+        return True
 
     def _render_probe(self) -> None:
         text = self.probe_edit.text()
@@ -797,6 +863,9 @@ class TrainPanel(QWidget):
         self.vocab_model.dark = dark
         self.tree_view.dark = dark
         self.plots.setBackground("#1e1e1e" if dark else "w")
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}
+        self._sample_steps = []
+        self.sample_view.clear_formats()
         self._dirty = True
         self._render()
 
@@ -916,7 +985,7 @@ class TrainPanel(QWidget):
         for s in self.replay.steps:
             tree = self.replay.merge_tree(s.token_id)
             leaves = tree.leaves()
-            if leaves > 7:
+            if leaves > 7 or "<0x" in s.new_piece:
                 continue
             hangul = any("\uac00" <= ch <= "\ud7a3" for ch in s.new_piece)
             score = tree.depth() + leaves * 0.3 + (2 if hangul else 0) + min(s.count, 1000) / 10000

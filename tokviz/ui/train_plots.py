@@ -68,7 +68,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         super().__init__(parent)
         self.setBackground("#1e1e1e" if dark else "w")
         fg = "#dddddd" if dark else "#333333"
-        pg.setConfigOptions(antialias=True)
+        pg.setConfigOptions(antialias=True)  # smooth curves for the projector; x ranges fixed per run keep redraws cheap
         blue, orange, green, purple = "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"
 
         self.vocab_plot = self.addPlot(row=0, col=0)
@@ -105,11 +105,22 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         for plot in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot):
             for axis in ("left", "bottom", "right"):
                 plot.getAxis(axis).setTextPen(fg)
+            plot.getAxis("left").setWidth(56)  # room for "25000" so the axes do not jump as values grow
+            for axis in ("left", "bottom", "right"):
+                plot.getAxis(axis).enableAutoSIPrefix(False)  # no label re-layout as values grow
         self.clear_data()
 
     def _sync_cpt_view(self) -> None:
         self.cpt_view.setGeometry(self.corpus_plot.getViewBox().sceneBoundingRect())
         self.cpt_view.linkedViewChanged(self.corpus_plot.getViewBox(), self.cpt_view.XAxis)
+
+    def set_step_range(self, merges: int) -> None:
+        """Fix the x axes to the run's merge count: the curves grow to the right, and the axes do not
+        re-generate their ticks on every redraw (the largest cost of a pyqtgraph repaint)."""
+        self._merges = merges
+        for plot in (self.vocab_plot, self.count_plot, self.corpus_plot):
+            plot.disableAutoRange(axis="x")
+            plot.setXRange(0, max(merges, 1), padding=0.02)
 
     def set_length_unit(self, unit: str) -> None:
         self.length_plot.setLabel("bottom", f"length ({unit})")
@@ -119,19 +130,57 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         for curve in (self.vocab_curve, self.count_curve, self.tokens_curve, self.cpt_curve):
             curve.setData(empty, empty)
         self.length_hist.setData(np.array([0.5, 1.5]), np.array([0.0]), stepMode="center")
+        self._ranges: dict[str, tuple[float, float]] = {}
+        self._merges = getattr(self, "_merges", 0)
+        for view in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot, self.cpt_view):
+            view.enableAutoRange(axis="y")
+        self.length_plot.enableAutoRange(axis="x")
+
+    def _hold_range(self, name: str, view, lo: float, hi: float, *, grow: float, axis: str = "y") -> None:
+        """Set a y (or x) range that only changes when the data leaves it, then by a generous step:
+        a changed range makes pyqtgraph regenerate the axis, the costliest part of a redraw."""
+        cur = self._ranges.get(name)
+        if cur is not None and cur[0] <= lo and hi <= cur[1]:
+            return
+        span = max(hi - lo, abs(hi) * 0.05, 1e-9)
+        if cur is None:
+            new = (lo - span * 0.05, hi + span * 0.05)
+        else:  # widen only the side the data crossed
+            new = (cur[0] if lo >= cur[0] else lo - span * grow, cur[1] if hi <= cur[1] else hi + span * grow)
+        self._ranges[name] = new
+        if axis == "y":
+            view.setYRange(*new, padding=0)
+        else:
+            view.setXRange(*new, padding=0)
 
     def show_step(self, series: MergeSeries, step: int) -> None:
         """Redraw every plot for merges 1..``step`` (reusing the plot items)."""
         x = series.upto("step", step)
-        self.vocab_curve.setData(x, series.upto("vocab", step))
-        self.count_curve.setData(x, series.upto("count", step))
-        self.tokens_curve.setData(x, series.upto("tokens", step))
-        self.cpt_curve.setData(x, series.upto("chars_per_token", step))
+        vocab = series.upto("vocab", step)
+        count = series.upto("count", step)
+        tokens = series.upto("tokens", step)
+        cpt = series.upto("chars_per_token", step)
+        self.vocab_curve.setData(x, vocab)
+        self.count_curve.setData(x, count)
+        self.tokens_curve.setData(x, tokens)
+        self.cpt_curve.setData(x, cpt)
+        if len(x):
+            if "vocab" not in self._ranges and self._merges:  # the run's end is known: one range for all of it
+                start = float(vocab[0]) - 1
+                self._ranges["vocab"] = (start, start + self._merges)
+                self.vocab_plot.setYRange(start, start + self._merges, padding=0.03)
+            self._hold_range("vocab", self.vocab_plot, float(vocab.min()), float(vocab.max()), grow=0.5)
+            logc = np.log10(count)
+            self._hold_range("count", self.count_plot, float(logc.min()), float(logc.max()), grow=0.3)
+            self._hold_range("tokens", self.corpus_plot, float(tokens.min()), float(tokens.max()), grow=0.3)
+            self._hold_range("cpt", self.cpt_view, float(cpt.min()), float(cpt.max()), grow=0.3)
         lengths = series.upto("length", step).astype(int)
         if len(lengths):
             counts = np.bincount(lengths)
             edges = np.arange(len(counts) + 1) - 0.5
             self.length_hist.setData(edges, counts.astype(float), stepMode="center")
+            self._hold_range("hist_y", self.length_plot, 0.0, float(counts.max()) * 1.05, grow=0.5)
+            self._hold_range("hist_x", self.length_plot, -0.5, len(counts) - 0.5, grow=0.5, axis="x")
         else:
             self.length_hist.setData(np.array([0.5, 1.5]), np.array([0.0]), stepMode="center")
         self._sync_cpt_view()

@@ -1,0 +1,136 @@
+"""How much does training in the Train panel stall the GUI, and how much slower is it than the core?
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui_stall.py --corpus ../shared/corpora/nsmc_train_150k.txt --merges 3000
+
+Trains in the real panel (worker thread, batched events, the frame timer redrawing everything at
+"as fast as possible" speed) while a 10 ms heartbeat QTimer runs on the main thread. A stall is how
+late the heartbeat fires; the counting phase is included. Then times the core trainer alone on the
+same corpus in the same process (no Qt involved) and prints one JSON object:
+
+    {"max_stall_ms", "p99_stall_ms", "merges", "seconds", "core_seconds", "ratio", ...}
+
+Targets (issue 5): max stall <= 100 ms; panel seconds <= 1.3 x core seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+# run from a source checkout without installing
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+HEARTBEAT_MS = 10
+
+
+def time_core(corpus: Path, merges: int, mode: str, pattern: str) -> tuple[float, int]:
+    from tokviz.core.bpe.corpus import read_corpus
+    from tokviz.core.bpe.events import MergeStep, TrainerConfig
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    trainer = BPETrainer(TrainerConfig(mode=mode, merges=merges, pattern=pattern))
+    t0 = time.perf_counter()
+    n = 0
+    for event in trainer.run(read_corpus(corpus), total_bytes=corpus.stat().st_size):
+        if isinstance(event, MergeStep):
+            n += 1
+    return time.perf_counter() - t0, n
+
+
+def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interval: float | None) -> dict:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import Qt, QTimer
+
+    from tokviz.ui.app import make_application
+    from tokviz.ui.main_window import MainWindow
+    from tokviz.ui.train_corpus import CorpusSource
+
+    if switch_interval is not None:
+        sys.setswitchinterval(switch_interval)
+    app = make_application()
+    window = MainWindow()
+    window.resize(1400, 900)
+    panel = window.show_view("train")
+    window.show()
+    app.processEvents()
+    panel.set_source(CorpusSource.file(corpus))
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData(mode))
+    panel.pattern_combo.setCurrentText(pattern)
+    panel.merges_spin.setValue(merges)
+    app.processEvents()
+
+    lateness: list[float] = []
+    phase_of_worst = {"phase": None, "ms": 0.0}
+    state = {"last": 0.0, "t0": 0.0, "t1": None}
+    heartbeat = QTimer()
+    heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
+    heartbeat.setInterval(HEARTBEAT_MS)
+
+    def beat() -> None:
+        now = time.perf_counter()
+        late = (now - state["last"]) * 1000 - HEARTBEAT_MS
+        state["last"] = now
+        lateness.append(max(0.0, late))
+        if late > phase_of_worst["ms"]:
+            phase_of_worst["ms"] = late
+            phase_of_worst["phase"] = "counting" if panel.progress_bar.isVisible() else f"merging (step {len(panel.replay or ())})"
+        if panel.run is None and state["t1"] is None:
+            state["t1"] = now
+            state["cpu1"] = time.thread_time()
+            heartbeat.stop()
+            QTimer.singleShot(0, app.quit)
+
+    heartbeat.timeout.connect(beat)
+    state["t0"] = state["last"] = time.perf_counter()
+    state["cpu0"] = time.thread_time()
+    panel.run_to_end()  # start training, follow it as fast as it goes
+    heartbeat.start()
+    app.exec()
+    seconds = state["t1"] - state["t0"]
+    learned = len(panel.replay or ())
+    failed = panel.message.isVisible() and panel.message.label.text()
+    window.close()
+    app.processEvents()
+    lateness.sort()
+    p99 = lateness[int(0.99 * (len(lateness) - 1))] if lateness else 0.0
+    return {
+        "max_stall_ms": round(lateness[-1], 1) if lateness else 0.0,
+        "p99_stall_ms": round(p99, 1),
+        "merges": learned,
+        "seconds": round(seconds, 3),
+        "heartbeats": len(lateness),
+        # CPU the GUI thread used while training ran (redraws, batches, heartbeats): load-independent
+        "gui_cpu_seconds": round(state["cpu1"] - state["cpu0"], 3),
+        "worst_stall_during": phase_of_worst["phase"],
+        "error": failed or None,
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", required=True, type=Path)
+    ap.add_argument("--merges", type=int, default=3000)
+    ap.add_argument("--mode", choices=("byte", "char"), default="byte")
+    ap.add_argument("--pattern", default="gpt4")
+    ap.add_argument("--switch-interval", type=float, default=None,
+                    help="sys.setswitchinterval for the panel run (default: Python's 5 ms)")
+    ap.add_argument("--no-core", action="store_true", help="skip timing the core alone")
+    args = ap.parse_args()
+    result = {"corpus": args.corpus.name, "mode": args.mode, "pattern": args.pattern}
+    result.update(time_panel(args.corpus, args.merges, args.mode, args.pattern, args.switch_interval))
+    if not args.no_core:
+        core_seconds, core_merges = time_core(args.corpus, args.merges, args.mode, args.pattern)
+        result["core_seconds"] = round(core_seconds, 3)
+        result["core_merges"] = core_merges
+        result["ratio"] = round(result["seconds"] / core_seconds, 3) if core_seconds else None
+    result["targets"] = {"max_stall_ms<=": 100, "ratio<=": 1.3}
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
