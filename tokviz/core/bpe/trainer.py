@@ -60,7 +60,7 @@ class BPETrainer:
     """Train BPE merges from lines of text; see the module docstring for the algorithm and tie rules.
 
     >>> t = BPETrainer(TrainerConfig(mode="char", merges=3, min_frequency=1))
-    >>> [e.new_piece for e in t.run(["low lower lowest\n"]) if isinstance(e, MergeStep)]
+    >>> [e.new_piece for e in t.run(["low lower lowest\\n"]) if isinstance(e, MergeStep)]
     ['lo', 'we', 'lowe']
     >>> [tok.raw for tok in t.model().encode("lowest").tokens]  # ('w', 'e') beat ('lo', 'w') on the tie
     ['lowe', 's', 't</w>']
