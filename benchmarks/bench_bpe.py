@@ -1,0 +1,160 @@
+"""tokviz BPE training speed and memory vs HF tokenizers (char mode) and rustbpe (byte mode).
+
+    python benchmarks/bench_bpe.py [--corpus FILE] [--merges 1000] [--big 10000] [--rounds 1]
+
+Every measurement is a separate process timed from start to exit (imports, reading the corpus,
+counting, merging), so Python start-up and library imports count for everyone. tokviz runs through
+its CLI (``python -m tokviz train ... -q``). The runs alternate tokviz / peer so that load from
+other work on the machine hits both alike. Peak memory is the child's ``ru_maxrss`` from
+``os.wait4``. The naive loop (recount all pairs, rewrite all words) runs a few merges for scale.
+
+Char mode: HF ``BpeTrainer`` with ``WhitespaceSplit``, ``end_of_word_suffix="</w>"``,
+``min_frequency=2``; its vocab_size is set to its initial alphabet (distinct characters plus
+distinct word-final ``x</w>`` symbols) + N so that it makes N merges (checked in its output).
+Byte mode: rustbpe ``train_from_iterator([whole text], 256 + N)`` with tokviz's GPT-4 pattern.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "nsmc_train_150k.txt"
+
+
+def run_process(cmd: list[str]) -> dict:
+    """Run ``cmd``; return wall seconds, peak RSS (MB) and its JSON output if any."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate()
+    wall = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err.decode(errors='replace')}")
+    result = {"wall": wall}
+    text = out.decode("utf-8", "replace").strip()
+    if text.startswith("{"):
+        result.update(json.loads(text.splitlines()[-1]))
+    else:
+        result["stdout"] = text
+    return result
+
+
+def measured(cmd: list[str]) -> dict:
+    """Run ``cmd`` through a tiny wrapper process that reports the child's own peak RSS."""
+    wrapper = (
+        "import json, os, resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE)\n"
+        "out = p.stdout.read()\n"
+        "_, status, ru = os.wait4(p.pid, 0)\n"
+        "wall = time.perf_counter() - t\n"
+        "code = os.waitstatus_to_exitcode(status)\n"
+        "sys.stdout.write(json.dumps({'wall_child': wall, 'rss_mb': ru.ru_maxrss / 1024, 'code': code, "
+        "'out': out.decode('utf-8', 'replace')}))\n"
+        "sys.exit(code)\n"
+    )
+    res = run_process([sys.executable, "-c", wrapper, *cmd])
+    inner = res.get("out", "").strip()
+    info = {"wall": res["wall_child"], "rss_mb": res["rss_mb"]}
+    if inner.startswith("{"):
+        info.update(json.loads(inner.splitlines()[-1]))
+    else:
+        info["stdout"] = inner
+    return info
+
+
+def hf_vocab_size(corpus: Path, merges: int) -> int:
+    chars: set[str] = set()
+    finals: set[str] = set()
+    with corpus.open(encoding="utf-8") as f:
+        words = Counter(f.read().split())
+    for w in words:
+        chars.update(w)
+        finals.add(w[-1])
+    return len(chars) + len(finals) + merges
+
+
+def tokviz_cmd(corpus: Path, mode: str, merges: int) -> list[str]:
+    cmd = [sys.executable, "-m", "tokviz", "train", str(corpus), "--mode", mode, "--merges", str(merges), "-q"]
+    return cmd + (["--pattern", "gpt4"] if mode == "byte" else [])
+
+
+def merges_done(info: dict) -> int | None:
+    if "merges" in info:
+        return info["merges"]
+    for line in info.get("stdout", "").splitlines():
+        if line.startswith("merges"):
+            return int(line.split()[1].replace(",", ""))
+    return None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--merges", type=int, default=1000)
+    ap.add_argument("--big", type=int, default=10000, help="the larger run (0 to skip)")
+    ap.add_argument("--rounds", type=int, default=1, help="alternating rounds of the main comparison")
+    ap.add_argument("--naive-merges", type=int, default=3)
+    args = ap.parse_args()
+    corpus = args.corpus
+    size_mb = corpus.stat().st_size / 1e6
+    print(f"corpus {corpus} ({size_mb:.1f} MB); cores {os.cpu_count()}; load {os.getloadavg()[0]:.2f} at start")
+    print("(whole-process wall time; the machine is shared with other work, so numbers carry noise)\n")
+
+    sizes = [args.merges] + ([args.big] if args.big else [])
+    rows = []
+    for n in sizes:
+        vocab = hf_vocab_size(corpus, n)
+        rounds = args.rounds if n == args.merges else 1
+        for r in range(rounds):
+            pairs = [
+                ("char", tokviz_cmd(corpus, "char", n), "HF tokenizers BpeTrainer",
+                 [sys.executable, "benchmarks/bpe_peers.py", "hf-char", str(corpus), str(vocab)]),
+                ("byte gpt4", tokviz_cmd(corpus, "byte", n), "rustbpe",
+                 [sys.executable, "benchmarks/bpe_peers.py", "rustbpe", str(corpus), str(n)]),
+            ]
+            for mode, ours_cmd, peer_name, peer_cmd in pairs:
+                ours = measured(ours_cmd)
+                peer = measured(peer_cmd)
+                rows.append((n, mode, ours, peer_name, peer))
+                print(
+                    f"  {mode:9s} {n:6d} merges  tokviz {ours['wall']:6.2f} s ({merges_done(ours)} merges, "
+                    f"{ours['rss_mb']:.0f} MB)   {peer_name} {peer['wall']:6.2f} s ({merges_done(peer)} merges, "
+                    f"{peer['rss_mb']:.0f} MB)   ratio {ours['wall'] / peer['wall']:.2f}x",
+                    flush=True,
+                )
+    naive = measured([sys.executable, "benchmarks/bpe_peers.py", "naive", str(corpus), str(args.naive_merges)])
+
+    print("\n| mode | merges | tokviz s | tokviz peak MB | peer | peer s | peer peak MB | tokviz / peer |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n, mode, ours, peer_name, peer in rows:
+        print(
+            f"| {mode} | {n} | {ours['wall']:.2f} | {ours['rss_mb']:.0f} | {peer_name} | {peer['wall']:.2f} | "
+            f"{peer['rss_mb']:.0f} | {ours['wall'] / peer['wall']:.2f}x |"
+        )
+    spm = naive["seconds_per_merge"]
+    print(f"\nnaive recount-everything loop (char mode): {spm:.2f} s per merge "
+          f"-> {spm * args.merges / 60:.1f} min for {args.merges} merges (process {naive['wall']:.1f} s for "
+          f"{args.naive_merges} merges, {naive['rss_mb']:.0f} MB)")
+    worst = max(o["rss_mb"] for _, _, o, _, _ in rows)
+    print(f"tokviz peak memory over all runs: {worst:.0f} MB (limit 2048 MB)")
+    for n in sizes:
+        for mode in ("char", "byte gpt4"):
+            ratios = [o["wall"] / p["wall"] for m, md, o, _, p in rows if m == n and md == mode]
+            if ratios:
+                target = 1.5
+                verdict = "meets" if min(ratios) <= target else "MISSES"
+                print(f"ratio {mode} {n} merges: {', '.join(f'{x:.2f}x' for x in ratios)} "
+                      f"({verdict} the <= {target}x target)")
+
+
+if __name__ == "__main__":
+    main()
