@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tokviz.core.encoding import Encoding
+from tokviz.core import metrics
 from tokviz.core.metrics import count_words, measure, round_trip_diff
 
 
@@ -87,16 +88,54 @@ def test_round_trip_diff_locates_changes():
     json.dumps([d.as_json() for d in diffs])
 
 
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))), st.text(alphabet=st.characters(blacklist_categories=("Cs",))))
-def test_round_trip_diff_rebuilds_the_decoded_text(a, b):
-    # applying the differences to the original must give the decoded text back
+def apply_differences(a: str, diffs) -> str:
     out, pos = [], 0
-    for d in round_trip_diff(a, b):
+    for d in diffs:
+        assert pos <= d.start <= d.end and a[d.start : d.end] == d.original
         out.append(a[pos : d.start])
         out.append(d.decoded)
         pos = d.end
     out.append(a[pos:])
-    assert "".join(out) == b
+    return "".join(out)
+
+
+TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)))
+# small alphabets with lines and spaces, so both sides share structure and the line / word levels
+# of the diff actually match things
+LINES = st.text(alphabet="ab가 \n\t😀")
+
+
+@given(TEXT, TEXT)
+def test_round_trip_diff_rebuilds_the_decoded_text(a, b):
+    # applying the differences to the original must give the decoded text back
+    assert apply_differences(a, round_trip_diff(a, b)) == b
+
+
+@given(LINES, LINES, st.sampled_from([1, 2, 5]))
+def test_round_trip_diff_levels_rebuild_the_decoded_text(a, b, limit):
+    # a tiny character limit forces the line and word levels (and the whole-block fallback)
+    saved = metrics.CHAR_DIFF_LIMIT
+    metrics.CHAR_DIFF_LIMIT = limit
+    try:
+        diffs = round_trip_diff(a, b)
+    finally:
+        metrics.CHAR_DIFF_LIMIT = saved
+    assert apply_differences(a, diffs) == b
+    assert (diffs == []) == (a == b)
+
+
+def test_round_trip_diff_on_a_long_text_is_precise():
+    lines = [f"{i}번째 줄: 오늘도 좋은 하루 보내세요. Line {i} of the text." for i in range(3000)]
+    original = "\n".join(lines)  # ~150k characters: a plain character diff would take minutes
+    decoded = original.replace("1500번째", "1500 번째").replace("Line 2999", "Line 2999!")
+    decoded = decoded.replace("\n".join(lines[10:12]), lines[10])  # line 11 lost
+    diffs = round_trip_diff(original, decoded)
+    assert apply_differences(original, diffs) == decoded
+    assert [d.op for d in diffs] == ["delete", "insert", "insert"]
+    # which copy of the repeated text around the lost line is reported is up to the matcher
+    assert len(diffs[0].original) == len(lines[11]) + 1 and "Line 11 of" in diffs[0].original
+    assert abs(diffs[0].start - original.index("\n11번째")) <= 2
+    assert diffs[1].decoded == " " and diffs[2].decoded == "!"
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))), st.integers(1, 5))

@@ -24,6 +24,7 @@ Counting choices (the same everywhere tokviz shows a metric):
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import asdict, dataclass
 from typing import Literal
 
@@ -135,23 +136,79 @@ class TextDifference:
         return asdict(self)
 
 
+# Splitting levels for round_trip_diff: lines, then words, then characters. difflib's matcher is
+# quadratic in the worst case on long sequences of few distinct items (a character diff of a 10k
+# character text took seconds, 100k took minutes); lines and words are many distinct items, so
+# those levels stay fast and only small changed blocks are diffed character by character.
+_UNIT_SPLITTERS = (
+    re.compile(r"[^\n]*\n|[^\n]+"),  # lines, each with its newline
+    re.compile(r"\s+|\S+\s*"),  # words with their trailing whitespace
+)
+CHAR_DIFF_LIMIT = 4_000  # longest side diffed character by character
+
+def _common_affixes(a: str, b: str) -> tuple[int, int]:
+    n = min(len(a), len(b))
+    p = 0
+    while p < n and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < n - p and a[len(a) - 1 - s] == b[len(b) - 1 - s]:
+        s += 1
+    return p, s
+
+
+def _diff_block(a: str, b: str, a0: int, b0: int, level: int, out: list[TextDifference]) -> None:
+    """Append the differences between ``a`` and ``b`` (which start at ``a0`` / ``b0``)."""
+    p, s = _common_affixes(a, b)
+    a, b = a[p : len(a) - s], b[p : len(b) - s]
+    a0, b0 = a0 + p, b0 + p
+    if not a and not b:
+        return
+    if not a or not b:
+        out.append(TextDifference("insert" if not a else "delete", a0, a0 + len(a), b0, b0 + len(b), a, b))
+        return
+    if max(len(a), len(b)) <= CHAR_DIFF_LIMIT:
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op != "equal":
+                out.append(TextDifference(op, a0 + i1, a0 + i2, b0 + j1, b0 + j2, a[i1:i2], b[j1:j2]))
+        return
+    if level >= len(_UNIT_SPLITTERS):
+        # one huge changed run without lines or spaces: report it whole rather than stall
+        out.append(TextDifference("replace", a0, a0 + len(a), b0, b0 + len(b), a, b))
+        return
+    split = _UNIT_SPLITTERS[level]
+    ua, ub = split.findall(a), split.findall(b)
+    if len(ua) == 1 and len(ub) == 1:
+        _diff_block(a, b, a0, b0, level + 1, out)
+        return
+    oa, ob = _offsets(ua), _offsets(ub)
+    matcher = difflib.SequenceMatcher(None, ua, ub, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "equal":
+            _diff_block(a[oa[i1] : oa[i2]], b[ob[j1] : ob[j2]], a0 + oa[i1], b0 + ob[j1], level + 1, out)
+
+
+def _offsets(units: list[str]) -> list[int]:
+    offsets = [0]
+    for u in units:
+        offsets.append(offsets[-1] + len(u))
+    return offsets
+
+
 def round_trip_diff(original: str, decoded: str) -> list[TextDifference]:
     """Where ``decoded`` differs from ``original`` (empty list when they are equal).
 
     SentencePiece's NFKC normalizer, for example, turns the full-width ``ｈ`` into ``h`` and an
-    ``<unk>`` piece loses the character it stood for.
+    ``<unk>`` piece loses the character it stood for. Texts are compared line by line, then word by
+    word, then character by character inside the changed parts, so long texts stay fast; a single
+    changed run longer than ``CHAR_DIFF_LIMIT`` characters with no line break or space in it is
+    reported as one replacement.
 
     >>> [d.describe() for d in round_trip_diff("ｈi 😀!", "hi  ⁇ !")]
     ["at 0: 'ｈ' became 'h'", "at 3: '😀' became ' ⁇ '"]
     """
-    if original == decoded:
-        return []
-    # autojunk off: with it, frequent characters (spaces, common syllables) in texts over 200
-    # characters are ignored and the reported spans become needlessly large.
-    matcher = difflib.SequenceMatcher(None, original, decoded, autojunk=False)
     out: list[TextDifference] = []
-    for op, a0, a1, b0, b1 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        out.append(TextDifference(op, a0, a1, b0, b1, original[a0:a1], decoded[b0:b1]))
+    if original != decoded:
+        _diff_block(original, decoded, 0, 0, 0, out)
     return out
