@@ -4,10 +4,11 @@ Layout: a toolbar (encoder, normalization, special tokens, text/ids, copy, expor
 problems with the input, the editor (or the chat composer) beside the token view, the counts bar and
 the byte layers of the selected tokens.
 
-Encoding runs in a worker thread (a QObject moved to a QThread): typing restarts a 150 ms debounce
-timer, each request carries a generation number, the worker skips requests that are already stale
-and the panel drops results that are not the latest. So a 100k-character text, or a 5 MB paste, never
-freezes typing.
+Encoding runs off the GUI thread, in the panel's own thread pool of two threads: typing restarts a
+150 ms debounce timer, each request carries a generation number, a job that finds itself stale skips
+its remaining steps and the panel drops results that are not the latest. Two threads, because an
+encoder call cannot be interrupted: while a 5 MB paste is still being encoded (seconds), the short
+text typed after it is encoded beside it and shown at once.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QMenu,
@@ -34,7 +35,7 @@ from tokviz.ui import fonts, theme
 from tokviz.ui.token_colors import token_colors
 from tokviz.ui.widgets.byte_layers import ByteLayersView, Layers, build_layers
 from tokviz.ui.widgets.chat_composer import ChatComposer
-from tokviz.ui.widgets.token_view import MAX_DRAWN_TOKENS, Cell, TokenView, token_cells
+from tokviz.ui.widgets.token_view import MAX_DRAWN_TOKENS, Cell, CellMeasure, TokenView, token_cells, view_fonts
 
 DEBOUNCE_MS = 150
 NORMALIZATIONS = ("none", "NFC", "NFD", "NFKC", "NFKD")
@@ -58,6 +59,7 @@ class EncodeRequest:
     normalization: str = "none"
     allow_special: bool = False
     dark: bool = False
+    fonts: tuple | None = None  # (text, hex) QFonts of the token view, to measure cells in the worker
 
 
 @dataclass
@@ -67,6 +69,7 @@ class EncodeResult:
     metrics: Metrics | None = None
     cells: list[Cell] = field(default_factory=list)
     colors: list[QColor] = field(default_factory=list)
+    widths: tuple[list[float], list[float]] | None = None  # cell widths showing text, showing ids
     special_tokens: list[str] = field(default_factory=list)
     unnormalized_tokens: int | None = None  # token count of the text before normalization
     error: str | None = None
@@ -104,43 +107,61 @@ def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) ->
     out.metrics = measure(encoding)
     out.cells = token_cells(encoding, MAX_DRAWN_TOKENS)
     out.colors = token_colors(encoding.ids[:MAX_DRAWN_TOKENS], dark=request.dark)
+    if request.fonts is not None:
+        measure_cells = CellMeasure(*request.fonts)
+        out.widths = (measure_cells.widths(out.cells), measure_cells.id_widths(out.cells, encoding))
     out.seconds = time.perf_counter() - t0
     return out
 
 
-class EncodeWorker(QObject):
-    """Lives in the panel's QThread. ``latest`` is written by the GUI thread (an int: atomic)."""
+class EncodeSignals(QObject):
+    """Carries results from pool threads back to the GUI thread (queued connections)."""
 
     finished = Signal(object)  # EncodeResult
     modelOpened = Signal(str, object, str)  # path, encoder or None, error message
 
-    def __init__(self, registry):
+
+class EncodeJob(QRunnable):
+    """Encode one request in a pool thread. ``latest`` is a one-item list the GUI thread updates
+    (reading an int is atomic), so a job can tell that it went stale and skip its remaining steps."""
+
+    def __init__(self, registry, request: EncodeRequest, latest: list[int], signals: EncodeSignals):
         super().__init__()
         self.registry = registry
-        self.latest = 0
+        self.request = request
+        self.latest = latest
+        self.signals = signals
 
-    @Slot(object)
-    def encode(self, request: EncodeRequest) -> None:
-        if request.generation < self.latest:
-            return  # a newer request is queued behind this one
-        result = encode_for_view(self.registry, request, lambda: request.generation < self.latest)
+    def run(self) -> None:
+        if self.request.generation < self.latest[0]:
+            return
+        result = encode_for_view(self.registry, self.request, lambda: self.request.generation < self.latest[0])
         if result is not None:
-            self.finished.emit(result)
+            self.signals.finished.emit(result)
 
-    @Slot(str)
-    def open_model(self, path: str) -> None:
+
+class OpenModelJob(QRunnable):
+    """Load a model file in a pool thread (parsing a 100k-rank file takes a second or more)."""
+
+    def __init__(self, path: str, signals: EncodeSignals):
+        super().__init__()
+        self.path = path
+        self.signals = signals
+
+    def run(self) -> None:
+        path = self.path
         try:
             from tokviz.core.encoders.files import open_model_file
 
             encoder = open_model_file(path)
         except ImportError:
-            self.modelOpened.emit(path, None, "Opening model files is not available in this build.")
+            self.signals.modelOpened.emit(path, None, "Opening model files is not available in this build.")
         except TokvizError as err:
-            self.modelOpened.emit(path, None, str(err))
-        except Exception as err:
-            self.modelOpened.emit(path, None, f"{path}: not a model tokviz can read ({type(err).__name__}: {err})")
+            self.signals.modelOpened.emit(path, None, str(err))
+        except Exception as err:  # a file we cannot list every way of being broken
+            self.signals.modelOpened.emit(path, None, f"{path}: not a model tokviz can read ({type(err).__name__}: {err})")
         else:
-            self.modelOpened.emit(path, encoder, "")
+            self.signals.modelOpened.emit(path, encoder, "")
 
 
 def encoding_json(encoding: Encoding, metrics: Metrics | None = None) -> dict:
@@ -164,7 +185,7 @@ def encoding_json(encoding: Encoding, metrics: Metrics | None = None) -> dict:
 class TextEditor(QPlainTextEdit):
     """The editor; pastes go through the panel, which refuses lone surrogates with a message."""
 
-    pasted = Signal(str)
+    pasted = Signal(object)  # object, not str: a QString would silently drop a lone surrogate
 
     def insertFromMimeData(self, source) -> None:  # noqa: N802
         self.pasted.emit(mime_text(source))
@@ -287,8 +308,6 @@ class CountsBar(QWidget):
 class InspectPanel(QWidget):
     """The Inspect tab. Built from the shared Session (its registry and change signals)."""
 
-    requestEncode = Signal(object)  # to the worker (queued: the worker lives in another thread)
-    requestOpenModel = Signal(str)
     resultShown = Signal(object)  # an EncodeResult was applied to the views (tests wait on it)
 
     def __init__(self, session, parent: QWidget | None = None):
@@ -299,15 +318,12 @@ class InspectPanel(QWidget):
         self._pending_paste: str | None = None
         self._current_encoder: str | None = None
         self._build()
-        self._thread = QThread(self)
-        self._thread.setObjectName("tokviz-inspect-encoder")
-        self._worker = EncodeWorker(session.registry)
-        self._worker.moveToThread(self._thread)
-        self.requestEncode.connect(self._worker.encode)
-        self.requestOpenModel.connect(self._worker.open_model)
-        self._worker.finished.connect(self._on_result)
-        self._worker.modelOpened.connect(self._on_model_opened)
-        self._thread.start()
+        self._latest = [0]
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(2)
+        self._signals = EncodeSignals(self)
+        self._signals.finished.connect(self._on_result)
+        self._signals.modelOpened.connect(self._on_model_opened)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(DEBOUNCE_MS)
@@ -505,7 +521,7 @@ class InspectPanel(QWidget):
     def open_model_path(self, path: str) -> None:
         """Load a model file in the worker; it becomes an encoder for every panel, or a message says why not."""
         self.message_bar.show_message(f"Opening {Path(path).name}…", "info")
-        self.requestOpenModel.emit(path)
+        self._pool.start(OpenModelJob(path, self._signals))
 
     def _on_model_opened(self, path: str, encoder, error: str) -> None:
         if encoder is None:
@@ -610,12 +626,12 @@ class InspectPanel(QWidget):
             self.token_view.set_placeholder("No encoder is available. Install the packages named in the encoder list.")
             return self._generation
         self._generation += 1
-        self._worker.latest = self._generation
-        text = self.source_text()
-        self.requestEncode.emit(EncodeRequest(
-            self._generation, text, self._current_encoder, self.norm_combo.currentText(),
-            self.special_check.isChecked(), theme.is_dark(),
-        ))
+        self._latest[0] = self._generation
+        request = EncodeRequest(
+            self._generation, self.source_text(), self._current_encoder, self.norm_combo.currentText(),
+            self.special_check.isChecked(), theme.is_dark(), view_fonts()[:2],
+        )
+        self._pool.start(EncodeJob(self.session.registry, request, self._latest, self._signals))
         return self._generation
 
     def is_current(self) -> bool:
@@ -648,7 +664,7 @@ class InspectPanel(QWidget):
                 and self._pending_paste is None and not self.message_bar.action_text():
             self.message_bar.clear()  # an old encoding error no longer applies
         enc = result.encoding
-        self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark)
+        self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark, widths=result.widths)
         self.token_view.set_placeholder("Type or paste text to see its tokens.")
         self.counts.show_metrics(result.metrics)
         self.counts.note.setText(self._note_for(result))
@@ -737,9 +753,14 @@ class InspectPanel(QWidget):
 
     def _refresh_look(self, *_args) -> None:
         self.editor.setFont(fonts.mono_font(13))
-        self.token_view.refresh_fonts()
         self.layers_view.refresh_fonts()
         self.counts.refresh_fonts()
+        if len(self.token_view.cells) > 20_000:
+            # measuring that many cells would stall the GUI: the worker measures them with the new fonts
+            self.token_view.refresh_fonts_only()
+            self.encode_now()
+            return
+        self.token_view.refresh_fonts()
         if self.result is not None and self.result.encoding is not None:
             dark = theme.is_dark()
             self.result.colors = token_colors(self.result.encoding.ids[:MAX_DRAWN_TOKENS], dark=dark)
@@ -790,11 +811,12 @@ class InspectPanel(QWidget):
 
     # ---- life cycle -----------------------------------------------------------------------------------
     def shutdown(self) -> None:
-        """Stop the worker thread (the main window calls this on close)."""
+        """Stop encoding (the main window calls this on close): queued jobs are dropped, running
+        ones finish (an encoder call cannot be interrupted) and their results are ignored."""
         self._debounce.stop()
-        self._worker.latest = 1 << 62  # whatever is still queued is stale
-        self._thread.quit()
-        self._thread.wait(30_000)
+        self._latest[0] = 1 << 62  # everything still queued or running is stale
+        self._pool.clear()
+        self._pool.waitForDone(120_000)
 
     def prepare_screenshot(self, args) -> None:
         """Fill the panel for ``tokviz screenshot --view inspect``: the text, the encoder, and a

@@ -19,7 +19,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from tokviz.core.encoding import Encoding, char_byte_starts
+from tokviz.core.encoding import Encoding
 from tokviz.core.unicode import code_points, decompose_hangul, display_char, graphemes, utf8_bytes
 from tokviz.ui import fonts
 from tokviz.ui.token_colors import text_color_on
@@ -89,9 +89,10 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
     """The rows for characters ``[char_start, char_end)`` of ``encoding.text`` (grown to whole
     grapheme clusters; cut after ``max_bytes`` bytes at a cluster boundary)."""
     text = encoding.text
+    # Every character is at least one byte: no need to look further (the text may be megabytes).
+    char_end = min(char_end, char_start + max_bytes)
     char_start, char_end = expand_to_graphemes(text, char_start, char_end)
-    starts = char_byte_starts(text)
-    out = Layers(char_start=char_start, char_end=char_end, byte_start=starts[char_start])
+    out = Layers(char_start=char_start, char_end=char_end, byte_start=len(text[:char_start].encode("utf-8")))
     sub = text[char_start:char_end]
     clusters = graphemes(sub)
     kept = []

@@ -16,8 +16,11 @@ import bisect
 import unicodedata
 from dataclasses import dataclass
 
+import numpy as np
+import regex
+
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from tokviz.core.encoding import Encoding, char_byte_starts
@@ -27,7 +30,7 @@ from tokviz.ui.token_colors import text_color_on
 
 # Beyond this many tokens the view draws the first ones and says how many it left out; counts and
 # byte layers still cover the whole text. Keeps a 5 MB paste from building millions of boxes.
-MAX_DRAWN_TOKENS = 40_000
+MAX_DRAWN_TOKENS = 150_000
 
 # Characters that only make sense joined to their neighbour (emoji ZWJ sequences, presentation
 # selectors, skin tones): inside a token after a visible character they are drawn as text so the
@@ -56,8 +59,9 @@ def char_marker(ch: str) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Segment:
     """A run inside a cell: ``text`` (whole characters), ``mark`` (a marker for an invisible
-    character) or ``hex`` (the bytes of a character cut by a token boundary). ``char`` is the index
-    of the (first) character the run belongs to."""
+    character) or ``hex`` (the bytes of a character cut by a token boundary). ``char`` is the offset
+    of the (first) character the run belongs to from the cell's first character (so that equal runs
+    of text share their segments)."""
 
     kind: str
     text: str
@@ -69,6 +73,7 @@ class Cell:
     """One drawn box: token ``token`` (index into the Encoding), or -1 for text no token covers."""
 
     token: int
+    start: int  # index of the first character the cell touches
     segments: tuple[Segment, ...]
     line_break: bool  # the covered text ends a line (newline): the next cell starts a new line
 
@@ -82,60 +87,132 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     [[('hex', 'EC 95')], [('hex', '88'), ('mark', '·'), ('text', 'a')]]
     """
     text = encoding.text
+    drawn = encoding.tokens[:limit]
+    if len(encoding.tokens) > limit and drawn:
+        # only the characters up to the last drawn token matter (the text may be megabytes)
+        text = text[:max(t.end for t in drawn[-64:])]
     data = text.encode("utf-8", "surrogatepass")
-    starts = char_byte_starts(text)
+    starts = _char_starts(data)
     cells: list[Cell] = []
+    cache: dict[str, tuple[tuple[Segment, ...], bool]] = {}
     prev_byte_end = 0
-    for ti, tok in enumerate(encoding.tokens[:limit]):
+    for ti, tok in enumerate(drawn):
         if tok.byte_start > prev_byte_end:  # bytes no token covers (tokens with gaps)
-            cells.append(_cell(-1, text, data, starts, prev_byte_end, tok.byte_start))
+            cells.append(_cell(-1, text, data, starts, prev_byte_end, tok.byte_start, cache))
         if tok.byte_end == tok.byte_start:  # covers no text (SentencePiece's dummy prefix, a lone special)
             shown = tok.raw if tok.raw else (tok.bytes.decode("utf-8", "replace") or "∅")
-            cells.append(Cell(ti, (Segment("mark", shown, tok.start),), False))
+            cells.append(Cell(ti, tok.start, (Segment("mark", shown, 0),), False))
         else:
-            cells.append(_cell(ti, text, data, starts, tok.byte_start, tok.byte_end))
+            cells.append(_cell(ti, text, data, starts, tok.byte_start, tok.byte_end, cache))
         prev_byte_end = max(prev_byte_end, tok.byte_end)
     if len(encoding.tokens) <= limit and prev_byte_end < len(data):
-        cells.append(_cell(-1, text, data, starts, prev_byte_end, len(data)))
+        cells.append(_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
     return cells
 
 
-def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int) -> Cell:
+# Characters that may need a marker (a superset: char_marker decides). Scanning with one regex keeps
+# the per-character work in C, so a 100k-token text is split into cells in about a second.
+_MAYBE_INVISIBLE = regex.compile(
+    r"[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\u115f\u1160\u3164\uffa0\ufe00-\ufe0f"
+    r"\U000e0100-\U000e01ef]"
+)
+
+
+def _char_starts(data: bytes) -> list[int]:
+    """Byte offset of every character of UTF-8 ``data`` plus its length, like
+    :func:`~tokviz.core.encoding.char_byte_starts` but vectorized (a 5 MB text in milliseconds):
+    a character starts at every byte that is not a continuation byte ``10xxxxxx``."""
+    arr = np.frombuffer(data, dtype=np.uint8)
+    starts = np.flatnonzero((arr & 0xC0) != 0x80).tolist()
+    starts.append(len(data))
+    return starts
+
+
+def _run_segments(run: str) -> tuple[tuple[Segment, ...], bool]:
+    """Segments of whole characters ``run`` (offsets relative to the run) and whether it ends a line."""
     segs: list[Segment] = []
-    run: list[str] = []
-    run_start = -1
+    pos = 0
     line_break = False
-    c = bisect.bisect_right(starts, bs) - 1
-    prev_visible = False
-    while c < len(text) and starts[c] < be:
-        cs, ce = starts[c], starts[c + 1]
-        if cs >= bs and ce <= be:
-            ch = text[c]
-            marker = None if (prev_visible and ch in _JOINERS) else char_marker(ch)
-            if marker is None:
-                if not run:
-                    run_start = c
-                run.append(ch)
-                prev_visible = True
-            else:
-                if run:
-                    segs.append(Segment("text", "".join(run), run_start))
-                    run = []
-                segs.append(Segment("mark", marker, c))
-                prev_visible = False
-                if ch == "\n":
-                    line_break = True
-        else:
-            if run:
-                segs.append(Segment("text", "".join(run), run_start))
-                run = []
-            part = data[max(bs, cs):min(be, ce)]
-            segs.append(Segment("hex", part.hex(" ").upper(), c))
-            prev_visible = False
+    for m in _MAYBE_INVISIBLE.finditer(run):
+        i = m.start()
+        ch = run[i]
+        joined = ch in _JOINERS and i > pos  # right after visible text of this token
+        marker = None if joined else char_marker(ch)
+        if marker is None:
+            continue  # stays part of the surrounding text run
+        if i > pos:
+            segs.append(Segment("text", run[pos:i], pos))
+        segs.append(Segment("mark", marker, i))
+        if ch == "\n":
+            line_break = True
+        pos = i + 1
+    if pos < len(run):
+        segs.append(Segment("text", run[pos:], pos))
+    return tuple(segs), line_break
+
+
+def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict) -> Cell:
+    c0 = c = bisect.bisect_right(starts, bs) - 1
+    head: Segment | None = None
+    if starts[c] < bs:  # the token starts inside character c
+        head = Segment("hex", data[bs:min(be, starts[c + 1])].hex(" ").upper(), 0)
         c += 1
-    if run:
-        segs.append(Segment("text", "".join(run), run_start))
-    return Cell(ti, tuple(segs), line_break)
+    e = bisect.bisect_right(starts, be) - 1  # characters [c, e) lie wholly inside the token
+    tail = e < len(text) and starts[e] < be and e >= c
+    inner: tuple[Segment, ...] = ()
+    line_break = False
+    if e > c:
+        # Natural text repeats its tokens (Zipf): the same run of characters gets the same segments.
+        run = text[c:e]
+        got = cache.get(run)
+        if got is None:
+            got = cache[run] = _run_segments(run)
+        inner, line_break = got
+        if c != c0:
+            inner = tuple(Segment(sg.kind, sg.text, sg.char + 1) for sg in inner)
+    if head is None and not tail:
+        return Cell(ti, c0, inner, line_break)
+    segs = ([head] if head else []) + list(inner)
+    if tail:  # the token ends inside character e
+        segs.append(Segment("hex", data[max(bs, starts[e]):be].hex(" ").upper(), e - c0))
+    return Cell(ti, c0, tuple(segs), line_break)
+
+
+def view_fonts() -> tuple[QFont, QFont, QFont]:
+    """The token view's fonts at the current scale: token text, hex pieces, cut-character labels."""
+    return fonts.mono_font(15), fonts.mono_font(11), fonts.ui_font(9.5)
+
+
+class CellMeasure:
+    """Cell widths in the view's fonts. QFontMetricsF is reentrant, so the encoding worker measures
+    the cells of a big text in its own thread and the GUI thread only places them."""
+
+    PAD = 6  # inside a cell, left and right
+    SEG_GAP = 2  # between the segments of a cell
+
+    def __init__(self, text_font: QFont, hex_font: QFont):
+        self.tfm = QFontMetricsF(text_font)
+        self.hfm = QFontMetricsF(hex_font)
+        self._cache: dict[tuple[str, str], float] = {}
+
+    def segment(self, kind: str, text: str) -> float:
+        key = (kind, text)
+        w = self._cache.get(key)
+        if w is None:
+            w = self.hfm.horizontalAdvance(text) + 8 if kind == "hex" else self.tfm.horizontalAdvance(text)
+            self._cache[key] = w
+        return w
+
+    def widths(self, cells: list[Cell]) -> list[float]:
+        """Width of each cell showing its text."""
+        seg, pad, gap = self.segment, 2 * self.PAD, self.SEG_GAP
+        return [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells]
+
+    def id_widths(self, cells: list[Cell], encoding: Encoding) -> list[float]:
+        """Width of each cell showing its token id."""
+        seg, pad, toks = self.segment, 2 * self.PAD, encoding.tokens
+        return [seg("text", str(toks[c.token].id)) + pad if c.token >= 0 else
+                sum(seg(s.kind, s.text) for s in c.segments) + pad for c in cells]
 
 
 def describe_token(encoding: Encoding, index: int) -> str:
@@ -197,19 +274,27 @@ class TokenView(QAbstractScrollArea):
         self._sel: tuple[int, int] | None = None
         self._anchor: int | None = None
         self._placeholder = "Type or paste text to see its tokens."
-        self._width_cache: dict[tuple[str, str], float] = {}
+        self._widths: list[float] = []
+        self._id_widths: list[float] = []
         self._pos: list[tuple[int, float, float]] = []  # per cell: line, x, width
         self._line_first: list[int] = []  # first cell index of every line
         self._hover_cell = -1
         self._update_fonts()
 
     # ---- data -------------------------------------------------------------------------------
-    def set_cells(self, encoding: Encoding | None, cells: list[Cell], colors: list[QColor], *, dark: bool = False) -> None:
-        """Show ``cells`` (from :func:`token_cells`) of ``encoding`` with the per-token ``colors``."""
+    def set_cells(self, encoding: Encoding | None, cells: list[Cell], colors: list[QColor], *, dark: bool = False,
+                  widths: tuple[list[float], list[float]] | None = None) -> None:
+        """Show ``cells`` (from :func:`token_cells`) of ``encoding`` with the per-token ``colors``.
+
+        ``widths`` (text widths, id widths) measured with :class:`CellMeasure` on :func:`view_fonts`
+        elsewhere (the worker) saves measuring here; without it the view measures."""
         self.encoding = encoding
         self.cells = cells
         self.colors = colors
         self.dark = dark
+        if widths is None or len(widths[0]) != len(cells):
+            widths = (self._measure.widths(cells), self._measure.id_widths(cells, encoding) if encoding else [])
+        self._widths, self._id_widths = widths
         self._token_cell = {c.token: i for i, c in enumerate(cells) if c.token >= 0}
         if self._sel is not None and (encoding is None or self._sel[1] >= len(encoding.tokens)):
             self._sel = None
@@ -226,8 +311,17 @@ class TokenView(QAbstractScrollArea):
         self.mode = mode
         self._relayout()
 
-    def refresh_fonts(self) -> None:
+    def refresh_fonts_only(self) -> None:
+        """New fonts for painting; the widths come with the next :meth:`set_cells`."""
         self._update_fonts()
+        self.viewport().update()
+
+    def refresh_fonts(self) -> None:
+        """Font scale changed: measure again (callers with a big text re-encode instead, see set_cells)."""
+        self._update_fonts()
+        if self.encoding is not None:
+            self._widths = self._measure.widths(self.cells)
+            self._id_widths = self._measure.id_widths(self.cells, self.encoding)
         self._relayout()
 
     def hidden_token_count(self) -> int:
@@ -294,32 +388,17 @@ class TokenView(QAbstractScrollArea):
 
     # ---- layout ------------------------------------------------------------------------------
     def _update_fonts(self) -> None:
-        self._text_font = fonts.mono_font(15)
-        self._hex_font = fonts.mono_font(11)
-        self._label_font = fonts.ui_font(9.5)
+        self._text_font, self._hex_font, self._label_font = view_fonts()
+        self._measure = CellMeasure(self._text_font, self._hex_font)
         self._tfm = QFontMetricsF(self._text_font)
         self._hfm = QFontMetricsF(self._hex_font)
         self._lfm = QFontMetricsF(self._label_font)
         self._box_h = self._tfm.height() + 10
         self._band = self._lfm.height() + 3  # room above the boxes for cut-character labels
         self._line_h = self._band + self._box_h + 6
-        self._width_cache.clear()
 
     def _w(self, kind: str, text: str) -> float:
-        key = (kind, text)
-        w = self._width_cache.get(key)
-        if w is None:
-            if kind == "hex":
-                w = self._hfm.horizontalAdvance(text) + 8
-            else:
-                w = self._tfm.horizontalAdvance(text)
-            self._width_cache[key] = w
-        return w
-
-    def _cell_width(self, cell: Cell) -> float:
-        if self.mode == "ids" and cell.token >= 0:
-            return self._w("text", str(self.encoding.tokens[cell.token].id)) + 2 * self.PAD
-        return sum(self._w(s.kind, s.text) for s in cell.segments) + 2 * (len(cell.segments) - 1) + 2 * self.PAD
+        return self._measure.segment(kind, text)
 
     def _relayout(self) -> None:
         avail = max(200.0, self.viewport().width() - 2 * self.MARGIN)
@@ -327,8 +406,9 @@ class TokenView(QAbstractScrollArea):
         line_first = [0]
         line = 0
         x = 0.0
+        widths = self._id_widths if self.mode == "ids" else self._widths
         for i, cell in enumerate(self.cells):
-            w = self._cell_width(cell)
+            w = widths[i]
             if x > 0 and x + w > avail:
                 line += 1
                 line_first.append(i)
@@ -444,7 +524,7 @@ class TokenView(QAbstractScrollArea):
                 p.setFont(self._hex_font)
                 p.setPen(fg)
                 p.drawText(box, Qt.AlignmentFlag.AlignCenter, seg.text)
-                span = cut_spans.setdefault(seg.char, [x, x + w])
+                span = cut_spans.setdefault(cell.start + seg.char, [x, x + w])
                 span[0] = min(span[0], x)
                 span[1] = max(span[1], x + w)
             else:

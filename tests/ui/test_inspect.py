@@ -1,0 +1,463 @@
+"""The Inspector, driven like a user drives it: typing, switching encoders, clicking tokens, pasting
+bad text. Every test asserts what the panel shows (labels, counts, layers), not only that it ran."""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+from types import SimpleNamespace
+
+import pytest
+from PySide6.QtCore import QByteArray, QMimeData, QPointF, Qt, QTimer
+from PySide6.QtGui import QGuiApplication, QImage, QTextCursor
+from PySide6.QtWidgets import QToolTip
+
+from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.registry import Registry
+from tokviz.ui.inspect import DEMO_TEXT, InspectPanel, encoding_json
+from tokviz.ui import inspect as inspect_module
+from tokviz.ui.session import Session
+from tokviz.ui.widgets.chat_composer import render_chat
+
+FAMILY = "👨‍👩‍👧‍👦"
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return default_registry()
+
+
+@pytest.fixture
+def panel(qtbot, registry):
+    p = InspectPanel(Session(registry))
+    qtbot.addWidget(p)
+    p.resize(1200, 800)
+    p.show()
+    wait_shown(qtbot, p)
+    yield p
+    p.shutdown()
+
+
+def wait_shown(qtbot, panel, text: str | None = None, timeout: int = 15_000) -> None:
+    """Wait until the views show the latest request (and, if given, this text)."""
+    def ready():
+        if not panel.is_current():
+            return False
+        if text is not None:
+            assert panel.result.encoding is not None, panel.result.error
+            return panel.result.encoding.text == text
+        return True
+
+    qtbot.waitUntil(ready, timeout=timeout)
+
+
+def show(qtbot, panel, text: str, encoder: str = "cl100k_base") -> None:
+    if panel.current_encoder() != encoder:
+        panel.set_encoder(encoder)
+    panel.set_text(text)
+    panel.encode_now()
+    wait_shown(qtbot, panel, text)
+
+
+def click_token(qtbot, panel, index: int, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    rect = panel.token_view.token_rect(index)
+    assert rect is not None, f"token {index} is not drawn"
+    qtbot.mouseClick(panel.token_view.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center().toPoint())
+
+
+# ---- typing and encoders ---------------------------------------------------------------------------
+def test_typing_updates_tokens_after_the_debounce(qtbot, panel, registry):
+    panel.editor.clear()
+    qtbot.keyClicks(panel.editor, "hello world")
+    assert panel._debounce.isActive()  # not encoded per keystroke
+    wait_shown(qtbot, panel, "hello world")
+    assert panel.token_view.shown_labels() == ["hello", "·world"]
+    assert panel.result.encoding.ids == registry.get("cl100k_base").encode("hello world").ids
+    assert panel.counts.value("tokens") == "2"
+    assert panel.counts.value("characters") == "11"
+    assert panel.counts.value("words") == "2"
+
+
+def test_switching_encoders_changes_counts_to_what_the_encoder_gives(qtbot, panel, registry):
+    text = "안녕하세요, 세계! Tokenization is fun."
+    show(qtbot, panel, text)
+    seen = {}
+    for name in ("cl100k_base", "o200k_base", "gpt2"):
+        panel.set_encoder(name)
+        wait_shown(qtbot, panel, text)
+        expected = registry.get(name).encode(text)
+        assert panel.result.encoding.encoder == name
+        assert panel.counts.value("tokens") == str(len(expected.tokens))
+        assert panel.counts.value("partial_tokens") == str(sum(t.partial for t in expected.tokens))
+        seen[name] = len(expected.tokens)
+    assert len(set(seen.values())) > 1  # the point of the picker: the encoders differ on Korean
+    assert panel.counts.value("bytes") == str(len(text.encode("utf-8")))
+
+
+def test_picker_lists_every_encoder_unavailable_ones_disabled_with_reason(qtbot, panel, registry):
+    entries = panel.encoder_names()
+    names = [n for n, _, _ in entries]
+    statuses = {s.name: s for s in registry.statuses()}
+    assert names[:-1] == list(statuses)
+    assert entries[-1][0] != "" and "Open model" in panel.encoder_combo.itemText(len(entries) - 1)
+    for name, enabled, tip in entries[:-1]:
+        assert enabled == statuses[name].available
+        if not enabled:
+            assert tip.startswith("Unavailable:") and statuses[name].reason in tip
+
+
+class _Renamed:
+    """A trained-model stand-in: cl100k under the name the Train panel uses."""
+
+    family = "tokviz-bpe"
+    source = "trained in tokviz"
+    byte_level = True
+
+    def __init__(self, inner, name):
+        self.inner, self.name = inner, name
+        self.vocab_size = inner.vocab_size
+
+    def encode(self, text, *, allow_special=False):
+        return self.inner.encode(text, allow_special=allow_special)
+
+    def decode(self, ids):
+        return self.inner.decode(ids)
+
+    def special_tokens(self):
+        return {}
+
+    def token_bytes(self, token_id):
+        return self.inner.token_bytes(token_id)
+
+
+def test_trained_model_appears_and_follows_its_newest_step(qtbot, registry):
+    session = Session(Registry())
+    for status in registry.statuses():
+        if status.available:
+            session.registry.add(registry.get(status.name))
+    p = InspectPanel(session)
+    qtbot.addWidget(p)
+    try:
+        cl = registry.get("cl100k_base")
+        session.offer_trained_model(_Renamed(cl, "tokviz BPE (step 10)"))
+        assert "tokviz BPE (step 10)" in [n for n, _, _ in p.encoder_names()]
+        p.set_encoder("tokviz BPE (step 10)")
+        session.offer_trained_model(_Renamed(cl, "tokviz BPE (step 20)"))
+        names = [n for n, _, _ in p.encoder_names()]
+        assert "tokviz BPE (step 10)" not in names
+        assert p.current_encoder() == "tokviz BPE (step 20)"
+        wait_shown(qtbot, p)
+        assert p.result.request.encoder == "tokviz BPE (step 20)"
+    finally:
+        p.shutdown()
+
+
+# ---- the token view --------------------------------------------------------------------------------
+def test_partial_tokens_show_hex_pieces_and_ids_mode(qtbot, panel):
+    show(qtbot, panel, "안녕")
+    # cl100k cuts both syllables: 안 = EC 95 | 88, 녕 = EB 85 | 95. Never a replacement character.
+    assert panel.token_view.shown_labels() == ["EC 95", "88", "EB 85", "95"]
+    assert "\ufffd" not in "".join(panel.token_view.shown_labels())
+    assert panel.counts.value("partial_tokens") == "4"
+    panel.set_view_mode("ids")
+    assert panel.token_view.shown_labels() == ["31495", "230", "75265", "243"]
+    panel.set_view_mode("text")
+    assert panel.token_view.shown_labels()[0] == "EC 95"
+
+
+def test_whitespace_and_invisibles_are_marked(qtbot, panel):
+    show(qtbot, panel, "a b\tc\n\u200bd\ufeff")
+    labels = "".join(panel.token_view.shown_labels())
+    for marker in ("·", "→", "↵", "⟨ZWSP⟩", "⟨BOM⟩"):
+        assert marker in labels, (marker, labels)
+
+
+def test_hover_shows_id_bytes_piece_and_spans(qtbot, panel):
+    show(qtbot, panel, "안녕 hi")
+    tip = panel.token_view.tooltip_for_token(0)
+    assert "id 31495" in tip
+    assert "bytes: EC 95" in tip
+    assert "part of a character (안 U+C548)" in tip
+    assert "byte span: [0, 2)" in tip and "char span: [0, 1)" in tip
+    last = len(panel.result.encoding.tokens) - 1
+    assert "piece: ' hi'" in panel.token_view.tooltip_for_token(last)
+    # a real mouse move over the first token shows that text as the tooltip
+    rect = panel.token_view.token_rect(0)
+    qtbot.mouseMove(panel.token_view.viewport(), rect.center().toPoint())
+    qtbot.waitUntil(lambda: QToolTip.isVisible() and "id 31495" in QToolTip.text(), timeout=3000)
+
+
+def test_selecting_a_partial_token_shows_byte_layers_with_ownership(qtbot, panel):
+    show(qtbot, panel, "안녕")
+    click_token(qtbot, panel, 1)  # the lone continuation byte 88 of 안
+    assert panel.token_view.selected_tokens() == (1, 1)
+    layers = panel.layers_view
+    assert layers.row_labels("Grapheme") == ["안"]
+    assert layers.row_labels("Code point") == ["안"]
+    assert [s.detail for s in layers.layers.code_points] == ["U+C548"]
+    assert layers.row_labels("Jamo") == ["ㅇ", "ㅏ", "ㄴ"]
+    assert [s.detail for s in layers.layers.jamo] == ["초성", "중성", "종성"]
+    assert layers.row_labels("UTF-8 byte") == ["EC", "95", "88"]
+    assert layers.layers.byte_roles == ["lead", "continuation", "continuation"]
+    assert layers.layers.owners == [0, 0, 1]  # EC 95 belong to token 0, 88 to token 1
+    assert layers.row_labels("Token id") == ["31495", "230"]
+    assert "token 2 of 4" in panel.layers_title.text()
+    # shift-click extends the selection to 녕 as well
+    click_token(qtbot, panel, 3, Qt.KeyboardModifier.ShiftModifier)
+    assert panel.token_view.selected_tokens() == (1, 3)
+    assert layers.row_labels("UTF-8 byte") == ["EC", "95", "88", "EB", "85", "95"]
+    assert layers.layers.owners == [0, 0, 1, 2, 2, 3]
+
+
+def test_byte_layers_of_a_family_emoji_show_every_owner(qtbot, panel, registry):
+    text = "값 " + FAMILY
+    show(qtbot, panel, text)
+    enc = panel.result.encoding
+    emoji_token = enc.tokens_at_char(3)[0]  # a token holding part of 👩
+    panel.select_tokens(emoji_token)
+    layers = panel.layers_view.layers
+    # the whole cluster is shown even though the token holds only a piece of it
+    assert [g.label for g in layers.graphemes] == [FAMILY]
+    assert len(layers.code_points) == 7
+    assert [c.label for c in layers.code_points][1] == "⟨ZWJ⟩"
+    assert layers.columns == 25
+    expected = [enc.token_at_byte(layers.byte_start + k) for k in range(25)]
+    assert layers.owners == expected
+    assert set(layers.owners) == {s.token for s in layers.tokens}
+    assert layers.tokens[0].open_left  # token " F0 9F 91" starts before the cluster (the space)
+    # no selection: the layers show the start of the whole text, 값 with its jamo
+    panel.select_tokens(-1)
+    assert panel.layers_view.row_labels("Jamo") == ["ㄱ", "ㅏ", "ㅄ"]
+
+
+# ---- options ---------------------------------------------------------------------------------------
+def test_nfd_normalization_changes_the_split(qtbot, panel, registry):
+    text = "한국어"
+    show(qtbot, panel, text)
+    before = list(panel.result.encoding.ids)
+    panel.set_normalization("NFD")
+    nfd = unicodedata.normalize("NFD", text)
+    wait_shown(qtbot, panel, nfd)
+    assert len(nfd) == 8
+    assert panel.result.encoding.ids == registry.get("cl100k_base").encode(nfd).ids != before
+    assert panel.counts.value("characters") == "8"
+    assert f"NFD: 3 → 8 characters, {len(before)} → {len(panel.result.encoding.ids)} tokens" in panel.counts.note.text()
+    panel.set_normalization("none")
+    wait_shown(qtbot, panel, text)
+    assert panel.result.encoding.ids == before
+
+
+def test_special_tokens_switch(qtbot, panel):
+    text = "hi<|endoftext|>"
+    show(qtbot, panel, text)
+    assert 100257 not in panel.result.encoding.ids
+    panel.set_allow_special(True)
+    wait_shown(qtbot, panel, text)
+    assert panel.result.encoding.ids[-1] == 100257
+    assert panel.result.encoding.tokens[-1].kind == "special"
+    assert "1 special" in panel.counts.note.text()
+
+
+def test_chat_composer_counts_tokens_per_message(qtbot, panel, registry):
+    panel.input_tabs.setCurrentWidget(panel.composer)
+    panel.composer.set_messages([("system", "Be brief."), ("user", "안녕?")])
+    text, spans = render_chat([("system", "Be brief."), ("user", "안녕?")], "chatml")
+    assert panel.composer.text == text
+    wait_shown(qtbot, panel, text)
+    assert panel.special_check.isChecked()
+    table = panel.composer.table
+    rows = [[table.item(r, c).text() for c in range(4)] for r in range(table.rowCount())]
+    assert [r[0] for r in rows] == ["system", "user", "(generation prompt)", "total"]
+    enc = registry.get("cl100k_base").encode(text, allow_special=True)
+    assert rows[-1][1] == str(len(enc.tokens))
+    # "Be", " brief" lie inside the system content; ".<" straddles its end (without <|im_end|> as a
+    # special token the marker is plain text and merges with the full stop), so it counts as template
+    assert [t.bytes for t in enc.tokens if 19 <= t.start < 29] == [b"Be", b" brief", b".<"]
+    assert rows[0][1:] == [str(sum(1 for t in enc.tokens if t.start < spans[1].start)), "2",
+                           str(sum(1 for t in enc.tokens if t.start < spans[1].start) - 2)]
+    assert sum(int(r[1]) for r in rows[:-1]) == len(enc.tokens)
+    assert "<|im_start|>" in panel.composer.note.text()  # cl100k has no such special token
+    panel.composer.template.setCurrentIndex(panel.composer.template.findData("llama3"))
+    llama, _ = render_chat([("system", "Be brief."), ("user", "안녕?")], "llama3")
+    wait_shown(qtbot, panel, llama)
+    assert panel.composer.table.item(0, 0).text() == "(begin)"
+    panel.input_tabs.setCurrentWidget(panel.editor)
+
+
+def test_copy_ids_text_and_json(qtbot, panel):
+    show(qtbot, panel, "안녕 hi")
+    clip = QGuiApplication.clipboard()
+    panel.copy_ids()
+    assert clip.text() == " ".join(str(i) for i in panel.result.encoding.ids)
+    panel.copy_text()
+    assert clip.text() == "안녕 hi"
+    panel.copy_json()
+    data = json.loads(clip.text())
+    assert data["encoder"] == "cl100k_base"
+    assert data["tokens"][0] == {"id": 31495, "bytes": "ec95", "piece": None, "byte_start": 0, "byte_end": 2,
+                                 "start": 0, "end": 1, "partial": True, "kind": "normal"}
+    assert data["metrics"]["tokens"] == len(data["ids"]) == len(data["tokens"])
+    assert data == json.loads(json.dumps(encoding_json(panel.result.encoding, panel.result.metrics)))
+
+
+def test_export_png_is_written_atomically(qtbot, panel, tmp_path):
+    show(qtbot, panel, "안녕 👋")
+    out = tmp_path / "view.png"
+    assert panel.export_png(out)
+    img = QImage(str(out))
+    assert not img.isNull() and img.width() > 100
+    assert [p.name for p in tmp_path.iterdir()] == ["view.png"]  # no temp file left behind
+
+
+def test_prepare_screenshot_selects_cut_characters(qtbot, panel):
+    panel.prepare_screenshot(SimpleNamespace(text=None, encoders=None, model=[]))
+    assert panel.result.encoding.text == DEMO_TEXT
+    a, b = panel.token_view.selected_tokens()
+    assert panel.result.encoding.tokens[a].partial
+    assert panel.layers_view.row_labels("Grapheme")[:2] == ["안", "녕"]
+    assert "👋" in panel.layers_view.row_labels("Grapheme")
+
+
+# ---- bad input -------------------------------------------------------------------------------------
+def test_lone_surrogate_is_held_back_with_a_replace_action(qtbot, panel):
+    show(qtbot, panel, "keep me")
+    assert not panel.set_text("broken \ud83d emoji")
+    assert "lone surrogate U+D83D" in panel.message_bar.text()
+    assert panel.message_bar.action_text() == "Replace with U+FFFD"
+    assert panel.editor.toPlainText() == "keep me"  # nothing replaced silently, nothing lost
+    assert panel.pending_text() == "broken \ud83d emoji"
+    qtbot.mouseClick(panel.message_bar.action, Qt.MouseButton.LeftButton)
+    assert panel.editor.toPlainText() == "broken \ufffd emoji"
+    wait_shown(qtbot, panel, "broken \ufffd emoji")
+    assert not panel.message_bar.isVisible()
+
+
+def test_pasted_utf16_with_lone_surrogate_gets_the_message(qtbot, panel):
+    show(qtbot, panel, "x")
+    mime = QMimeData()
+    mime.setData("text/plain;charset=utf-16le", QByteArray("a".encode("utf-16-le") + b"\x3d\xd8" + "b".encode("utf-16-le")))
+    panel.editor.insertFromMimeData(mime)
+    assert "lone surrogate U+D83D" in panel.message_bar.text()
+    assert panel.editor.toPlainText() == "x"
+    plain = QMimeData()
+    plain.setText("값")
+    panel.message_bar.clear()
+    panel.editor.moveCursor(QTextCursor.MoveOperation.End)
+    panel.editor.insertFromMimeData(plain)
+    assert panel.editor.toPlainText() == "x값"
+
+
+def test_nul_is_encoded_and_marked(qtbot, panel, registry):
+    show(qtbot, panel, "a\x00b")
+    assert "⟨NUL⟩" in "".join(panel.token_view.shown_labels())
+    assert panel.result.encoding.ids == registry.get("cl100k_base").encode("a\x00b").ids
+    assert "NUL" in panel.message_bar.text()
+
+
+def test_invalid_utf8_file_reports_offset_and_offers_replacement(qtbot, panel, tmp_path):
+    show(qtbot, panel, "before")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes("값".encode() + b"\xff" + b"ok")
+    assert not panel.open_text_file(bad)
+    assert "not valid UTF-8" in panel.message_bar.text() and "FF at offset 3" in panel.message_bar.text()
+    assert panel.editor.toPlainText() == "before"
+    qtbot.mouseClick(panel.message_bar.action, Qt.MouseButton.LeftButton)
+    assert panel.editor.toPlainText() == "값\ufffdok"
+    good = tmp_path / "good.txt"
+    good.write_text("안녕\n", encoding="utf-8")
+    assert panel.open_text_file(good)
+    wait_shown(qtbot, panel, "안녕\n")
+
+
+def test_broken_model_file_gets_a_message_and_the_panel_keeps_working(qtbot, panel, tmp_path):
+    show(qtbot, panel, "hello")
+    broken = tmp_path / "broken.tiktoken"
+    broken.write_bytes(b"this is not base64 !!\n\x00\xff")
+    panel.open_model_path(str(broken))
+    qtbot.waitUntil(lambda: panel.message_bar.text().startswith("Cannot open the model file"), timeout=10_000)
+    assert "broken.tiktoken" in panel.message_bar.text()
+    assert panel.current_encoder() == "cl100k_base"
+    show(qtbot, panel, "still works")
+    assert panel.token_view.shown_labels() == ["still", "·works"]
+
+
+def test_genuine_model_file_becomes_an_encoder(qtbot, panel):
+    from pathlib import Path
+
+    import mistral_common
+
+    model = Path(mistral_common.__file__).parent / "data" / "tokenizer.model.v1"
+    if not model.is_file():
+        pytest.skip("mistral_common's tokenizer.model.v1 is not installed")
+    panel.open_model_path(str(model))
+    qtbot.waitUntil(lambda: panel.current_encoder() != "cl100k_base", timeout=20_000)
+    assert panel.current_encoder() in [n for n, _, _ in panel.encoder_names()]
+    show(qtbot, panel, "안녕", panel.current_encoder())
+    assert panel.result.encoding.encoder == panel.current_encoder()
+
+
+class _LineEncoder(_Renamed):
+    """A cheap stand-in for an encoder on a 5 MB text (the real cl100k takes ~14 s for that, in the
+    worker, which is benchmark material): one token per line, and every call takes a moment
+    (sleeping releases the GIL, like tiktoken's native code)."""
+
+    def encode(self, text, *, allow_special=False):
+        from tokviz.core.encoding import Encoding
+
+        time.sleep(0.5)
+        lines = text.encode("utf-8").splitlines(keepends=True)
+        return Encoding.from_byte_tokens(self.name, text, [(i % 50_000, b) for i, b in enumerate(lines)])
+
+
+def test_large_paste_stays_responsive_and_the_drawing_is_capped(qtbot, registry, monkeypatch):
+    cap = 30_000  # lower than the real cap so that ~100k line tokens exceed it
+    monkeypatch.setattr(inspect_module, "MAX_DRAWN_TOKENS", cap)
+    session = Session(Registry())
+    session.registry.add(_LineEncoder(registry.get("cl100k_base"), "lines"))
+    p = InspectPanel(session)
+    qtbot.addWidget(p)
+    p.show()
+    try:
+        line = "안녕하세요 반갑습니다 hello world 👋 값\n"
+        big = line * (5_000_000 // len(line.encode("utf-8")))
+        assert len(big.encode("utf-8")) > 4_900_000
+        ticks = []
+        timer = QTimer()
+        timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+        timer.start(20)
+        p.editor.clear()
+        assert p.paste_text(big)
+        t0 = time.monotonic()
+        p.encode_now()
+        assert not p.is_current()  # encoding happens in the worker, after the call returned
+        wait_shown(qtbot, p, big, timeout=60_000)
+        timer.stop()
+        assert len([t for t in ticks if t > t0]) >= 5  # the event loop kept running meanwhile
+        n = len(big.splitlines())
+        assert p.counts.value("tokens") == f"{n:,}"
+        assert p.token_view.hidden_token_count() == n - cap
+        assert "the view draws the first 30,000 tokens" in p.message_bar.text()
+        # a short text asked for while a big one is still being encoded is shown without waiting for it
+        p.set_text(big + "x")
+        p.encode_now()
+        p.set_text("short")
+        p.encode_now()
+        wait_shown(qtbot, p, "short", timeout=30_000)
+        assert p.token_view.shown_labels() == ["short"]
+        assert not p.message_bar.isVisible()
+    finally:
+        p.shutdown()
+
+
+def test_stale_results_are_dropped(qtbot, panel):
+    show(qtbot, panel, "first")
+    old = panel.result
+    panel.set_text("second")
+    panel.encode_now()
+    panel._on_result(old)  # arrives late: must not replace what is being asked for
+    assert panel.result is old or panel.result.request.generation == panel._generation
+    wait_shown(qtbot, panel, "second")
+    panel._on_result(old)
+    assert panel.result.encoding.text == "second"
+    assert panel.token_view.shown_labels() == ["second"]
