@@ -105,7 +105,7 @@ def _bar(fraction: float, width: int = 24) -> str:
 
 
 def run(args) -> int:
-    from tokviz.core.bpe.corpus import corpus_size, read_corpus
+    from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks
     from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
     from tokviz.core.bpe.formats import FORMATS, save_model
     from tokviz.core.bpe.trainer import BPETrainer
@@ -126,7 +126,7 @@ def run(args) -> int:
         special_tokens=tuple(args.special),
     )
     trainer = BPETrainer(config)
-    lines = read_corpus(args.corpus, errors=args.errors)
+    lines = read_corpus_blocks(args.corpus, errors=args.errors)
     total = corpus_size(args.corpus)
     bar = _ProgressBar(sys.stderr, not args.quiet)
 

@@ -107,3 +107,18 @@ def test_cli_never_imports_qt():
         "print(any(m.startswith(('PySide6', 'shiboken6', 'pyqtgraph')) for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_blocks_equal_lines_and_name_the_line(tmp_path):
+    from tokviz.core.bpe.corpus import read_corpus_blocks
+
+    p = tmp_path / "c.txt"
+    lines = [f"줄 {i} {'x' * (i % 17)}\n" for i in range(300)] + ["끝"]
+    p.write_text("".join(lines), encoding="utf-8")
+    blocks = list(read_corpus_blocks(p, block_bytes=64))
+    assert len(blocks) > 10 and all(b.endswith("\n") for b in blocks[:-1])
+    assert "".join(blocks) == "".join(read_corpus(p)) == "".join(lines)
+    p.write_bytes("".join(lines[:200]).encode() + b"bad \xc3( here\n" + "".join(lines[200:]).encode())
+    with pytest.raises(CorpusError, match=r"line 201 is not valid UTF-8 \(byte 0xC3 at byte offset 4"):
+        list(read_corpus_blocks(p, block_bytes=64))
+    assert "\ufffd" in "".join(read_corpus_blocks(p, errors="replace", block_bytes=64))
