@@ -83,8 +83,9 @@ def code_point_label(ch: str) -> str:
 def code_point_name(ch: str) -> str:
     """The character's Unicode name, a readable alias for controls, or a ``<...>`` label.
 
-    Names come from Python's ``unicodedata`` (Unicode 14.0 in Python 3.11); characters added
-    later read ``<unassigned>``.
+    Names come from Python's ``unicodedata`` (Unicode 14.0 in Python 3.11); characters assigned
+    later (the regex module knows them) read ``<newer than Unicode 14.0.0>``, unassigned code
+    points ``<unassigned>``.
 
     >>> code_point_name("값"), code_point_name("\\t"), code_point_name("\\x80")
     ('HANGUL SYLLABLE GABS', 'CHARACTER TABULATION', '<control-0080>')
@@ -104,7 +105,13 @@ def code_point_name(ch: str) -> str:
         return f"<surrogate-{o:04X}>"
     if o & 0xFFFE == 0xFFFE or 0xFDD0 <= o <= 0xFDEF:
         return f"<noncharacter-{o:04X}>"
+    if _UNASSIGNED.match(ch) is None:
+        # assigned in the newer Unicode the regex module knows (recent emoji such as U+1FAE8)
+        return f"<newer than Unicode {unicodedata.unidata_version}>"
     return "<unassigned>"
+
+
+_UNASSIGNED = regex.compile(r"\p{Cn}")
 
 
 @dataclass(frozen=True)
