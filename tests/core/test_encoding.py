@@ -19,7 +19,7 @@ def test_partial_tokens_share_the_character_they_cut():
 
 def test_token_spanning_two_characters_and_cutting_the_third():
     text = "a값😀"
-    assert char_byte_starts(text) == (0, 1, 4, 8)
+    assert char_byte_starts(text) == [0, 1, 4, 8]
     enc = Encoding.from_byte_tokens("t", text, [(1, b"a\xea\xb0\x92\xf0"), (2, "😀".encode()[1:])])
     t0, t1 = enc.tokens
     assert (t0.start, t0.end, t0.partial) == (0, 3, True)
