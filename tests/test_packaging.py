@@ -91,6 +91,17 @@ def test_icon_is_a_valid_svg_that_renders():
     assert renderer.isValid() and renderer.defaultSize().width() == 256
 
 
+def test_application_shows_the_icon_and_names_its_desktop_entry(qapp):
+    from tokviz.ui.app import make_application
+
+    app = make_application()
+    assert app.desktopFileName() == "io.github.tokviz"
+    pixmap = app.windowIcon().pixmap(64, 64)
+    assert not pixmap.isNull() and pixmap.width() == 64
+    image = pixmap.toImage()
+    assert image.pixelColor(32, 32).alpha() == 255  # the SVG was drawn, not an empty icon
+
+
 # ---- desktop metadata and spec -------------------------------------------------------------------
 
 def test_desktop_file_launches_tokviz_with_its_icon():

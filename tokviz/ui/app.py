@@ -17,6 +17,13 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName("tokviz")
     app.setOrganizationName("tokviz")
     app.setApplicationVersion(__version__)
+    # Window icon, and the .desktop id so Wayland/GNOME match windows to packaging/linux's entry.
+    app.setDesktopFileName("io.github.tokviz")
+    from PySide6.QtGui import QIcon
+
+    from tokviz import resources_dir
+
+    app.setWindowIcon(QIcon(str(resources_dir() / "icons" / "tokviz.svg")))
     from tokviz.ui.fonts import ui_font
 
     if app.property("tokvizBasePointSize") is None:
