@@ -136,6 +136,17 @@ def test_metainfo_is_valid_appstream_for_the_desktop_file():
         assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_desktop_entry_installs_with_an_icon_named_as_the_entry_says(tmp_path):
+    script = PACKAGING / "linux" / "install-desktop-entry.sh"
+    env = dict(os.environ, DESTDIR=str(tmp_path), PREFIX="/usr")
+    subprocess.run(["bash", str(script)], check=True, env=env, capture_output=True, timeout=30)
+    share = tmp_path / "usr" / "share"
+    assert (share / "applications" / "io.github.tokviz.desktop").is_file()
+    assert (share / "metainfo" / "io.github.tokviz.metainfo.xml").is_file()
+    icon = share / "icons" / "hicolor" / "scalable" / "apps" / "io.github.tokviz.svg"
+    assert icon.read_bytes() == (RESOURCES / "icons" / "tokviz.svg").read_bytes()
+
+
 def test_pyinstaller_spec_ships_resources_and_encoder_data_and_drops_unused_qt():
     source = (PACKAGING / "tokviz.spec").read_text(encoding="utf-8")
     compile(source, "tokviz.spec", "exec")
