@@ -260,3 +260,25 @@ def test_explanations_are_not_shared_between_clusters():
     first.explanation.append("edited by a caller")
     assert "edited by a caller" not in second.explanation
     assert "edited by a caller" not in graphemes("가")[0].explanation
+
+
+@pytest.mark.parametrize(
+    "cluster, kind, first_line",
+    [
+        ("\U0001f3fd", "emoji_modifier", "a skin-tone modifier on its own: shown as a colour swatch"),
+        ("a\U0001f3fd", "emoji_modifier", "a skin-tone modifier after a character that is not an emoji"),
+        ("\u00a9", "text", "shown as text by default; VS16 (U+FE0F) after it would ask for the emoji picture"),
+        ("\u00a9\ufe0f", "emoji", "\u00a9 U+00A9 COPYRIGHT SIGN"),
+        ("\u263a\ufe0e", "text", "\u263a U+263A WHITE SMILING FACE"),
+    ],
+)
+def test_presentation_and_stray_modifiers(cluster, kind, first_line):
+    (g,) = graphemes(cluster)
+    assert g.kind == kind
+    assert g.explanation[0].startswith(first_line)
+
+
+def test_trailing_zwj_joins_nothing():
+    (g,) = graphemes("\U0001f469\u200d")
+    assert g.explanation[-1] == "ZWJ (U+200D) at the end: nothing follows for it to join"
+    assert not any(line.startswith("ZWJ sequence") for line in g.explanation)

@@ -436,6 +436,19 @@ def _is_pictographic(ch: str) -> bool:
     return _PICTOGRAPHIC.match(ch) is not None
 
 
+_EMOJI_PRESENTATION = regex.compile(r"\p{Emoji_Presentation}")
+
+
+def _emoji_presented(cluster: str) -> bool:
+    """Whether the cluster shows as a colour emoji: VS16 asks for it, VS15 asks for text, else
+    the characters' default (Emoji_Presentation: 😀 yes, © and ☺ no)."""
+    if VS16 in cluster:
+        return True
+    if VS15 in cluster:
+        return False
+    return any(_EMOJI_PRESENTATION.match(c) for c in cluster)
+
+
 def _ri_letter(ch: str) -> str:
     return chr(ord("A") + ord(ch) - 0x1F1E6)
 
@@ -507,7 +520,7 @@ def _emoji_code_point_line(ch: str) -> str:
 
 def explain_emoji(cluster: str) -> list[str]:
     """Human sentences explaining an emoji grapheme cluster, a summary line first when the
-    cluster is a sequence (ZWJ, flag, keycap), then one line per code point.
+    cluster is a sequence (ZWJ, flag, keycap, skin tone), then one line per code point.
 
     >>> explain_emoji("🇰🇷")[0]
     'regional indicators K + R = flag of South Korea'
@@ -517,24 +530,36 @@ def explain_emoji(cluster: str) -> list[str]:
     ['👍 U+1F44D THUMBS UP SIGN', '🏽 U+1F3FD skin-tone modifier (Fitzpatrick type-4)']
     """
     lines: list[str] = []
+    pictures = [c for c in cluster if _is_pictographic(c)]
+    tones = [c for c in cluster if is_skin_tone(c)]
     flag = _flag_summary(cluster)
     if flag:
         lines.append(flag)
     elif KEYCAP in cluster:
         parts = ["VS16" if c == VS16 else code_point_name(c) if c == KEYCAP else c for c in cluster]
         lines.append("keycap: " + " + ".join(parts))
-    elif ZWJ in cluster:
-        pictures = [c for c in cluster if _is_pictographic(c)]
+    elif ZWJ in cluster and len(pictures) >= 2:
         names = " + ".join(code_point_name(c).lower() for c in pictures)
         lines.append(
             f"ZWJ sequence of {len(pictures)} emoji ({names}): one picture where the font supports it, "
             f"otherwise shown side by side"
         )
-    elif any(is_skin_tone(c) for c in cluster) and len(cluster) > 1:
-        base = cluster[0]
-        tone = next(c for c in cluster if is_skin_tone(c))
-        lines.append(f"{code_point_name(base).lower()} with a {code_point_name(tone).rsplit(' ', 1)[-1].lower()} skin tone")
-    lines.extend(_emoji_code_point_line(c) for c in cluster)
+    elif tones:
+        tone = code_point_name(tones[0]).rsplit(" ", 1)[-1].lower()
+        if cluster[0] == tones[0]:
+            lines.append("a skin-tone modifier on its own: shown as a colour swatch")
+        elif not _is_pictographic(cluster[0]):
+            lines.append("a skin-tone modifier after a character that is not an emoji: shown as a colour swatch")
+        else:
+            lines.append(f"{code_point_name(cluster[0]).lower()} with a {tone} skin tone")
+    elif pictures and not _emoji_presented(cluster) and VS15 not in cluster:
+        lines.append("shown as text by default; VS16 (U+FE0F) after it would ask for the emoji picture")
+    last = len(cluster) - 1
+    for i, c in enumerate(cluster):
+        if c == ZWJ and i == last:
+            lines.append("ZWJ (U+200D) at the end: nothing follows for it to join")
+        else:
+            lines.append(_emoji_code_point_line(c))
     return lines
 
 
@@ -580,10 +605,12 @@ def grapheme_kind(cluster: str) -> GraphemeKind:
     pictures = sum(1 for c in cluster if _is_pictographic(c))
     if ZWJ in cluster and pictures >= 2:
         return "emoji_zwj"
-    if pictures and any(is_skin_tone(c) for c in cluster):
+    if any(is_skin_tone(c) for c in cluster):
         return "emoji_modifier"
-    if pictures or is_regional_indicator(cluster[0]):
+    if is_regional_indicator(cluster[0]) or (pictures and _emoji_presented(cluster)):
         return "emoji"
+    if pictures:
+        return "text"  # ©, ☺, ❤ without VS16: text presentation by default
     first = cluster[0]
     if is_hangul_syllable(first) or jamo_role(first) or _is_compat_jamo(first):
         return "hangul"
@@ -628,6 +655,8 @@ def explain_grapheme(cluster: str, kind: GraphemeKind | None = None) -> list[str
     kind = kind or grapheme_kind(cluster)
     if kind in ("emoji_zwj", "flag", "keycap", "emoji_modifier", "emoji"):
         return explain_emoji(cluster)
+    if kind == "text" and any(_is_pictographic(c) for c in cluster):
+        return explain_emoji(cluster)  # a pictograph in text presentation (©, ☺︎)
     if kind == "hangul":
         return _explain_hangul(cluster)
     if kind == "combining":
