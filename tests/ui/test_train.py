@@ -43,12 +43,14 @@ def _plot_len(item) -> int:
 
 
 def test_train_pause_step_scrub_and_the_merges_shown_are_the_trainers(window, qtbot):
-    panel, made = _panel(window, merges=30, delay=0.01)
+    # slow enough (2 s in all) that the trainer is still running when the test pauses it
+    panel, made = _panel(window, merges=30, delay=0.06)
     panel.speed_combo.setCurrentIndex(SPEEDS.index(("100 merges/s", 100.0)))
     panel.start_training()
     qtbot.waitUntil(lambda: panel.cursor >= 5, timeout=5000)
     panel.pause()
     qtbot.waitUntil(lambda: panel._worker_quiet, timeout=2000)
+    assert panel.run is not None  # paused, not finished
     trainer = made[-1]
     assert trainer.thread_names and "MainThread" not in trainer.thread_names  # trained off the GUI thread
     recorded = len(panel.replay)

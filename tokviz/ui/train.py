@@ -52,9 +52,11 @@ from tokviz.ui.train_tree import MergeTreeView
 from tokviz.ui.train_vocab import VocabFilter, VocabModel, token_length
 from tokviz.ui.train_worker import TrainRun
 
-FRAME_MS = 40  # the one redraw timer: 25 frames per second at most
+FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
+BUSY_FRAME_MS = 100  # 10 per second while following a computing trainer at full speed (it needs the CPU)
 SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame while the trainer runs
 HEAVY_VIEWS = ["sample", "plots", "vocab", "probe"]
+PLOT_INTERVAL = 0.25  # seconds between plot redraws while the trainer computes
 SPEEDS = [("1 merge/s", 1.0), ("3 merges/s", 3.0), ("10 merges/s", 10.0), ("30 merges/s", 30.0),
           ("100 merges/s", 100.0), ("1000 merges/s", 1000.0), ("as fast as possible", None)]
 DEFAULT_SPEED = 2
@@ -221,6 +223,7 @@ class TrainPanel(QWidget):
         self._sample_steps: list[int] = []  # the step each sample line shows
         self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
         self._next_heavy = 0
+        self._plots_drawn = 0.0
         self._selected_token: int | None = None
         self._dark = theme.is_dark() if hasattr(theme, "is_dark") else False
 
@@ -716,6 +719,11 @@ class TrainPanel(QWidget):
             self._budget = min(self._budget, 1.0)  # no burst when the trainer catches up
         if self._dirty:
             self._render()
+        busy = self.run is not None and not self._worker_quiet and (
+            self.fast_forward or SPEEDS[self.speed_combo.currentIndex()][1] is None)
+        interval = BUSY_FRAME_MS if busy else FRAME_MS
+        if self.frame_timer.interval() != interval:
+            self.frame_timer.setInterval(interval)
         animation_done = self.run is None and (not self.playing or self.cursor >= n) and self._step_target is None
         if animation_done:
             if self.playing:
@@ -751,6 +759,8 @@ class TrainPanel(QWidget):
         if not stale:
             return
         if self.run is not None and not self._worker_quiet:
+            if time.monotonic() - self._plots_drawn < PLOT_INTERVAL and len(stale) > 1 and "plots" in stale:
+                stale.remove("plots")  # a pyqtgraph repaint is the costliest view: a few per second
             start = self._next_heavy
             order = HEAVY_VIEWS[start:] + HEAVY_VIEWS[:start]
             view = next(v for v in order if v in stale)
@@ -769,6 +779,7 @@ class TrainPanel(QWidget):
             done = True
         elif view == "plots":
             self.plots.show_step(self.series, step)
+            self._plots_drawn = time.monotonic()
             done = True
         elif view == "probe":
             self._render_probe()

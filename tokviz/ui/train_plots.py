@@ -148,6 +148,8 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         else:  # widen only the side the data crossed
             new = (cur[0] if lo >= cur[0] else lo - span * grow, cur[1] if hi <= cur[1] else hi + span * grow)
         self._ranges[name] = new
+        if name == "cpt":
+            self._sync_cpt_view()
         if axis == "y":
             view.setYRange(*new, padding=0)
         else:
@@ -183,4 +185,3 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             self._hold_range("hist_x", self.length_plot, -0.5, len(counts) - 0.5, grow=0.5, axis="x")
         else:
             self.length_hist.setData(np.array([0.5, 1.5]), np.array([0.0]), stepMode="center")
-        self._sync_cpt_view()
