@@ -270,6 +270,7 @@ class CountsBar(QWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         self.values: dict[str, QLabel] = {}
+        self.titles: list[QLabel] = []
         for key, title in self.FIELDS:
             box = QVBoxLayout()
             box.setSpacing(0)
@@ -277,9 +278,9 @@ class CountsBar(QWidget):
             v.setFont(fonts.ui_font(16))
             v.setAlignment(Qt.AlignmentFlag.AlignCenter)
             t = QLabel(title)
-            t.setFont(fonts.ui_font(8.5))
+            t.setFont(fonts.ui_font(9))
+            self.titles.append(t)
             t.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            t.setStyleSheet("color: palette(placeholder-text);")
             box.addWidget(v)
             box.addWidget(t)
             lay.addLayout(box, 1)
@@ -300,6 +301,8 @@ class CountsBar(QWidget):
     def refresh_fonts(self) -> None:
         for v in self.values.values():
             v.setFont(fonts.ui_font(16))
+        for t in self.titles:
+            t.setFont(fonts.ui_font(9))
 
     def value(self, key: str) -> str:
         return self.values[key].text()
@@ -429,7 +432,7 @@ class InspectPanel(QWidget):
         lb.addWidget(self.layers_title)
         lb.addWidget(self.layers_scroll, 1)
 
-        split = QSplitter(Qt.Orientation.Vertical)
+        self.split = split = QSplitter(Qt.Orientation.Vertical)
         middle = QWidget()
         ml = QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
@@ -732,12 +735,31 @@ class InspectPanel(QWidget):
         layers = build_layers(enc, c0, c1)
         colors = self.result.colors
         self.layers_view.set_layers(layers, colors, selection)
+        self._fit_layers()
+        span = self.layers_view.selection_x_range()
+        if span is not None:
+            self.layers_scroll.ensureVisible(int((span[0] + span[1]) / 2), 10, int((span[1] - span[0]) / 2) + 40, 0)
+        else:
+            self.layers_scroll.horizontalScrollBar().setValue(0)
         shown = enc.text[layers.char_start:layers.char_end]
         more = " (first bytes only)" if layers.truncated else ""
         self.layers_title.setText(
             f"<b>Byte layers</b> — {what}: {len(shown)} code point{'s' if len(shown) != 1 else ''}, "
             f"{layers.columns} UTF-8 bytes{more}. Each byte is owned by exactly one token (same colours as above)."
         )
+
+    def _fit_layers(self) -> None:
+        """Give the byte layers the height their rows need (large fonts in presentation mode), as
+        long as the token view keeps a useful part of the panel."""
+        sizes = self.split.sizes()
+        total = sum(sizes)
+        if total <= 0:
+            return
+        scrollbar = self.layers_scroll.horizontalScrollBar().sizeHint().height()
+        needed = self.layers_view.sizeHint().height() + self.layers_title.sizeHint().height() + scrollbar + 12
+        if sizes[1] < needed:
+            needed = min(needed, int(total * 0.58))
+            self.split.setSizes([total - needed, needed])
 
     # ---- view options -------------------------------------------------------------------------------
     def set_view_mode(self, mode: str) -> None:
@@ -753,7 +775,9 @@ class InspectPanel(QWidget):
 
     def _refresh_look(self, *_args) -> None:
         self.editor.setFont(fonts.mono_font(13))
+        self.layers_title.setFont(fonts.ui_font(10.5))
         self.layers_view.refresh_fonts()
+        self._fit_layers()
         self.counts.refresh_fonts()
         if len(self.token_view.cells) > 20_000:
             # measuring that many cells would stall the GUI: the worker measures them with the new fonts

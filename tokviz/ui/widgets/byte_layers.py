@@ -210,6 +210,14 @@ class ByteLayersView(QWidget):
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
+    def selection_x_range(self) -> tuple[float, float] | None:
+        """Horizontal extent of the selected tokens' columns (the panel scrolls it into view)."""
+        cols = [(sp.col_start, sp.col_end) for sp in self.layers.tokens
+                if self.selected is not None and self.selected[0] <= sp.token <= self.selected[1]]
+        if not cols:
+            return None
+        return self._x(min(c[0] for c in cols)), self._x(max(c[1] for c in cols))
+
     def row_labels(self, row: str) -> list[str]:
         """The labels drawn on one row (tests and accessibility read what is shown)."""
         spans = {"Grapheme": self.layers.graphemes, "Code point": self.layers.code_points, "Jamo": self.layers.jamo,
@@ -268,14 +276,18 @@ class ByteLayersView(QWidget):
             p.drawLine(int(x1), int(by), int(x1), int(by - 6))
             p.setFont(font)
             p.setPen(fg)
-            p.drawText(QRectF(x0, y, x1 - x0, big_h), Qt.AlignmentFlag.AlignCenter, s.label)
+            # a label centred over a very wide span (a 25-byte family emoji) would sit off screen
+            align = Qt.AlignmentFlag.AlignCenter if x1 - x0 < 8 * self._col_w else (
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            p.drawText(QRectF(x0 + (0 if align == Qt.AlignmentFlag.AlignCenter else 12), y, x1 - x0, big_h), align, s.label)
             if s.detail:
                 p.setFont(detail_font)
                 p.setPen(dim)
                 fm = QFontMetricsF(detail_font)
                 text = fm.elidedText(s.detail, Qt.TextElideMode.ElideRight, x1 - x0)
                 dh = fm.height()
-                p.drawText(QRectF(x0, y + big_h, x1 - x0, dh), Qt.AlignmentFlag.AlignCenter, text)
+                p.drawText(QRectF(x0 + (0 if align == Qt.AlignmentFlag.AlignCenter else 12), y + big_h, x1 - x0, dh),
+                           align, text)
                 if s.name:
                     sfm = QFontMetricsF(self._small)
                     p.setFont(self._small)

@@ -180,7 +180,7 @@ def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict
 
 def view_fonts() -> tuple[QFont, QFont, QFont]:
     """The token view's fonts at the current scale: token text, hex pieces, cut-character labels."""
-    return fonts.mono_font(15), fonts.mono_font(11), fonts.ui_font(9.5)
+    return fonts.mono_font(15), fonts.mono_font(11), fonts.ui_font(11)
 
 
 class CellMeasure:
