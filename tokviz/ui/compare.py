@@ -25,14 +25,15 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.core.compare import (
-    CorpusTotals, EncoderOutcome, TextSet, alternative_segmentations, compare_corpus, corpus_set,
+    DIFF_LIMIT, CorpusTotals, EncoderOutcome, TextSet, alternative_segmentations, compare_corpus, corpus_set,
     encode_outcome, overlap_of, sample_sets, vocabulary,
 )
 from tokviz.core.errors import TokvizError, check_text
 from tokviz.ui.compare_charts import GroupedBarChart, TokenBarChart, encoder_color
 from tokviz.ui.compare_jobs import JobRunner
-from tokviz.ui.compare_rows import AlignedRowsView, RowData
+from tokviz.ui.compare_rows import AlignedRowsView, RowData, prepare_rows
 from tokviz.ui.fonts import mono_font
+from tokviz.ui.theme import is_dark
 from tokviz.ui.token_colors import text_color_on, token_color
 
 DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
@@ -89,6 +90,20 @@ def write_csv_atomic(path: str | Path, header: list[str], rows: list[list[str]])
     return path
 
 
+def rows_for(result) -> list[RowData]:
+    """One RowData per (name, outcome or None, note) entry, coloured by position."""
+    rows = []
+    for i, (name, outcome, note) in enumerate(result):
+        color = encoder_color(i)
+        if outcome is None:
+            rows.append(RowData(name, None, note, False, color))
+        elif outcome.ok:
+            rows.append(RowData(name, outcome.encoding, None, False, color))
+        else:
+            rows.append(RowData(name, None, outcome.error, True, color))
+    return rows
+
+
 class ComparePanel(QWidget):
     """The Compare tab. Public methods are what tests, the benchmark and screenshots drive."""
 
@@ -110,6 +125,8 @@ class ComparePanel(QWidget):
         self._corpus_job = None
         self._corpus_path: str | None = None
         self._last_update_ms = 0.0
+        self._worker_seconds = 0.0
+        self.timings: dict[str, float] = {}
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(150)
@@ -523,8 +540,10 @@ class ComparePanel(QWidget):
         registry = self.session.registry
         waiting = {DEMO_BPE_NAME} if self._pending_bpe else set()
         bpe_failed = self._bpe_failed
+        dark = is_dark()
 
         def encode_all(state):
+            self._worker_started = time.perf_counter()
             out = []
             for name in names:
                 if state.is_cancelled():
@@ -543,13 +562,21 @@ class ComparePanel(QWidget):
                     out.append((name, EncoderOutcome(name, error=describe_failure(err)), None))
                     continue
                 out.append((name, encode_outcome(encoder, text), None))
-            return out
+            # token colours, grapheme clusters and boundaries are computed here too, off the GUI thread
+            prepared = prepare_rows(text, rows_for(out), dark=dark)
+            self._worker_seconds = time.perf_counter() - self._worker_started
+            return out, prepared
 
         def done(result):
             if result is None or gen != self._generation:
                 return  # a newer text or encoder list is on its way
-            self._show_outcomes(text, result)
-            self._last_update_ms = (time.perf_counter() - started) * 1000
+            shown = time.perf_counter()
+            self._show_outcomes(*result)
+            now = time.perf_counter()
+            self._last_update_ms = (now - started) * 1000
+            # where the time went: encoding (worker), showing (GUI thread), and waiting in between
+            self.timings = {"worker_ms": self._worker_seconds * 1000, "gui_ms": (now - shown) * 1000,
+                            "total_ms": self._last_update_ms}
             self.status.setText(
                 f"{len(text):,} characters · {len(names)} encoders · updated in {self._last_update_ms:.0f} ms"
                 "  ·  hover a character: its token is outlined in every row  ·  ▼ = encoders disagree on a boundary")
@@ -561,21 +588,10 @@ class ComparePanel(QWidget):
 
         self.jobs.start(encode_all, finished=done, failed=failed)
 
-    def _show_outcomes(self, text: str, result) -> None:
+    def _show_outcomes(self, result, prepared) -> None:
         self.show_message(None)
-        rows = []
-        self.outcomes = []
-        for i, (name, outcome, note) in enumerate(result):
-            color = encoder_color(i)
-            if outcome is None:
-                rows.append(RowData(name, None, note, False, color))
-                continue
-            self.outcomes.append(outcome)
-            if outcome.ok:
-                rows.append(RowData(name, outcome.encoding, None, False, color))
-            else:
-                rows.append(RowData(name, None, outcome.error, True, color))
-        self.view.set_rows(text, rows)
+        self.outcomes = [o for _, o, _ in result if o is not None]
+        self.view.set_prepared(prepared)
         self._fill_stats(result)
 
     def _fill_stats(self, result) -> None:
@@ -603,7 +619,8 @@ class ComparePanel(QWidget):
             rt_tip = "\n".join(d.describe() for d in outcome.differences[:20]) or "decode(encode(text)) == text"
             cells = [f"{m.tokens:,}", _num(m.chars_per_token), _num(m.bytes_per_token), _num(m.fertility),
                      f"{m.partial_tokens:,}", f"{m.fallback_tokens:,}", f"{m.unknown_tokens:,}",
-                     "exact" if m.round_trip else f"differs ({len(outcome.differences)})",
+                     "exact" if m.round_trip else f"differs ({len(outcome.differences)}"
+                     f"{'+' if len(outcome.differences) >= DIFF_LIMIT else ''})",
                      f"{outcome.vocab_size:,}" if outcome.vocab_size else "?"]
             for c, value in enumerate(cells, start=1):
                 item = _item(value, tip=rt_tip if c == 8 else None)

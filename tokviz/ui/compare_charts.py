@@ -86,6 +86,7 @@ class GroupedBarChart(pg.PlotWidget):
         _style(self.plot_item, dark)
         self.legend = self.plot_item.addLegend(offset=(-10, 10), labelTextColor="#dddddd" if dark else "#222222")
         self._bars: list[pg.BarGraphItem] = []
+        self._shape: tuple | None = None
         self.matrix: list[list[float]] = []
 
     def set_matrix(self, sets: Sequence[str], encoders: Sequence[str], values: Sequence[Sequence[float]],
@@ -94,6 +95,15 @@ class GroupedBarChart(pg.PlotWidget):
         self.matrix = [list(v) for v in values]
         n = max(len(encoders), 1)
         width = 0.8 / n
+        top = max((max(v, default=0) for v in values), default=0) or 1
+        shape = (tuple(sets), tuple(encoders), label)
+        if shape == self._shape:
+            # the same sets and encoders with new numbers (a running corpus comparison): only heights
+            for bar, v in zip(self._bars, values):
+                bar.setOpts(height=list(v))
+            self.plot_item.setYRange(0, top * 1.25, padding=0)
+            return
+        self._shape = shape
         for bar in self._bars:
             self.plot_item.removeItem(bar)
         self._bars = []
@@ -107,6 +117,5 @@ class GroupedBarChart(pg.PlotWidget):
             self._bars.append(bar)
         self.plot_item.setLabel("left", label)
         self.plot_item.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(sets)]])
-        top = max((max(v, default=0) for v in values), default=0) or 1
         self.plot_item.setXRange(-0.6, max(len(sets) - 0.4, 0.6), padding=0)
         self.plot_item.setYRange(0, top * 1.25, padding=0)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QToolTip, QWidget
 
 from tokviz.core.encoding import Encoding, char_byte_starts
 from tokviz.ui.fonts import mono_font, ui_font
-from tokviz.ui.token_colors import text_color_on, token_colors
+from tokviz.ui.token_colors import text_color_on, token_color, token_colors
 
 _CLUSTER = regex.compile(r"\X")
 
@@ -46,8 +46,88 @@ class _Row:
     data: RowData
     starts: list[int] = field(default_factory=list)  # token byte starts
     ends: list[int] = field(default_factory=list)  # token byte ends
-    colors: list[QColor] = field(default_factory=list)
-    text_colors: list[QColor] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)
+    dark: bool = False
+    # token index -> (background, text colour), filled for the tokens that get painted
+    _colors: dict[int, tuple[QColor, QColor]] = field(default_factory=dict)
+
+    def colors(self, lo: int, hi: int) -> None:
+        """Make sure tokens ``lo..hi-1`` have their colours, exactly as ``token_colors`` over the
+        whole row would give them, without colouring the 10,000 tokens nobody is looking at.
+
+        ``token_colors`` gives a token the alternative shade only when it is too close to its left
+        neighbour, so a token's colour depends only on the run of "too close" neighbours it ends;
+        colouring from the start of that run reproduces the whole-row result.
+        """
+        if all(i in self._colors for i in range(lo, hi)):
+            return
+        ids = self.ids
+        start = lo
+        while start > 0 and token_colors([ids[start - 1], ids[start]], dark=self.dark)[1] != token_color(
+                ids[start], dark=self.dark):
+            start -= 1
+        for i, c in enumerate(token_colors(ids[start:hi], dark=self.dark), start):
+            if i >= lo and i not in self._colors:
+                self._colors[i] = (c, text_color_on(c))
+
+
+@dataclass
+class PreparedRows:
+    """Everything about the rows that does not depend on fonts or widget size (so it can be
+    computed on the worker thread that encoded the text)."""
+
+    text: str
+    rows: list[_Row]
+    clusters: list[tuple[int, int]]  # (char start, char end) of each grapheme cluster
+    char_cluster: list[int]  # cluster index of each character
+    cluster_bytes: list[int]  # UTF-8 byte start of each cluster, plus the total
+    byte_starts: tuple[int, ...]  # UTF-8 byte start of each character, plus the total
+    agree: list[int]  # byte offsets where every row has a boundary
+    disagree: list[int]  # byte offsets where some rows have a boundary and others do not
+    cut_clusters: set[int]  # clusters some row cuts inside (they get wider, byte-divided cells)
+
+
+def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> PreparedRows:
+    """Token spans per row, grapheme clusters, and where the rows' boundaries differ (token colours
+    are made when a token is first painted)."""
+    prepared = []
+    for r in rows:
+        row = _Row(r)
+        enc = r.encoding
+        if enc is not None:
+            row.starts = [t.byte_start for t in enc.tokens]
+            row.ends = [t.byte_end for t in enc.tokens]
+            row.ids = enc.ids
+            row.dark = dark
+        prepared.append(row)
+    byte_starts = char_byte_starts(text)
+    clusters = []
+    char_cluster = [0] * len(text)
+    for m in _CLUSTER.finditer(text):
+        s, e = m.span()
+        for i in range(s, e):
+            char_cluster[i] = len(clusters)
+        clusters.append((s, e))
+    cluster_bytes = [byte_starts[s] for s, _ in clusters] + [byte_starts[len(text)]]
+    sets = []
+    for row in prepared:
+        if row.data.encoding is None:
+            continue
+        b = set(row.starts)
+        b.update(row.ends)
+        sets.append(b)
+    total = cluster_bytes[-1]
+    union = set().union(*sets) if sets else set()
+    common = set.intersection(*sets) if sets else set()
+    union.discard(0)
+    union.discard(total)
+    cut = set()
+    for b in union:
+        k = bisect.bisect_right(cluster_bytes, b) - 1
+        if 0 <= k < len(clusters) and cluster_bytes[k] != b:
+            cut.add(k)
+    return PreparedRows(text, prepared, clusters, char_cluster, cluster_bytes, byte_starts,
+                        sorted(common - {0, total}), sorted(union - common), cut)
 
 
 class AlignedRowsView(QWidget):
@@ -103,67 +183,25 @@ class AlignedRowsView(QWidget):
 
     def set_rows(self, text: str, rows: list[RowData]) -> None:
         """Show ``rows`` for ``text`` (every encoding must be of this text)."""
-        text_changed = text != self.text
-        self.text = text
-        self.rows = []
-        for r in rows:
-            row = _Row(r)
-            enc = r.encoding
-            if enc is not None:
-                row.starts = [t.byte_start for t in enc.tokens]
-                row.ends = [t.byte_end for t in enc.tokens]
-                row.colors = token_colors(enc.ids)
-                row.text_colors = [text_color_on(c) for c in row.colors]
-            self.rows.append(row)
-        if text_changed:
-            self._split_clusters()
+        self.set_prepared(prepare_rows(text, rows))
+
+    def set_prepared(self, prep: "PreparedRows") -> None:
+        """Show rows prepared (possibly on a worker thread) by :func:`prepare_rows`; only the
+        font-dependent cell widths and the wrapping are computed here."""
+        if prep.text != self.text:
             self.hovered_char = None
-        self._boundaries()
+        self.text = prep.text
+        self.rows = prep.rows
+        self._clusters = prep.clusters
+        self._char_cluster = prep.char_cluster
+        self._cluster_bytes = prep.cluster_bytes
+        self._byte_starts = prep.byte_starts
+        self._agree = prep.agree
+        self._disagree = prep.disagree
+        self._cut_clusters = prep.cut_clusters
         self._layout_cells()
         self._wrap()
         self.update()
-
-    def _split_clusters(self) -> None:
-        text = self.text
-        self._byte_starts = char_byte_starts(text)
-        clusters = []
-        char_cluster = [0] * len(text)
-        for m in _CLUSTER.finditer(text):
-            s, e = m.span()
-            for i in range(s, e):
-                char_cluster[i] = len(clusters)
-            clusters.append((s, e))
-        self._clusters = clusters
-        self._char_cluster = char_cluster
-        self._cluster_bytes = [self._byte_starts[s] for s, _ in clusters] + [self._byte_starts[len(text)]]
-
-    def _boundaries(self) -> None:
-        """Token boundaries inside the text: where all rows agree and where they do not; and the
-        clusters some row cuts inside (they get wider cells)."""
-        sets = []
-        for row in self.rows:
-            if row.data.encoding is None:
-                continue
-            b = set(row.starts)
-            b.update(row.ends)
-            sets.append(b)
-        total = self._cluster_bytes[-1]
-        if sets:
-            union = set().union(*sets)
-            common = set.intersection(*sets)
-        else:
-            union, common = set(), set()
-        union.discard(0)
-        union.discard(total)
-        self._agree = sorted(common - {0, total})
-        self._disagree = sorted(union - common)
-        cb = self._cluster_bytes
-        cut = set()
-        for b in union:
-            k = bisect.bisect_right(cb, b) - 1
-            if 0 <= k < len(self._clusters) and cb[k] != b:
-                cut.add(k)
-        self._cut_clusters = cut
 
     def _display(self, s: str) -> str:
         if s in VISIBLE:
@@ -461,11 +499,16 @@ class AlignedRowsView(QWidget):
             i -= 1
         h = self._row_h
         last_line = end == len(self._clusters)
+        hi = bisect.bisect_left(row.starts, lb1, i)
+        while hi < len(tokens) and row.starts[hi] == lb1 and row.ends[hi] == lb1:
+            hi += 1
+        if hi > i:
+            row.colors(i, hi)
         while i < len(tokens) and (row.starts[i] < lb1 or (last_line and row.starts[i] == row.ends[i] == lb1)):
             t = tokens[i]
             bs, be = max(t.byte_start, lb0), min(t.byte_end, lb1)
             xa, xb = self._x_of_byte(bs, line), self._x_of_byte(be, line)
-            color = row.colors[i]
+            color, on_color = row._colors[i]
             if be <= bs:
                 # a token that covers no text (SentencePiece's dummy-prefix ▁): a thin marker
                 p.setPen(Qt.PenStyle.NoPen)
@@ -483,7 +526,7 @@ class AlignedRowsView(QWidget):
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 3, 3)
             # the token's content, cell by cell so it stays on the shared columns
-            p.setPen(row.text_colors[i])
+            p.setPen(on_color)
             k = bisect.bisect_right(cb, bs, first, end) - 1
             while k < end and cb[k] < be:
                 c0, c1 = cb[k], cb[k + 1]
@@ -494,11 +537,11 @@ class AlignedRowsView(QWidget):
                     shown = self._display(key)
                     cx = self.GUTTER + self.PAD + self._cluster_x[k]
                     if shown != key:
-                        faint = QColor(row.text_colors[i])
+                        faint = QColor(on_color)
                         faint.setAlphaF(0.45)
                         p.setPen(faint)
                     p.drawText(QRectF(cx, ry, self._cluster_w[k], h), Qt.AlignmentFlag.AlignCenter, shown)
-                    p.setPen(row.text_colors[i])
+                    p.setPen(on_color)
                 else:
                     # part of a cut cluster: this token's bytes of it, in hex (or the glyph when whole)
                     ps, pe = max(bs, c0), min(be, c1)
