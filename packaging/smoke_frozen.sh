@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the one-folder PyInstaller app and check that the *frozen* app works: it lists its
 # encoders (rank files found inside the bundle), encodes Korean text, and renders the Inspect
-# panel offscreen to a non-trivial PNG.
+# panel and the Train panel (trained on the bundled demo corpus) offscreen to non-trivial PNGs.
 #
 #   packaging/smoke_frozen.sh            # build, then smoke-test
 #   SKIP_BUILD=1 packaging/smoke_frozen.sh   # smoke-test an existing build
@@ -59,15 +59,25 @@ assert data["tokens"] and data["metrics"]["round_trip"], data["metrics"]
 print("   tokens:", data["metrics"]["tokens"])
 EOF
 
-echo "== tokviz screenshot --view inspect"
-run screenshot --view inspect -o inspect.png --text "안녕하세요 👋🏽 tokviz"
-"$PYTHON" - inspect.png <<'EOF' || fail "screenshot is not a real picture"
-import struct, sys, zlib
+check_png() {
+    "$PYTHON" - "$1" <<'EOF' || fail "$1 is not a real picture"
+import struct, sys
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 width, height = struct.unpack(">II", data[16:24])
 assert width >= 400 and height >= 300, (width, height)
 assert len(data) > 20_000, f"only {len(data)} bytes: probably blank"
-print(f"   {width}x{height}, {len(data)} bytes")
+print(f"   {sys.argv[1]}: {width}x{height}, {len(data)} bytes")
 EOF
-echo "smoke_frozen: PASS ($OUT/inspect.png)"
+}
+
+echo "== tokviz screenshot --view inspect"
+run screenshot --view inspect -o inspect.png --text "안녕하세요 👋🏽 tokviz"
+check_png inspect.png
+
+# trains on the demo corpus bundled in _internal/tokviz/resources, in the panel's worker thread
+echo "== tokviz screenshot --view train --merges 50"
+run screenshot --view train --merges 50 -o train.png
+check_png train.png
+
+echo "smoke_frozen: PASS ($OUT/inspect.png, $OUT/train.png)"
