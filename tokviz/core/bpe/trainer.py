@@ -35,6 +35,7 @@ followed by a non-space character, where no pattern's piece can cross and no loo
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import time
 from collections import Counter
@@ -53,6 +54,7 @@ _KEY_BITS = 2 * _SHIFT
 _KEY_MASK = (1 << _KEY_BITS) - 1
 _MAXC = 1 << 40  # heap entry = (MAXC - count) << 48 | pair key: the smallest entry is the best pair
 _CHUNK_CHARS = 1 << 20
+_SMALL_MERGE = 48  # at most this many candidate slots: merge in plain Python
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 
 
@@ -246,8 +248,8 @@ class BPETrainer:
         names = st.names  # id -> display piece
         tok_bytes = st.tok_bytes
         id_of_piece = st.id_of_piece
-        heappop, heappush = heapq.heappop, heapq.heappush
         merges = self._merges
+        ties = _TieBucket()
         reason = "merges"
         message = ""
         while len(merges) < target:
@@ -255,31 +257,18 @@ class BPETrainer:
                 reason, message = "cancelled", f"cancelled after {len(merges)} merges"
                 break
             # --- pop the best pair (lazy refresh) ---
-            best = -1
-            count = 0
-            while heap:
-                e = heappop(heap)
-                k = e & _KEY_MASK
-                cur = pc.get(k, 0)
-                if cur <= 0:
-                    continue
-                stored = _MAXC - (e >> _KEY_BITS)
-                if cur != stored:
-                    heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
-                    continue
-                best, count = k, cur
-                break
+            if char_mode:
+                best, count = ties.select(heap, pc, names)
+            else:
+                best, count = _pop_best(heap, pc)
             if best < 0:
                 reason = "exhausted"
                 message = f"no pair left to merge after {len(merges)} merges (every word is a single token)"
                 break
             if count < min_freq:
-                heappush(heap, ((_MAXC - count) << _KEY_BITS) | best)
                 reason = "min_frequency"
                 message = f"the most frequent pair occurs {count} times, below min_frequency {min_freq}"
                 break
-            if char_mode:
-                best = self._char_tie_break(best, count, heap, pc, names)
             a, b = best >> _SHIFT, best & _MASK
             # --- the new token (char mode: a string made before keeps its id) ---
             if char_mode:
@@ -316,30 +305,81 @@ class BPETrainer:
         self._finished = Finished(reason, len(merges), message)
         yield self._finished
 
-    @staticmethod
-    def _char_tie_break(best: int, count: int, heap: list[int], pc: dict, names: list[str]) -> int:
-        """subword-nmt's tie rule: among pairs with the top count, the largest (left, right) strings.
 
-        The heap orders equal counts by id, so pop every entry stored with this count, keep the
-        ones whose count is current, and push everything else back."""
-        top = (_MAXC - count) << _KEY_BITS
-        if not heap or (heap[0] >> _KEY_BITS) != (top >> _KEY_BITS):
-            return best
-        group = [best]
-        while heap and (heap[0] >> _KEY_BITS) == (top >> _KEY_BITS):
-            e = heapq.heappop(heap)
-            k = e & _KEY_MASK
-            cur = pc.get(k, 0)
-            if cur == count:
-                group.append(k)
-            elif cur > 0:
-                heapq.heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
-        group = list(set(group))
-        winner = max(group, key=lambda k: (names[k >> _SHIFT], names[k & _MASK]))
-        for k in group:
-            if k != winner:
-                heapq.heappush(heap, top | k)
-        return winner
+
+def _pop_best(heap: list[int], pc: dict) -> tuple[int, int]:
+    """Byte mode: pop the pair with the highest count, smallest key on ties (rustbpe's order).
+
+    Lazy refresh: counts of queued pairs only go down, so an entry whose stored count is stale is
+    pushed back with its current count; the first entry whose count is current is the maximum, and
+    among equal counts the heap yields the smallest key first. Returns (-1, 0) when no pair is left.
+    """
+    heappop, heappush = heapq.heappop, heapq.heappush
+    while heap:
+        e = heappop(heap)
+        k = e & _KEY_MASK
+        cur = pc.get(k, 0)
+        if cur <= 0:
+            continue
+        if cur != _MAXC - (e >> _KEY_BITS):
+            heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
+            continue
+        return k, cur
+    return -1, 0
+
+
+class _TieBucket:
+    """Char mode: subword-nmt's tie rule, the largest ``(left piece, right piece)`` among the pairs
+    with the top count.
+
+    The heap orders equal counts by id, not by string, so every valid pair with the current top
+    count is moved into a bucket kept sorted by its strings; the best is the bucket's last entry.
+    The bucket persists across merges (late in training thousands of pairs share a small count),
+    entries whose count dropped go back to the heap, and a pair with a higher count (a new pair)
+    starts a new bucket.
+    """
+
+    def __init__(self):
+        self.count = 0
+        self.items: list[tuple[tuple[str, str], int]] = []
+
+    def select(self, heap: list[int], pc: dict, names: list[str]) -> tuple[int, int]:
+        heappop, heappush = heapq.heappop, heapq.heappush
+        while True:
+            # 1. move every heap entry that may reach the bucket's count (or beat it) out of the heap
+            while heap:
+                e = heap[0]
+                stored = _MAXC - (e >> _KEY_BITS)
+                if self.items and stored < self.count:
+                    break
+                heappop(heap)
+                k = e & _KEY_MASK
+                cur = pc.get(k, 0)
+                if cur <= 0:
+                    continue
+                if cur != stored:
+                    heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
+                    continue
+                item = ((names[k >> _SHIFT], names[k & _MASK]), k)
+                if not self.items or cur > self.count:
+                    for _, old in self.items:  # a higher count: the old bucket waits in the heap
+                        c = pc.get(old, 0)
+                        if c > 0:
+                            heappush(heap, ((_MAXC - c) << _KEY_BITS) | old)
+                    self.items = [item]
+                    self.count = cur
+                elif cur == self.count:
+                    bisect.insort(self.items, item)
+            # 2. the best pair still at the bucket's count
+            while self.items:
+                _, k = self.items.pop()
+                cur = pc.get(k, 0)
+                if cur == self.count:
+                    return k, cur
+                if cur > 0:
+                    heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
+            if not heap:
+                return -1, 0
 
 
 def _utf8_len(text: str) -> int:
@@ -421,6 +461,9 @@ class _MergeState:
 
         tok, nxt, prv, weight, mark = self.tok, self.nxt, self.prv, self.weight, self.mark
         cand, maybe_dup = self._candidates(key)
+        if len(cand) <= _SMALL_MERGE:
+            self._merge_small(cand, key, a, b, t)
+            return
         pos = cand[(tok[cand] == a) & (tok[nxt[cand]] == b)]
         if maybe_dup or (a == b and len(pos) > 1):
             pos = np.unique(pos)  # sorted, as the left-to-right rule below needs
@@ -468,6 +511,89 @@ class _MergeState:
                     new_slots[k] = [grp]
                 else:
                     lst.append(grp)
+
+    def _merge_small(self, cand, key: int, a: int, b: int, t: int) -> None:
+        """:meth:`merge` for a handful of slots: the same steps in plain Python after a few bulk
+        gathers, because a hundred numpy calls cost more than the work when only a few words hold
+        the pair (most merges late in training)."""
+        import numpy as np
+
+        tok, nxt, prv, weight = self.tok, self.nxt, self.prv, self.weight
+        pc = self.pair_counts
+        nx = nxt[cand]
+        hit = [c for c, x, y in zip(cand.tolist(), tok[cand].tolist(), tok[nx].tolist()) if x == a and y == b]
+        pos = sorted(set(hit))
+        if a == b and len(pos) > 1:
+            keep, taken = [], -1
+            for p_, q in zip(pos, nxt[pos].tolist()):
+                if p_ != taken:
+                    keep.append(p_)
+                    taken = q
+            pos = keep
+        if not pos:
+            pc[key] = 0
+            return
+        P = np.array(pos, dtype=np.int32)
+        J = nxt[P]
+        Jl = J.tolist()
+        L = prv[P].tolist()
+        R = nxt[J]
+        Rl = R.tolist()
+        tL = tok[L].tolist()
+        tR = tok[R].tolist()
+        W = weight[P].tolist()
+        jset = set(Jl)
+        delta: dict[int, float] = {}
+        for l_, tl, tr, w in zip(L, tL, tR, W):
+            if tl >= 0 and l_ not in jset:
+                k = (tl << _SHIFT) | a
+                delta[k] = delta.get(k, 0) - w
+            if tr >= 0:
+                k = (b << _SHIFT) | tr
+                delta[k] = delta.get(k, 0) - w
+        for k, d in delta.items():
+            pc[k] = pc.get(k, 0) + int(d)
+        pc[key] = 0
+        self.corpus_tokens -= int(sum(W))
+        tok[P] = t
+        tok[J] = -2
+        nxt[P] = R
+        prv[R] = P
+        # born pairs: (l', t) at the new left neighbour unless it is another occurrence, (t, r) at pos
+        pset = set(pos)
+        NL = prv[P].tolist()
+        tNL = tok[NL].tolist()
+        tR2 = tok[nxt[P]].tolist()
+        born: dict[int, list] = {}
+        for p_, nl, tnl, tr, w in zip(pos, NL, tNL, tR2, W):
+            if tnl >= 0 and nl not in pset:
+                k = (tnl << _SHIFT) | t
+                entry = born.get(k)
+                if entry is None:
+                    born[k] = [w, [nl]]
+                else:
+                    entry[0] += w
+                    entry[1].append(nl)
+            if tr >= 0:
+                k = (t << _SHIFT) | tr
+                entry = born.get(k)
+                if entry is None:
+                    born[k] = [w, [p_]]
+                else:
+                    entry[0] += w
+                    entry[1].append(p_)
+        heap = self.heap
+        new_slots = self._new_slots
+        for k, (w, slots) in born.items():
+            cnt = pc.get(k, 0) + int(w)
+            pc[k] = cnt
+            heapq.heappush(heap, ((_MAXC - cnt) << _KEY_BITS) | k)
+            arr = np.array(slots, dtype=np.int32)
+            lst = new_slots.get(k)
+            if lst is None:
+                new_slots[k] = [arr]
+            else:
+                lst.append(arr)
 
     @classmethod
     def build(cls, cfg: TrainerConfig, word_counts: Counter) -> "_MergeState":
