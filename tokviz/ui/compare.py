@@ -112,7 +112,7 @@ class ComparePanel(QWidget):
     overlapFinished = Signal(object)  # VocabOverlap
     trainingFinished = Signal(object)  # the new encoder, or an error message (str)
 
-    def __init__(self, session, parent: QWidget | None = None):
+    def __init__(self, session, parent: QWidget | None = None, *, encoders: list[str] | None = None):
         super().__init__(parent)
         self.session = session
         self.jobs = JobRunner(self)
@@ -133,7 +133,9 @@ class ComparePanel(QWidget):
         self._debounce.timeout.connect(self.refresh_now)
         self._build()
         session.encodersChanged.connect(self._on_registry_changed)
-        self.set_encoders([n for n in DEFAULT_ENCODERS if n in session.registry or n == DEMO_BPE_NAME])
+        if encoders is None:
+            encoders = [n for n in DEFAULT_ENCODERS if n in session.registry or n == DEMO_BPE_NAME]
+        self.set_encoders(encoders)
         self.editor.setPlainText(DEFAULT_TEXT)
 
     # ---- building -----------------------------------------------------------------------------
