@@ -178,7 +178,7 @@ def test_hover_shows_id_bytes_piece_and_spans(qtbot, panel):
     tip = panel.token_view.tooltip_for_token(0)
     assert "id 31495" in tip
     assert "bytes: EC 95" in tip
-    assert "part of a character (안 U+C548)" in tip
+    assert "piece: part of 안" in tip and "cuts 안 U+C548" in tip
     assert "byte span: [0, 2)" in tip and "char span: [0, 1)" in tip
     last = len(panel.result.encoding.tokens) - 1
     assert "piece: ' hi'" in panel.token_view.tooltip_for_token(last)
@@ -203,11 +203,15 @@ def test_selecting_a_partial_token_shows_byte_layers_with_ownership(qtbot, panel
     assert layers.layers.owners == [0, 0, 1]  # EC 95 belong to token 0, 88 to token 1
     assert layers.row_labels("Token id") == ["31495", "230"]
     assert "token 2 of 4" in panel.layers_title.text()
+    # the hover text stays on screen for the selection (tooltips do not show on a projector)
+    assert "id 230" in panel.details.text() and "piece: part of 안" in panel.details.text()
     # shift-click extends the selection to 녕 as well
     click_token(qtbot, panel, 3, Qt.KeyboardModifier.ShiftModifier)
     assert panel.token_view.selected_tokens() == (1, 3)
     assert layers.row_labels("UTF-8 byte") == ["EC", "95", "88", "EB", "85", "95"]
     assert layers.layers.owners == [0, 0, 1, 2, 2, 3]
+    assert panel.details.text().splitlines()[0] == "tokens 2–4: 3 tokens, 4 bytes"
+    assert panel.details.text().splitlines()[-1].split() == ["243", "95", "part", "of", "녕"]
 
 
 def test_byte_layers_of_a_family_emoji_show_every_owner(qtbot, panel, registry):

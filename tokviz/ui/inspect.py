@@ -35,7 +35,9 @@ from tokviz.ui import fonts, theme
 from tokviz.ui.token_colors import token_colors
 from tokviz.ui.widgets.byte_layers import ByteLayersView, Layers, build_layers
 from tokviz.ui.widgets.chat_composer import ChatComposer
-from tokviz.ui.widgets.token_view import MAX_DRAWN_TOKENS, Cell, CellMeasure, TokenView, token_cells, view_fonts
+from tokviz.ui.widgets.token_view import (
+    MAX_DRAWN_TOKENS, Cell, CellMeasure, TokenView, describe_token, partial_piece, token_cells, view_fonts,
+)
 
 DEBOUNCE_MS = 150
 NORMALIZATIONS = ("none", "NFC", "NFD", "NFKC", "NFKD")
@@ -430,7 +432,20 @@ class InspectPanel(QWidget):
         self.layers_scroll.setWidgetResizable(False)
         self.layers_scroll.setFrameShape(QFrame.Shape.NoFrame)
         lb.addWidget(self.layers_title)
-        lb.addWidget(self.layers_scroll, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.layers_scroll, 1)
+        # the hover text, kept on screen for the selection: tooltips do not show on a projector
+        self.details = QLabel()
+        self.details.setFont(fonts.mono_font(10.5))
+        self.details.setWordWrap(False)
+        self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setFixedWidth(340)
+        self.details.setContentsMargins(10, 6, 6, 6)
+        self.details.setObjectName("inspectDetails")
+        self.details.setStyleSheet("#inspectDetails { border-left: 1px solid palette(mid); }")
+        row.addWidget(self.details)
+        lb.addLayout(row, 1)
 
         self.split = split = QSplitter(Qt.Orientation.Vertical)
         middle = QWidget()
@@ -722,7 +737,9 @@ class InspectPanel(QWidget):
         if enc is None or not enc.text:
             self.layers_view.set_layers(Layers(), [])
             self.layers_title.setText("Byte layers")
+            self.details.setText("")
             return
+        self.details.setText(selection_details(enc, selection))
         if selection is not None and selection[1] < len(enc.tokens):
             a, b = selection
             c0 = enc.tokens[a].start
@@ -776,6 +793,8 @@ class InspectPanel(QWidget):
     def _refresh_look(self, *_args) -> None:
         self.editor.setFont(fonts.mono_font(13))
         self.layers_title.setFont(fonts.ui_font(10.5))
+        self.details.setFont(fonts.mono_font(10.5))
+        self.details.setFixedWidth(int(340 * fonts.scale()))
         self.layers_view.refresh_fonts()
         self._fit_layers()
         self.counts.refresh_fonts()
@@ -870,6 +889,26 @@ class InspectPanel(QWidget):
         if first >= 0:
             self.select_tokens(first, last)
         QApplication.processEvents()
+
+
+def selection_details(encoding: Encoding, selection: tuple[int, int] | None, limit: int = 8) -> str:
+    """What the details box beside the layers says about the selected tokens (plain text)."""
+    if selection is None:
+        return "Click a token to see its id, bytes, piece and spans here. Shift-click selects a range; ← → move."
+    a, b = selection
+    if a == b:
+        return describe_token(encoding, a)
+    toks = encoding.tokens[a:b + 1]
+    nbytes = sum(len(t.bytes) for t in toks)
+    lines = [f"tokens {a + 1}–{b + 1}: {len(toks)} tokens, {nbytes} bytes"]
+    lines.append(f"{'id':>6}  {'bytes':<11} piece")
+    for k, t in enumerate(toks[:limit]):
+        piece = t.piece
+        shown = repr(piece) if piece is not None else partial_piece(encoding, a + k)
+        lines.append(f"{t.id:>6}  {t.bytes.hex(' ').upper():<11} {shown}")
+    if len(toks) > limit:
+        lines.append(f"… {len(toks) - limit} more")
+    return "\n".join(lines)
 
 
 def screenshot_selection(encoding: Encoding, demo: bool) -> tuple[int, int]:

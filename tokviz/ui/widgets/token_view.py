@@ -215,6 +215,46 @@ class CellMeasure:
                 sum(seg(s.kind, s.text) for s in c.segments) + pad for c in cells]
 
 
+def token_char_parts(encoding: Encoding, index: int) -> list[tuple[int, bool]]:
+    """(character index, wholly inside the token?) for every character token ``index`` touches.
+
+    >>> from tokviz.core.encoding import Encoding
+    >>> enc = Encoding.from_byte_tokens("d", "a안", [(1, b"a\\xec"), (2, b"\\x95\\x88")])
+    >>> token_char_parts(enc, 0), token_char_parts(enc, 1)
+    ([(0, True), (1, False)], [(1, False)])
+    """
+    t = encoding.tokens[index]
+    text = encoding.text
+    pos = len(text[:t.start].encode("utf-8", "surrogatepass"))  # C speed, even deep in a big text
+    out = []
+    for c in range(t.start, t.end):
+        n = len(text[c].encode("utf-8", "surrogatepass"))
+        out.append((c, t.byte_start <= pos and pos + n <= t.byte_end))
+        pos += n
+    return out
+
+
+def _shown(ch: str) -> str:
+    return char_marker(ch) or ch
+
+
+def partial_piece(encoding: Encoding, index: int) -> str:
+    """A token that cuts a character, in words: ``' ' + part of 👋``."""
+    parts: list[str] = []
+    run = ""
+    for c, whole in token_char_parts(encoding, index):
+        if whole:
+            run += encoding.text[c]
+            continue
+        if run:
+            parts.append(repr(run))
+            run = ""
+        parts.append(f"part of {_shown(encoding.text[c])}")
+    if run:
+        parts.append(repr(run))
+    return " + ".join(parts)
+
+
 def describe_token(encoding: Encoding, index: int) -> str:
     """The hover text of token ``index``: id, bytes in hex, piece, byte and character span."""
     t = encoding.tokens[index]
@@ -224,30 +264,14 @@ def describe_token(encoding: Encoding, index: int) -> str:
     if piece is not None:
         lines.append(f"piece: {piece!r}")
     else:
-        cut = [c for c in range(t.start, t.end) if _char_cut(encoding, t, c)]
-        chars = ", ".join(f"{encoding.text[c]} U+{ord(encoding.text[c]):04X}" for c in cut)
-        lines.append(f"piece: part of a character ({chars}); the bytes alone are not text")
+        cut = [c for c, whole in token_char_parts(encoding, index) if not whole]
+        chars = ", ".join(f"{_shown(encoding.text[c])} U+{ord(encoding.text[c]):04X}" for c in cut)
+        lines.append(f"piece: {partial_piece(encoding, index)}")
+        lines.append(f"cuts {chars}")
     if t.raw is not None:
         lines.append(f"raw piece: {t.raw!r}")
     lines.append(f"byte span: [{t.byte_start}, {t.byte_end})  char span: [{t.start}, {t.end})")
     return "\n".join(lines)
-
-
-def _char_cut(encoding: Encoding, t, c: int) -> bool:
-    starts = _starts_cache(encoding)
-    return not (t.byte_start <= starts[c] and starts[c + 1] <= t.byte_end)
-
-
-_STARTS: dict[int, tuple] = {}
-
-
-def _starts_cache(encoding: Encoding) -> tuple:
-    # One entry: hover asks many times about the same (current) encoding.
-    key = id(encoding)
-    if key not in _STARTS:
-        _STARTS.clear()
-        _STARTS[key] = (encoding, char_byte_starts(encoding.text))
-    return _STARTS[key][1]
 
 
 class TokenView(QAbstractScrollArea):
