@@ -95,6 +95,14 @@ def test_lines_equal_one_document_across_chunk_cuts(monkeypatch):
     assert [s.new_bytes for s in by_lines] == [b for b, _ in ref[256:]]
 
 
+def test_indented_corpus_without_safe_cuts(monkeypatch):
+    # every line starts with whitespace: no chunk cut is safe, the buffer just grows; same merges
+    text = "".join(f"    x = f({i % 9})  # 값 {i % 4}\n" for i in range(300))
+    monkeypatch.setattr(trainer_module, "_CHUNK_CHARS", 50)
+    _, by_lines, _ = train(text.splitlines(keepends=True), mode="byte", merges=60, min_frequency=1)
+    assert [s.new_bytes for s in by_lines] == [b for b, _ in rustbpe_ranks(text, 60)[256:]]
+
+
 def test_lines_without_newlines_get_them():
     lines = ["hello world", "hello there"]
     _, a, _ = train(lines, mode="byte", merges=20, min_frequency=1)

@@ -31,6 +31,8 @@ Both modes count every adjacent position (``aaa`` holds the pair ``a a`` twice) 
 best count falls below ``min_frequency``. Feeding the corpus as lines (each ending with ``\\n``) is
 the same as feeding it as one document: byte mode only cuts the text between chunks at a newline
 followed by a non-space character, where no pattern's piece can cross and no lookahead can see.
+With pattern ``"none"`` each line (with its newline) is one training piece, since the whole corpus
+as a single piece would teach nothing; the encoder then treats the whole input text as one piece.
 """
 
 from __future__ import annotations
@@ -176,6 +178,8 @@ class BPETrainer:
             if rx is None:  # "none": each line is one piece (a whole corpus as one piece is useless)
 
                 def count_chunk(text: str, final: bool) -> str:
+                    if hangul:
+                        text = HANGUL_DROP.sub("", text)
                     counts.update(text.splitlines(keepends=True))
                     return ""
             else:
@@ -402,11 +406,14 @@ def _safe_cut(text: str) -> int:
     non-space character, and every lookahead in them reads at most one character, so splitting
     ``text[:i]`` (with ``text[i]`` as lookahead) gives the same pieces as splitting the whole text.
     """
-    i = text.rfind("\n", 0, len(text) - 1)
+    # only the last two chunks' worth is searched, so a corpus without any such place (every
+    # line indented) grows the buffer but never rescans it from the start
+    floor = max(0, len(text) - 2 * _CHUNK_CHARS)
+    i = text.rfind("\n", floor, len(text) - 1)
     while i >= 0:
         if not _SPACE.match(text, i + 1):
             return i + 1
-        i = text.rfind("\n", 0, i)
+        i = text.rfind("\n", floor, i)
     return -1
 
 
