@@ -1,0 +1,279 @@
+"""Compare panel (pytest-qt, offscreen): adding/removing/reordering encoders, hover sync across rows,
+a failing encoder's row, bad model files, empty text, the corpus table with progress and cancel,
+CSV/PNG export, in-app SentencePiece training and segmentations."""
+
+from __future__ import annotations
+
+import csv
+import time
+
+import pytest
+
+from tokviz.core.compare import TextSet
+from tokviz.core.encoders import Registry
+from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
+from tokviz.core.encoders import tiktoken_family
+from tokviz.core.encoding import Encoding
+from tokviz import resources_dir
+from tokviz.ui.compare import ComparePanel
+from tokviz.ui.session import Session
+
+TEXT = "안녕하세요 world! 👋🏽 1234"
+DEMO_SP = resources_dir() / "models" / "demo_unigram.model"
+
+
+class Toy:
+    """A byte-per-token encoder that fails on digits, or sleeps per text (for cancel)."""
+
+    family, source, byte_level, vocab_size = "toy", "test", True, 256
+
+    def __init__(self, name="toy", fail_on_digits=True, delay=0.0):
+        self.name = name
+        self.fail_on_digits = fail_on_digits
+        self.delay = delay
+
+    def encode(self, text, *, allow_special=False):
+        if self.delay:
+            time.sleep(self.delay)
+        if self.fail_on_digits and any(c.isdigit() for c in text):
+            raise RuntimeError("digits are not supported")
+        return Encoding.from_byte_tokens(self.name, text, [(b, bytes([b])) for b in text.encode()])
+
+    def decode(self, ids):
+        return bytes(ids).decode("utf-8", "replace")
+
+    def special_tokens(self):
+        return {}
+
+    def token_bytes(self, token_id):
+        return bytes([token_id])
+
+
+_CACHE: dict = {}
+
+
+def _tiktoken(name):
+    if name not in _CACHE:
+        _CACHE[name] = tiktoken_family.load(name)
+    return _CACHE[name]
+
+
+@pytest.fixture
+def session(qtbot):
+    reg = Registry()
+    for name in ("gpt2", "cl100k_base", "o200k_base"):
+        reg.add(_tiktoken(name))
+    reg.add(SentencePieceEncoder(DEMO_SP, name="sp:demo_unigram"))
+    return Session(registry=reg)
+
+
+def make_panel(qtbot, session, names, text=TEXT):
+    panel = ComparePanel(session, encoders=names)
+    qtbot.addWidget(panel)
+    panel.resize(1200, 800)
+    panel.show()
+    with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
+        panel.set_text(text)
+        panel.refresh_now()
+    return panel
+
+
+def shown(panel, qtbot, action):
+    with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
+        action()
+        panel.refresh_now()
+
+
+def test_rows_follow_the_encoder_list(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2", "o200k_base"])
+    assert [r.data.name for r in panel.view.rows] == ["gpt2", "o200k_base"]
+    assert panel.stats_table.rowCount() == 2
+    gpt2_tokens = len(_tiktoken("gpt2").tiktoken.encode_ordinary(TEXT))
+    assert panel.stats_table.item(0, 1).text() == str(gpt2_tokens)
+
+    shown(panel, qtbot, lambda: panel.add_encoder_name("sp:demo_unigram"))
+    assert [r.data.name for r in panel.view.rows] == ["gpt2", "o200k_base", "sp:demo_unigram"]
+    assert panel.token_chart.values[0] == gpt2_tokens
+
+    shown(panel, qtbot, lambda: panel.move_encoder("sp:demo_unigram", -2))
+    assert panel.encoder_names() == ["sp:demo_unigram", "gpt2", "o200k_base"]
+    assert [r.data.name for r in panel.view.rows] == panel.encoder_names()
+
+    shown(panel, qtbot, lambda: panel.remove_encoder_name("gpt2"))
+    assert [r.data.name for r in panel.view.rows] == ["sp:demo_unigram", "o200k_base"]
+    panel.shutdown()
+
+
+def test_encoder_added_to_the_session_joins_the_list(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2"])
+    shown(panel, qtbot, lambda: session.add_encoder(Toy("toy-added", fail_on_digits=False)))
+    assert "toy-added" in panel.encoder_names()
+    panel.shutdown()
+
+
+@pytest.mark.parametrize("char", ["안", "하", "w", "👋", "🏽", "4"])
+def test_hover_highlights_the_token_holding_the_char_in_every_row(qtbot, session, char):
+    panel = make_panel(qtbot, session, ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram"])
+    view = panel.view
+    index = TEXT.index(char)
+    qtbot.mouseMove(view, view.char_center(index).toPoint())
+    qtbot.waitUntil(lambda: view.hovered_char == index, timeout=2000)
+    highlighted = view.highlighted_tokens()
+    assert set(highlighted) == set(panel.encoder_names())
+    for row in view.rows:
+        enc = row.data.encoding
+        assert highlighted[row.data.name] == enc.tokens_at_char(index)
+        assert highlighted[row.data.name], f"{row.data.name} has no token at {char!r}"
+    view.grab()  # paints the highlight without errors
+    panel.shutdown()
+
+
+def test_cut_characters_get_wider_cells_and_disagreements_are_marked(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2", "o200k_base"], text="안녕하세요")
+    view = panel.view
+    # gpt2 cuts every syllable between byte tokens; o200k_base does not
+    assert view.disagreements()
+    a = view.char_center(0).x()
+    b = view.char_center(1).x()
+    assert b - a >= 3 * view._hex_w * 0.99  # a cut syllable's cell holds its three bytes in hex
+    panel.shutdown()
+
+
+def test_failing_encoder_row_shows_the_error_and_others_work(qtbot, session):
+    session.registry.add(Toy())
+    panel = make_panel(qtbot, session, ["gpt2", "toy", "o200k_base"])
+    rows = {r.data.name: r.data for r in panel.view.rows}
+    assert rows["toy"].error and "digits are not supported" in rows["toy"].message
+    assert rows["gpt2"].encoding is not None and rows["o200k_base"].encoding is not None
+    assert "digits are not supported" in panel.stats_table.item(1, 1).text()
+    view_png = panel.view.grab()
+    assert not view_png.isNull()
+    # the same encoder works on text without digits
+    shown(panel, qtbot, lambda: panel.set_text("no digits here"))
+    assert {r.data.name: r.data for r in panel.view.rows}["toy"].encoding is not None
+    panel.shutdown()
+
+
+def test_unknown_encoder_name_is_an_error_row(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2", "not-an-encoder"])
+    row = panel.view.rows[1].data
+    assert row.error and "not-an-encoder" in row.message
+    panel.shutdown()
+
+
+def test_corrupt_model_file_is_a_message_and_nothing_changes(qtbot, session, tmp_path):
+    panel = make_panel(qtbot, session, ["gpt2"])
+    bad = tmp_path / "broken.model"
+    bad.write_bytes(b"\x0a\x05hello-not-a-model")
+    assert panel.open_model_file(str(bad)) is False
+    assert panel.message_label.isVisibleTo(panel) and "broken.model" in panel.message_label.text()
+    assert panel.encoder_names() == ["gpt2"]
+    missing = tmp_path / "missing.tiktoken"
+    assert panel.open_model_file(str(missing)) is False
+    # a good file is added
+    with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
+        assert panel.open_model_file(str(DEMO_SP)) is True
+    assert len(panel.encoder_names()) == 2 and not panel.message_label.isVisibleTo(panel)
+    panel.shutdown()
+
+
+def test_empty_text(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2", "sp:demo_unigram"], text="")
+    assert [r.data.encoding.tokens for r in panel.view.rows] == [(), ()]
+    assert panel.stats_table.item(0, 1).text() == "0"
+    assert not panel.view.grab().isNull()
+    panel.shutdown()
+
+
+def test_lone_surrogate_is_a_message(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2"])
+    panel.editor.blockSignals(True)
+    panel.editor.setPlainText("ok")
+    panel.editor.blockSignals(False)
+    panel.editor.toPlainText = lambda: "bad \ud83d half"  # a broken paste
+    panel.refresh_now()
+    assert "lone surrogate" in panel.message_label.text()
+    panel.shutdown()
+
+
+def test_corpus_table_fills_with_progress(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2", "o200k_base"])
+    sets = [TextSet("korean", tuple(f"{i}번째 문장입니다" for i in range(300))), TextSet("english", ("hello world",) * 50)]
+    progress = []
+    with qtbot.waitSignal(panel.corpusFinished, timeout=30000) as blocker:
+        panel.run_corpus(sets)
+        panel._corpus_job.progressed.connect(progress.append)
+    result = blocker.args[0]
+    assert not result.cancelled
+    assert panel.corpus_table.rowCount() == 4
+    assert panel.corpus_progress.value() == 1000
+    gpt2 = _tiktoken("gpt2").tiktoken
+    expected = sum(len(gpt2.encode_ordinary(t)) for t in sets[0].texts)
+    assert panel.corpus_table.item(0, 0).text() == "korean" and panel.corpus_table.item(0, 1).text() == "gpt2"
+    assert panel.corpus_table.item(0, 3).text() == f"{expected:,}"
+    assert panel.corpus_chart.matrix and len(panel.corpus_chart.matrix) == 2
+    panel.shutdown()
+
+
+def test_corpus_cancel(qtbot, session):
+    session.registry.add(Toy("slow", fail_on_digits=False, delay=0.004))
+    panel = make_panel(qtbot, session, ["slow"])
+    sets = [TextSet("many", tuple(f"line {i}" for i in range(2000)))]
+    with qtbot.waitSignal(panel.corpusFinished, timeout=30000) as blocker:
+        panel.run_corpus(sets)
+        qtbot.waitUntil(lambda: panel.corpus_table.rowCount() == 1, timeout=10000)
+        panel.cancel_corpus()
+    result = blocker.args[0]
+    assert result.cancelled
+    assert 0 < result.totals[0].texts < 2000
+    assert "Cancelled" in panel.corpus_status.text()
+    assert panel.corpus_run.isEnabled()
+    panel.shutdown()
+
+
+def test_vocabulary_overlap(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2"])
+    with qtbot.waitSignal(panel.overlapFinished, timeout=30000) as blocker:
+        panel.compute_overlap("gpt2", "sp:demo_unigram")
+    ov = blocker.args[0]
+    assert ov is not None and 0 < ov.jaccard < 1 and "Jaccard" in panel.overlap_label.text()
+    panel.shutdown()
+
+
+def test_export_csv_and_png(qtbot, session, tmp_path):
+    panel = make_panel(qtbot, session, ["gpt2", "o200k_base"])
+    out = panel.export_csv(tmp_path / "stats.csv", "stats")
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # BOM: spreadsheets read Hangul as UTF-8
+    rows = list(csv.reader(raw.decode("utf-8-sig").splitlines()))
+    assert rows[0][:2] == ["encoder", "tokens"] and rows[1][0] == "gpt2"
+    assert int(rows[1][1]) == len(_tiktoken("gpt2").tiktoken.encode_ordinary(TEXT))
+    png = panel.save_png(tmp_path / "view.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not list(tmp_path.glob(".*tmp*"))  # atomic writes leave no temp files
+    panel.shutdown()
+
+
+def test_train_sentencepiece_in_the_app(qtbot, session, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    panel = make_panel(qtbot, session, ["gpt2"])
+    lines = (resources_dir() / "corpora" / "demo.txt").read_text(encoding="utf-8").splitlines()[:120]
+    panel.sp_vocab.setValue(800)
+    panel.sp_coverage.setValue(0.995)
+    with qtbot.waitSignal(panel.trainingFinished, timeout=60000) as blocker:
+        panel.train_sentencepiece([TextSet("demo", ("\n".join(lines),))])
+    encoder = blocker.args[0]
+    assert not isinstance(encoder, str), encoder
+    assert encoder.name in panel.encoder_names() and encoder.name in session.registry
+    assert list(tmp_path.rglob("*.model"))
+    assert panel.show_segmentations(encoder.name, "오늘 아침에는") is True
+    assert "N-best" in panel.seg_view.toHtml()
+    panel.shutdown()
+
+
+def test_segmentations_need_a_unigram_model(qtbot, session):
+    panel = make_panel(qtbot, session, ["gpt2"])
+    assert panel.show_segmentations("sp:demo_unigram", "안녕하세요") is True
+    assert panel.show_segmentations("gpt2", "안녕하세요") is False
+    assert "unigram" in panel.seg_view.toPlainText()
+    panel.shutdown()
