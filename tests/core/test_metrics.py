@@ -31,6 +31,13 @@ def test_counts_and_ratios_for_korean_cut_mid_syllable():
     assert m.round_trip is True
 
 
+def test_graphemes_count_what_a_reader_sees():
+    text = "👨\u200d👩\u200d👧\u200d👦🇰🇷 e\u0301\r\n"
+    m = measure(Encoding.from_byte_tokens("bytes", text, byte_tokens(text, 4)))
+    assert (m.characters, m.graphemes) == (14, 5)  # 7 + 2 + 1 + 2 + 2 code points
+    assert m.as_json()["graphemes"] == 5
+
+
 def test_empty_text_gives_zero_ratios_not_a_crash():
     m = measure(Encoding.from_byte_tokens("empty", "", []))
     assert (m.tokens, m.characters, m.bytes, m.words) == (0, 0, 0, 0)

@@ -2,7 +2,8 @@
 
 Counting choices (the same everywhere tokviz shows a metric):
 
-* ``characters`` are code points (``len(text)``), not grapheme clusters: 👨‍👩‍👧 counts 5.
+* ``characters`` are code points (``len(text)``): 👨‍👩‍👧 counts 5. ``graphemes`` counts what a
+  reader sees as characters (extended grapheme clusters): 👨‍👩‍👧 counts 1.
 * ``bytes`` are the UTF-8 bytes of the text.
 * ``words`` are runs of non-whitespace separated by whitespace (``str.split()``). For Korean this
   counts eojeol (space-separated units such as ``학교에서``), which is how Korean is written and how
@@ -28,6 +29,8 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Literal
 
+import regex
+
 from tokviz.core.encoding import Encoding
 
 RATIO_DIGITS = 4
@@ -47,6 +50,18 @@ def count_words(text: str) -> int:
     return len(text.split())
 
 
+_GRAPHEME = regex.compile(r"\X")
+
+
+def count_graphemes(text: str) -> int:
+    """Extended grapheme clusters (what a reader counts as characters).
+
+    >>> count_graphemes("👨\u200d👩\u200d👧 각"), len("👨\u200d👩\u200d👧 각")
+    (3, 7)
+    """
+    return sum(1 for _ in _GRAPHEME.finditer(text))
+
+
 @dataclass(frozen=True)
 class Metrics:
     """Summary of one Encoding. Build it with :func:`measure`."""
@@ -64,6 +79,7 @@ class Metrics:
     unknown_tokens: int
     special_tokens: int
     round_trip: bool
+    graphemes: int = 0  # user-perceived characters (regex \\X)
 
     def as_json(self) -> dict:
         """JSON-safe dict; ratios rounded to 4 decimal places."""
@@ -102,6 +118,7 @@ def measure(encoding: Encoding, decoded: str | None = None) -> Metrics:
         unknown_tokens=kinds.count("unknown"),
         special_tokens=kinds.count("special"),
         round_trip=bool(round_trip),
+        graphemes=count_graphemes(text),
     )
 
 
