@@ -152,3 +152,10 @@ def test_measure_counts_match_the_text(text, size):
     assert m.characters == len(text)
     assert m.tokens == -(-m.bytes // size)
     assert m.round_trip
+
+
+@given(TEXT)
+def test_grapheme_count_fast_path_agrees_with_walking_the_clusters(text):
+    import regex
+
+    assert metrics.count_graphemes(text) == len(regex.findall(r"\X", text))
