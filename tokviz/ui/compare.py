@@ -41,9 +41,8 @@ DEMO_BPE_MERGES = 500
 DEFAULT_ENCODERS = ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram", DEMO_BPE_NAME]
 
 DEFAULT_TEXT = (
-    "안녕하세요! In gpt2 every Hangul syllable is three UTF-8 bytes, so 안녕하세요 costs 14 tokens; "
-    "o200k_base learned whole Korean words and needs 2.\n"
-    "Emoji: 👋🏽 🇰🇷 👨‍👩‍👧  Numbers: 1234567.89  Code: def greet(name): return f\"Hi {name}\""
+    "안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.\n"
+    "Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def greet(name): return f\"Hi {name}\""
 )
 
 STAT_COLUMNS = ["Encoder", "Tokens", "Chars/token", "Bytes/token", "Tokens/word", "Partial", "Byte fallback",

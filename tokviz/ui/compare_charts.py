@@ -35,7 +35,8 @@ def _style(plot: pg.PlotItem, dark: bool) -> None:
 
 
 class TokenBarChart(pg.PlotWidget):
-    """Tokens (or another metric) per encoder, one coloured bar each, value written above it."""
+    """Tokens per encoder as horizontal bars (names read left of their bar, however long), one
+    colour per encoder, the value written at the end of each bar; the first encoder on top."""
 
     def __init__(self, parent=None):
         dark = is_dark()
@@ -43,37 +44,39 @@ class TokenBarChart(pg.PlotWidget):
         self._fg = "#dddddd" if dark else "#222222"
         self.plot_item = self.getPlotItem()
         _style(self.plot_item, dark)
-        self.plot_item.setLabel("left", "tokens")
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.7)
+        self.plot_item.showGrid(x=True, y=False, alpha=0.25)
+        self.plot_item.setLabel("bottom", "tokens")
+        self.plot_item.invertY(True)
+        self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[])
         self.plot_item.addItem(self.bars)
         self._labels: list[pg.TextItem] = []
         self.values: list[float] = []
 
     def set_values(self, names: Sequence[str], values: Sequence[float | None], colors: Sequence[QColor],
                    label: str = "tokens") -> None:
-        xs = list(range(len(names)))
-        heights = [v if v is not None else 0 for v in values]
-        self.values = list(heights)
-        self.bars.setOpts(x=xs, height=heights, width=0.7, brushes=[pg.mkBrush(c) for c in colors],
-                          pens=[pg.mkPen(c.darker(130)) for c in colors])
-        self.plot_item.setLabel("left", label)
-        short = [n if len(n) <= 11 else n[:10] + "…" for n in names]
-        self.plot_item.getAxis("bottom").setTicks([[(i, n) for i, n in enumerate(short)]])
+        ys = list(range(len(names)))
+        lengths = [v if v is not None else 0 for v in values]
+        self.values = list(lengths)
+        self.bars.setOpts(x0=[0] * len(names), y=ys, height=0.7, width=lengths,
+                          brushes=[pg.mkBrush(c) for c in colors], pens=[pg.mkPen(c.darker(130)) for c in colors])
+        self.plot_item.setLabel("bottom", label)
+        short = [n if len(n) <= 18 else n[:17] + "…" for n in names]
+        self.plot_item.getAxis("left").setTicks([[(i, n) for i, n in enumerate(short)]])
         while len(self._labels) < len(names):
-            item = pg.TextItem(color=self._fg, anchor=(0.5, 1.0))
+            item = pg.TextItem(color=self._fg, anchor=(0.0, 0.5))
             self.plot_item.addItem(item)
             self._labels.append(item)
-        top = max(heights, default=0) or 1
+        top = max(lengths, default=0) or 1
         for i, item in enumerate(self._labels):
             if i < len(names):
                 v = values[i]
                 item.setText("error" if v is None else f"{v:,.0f}" if float(v).is_integer() else f"{v:.2f}")
-                item.setPos(i, heights[i] + top * 0.02)
+                item.setPos(lengths[i] + top * 0.01, i)
                 item.setVisible(True)
             else:
                 item.setVisible(False)
-        self.plot_item.setXRange(-0.6, max(len(names) - 0.4, 0.6), padding=0)
-        self.plot_item.setYRange(0, top * 1.15, padding=0)
+        self.plot_item.setYRange(-0.6, max(len(names) - 0.4, 0.6), padding=0)
+        self.plot_item.setXRange(0, top * 1.18, padding=0)
 
 
 class GroupedBarChart(pg.PlotWidget):

@@ -135,7 +135,7 @@ class AlignedRowsView(QWidget):
 
     hoveredCharChanged = Signal(object)  # character index or None
 
-    GUTTER = 150  # encoder names
+    GUTTER = 172  # encoder names
     PAD = 8
 
     def __init__(self, parent: QWidget | None = None):
