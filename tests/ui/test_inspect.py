@@ -401,6 +401,32 @@ def test_genuine_model_file_becomes_an_encoder(qtbot, panel):
     assert panel.result.encoding.encoder == panel.current_encoder()
 
 
+def test_encoder_whose_data_is_corrupt_gets_a_message(qtbot, registry):
+    from tokviz.core.encoders.registry import EncoderEntry
+    from tokviz.core.errors import ModelFileError
+
+    def load():
+        raise ModelFileError("/data/cl100k.tiktoken", "SHA-256 does not match")
+
+    session = Session(Registry())
+    session.registry.add(registry.get("cl100k_base"))
+    session.registry.register(EncoderEntry("corrupt", "tiktoken", lambda: (True, "found"), load))
+    p = InspectPanel(session)
+    qtbot.addWidget(p)
+    try:
+        wait_shown(qtbot, p)
+        p.set_encoder("corrupt")
+        wait_shown(qtbot, p)
+        assert "SHA-256 does not match" in p.message_bar.text()
+        assert p.token_view.cells == [] and p.counts.value("tokens") == "–"
+        p.set_encoder("cl100k_base")
+        wait_shown(qtbot, p)
+        assert p.counts.value("tokens") == str(len(registry.get("cl100k_base").encode(p.text()).tokens))
+        assert not p.message_bar.isVisible()
+    finally:
+        p.shutdown()
+
+
 class _LineEncoder(_Renamed):
     """A cheap stand-in for an encoder on a 5 MB text (the real cl100k takes ~14 s for that, in the
     worker, which is benchmark material): one token per line, and every call takes a moment

@@ -703,7 +703,7 @@ class InspectPanel(QWidget):
                          f"{result.unnormalized_tokens:,} → {len(result.encoding.tokens):,} tokens")
         if result.metrics is not None and result.metrics.special_tokens:
             parts.append(f"{result.metrics.special_tokens} special")
-        parts.append(f"{result.seconds * 1000:.0f} ms")
+        self.counts.note.setToolTip(f"encoded, measured and laid out in {result.seconds * 1000:.0f} ms (worker thread)")
         return " · ".join(parts)
 
     def _input_notes(self, result: EncodeResult) -> None:
@@ -754,7 +754,9 @@ class InspectPanel(QWidget):
         self.layers_view.set_layers(layers, colors, selection)
         self._fit_layers()
         span = self.layers_view.selection_x_range()
-        if span is not None:
+        if span is not None and span[1] - span[0] > self.layers_scroll.viewport().width() - 80:
+            self.layers_scroll.horizontalScrollBar().setValue(max(0, int(span[0]) - 40))  # wide: show its start
+        elif span is not None:
             self.layers_scroll.ensureVisible(int((span[0] + span[1]) / 2), 10, int((span[1] - span[0]) / 2) + 40, 0)
         else:
             self.layers_scroll.horizontalScrollBar().setValue(0)

@@ -130,7 +130,7 @@ class _MessageRow(QWidget):
         self.role.addItems(ROLES)
         self.role.setCurrentText(role)
         self.content = QPlainTextEdit(content)
-        self.content.setFixedHeight(64)
+        self.content.setFixedHeight(56)
         self.content.setPlaceholderText(f"{role} message")
         remove = QToolButton()
         remove.setText("✕")
@@ -191,9 +191,12 @@ class ChatComposer(QWidget):
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["Message", "Tokens", "Content", "Template"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
+        self.table.setMinimumHeight(6 * (self.table.fontMetrics().height() + 6) + 6)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        lay.addWidget(self.table, 1)
+        lay.addWidget(self.table, 3)
         self.template.currentIndexChanged.connect(self._render)
         self.generation_prompt.toggled.connect(self._render)
         for role, content in self.DEFAULT:
@@ -256,6 +259,8 @@ class ChatComposer(QWidget):
             f = item.font()
             f.setBold(True)
             item.setFont(f)
+            if col:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(len(counts), col, item)
         markers = TEMPLATES[self.template_key()].markers
         unknown = [m for m in markers if m not in special_tokens]
