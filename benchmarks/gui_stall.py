@@ -41,7 +41,18 @@ def time_core(corpus: Path, merges: int, mode: str, pattern: str) -> tuple[float
     return time.perf_counter() - t0, n
 
 
-def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interval: float | None) -> dict:
+def settle(app, seconds: float) -> None:
+    """Let the other panels finish their start-up work (they load tiktoken ranks in background
+    threads, which holds the GIL for long stretches) so that the stalls measured are training's."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    loop.exec()
+
+
+def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interval: float | None,
+               settle_seconds: float = 3.0) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import Qt, QTimer
 
@@ -52,6 +63,7 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
     if switch_interval is not None:
         sys.setswitchinterval(switch_interval)
     app = make_application()
+    app.setQuitOnLastWindowClosed(False)  # several runs in one process
     window = MainWindow()
     window.resize(1400, 900)
     panel = window.show_view("train")
@@ -62,6 +74,7 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
     panel.pattern_combo.setCurrentText(pattern)
     panel.merges_spin.setValue(merges)
     app.processEvents()
+    settle(app, settle_seconds)
 
     lateness: list[float] = []
     phase_of_worst = {"phase": None, "ms": 0.0}
@@ -77,7 +90,8 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
         lateness.append(max(0.0, late))
         if late > phase_of_worst["ms"]:
             phase_of_worst["ms"] = late
-            phase_of_worst["phase"] = "counting" if panel.progress_bar.isVisible() else f"merging (step {len(panel.replay or ())})"
+            phase_of_worst["phase"] = (panel.progress_bar.format().split("…")[0] if panel.progress_bar.isVisible()
+                                       else f"merging (step {len(panel.replay or ())})")
         if panel.run is None and state["t1"] is None:
             state["t1"] = now
             state["cpu1"] = time.thread_time()
@@ -119,13 +133,29 @@ def main() -> int:
     ap.add_argument("--switch-interval", type=float, default=None,
                     help="sys.setswitchinterval for the panel run (default: Python's 5 ms)")
     ap.add_argument("--no-core", action="store_true", help="skip timing the core alone")
+    ap.add_argument("--settle", type=float, default=3.0,
+                    help="seconds to let the window finish loading other panels' encoders before training")
+    ap.add_argument("--repeat", type=int, default=2,
+                    help="panel and core runs, alternating (the machine is shared: best times are compared)")
     args = ap.parse_args()
     result = {"corpus": args.corpus.name, "mode": args.mode, "pattern": args.pattern}
-    result.update(time_panel(args.corpus, args.merges, args.mode, args.pattern, args.switch_interval))
-    if not args.no_core:
-        core_seconds, core_merges = time_core(args.corpus, args.merges, args.mode, args.pattern)
+    panel_runs, core_runs = [], []
+    for _ in range(max(1, args.repeat)):
+        panel_runs.append(time_panel(args.corpus, args.merges, args.mode, args.pattern, args.switch_interval,
+                                     args.settle))
+        if not args.no_core:
+            core_runs.append(time_core(args.corpus, args.merges, args.mode, args.pattern))
+    # stalls: the worst run (a stall target is a promise for every run); speed: the best run of each
+    worst = max(panel_runs, key=lambda r: r["max_stall_ms"])
+    best = min(panel_runs, key=lambda r: r["seconds"])
+    result.update(worst)
+    result["seconds"] = best["seconds"]
+    result["runs"] = [{k: r[k] for k in ("max_stall_ms", "p99_stall_ms", "seconds", "gui_cpu_seconds", "merges", "heartbeats")} for r in panel_runs]
+    if core_runs:
+        core_seconds = min(t for t, _ in core_runs)
         result["core_seconds"] = round(core_seconds, 3)
-        result["core_merges"] = core_merges
+        result["core_runs"] = [round(t, 3) for t, _ in core_runs]
+        result["core_merges"] = core_runs[0][1]
         result["ratio"] = round(result["seconds"] / core_seconds, 3) if core_seconds else None
     result["targets"] = {"max_stall_ms<=": 100, "ratio<=": 1.3}
     print(json.dumps(result, ensure_ascii=False))

@@ -93,6 +93,7 @@ class TrainWorker(QObject):
     def run(self) -> None:
         pending: list[MergeStep] = []
         last_progress: Progress | None = None
+        sent_phase = ""
         last_flush = time.monotonic()
         finished: Finished | None = None
         events: Iterator[object] | None = None
@@ -114,7 +115,11 @@ class TrainWorker(QObject):
                     pending.append(event)
                     self.merges_seen = event.step
                 elif isinstance(event, Progress):
+                    new_phase = event.phase != sent_phase
                     last_progress = event
+                    sent_phase = event.phase
+                    if new_phase:
+                        flush()  # show a new phase (e.g. indexing) at once, before its long first step
                 elif isinstance(event, Finished):
                     finished = event
                     break
