@@ -210,6 +210,7 @@ def test_selecting_a_partial_token_shows_byte_layers_with_ownership(qtbot, panel
     assert panel.token_view.selected_tokens() == (1, 3)
     assert layers.row_labels("UTF-8 byte") == ["EC", "95", "88", "EB", "85", "95"]
     assert layers.layers.owners == [0, 0, 1, 2, 2, 3]
+    assert [sel.cursor.selectedText() for sel in panel.editor.extraSelections()] == ["안녕"]  # marked in the editor
     assert panel.details.text().splitlines()[0] == "tokens 2–4: 3 tokens, 4 bytes"
     assert panel.details.text().splitlines()[-1].split() == ["243", "95", "part", "of", "녕"]
 
@@ -218,8 +219,10 @@ def test_byte_layers_of_a_family_emoji_show_every_owner(qtbot, panel, registry):
     text = "값 " + FAMILY
     show(qtbot, panel, text)
     enc = panel.result.encoding
-    emoji_token = enc.tokens_at_char(3)[0]  # a token holding part of 👩
+    emoji_token = enc.tokens_at_char(4)[0]  # a token holding part of 👩 (characters: 값, space, 👨, ZWJ, 👩)
     panel.select_tokens(emoji_token)
+    # the editor counts UTF-16 units: the mark must land on 👩 (astral characters count two)
+    assert [sel.cursor.selectedText() for sel in panel.editor.extraSelections()] == ["👩"]
     layers = panel.layers_view.layers
     # the whole cluster is shown even though the token holds only a piece of it
     assert [g.label for g in layers.graphemes] == [FAMILY]

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QPalette, QStandardItem, QStandardItemModel, QTextCursor
 from PySide6.QtWidgets import (
     QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QMenu,
-    QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget,
+    QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
 from tokviz.core.encoding import Encoding
@@ -731,6 +731,25 @@ class InspectPanel(QWidget):
 
     def _on_selection(self, first: int, last: int) -> None:
         self._show_layers(None if first < 0 else (first, last))
+        self._mark_in_editor(None if first < 0 else (first, last))
+
+    def _mark_in_editor(self, selection: tuple[int, int] | None) -> None:
+        """Highlight the selected tokens' characters in the editor (without moving its cursor)."""
+        enc = self._encoding()
+        marks = []
+        if (selection is not None and enc is not None and self.input_tabs.currentWidget() is self.editor
+                and self.result.request.normalization == "none"):
+            a, b = selection
+            start, end = enc.tokens[a].start, max(enc.tokens[b].end, enc.tokens[a].start)
+            # the editor counts UTF-16 code units: astral characters (emoji) count two
+            to_units = lambda i: len(enc.text[:i].encode("utf-16-le")) // 2  # noqa: E731
+            sel = QTextEdit.ExtraSelection()
+            sel.cursor = QTextCursor(self.editor.document())
+            sel.cursor.setPosition(to_units(start))
+            sel.cursor.setPosition(to_units(end), QTextCursor.MoveMode.KeepAnchor)
+            sel.format.setBackground(self.palette().color(QPalette.ColorRole.Highlight).lighter(170))
+            marks.append(sel)
+        self.editor.setExtraSelections(marks)
 
     def _show_layers(self, selection: tuple[int, int] | None) -> None:
         enc = self.result.encoding if self.result is not None else None
@@ -868,18 +887,23 @@ class InspectPanel(QWidget):
         selection whose byte layers show a character cut between tokens."""
         text = getattr(args, "text", None) or DEMO_TEXT
         encoders = getattr(args, "encoders", None) or []
+        opened = None
         for path in getattr(args, "model", None) or []:
             self.open_model_path(path)
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
             while self.message_bar.text().startswith("Opening") and time.monotonic() < deadline:
                 QApplication.processEvents()
                 time.sleep(0.01)
+            if not self.message_bar.isVisible():
+                opened = self._current_encoder  # the model just added is the one to show
         self.input_tabs.setCurrentWidget(self.editor)
         self.editor.blockSignals(True)
         ok = self.set_text(text)
         self.editor.blockSignals(False)
         if encoders:
             self.set_encoder(encoders[0])
+        elif opened is not None:
+            self.set_encoder(opened)
         elif self._current_encoder != "cl100k_base" and "cl100k_base" in self.session.registry:
             self.set_encoder("cl100k_base")
         self.encode_now()
