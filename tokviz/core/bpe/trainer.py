@@ -5,17 +5,19 @@ How it works (the classic incremental scheme of subword-nmt, HF tokenizers and r
 1. Counting. The corpus is read in chunks of about a megabyte. Char mode splits on whitespace;
    byte mode pre-splits with the regex pattern. Only *unique* words (pieces) are kept, with their
    counts (``collections.Counter`` in C). 150k Korean reviews give ~350k unique words.
-2. Indexing. The unique words become lists of token ids; the count of every adjacent pair (weighted
-   by the word's count) and the words holding it are computed in one vectorized pass with numpy
-   (``np.unique`` + ``bincount`` + a stable argsort). numpy is used only here, because doing the
-   same with dict updates in a Python loop costs ~1.5 s on the benchmark corpus, the largest single
-   cost of a run; the merge loop itself stays plain Python. numpy ships with pyqtgraph.
+2. Indexing. All unique words are laid out in one flat array of token ids ("slots") with links to
+   each slot's live neighbours and the word's count as the slot's weight. The count of every
+   adjacent pair and the slots holding it (the pair -> occurrences index) come from one stable
+   sort with numpy. Why numpy: the same indexing as dict updates in a Python loop costs ~1.5 s on
+   the benchmark corpus (the largest single cost of a run), and merges that touch 100k+ words
+   early in training cost seconds as Python loops but milliseconds as array operations. numpy
+   ships with pyqtgraph, so it is no new dependency.
 3. Merging. A max-heap holds ``(count, pair)`` entries with *lazy refresh*: counts of existing
    pairs only ever go down, so a popped entry whose stored count is stale is pushed back with its
    current count, and the first entry whose stored count is current is the true maximum. Merging a
-   pair rewrites only the words that contain it (the pair -> words index) and updates the counts of
-   the pairs around each occurrence. New pairs (they always contain the new token) get fresh heap
-   entries and their own word lists.
+   pair touches only the slots listed for it: the pairs around each occurrence lose its weight,
+   the new pairs (they always contain the new token) gain it, get heap entries and their own slot
+   lists. Merges with many occurrences run vectorized; merges with a few run in plain Python.
 
 Tie rules (which pair wins when counts are equal), chosen to reproduce the reference trainers:
 
