@@ -91,3 +91,29 @@ def test_invalid_utf8_file_offers_replacement_and_then_trains(panel, qtbot, tmp_
     assert panel.wait_until_trained(20)
     qtbot.waitUntil(lambda: panel.replay is not None and len(panel.replay) > 0, timeout=3000)
     assert panel.finished is not None and panel.source.errors == "replace"
+
+
+@pytest.mark.parametrize("mode", ["byte", "char"])
+def test_save_model_in_every_format_of_the_mode_and_load_it_back(panel, qtbot, tmp_path, mode):
+    from tokviz.core.bpe.formats import load_model
+
+    _train(panel, qtbot, CorpusSource.paste(TEXT), mode=mode, merges=40)
+    panel.set_step(25)
+    expected = panel.current_model()
+    formats = [name for name, _ in panel.formats_for_mode()]
+    assert formats == (["tokviz", "tiktoken", "gpt2"] if mode == "byte" else ["tokviz", "subword-nmt"])
+    for fmt in formats:
+        target = tmp_path / fmt / "model"
+        target.parent.mkdir()
+        written = panel.save_model_to(str(target), fmt)
+        assert written and all(p.exists() for p in map(__import__("pathlib").Path, written)), fmt
+        loaded = load_model(written[0])  # gpt2: model-vocab.json beside model-merges.txt
+        for text in PROBES:
+            assert [t.bytes for t in loaded.encode(text).tokens] == [t.bytes for t in expected.encode(text).tokens], fmt
+    assert "Saved the model at step 25" in panel.message.label.text()
+
+
+def test_saving_in_a_format_that_does_not_fit_shows_a_message(panel, qtbot, tmp_path):
+    _train(panel, qtbot, CorpusSource.paste(TEXT), mode="char", merges=10)
+    assert panel.save_model_to(str(tmp_path / "x.tiktoken"), "tiktoken") == []
+    assert panel.message.isVisible() and "byte-mode" in panel.message.label.text()

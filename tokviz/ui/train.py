@@ -241,6 +241,9 @@ class TrainPanel(QWidget):
         self.offer_timer.timeout.connect(self._offer_model)
         if hasattr(session, "themeChanged"):
             session.themeChanged.connect(self._on_theme)
+        if hasattr(session, "fontScaleChanged"):
+            session.fontScaleChanged.connect(lambda _scale: self._apply_fonts())
+        self._apply_fonts()
         self._load_sample()
         self._update_buttons()
         self._render()
@@ -869,6 +872,19 @@ class TrainPanel(QWidget):
                                 f"{tree.depth() - 1} levels")
         self.tree_view.set_tree(tree)
 
+    def _apply_fonts(self) -> None:
+        """Fonts for the token views, sized by the window's zoom (Ctrl +/-, presentation mode)."""
+        self.merge_banner.setFont(mono_font(20))
+        self.sample_view.setFont(ui_font(13))
+        self.probe_edit.setFont(ui_font(12))
+        self.probe_view.setFont(ui_font(14))
+        self.tree_view.set_fonts(mono_font(12), ui_font(8))
+        self.vocab_model.set_font(mono_font())
+        self._sample_steps = []
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}
+        self._dirty = True
+        self._ensure_timer()
+
     def _on_theme(self, dark: bool) -> None:
         self._dark = dark
         self.vocab_model.dark = dark
@@ -936,27 +952,37 @@ class TrainPanel(QWidget):
     def _save_model(self) -> None:
         self._when_quiet(self._ask_and_save)
 
+    def formats_for_mode(self) -> list[tuple[str, str]]:
+        """The export formats that hold this run's mode (tiktoken and GPT-2 files are byte-level,
+        subword-nmt codes are char-level; tokviz's own JSON holds both)."""
+        mode = self.config.mode if self.config is not None else self.mode_combo.currentData()
+        fits = {"byte": ("tokviz", "tiktoken", "gpt2"), "char": ("tokviz", "subword-nmt")}[mode]
+        return [(name, f) for name, f in FORMATS if name in fits]
+
     def _ask_and_save(self) -> None:
         if self.trainer is None or self.cursor == 0:
             return
-        filters = ";;".join(f for _, f in FORMATS)
-        path, chosen = QFileDialog.getSaveFileName(self, f"Save the model at step {self.cursor}", "", filters)
+        formats = self.formats_for_mode()
+        path, chosen = QFileDialog.getSaveFileName(
+            self, f"Save the model at step {self.cursor}", "", ";;".join(f for _, f in formats))
         if not path:
             return
-        fmt = next((name for name, f in FORMATS if f == chosen), "tokviz")
+        fmt = next((name for name, f in formats if f == chosen), "tokviz")
         self.save_model_to(path, fmt)
 
-    def save_model_to(self, path: str, fmt: str) -> bool:
-        """Save the model at the current step (the core writes atomically). Errors go to the message area."""
+    def save_model_to(self, path: str, fmt: str) -> list:
+        """Save the model at the current step (the core writes atomically); returns the files written.
+        Errors go to the message area, never a traceback."""
         try:
             from tokviz.core.bpe.formats import save_model
 
-            save_model(self.current_model(), path, fmt)
+            written = save_model(self.current_model(), path, fmt) or [path]
         except Exception as err:  # noqa: BLE001
             self.message.show_message(f"Could not save the model: {err}")
-            return False
-        self.message.show_message(f"Saved the model at step {self.cursor} as {fmt}: {path}")
-        return True
+            return []
+        names = ", ".join(str(p) for p in written)
+        self.message.show_message(f"Saved the model at step {self.cursor} ({fmt}): {names}")
+        return list(written)
 
     # ================================================================ screenshot
     def wait_until_trained(self, timeout: float = 120.0) -> bool:

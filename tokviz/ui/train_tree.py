@@ -27,6 +27,11 @@ class MergeTreeView(QWidget):
         self._font = mono_font(12)
         self._small = ui_font(8)
 
+    def set_fonts(self, font, small) -> None:
+        self._font = font
+        self._small = small
+        self.update()
+
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(360, 200)
 

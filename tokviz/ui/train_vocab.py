@@ -33,6 +33,11 @@ class VocabModel(QAbstractTableModel):
         self.dark = False
         self._font = mono_font()
 
+    def set_font(self, font) -> None:
+        self.beginResetModel()
+        self._font = font
+        self.endResetModel()
+
     def reset(self, steps: list[MergeStep], mode: str) -> None:
         self.beginResetModel()
         self._steps = steps
@@ -108,8 +113,13 @@ class VocabFilter(QSortFilterProxyModel):
         self.setSortRole(Qt.ItemDataRole.EditRole)
 
     def set_query(self, text: str) -> None:
-        self._query = text.strip().lower()
-        self.invalidateRowsFilter()
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.10: invalidate*Filter() is deprecated
+            self.beginFilterChange()
+            self._query = text.strip().lower()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self._query = text.strip().lower()
+            self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, row, parent) -> bool:  # noqa: N802
         if not self._query:
