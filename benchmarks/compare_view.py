@@ -85,7 +85,7 @@ def main() -> int:
 
     make_application()
     from tokviz.core.compare import corpus_set
-    from tokviz.ui.compare import DEMO_BPE_NAME, ComparePanel
+    from tokviz.ui.compare import DEMO_BPE_NAME, PREVIEW_CHARS, ComparePanel
     from tokviz.ui.session import Session
 
     session = Session()
@@ -103,14 +103,20 @@ def main() -> int:
 
     times = []
     parts = []
+    previews = []
     for r in range(0 if args.skip_view else args.repeats):
         # a slightly different text each time, so no encoder answers from a whole-text cache
         panel.editor.blockSignals(True)
         panel.editor.setPlainText(mixed_text(args.chars - r))
         panel.editor.blockSignals(False)
         t0 = time.perf_counter()
+        preview_at = []
+        panel.rowsPreviewed.connect(lambda: (panel.view.repaint(), preview_at.append(time.perf_counter())))
         panel.refresh_now()
         ok = wait_for(panel.rowsUpdated)
+        panel.rowsPreviewed.disconnect()
+        if preview_at:
+            previews.append((preview_at[0] - t0) * 1000)
         panel.view.repaint()
         panel.stats_table.repaint()
         times.append((time.perf_counter() - t0) * 1000)
@@ -120,7 +126,12 @@ def main() -> int:
         tokens = {o.encoder: o.metrics.tokens for o in panel.outcomes if o.ok}
         print(f"view update, {len(panel.view.text):,} chars x {len(panel.encoder_names())} encoders "
               f"(tokens {tokens}):")
-        print(f"  median {statistics.median(times):.0f} ms, min {min(times):.0f} ms, max {max(times):.0f} ms "
+        if previews:
+            print(f"  first view (the first ~{PREVIEW_CHARS:,} characters, more than a window shows) painted: "
+                  f"median {statistics.median(previews):.0f} ms, max {max(previews):.0f} ms "
+                  f"(target < 200 ms) -> {'OK' if statistics.median(previews) < 200 else 'MISSED'}")
+        print(f"  whole text in every row + stats table + chart: median {statistics.median(times):.0f} ms, "
+              f"min {min(times):.0f} ms, max {max(times):.0f} ms "
               f"(target < 200 ms) -> {'OK' if statistics.median(times) < 200 else 'MISSED'}")
         worker = statistics.median(p["worker_ms"] for p in parts)
         gui = statistics.median(p["gui_ms"] for p in parts)

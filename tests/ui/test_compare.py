@@ -277,3 +277,31 @@ def test_segmentations_need_a_unigram_model(qtbot, session):
     assert panel.show_segmentations("gpt2", "안녕하세요") is False
     assert "unigram" in panel.seg_view.toPlainText()
     panel.shutdown()
+
+
+def test_long_text_shows_its_first_part_first_and_tokens_agree(qtbot, session):
+    from tokviz.ui.compare import preview_cut
+
+    line = "안녕하세요 여러분, tokenizers differ 👋🏽 42\n"
+    text = line * 150
+    panel = make_panel(qtbot, session, ["gpt2", "o200k_base", "sp:demo_unigram"])
+    previews = []
+    panel.rowsPreviewed.connect(lambda: previews.append([r.data.encoding for r in panel.view.rows]))
+    with qtbot.waitSignal(panel.rowsUpdated, timeout=30000):
+        panel.set_text(text)
+        panel.refresh_now()
+    assert previews, "a long text shows its first part before the rest is encoded"
+    cut = preview_cut(text)
+    full = [r.data.encoding for r in panel.view.rows]
+    assert full[0].text == text
+    for head, whole in zip(previews[0], full):
+        assert head.text == text[:cut]
+        n = len(head.tokens)
+        same = head.ids[:n - 1] == whole.ids[:n - 1]  # SentencePiece drops the trailing newline's ▁
+        assert same, whole.encoder
+    # reordering re-uses the encodings: no preview, same objects
+    previews.clear()
+    shown(panel, qtbot, lambda: panel.move_encoder("o200k_base", -1))
+    assert not previews
+    assert panel.view.rows[0].data.encoding is full[1]
+    panel.shutdown()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.core.compare import (
-    DIFF_LIMIT, CorpusTotals, EncoderOutcome, TextSet, alternative_segmentations, compare_corpus, corpus_set,
+    DIFF_LIMIT, CorpusTotals, EncoderOutcome, describe_failure, TextSet, alternative_segmentations, compare_corpus, corpus_set,
     encode_outcome, overlap_of, sample_sets, vocabulary,
 )
 from tokviz.core.errors import TokvizError, check_text
@@ -89,6 +89,30 @@ def write_csv_atomic(path: str | Path, header: list[str], rows: list[list[str]])
     return path
 
 
+PREVIEW_CHARS = 2000  # a longer text shows its first part first (more than any window shows at once)
+
+
+def preview_cut(text: str, at: int = PREVIEW_CHARS) -> int | None:
+    r"""Where to cut a long text for a quick first view: after a newline that a non-space character
+    follows, where no encoder's token can cross (regex pre-splitters end a piece there, SentencePiece
+    splits on whitespace). None when the text is short or has no such place soon after ``at``.
+
+    >>> preview_cut("a" * 10)
+    >>> preview_cut("x" * 2500 + "\nnext line" + "y" * 3000)
+    2501
+    """
+    if len(text) <= 2 * at:
+        return None
+    i = at
+    while True:
+        i = text.find("\n", i, 2 * at)
+        if i < 0:
+            return None
+        if i + 1 < len(text) and not text[i + 1].isspace():
+            return i + 1
+        i += 1
+
+
 def rows_for(result) -> list[RowData]:
     """One RowData per (name, outcome or None, note) entry, coloured by position."""
     rows = []
@@ -107,6 +131,7 @@ class ComparePanel(QWidget):
     """The Compare tab. Public methods are what tests, the benchmark and screenshots drive."""
 
     rowsUpdated = Signal()  # the aligned view and stats show the current text and encoders
+    rowsPreviewed = Signal()  # a long text's first part is shown while the rest is encoded
     corpusFinished = Signal(object)  # CorpusComparison
     overlapFinished = Signal(object)  # VocabOverlap
     trainingFinished = Signal(object)  # the new encoder, or an error message (str)
@@ -126,6 +151,10 @@ class ComparePanel(QWidget):
         self._last_update_ms = 0.0
         self._worker_seconds = 0.0
         self.timings: dict[str, float] = {}
+        self._preview_ms = 0.0
+        # (encoder name, id of the encoder) -> (text, outcome): reordering, adding or removing rows
+        # re-encodes nothing
+        self._outcome_cache: dict[tuple[str, int], tuple[str, EncoderOutcome]] = {}
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(150)
@@ -451,7 +480,7 @@ class ComparePanel(QWidget):
         for n in sorted(new):
             # a model opened from the File menu joins the comparison; the Train panel's model of the
             # moment (renamed every step) does not flood the list
-            if not n.startswith("tokviz BPE (step"):
+            if not n.startswith("tokviz BPE (step") and n != DEMO_BPE_NAME:
                 self.add_encoder_name(n)
         self._refresh_add_combo()
         self._debounce.start()
@@ -543,30 +572,56 @@ class ComparePanel(QWidget):
         bpe_failed = self._bpe_failed
         dark = is_dark()
 
+        cache = self._outcome_cache
+        cut = preview_cut(text)
+
+        def encode_with(name: str, piece: str, use_cache: bool):
+            if name in waiting and name not in registry:
+                return (name, None, "training on the demo corpus…")
+            if name == DEMO_BPE_NAME and bpe_failed and name not in registry:
+                return (name, EncoderOutcome(name, error=f"could not train: {bpe_failed}"), None)
+            try:
+                encoder = registry.get(name)
+            except Exception as err:  # noqa: BLE001 - shown in the row
+                return (name, EncoderOutcome(name, error=describe_failure(err)), None)
+            key = (name, id(encoder))
+            hit = cache.get(key) if use_cache else None
+            if hit is not None and hit[0] == piece:
+                return (name, hit[1], None)  # same encoder, same text: reordering or adding rows
+            outcome = encode_outcome(encoder, piece)
+            if use_cache:
+                cache[key] = (piece, outcome)
+            return (name, outcome, None)
+
         def encode_all(state):
             self._worker_started = time.perf_counter()
+            cached = {k[0] for k, v in list(cache.items()) if v[0] == text}
+            if cut is not None and not set(names) <= cached:
+                # a long text: first the part in view (cut where no token can cross), shown at once
+                head = text[:cut]
+                out = [encode_with(n, head, False) for n in names]
+                if state.is_cancelled():
+                    return None
+                state.progress(1, 2, (out, prepare_rows(head, rows_for(out), dark=dark)))
             out = []
             for name in names:
                 if state.is_cancelled():
                     return None
-                if name in waiting and name not in registry:
-                    out.append((name, None, "training on the demo corpus…"))
-                    continue
-                if name == DEMO_BPE_NAME and bpe_failed and name not in registry:
-                    out.append((name, EncoderOutcome(name, error=f"could not train: {bpe_failed}"), None))
-                    continue
-                try:
-                    encoder = registry.get(name)
-                except Exception as err:  # noqa: BLE001 - shown in the row
-                    from tokviz.core.compare import describe_failure
-
-                    out.append((name, EncoderOutcome(name, error=describe_failure(err)), None))
-                    continue
-                out.append((name, encode_outcome(encoder, text), None))
+                out.append(encode_with(name, text, True))
             # token colours, grapheme clusters and boundaries are computed here too, off the GUI thread
             prepared = prepare_rows(text, rows_for(out), dark=dark)
             self._worker_seconds = time.perf_counter() - self._worker_started
             return out, prepared
+
+        def preview(payload):
+            if gen != self._generation:
+                return
+            _, _, (out, prepared) = payload
+            self.view.set_prepared(prepared)
+            self._preview_ms = (time.perf_counter() - started) * 1000
+            self.status.setText(f"showing the first {len(prepared.text):,} of {len(text):,} characters; "
+                                "encoding the rest…")
+            self.rowsPreviewed.emit()
 
         def done(result):
             if result is None or gen != self._generation:
@@ -587,7 +642,7 @@ class ComparePanel(QWidget):
             if gen == self._generation:
                 self.show_message(msg)
 
-        self.jobs.start(encode_all, finished=done, failed=failed)
+        self.jobs.start(encode_all, finished=done, failed=failed, progressed=preview)
 
     def _show_outcomes(self, result, prepared) -> None:
         self.show_message(None)
