@@ -289,7 +289,8 @@ def test_chat_composer_counts_tokens_per_message(qtbot, panel, registry):
     llama, _ = render_chat([("system", "Be brief."), ("user", "안녕?")], "llama3")
     wait_shown(qtbot, panel, llama)
     assert panel.composer.table.item(0, 0).text() == "(begin)"
-    panel.input_tabs.setCurrentWidget(panel.editor)
+    panel.input_tabs.setCurrentWidget(panel.editor)  # back to the editor's own text
+    wait_shown(qtbot, panel, panel.editor.toPlainText())
 
 
 def test_copy_ids_text_and_json(qtbot, panel):

@@ -339,8 +339,10 @@ class InspectPanel(QWidget):
             sig = getattr(session, name, None)
             if sig is not None:
                 sig.connect(self._refresh_look)
-        self._fill_encoders()
+        self.editor.blockSignals(True)
         self.editor.setPlainText(DEMO_TEXT)
+        self.editor.blockSignals(False)
+        self._fill_encoders()
 
     # ---- construction -----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -622,6 +624,8 @@ class InspectPanel(QWidget):
     def _on_input_tab(self, index: int) -> None:
         if self.input_tabs.widget(index) is self.composer:
             self._on_chat_rendered(self.composer.text)
+        else:
+            self.encode_now()  # back to the editor's own text
 
     def _on_chat_rendered(self, text: str) -> None:
         # The chat view shows the rendered template in the token view; the editor keeps its own text.
