@@ -174,3 +174,24 @@ def test_lone_surrogate_is_invalid_text(byte_model, char_model):
 def test_pattern_none_is_one_piece():
     m = BPEModel(mode="byte", pattern="none", merges=[(32, 97, 256)])
     assert m.encode("a a").ids == [97, 256]
+
+
+def test_char_dropout_same_in_every_process(tmp_path):
+    # set iteration order of strings changes with PYTHONHASHSEED; the seeded dropout must not
+    import os
+    import subprocess
+    import sys
+
+    from tokviz.core.bpe.formats import save_model
+
+    path = tmp_path / "c.json"
+    save_model(_HYP_CHAR, path, "tokviz")
+    code = (
+        "import sys; from tokviz.core.bpe.formats import load_model; "
+        "m = load_model(sys.argv[1]); print(m.encode_dropout('영화 정말 재밌었어요 the quick brown fox jumps', 0.4, seed=5).ids)"
+    )
+    outs = set()
+    for hashseed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=hashseed)
+        outs.add(subprocess.run([sys.executable, "-c", code, str(path)], env=env, capture_output=True, text=True, check=True).stdout)
+    assert len(outs) == 1

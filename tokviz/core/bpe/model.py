@@ -325,7 +325,9 @@ def _apply_codes(symbols: list[str], code_rank: dict, p: float | None, rng: rand
     word = symbols
     while len(word) > 1:
         best = None
-        for pair in set(zip(word, word[1:])):
+        # distinct pairs in word order (not set order, which depends on string hashing), so that
+        # a seeded dropout draws the same random numbers for the same pairs in every process
+        for pair in dict.fromkeys(zip(word, word[1:])):
             r = code_rank.get(pair)
             if r is None or (p is not None and rng.random() < p):
                 continue
