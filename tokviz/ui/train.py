@@ -14,6 +14,7 @@ import time
 from typing import Callable
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -225,7 +226,7 @@ class TrainPanel(QWidget):
         self._next_heavy = 0
         self._plots_drawn = 0.0
         self._selected_token: int | None = None
-        self._dark = theme.is_dark() if hasattr(theme, "is_dark") else False
+        self._dark = theme.is_dark()
 
         self._build()
         self.frame_timer = QTimer(self)
@@ -397,8 +398,6 @@ class TrainPanel(QWidget):
         hdr = self.vocab_view.horizontalHeader()
         hdr.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hdr.setStretchLastSection(True)
-        for col, width in enumerate((46, 110, 105, 58, 44)):
-            self.vocab_view.setColumnWidth(col, width)
         self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
         ml.addWidget(self.vocab_view, 3)
         self.tree_title = QLabel("<b>Merge tree</b>")
@@ -738,6 +737,9 @@ class TrainPanel(QWidget):
 
     # ================================================================ rendering
     def _render(self) -> None:
+        if theme.is_dark() != self._dark:  # the theme can be applied without a signal (start-up)
+            self._on_theme(theme.is_dark())
+            return
         self._dirty = False
         replay = self.replay
         step = self.cursor
@@ -880,6 +882,11 @@ class TrainPanel(QWidget):
         self.probe_view.setFont(ui_font(14))
         self.tree_view.set_fonts(mono_font(12), ui_font(8))
         self.vocab_model.set_font(mono_font())
+        fm = QFontMetrics(mono_font())
+        pad = 14
+        for col, sample in enumerate(("00000", "MMMMMMMMM", "00 00 00 00", "000000", "000")):
+            self.vocab_view.setColumnWidth(col, fm.horizontalAdvance(sample) + pad)
+        self.vocab_view.verticalHeader().setDefaultSectionSize(fm.height() + 6)
         self._sample_steps = []
         self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self._dirty = True
@@ -889,7 +896,8 @@ class TrainPanel(QWidget):
         self._dark = dark
         self.vocab_model.dark = dark
         self.tree_view.dark = dark
-        self.plots.setBackground("#1e1e1e" if dark else "w")
+        self.vocab_view.viewport().update()
+        self.plots.apply_theme(dark)
         self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self._sample_steps = []
         self.sample_view.clear_formats()

@@ -66,8 +66,6 @@ class TrainPlots(pg.GraphicsLayoutWidget):
 
     def __init__(self, parent=None, dark: bool = False):
         super().__init__(parent)
-        self.setBackground("#1e1e1e" if dark else "w")
-        fg = "#dddddd" if dark else "#333333"
         pg.setConfigOptions(antialias=True)  # smooth curves for the projector; x ranges fixed per run keep redraws cheap
         blue, orange, green, purple = "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"
 
@@ -103,12 +101,22 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             stepMode="center", fillLevel=0, brush=pg.mkBrush(31, 119, 180, 140), pen=pg.mkPen(blue, width=1)
         )
         for plot in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot):
-            for axis in ("left", "bottom", "right"):
-                plot.getAxis(axis).setTextPen(fg)
             plot.getAxis("left").setWidth(56)  # room for "25000" so the axes do not jump as values grow
             for axis in ("left", "bottom", "right"):
                 plot.getAxis(axis).enableAutoSIPrefix(False)  # no label re-layout as values grow
+        self.apply_theme(dark)
         self.clear_data()
+
+    def apply_theme(self, dark: bool) -> None:
+        """Background, axis and title colours for the light or dark theme."""
+        self.setBackground("#16181c" if dark else "w")
+        fg = "#d8d8d8" if dark else "#333333"
+        for plot in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot):
+            for axis in ("left", "bottom", "right"):
+                ax = plot.getAxis(axis)
+                ax.setTextPen(fg)
+                ax.setPen(fg)
+            plot.titleLabel.setText(plot.titleLabel.text, color=fg, size="11pt")
 
     def _sync_cpt_view(self) -> None:
         self.cpt_view.setGeometry(self.corpus_plot.getViewBox().sceneBoundingRect())
