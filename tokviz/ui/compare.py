@@ -89,6 +89,7 @@ def write_csv_atomic(path: str | Path, header: list[str], rows: list[list[str]])
     return path
 
 
+ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
 PREVIEW_CHARS = 2000  # a longer text shows its first part first (more than any window shows at once)
 
 
@@ -161,6 +162,12 @@ class ComparePanel(QWidget):
         self._debounce.timeout.connect(self.refresh_now)
         self._build()
         session.encodersChanged.connect(self._on_registry_changed)
+        font_signal = getattr(session, "fontScaleChanged", None)
+        if font_signal is not None:  # zoom / presentation mode: rows and text follow the font scale
+            font_signal.connect(self._on_font_scale)
+        theme_signal = getattr(session, "themeChanged", None)
+        if theme_signal is not None:  # token colours have a dark variant
+            theme_signal.connect(lambda *_: self._debounce.start())
         if encoders is None:
             encoders = [n for n in DEFAULT_ENCODERS if n in session.registry or n == DEMO_BPE_NAME]
         self.set_encoders(encoders)
@@ -395,6 +402,11 @@ class ComparePanel(QWidget):
         holder.setLayout(right)
         lay.addWidget(holder, 1)
         return w
+
+    def _on_font_scale(self, *_args) -> None:
+        self.view.set_font_size(ROW_POINT_SIZE)
+        self.editor.setFont(mono_font(11))
+        self.seg_view.setFont(mono_font(11))
 
     # ---- encoder list -------------------------------------------------------------------------
     def encoder_names(self) -> list[str]:

@@ -171,6 +171,7 @@ class AlignedRowsView(QWidget):
         self._apply_fonts()
         self._layout_cells()
         self._wrap()
+        self.update()
 
     def _apply_fonts(self) -> None:
         fm = QFontMetricsF(self._font)
@@ -180,6 +181,8 @@ class AlignedRowsView(QWidget):
         self._hex_w = QFontMetricsF(self._hex_font).horizontalAdvance("00") + 5
         self._strip_h = 9
         self._min_cell = fm.horizontalAdvance("0") * 0.9
+        # encoder names get ~18 characters whatever the zoom
+        self.GUTTER = max(150.0, QFontMetricsF(self._name_font).averageCharWidth() * 22)
 
     def set_rows(self, text: str, rows: list[RowData]) -> None:
         """Show ``rows`` for ``text`` (every encoding must be of this text)."""
