@@ -185,7 +185,10 @@ def test_char_dropout_same_in_every_process(tmp_path):
     from tokviz.core.bpe.formats import save_model
 
     path = tmp_path / "c.json"
-    save_model(trained("char", 300), path, "tokviz")
+    t = BPETrainer(TrainerConfig(mode="char", merges=300))
+    for _ in t.run([single_spaced(korean_text(300))]):
+        pass
+    save_model(t.model(), path, "tokviz")
     code = (
         "import sys; from tokviz.core.bpe.formats import load_model; "
         "m = load_model(sys.argv[1]); "
