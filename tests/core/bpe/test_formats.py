@@ -174,5 +174,9 @@ def test_open_model_file_accepts_every_export(byte_model, char_model, tmp_path):
             assert [t.raw for t in enc.encode(PROBE[0]).tokens] == [t.raw for t in m.encode(PROBE[0]).tokens]
         else:
             assert enc.encode(PROBE[0]).ids == m.encode(PROBE[0]).ids, path.name
+    folder = tmp_path / "gpt2dir"
+    folder.mkdir()
+    save_model(byte_model, folder, "gpt2")
+    assert open_model_file(folder).encode(PROBE[0]).ids == byte_model.encode(PROBE[0]).ids
     assert detect_format(tmp_path / "g-merges.txt") == "gpt2"
     assert gpt2_paths(tmp_path)[0] == tmp_path / "vocab.json"

@@ -150,6 +150,8 @@ def open_model_file(path: str | Path, *, pattern: str | None = None) -> Encoder:
     p = Path(path)
     if pattern is not None:
         pattern_regex(pattern)  # an unknown name is the user's mistake: say so before reading anything
+    if p.is_dir() and (p / "vocab.json").is_file() and (p / "merges.txt").is_file():
+        p = p / "vocab.json"  # a GPT-2 style folder (`tokviz train --export gpt2 DIR/`); the BPE loader reads both
     if p.is_dir():
         raise ModelFileError(p, "is a folder, not a model file")
     try:
