@@ -884,7 +884,7 @@ class TrainPanel(QWidget):
         self.vocab_model.set_font(mono_font())
         fm = QFontMetrics(mono_font())
         pad = 14
-        for col, sample in enumerate(("00000", "MMMMMMMMM", "00 00 00 00", "000000", "000")):
+        for col, sample in enumerate(("00000", "MMMMMMMMMMMM", "00 00 00 00", "000000", "000")):
             self.vocab_view.setColumnWidth(col, fm.horizontalAdvance(sample) + pad)
         self.vocab_view.verticalHeader().setDefaultSectionSize(fm.height() + 6)
         self._sample_steps = []

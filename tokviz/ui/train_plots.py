@@ -61,6 +61,19 @@ def _style_plot(plot: pg.PlotItem, title: str, left: str) -> None:
     plot.getViewBox().setMouseEnabled(x=False, y=False)
 
 
+class OneTwoFiveLogAxis(pg.AxisItem):
+    """A log axis that labels only 1, 2 and 5 times a power of ten: pyqtgraph labels every minor tick
+    (3·10², 4·10², ...) when the range spans less than a few decades, an unreadable stack."""
+
+    _KEEP = (0.0, float(np.log10(2)), float(np.log10(5)))
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph naming)
+        strings = super().tickStrings(values, scale, spacing)
+        if not self.logMode:
+            return strings
+        return [s if any(abs((v - np.floor(v)) - k) < 1e-6 for k in self._KEEP) else "" for v, s in zip(values, strings)]
+
+
 class TrainPlots(pg.GraphicsLayoutWidget):
     """Four plots in a 2x2 grid, each fed by ``show_step(series, step, ...)``."""
 
@@ -73,7 +86,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         _style_plot(self.vocab_plot, "Vocabulary size", "tokens")
         self.vocab_curve = self.vocab_plot.plot(pen=pg.mkPen(blue, width=2))
 
-        self.count_plot = self.addPlot(row=0, col=1)
+        self.count_plot = self.addPlot(row=0, col=1, axisItems={"left": OneTwoFiveLogAxis("left")})
         _style_plot(self.count_plot, "Merged pair count", "count (log)")
         self.count_plot.setLogMode(y=True)
         self.count_curve = self.count_plot.plot(pen=pg.mkPen(orange, width=2))
