@@ -106,6 +106,10 @@ def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) ->
     if is_stale():
         return None
     out.encoding = encoding
+    # Build the Encoding's lookup tables here, not on the GUI thread's first click (a 5 MB text
+    # has millions of tokens).
+    encoding.token_at_byte(0)
+    encoding.tokens_at_char(0)
     out.metrics = measure(encoding)
     out.cells = token_cells(encoding, MAX_DRAWN_TOKENS)
     out.colors = token_colors(encoding.ids[:MAX_DRAWN_TOKENS], dark=request.dark)

@@ -445,6 +445,10 @@ class TokenView(QAbstractScrollArea):
                 x = 0.0
         self._pos = pos
         self._line_first = line_first if self.cells else []
+        self._laid_out_width = self.viewport().width()
+        self._update_scroll_range()
+
+    def _update_scroll_range(self) -> None:
         lines = len(self._line_first) + (1 if self.hidden_token_count() else 0)
         content_h = lines * self._line_h + 2 * self.MARGIN
         sb = self.verticalScrollBar()
@@ -474,7 +478,10 @@ class TokenView(QAbstractScrollArea):
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
-        self._relayout()
+        if self.viewport().width() != getattr(self, "_laid_out_width", None):
+            self._relayout()  # lines wrap at the width: only a new width moves cells
+        else:
+            self._update_scroll_range()
 
     def sizeHint(self) -> QSize:
         return QSize(700, 400)
