@@ -435,12 +435,14 @@ class VocabOverlap:
 
 
 def _examples(tokens: Iterable[bytes], n: int) -> tuple[bytes, ...]:
-    # The longest whole-character tokens say the most about a vocabulary (" tokenization", "습니다").
+    # Long word-like tokens say the most about a vocabulary (" tokenization", "습니다"); runs of one
+    # repeated character ("--------") are long but say nothing.
     def readable(b: bytes) -> bool:
         try:
-            return bool(b.decode("utf-8").strip())
+            s = b.decode("utf-8").strip()
         except UnicodeDecodeError:
             return False
+        return len(set(s)) > 2 and sum(c.isalpha() for c in s) * 2 > len(s)
 
     return tuple(sorted((b for b in tokens if readable(b)), key=lambda b: (-len(b.decode("utf-8")), b))[:n])
 

@@ -232,6 +232,9 @@ class ComparePanel(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
         split.setSizes([620, 260])
+        self.splitter = split
+        # the Corpus and SentencePiece tabs need more room than the stats of one text
+        self.tabs.currentChanged.connect(self._tab_changed)
         outer.addWidget(split, 1)
         self.status = QLabel()
         outer.addWidget(self.status)
@@ -332,6 +335,7 @@ class ComparePanel(QWidget):
         split.addWidget(self.corpus_table)
         self.corpus_chart = GroupedBarChart()
         split.addWidget(self.corpus_chart)
+        split.setSizes([760, 560])
         lay.addWidget(split, 1)
         ov = QHBoxLayout()
         ov.addWidget(QLabel("Vocabulary overlap:"))
@@ -403,6 +407,11 @@ class ComparePanel(QWidget):
         lay.addWidget(holder, 1)
         return w
 
+    def _tab_changed(self, index: int) -> None:
+        total = sum(self.splitter.sizes())
+        share = 0.3 if index == 0 else 0.58
+        self.splitter.setSizes([int(total * (1 - share)), int(total * share)])
+
     def _on_font_scale(self, *_args) -> None:
         self.view.set_font_size(ROW_POINT_SIZE)
         self.editor.setFont(mono_font(11))
@@ -470,14 +479,14 @@ class ComparePanel(QWidget):
         self.add_combo.addItems(names)
         all_names = [s.name for s in self.session.registry.statuses() if s.available]
         if hasattr(self, "overlap_a"):
-            for combo, default in ((self.overlap_a, 0), (self.overlap_b, 2)):
+            for combo, default in ((self.overlap_a, "cl100k_base"), (self.overlap_b, "o200k_base")):
                 current = combo.currentText()
                 combo.clear()
                 combo.addItems(all_names)
                 if current in all_names:
                     combo.setCurrentText(current)
-                elif len(all_names) > default:
-                    combo.setCurrentIndex(default)
+                elif default in all_names:
+                    combo.setCurrentText(default)
             sp = [s.name for s in self.session.registry.statuses() if s.available and s.family == "sentencepiece"]
             current = self.seg_model.currentText()
             self.seg_model.clear()

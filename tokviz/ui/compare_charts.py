@@ -87,7 +87,8 @@ class GroupedBarChart(pg.PlotWidget):
         super().__init__(parent, background="#1e1e1e" if dark else "w")
         self.plot_item = self.getPlotItem()
         _style(self.plot_item, dark)
-        self.legend = self.plot_item.addLegend(offset=(-10, 10), labelTextColor="#dddddd" if dark else "#222222")
+        self.legend = self.plot_item.addLegend(offset=(-10, 4), labelTextColor="#dddddd" if dark else "#222222",
+                                               colCount=3)
         self._bars: list[pg.BarGraphItem] = []
         self._shape: tuple | None = None
         self.matrix: list[list[float]] = []
@@ -104,7 +105,7 @@ class GroupedBarChart(pg.PlotWidget):
             # the same sets and encoders with new numbers (a running corpus comparison): only heights
             for bar, v in zip(self._bars, values):
                 bar.setOpts(height=list(v))
-            self.plot_item.setYRange(0, top * 1.25, padding=0)
+            self.plot_item.setYRange(0, top * 1.5, padding=0)
             return
         self._shape = shape
         for bar in self._bars:
@@ -114,11 +115,11 @@ class GroupedBarChart(pg.PlotWidget):
         for e, name in enumerate(encoders):
             xs = [s - 0.4 + width * (e + 0.5) for s in range(len(sets))]
             bar = pg.BarGraphItem(x=xs, height=list(values[e]), width=width * 0.92,
-                                  brush=pg.mkBrush(colors[e]), pen=pg.mkPen(colors[e].darker(130)), name=name)
+                                  brush=pg.mkBrush(colors[e]), pen=pg.mkPen(colors[e].darker(130)))
             self.plot_item.addItem(bar)
             self.legend.addItem(bar, name)
             self._bars.append(bar)
         self.plot_item.setLabel("left", label)
         self.plot_item.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(sets)]])
         self.plot_item.setXRange(-0.6, max(len(sets) - 0.4, 0.6), padding=0)
-        self.plot_item.setYRange(0, top * 1.25, padding=0)
+        self.plot_item.setYRange(0, top * 1.5, padding=0)  # headroom for the legend

@@ -181,8 +181,8 @@ class AlignedRowsView(QWidget):
         self._hex_w = QFontMetricsF(self._hex_font).horizontalAdvance("00") + 5
         self._strip_h = 9
         self._min_cell = fm.horizontalAdvance("0") * 0.9
-        # encoder names get ~18 characters whatever the zoom
-        self.GUTTER = max(150.0, QFontMetricsF(self._name_font).averageCharWidth() * 22)
+        # encoder names get ~24 characters whatever the zoom
+        self.GUTTER = max(150.0, QFontMetricsF(self._name_font).averageCharWidth() * 29)
 
     def set_rows(self, text: str, rows: list[RowData]) -> None:
         """Show ``rows`` for ``text`` (every encoding must be of this text)."""
