@@ -9,7 +9,7 @@ import unicodedata
 from types import SimpleNamespace
 
 import pytest
-from PySide6.QtCore import QByteArray, QMimeData, QPointF, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QImage, QTextCursor
 from PySide6.QtWidgets import QToolTip
 

@@ -245,7 +245,8 @@ class MessageBar(QFrame):
         self.show()
 
     def text(self) -> str:
-        return self.label.text() if self.isVisible() or not self.isHidden() else ""
+        """The message shown ("" when the bar is hidden)."""
+        return "" if self.isHidden() else self.label.text()
 
     def action_text(self) -> str:
         return self.action.text() if self.action.isVisibleTo(self) else ""

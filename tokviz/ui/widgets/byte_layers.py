@@ -26,7 +26,6 @@ from tokviz.ui.token_colors import text_color_on
 
 MAX_LAYER_BYTES = 96  # more columns than this do not fit a screen; the view says what it left out
 
-ROW_TITLES = ("Grapheme", "Code point", "Jamo", "UTF-8 byte", "Token id")
 KIND_LABELS = {
     "hangul": "Hangul", "emoji_zwj": "ZWJ sequence", "emoji_modifier": "emoji + skin tone", "whitespace": "space",
     "control": "control", "combining": "combining", "flag": "flag", "keycap": "keycap", "emoji": "emoji", "text": "",

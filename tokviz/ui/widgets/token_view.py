@@ -23,7 +23,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
-from tokviz.core.encoding import Encoding, char_byte_starts
+from tokviz.core.encoding import Encoding
 from tokviz.core.unicode import invisible_marker
 from tokviz.ui import fonts
 from tokviz.ui.token_colors import text_color_on
