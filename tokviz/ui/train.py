@@ -57,7 +57,9 @@ FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recor
 BUSY_FRAME_MS = 100  # 10 per second while following a computing trainer at full speed (it needs the CPU)
 SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame while the trainer runs
 HEAVY_VIEWS = ["sample", "plots", "vocab", "probe"]
-PLOT_INTERVAL = 0.25  # seconds between plot redraws while the trainer computes
+# seconds between refreshes of each heavy view while the trainer computes (a pyqtgraph repaint
+# is the costliest); when the trainer is paused or done, every view follows every step
+HEAVY_INTERVAL = {"sample": 0.3, "plots": 0.5, "vocab": 0.3, "probe": 0.5}
 SPEEDS = [("1 merge/s", 1.0), ("3 merges/s", 3.0), ("10 merges/s", 10.0), ("30 merges/s", 30.0),
           ("100 merges/s", 100.0), ("1000 merges/s", 1000.0), ("as fast as possible", None)]
 DEFAULT_SPEED = 2
@@ -224,7 +226,7 @@ class TrainPanel(QWidget):
         self._sample_steps: list[int] = []  # the step each sample line shows
         self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
         self._next_heavy = 0
-        self._plots_drawn = 0.0
+        self._view_drawn: dict[str, float] = {}  # when each heavy view was last refreshed
         self._selected_token: int | None = None
         self._dark = theme.is_dark()
 
@@ -764,8 +766,13 @@ class TrainPanel(QWidget):
         if not stale:
             return
         if self.run is not None and not self._worker_quiet:
-            if time.monotonic() - self._plots_drawn < PLOT_INTERVAL and len(stale) > 1 and "plots" in stale:
-                stale.remove("plots")  # a pyqtgraph repaint is the costliest view: a few per second
+            # every millisecond the GUI holds the GIL is a millisecond the trainer waits: while it
+            # computes, each heavy view is refreshed a few times per second at most
+            now = time.monotonic()
+            stale = [v for v in stale if now - self._view_drawn.get(v, 0.0) >= HEAVY_INTERVAL[v]]
+            if not stale:
+                self._dirty = True
+                return
             start = self._next_heavy
             order = HEAVY_VIEWS[start:] + HEAVY_VIEWS[:start]
             view = next(v for v in order if v in stale)
@@ -778,13 +785,13 @@ class TrainPanel(QWidget):
                 self._render_heavy(view, step, budget=None)
 
     def _render_heavy(self, view: str, step: int, budget: float | None) -> None:
+        self._view_drawn[view] = time.monotonic()
         if view == "vocab":
             self.vocab_model.set_shown(step)
             self.vocab_title.setText(f"<b>Learned tokens</b> ({step:,})")
             done = True
         elif view == "plots":
             self.plots.show_step(self.series, step)
-            self._plots_drawn = time.monotonic()
             done = True
         elif view == "probe":
             self._render_probe()
