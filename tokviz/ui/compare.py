@@ -29,7 +29,7 @@ from tokviz.core.compare import (
     encode_outcome, overlap_of, sample_sets, vocabulary,
 )
 from tokviz.core.errors import TokvizError, check_text
-from tokviz.ui.compare_charts import GroupedBarChart, TokenBarChart, encoder_color
+from tokviz.ui.compare_charts import GroupedBarChart, TokenBarChart, encoder_color, restyle
 from tokviz.ui.compare_jobs import JobRunner
 from tokviz.ui.compare_rows import AlignedRowsView, RowData, prepare_rows
 from tokviz.ui.fonts import mono_font
@@ -153,6 +153,7 @@ class ComparePanel(QWidget):
         self._worker_seconds = 0.0
         self.timings: dict[str, float] = {}
         self._preview_ms = 0.0
+        self._charts_dark = is_dark()
         # (encoder name, id of the encoder) -> (text, outcome): reordering, adding or removing rows
         # re-encodes nothing
         self._outcome_cache: dict[tuple[str, int], tuple[str, EncoderOutcome]] = {}
@@ -167,7 +168,7 @@ class ComparePanel(QWidget):
             font_signal.connect(self._on_font_scale)
         theme_signal = getattr(session, "themeChanged", None)
         if theme_signal is not None:  # token colours have a dark variant
-            theme_signal.connect(lambda *_: self._debounce.start())
+            theme_signal.connect(self._on_theme)
         if encoders is None:
             encoders = [n for n in DEFAULT_ENCODERS if n in session.registry or n == DEMO_BPE_NAME]
         self.set_encoders(encoders)
@@ -412,6 +413,12 @@ class ComparePanel(QWidget):
         share = 0.3 if index == 0 else 0.58
         self.splitter.setSizes([int(total * (1 - share)), int(total * share)])
 
+    def _on_theme(self, *_args) -> None:
+        self._charts_dark = is_dark()
+        restyle(self.token_chart)
+        restyle(self.corpus_chart)
+        self._debounce.start()  # token colours have a dark variant
+
     def _on_font_scale(self, *_args) -> None:
         self.view.set_font_size(ROW_POINT_SIZE)
         self.editor.setFont(mono_font(11))
@@ -592,6 +599,10 @@ class ComparePanel(QWidget):
         waiting = {DEMO_BPE_NAME} if self._pending_bpe else set()
         bpe_failed = self._bpe_failed
         dark = is_dark()
+        if dark != self._charts_dark:  # the theme was applied after the panel was built
+            self._charts_dark = dark
+            restyle(self.token_chart)
+            restyle(self.corpus_chart)
 
         cache = self._outcome_cache
         cut = preview_cut(text)

@@ -22,6 +22,20 @@ def encoder_color(position: int) -> QColor:
     return QColor(ENCODER_COLORS[position % len(ENCODER_COLORS)])
 
 
+def restyle(widget: pg.PlotWidget) -> None:
+    """Follow the current theme (background, axes) after a theme switch."""
+    dark = is_dark()
+    widget.setBackground("#1e1e1e" if dark else "w")
+    fg = "#dddddd" if dark else "#333333"
+    for side in ("left", "bottom"):
+        ax = widget.getPlotItem().getAxis(side)
+        ax.setTextPen(fg)
+        ax.setPen(fg)
+    widget._fg = "#dddddd" if dark else "#222222"
+    for item in getattr(widget, "_labels", []):
+        item.setColor(widget._fg)
+
+
 def _style(plot: pg.PlotItem, dark: bool) -> None:
     plot.showGrid(x=False, y=True, alpha=0.25)
     plot.setMenuEnabled(False)
