@@ -305,3 +305,14 @@ def test_long_text_shows_its_first_part_first_and_tokens_agree(qtbot, session):
     assert not previews
     assert panel.view.rows[0].data.encoding is full[1]
     panel.shutdown()
+
+
+def test_shutdown_stops_a_running_corpus_comparison(qtbot, session):
+    session.registry.add(Toy("slow", fail_on_digits=False, delay=0.004))
+    panel = make_panel(qtbot, session, ["slow"])
+    panel.run_corpus([TextSet("many", tuple(f"line {i}" for i in range(5000)))])
+    qtbot.waitUntil(lambda: panel.corpus_table.rowCount() == 1, timeout=10000)
+    started = time.perf_counter()
+    panel.shutdown()  # what the main window's close calls
+    assert time.perf_counter() - started < 5  # cancelled between texts, not after all 5000
+    assert not panel.jobs.busy
