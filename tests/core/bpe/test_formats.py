@@ -83,6 +83,8 @@ def test_gpt2_files_round_trip(byte_model, tmp_path):
         back = load_model(p)
         assert back.merges == byte_model.merges
         _same_encoding(byte_model, back)
+    new_dir = save_model(byte_model, f"{tmp_path}/new_dir/", "gpt2")  # trailing slash: a folder, created
+    assert new_dir == [tmp_path / "new_dir" / "vocab.json", tmp_path / "new_dir" / "merges.txt"]
     files = save_model(byte_model, tmp_path / "base", "gpt2")
     assert [f.name for f in files] == ["base-vocab.json", "base-merges.txt"]
     assert load_model(files[1]).merges == byte_model.merges

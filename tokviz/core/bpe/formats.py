@@ -91,7 +91,7 @@ def save_model(model: BPEModel, path: str | Path, fmt: str = "tokviz") -> list[P
             ]
             _write_atomic(p, "\n".join(lines) + "\n")
             return [p]
-        vocab_path, merges_path = gpt2_paths(p)
+        vocab_path, merges_path = gpt2_paths(path)  # the raw argument: Path() drops a trailing "/"
         enc = byte_to_unicode()
         vocab: dict[str, int] = {}
         for tid in range(len(model.merges) + 256):
