@@ -61,10 +61,14 @@ class Heartbeat:
         if self.last is not None:
             gap = now - self.last
             self.gaps.append(gap)
-            self.max_gap = max(self.max_gap, gap)
+            if gap > self.max_gap:
+                self.max_gap = gap
+                self.max_at = now - self.started
         self.last = now
 
     def start(self) -> None:
+        self.started = time.perf_counter()
+        self.max_at = 0.0
         self.last = None
         self.max_gap = 0.0
         self.gaps = []
@@ -107,7 +111,7 @@ def main() -> int:
     for r in range(0 if args.skip_view else args.repeats):
         # a slightly different text each time, so no encoder answers from a whole-text cache
         panel.editor.blockSignals(True)
-        panel.editor.setPlainText(mixed_text(args.chars - r))
+        panel.editor.setPlainText(mixed_text(args.chars - r - 1))
         panel.editor.blockSignals(False)
         t0 = time.perf_counter()
         preview_at = []
@@ -142,6 +146,18 @@ def main() -> int:
         text_set = corpus_set(args.corpus, max_lines=args.lines)
         panel.set_encoders(["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram"])
         panel.wait_until_idle()
+        import gc
+
+        gc_pauses = []
+
+        def gc_timer(phase, info, _t=[0.0]):
+            # the cyclic collector holds the GIL: its pauses stall the GUI thread too
+            if phase == "start":
+                _t[0] = time.perf_counter()
+            else:
+                gc_pauses.append((time.perf_counter() - _t[0], info["generation"]))
+
+        gc.callbacks.append(gc_timer)
         beat = Heartbeat(10)
         beat.start()
         progress_events = []
@@ -152,12 +168,15 @@ def main() -> int:
         wait_for(panel.corpusFinished, timeout=600)
         total = time.perf_counter() - t0
         beat.stop()
+        gc.callbacks.remove(gc_timer)
+        worst_gc = max(gc_pauses, default=(0.0, 0))
         gaps = sorted(beat.gaps)
         p99 = gaps[int(len(gaps) * 0.99)] * 1000 if gaps else 0.0
         print(f"corpus comparison: {os.path.basename(args.corpus)} ({len(text_set.texts):,} lines, "
               f"{text_set.characters:,} chars) x 4 encoders")
         print(f"  total {total:.1f} s, {len(progress_events)} progress updates, "
-              f"heartbeat max gap {beat.max_gap * 1000:.0f} ms, p99 {p99:.0f} ms (10 ms timer)")
+              f"heartbeat max gap {beat.max_gap * 1000:.0f} ms (at {beat.max_at:.1f} s), p99 {p99:.0f} ms (10 ms timer)")
+        print(f"  garbage collections: {len(gc_pauses)}, longest {worst_gc[0] * 1000:.0f} ms (generation {worst_gc[1]})")
         for c in panel.corpus_totals:
             print(f"    {c.encoder:<16} tokens {c.tokens:>9,}  chars/token {c.chars_per_token:.2f}  "
                   f"partial {c.partial_tokens:,}  fallback {c.fallback_tokens:,}")
