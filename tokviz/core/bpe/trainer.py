@@ -482,7 +482,7 @@ class _MergeState:
         if not len(pos):
             pc[key] = 0
             return
-        n_vocab = t + 1
+        n_vocab = max(self.next_id, t + 1)  # char mode may reuse an old id for t: bound by every id
         j = nxt[pos]
         left = prv[pos]
         right = nxt[j]
