@@ -165,3 +165,24 @@ def test_vocab_search_filters_rows(window, qtbot):
     panel.search_edit.setText("")
     assert panel.vocab_filter.rowCount() == 40
     assert piece
+
+
+def test_a_run_stuck_past_the_timeout_is_parked_not_destroyed(qtbot):
+    """A trainer stuck in a long step outlives stop(): the QThread object is kept alive (no
+    "QThread destroyed while running") and released once the trainer notices the cancel."""
+    import threading
+
+    release = threading.Event()
+
+    def stuck(cancel):
+        yield from ()
+        release.wait(5)  # a long uninterruptible step
+
+    run = TrainRun(lambda cancel: (e for e in stuck(cancel)))
+    run.start()
+    qtbot.waitUntil(run.thread.isRunning, timeout=2000)
+    assert run.stop(timeout=0.1) is False
+    assert run in TrainRun._orphans
+    release.set()
+    qtbot.waitUntil(lambda: run not in TrainRun._orphans, timeout=5000)
+    assert not run.thread.isRunning()

@@ -17,7 +17,7 @@ import time
 import traceback
 from typing import Callable, Iterable, Iterator
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from tokviz.core.bpe.events import Finished, MergeStep, Progress
 from tokviz.core.errors import TokvizError
@@ -200,6 +200,9 @@ class TrainRun(QObject):
             TrainRun._orphans.append(self)
             self.setParent(None)
             self.thread.finished.connect(lambda run=self: _release_orphan(run))
+            app = QCoreApplication.instance()
+            if app is not None:  # the cancel flag is set: the trainer ends at its next check
+                app.aboutToQuit.connect(lambda thread=self.thread: thread.wait(10_000))
         return ended
 
 
