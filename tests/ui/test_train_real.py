@@ -48,7 +48,7 @@ def _core_steps(config: TrainerConfig, lines) -> tuple[BPETrainer, list[MergeSte
     return trainer, [e for e in trainer.run(lines) if isinstance(e, MergeStep)]
 
 
-@pytest.mark.parametrize("mode,keep", [("byte", False), ("char", False), ("char", True)])
+@pytest.mark.parametrize("mode,keep", [("byte", False), ("byte", True), ("char", False), ("char", True)])
 def test_merges_shown_equal_the_cores_and_replayed_segmentation_equals_the_model(panel, qtbot, mode, keep):
     _train(panel, qtbot, CorpusSource.paste(TEXT), mode=mode, merges=60, keep=keep)
     trainer, core = _core_steps(panel.config, LINES)

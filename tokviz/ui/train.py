@@ -286,7 +286,7 @@ class TrainPanel(QWidget):
         self.pattern_combo.setCurrentText("gpt4")
         row1.addWidget(self.pattern_combo)
         self.hangul_check = QCheckBox("Hangul only")
-        self.hangul_check.setToolTip("Keep only Hangul and spaces (the classic Korean BPE tutorial)")
+        self.hangul_check.setToolTip("Count only Hangul and spaces (the classic Korean BPE tutorial's preset)")
         row1.addWidget(self.hangul_check)
         row1.addWidget(QLabel("Merges"))
         self.merges_spin = QSpinBox()
@@ -424,7 +424,6 @@ class TrainPanel(QWidget):
         byte = self.mode_combo.currentData() == "byte"
         self.pattern_combo.setEnabled(byte)
         self.pattern_label.setEnabled(byte)
-        self.hangul_check.setEnabled(not byte)
 
     def current_config(self) -> TrainerConfig:
         mode = self.mode_combo.currentData()
@@ -433,7 +432,7 @@ class TrainPanel(QWidget):
             merges=self.merges_spin.value(),
             min_frequency=self.minfreq_spin.value(),
             pattern=self.pattern_combo.currentText(),
-            keep="hangul" if (mode == "char" and self.hangul_check.isChecked()) else None,
+            keep="hangul" if self.hangul_check.isChecked() else None,
         )
 
     def set_source(self, source: CorpusSource) -> None:
