@@ -163,6 +163,8 @@ class ByteLayersView(QWidget):
         self.colors: list[QColor] = []
         self.selected: tuple[int, int] | None = None
         self._rects: list[tuple[QRectF, str]] = []
+        self._titles = {"Grapheme": self.tr("Grapheme"), "Code point": self.tr("Code point"), "Jamo": self.tr("Jamo"),
+                        "UTF-8 byte": self.tr("UTF-8 byte"), "Token id": self.tr("Token id")}
         self._update_metrics()
 
     def set_layers(self, layers: Layers, colors: list[QColor], selected: tuple[int, int] | None = None) -> None:
@@ -187,7 +189,8 @@ class ByteLayersView(QWidget):
         mid = QFontMetricsF(self._mid)
         # wide enough for a 6-digit token id over a single byte (o200k ids reach 199,999)
         self._col_w = max(48.0, mid.horizontalAdvance("100257") + 12)
-        self._title_w = QFontMetricsF(self._title).horizontalAdvance("UTF-8 byte") + 28
+        tfm = QFontMetricsF(self._title)
+        self._title_w = max(tfm.horizontalAdvance(t) for t in getattr(self, "_titles", {"": "UTF-8 byte"}).values()) + 28
         big_h = QFontMetricsF(self._big).height()
         small_h = QFontMetricsF(self._small).height()
         mid_h = mid.height()
@@ -247,7 +250,8 @@ class ByteLayersView(QWidget):
                 continue
             p.setFont(self._title)
             p.setPen(dim)
-            p.drawText(QRectF(4, y, self._title_w - 8, h), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, title)
+            p.drawText(QRectF(4, y, self._title_w - 8, h), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                       self._titles.get(title, title))
             if title == "Grapheme":
                 self._paint_brackets(p, self.layers.graphemes, y, h, self._big, fg, dim)
             elif title == "Code point":
