@@ -154,6 +154,7 @@ class ComparePanel(QWidget):
         self.timings: dict[str, float] = {}
         self._preview_ms = 0.0
         self._charts_dark = is_dark()
+        self._stale = False
         # (encoder name, id of the encoder) -> (text, outcome): reordering, adding or removing rows
         # re-encodes nothing
         self._outcome_cache: dict[tuple[str, int], tuple[str, EncoderOutcome]] = {}
@@ -473,8 +474,6 @@ class ComparePanel(QWidget):
             item = self.encoder_list.item(i)
             item.setForeground(encoder_color(i).darker(115))
         self._refresh_add_combo()
-        if DEMO_BPE_NAME in self.encoder_names():
-            self._ensure_demo_bpe()
         self._debounce.start()
 
     def _refresh_add_combo(self) -> None:
@@ -511,7 +510,17 @@ class ComparePanel(QWidget):
             if not n.startswith("tokviz BPE (step") and n != DEMO_BPE_NAME:
                 self.add_encoder_name(n)
         self._refresh_add_combo()
-        self._debounce.start()
+        # The Train panel offers its model at every step; a hidden Compare tab catches up when shown.
+        if self.isVisible():
+            self._debounce.start()
+        else:
+            self._stale = True
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
+            self._debounce.start()
 
     def _ask_open_model(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open model file", "",
@@ -585,8 +594,14 @@ class ComparePanel(QWidget):
         """Encode the current text with every listed encoder in the background; the view updates
         when all are done (``rowsUpdated``)."""
         self._debounce.stop()
+        if not self.isVisible():
+            # a tab nobody looks at does no work (the demo BPE trains on first use); showEvent catches up
+            self._stale = True
+            return
         text = self.editor.toPlainText()
         names = self.encoder_names()
+        if DEMO_BPE_NAME in names:
+            self._ensure_demo_bpe()
         try:
             check_text(text)
         except TokvizError as err:
