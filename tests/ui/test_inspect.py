@@ -21,6 +21,7 @@ from tokviz.ui.session import Session
 from tokviz.ui.widgets.chat_composer import render_chat
 
 FAMILY = "👨‍👩‍👧‍👦"
+DEBOUNCE_WAIT_MS = 400  # the 150 ms debounce plus slack
 
 
 @pytest.fixture(scope="module")
@@ -495,3 +496,14 @@ def test_stale_results_are_dropped(qtbot, panel):
     panel._on_result(old)
     assert panel.result.encoding.text == "second"
     assert panel.token_view.shown_labels() == ["second"]
+
+
+def test_no_work_after_shutdown(qtbot, registry):
+    p = InspectPanel(Session(registry))
+    qtbot.addWidget(p)
+    wait_shown(qtbot, p)
+    p.shutdown()
+    shown = p.result
+    p.set_text("typed while the window closes")
+    qtbot.wait(DEBOUNCE_WAIT_MS)
+    assert p.result is shown and p._pool.activeThreadCount() == 0

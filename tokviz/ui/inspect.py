@@ -327,6 +327,7 @@ class InspectPanel(QWidget):
         self.session = session
         self.result: EncodeResult | None = None
         self._generation = 0
+        self._closed = False
         self._pending_paste: str | None = None
         self._current_encoder: str | None = None
         self._build()
@@ -548,6 +549,8 @@ class InspectPanel(QWidget):
 
     def open_model_path(self, path: str) -> None:
         """Load a model file in the worker; it becomes an encoder for every panel, or a message says why not."""
+        if self._closed:
+            return
         self.message_bar.show_message(f"Opening {Path(path).name}…", "info")
         self._pool.start(OpenModelJob(path, self._signals))
 
@@ -651,6 +654,8 @@ class InspectPanel(QWidget):
     def encode_now(self) -> int:
         """Send the current text to the worker at once (skips the debounce); returns the generation."""
         self._debounce.stop()
+        if self._closed:
+            return self._generation  # shut down: no new work (a late signal while the window closes)
         if self._current_encoder is None:
             self.token_view.set_cells(None, [], [])
             self.token_view.set_placeholder("No encoder is available. Install the packages named in the encoder list.")
@@ -889,6 +894,7 @@ class InspectPanel(QWidget):
     def shutdown(self) -> None:
         """Stop encoding (the main window calls this on close): queued jobs are dropped, running
         ones finish (an encoder call cannot be interrupted) and their results are ignored."""
+        self._closed = True
         self._debounce.stop()
         self._latest[0] = 1 << 62  # everything still queued or running is stale
         self._pool.clear()
