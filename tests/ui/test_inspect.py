@@ -507,3 +507,12 @@ def test_no_work_after_shutdown(qtbot, registry):
     p.set_text("typed while the window closes")
     qtbot.wait(DEBOUNCE_WAIT_MS)
     assert p.result is shown and p._pool.activeThreadCount() == 0
+
+
+def test_screenshot_selection_without_cut_characters_takes_the_first_tokens(registry):
+    from tokviz.ui.inspect import screenshot_selection
+
+    enc = registry.get("o200k_base").encode("토큰화는 재미있어요 tokenization")
+    assert not any(t.partial for t in enc.tokens)
+    first, last = screenshot_selection(enc, demo=False)
+    assert first == 0 and last >= 1 and enc.tokens[last].byte_end <= 20 < enc.tokens[last + 1].byte_end

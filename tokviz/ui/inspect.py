@@ -718,8 +718,13 @@ class InspectPanel(QWidget):
             after = len(result.encoding.text)
             parts.append(f"{req.normalization}: {before:,} → {after:,} characters, "
                          f"{result.unnormalized_tokens:,} → {len(result.encoding.tokens):,} tokens")
-        if result.metrics is not None and result.metrics.special_tokens:
-            parts.append(f"{result.metrics.special_tokens} special")
+        m = result.metrics
+        if m is not None and m.special_tokens:
+            parts.append(f"{m.special_tokens} special")
+        if m is not None and (m.fallback_tokens or m.unknown_tokens):
+            parts.append(f"{m.fallback_tokens} byte-fallback, {m.unknown_tokens} unknown")
+        if m is not None and (m.special_tokens or m.fallback_tokens or m.unknown_tokens):
+            parts.append("(dashed boxes)")
         self.counts.note.setToolTip(f"encoded, measured and laid out in {result.seconds * 1000:.0f} ms (worker thread)")
         return " · ".join(parts)
 
@@ -969,4 +974,8 @@ def screenshot_selection(encoding: Encoding, demo: bool) -> tuple[int, int]:
         if t.partial:
             owners = encoding.tokens_at_char(t.start)
             return owners[0], owners[-1]
-    return 0, 0
+    # nothing cut: the first tokens that fit the layers comfortably (about 20 bytes)
+    last = 0
+    while last + 1 < len(encoding.tokens) and encoding.tokens[last + 1].byte_end <= 20:
+        last += 1
+    return 0, last
