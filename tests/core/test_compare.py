@@ -237,3 +237,35 @@ def test_bundled_demo_model_is_reproducible(tmp_path):
     out = train_demo_model(out=tmp_path / "demo.model")
     assert out.read_bytes() == DEMO_SP.read_bytes()
     assert DEMO_CONFIG.model_type == "unigram" and DEMO_CONFIG.byte_fallback
+
+
+_LINES = st.lists(st.text(alphabet="ab 가나\n!😀1", max_size=12), min_size=1, max_size=60).map("\n".join)
+
+
+@pytest.fixture(scope="module")
+def small_bpe():
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    trainer = BPETrainer(TrainerConfig(mode="byte", merges=60, pattern="gpt4"))
+    lines = (resources_dir() / "corpora" / "demo.txt").read_text(encoding="utf-8").splitlines(keepends=True)[:80]
+    for _ in trainer.run(lines):
+        pass
+    return trainer.model()
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=_LINES)
+def test_paragraph_cache_gives_exactly_the_whole_text_encoding(small_bpe, text):
+    from tokviz.core.compare import ParagraphCache
+
+    reg = default_registry()
+    cache = ParagraphCache(min_chars=8)
+    for enc in [reg.get(n) for n in ("gpt2", "cl100k_base", "o200k_base")] + [small_bpe]:
+        name = enc.name
+        direct = enc.encode(text)
+        stitched = cache.encode(enc, text)
+        assert stitched.tokens == direct.tokens, name
+        # and again from the cache, after an edit in the last paragraph
+        edited = text + "x"
+        assert cache.encode(enc, edited).tokens == enc.encode(edited).tokens, name

@@ -84,9 +84,10 @@ class EncoderOutcome:
         return out
 
 
-def encode_outcome(encoder: Encoder, text: str) -> EncoderOutcome:
+def encode_outcome(encoder: Encoder, text: str, cache: "ParagraphCache | None" = None) -> EncoderOutcome:
     """Encode ``text`` with one encoder; any failure becomes an outcome with ``error`` set.
 
+    ``cache`` (a :class:`ParagraphCache`) re-uses unchanged paragraphs of long texts.
     The round trip is judged on what ``decode(ids)`` gives back, so a normalizer (SentencePiece
     NFKC) or an ``<unk>`` shows up as a difference even when the token bytes look right.
     """
@@ -96,7 +97,7 @@ def encode_outcome(encoder: Encoder, text: str) -> EncoderOutcome:
     except Exception:  # a broken adapter still gets its row
         vocab = None
     try:
-        encoding = encoder.encode(text)
+        encoding = cache.encode(encoder, text) if cache is not None else encoder.encode(text)
         decoded = encoder.decode(encoding.ids)
         metrics = measure(encoding, decoded)
     except Exception as err:  # noqa: BLE001 - one encoder's failure must not stop the others
@@ -505,3 +506,91 @@ def alternative_segmentations(
     sentencepiece.set_random_generator_seed(seed)
     drawn = tuple(tuple(processor.sample_encode_as_pieces(text, -1, alpha)) for _ in range(samples))
     return Segmentations(encoder.name, text, best, drawn, alpha)
+
+
+# ---- re-using the unchanged paragraphs of a long text -----------------------------------------
+
+
+def safe_cut(text: str, i: int) -> bool:
+    """True when every regex pre-splitter (gpt2, cl100k, o200k, tokviz BPE) ends a piece at ``i``
+    whether or not the text goes on: ``i`` follows a newline that follows a non-space character,
+    and a non-space character comes next. (After ``"  \\n"`` gpt2's pattern splits ``"  "`` +
+    ``"\\n"`` inside a text but keeps ``"  \\n"`` whole at its end, so such places are not safe.)
+
+    >>> [i for i in range(8) if safe_cut("ab\\ncd \\nx", i)]
+    [3]
+    """
+    return (
+        2 <= i < len(text)
+        and text[i - 1] == "\n"
+        and not text[i - 2].isspace()
+        and not text[i].isspace()
+    )
+
+
+def paragraph_spans(text: str, min_chars: int = 400) -> list[tuple[int, int]]:
+    """Cut ``text`` at safe places (:func:`safe_cut`) into spans of at least ``min_chars``."""
+    spans = []
+    start = 0
+    pos = text.find("\n", min_chars)
+    while pos >= 0:
+        cut = pos + 1
+        if safe_cut(text, cut) and cut - start >= min_chars:
+            spans.append((start, cut))
+            start = cut
+            pos = text.find("\n", cut + min_chars - 1)
+        else:
+            pos = text.find("\n", cut)
+    spans.append((start, len(text)))
+    return spans
+
+
+class ParagraphCache:
+    """Encodes long texts paragraph by paragraph with byte-level encoders, re-using the paragraphs it
+    has seen, so typing at one place of a 10,000-character text re-encodes one paragraph.
+
+    Only for byte-level encoders (their tokens never cross a safe cut, so the stitched Encoding is
+    exactly the whole-text one; a test checks this against direct encoding); other encoders are
+    called on the whole text. Safe to share between worker threads.
+    """
+
+    def __init__(self, max_paragraphs: int = 2048, min_chars: int = 400):
+        import threading
+
+        self._lock = threading.Lock()
+        self._cache: dict[tuple[int, str], Encoding] = {}
+        self.max_paragraphs = max_paragraphs
+        self.min_chars = min_chars
+
+    def encode(self, encoder: Encoder, text: str) -> Encoding:
+        if not getattr(encoder, "byte_level", False) or len(text) < 2 * self.min_chars:
+            return encoder.encode(text)
+        spans = paragraph_spans(text, self.min_chars)
+        if len(spans) < 2:
+            return encoder.encode(text)
+        from tokviz.core.encoding import Token, char_byte_starts
+
+        byte_at = char_byte_starts(text)
+        tokens: list = []
+        for a, b in spans:
+            piece = text[a:b]
+            key = (id(encoder), piece)
+            with self._lock:
+                enc = self._cache.pop(key, None)
+            if enc is None:
+                enc = encoder.encode(piece)
+            with self._lock:
+                self._cache[key] = enc  # most recently used last
+            if a == 0:
+                tokens.extend(enc.tokens)
+                continue
+            db, dc = byte_at[a], a
+            tokens.extend(
+                Token(t.id, t.bytes, t.byte_start + db, t.byte_end + db, t.start + dc, t.end + dc, t.partial,
+                      t.kind, t.raw)
+                for t in enc.tokens
+            )
+        with self._lock:
+            while len(self._cache) > self.max_paragraphs:
+                self._cache.pop(next(iter(self._cache)))
+        return Encoding(getattr(encoder, "name", str(encoder)), text, tuple(tokens))

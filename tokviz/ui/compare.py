@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.core.compare import (
-    DIFF_LIMIT, CorpusTotals, EncoderOutcome, describe_failure, TextSet, alternative_segmentations, compare_corpus, corpus_set,
+    DIFF_LIMIT, CorpusTotals, EncoderOutcome, ParagraphCache, describe_failure, safe_cut, TextSet, alternative_segmentations, compare_corpus, corpus_set,
     encode_outcome, overlap_of, sample_sets, vocabulary,
 )
 from tokviz.core.errors import TokvizError, check_text
@@ -109,7 +109,7 @@ def preview_cut(text: str, at: int = PREVIEW_CHARS) -> int | None:
         i = text.find("\n", i, 2 * at)
         if i < 0:
             return None
-        if i + 1 < len(text) and not text[i + 1].isspace():
+        if safe_cut(text, i + 1):
             return i + 1
         i += 1
 
@@ -158,6 +158,8 @@ class ComparePanel(QWidget):
         # (encoder name, id of the encoder) -> (text, outcome): reordering, adding or removing rows
         # re-encodes nothing
         self._outcome_cache: dict[tuple[str, int], tuple[str, EncoderOutcome]] = {}
+        # unchanged paragraphs of a long text are not re-encoded by byte-level encoders
+        self._paragraphs = ParagraphCache()
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(150)
@@ -620,6 +622,7 @@ class ComparePanel(QWidget):
             restyle(self.corpus_chart)
 
         cache = self._outcome_cache
+        paragraphs = self._paragraphs
         cut = preview_cut(text)
 
         def encode_with(name: str, piece: str, use_cache: bool):
@@ -635,7 +638,7 @@ class ComparePanel(QWidget):
             hit = cache.get(key) if use_cache else None
             if hit is not None and hit[0] == piece:
                 return (name, hit[1], None)  # same encoder, same text: reordering or adding rows
-            outcome = encode_outcome(encoder, piece)
+            outcome = encode_outcome(encoder, piece, paragraphs)
             if use_cache:
                 cache[key] = (piece, outcome)
             return (name, outcome, None)
