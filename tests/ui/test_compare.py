@@ -286,6 +286,7 @@ def test_long_text_shows_its_first_part_first_and_tokens_agree(qtbot, session):
     text = line * 150
     panel = make_panel(qtbot, session, ["gpt2", "o200k_base", "sp:demo_unigram"])
     previews = []
+    panel._full_seconds = float("inf")  # as on the first look at a long text (no quick encode seen yet)
     panel.rowsPreviewed.connect(lambda: previews.append([r.data.encoding for r in panel.view.rows]))
     with qtbot.waitSignal(panel.rowsUpdated, timeout=30000):
         panel.set_text(text)

@@ -91,6 +91,7 @@ def write_csv_atomic(path: str | Path, header: list[str], rows: list[list[str]])
 
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
 PREVIEW_CHARS = 2000  # a longer text shows its first part first (more than any window shows at once)
+PREVIEW_WHEN_SLOWER_THAN = 0.12  # seconds the last whole-text encoding took
 
 
 def preview_cut(text: str, at: int = PREVIEW_CHARS) -> int | None:
@@ -151,6 +152,7 @@ class ComparePanel(QWidget):
         self._corpus_path: str | None = None
         self._last_update_ms = 0.0
         self._worker_seconds = 0.0
+        self._full_seconds = float("inf")  # nothing encoded yet: a long text starts with a preview
         self.timings: dict[str, float] = {}
         self._preview_ms = 0.0
         self._charts_dark = is_dark()
@@ -624,6 +626,7 @@ class ComparePanel(QWidget):
         cache = self._outcome_cache
         paragraphs = self._paragraphs
         cut = preview_cut(text)
+        slow_before = self._full_seconds > PREVIEW_WHEN_SLOWER_THAN
 
         def encode_with(name: str, piece: str, use_cache: bool):
             if name in waiting and name not in registry:
@@ -646,18 +649,22 @@ class ComparePanel(QWidget):
         def encode_all(state):
             self._worker_started = time.perf_counter()
             cached = {k[0] for k, v in list(cache.items()) if v[0] == text}
-            if cut is not None and not set(names) <= cached:
+            # a preview only when the whole text is slow to encode (the first look at a long text);
+            # while typing, unchanged paragraphs are re-used and the whole update is quick anyway
+            if cut is not None and not set(names) <= cached and slow_before:
                 # a long text: first the part in view (cut where no token can cross), shown at once
                 head = text[:cut]
                 out = [encode_with(n, head, False) for n in names]
                 if state.is_cancelled():
                     return None
                 state.progress(1, 2, (out, prepare_rows(head, rows_for(out), dark=dark)))
+            full_started = time.perf_counter()
             out = []
             for name in names:
                 if state.is_cancelled():
                     return None
                 out.append(encode_with(name, text, True))
+            self._full_seconds = time.perf_counter() - full_started
             # token colours, grapheme clusters and boundaries are computed here too, off the GUI thread
             prepared = prepare_rows(text, rows_for(out), dark=dark)
             self._worker_seconds = time.perf_counter() - self._worker_started
@@ -682,7 +689,7 @@ class ComparePanel(QWidget):
             self._last_update_ms = (now - started) * 1000
             # where the time went: encoding (worker), showing (GUI thread), and waiting in between
             self.timings = {"worker_ms": self._worker_seconds * 1000, "gui_ms": (now - shown) * 1000,
-                            "total_ms": self._last_update_ms}
+                            "encode_ms": self._full_seconds * 1000, "total_ms": self._last_update_ms}
             self.status.setText(
                 f"{len(text):,} characters · {len(names)} encoders · updated in {self._last_update_ms:.0f} ms"
                 "  ·  hover a character: its token is outlined in every row  ·  ▼ = encoders disagree on a boundary")
