@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import regex
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from tokviz.core.encoding import Encoding, char_byte_starts
