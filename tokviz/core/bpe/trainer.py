@@ -57,7 +57,10 @@ _MASK = (1 << _SHIFT) - 1
 _KEY_BITS = 2 * _SHIFT
 _KEY_MASK = (1 << _KEY_BITS) - 1
 _MAXC = 1 << 40  # heap entry = (MAXC - count) << 48 | pair key: the smallest entry is the best pair
-_CHUNK_CHARS = 1 << 20
+# Pre-split and count the corpus in ~64K-character chunks: regex's findall and Counter.update hold
+# the GIL for a whole chunk, and 1M-character chunks stalled the GUI thread for 100-500 ms while
+# counting (benchmarks/gui_stall.py); 64K keeps each hold short and costs nothing measurable.
+_CHUNK_CHARS = 1 << 16
 _SMALL_MERGE = 48  # at most this many candidate slots: merge in plain Python
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 
