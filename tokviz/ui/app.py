@@ -4,15 +4,32 @@ from __future__ import annotations
 
 import sys
 
+from PySide6.QtCore import qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
 from tokviz import __version__
 
 
+_previous_handler = None
+
+
+def _qt_message(mode, context, message: str) -> None:
+    # The offscreen platform (screenshots, CI) warns on every window show that it cannot propagate
+    # size hints; it means nothing there and drowns real warnings.
+    if message == "This plugin does not support propagateSizeHints()":
+        return
+    if _previous_handler is not None:
+        _previous_handler(mode, context, message)
+    else:
+        sys.stderr.write(message + "\n")
+
+
 def make_application(argv: list[str] | None = None) -> QApplication:
     """The QApplication (created once), with tokviz's names and fonts."""
+    global _previous_handler
     app = QApplication.instance()
     if app is None:
+        _previous_handler = qInstallMessageHandler(_qt_message)
         app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("tokviz")
     app.setOrganizationName("tokviz")
