@@ -10,8 +10,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from PySide6.QtWidgets import (
     QTextBrowser, QVBoxLayout, QWidget,
 )
 
+from tokviz.core.atomic import replacing, write_atomic
 from tokviz.core.compare import (
     DIFF_LIMIT, CorpusTotals, EncoderOutcome, ParagraphCache, describe_failure, safe_cut, TextSet, alternative_segmentations, compare_corpus, corpus_set,
     encode_outcome, overlap_of, sample_sets, vocabulary,
@@ -69,24 +68,11 @@ def _item(text: str, *, align_right: bool = True, tip: str | None = None) -> QTa
 
 def write_csv_atomic(path: str | Path, header: list[str], rows: list[list[str]]) -> Path:
     """Write a CSV file (UTF-8, with a BOM so spreadsheet programs read Hangul correctly) atomically."""
-    path = Path(path)
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(header)
     w.writerows(rows)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8-sig", newline="") as f:
-            f.write(buf.getvalue())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    return write_atomic(path, buf.getvalue(), encoding="utf-8-sig", newline="")
 
 
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
@@ -1000,10 +986,9 @@ class ComparePanel(QWidget):
     def save_png(self, path: str | Path) -> Path:
         """Save the aligned rows (the whole text, not just what is scrolled into view) as a PNG."""
         path = Path(path)
-        tmp = path.with_name(f".{path.name}.tmp.png")
-        if not self.view.grab().save(str(tmp), "PNG"):
-            raise TokvizError(f"could not write {path}")
-        os.replace(tmp, path)
+        with replacing(path, suffix=".png") as tmp:
+            if not self.view.grab().save(str(tmp), "PNG"):
+                raise TokvizError(f"could not write {path}")
         return path
 
     def _ask_export_csv(self) -> None:

@@ -14,8 +14,6 @@ text typed after it is encoded beside it and shown at once.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 import unicodedata
 from dataclasses import dataclass, field
@@ -28,6 +26,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
+from tokviz.core.atomic import replacing
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import InvalidTextError, TokvizError, find_lone_surrogate, replace_lone_surrogates
 from tokviz.core.metrics import Metrics, measure
@@ -882,17 +881,12 @@ class InspectPanel(QWidget):
         """Save the panel as a PNG, atomically (temp file in the same folder, then rename)."""
         p = Path(path)
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{p.stem}-", suffix=".png", dir=str(p.parent))
-            os.close(fd)
+            with replacing(p, suffix=".png") as tmp:
+                if not self.grab().save(str(tmp), "PNG"):
+                    raise OSError(f"Could not write the image {p}.")
         except OSError as err:
-            self.message_bar.show_message(f"Cannot write to {p.parent}: {err.strerror or err}", "error")
+            self.message_bar.show_message(f"Cannot write {p}: {err.strerror or err}", "error")
             return False
-        ok = self.grab().save(tmp, "PNG")
-        if not ok:
-            os.unlink(tmp)
-            self.message_bar.show_message(f"Could not write the image {p}.", "error")
-            return False
-        os.replace(tmp, p)
         return True
 
     # ---- life cycle -----------------------------------------------------------------------------------

@@ -22,10 +22,10 @@ from __future__ import annotations
 import base64
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
+from tokviz.core.atomic import write_atomic
 from tokviz.core.bpe.model import END_OF_WORD, UNK, BPEModel, _byte_pair_merge
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
@@ -37,19 +37,8 @@ CODES_HEADER = "#version: 0.2"
 
 # ---- writing -----------------------------------------------------------------------------------
 def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` as UTF-8 to a temp file beside ``path``, then rename it over ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` as UTF-8 with ``\n`` line ends, atomically."""
+    write_atomic(path, text)
 
 
 def gpt2_paths(path: str | Path) -> tuple[Path, Path]:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal
 
+from tokviz.core.atomic import write_atomic
 from tokviz.core.errors import CorpusError, TokvizError
 
 ModelType = Literal["unigram", "bpe"]
@@ -133,21 +133,7 @@ def _trainer_reason(err: RuntimeError) -> str:
 
 def write_model(data: bytes, path: str | Path) -> Path:
     """Write model bytes atomically (temp file in the same folder, then rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a model is an ordinary shareable file
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    return write_atomic(path, data)
 
 
 def trained_models_dir() -> Path:
