@@ -269,3 +269,22 @@ def test_paragraph_cache_gives_exactly_the_whole_text_encoding(small_bpe, text):
         # and again from the cache, after an edit in the last paragraph
         edited = text + "x"
         assert cache.encode(enc, edited).tokens == enc.encode(edited).tokens, name
+
+
+@settings(max_examples=30, deadline=None)
+@given(text=_LINES, at=st.floats(0, 1), insert=st.sampled_from(["x", "\n", " ", "값", "\nab\n"]))
+def test_paragraph_cache_reuses_leading_paragraphs_exactly_after_an_edit_anywhere(small_bpe, text, at, insert):
+    # the cache keeps each encoder's last token list and re-uses the paragraphs before an edit
+    from tokviz.core.compare import ParagraphCache
+
+    cache = ParagraphCache(min_chars=8)
+    i = int(len(text) * at)
+    edited = text[:i] + insert + text[i:]
+    for enc in (default_registry().get("gpt2"), small_bpe):
+        cache.encode(enc, text)
+        assert cache.encode(enc, edited).tokens == enc.encode(edited).tokens, enc.name
+        assert cache.encode(enc, text).tokens == enc.encode(text).tokens, enc.name  # and back
+        assert cache.encode(enc, text[:i]).tokens == enc.encode(text[:i]).tokens, enc.name  # cut short
+        cache.encode(enc, text)
+        swapped = text[:i] + ("y" if text[i:i + 1] != "y" else "z") + text[i + 1:]  # same length, same spans
+        assert cache.encode(enc, swapped).tokens == enc.encode(swapped).tokens, enc.name

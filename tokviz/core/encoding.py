@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import compress
+from itertools import accumulate, compress
 from typing import Iterable, Literal, NamedTuple, Sequence
 
 from tokviz.core.errors import TokvizError, check_text
@@ -140,23 +140,25 @@ class Encoding:
         normalizer may change what the pieces say. Spans must be ordered and must not overlap.
         """
         data = check_text(text)
-        starts = char_byte_starts(text, data)
         total = len(data)
-        right, left = bisect.bisect_right, bisect.bisect_left
+        # is_start[b]: byte b starts a character; char_at[b]: the character holding byte b. Two C-level
+        # scans instead of two bisections per token (a 10,000-character text: 20 ms -> 6 ms).
+        is_start = data.translate(_STARTS_CHAR) + b"\x01"
+        char_at = list(accumulate(is_start, initial=-1))[1:]
         out: list[Token] = []
         append = out.append
+        new = tuple.__new__  # Token(...) without the NamedTuple's Python-level __new__ frame
         prev_end = 0
         for i, (tid, tb, bs, be, kind, raw) in enumerate(tokens):
             if not (prev_end <= bs <= be <= total):
                 raise EncodingMismatch(
                     f"{encoder}: token {i} (id {tid}) has byte span [{bs}, {be}) out of order or outside the text"
                 )
-            c0 = right(starts, bs) - 1
-            if be > bs:
-                c1 = left(starts, be, c0)
-            else:  # empty span (SentencePiece's dummy prefix): no characters
-                c1 = c0 if starts[c0] == bs else c0 + 1
-            append(Token(tid, tb, bs, be, c0, c1, starts[c0] != bs or starts[c1] != be, kind, raw))
+            c0 = char_at[bs]
+            # the first character starting at or after ``be`` (for an empty span, SentencePiece's dummy
+            # prefix, that is c0 itself when ``bs`` starts a character: no characters)
+            c1 = char_at[be] if is_start[be] else char_at[be] + 1
+            append(new(Token, (tid, tb, bs, be, c0, c1, not is_start[bs] or not is_start[be], kind, raw)))
             prev_end = be
         return cls(encoder, text, tuple(out), normalized_text)
 
