@@ -1,6 +1,1004 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ko_KR">
 <context>
+    <name>AlignedRowsView</name>
+    <message>
+        <location filename="../../tokviz/ui/compare_rows.py" line="379" />
+        <source>{name} · token {n} of {total}</source>
+        <translation>{name} · 토큰 {n}/{total}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare_rows.py" line="381" />
+        <source>bytes {hex}</source>
+        <translation>바이트 {hex}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare_rows.py" line="382" />
+        <source>(cuts a character)</source>
+        <translation>(문자를 자름)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare_rows.py" line="385" />
+        <source>{name}: no token here (the encoder skipped this character)</source>
+        <translation>{name}: 여기에는 토큰이 없음 (인코더가 이 문자를 건너뜀)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare_rows.py" line="448" />
+        <source>chars {n}</source>
+        <translation>문자 {n}</translation>
+    </message>
+</context>
+<context>
+    <name>ByteLayersView</name>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="30" />
+        <source>Hangul</source>
+        <translation>한글</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="31" />
+        <source>ZWJ sequence</source>
+        <translation>ZWJ 시퀀스</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="32" />
+        <source>emoji + skin tone</source>
+        <translation>이모지 + 피부색</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="33" />
+        <source>space</source>
+        <translation>공백</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="34" />
+        <source>control</source>
+        <translation>제어 문자</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="35" />
+        <source>combining</source>
+        <translation>결합 문자</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="36" />
+        <source>flag</source>
+        <translation>국기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="37" />
+        <source>keycap</source>
+        <translation>키캡</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="38" />
+        <source>emoji</source>
+        <translation>이모지</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="155" />
+        <source>token {n} · id {id}
+bytes {hex}
+byte span [{start}, {end})</source>
+        <translation>토큰 {n} · id {id}
+바이트 {hex}
+바이트 범위 [{start}, {end})</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="175" />
+        <source>Grapheme</source>
+        <translation>자소 클러스터</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="175" />
+        <source>Code point</source>
+        <translation>코드 포인트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="175" />
+        <source>Jamo</source>
+        <translation>자모</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="176" />
+        <source>UTF-8 byte</source>
+        <translation>UTF-8 바이트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="176" />
+        <source>Token id</source>
+        <translation>토큰 ID</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="254" />
+        <source>Click a token to see its characters, code points, jamo and bytes.</source>
+        <translation>토큰을 클릭하면 문자, 코드 포인트, 자모, 바이트를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="329" />
+        <source>lead</source>
+        <translation>선두</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="329" />
+        <source>cont</source>
+        <translation>연속</translation>
+    </message>
+</context>
+<context>
+    <name>ChatComposer</name>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="166" />
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="192" />
+        <source>Template</source>
+        <translation>템플릿</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="171" />
+        <source>Generation prompt</source>
+        <translation>생성 프롬프트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="173" />
+        <source>End with the assistant header that asks the model to answer</source>
+        <translation>모델에게 답을 요청하는 assistant 헤더로 끝냅니다</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="176" />
+        <source>+ Message</source>
+        <translation>+ 메시지</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="192" />
+        <source>Message</source>
+        <translation>메시지</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="192" />
+        <source>Tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="192" />
+        <source>Content</source>
+        <translation>내용</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="269" />
+        <source>{encoder} has no special token {markers}: here the markers are split into ordinary tokens, so the template costs more than with the model's own vocabulary.</source>
+        <translation>{encoder}에는 특수 토큰 {markers}이(가) 없습니다: 여기서는 마커가 일반 토큰으로 나뉘므로, 모델 자체 어휘보다 템플릿에 토큰이 더 듭니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="274" />
+        <source>Special tokens are off: the markers are split as plain text. Turn on “Special tokens” to see each marker as one token.</source>
+        <translation>특수 토큰이 꺼져 있어 마커가 일반 텍스트로 나뉩니다. 마커를 토큰 하나로 보려면 “특수 토큰”을 켜세요.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="277" />
+        <source>Every template marker is one special token.</source>
+        <translation>템플릿 마커마다 특수 토큰 하나입니다.</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePanel</name>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="48" />
+        <location filename="../../tokviz/ui/compare.py" line="53" />
+        <source>Encoder</source>
+        <translation>인코더</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="48" />
+        <location filename="../../tokviz/ui/compare.py" line="54" />
+        <source>Tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="49" />
+        <location filename="../../tokviz/ui/compare.py" line="55" />
+        <source>Chars/token</source>
+        <translation>문자/토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="49" />
+        <location filename="../../tokviz/ui/compare.py" line="55" />
+        <source>Bytes/token</source>
+        <translation>바이트/토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="50" />
+        <location filename="../../tokviz/ui/compare.py" line="56" />
+        <source>Tokens/word</source>
+        <translation>토큰/단어</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="50" />
+        <location filename="../../tokviz/ui/compare.py" line="56" />
+        <source>Partial</source>
+        <translation>부분</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="51" />
+        <location filename="../../tokviz/ui/compare.py" line="57" />
+        <source>Byte fallback</source>
+        <translation>바이트 폴백</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="51" />
+        <location filename="../../tokviz/ui/compare.py" line="57" />
+        <source>Unknown</source>
+        <translation>미지</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="52" />
+        <source>Round trip</source>
+        <translation>왕복</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="52" />
+        <source>Vocab size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="53" />
+        <source>Set</source>
+        <translation>세트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="54" />
+        <source>Texts</source>
+        <translation>텍스트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="58" />
+        <source>Round-trip failures</source>
+        <translation>왕복 실패</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="58" />
+        <source>Errors</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="59" />
+        <source>chars per token</source>
+        <translation>토큰당 문자</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="60" />
+        <location filename="../../tokviz/ui/compare.py" line="752" />
+        <source>tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="61" />
+        <source>bytes per token</source>
+        <translation>토큰당 바이트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="62" />
+        <source>tokens per word</source>
+        <translation>단어당 토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="63" />
+        <source>partial tokens</source>
+        <translation>부분 토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="187" />
+        <source>Type or paste a text; every encoder below splits it.</source>
+        <translation>텍스트를 입력하거나 붙여 넣으세요. 아래의 모든 인코더가 나눕니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="193" />
+        <source>Sample text…</source>
+        <translation>예제 텍스트…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="202" />
+        <source>Export CSV…</source>
+        <translation>CSV 내보내기…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="204" />
+        <source>Save PNG…</source>
+        <translation>PNG 저장…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="231" />
+        <source>Stats</source>
+        <translation>통계</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="232" />
+        <source>Corpus</source>
+        <translation>말뭉치</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="249" />
+        <source>Encoders (drag to reorder)</source>
+        <translation>인코더 (끌어서 순서 변경)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="255" />
+        <source>Encoders known to tokviz that are not in the list</source>
+        <translation>목록에 없는, tokviz가 아는 인코더</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="258" />
+        <source>Add</source>
+        <translation>추가</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="260" />
+        <source>Remove</source>
+        <translation>제거</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="262" />
+        <source>▲ Up</source>
+        <translation>▲ 위로</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="264" />
+        <source>▼ Down</source>
+        <translation>▼ 아래로</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="271" />
+        <source>Open model file…</source>
+        <translation type="unfinished">모델 파일 열기…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="305" />
+        <source>Built-in sample sets</source>
+        <translation>내장 예제 세트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="305" />
+        <source>Demo corpus</source>
+        <translation>데모 말뭉치</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="305" />
+        <location filename="../../tokviz/ui/compare.py" line="756" />
+        <source>Corpus file…</source>
+        <translation>말뭉치 파일…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="307" />
+        <source>Texts:</source>
+        <translation>텍스트:</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="312" />
+        <source>at most </source>
+        <translation>최대 </translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="315" />
+        <source>Compare corpus</source>
+        <translation>말뭉치 비교</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="317" />
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="329" />
+        <source>Chart:</source>
+        <translation>차트:</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="332" />
+        <source>Compare every encoder in the list over the built-in sample sets or a corpus file.</source>
+        <translation>목록의 모든 인코더를 내장 예제 세트나 말뭉치 파일로 비교합니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="345" />
+        <source>Vocabulary overlap:</source>
+        <translation>어휘 겹침:</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="349" />
+        <source>vs</source>
+        <translation>대</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="351" />
+        <source>Compute</source>
+        <translation>계산</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="354" />
+        <source>Shared token byte strings and Jaccard index of two vocabularies.</source>
+        <translation>두 어휘가 공유하는 토큰 바이트열과 자카드 지수.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="376" />
+        <source>byte fallback (&lt;0xNN&gt; pieces instead of &lt;unk&gt;)</source>
+        <translation>바이트 폴백 (&lt;unk&gt; 대신 &lt;0xNN&gt; 조각)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="378" />
+        <source>Model type</source>
+        <translation>모델 종류</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="379" />
+        <source>Vocabulary size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="380" />
+        <source>Character coverage</source>
+        <translation>문자 커버리지</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="382" />
+        <source>Train on the corpus (Corpus tab's texts)</source>
+        <translation>말뭉치로 학습 (말뭉치 탭의 텍스트)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="385" />
+        <source>The model is added as an encoder when training ends.</source>
+        <translation>학습이 끝나면 모델이 인코더로 추가됩니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="391" />
+        <source>Unigram model:</source>
+        <translation>Unigram 모델:</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="400" />
+        <source>Show segmentations</source>
+        <translation>분할 보기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="407" />
+        <source>N-best and sampled segmentations of the first line of the text by a SentencePiece unigram model.</source>
+        <translation>SentencePiece unigram 모델이 텍스트 첫 줄을 나누는 N-best 분할과 샘플링 분할.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="528" />
+        <source>Open model file</source>
+        <translation type="unfinished">모델 파일 열기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="529" />
+        <source>Models (*.model *.tiktoken *.json);;All files (*)</source>
+        <translation>모델 (*.model *.tiktoken *.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="540" />
+        <source>Cannot open model: {err}</source>
+        <translation>모델을 열 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="543" />
+        <source>Cannot open model {path}: {kind}: {err}</source>
+        <translation>모델 {path}을(를) 열 수 없습니다: {kind}: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="631" />
+        <source>training on the demo corpus…</source>
+        <translation>데모 말뭉치로 학습 중…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="633" />
+        <source>could not train: {err}</source>
+        <translation>학습 실패: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="677" />
+        <source>showing the first {shown} of {total} characters; encoding the rest…</source>
+        <translation>{total}자 중 처음 {shown}자 표시 중; 나머지 인코딩 중…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="692" />
+        <source>{chars} characters · {encoders} encoders · updated in {ms} ms  ·  hover a character: its token is outlined in every row  ·  ▼ = encoders disagree on a boundary</source>
+        <translation>{chars}자 · 인코더 {encoders}개 · {ms} ms에 갱신  ·  문자에 마우스를 올리면 모든 행에서 그 토큰이 표시됨  ·  ▼ = 인코더마다 경계가 다름</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="735" />
+        <source>exact</source>
+        <translation>정확</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="735" />
+        <source>differs ({n})</source>
+        <translation>다름 ({n})</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="746" />
+        <source>(+{n} more)</source>
+        <translation>(+{n}개 더)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="748" />
+        <source>&lt;b&gt;{name}&lt;/b&gt; round trip: {diffs}</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt; 왕복: {diffs}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="757" />
+        <source>Corpus file</source>
+        <translation>말뭉치 파일</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="757" />
+        <source>Text (*.txt);;All files (*)</source>
+        <translation>텍스트 (*.txt);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="816" />
+        <source>Comparing…</source>
+        <translation>비교 중…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="824" />
+        <source>Cancelling…</source>
+        <translation>취소 중…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="830" />
+        <source>{done} of {total} characters through every encoder · {seconds} s</source>
+        <translation>{total}자 중 {done}자를 모든 인코더로 처리 · {seconds}초</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="838" />
+        <source>Cancelled</source>
+        <translation>취소됨</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="838" />
+        <source>Done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="842" />
+        <source>{state} in {seconds} s.</source>
+        <translation>{state} ({seconds}초).</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="843" />
+        <source>Skipped: {errors}</source>
+        <translation>건너뜀: {errors}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="849" />
+        <source>Could not compare: {err}</source>
+        <translation>비교할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="878" />
+        <source>Reading the vocabularies of {a} and {b}…</source>
+        <translation>{a}와(과) {b}의 어휘를 읽는 중…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="890" />
+        <source>shared e.g. {shared}&lt;br&gt;only {a}: {only_a}&lt;br&gt;only {b}: {only_b}</source>
+        <translation>공유 예: {shared}&lt;br&gt;{a}에만: {only_a}&lt;br&gt;{b}에만: {only_b}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="896" />
+        <source>Could not compare vocabularies: {err}</source>
+        <translation>어휘를 비교할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="926" />
+        <source>Trained {name}: {n} pieces ({config}).</source>
+        <translation>{name} 학습 완료: 조각 {n}개 ({config}).</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="935" />
+        <source>Training failed: {err}</source>
+        <translation>학습 실패: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="939" />
+        <source>Training {config}…</source>
+        <translation>{config} 학습 중…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="966" />
+        <source>&lt;b&gt;{encoder}&lt;/b&gt; on {text}</source>
+        <translation>&lt;b&gt;{encoder}&lt;/b&gt; — {text}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="968" />
+        <source>&lt;b&gt;N-best&lt;/b&gt; (most likely first)</source>
+        <translation>&lt;b&gt;N-best&lt;/b&gt; (가능성 높은 순)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="970" />
+        <source>&lt;b&gt;Sampled&lt;/b&gt; (alpha {alpha}, seeded)</source>
+        <translation>&lt;b&gt;샘플링&lt;/b&gt; (alpha {alpha}, 고정 시드)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="1017" />
+        <source>Export table as CSV</source>
+        <translation>표를 CSV로 내보내기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="1022" />
+        <location filename="../../tokviz/ui/compare.py" line="1030" />
+        <source>Could not write {path}: {err}</source>
+        <translation>{path}에 쓸 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare.py" line="1025" />
+        <source>Save view as PNG</source>
+        <translation>화면을 PNG로 저장</translation>
+    </message>
+</context>
+<context>
+    <name>CorpusSource</name>
+    <message>
+        <location filename="../../tokviz/ui/train_corpus.py" line="34" />
+        <source>Demo corpus (built-in)</source>
+        <translation>데모 말뭉치 (내장)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_corpus.py" line="44" />
+        <source>Pasted: {first}…</source>
+        <translation>붙여 넣음: {first}…</translation>
+    </message>
+</context>
+<context>
+    <name>CountsBar</name>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="282" />
+        <source>tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="282" />
+        <source>characters</source>
+        <translation>문자</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="282" />
+        <source>bytes</source>
+        <translation>바이트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="282" />
+        <source>words</source>
+        <translation>단어</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="283" />
+        <source>chars / token</source>
+        <translation>문자 / 토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="283" />
+        <source>bytes / token</source>
+        <translation>바이트 / 토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="283" />
+        <source>partial-char tokens</source>
+        <translation>문자 일부 토큰</translation>
+    </message>
+</context>
+<context>
+    <name>InspectPanel</name>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="103" />
+        <source>{encoder} could not encode this text: {kind}: {err}</source>
+        <translation>{encoder}이(가) 이 텍스트를 인코딩하지 못했습니다: {kind}: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="164" />
+        <source>Opening model files is not available in this build.</source>
+        <translation>이 빌드에서는 모델 파일을 열 수 없습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="168" />
+        <source>{path}: not a model tokviz can read ({kind}: {err})</source>
+        <translation>{path}: tokviz가 읽을 수 있는 모델이 아닙니다 ({kind}: {err})</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="361" />
+        <source>Encoder</source>
+        <translation>인코더</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="368" />
+        <source>Normalize</source>
+        <translation>정규화</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="371" />
+        <source>Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)</source>
+        <translation>인코딩 전에 적용할 유니코드 정규화 (NFD는 한글 음절을 자모로 나눕니다)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="375" />
+        <source>Special tokens</source>
+        <translation>특수 토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="376" />
+        <source>Parse special-token strings such as &lt;|endoftext|&gt; as single special tokens</source>
+        <translation>&lt;|endoftext|&gt; 같은 특수 토큰 문자열을 하나의 특수 토큰으로 처리합니다</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="381" />
+        <location filename="../../tokviz/ui/inspect.py" line="420" />
+        <source>Text</source>
+        <translation>텍스트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="381" />
+        <source>IDs</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="391" />
+        <source>Open text…</source>
+        <translation>텍스트 열기…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="395" />
+        <source>Copy</source>
+        <translation>복사</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="398" />
+        <source>Copy text</source>
+        <translation>텍스트 복사</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="398" />
+        <source>Copy ids</source>
+        <translation>ID 복사</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="399" />
+        <source>Copy as JSON</source>
+        <translation>JSON으로 복사</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="405" />
+        <source>Export PNG…</source>
+        <translation>PNG로 내보내기…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="415" />
+        <source>Type or paste text here…</source>
+        <translation>여기에 텍스트를 입력하거나 붙여넣으세요…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="421" />
+        <source>Chat</source>
+        <translation>채팅</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="491" />
+        <source>Unavailable: {reason}</source>
+        <translation>사용할 수 없음: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="494" />
+        <source>Open model file…</source>
+        <translation>모델 파일 열기…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="496" />
+        <source>Add a .tiktoken, SentencePiece .model or tokviz model file as an encoder</source>
+        <translation>.tiktoken, SentencePiece .model 또는 tokviz 모델 파일을 인코더로 추가</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="522" />
+        <source>{name} is unavailable: {reason}</source>
+        <translation>{name}을(를) 사용할 수 없습니다: {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="528" />
+        <source>There is no encoder called {name}.</source>
+        <translation>{name}(이)라는 인코더가 없습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="538" />
+        <source>Open model file</source>
+        <translation type="unfinished">모델 파일 열기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="538" />
+        <source>Models (*.model *.tiktoken *.json *.txt *.codes);;All files (*)</source>
+        <translation>모델 (*.model *.tiktoken *.json *.txt *.codes);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="556" />
+        <source>Opening {name}…</source>
+        <translation>{name} 여는 중…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="562" />
+        <source>Cannot open the model file: {err}</source>
+        <translation>모델 파일을 열 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="584" />
+        <source>pasted text</source>
+        <translation>붙여 넣은 텍스트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="596" />
+        <source>The {what} was not inserted. {err}</source>
+        <translation>{what}를 넣지 않았습니다. {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="597" />
+        <source>Replace with U+FFFD</source>
+        <translation>U+FFFD로 바꾸기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="612" />
+        <source>Open text file</source>
+        <translation>텍스트 파일 열기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="613" />
+        <source>Text (*.txt *.md *.py *.json);;All files (*)</source>
+        <translation>텍스트 (*.txt *.md *.py *.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="624" />
+        <source>Cannot read {path}: {err}</source>
+        <translation>{path}을(를) 읽을 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="631" />
+        <source>{name} is not valid UTF-8: bytes {bad} at offset {offset} cannot be decoded ({reason}). Nothing was loaded.</source>
+        <translation>{name}은(는) 올바른 UTF-8이 아닙니다: 오프셋 {offset}의 바이트 {bad}을(를) 디코딩할 수 없습니다 ({reason}). 아무것도 불러오지 않았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="633" />
+        <source>{name} is not valid UTF-8: byte {bad} at offset {offset} cannot be decoded ({reason}). Nothing was loaded.</source>
+        <translation>{name}은(는) 올바른 UTF-8이 아닙니다: 오프셋 {offset}의 바이트 {bad}을(를) 디코딩할 수 없습니다 ({reason}). 아무것도 불러오지 않았습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="635" />
+        <source>Open with U+FFFD replacements</source>
+        <translation>U+FFFD로 바꿔서 열기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="668" />
+        <source>No encoder is available. Install the packages named in the encoder list.</source>
+        <translation>사용할 수 있는 인코더가 없습니다. 인코더 목록에 적힌 패키지를 설치하세요.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="699" />
+        <source>No tokens: see the message above.</source>
+        <translation>토큰 없음: 위 메시지를 보세요.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="710" />
+        <source>Type or paste text to see its tokens.</source>
+        <translation>텍스트를 입력하거나 붙여 넣으면 토큰이 보입니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="726" />
+        <source>{form}: {before} → {after} characters, {tokens_before} → {tokens_after} tokens</source>
+        <translation>{form}: {before} → {after}자, 토큰 {tokens_before} → {tokens_after}개</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="731" />
+        <source>{n} special</source>
+        <translation>특수 {n}개</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="733" />
+        <source>{fallback} byte-fallback, {unknown} unknown</source>
+        <translation>바이트 폴백 {fallback}개, 미지 {unknown}개</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="736" />
+        <source>(dashed boxes)</source>
+        <translation>(점선 상자)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="737" />
+        <source>encoded, measured and laid out in {ms} ms (worker thread)</source>
+        <translation>인코딩, 측정, 배치에 {ms} ms (작업 스레드)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="748" />
+        <source>The text contains {n} NUL characters (U+0000, shown as ⟨NUL⟩); they are encoded like any other character.</source>
+        <translation>텍스트에 NUL 문자(U+0000, ⟨NUL⟩로 표시)가 {n}개 있습니다. 다른 문자와 똑같이 인코딩됩니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="750" />
+        <source>The text contains {n} NUL character (U+0000, shown as ⟨NUL⟩); they are encoded like any other character.</source>
+        <translation>텍스트에 NUL 문자(U+0000, ⟨NUL⟩로 표시)가 {n}개 있습니다. 다른 문자와 똑같이 인코딩됩니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="754" />
+        <source>Large text ({chars} characters, {tokens} tokens): the view draws the first {drawn} tokens; the counts and copies cover everything.</source>
+        <translation>큰 텍스트 ({chars}자, 토큰 {tokens}개): 화면에는 처음 {drawn}개 토큰만 그리며, 개수와 복사는 전체를 다룹니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="793" />
+        <source>Byte layers</source>
+        <translation>바이트 층</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="802" />
+        <source>tokens {first}–{last} of {total}</source>
+        <translation>토큰 {first}–{last}/{total}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="802" />
+        <source>token {first} of {total}</source>
+        <translation>토큰 {first}/{total}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="806" />
+        <source>the beginning of the text (click a token to choose)</source>
+        <translation>텍스트 앞부분 (토큰을 클릭해 선택)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="819" />
+        <source>(first bytes only)</source>
+        <translation>(앞쪽 바이트만)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="820" />
+        <source>&lt;b&gt;Byte layers&lt;/b&gt; — {what}: {n} code point, {bytes} UTF-8 bytes{more}. Each byte is owned by exactly one token (same colours as above).</source>
+        <translation>&lt;b&gt;바이트 층&lt;/b&gt; — {what}: 코드 포인트 {n}개, UTF-8 바이트 {bytes}개{more}. 각 바이트는 정확히 한 토큰에 속합니다 (색은 위와 같음).</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="822" />
+        <source>&lt;b&gt;Byte layers&lt;/b&gt; — {what}: {n} code points, {bytes} UTF-8 bytes{more}. Each byte is owned by exactly one token (same colours as above).</source>
+        <translation>&lt;b&gt;바이트 층&lt;/b&gt; — {what}: 코드 포인트 {n}개, UTF-8 바이트 {bytes}개{more}. 각 바이트는 정확히 한 토큰에 속합니다 (색은 위와 같음).</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="892" />
+        <source>Export view as PNG</source>
+        <translation>화면을 PNG로 내보내기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="892" />
+        <source>PNG image (*.png)</source>
+        <translation>PNG 이미지 (*.png)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="904" />
+        <source>Cannot write {path}: {err}</source>
+        <translation>{path}에 쓸 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="956" />
+        <source>Click a token to see its id, bytes, piece and spans here. Shift-click selects a range; ← → move.</source>
+        <translation>토큰을 클릭하면 id, 바이트, 조각, 범위가 여기에 나옵니다. Shift+클릭으로 범위 선택, ← →로 이동.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="963" />
+        <source>tokens {first}–{last}: {n} tokens, {bytes} bytes</source>
+        <translation>토큰 {first}–{last}: 토큰 {n}개, {bytes}바이트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="965" />
+        <source>bytes</source>
+        <translation>바이트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="968" />
+        <source>piece</source>
+        <translation>조각</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect.py" line="974" />
+        <source>… {n} more</source>
+        <translation>… {n}개 더</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <location filename="../../tokviz/ui/main_window.py" line="22" />
@@ -125,200 +1123,533 @@
     </message>
 </context>
 <context>
-    <name>ByteLayersView</name>
+    <name>MergeTreeView</name>
     <message>
-        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="166" />
-        <source>Grapheme</source>
-        <translation>자소 클러스터</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="166" />
-        <source>Code point</source>
-        <translation>코드 포인트</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="166" />
-        <source>Jamo</source>
-        <translation>자모</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="167" />
-        <source>UTF-8 byte</source>
-        <translation>UTF-8 바이트</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/byte_layers.py" line="167" />
-        <source>Token id</source>
-        <translation>토큰 ID</translation>
+        <location filename="../../tokviz/ui/train_tree.py" line="66" />
+        <source>Select a token in the table to see its merge tree</source>
+        <translation>표에서 토큰을 고르면 병합 트리가 보입니다</translation>
     </message>
 </context>
 <context>
-    <name>ChatComposer</name>
+    <name>MessageArea</name>
     <message>
-        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="166" />
-        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="192" />
-        <source>Template</source>
-        <translation>템플릿</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="171" />
-        <source>Generation prompt</source>
-        <translation>생성 프롬프트</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="173" />
-        <source>End with the assistant header that asks the model to answer</source>
-        <translation>모델에게 답을 요청하는 assistant 헤더로 끝냅니다</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="176" />
-        <source>+ Message</source>
-        <translation>+ 메시지</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="192" />
-        <source>Message</source>
-        <translation>메시지</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="192" />
-        <source>Tokens</source>
-        <translation>토큰</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/widgets/chat_composer.py" line="192" />
-        <source>Content</source>
-        <translation>내용</translation>
-    </message>
-</context>
-<context>
-    <name>CountsBar</name>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="281" />
-        <source>tokens</source>
-        <translation>토큰</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="281" />
-        <source>characters</source>
-        <translation>문자</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="281" />
-        <source>bytes</source>
-        <translation>바이트</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="281" />
-        <source>words</source>
-        <translation>단어</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="282" />
-        <source>chars / token</source>
-        <translation>문자 / 토큰</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="282" />
-        <source>bytes / token</source>
-        <translation>바이트 / 토큰</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="282" />
-        <source>partial-char tokens</source>
-        <translation>문자 일부 토큰</translation>
-    </message>
-</context>
-<context>
-    <name>InspectPanel</name>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="359" />
-        <source>Encoder</source>
-        <translation>인코더</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="366" />
-        <source>Normalize</source>
-        <translation>정규화</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="369" />
-        <source>Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)</source>
-        <translation>인코딩 전에 적용할 유니코드 정규화 (NFD는 한글 음절을 자모로 나눕니다)</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="373" />
-        <source>Special tokens</source>
-        <translation>특수 토큰</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="374" />
-        <source>Parse special-token strings such as &lt;|endoftext|&gt; as single special tokens</source>
-        <translation>&lt;|endoftext|&gt; 같은 특수 토큰 문자열을 하나의 특수 토큰으로 처리합니다</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="379" />
-        <location filename="../../tokviz/ui/inspect.py" line="418" />
-        <source>Text</source>
-        <translation>텍스트</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="379" />
-        <source>IDs</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="389" />
-        <source>Open text…</source>
-        <translation>텍스트 열기…</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="393" />
-        <source>Copy</source>
-        <translation>복사</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="396" />
-        <source>Copy text</source>
-        <translation>텍스트 복사</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="396" />
-        <source>Copy ids</source>
-        <translation>ID 복사</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="397" />
-        <source>Copy as JSON</source>
-        <translation>JSON으로 복사</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="403" />
-        <source>Export PNG…</source>
-        <translation>PNG로 내보내기…</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="413" />
-        <source>Type or paste text here…</source>
-        <translation>여기에 텍스트를 입력하거나 붙여넣으세요…</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="419" />
-        <source>Chat</source>
-        <translation>채팅</translation>
-    </message>
-    <message>
-        <location filename="../../tokviz/ui/inspect.py" line="492" />
-        <source>Open model file…</source>
-        <translation>모델 파일 열기…</translation>
+        <location filename="../../tokviz/ui/train.py" line="167" />
+        <source>Dismiss</source>
+        <translation>닫기</translation>
     </message>
 </context>
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../../tokviz/ui/inspect.py" line="226" />
+        <location filename="../../tokviz/ui/inspect.py" line="227" />
         <source>Dismiss</source>
         <translation>닫기</translation>
+    </message>
+</context>
+<context>
+    <name>PasteDialog</name>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="193" />
+        <source>Paste a corpus</source>
+        <translation>말뭉치 붙여 넣기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="195" />
+        <source>One document or sentence per line:</source>
+        <translation>한 줄에 문서나 문장 하나:</translation>
+    </message>
+</context>
+<context>
+    <name>TokenBarChart</name>
+    <message>
+        <location filename="../../tokviz/ui/compare_charts.py" line="62" />
+        <source>tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/compare_charts.py" line="87" />
+        <source>error</source>
+        <translation>오류</translation>
+    </message>
+</context>
+<context>
+    <name>TokenView</name>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="252" />
+        <source>part of {char}</source>
+        <translation>{char}의 일부</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="261" />
+        <source>token {n} of {total} · id {id}</source>
+        <translation>토큰 {n}/{total} · id {id}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="263" />
+        <source>(none)</source>
+        <translation>(없음)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="264" />
+        <source>bytes: {hex}  ({n} byte)</source>
+        <translation>바이트: {hex}  ({n}바이트)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="265" />
+        <source>bytes: {hex}  ({n} bytes)</source>
+        <translation>바이트: {hex}  ({n}바이트)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="268" />
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="272" />
+        <source>piece: {piece}</source>
+        <translation>조각: {piece}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="273" />
+        <source>cuts {chars}</source>
+        <translation>자르는 문자: {chars}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="275" />
+        <source>raw piece: {raw}</source>
+        <translation>원래 조각: {raw}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="276" />
+        <source>byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})</source>
+        <translation>바이트 범위: [{byte_start}, {byte_end})  문자 범위: [{start}, {end})</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="304" />
+        <source>Type or paste text to see its tokens.</source>
+        <translation>텍스트를 입력하거나 붙여 넣으면 토큰이 보입니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="522" />
+        <source>… {n} more tokens not drawn (the counts cover the whole text)</source>
+        <translation>… 토큰 {n}개는 그리지 않음 (개수는 전체 텍스트 기준)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/widgets/token_view.py" line="601" />
+        <source>text no token covers (the encoder skipped it)</source>
+        <translation>어떤 토큰도 덮지 않는 텍스트 (인코더가 건너뜀)</translation>
+    </message>
+</context>
+<context>
+    <name>TrainPanel</name>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="66" />
+        <source>1 merge/s</source>
+        <translation>초당 1 병합</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="66" />
+        <source>3 merges/s</source>
+        <translation>초당 3 병합</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="67" />
+        <source>10 merges/s</source>
+        <translation>초당 10 병합</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="67" />
+        <source>30 merges/s</source>
+        <translation>초당 30 병합</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="68" />
+        <source>100 merges/s</source>
+        <translation>초당 100 병합</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="69" />
+        <source>1000 merges/s</source>
+        <translation>초당 1000 병합</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="70" />
+        <source>as fast as possible</source>
+        <translation>최대한 빠르게</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="268" />
+        <source>Corpus</source>
+        <translation>말뭉치</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="274" />
+        <source>Open file…</source>
+        <translation>파일 열기…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="276" />
+        <source>Paste…</source>
+        <translation>붙여 넣기…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="282" />
+        <source>Mode</source>
+        <translation>모드</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="284" />
+        <source>byte (UTF-8 bytes)</source>
+        <translation>byte (UTF-8 바이트)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="285" />
+        <source>char (&lt;/w&gt; words)</source>
+        <translation>char (&lt;/w&gt; 단어)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="288" />
+        <source>Pattern</source>
+        <translation>패턴</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="295" />
+        <source>Hangul only</source>
+        <translation>한글만</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="296" />
+        <source>Count only Hangul and spaces (the classic Korean BPE tutorial's preset)</source>
+        <translation>한글과 공백만 셉니다 (고전적인 한국어 BPE 튜토리얼의 설정)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="298" />
+        <source>Merges</source>
+        <translation>병합 수</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="303" />
+        <source>Min freq</source>
+        <translation>최소 빈도</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="310" />
+        <source>Save model…</source>
+        <translation>모델 저장…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="318" />
+        <location filename="../../tokviz/ui/train.py" line="953" />
+        <source>▶ Train</source>
+        <translation>▶ 학습</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="319" />
+        <source>⏸ Pause</source>
+        <translation>⏸ 일시정지</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="320" />
+        <source>Step</source>
+        <translation>한 단계</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="321" />
+        <source>⏭ Run to end</source>
+        <translation>⏭ 끝까지</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="322" />
+        <source>■ Cancel</source>
+        <translation>■ 취소</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="323" />
+        <source>Reset</source>
+        <translation>초기화</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="334" />
+        <source>Speed</source>
+        <translation>속도</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="344" />
+        <source>step 0</source>
+        <translation>단계 0</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="349" />
+        <source>counting… %p%</source>
+        <translation>세는 중… %p%</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="369" />
+        <source>&lt;b&gt;Corpus sample&lt;/b&gt; — pieces at the current step; the merge just made in orange</source>
+        <translation>&lt;b&gt;말뭉치 예시&lt;/b&gt; — 현재 단계의 조각; 방금 한 병합은 주황색</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="374" />
+        <source>&lt;b&gt;Probe&lt;/b&gt; — type anything; it is segmented at the current step</source>
+        <translation>&lt;b&gt;시험 입력&lt;/b&gt; — 아무거나 입력하면 현재 단계로 분할됩니다</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="391" />
+        <source>&lt;b&gt;Learned tokens&lt;/b&gt;</source>
+        <translation>&lt;b&gt;학습된 토큰&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="394" />
+        <source>search token or hex…</source>
+        <translation>토큰이나 hex 검색…</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="414" />
+        <source>&lt;b&gt;Merge tree&lt;/b&gt;</source>
+        <translation>&lt;b&gt;병합 트리&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="464" />
+        <source>Open a text corpus</source>
+        <translation>텍스트 말뭉치 열기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="465" />
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="504" />
+        <source>Cannot start training: {err}</source>
+        <translation>학습을 시작할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="594" />
+        <location filename="../../tokviz/ui/train.py" line="785" />
+        <source>cancelled</source>
+        <translation>취소됨</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="681" />
+        <source>counting</source>
+        <translation>세는 중</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="681" />
+        <source>indexing</source>
+        <translation>색인 중</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="682" />
+        <source>{phase}… %p%</source>
+        <translation>{phase}… %p%</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="687" />
+        <source>You can train anyway with each invalid byte replaced by U+FFFD.</source>
+        <translation>잘못된 바이트를 모두 U+FFFD로 바꿔서 학습할 수도 있습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="688" />
+        <source>Replace invalid bytes and train</source>
+        <translation>잘못된 바이트를 바꾸고 학습</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="785" />
+        <source>done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="786" />
+        <source>min frequency reached</source>
+        <translation>최소 빈도 도달</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="787" />
+        <source>no pairs left</source>
+        <translation>남은 쌍 없음</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="788" />
+        <source>step {step} / {target}</source>
+        <translation>단계 {step} / {target}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="821" />
+        <source>&lt;b&gt;Learned tokens&lt;/b&gt; ({n})</source>
+        <translation>&lt;b&gt;학습된 토큰&lt;/b&gt; ({n})</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="844" />
+        <source>Press ▶ Train to watch BPE learn merge by merge</source>
+        <translation>▶ 학습을 누르면 BPE가 병합을 하나씩 배우는 과정이 보입니다</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="845" />
+        <source>step 0: no merges yet</source>
+        <translation>단계 0: 아직 병합 없음</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="853" />
+        <source>count &lt;b&gt;{count}&lt;/b&gt; · rank &lt;b&gt;{rank}&lt;/b&gt; · vocab {vocab} · corpus {corpus} tokens</source>
+        <translation>빈도 &lt;b&gt;{count}&lt;/b&gt; · 순위 &lt;b&gt;{rank}&lt;/b&gt; · 어휘 {vocab} · 말뭉치 토큰 {corpus}개</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="863" />
+        <source>(no sample lines)</source>
+        <translation>(예시 줄 없음)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="899" />
+        <source>{tokens} tokens · {chars} characters</source>
+        <translation>토큰 {tokens}개 · {chars}자</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="914" />
+        <source>&lt;b&gt;Merge tree&lt;/b&gt; of {piece} — {leaves} base tokens, {levels} levels</source>
+        <translation>{piece}의 &lt;b&gt;병합 트리&lt;/b&gt; — 기본 토큰 {leaves}개, {levels}단계</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="952" />
+        <source>▶ Play</source>
+        <translation>▶ 재생</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="982" />
+        <source>The model at step {step} is not available: {err}</source>
+        <translation>단계 {step}의 모델을 쓸 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="1016" />
+        <source>Save the model at step {step}</source>
+        <translation>단계 {step}의 모델 저장</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="1030" />
+        <source>Could not save the model: {err}</source>
+        <translation>모델을 저장할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train.py" line="1033" />
+        <source>Saved the model at step {step} ({fmt}): {names}</source>
+        <translation>단계 {step}의 모델을 저장했습니다 ({fmt}): {names}</translation>
+    </message>
+</context>
+<context>
+    <name>TrainPlots</name>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="58" />
+        <source>merge step</source>
+        <translation>병합 단계</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="87" />
+        <source>Vocabulary size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="88" />
+        <location filename="../../tokviz/ui/train_plots.py" line="99" />
+        <location filename="../../tokviz/ui/train_plots.py" line="116" />
+        <source>tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="92" />
+        <source>Merged pair count</source>
+        <translation>병합된 쌍의 빈도</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="93" />
+        <source>count (log)</source>
+        <translation>빈도 (로그)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="98" />
+        <source>Corpus length</source>
+        <translation>말뭉치 길이</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="106" />
+        <source>chars / token</source>
+        <translation>문자 / 토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="115" />
+        <source>Token lengths</source>
+        <translation>토큰 길이</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="117" />
+        <source>length</source>
+        <translation>길이</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="152" />
+        <source>bytes</source>
+        <translation>바이트</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="153" />
+        <source>chars</source>
+        <translation>문자</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_plots.py" line="154" />
+        <source>length ({unit})</source>
+        <translation>길이 ({unit})</translation>
+    </message>
+</context>
+<context>
+    <name>TrainWorker</name>
+    <message>
+        <location filename="../../tokviz/ui/train_worker.py" line="139" />
+        <source>The trainer stopped.</source>
+        <translation>학습기가 멈췄습니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_worker.py" line="148" />
+        <source>Training failed: {kind}: {err}</source>
+        <translation>학습 실패: {kind}: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_worker.py" line="152" />
+        <source>Training failed.</source>
+        <translation>학습 실패.</translation>
+    </message>
+</context>
+<context>
+    <name>VocabModel</name>
+    <message>
+        <location filename="../../tokviz/ui/train_vocab.py" line="15" />
+        <source>rank</source>
+        <translation>순위</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_vocab.py" line="15" />
+        <source>token</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_vocab.py" line="16" />
+        <source>bytes (hex)</source>
+        <translation>바이트 (hex)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_vocab.py" line="16" />
+        <source>count</source>
+        <translation>빈도</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_vocab.py" line="17" />
+        <source>length</source>
+        <translation>길이</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_vocab.py" line="76" />
+        <source>chars</source>
+        <translation>문자</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/train_vocab.py" line="76" />
+        <source>bytes</source>
+        <translation>바이트</translation>
     </message>
 </context>
 <context>

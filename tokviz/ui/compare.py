@@ -13,7 +13,7 @@ import io
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGridLayout,
@@ -44,12 +44,23 @@ DEFAULT_TEXT = (
     "Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def greet(name): return f\"Hi {name}\""
 )
 
-STAT_COLUMNS = ["Encoder", "Tokens", "Chars/token", "Bytes/token", "Tokens/word", "Partial", "Byte fallback",
-                "Unknown", "Round trip", "Vocab size"]
-CORPUS_COLUMNS = ["Set", "Encoder", "Texts", "Tokens", "Chars/token", "Bytes/token", "Tokens/word", "Partial",
-                  "Byte fallback", "Unknown", "Round-trip failures", "Errors"]
-CORPUS_METRICS = {"chars per token": "chars_per_token", "tokens": "tokens", "bytes per token": "bytes_per_token",
-                  "tokens per word": "fertility", "partial tokens": "partial_tokens"}
+# titles are translated when shown (lupdate reads the literals; the English stays the key)
+STAT_COLUMNS = [QT_TRANSLATE_NOOP("ComparePanel", "Encoder"), QT_TRANSLATE_NOOP("ComparePanel", "Tokens"),
+                QT_TRANSLATE_NOOP("ComparePanel", "Chars/token"), QT_TRANSLATE_NOOP("ComparePanel", "Bytes/token"),
+                QT_TRANSLATE_NOOP("ComparePanel", "Tokens/word"), QT_TRANSLATE_NOOP("ComparePanel", "Partial"),
+                QT_TRANSLATE_NOOP("ComparePanel", "Byte fallback"), QT_TRANSLATE_NOOP("ComparePanel", "Unknown"),
+                QT_TRANSLATE_NOOP("ComparePanel", "Round trip"), QT_TRANSLATE_NOOP("ComparePanel", "Vocab size")]
+CORPUS_COLUMNS = [QT_TRANSLATE_NOOP("ComparePanel", "Set"), QT_TRANSLATE_NOOP("ComparePanel", "Encoder"),
+                  QT_TRANSLATE_NOOP("ComparePanel", "Texts"), QT_TRANSLATE_NOOP("ComparePanel", "Tokens"),
+                  QT_TRANSLATE_NOOP("ComparePanel", "Chars/token"), QT_TRANSLATE_NOOP("ComparePanel", "Bytes/token"),
+                  QT_TRANSLATE_NOOP("ComparePanel", "Tokens/word"), QT_TRANSLATE_NOOP("ComparePanel", "Partial"),
+                  QT_TRANSLATE_NOOP("ComparePanel", "Byte fallback"), QT_TRANSLATE_NOOP("ComparePanel", "Unknown"),
+                  QT_TRANSLATE_NOOP("ComparePanel", "Round-trip failures"), QT_TRANSLATE_NOOP("ComparePanel", "Errors")]
+CORPUS_METRICS = {QT_TRANSLATE_NOOP("ComparePanel", "chars per token"): "chars_per_token",
+                  QT_TRANSLATE_NOOP("ComparePanel", "tokens"): "tokens",
+                  QT_TRANSLATE_NOOP("ComparePanel", "bytes per token"): "bytes_per_token",
+                  QT_TRANSLATE_NOOP("ComparePanel", "tokens per word"): "fertility",
+                  QT_TRANSLATE_NOOP("ComparePanel", "partial tokens"): "partial_tokens"}
 
 
 def _num(value: float, digits: int = 2) -> str:
@@ -173,13 +184,13 @@ class ComparePanel(QWidget):
         top = QHBoxLayout()
         self.editor = QPlainTextEdit()
         self.editor.setFont(mono_font(11))
-        self.editor.setPlaceholderText("Type or paste a text; every encoder below splits it.")
+        self.editor.setPlaceholderText(self.tr("Type or paste a text; every encoder below splits it."))
         self.editor.setMaximumHeight(64)
         self.editor.textChanged.connect(self._debounce.start)
         top.addWidget(self.editor, 1)
         side = QVBoxLayout()
         self.sample_combo = QComboBox()
-        self.sample_combo.addItem("Sample text…")
+        self.sample_combo.addItem(self.tr("Sample text…"))
         try:
             self._samples = {s.name: s.texts[0] for s in sample_sets()}
         except TokvizError:
@@ -188,9 +199,9 @@ class ComparePanel(QWidget):
         self.sample_combo.activated.connect(self._load_sample)
         side.addWidget(self.sample_combo)
         row = QHBoxLayout()
-        self.csv_button = QPushButton("Export CSV…")
+        self.csv_button = QPushButton(self.tr("Export CSV…"))
         self.csv_button.clicked.connect(self._ask_export_csv)
-        self.png_button = QPushButton("Save PNG…")
+        self.png_button = QPushButton(self.tr("Save PNG…"))
         self.png_button.clicked.connect(self._ask_save_png)
         row.addWidget(self.csv_button)
         row.addWidget(self.png_button)
@@ -217,8 +228,8 @@ class ComparePanel(QWidget):
         split.addWidget(upper)
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._build_stats(), "Stats")
-        self.tabs.addTab(self._build_corpus(), "Corpus")
+        self.tabs.addTab(self._build_stats(), self.tr("Stats"))
+        self.tabs.addTab(self._build_corpus(), self.tr("Corpus"))
         self.tabs.addTab(self._build_sentencepiece(), "SentencePiece")
         split.addWidget(self.tabs)
         split.setStretchFactor(0, 3)
@@ -235,29 +246,29 @@ class ComparePanel(QWidget):
         box = QWidget()
         lay = QVBoxLayout(box)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(QLabel("Encoders (drag to reorder)"))
+        lay.addWidget(QLabel(self.tr("Encoders (drag to reorder)")))
         self.encoder_list = QListWidget()
         self.encoder_list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.encoder_list.model().rowsMoved.connect(lambda *a: self._encoders_edited())
         lay.addWidget(self.encoder_list, 1)
         self.add_combo = QComboBox()
-        self.add_combo.setToolTip("Encoders known to tokviz that are not in the list")
+        self.add_combo.setToolTip(self.tr("Encoders known to tokviz that are not in the list"))
         lay.addWidget(self.add_combo)
         grid = QGridLayout()
-        add = QPushButton("Add")
+        add = QPushButton(self.tr("Add"))
         add.clicked.connect(lambda: self.add_encoder_name(self.add_combo.currentText()))
-        remove = QPushButton("Remove")
+        remove = QPushButton(self.tr("Remove"))
         remove.clicked.connect(self._remove_selected)
-        up = QPushButton("▲ Up")
+        up = QPushButton(self.tr("▲ Up"))
         up.clicked.connect(lambda: self._move_selected(-1))
-        down = QPushButton("▼ Down")
+        down = QPushButton(self.tr("▼ Down"))
         down.clicked.connect(lambda: self._move_selected(1))
         grid.addWidget(add, 0, 0)
         grid.addWidget(remove, 0, 1)
         grid.addWidget(up, 1, 0)
         grid.addWidget(down, 1, 1)
         lay.addLayout(grid)
-        open_btn = QPushButton("Open model file…")
+        open_btn = QPushButton(self.tr("Open model file…"))
         open_btn.clicked.connect(self._ask_open_model)
         lay.addWidget(open_btn)
         self._refresh_add_combo()
@@ -269,7 +280,7 @@ class ComparePanel(QWidget):
         lay = QVBoxLayout(left)
         lay.setContentsMargins(0, 0, 0, 0)
         self.stats_table = QTableWidget(0, len(STAT_COLUMNS))
-        self.stats_table.setHorizontalHeaderLabels(STAT_COLUMNS)
+        self.stats_table.setHorizontalHeaderLabels([self.tr(c) for c in STAT_COLUMNS])
         self.stats_table.verticalHeader().setVisible(False)
         self.stats_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.stats_table.setAlternatingRowColors(True)
@@ -291,19 +302,19 @@ class ComparePanel(QWidget):
         lay = QVBoxLayout(w)
         bar = QHBoxLayout()
         self.corpus_source = QComboBox()
-        self.corpus_source.addItems(["Built-in sample sets", "Demo corpus", "Corpus file…"])
+        self.corpus_source.addItems([self.tr("Built-in sample sets"), self.tr("Demo corpus"), self.tr("Corpus file…")])
         self.corpus_source.activated.connect(self._corpus_source_changed)
-        bar.addWidget(QLabel("Texts:"))
+        bar.addWidget(QLabel(self.tr("Texts:")))
         bar.addWidget(self.corpus_source)
         self.max_lines = QSpinBox()
         self.max_lines.setRange(1, 10_000_000)
         self.max_lines.setValue(200_000)
-        self.max_lines.setPrefix("at most ")
+        self.max_lines.setPrefix(self.tr("at most "))
         self.max_lines.setSuffix(" lines")
         bar.addWidget(self.max_lines)
-        self.corpus_run = QPushButton("Compare corpus")
+        self.corpus_run = QPushButton(self.tr("Compare corpus"))
         self.corpus_run.clicked.connect(lambda: self.run_corpus())
-        self.corpus_cancel = QPushButton("Cancel")
+        self.corpus_cancel = QPushButton(self.tr("Cancel"))
         self.corpus_cancel.setEnabled(False)
         self.corpus_cancel.clicked.connect(self.cancel_corpus)
         bar.addWidget(self.corpus_run)
@@ -312,16 +323,17 @@ class ComparePanel(QWidget):
         self.corpus_progress.setRange(0, 1000)
         bar.addWidget(self.corpus_progress, 1)
         self.metric_combo = QComboBox()
-        self.metric_combo.addItems(list(CORPUS_METRICS))
+        for label, attr in CORPUS_METRICS.items():
+            self.metric_combo.addItem(self.tr(label), attr)
         self.metric_combo.currentIndexChanged.connect(lambda _: self._show_corpus(self.corpus_totals))
-        bar.addWidget(QLabel("Chart:"))
+        bar.addWidget(QLabel(self.tr("Chart:")))
         bar.addWidget(self.metric_combo)
         lay.addLayout(bar)
-        self.corpus_status = QLabel("Compare every encoder in the list over the built-in sample sets or a corpus file.")
+        self.corpus_status = QLabel(self.tr("Compare every encoder in the list over the built-in sample sets or a corpus file."))
         lay.addWidget(self.corpus_status)
         split = QSplitter(Qt.Orientation.Horizontal)
         self.corpus_table = QTableWidget(0, len(CORPUS_COLUMNS))
-        self.corpus_table.setHorizontalHeaderLabels(CORPUS_COLUMNS)
+        self.corpus_table.setHorizontalHeaderLabels([self.tr(c) for c in CORPUS_COLUMNS])
         self.corpus_table.verticalHeader().setVisible(False)
         self.corpus_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         split.addWidget(self.corpus_table)
@@ -330,16 +342,16 @@ class ComparePanel(QWidget):
         split.setSizes([760, 560])
         lay.addWidget(split, 1)
         ov = QHBoxLayout()
-        ov.addWidget(QLabel("Vocabulary overlap:"))
+        ov.addWidget(QLabel(self.tr("Vocabulary overlap:")))
         self.overlap_a = QComboBox()
         self.overlap_b = QComboBox()
         ov.addWidget(self.overlap_a)
-        ov.addWidget(QLabel("vs"))
+        ov.addWidget(QLabel(self.tr("vs")))
         ov.addWidget(self.overlap_b)
-        go = QPushButton("Compute")
+        go = QPushButton(self.tr("Compute"))
         go.clicked.connect(lambda: self.compute_overlap(self.overlap_a.currentText(), self.overlap_b.currentText()))
         ov.addWidget(go)
-        self.overlap_label = QLabel("Shared token byte strings and Jaccard index of two vocabularies.")
+        self.overlap_label = QLabel(self.tr("Shared token byte strings and Jaccard index of two vocabularies."))
         self.overlap_label.setWordWrap(True)
         self.overlap_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         ov.addWidget(self.overlap_label, 1)
@@ -361,22 +373,22 @@ class ComparePanel(QWidget):
         self.sp_coverage.setRange(0.9, 1.0)
         self.sp_coverage.setSingleStep(0.0005)
         self.sp_coverage.setValue(0.9995)
-        self.sp_fallback = QCheckBox("byte fallback (<0xNN> pieces instead of <unk>)")
+        self.sp_fallback = QCheckBox(self.tr("byte fallback (<0xNN> pieces instead of <unk>)"))
         self.sp_fallback.setChecked(True)
-        form.addRow("Model type", self.sp_type)
-        form.addRow("Vocabulary size", self.sp_vocab)
-        form.addRow("Character coverage", self.sp_coverage)
+        form.addRow(self.tr("Model type"), self.sp_type)
+        form.addRow(self.tr("Vocabulary size"), self.sp_vocab)
+        form.addRow(self.tr("Character coverage"), self.sp_coverage)
         form.addRow("", self.sp_fallback)
-        self.sp_train_button = QPushButton("Train on the corpus (Corpus tab's texts)")
+        self.sp_train_button = QPushButton(self.tr("Train on the corpus (Corpus tab's texts)"))
         self.sp_train_button.clicked.connect(lambda: self.train_sentencepiece())
         form.addRow(self.sp_train_button)
-        self.sp_status = QLabel("The model is added as an encoder when training ends.")
+        self.sp_status = QLabel(self.tr("The model is added as an encoder when training ends."))
         self.sp_status.setWordWrap(True)
         form.addRow(self.sp_status)
         lay.addWidget(form_box)
         right = QVBoxLayout()
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("Unigram model:"))
+        bar.addWidget(QLabel(self.tr("Unigram model:")))
         self.seg_model = QComboBox()
         bar.addWidget(self.seg_model, 1)
         self.seg_alpha = QDoubleSpinBox()
@@ -385,14 +397,14 @@ class ComparePanel(QWidget):
         self.seg_alpha.setValue(0.1)
         self.seg_alpha.setPrefix("alpha ")
         bar.addWidget(self.seg_alpha)
-        seg_go = QPushButton("Show segmentations")
+        seg_go = QPushButton(self.tr("Show segmentations"))
         seg_go.clicked.connect(lambda: self.show_segmentations())
         bar.addWidget(seg_go)
         right.addLayout(bar)
         self.seg_view = QTextBrowser()
         self.seg_view.setFont(mono_font(11))
         self.seg_view.setPlaceholderText(
-            "N-best and sampled segmentations of the first line of the text by a SentencePiece unigram model.")
+            self.tr("N-best and sampled segmentations of the first line of the text by a SentencePiece unigram model."))
         right.addWidget(self.seg_view, 1)
         holder = QWidget()
         holder.setLayout(right)
@@ -513,8 +525,8 @@ class ComparePanel(QWidget):
             self._debounce.start()
 
     def _ask_open_model(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open model file", "",
-                                              "Models (*.model *.tiktoken *.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open model file"), "",
+                                              self.tr("Models (*.model *.tiktoken *.json);;All files (*)"))
         if path:
             self.open_model_file(path)
 
@@ -525,10 +537,10 @@ class ComparePanel(QWidget):
 
             encoder = open_model_file(path)
         except TokvizError as err:
-            self.show_message(f"Cannot open model: {err}")
+            self.show_message(self.tr("Cannot open model: {err}").format(err=err))
             return False
         except Exception as err:  # noqa: BLE001 - a broken file must never take the panel down
-            self.show_message(f"Cannot open model {path}: {type(err).__name__}: {err}")
+            self.show_message(self.tr("Cannot open model {path}: {kind}: {err}").format(path=path, kind=type(err).__name__, err=err))
             return False
         self.show_message(None)
         self.session.add_encoder(encoder)
@@ -616,9 +628,9 @@ class ComparePanel(QWidget):
 
         def encode_with(name: str, piece: str, use_cache: bool):
             if name in waiting and name not in registry:
-                return (name, None, "training on the demo corpus…")
+                return (name, None, self.tr("training on the demo corpus…"))
             if name == DEMO_BPE_NAME and bpe_failed and name not in registry:
-                return (name, EncoderOutcome(name, error=f"could not train: {bpe_failed}"), None)
+                return (name, EncoderOutcome(name, error=self.tr("could not train: {err}").format(err=bpe_failed)), None)
             try:
                 encoder = registry.get(name)
             except Exception as err:  # noqa: BLE001 - shown in the row
@@ -662,8 +674,8 @@ class ComparePanel(QWidget):
             _, _, (out, prepared) = payload
             self.view.set_prepared(prepared)
             self._preview_ms = (time.perf_counter() - started) * 1000
-            self.status.setText(f"showing the first {len(prepared.text):,} of {len(text):,} characters; "
-                                "encoding the rest…")
+            self.status.setText(self.tr("showing the first {shown} of {total} characters; encoding the rest…").format(
+                shown=f"{len(prepared.text):,}", total=f"{len(text):,}"))
             self.rowsPreviewed.emit()
 
         def done(result):
@@ -677,8 +689,10 @@ class ComparePanel(QWidget):
             self.timings = {"worker_ms": self._worker_seconds * 1000, "gui_ms": (now - shown) * 1000,
                             "encode_ms": self._full_seconds * 1000, "total_ms": self._last_update_ms}
             self.status.setText(
-                f"{len(text):,} characters · {len(names)} encoders · updated in {self._last_update_ms:.0f} ms"
-                "  ·  hover a character: its token is outlined in every row  ·  ▼ = encoders disagree on a boundary")
+                self.tr("{chars} characters · {encoders} encoders · updated in {ms} ms"
+                        "  ·  hover a character: its token is outlined in every row"
+                        "  ·  ▼ = encoders disagree on a boundary").format(
+                    chars=f"{len(text):,}", encoders=len(names), ms=f"{self._last_update_ms:.0f}"))
             self.rowsUpdated.emit()
 
         def failed(msg):
@@ -718,8 +732,8 @@ class ComparePanel(QWidget):
             rt_tip = "\n".join(d.describe() for d in outcome.differences[:20]) or "decode(encode(text)) == text"
             cells = [f"{m.tokens:,}", _num(m.chars_per_token), _num(m.bytes_per_token), _num(m.fertility),
                      f"{m.partial_tokens:,}", f"{m.fallback_tokens:,}", f"{m.unknown_tokens:,}",
-                     "exact" if m.round_trip else f"differs ({len(outcome.differences)}"
-                     f"{'+' if len(outcome.differences) >= DIFF_LIMIT else ''})",
+                     self.tr("exact") if m.round_trip else self.tr("differs ({n})").format(
+                         n=f"{len(outcome.differences)}{'+' if len(outcome.differences) >= DIFF_LIMIT else ''}"),
                      f"{outcome.vocab_size:,}" if outcome.vocab_size else "?"]
             for c, value in enumerate(cells, start=1):
                 item = _item(value, tip=rt_tip if c == 8 else None)
@@ -729,16 +743,18 @@ class ComparePanel(QWidget):
             values.append(m.tokens)
             if outcome.differences:
                 shown = "; ".join(d.describe() for d in outcome.differences[:3])
-                more = f" (+{len(outcome.differences) - 3} more)" if len(outcome.differences) > 3 else ""
-                diffs.append(f"<b>{html.escape(name)}</b> round trip: {html.escape(shown)}{more}")
+                more = (" " + self.tr("(+{n} more)").format(n=len(outcome.differences) - 3)
+                        if len(outcome.differences) > 3 else "")
+                diffs.append(self.tr("<b>{name}</b> round trip: {diffs}").format(
+                    name=html.escape(name), diffs=html.escape(shown) + more))
         self.diff_label.setText("<br>".join(diffs))
         self.diff_label.setVisible(bool(diffs))
-        self.token_chart.set_values(names, values, colors)
+        self.token_chart.set_values(names, values, colors, self.tr("tokens"))
 
     # ---- corpus comparison --------------------------------------------------------------------
     def _corpus_source_changed(self, index: int) -> None:
-        if self.corpus_source.itemText(index) == "Corpus file…":
-            path, _ = QFileDialog.getOpenFileName(self, "Corpus file", "", "Text (*.txt);;All files (*)")
+        if self.corpus_source.itemText(index) == self.tr("Corpus file…"):
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Corpus file"), "", self.tr("Text (*.txt);;All files (*)"))
             if path:
                 self.set_corpus_file(path)
             else:
@@ -797,7 +813,7 @@ class ComparePanel(QWidget):
         self.corpus_run.setEnabled(False)
         self.corpus_cancel.setEnabled(True)
         self.corpus_progress.setValue(0)
-        self.corpus_status.setText("Comparing…")
+        self.corpus_status.setText(self.tr("Comparing…"))
         self._corpus_started = time.perf_counter()
         self._corpus_job = self.jobs.start(work, finished=self._corpus_done, failed=self._corpus_failed,
                                            progressed=self._corpus_progress)
@@ -805,30 +821,32 @@ class ComparePanel(QWidget):
     def cancel_corpus(self) -> None:
         if self._corpus_job is not None:
             self._corpus_job.cancel()
-            self.corpus_status.setText("Cancelling…")
+            self.corpus_status.setText(self.tr("Cancelling…"))
 
     def _corpus_progress(self, payload) -> None:
         done, total, totals = payload
         self.corpus_progress.setValue(int(1000 * done / total) if total else 1000)
         elapsed = time.perf_counter() - self._corpus_started
-        self.corpus_status.setText(f"{done:,} of {total:,} characters through every encoder · {elapsed:.1f} s")
+        self.corpus_status.setText(self.tr("{done} of {total} characters through every encoder · {seconds} s").format(
+            done=f"{done:,}", total=f"{total:,}", seconds=f"{elapsed:.1f}"))
         self._show_corpus(totals)
 
     def _corpus_done(self, result) -> None:
         self.corpus_run.setEnabled(True)
         self.corpus_cancel.setEnabled(False)
         self._show_corpus(result.snapshot())
-        state = "Cancelled" if result.cancelled else "Done"
+        state = self.tr("Cancelled") if result.cancelled else self.tr("Done")
         if not result.cancelled:
             self.corpus_progress.setValue(1000)
         errors = "; ".join(f"{n}: {e}" for n, e in self._corpus_errors.items())
-        self.corpus_status.setText(f"{state} in {result.seconds:.1f} s." + (f" Skipped: {errors}" if errors else ""))
+        self.corpus_status.setText(self.tr("{state} in {seconds} s.").format(state=state, seconds=f"{result.seconds:.1f}")
+                                   + (" " + self.tr("Skipped: {errors}").format(errors=errors) if errors else ""))
         self.corpusFinished.emit(result)
 
     def _corpus_failed(self, msg: str) -> None:
         self.corpus_run.setEnabled(True)
         self.corpus_cancel.setEnabled(False)
-        self.corpus_status.setText(f"Could not compare: {msg}")
+        self.corpus_status.setText(self.tr("Could not compare: {err}").format(err=msg))
         self.corpusFinished.emit(None)
 
     def _show_corpus(self, totals: list[CorpusTotals]) -> None:
@@ -845,7 +863,7 @@ class ComparePanel(QWidget):
             return
         sets = list(dict.fromkeys(c.set_name for c in totals))
         encs = list(dict.fromkeys(c.encoder for c in totals))
-        attr = CORPUS_METRICS[self.metric_combo.currentText()]
+        attr = self.metric_combo.currentData()
         by = {(c.set_name, c.encoder): c for c in totals}
         values = [[float(getattr(by[(s, e)], attr)) for s in sets] for e in encs]
         names = self.encoder_names()
@@ -857,7 +875,7 @@ class ComparePanel(QWidget):
         registry = self.session.registry
         if not a or not b:
             return
-        self.overlap_label.setText(f"Reading the vocabularies of {a} and {b}…")
+        self.overlap_label.setText(self.tr("Reading the vocabularies of {a} and {b}…").format(a=a, b=b))
 
         def work(state):
             ea, eb = registry.get(a), registry.get(b)
@@ -868,12 +886,14 @@ class ComparePanel(QWidget):
                 return ", ".join(html.escape(repr(x.decode("utf-8"))) for x in bs[:6])
 
             self.overlap_label.setText(
-                f"<b>{html.escape(ov.describe())}</b><br>shared e.g. {show(ov.shared_examples)}<br>"
-                f"only {html.escape(ov.a)}: {show(ov.only_a_examples)}<br>only {html.escape(ov.b)}: {show(ov.only_b_examples)}")
+                f"<b>{html.escape(ov.describe())}</b><br>"
+                + self.tr("shared e.g. {shared}<br>only {a}: {only_a}<br>only {b}: {only_b}").format(
+                    shared=show(ov.shared_examples), a=html.escape(ov.a), only_a=show(ov.only_a_examples),
+                    b=html.escape(ov.b), only_b=show(ov.only_b_examples)))
             self.overlapFinished.emit(ov)
 
         def failed(msg):
-            self.overlap_label.setText(f"Could not compare vocabularies: {html.escape(msg)}")
+            self.overlap_label.setText(self.tr("Could not compare vocabularies: {err}").format(err=html.escape(msg)))
             self.overlapFinished.emit(None)
 
         self.jobs.start(work, finished=done, failed=failed)
@@ -903,7 +923,8 @@ class ComparePanel(QWidget):
 
         def done(encoder):
             self.sp_train_button.setEnabled(True)
-            self.sp_status.setText(f"Trained {encoder.name}: {encoder.vocab_size:,} pieces ({config.describe()}).")
+            self.sp_status.setText(self.tr("Trained {name}: {n} pieces ({config}).").format(
+                name=encoder.name, n=f"{encoder.vocab_size:,}", config=config.describe()))
             self.session.add_encoder(encoder)
             self.add_encoder_name(encoder.name)
             self.seg_model.setCurrentText(encoder.name)
@@ -911,11 +932,11 @@ class ComparePanel(QWidget):
 
         def failed(msg):
             self.sp_train_button.setEnabled(True)
-            self.sp_status.setText(f"Training failed: {msg}")
+            self.sp_status.setText(self.tr("Training failed: {err}").format(err=msg))
             self.trainingFinished.emit(msg)
 
         self.sp_train_button.setEnabled(False)
-        self.sp_status.setText(f"Training {config.describe()}…")
+        self.sp_status.setText(self.tr("Training {config}…").format(config=config.describe()))
         self.jobs.start(work, finished=done, failed=failed)
 
     def show_segmentations(self, name: str | None = None, text: str | None = None) -> bool:
@@ -942,10 +963,11 @@ class ComparePanel(QWidget):
                 out.append(f"<span style='background:{bg.name()};color:{fg.name()}'>&nbsp;{html.escape(p)}&nbsp;</span>")
             return "&thinsp;".join(out) + f" <span style='color:gray'>({len(pieces)})</span>"
 
-        parts = [f"<p><b>{html.escape(seg.encoder)}</b> on {html.escape(repr(seg.text))}</p>",
-                 "<p><b>N-best</b> (most likely first)</p>"]
+        parts = ["<p>" + self.tr("<b>{encoder}</b> on {text}").format(encoder=html.escape(seg.encoder),
+                                                                        text=html.escape(repr(seg.text))) + "</p>",
+                 "<p>" + self.tr("<b>N-best</b> (most likely first)") + "</p>"]
         parts += [f"<p>{i + 1}. {row(p)}</p>" for i, p in enumerate(seg.nbest)]
-        parts.append(f"<p><b>Sampled</b> (alpha {seg.alpha:g}, seeded)</p>")
+        parts.append("<p>" + self.tr("<b>Sampled</b> (alpha {alpha}, seeded)").format(alpha=f"{seg.alpha:g}") + "</p>")
         parts += [f"<p>{row(p)}</p>" for p in seg.samples]
         self.seg_view.setHtml("".join(parts))
         return True
@@ -992,20 +1014,20 @@ class ComparePanel(QWidget):
         return path
 
     def _ask_export_csv(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export table as CSV", "compare.csv", "CSV (*.csv)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table as CSV"), "compare.csv", "CSV (*.csv)")
         if path:
             try:
                 self.export_csv(path)
             except OSError as err:
-                self.show_message(f"Could not write {path}: {err.strerror or err}")
+                self.show_message(self.tr("Could not write {path}: {err}").format(path=path, err=err.strerror or err))
 
     def _ask_save_png(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save view as PNG", "compare.png", "PNG (*.png)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save view as PNG"), "compare.png", "PNG (*.png)")
         if path:
             try:
                 self.save_png(path)
             except (OSError, TokvizError) as err:
-                self.show_message(f"Could not write {path}: {err}")
+                self.show_message(self.tr("Could not write {path}: {err}").format(path=path, err=err))
 
     # ---- app hooks ----------------------------------------------------------------------------
     def wait_until_idle(self, timeout: float = 60.0) -> bool:

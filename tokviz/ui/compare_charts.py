@@ -59,7 +59,7 @@ class TokenBarChart(pg.PlotWidget):
         self.plot_item = self.getPlotItem()
         _style(self.plot_item, dark)
         self.plot_item.showGrid(x=True, y=False, alpha=0.25)
-        self.plot_item.setLabel("bottom", "tokens")
+        self.plot_item.setLabel("bottom", self.tr("tokens"))
         self.plot_item.invertY(True)
         self.bars = pg.BarGraphItem(x0=[], y=[], height=0.7, width=[])
         self.plot_item.addItem(self.bars)
@@ -84,7 +84,7 @@ class TokenBarChart(pg.PlotWidget):
         for i, item in enumerate(self._labels):
             if i < len(names):
                 v = values[i]
-                item.setText("error" if v is None else f"{v:,.0f}" if float(v).is_integer() else f"{v:.2f}")
+                item.setText(self.tr("error") if v is None else f"{v:,.0f}" if float(v).is_integer() else f"{v:.2f}")
                 item.setPos(lengths[i] + top * 0.01, i)
                 item.setVisible(True)
             else:

@@ -376,11 +376,14 @@ class AlignedRowsView(QWidget):
             t = r.encoding.tokens[i]
             shown = t.raw if t.raw is not None else (t.piece if t.piece is not None else "")
             parts.append(
-                f"{r.name} · token {i + 1} of {len(r.encoding.tokens)}\nid {t.id}  {shown!r}\n"
-                f"bytes {t.bytes.hex(' ')}{'  (cuts a character)' if t.partial else ''}"
+                self.tr("{name} · token {n} of {total}").format(name=r.name, n=i + 1, total=len(r.encoding.tokens))
+                + f"\nid {t.id}  {shown!r}\n"
+                + self.tr("bytes {hex}").format(hex=t.bytes.hex(" "))
+                + ("  " + self.tr("(cuts a character)") if t.partial else "")
                 + (f"\n{t.kind}" if t.kind != "normal" else "")
             )
-        return "\n\n".join(parts) or f"{r.name}: no token here (the encoder skipped this character)"
+        return "\n\n".join(parts) or self.tr("{name}: no token here (the encoder skipped this character)").format(
+            name=r.name)
 
     # ---- painting -----------------------------------------------------------------------------
     def paintEvent(self, event) -> None:  # noqa: N802
@@ -442,7 +445,7 @@ class AlignedRowsView(QWidget):
         p.setFont(self._name_font)
         p.setPen(faint)
         p.drawText(QRectF(self.PAD, y, self.GUTTER - 12, self._line_h),
-                   Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"chars {self._clusters[first][0] if first < end else ''}")
+                   Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self.tr("chars {n}").format(n=self._clusters[first][0] if first < end else ""))
 
         # disagreement strip: red ticks where some rows have a boundary and others do not
         sy = y + self._line_h + 1

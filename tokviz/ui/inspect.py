@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QPalette, QStandardItem, QStandardItemModel, QTextCursor
 from PySide6.QtWidgets import (
     QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QMenu,
@@ -100,7 +100,8 @@ def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) ->
         out.error = str(err)
         return out
     except Exception as err:  # a third-party model may fail in ways we cannot list; say so, keep working
-        out.error = f"{request.encoder} could not encode this text: {type(err).__name__}: {err}"
+        out.error = QCoreApplication.translate("InspectPanel", "{encoder} could not encode this text: {kind}: {err}").format(
+            encoder=request.encoder, kind=type(err).__name__, err=err)
         return out
     if is_stale():
         return None
@@ -160,11 +161,12 @@ class OpenModelJob(QRunnable):
 
             encoder = open_model_file(path)
         except ImportError:
-            self.signals.modelOpened.emit(path, None, "Opening model files is not available in this build.")
+            self.signals.modelOpened.emit(path, None, QCoreApplication.translate("InspectPanel", "Opening model files is not available in this build."))
         except TokvizError as err:
             self.signals.modelOpened.emit(path, None, str(err))
         except Exception as err:  # a file we cannot list every way of being broken
-            self.signals.modelOpened.emit(path, None, f"{path}: not a model tokviz can read ({type(err).__name__}: {err})")
+            self.signals.modelOpened.emit(path, None, QCoreApplication.translate("InspectPanel", "{path}: not a model tokviz can read ({kind}: {err})").format(
+                path=path, kind=type(err).__name__, err=err))
         else:
             self.signals.modelOpened.emit(path, encoder, "")
 
@@ -486,12 +488,12 @@ class InspectPanel(QWidget):
             label = s.name if s.vocab_size is None else f"{s.name}  ·  {s.vocab_size:,}"
             item = QStandardItem(label)
             item.setData(s.name, Qt.ItemDataRole.UserRole)
-            item.setToolTip(s.reason if s.available else f"Unavailable: {s.reason}")
+            item.setToolTip(s.reason if s.available else self.tr("Unavailable: {reason}").format(reason=s.reason))
             item.setEnabled(s.available)
             model.appendRow(item)
         opener = QStandardItem(self.tr("Open model file…"))
         opener.setData(OPEN_MODEL, Qt.ItemDataRole.UserRole)
-        opener.setToolTip("Add a .tiktoken, SentencePiece .model or tokviz model file as an encoder")
+        opener.setToolTip(self.tr("Add a .tiktoken, SentencePiece .model or tokviz model file as an encoder"))
         model.appendRow(opener)
         available = [s.name for s in statuses if s.available]
         if previous not in available:
@@ -517,13 +519,13 @@ class InspectPanel(QWidget):
         for i, (n, enabled, tip) in enumerate(self.encoder_names()):
             if n == name:
                 if not enabled:
-                    self.message_bar.show_message(f"{name} is unavailable: {tip}", "warning")
+                    self.message_bar.show_message(self.tr("{name} is unavailable: {reason}").format(name=name, reason=tip), "warning")
                     return
                 self.encoder_combo.setCurrentIndex(i)
                 self._current_encoder = name
                 self.encode_now()
                 return
-        self.message_bar.show_message(f"There is no encoder called {name!r}.", "warning")
+        self.message_bar.show_message(self.tr("There is no encoder called {name}.").format(name=repr(name)), "warning")
 
     def current_encoder(self) -> str | None:
         return self._current_encoder
@@ -533,7 +535,7 @@ class InspectPanel(QWidget):
         if name == OPEN_MODEL:
             self._restore_encoder_index()
             path, _ = QFileDialog.getOpenFileName(
-                self, "Open model file", "", "Models (*.model *.tiktoken *.json *.txt *.codes);;All files (*)"
+                self, self.tr("Open model file"), "", self.tr("Models (*.model *.tiktoken *.json *.txt *.codes);;All files (*)")
             )
             if path:
                 self.open_model_path(path)
@@ -550,12 +552,14 @@ class InspectPanel(QWidget):
         """Load a model file in the worker; it becomes an encoder for every panel, or a message says why not."""
         if self._closed:
             return
-        self.message_bar.show_message(f"Opening {Path(path).name}…", "info")
+        # remembered so that the "still opening" checks do not depend on the language
+        self._opening_text = self.tr("Opening {name}…").format(name=Path(path).name)
+        self.message_bar.show_message(self._opening_text, "info")
         self._pool.start(OpenModelJob(path, self._signals))
 
     def _on_model_opened(self, path: str, encoder, error: str) -> None:
         if encoder is None:
-            self.message_bar.show_message(f"Cannot open the model file: {error}", "error")
+            self.message_bar.show_message(self.tr("Cannot open the model file: {err}").format(err=error), "error")
             self._restore_encoder_index()
             return
         self.message_bar.clear()
@@ -577,7 +581,7 @@ class InspectPanel(QWidget):
 
     def paste_text(self, text: str) -> bool:
         """Insert pasted ``text`` at the cursor (same lone-surrogate check as :meth:`set_text`)."""
-        if self._refuse_surrogates(text, lambda fixed: self.editor.insertPlainText(fixed), "pasted text"):
+        if self._refuse_surrogates(text, lambda fixed: self.editor.insertPlainText(fixed), self.tr("pasted text")):
             return False
         self.editor.insertPlainText(text)
         return True
@@ -589,7 +593,8 @@ class InspectPanel(QWidget):
         self._pending_paste = text  # nothing is lost: the action inserts it repaired
         err = InvalidTextError(text, index)
         self.message_bar.show_message(
-            f"The {what} was not inserted. {err}", "error", "Replace with U+FFFD",
+            self.tr("The {what} was not inserted. {err}").format(what=what, err=err), "error",
+            self.tr("Replace with U+FFFD"),
             lambda: self._apply_pending(apply),
         )
         return True
@@ -604,7 +609,8 @@ class InspectPanel(QWidget):
         return self._pending_paste
 
     def _choose_text_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open text file", "", "Text (*.txt *.md *.py *.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open text file"), "",
+                                              self.tr("Text (*.txt *.md *.py *.json);;All files (*)"))
         if path:
             self.open_text_file(path)
 
@@ -615,16 +621,18 @@ class InspectPanel(QWidget):
         try:
             data = p.read_bytes()
         except OSError as err:
-            self.message_bar.show_message(f"Cannot read {p}: {err.strerror or err}", "error")
+            self.message_bar.show_message(self.tr("Cannot read {path}: {err}").format(path=p, err=err.strerror or err), "error")
             return False
         try:
             text = data.decode("utf-8", "replace" if replace_invalid else "strict")
         except UnicodeDecodeError as err:
             bad = data[err.start:err.end].hex(" ").upper()
             self.message_bar.show_message(
-                f"{p.name} is not valid UTF-8: byte{'s' if err.end - err.start > 1 else ''} {bad} at offset "
-                f"{err.start:,} cannot be decoded ({err.reason}). Nothing was loaded.",
-                "error", "Open with U+FFFD replacements", lambda: self.open_text_file(p, replace_invalid=True),
+                (self.tr("{name} is not valid UTF-8: bytes {bad} at offset {offset} cannot be decoded ({reason}). "
+                         "Nothing was loaded.") if err.end - err.start > 1 else
+                 self.tr("{name} is not valid UTF-8: byte {bad} at offset {offset} cannot be decoded ({reason}). "
+                         "Nothing was loaded.")).format(name=p.name, bad=bad, offset=f"{err.start:,}", reason=err.reason),
+                "error", self.tr("Open with U+FFFD replacements"), lambda: self.open_text_file(p, replace_invalid=True),
             )
             return False
         self.input_tabs.setCurrentWidget(self.editor)
@@ -657,7 +665,7 @@ class InspectPanel(QWidget):
             return self._generation  # shut down: no new work (a late signal while the window closes)
         if self._current_encoder is None:
             self.token_view.set_cells(None, [], [])
-            self.token_view.set_placeholder("No encoder is available. Install the packages named in the encoder list.")
+            self.token_view.set_placeholder(self.tr("No encoder is available. Install the packages named in the encoder list."))
             return self._generation
         self._generation += 1
         self._latest[0] = self._generation
@@ -688,7 +696,7 @@ class InspectPanel(QWidget):
         if result.error is not None:
             self.message_bar.show_message(result.error, "error")
             self.token_view.set_cells(None, [], [])
-            self.token_view.set_placeholder("No tokens: see the message above.")
+            self.token_view.set_placeholder(self.tr("No tokens: see the message above."))
             self.counts.show_metrics(None)
             self.counts.note.setText("")
             self._show_layers(None)
@@ -699,7 +707,7 @@ class InspectPanel(QWidget):
             self.message_bar.clear()  # an old encoding error no longer applies
         enc = result.encoding
         self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark, widths=result.widths)
-        self.token_view.set_placeholder("Type or paste text to see its tokens.")
+        self.token_view.set_placeholder(self.tr("Type or paste text to see its tokens."))
         self.counts.show_metrics(result.metrics)
         self.counts.note.setText(self._note_for(result))
         self._input_notes(result)
@@ -715,16 +723,19 @@ class InspectPanel(QWidget):
         if req.normalization != "none":
             before = len(req.text)
             after = len(result.encoding.text)
-            parts.append(f"{req.normalization}: {before:,} → {after:,} characters, "
-                         f"{result.unnormalized_tokens:,} → {len(result.encoding.tokens):,} tokens")
+            parts.append(self.tr("{form}: {before} → {after} characters, {tokens_before} → {tokens_after} tokens").format(
+                form=req.normalization, before=f"{before:,}", after=f"{after:,}",
+                tokens_before=f"{result.unnormalized_tokens:,}", tokens_after=f"{len(result.encoding.tokens):,}"))
         m = result.metrics
         if m is not None and m.special_tokens:
-            parts.append(f"{m.special_tokens} special")
+            parts.append(self.tr("{n} special").format(n=m.special_tokens))
         if m is not None and (m.fallback_tokens or m.unknown_tokens):
-            parts.append(f"{m.fallback_tokens} byte-fallback, {m.unknown_tokens} unknown")
+            parts.append(self.tr("{fallback} byte-fallback, {unknown} unknown").format(fallback=m.fallback_tokens,
+                                                                                    unknown=m.unknown_tokens))
         if m is not None and (m.special_tokens or m.fallback_tokens or m.unknown_tokens):
-            parts.append("(dashed boxes)")
-        self.counts.note.setToolTip(f"encoded, measured and laid out in {result.seconds * 1000:.0f} ms (worker thread)")
+            parts.append(self.tr("(dashed boxes)"))
+        self.counts.note.setToolTip(self.tr("encoded, measured and laid out in {ms} ms (worker thread)").format(
+            ms=f"{result.seconds * 1000:.0f}"))
         return " · ".join(parts)
 
     def _input_notes(self, result: EncodeResult) -> None:
@@ -734,16 +745,19 @@ class InspectPanel(QWidget):
         notes = []
         nul = text.count("\x00")
         if nul:
-            notes.append(f"The text contains {nul:,} NUL character{'s' if nul > 1 else ''} (U+0000, shown as ⟨NUL⟩); "
-                         "they are encoded like any other character.")
+            notes.append((self.tr("The text contains {n} NUL characters (U+0000, shown as ⟨NUL⟩); "
+                                  "they are encoded like any other character.") if nul > 1 else
+                          self.tr("The text contains {n} NUL character (U+0000, shown as ⟨NUL⟩); "
+                                  "they are encoded like any other character.")).format(n=f"{nul:,}"))
         hidden = self.token_view.hidden_token_count()
         if hidden:
-            notes.append(f"Large text ({len(text):,} characters, {len(result.encoding.tokens):,} tokens): the view draws "
-                         f"the first {MAX_DRAWN_TOKENS:,} tokens; the counts and copies cover everything.")
+            notes.append(self.tr("Large text ({chars} characters, {tokens} tokens): the view draws the first {drawn} "
+                                 "tokens; the counts and copies cover everything.").format(
+                chars=f"{len(text):,}", tokens=f"{len(result.encoding.tokens):,}", drawn=f"{MAX_DRAWN_TOKENS:,}"))
         if notes:
             self.message_bar.show_message(" ".join(notes), "info")
         elif self.message_bar.isVisible() and self.message_bar.level == "info" and not self.message_bar.action_text() \
-                and not self.message_bar.text().startswith("Opening"):
+                and self.message_bar.text() != getattr(self, "_opening_text", None):
             self.message_bar.clear()
 
     # ---- selection and byte layers ------------------------------------------------------------------
@@ -776,7 +790,7 @@ class InspectPanel(QWidget):
         enc = self.result.encoding if self.result is not None else None
         if enc is None or not enc.text:
             self.layers_view.set_layers(Layers(), [])
-            self.layers_title.setText("Byte layers")
+            self.layers_title.setText(self.tr("Byte layers"))
             self.details.setText("")
             return
         self.details.setText(selection_details(enc, selection))
@@ -785,10 +799,11 @@ class InspectPanel(QWidget):
             c0 = enc.tokens[a].start
             c1 = max(enc.tokens[b].end, c0 + 1 if enc.tokens[b].end <= c0 else enc.tokens[b].end)
             c1 = min(c1, len(enc.text))
-            what = f"token{'s' if b > a else ''} {a + 1}{f'–{b + 1}' if b > a else ''} of {len(enc.tokens):,}"
+            what = (self.tr("tokens {first}–{last} of {total}") if b > a else self.tr("token {first} of {total}")).format(
+                first=a + 1, last=b + 1, total=f"{len(enc.tokens):,}")
         else:
             c0, c1 = 0, len(enc.text)
-            what = "the beginning of the text (click a token to choose)"
+            what = self.tr("the beginning of the text (click a token to choose)")
         layers = build_layers(enc, c0, c1)
         colors = self.result.colors
         self.layers_view.set_layers(layers, colors, selection)
@@ -801,11 +816,12 @@ class InspectPanel(QWidget):
         else:
             self.layers_scroll.horizontalScrollBar().setValue(0)
         shown = enc.text[layers.char_start:layers.char_end]
-        more = " (first bytes only)" if layers.truncated else ""
-        self.layers_title.setText(
-            f"<b>Byte layers</b> — {what}: {len(shown)} code point{'s' if len(shown) != 1 else ''}, "
-            f"{layers.columns} UTF-8 bytes{more}. Each byte is owned by exactly one token (same colours as above)."
-        )
+        more = " " + self.tr("(first bytes only)") if layers.truncated else ""
+        title = (self.tr("<b>Byte layers</b> — {what}: {n} code point, {bytes} UTF-8 bytes{more}. "
+                         "Each byte is owned by exactly one token (same colours as above).") if len(shown) == 1 else
+                 self.tr("<b>Byte layers</b> — {what}: {n} code points, {bytes} UTF-8 bytes{more}. "
+                         "Each byte is owned by exactly one token (same colours as above)."))
+        self.layers_title.setText(title.format(what=what, n=len(shown), bytes=layers.columns, more=more))
 
     def _fit_layers(self) -> None:
         """Give the byte layers the height their rows need (large fonts in presentation mode), as
@@ -873,7 +889,7 @@ class InspectPanel(QWidget):
             )
 
     def _choose_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export view as PNG", "tokens.png", "PNG image (*.png)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view as PNG"), "tokens.png", self.tr("PNG image (*.png)"))
         if path:
             self.export_png(path)
 
@@ -885,7 +901,7 @@ class InspectPanel(QWidget):
                 if not self.grab().save(str(tmp), "PNG"):
                     raise OSError(f"Could not write the image {p}.")
         except OSError as err:
-            self.message_bar.show_message(f"Cannot write {p}: {err.strerror or err}", "error")
+            self.message_bar.show_message(self.tr("Cannot write {path}: {err}").format(path=p, err=err.strerror or err), "error")
             return False
         return True
 
@@ -908,7 +924,7 @@ class InspectPanel(QWidget):
         for path in getattr(args, "model", None) or []:
             self.open_model_path(path)
             deadline = time.monotonic() + 60
-            while self.message_bar.text().startswith("Opening") and time.monotonic() < deadline:
+            while self.message_bar.text() == getattr(self, "_opening_text", None) and time.monotonic() < deadline:
                 QApplication.processEvents()
                 time.sleep(0.01)
             if not self.message_bar.isVisible():
@@ -937,20 +953,25 @@ class InspectPanel(QWidget):
 def selection_details(encoding: Encoding, selection: tuple[int, int] | None, limit: int = 8) -> str:
     """What the details box beside the layers says about the selected tokens (plain text)."""
     if selection is None:
-        return "Click a token to see its id, bytes, piece and spans here. Shift-click selects a range; ← → move."
+        return QCoreApplication.translate(
+            "InspectPanel", "Click a token to see its id, bytes, piece and spans here. Shift-click selects a range; ← → move.")
     a, b = selection
     if a == b:
         return describe_token(encoding, a)
     toks = encoding.tokens[a:b + 1]
     nbytes = sum(len(t.bytes) for t in toks)
-    lines = [f"tokens {a + 1}–{b + 1}: {len(toks)} tokens, {nbytes} bytes"]
-    lines.append(f"{'id':>6}  {'bytes':<11} piece")
+    lines = [QCoreApplication.translate("InspectPanel", "tokens {first}–{last}: {n} tokens, {bytes} bytes").format(
+        first=a + 1, last=b + 1, n=len(toks), bytes=nbytes)]
+    head_bytes = QCoreApplication.translate("InspectPanel", "bytes")
+    # pad by display width: a Hangul header takes two columns per character in a monospace font
+    wide = sum(1 for ch in head_bytes if unicodedata.east_asian_width(ch) in "WF")
+    lines.append(f"{'id':>6}  {head_bytes:<{11 - wide}} " + QCoreApplication.translate("InspectPanel", "piece"))
     for k, t in enumerate(toks[:limit]):
         piece = t.piece
         shown = repr(piece) if piece is not None else partial_piece(encoding, a + k)
         lines.append(f"{t.id:>6}  {t.bytes.hex(' ').upper():<11} {shown}")
     if len(toks) > limit:
-        lines.append(f"… {len(toks) - limit} more")
+        lines.append(QCoreApplication.translate("InspectPanel", "… {n} more").format(n=len(toks) - limit))
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ import html
 import time
 from typing import Callable
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -60,8 +60,11 @@ HEAVY_VIEWS = ["sample", "plots", "vocab", "probe"]
 # seconds between refreshes of each heavy view while the trainer computes (a pyqtgraph repaint
 # is the costliest); when the trainer is paused or done, every view follows every step
 HEAVY_INTERVAL = {"sample": 0.3, "plots": 0.5, "vocab": 0.3, "probe": 0.5}
-SPEEDS = [("1 merge/s", 1.0), ("3 merges/s", 3.0), ("10 merges/s", 10.0), ("30 merges/s", 30.0),
-          ("100 merges/s", 100.0), ("1000 merges/s", 1000.0), ("as fast as possible", None)]
+SPEEDS = [(QT_TRANSLATE_NOOP("TrainPanel", "1 merge/s"), 1.0), (QT_TRANSLATE_NOOP("TrainPanel", "3 merges/s"), 3.0),
+          (QT_TRANSLATE_NOOP("TrainPanel", "10 merges/s"), 10.0), (QT_TRANSLATE_NOOP("TrainPanel", "30 merges/s"), 30.0),
+          (QT_TRANSLATE_NOOP("TrainPanel", "100 merges/s"), 100.0),
+          (QT_TRANSLATE_NOOP("TrainPanel", "1000 merges/s"), 1000.0),
+          (QT_TRANSLATE_NOOP("TrainPanel", "as fast as possible"), None)]
 DEFAULT_SPEED = 2
 FORMATS = [("tokviz", "tokviz model (*.json)"), ("tiktoken", "tiktoken rank file (*.tiktoken)"),
            ("subword-nmt", "subword-nmt codes (*.codes *.txt)"), ("gpt2", "GPT-2 vocab.json + merges.txt (*.json)")]
@@ -158,7 +161,7 @@ class MessageArea(QFrame):
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.action = QPushButton()
-        self.close_button = QPushButton("Dismiss")
+        self.close_button = QPushButton(self.tr("Dismiss"))
         self.close_button.clicked.connect(self.hide)
         lay.addWidget(self.label, 1)
         lay.addWidget(self.action)
@@ -184,9 +187,9 @@ class MessageArea(QFrame):
 class PasteDialog(QDialog):
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Paste a corpus")
+        self.setWindowTitle(self.tr("Paste a corpus"))
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("One document or sentence per line:"))
+        lay.addWidget(QLabel(self.tr("One document or sentence per line:")))
         self.edit = QPlainTextEdit()
         self.edit.setFont(mono_font())
         lay.addWidget(self.edit)
@@ -259,49 +262,49 @@ class TrainPanel(QWidget):
 
         # corpus and settings
         row1 = QHBoxLayout()
-        row1.addWidget(QLabel("Corpus"))
+        row1.addWidget(QLabel(self.tr("Corpus")))
         self.corpus_combo = QComboBox()
         self.corpus_combo.setMinimumWidth(220)
         self.corpus_combo.addItem(self.source.label)
         self.corpus_combo.activated.connect(self._on_corpus_chosen)
         row1.addWidget(self.corpus_combo)
-        self.open_button = QPushButton("Open file…")
+        self.open_button = QPushButton(self.tr("Open file…"))
         self.open_button.clicked.connect(self._open_file)
-        self.paste_button = QPushButton("Paste…")
+        self.paste_button = QPushButton(self.tr("Paste…"))
         self.paste_button.clicked.connect(self._paste)
         row1.addWidget(self.open_button)
         row1.addWidget(self.paste_button)
         # settings on a row of their own, so the panel fits a 1024-pixel-wide screen
         settings_row = QHBoxLayout()
-        settings_row.addWidget(QLabel("Mode"))
+        settings_row.addWidget(QLabel(self.tr("Mode")))
         self.mode_combo = QComboBox()
-        self.mode_combo.addItem("byte (UTF-8 bytes)", "byte")
-        self.mode_combo.addItem("char (</w> words)", "char")
+        self.mode_combo.addItem(self.tr("byte (UTF-8 bytes)"), "byte")
+        self.mode_combo.addItem(self.tr("char (</w> words)"), "char")
         self.mode_combo.currentIndexChanged.connect(self._on_mode)
         settings_row.addWidget(self.mode_combo)
-        self.pattern_label = QLabel("Pattern")
+        self.pattern_label = QLabel(self.tr("Pattern"))
         settings_row.addWidget(self.pattern_label)
         self.pattern_combo = QComboBox()
         for name in PATTERNS:
             self.pattern_combo.addItem(name)
         self.pattern_combo.setCurrentText("gpt4")
         settings_row.addWidget(self.pattern_combo)
-        self.hangul_check = QCheckBox("Hangul only")
-        self.hangul_check.setToolTip("Count only Hangul and spaces (the classic Korean BPE tutorial's preset)")
+        self.hangul_check = QCheckBox(self.tr("Hangul only"))
+        self.hangul_check.setToolTip(self.tr("Count only Hangul and spaces (the classic Korean BPE tutorial's preset)"))
         settings_row.addWidget(self.hangul_check)
-        settings_row.addWidget(QLabel("Merges"))
+        settings_row.addWidget(QLabel(self.tr("Merges")))
         self.merges_spin = QSpinBox()
         self.merges_spin.setRange(1, 1_000_000)
         self.merges_spin.setValue(300)
         settings_row.addWidget(self.merges_spin)
-        settings_row.addWidget(QLabel("Min freq"))
+        settings_row.addWidget(QLabel(self.tr("Min freq")))
         self.minfreq_spin = QSpinBox()
         self.minfreq_spin.setRange(1, 1_000_000)
         self.minfreq_spin.setValue(2)
         settings_row.addWidget(self.minfreq_spin)
         settings_row.addStretch(1)
         row1.addStretch(1)
-        self.save_button = QPushButton("Save model…")
+        self.save_button = QPushButton(self.tr("Save model…"))
         self.save_button.clicked.connect(self._save_model)
         row1.addWidget(self.save_button)
         root.addLayout(row1)
@@ -309,12 +312,12 @@ class TrainPanel(QWidget):
 
         # transport
         row2 = QHBoxLayout()
-        self.train_button = QPushButton("▶ Train")
-        self.pause_button = QPushButton("⏸ Pause")
-        self.step_button = QPushButton("Step")
-        self.end_button = QPushButton("⏭ Run to end")
-        self.cancel_button = QPushButton("■ Cancel")
-        self.reset_button = QPushButton("Reset")
+        self.train_button = QPushButton(self.tr("▶ Train"))
+        self.pause_button = QPushButton(self.tr("⏸ Pause"))
+        self.step_button = QPushButton(self.tr("Step"))
+        self.end_button = QPushButton(self.tr("⏭ Run to end"))
+        self.cancel_button = QPushButton(self.tr("■ Cancel"))
+        self.reset_button = QPushButton(self.tr("Reset"))
         self.train_button.clicked.connect(self.train_or_play)
         self.pause_button.clicked.connect(self.pause)
         self.step_button.clicked.connect(self.step)
@@ -325,22 +328,22 @@ class TrainPanel(QWidget):
                   self.cancel_button, self.reset_button):
             row2.addWidget(b)
         row2.addSpacing(8)
-        row2.addWidget(QLabel("Speed"))
+        row2.addWidget(QLabel(self.tr("Speed")))
         self.speed_combo = QComboBox()
         for label, _ in SPEEDS:
-            self.speed_combo.addItem(label)
+            self.speed_combo.addItem(self.tr(label))
         self.speed_combo.setCurrentIndex(DEFAULT_SPEED)
         row2.addWidget(self.speed_combo)
         self.scrubber = QSlider(Qt.Orientation.Horizontal)
         self.scrubber.setRange(0, 0)
         self.scrubber.valueChanged.connect(self._on_scrub)
         row2.addWidget(self.scrubber, 1)
-        self.step_label = QLabel("step 0")
+        self.step_label = QLabel(self.tr("step 0"))
         self.step_label.setMinimumWidth(150)
         row2.addWidget(self.step_label)
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
-        self.progress_bar.setFormat("counting… %p%")
+        self.progress_bar.setFormat(self.tr("counting… %p%"))
         self.progress_bar.hide()
         row2.addWidget(self.progress_bar)
         root.addLayout(row2)
@@ -360,12 +363,12 @@ class TrainPanel(QWidget):
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
-        self.sample_title = QLabel("<b>Corpus sample</b> — pieces at the current step; the merge just made in orange")
+        self.sample_title = QLabel(self.tr("<b>Corpus sample</b> — pieces at the current step; the merge just made in orange"))
         ll.addWidget(self.sample_title)
         self.sample_view = TokenLinesView()
         self.sample_view.setFont(ui_font(13))
         ll.addWidget(self.sample_view, 3)
-        ll.addWidget(QLabel("<b>Probe</b> — type anything; it is segmented at the current step"))
+        ll.addWidget(QLabel(self.tr("<b>Probe</b> — type anything; it is segmented at the current step")))
         self.probe_edit = QLineEdit(PROBE_TEXT)
         self.probe_edit.setFont(ui_font(12))
         self.probe_edit.setCursorPosition(0)
@@ -382,10 +385,10 @@ class TrainPanel(QWidget):
         ml = QVBoxLayout(mid)
         ml.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        self.vocab_title = QLabel("<b>Learned tokens</b>")
+        self.vocab_title = QLabel(self.tr("<b>Learned tokens</b>"))
         head.addWidget(self.vocab_title)
         self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText("search token or hex…")
+        self.search_edit.setPlaceholderText(self.tr("search token or hex…"))
         self.search_edit.setClearButtonEnabled(True)
         head.addWidget(self.search_edit, 1)
         ml.addLayout(head)
@@ -405,7 +408,7 @@ class TrainPanel(QWidget):
         hdr.setStretchLastSection(True)
         self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
         ml.addWidget(self.vocab_view, 3)
-        self.tree_title = QLabel("<b>Merge tree</b>")
+        self.tree_title = QLabel(self.tr("<b>Merge tree</b>"))
         ml.addWidget(self.tree_title)
         self.tree_view = MergeTreeView()
         self.tree_view.setMinimumHeight(180)
@@ -455,7 +458,8 @@ class TrainPanel(QWidget):
             self.set_source(self.sources[index])
 
     def _open_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a text corpus", "", "Text files (*.txt);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a text corpus"), "",
+                                              self.tr("Text files (*.txt);;All files (*)"))
         if path:
             self.set_source(CorpusSource.file(path))
 
@@ -494,7 +498,7 @@ class TrainPanel(QWidget):
         try:
             trainer = self.trainer_factory(config)
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
-            self.message.show_message(f"Cannot start training: {err}")
+            self.message.show_message(self.tr("Cannot start training: {err}").format(err=err))
             return
         self.config = config
         self.trainer = trainer
@@ -565,7 +569,7 @@ class TrainPanel(QWidget):
         if self.run is not None:
             self._stop_run()
             self.finished = Finished("cancelled", len(self.replay or ()), "Training cancelled.")
-            self.step_label.setToolTip("cancelled")
+            self.step_label.setToolTip(self.tr("cancelled"))
         # a playing animation goes on to the last merge learned; the trainer is gone
         self._dirty = True
         self._ensure_timer()
@@ -652,13 +656,14 @@ class TrainPanel(QWidget):
             self.progress_bar.setValue(int(1000 * min(progress.done, progress.total) / progress.total))
         else:
             self.progress_bar.setMaximum(0)  # busy indicator when the size is unknown
-        self.progress_bar.setFormat(f"{progress.phase}… %p%")
+        phase = {"counting": self.tr("counting"), "indexing": self.tr("indexing")}.get(progress.phase, progress.phase)
+        self.progress_bar.setFormat(self.tr("{phase}… %p%").format(phase=phase))
 
     def _on_failed(self, message: str, invalid_utf8: bool) -> None:
         if invalid_utf8 and self.source.errors == "strict":
             self.message.show_message(
-                message + "\nYou can train anyway with each invalid byte replaced by U+FFFD.",
-                "Replace invalid bytes and train",
+                message + "\n" + self.tr("You can train anyway with each invalid byte replaced by U+FFFD."),
+                self.tr("Replace invalid bytes and train"),
                 lambda: self.start_training(self.source.with_replacement()),
             )
         else:
@@ -755,9 +760,10 @@ class TrainPanel(QWidget):
         target = self.config.merges if self.config is not None else self.merges_spin.value()
         state = ""
         if self.finished is not None and step == n:
-            state = {"merges": " · done", "cancelled": " · cancelled", "min_frequency": " · min frequency reached",
-                     "exhausted": " · no pairs left"}[self.finished.reason]
-        self.step_label.setText(f"step {step:,} / {target:,}{state}")
+            state = " · " + {"merges": self.tr("done"), "cancelled": self.tr("cancelled"),
+                             "min_frequency": self.tr("min frequency reached"),
+                             "exhausted": self.tr("no pairs left")}[self.finished.reason]
+        self.step_label.setText(self.tr("step {step} / {target}").format(step=f"{step:,}", target=f"{target:,}") + state)
         self._render_banner(step)
         if self._selected_token is not None and replay is not None:
             self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
@@ -790,7 +796,7 @@ class TrainPanel(QWidget):
         self._view_drawn[view] = time.monotonic()
         if view == "vocab":
             self.vocab_model.set_shown(step)
-            self.vocab_title.setText(f"<b>Learned tokens</b> ({step:,})")
+            self.vocab_title.setText(self.tr("<b>Learned tokens</b> ({n})").format(n=f"{step:,}"))
             done = True
         elif view == "plots":
             self.plots.show_step(self.series, step)
@@ -813,15 +819,18 @@ class TrainPanel(QWidget):
 
     def _render_banner(self, step: int) -> None:
         if self.replay is None or step == 0:
-            hint = "Press ▶ Train to watch BPE learn merge by merge" if self.replay is None else "step 0: no merges yet"
+            hint = (self.tr("Press ▶ Train to watch BPE learn merge by merge") if self.replay is None
+                    else self.tr("step 0: no merges yet"))
             self.merge_banner.setText(f'<span style="font-size:14pt; color:gray">{hint}</span>')
             return
         s: MergeStep = self.replay.steps[step - 1]
         self.merge_banner.setText(
             f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
             f"{self._piece_span(s.new_piece, s.token_id, True)}"
-            f'&nbsp;&nbsp;<span style="font-size:13pt">count <b>{s.count:,}</b> · rank <b>{s.step:,}</b>'
-            f" · vocab {s.vocab_size:,} · corpus {s.corpus_tokens:,} tokens</span>"
+            + '&nbsp;&nbsp;<span style="font-size:13pt">'
+            + self.tr("count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens").format(
+                count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
+            + "</span>"
         )
 
     def _render_sample(self, budget: float | None = None) -> bool:
@@ -829,7 +838,7 @@ class TrainPanel(QWidget):
         ``budget`` seconds; True when every line shows the current step."""
         view = self.sample_view
         if not self._sample:
-            view.set_plain_lines(["(no sample lines)"])
+            view.set_plain_lines([self.tr("(no sample lines)")])
             self._sample_steps = []
             return True
         if self.replay is None:
@@ -864,7 +873,8 @@ class TrainPanel(QWidget):
         count = sum(1 for s in segs if s.token_id is not None)
         self.probe_view.setHtml(
             segments_html(segs, dark=self._dark)
-            + f'<br><span style="font-size:10pt; color:gray">{count} tokens · {len(text)} characters</span>'
+            + '<br><span style="font-size:10pt; color:gray">'
+            + self.tr("{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text)) + "</span>"
         )
 
     def _on_vocab_row(self, current, _previous) -> None:
@@ -879,8 +889,8 @@ class TrainPanel(QWidget):
             return
         self._selected_token = token_id
         tree = self.replay.merge_tree(token_id, self.cursor)
-        self.tree_title.setText(f"<b>Merge tree</b> of {_esc(tree.piece)} — {tree.leaves()} base tokens, "
-                                f"{tree.depth() - 1} levels")
+        self.tree_title.setText(self.tr("<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
+            piece=_esc(tree.piece), leaves=tree.leaves(), levels=tree.depth() - 1))
         self.tree_view.set_tree(tree)
 
     def _apply_fonts(self) -> None:
@@ -917,8 +927,8 @@ class TrainPanel(QWidget):
         has_run = self.run is not None
         has_steps = self.replay is not None and len(self.replay) > 0
         paused = self.replay is not None and not self.playing
-        self.train_button.setText("▶ Play" if (paused and (has_run or (has_steps and self.cursor < len(self.replay))))
-                                  else "▶ Train")
+        self.train_button.setText(self.tr("▶ Play") if (paused and (has_run or (has_steps and self.cursor < len(self.replay))))
+                                  else self.tr("▶ Train"))
         self.train_button.setEnabled(not self.playing)
         self.pause_button.setEnabled(self.playing)
         self.step_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)))
@@ -947,7 +957,7 @@ class TrainPanel(QWidget):
         try:
             model = self.trainer.model(step=self.cursor)
         except Exception as err:  # noqa: BLE001
-            self.message.show_message(f"The model at step {self.cursor} is not available: {err}")
+            self.message.show_message(self.tr("The model at step {step} is not available: {err}").format(step=self.cursor, err=err))
             return
         offer = getattr(self.session, "offer_trained_model", None)
         if offer is not None:
@@ -981,7 +991,7 @@ class TrainPanel(QWidget):
             return
         formats = self.formats_for_mode()
         path, chosen = QFileDialog.getSaveFileName(
-            self, f"Save the model at step {self.cursor}", "", ";;".join(f for _, f in formats))
+            self, self.tr("Save the model at step {step}").format(step=self.cursor), "", ";;".join(f for _, f in formats))
         if not path:
             return
         fmt = next((name for name, f in formats if f == chosen), "tokviz")
@@ -995,10 +1005,10 @@ class TrainPanel(QWidget):
 
             written = save_model(self.current_model(), path, fmt) or [path]
         except Exception as err:  # noqa: BLE001
-            self.message.show_message(f"Could not save the model: {err}")
+            self.message.show_message(self.tr("Could not save the model: {err}").format(err=err))
             return []
         names = ", ".join(str(p) for p in written)
-        self.message.show_message(f"Saved the model at step {self.cursor} ({fmt}): {names}")
+        self.message.show_message(self.tr("Saved the model at step {step} ({fmt}): {names}").format(step=self.cursor, fmt=fmt, names=names))
         return list(written)
 
     # ================================================================ screenshot

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Literal
 
+from PySide6.QtCore import QCoreApplication
+
 import tokviz
 
 
@@ -29,7 +31,7 @@ class CorpusSource:
 
     @classmethod
     def demo(cls) -> "CorpusSource":
-        return cls("demo", "Demo corpus (built-in)", path=demo_corpus_path())
+        return cls("demo", QCoreApplication.translate("CorpusSource", "Demo corpus (built-in)"), path=demo_corpus_path())
 
     @classmethod
     def file(cls, path: str | os.PathLike) -> "CorpusSource":
@@ -39,7 +41,7 @@ class CorpusSource:
     @classmethod
     def paste(cls, text: str) -> "CorpusSource":
         first = text.strip().splitlines()[0][:30] if text.strip() else ""
-        return cls("paste", f"Pasted: {first}…", text=text)
+        return cls("paste", QCoreApplication.translate("CorpusSource", "Pasted: {first}…").format(first=first), text=text)
 
     def with_replacement(self) -> "CorpusSource":
         return CorpusSource(self.kind, self.label, self.path, self.text, "replace")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 from tokviz.core.bpe.events import MergeStep
 
@@ -54,7 +54,7 @@ class MergeSeries:
 def _style_plot(plot: pg.PlotItem, title: str, left: str) -> None:
     plot.setTitle(title, size="11pt")
     plot.setLabel("left", left)
-    plot.setLabel("bottom", "merge step")
+    plot.setLabel("bottom", QCoreApplication.translate("TrainPlots", "merge step"))
     plot.showGrid(x=True, y=True, alpha=0.25)
     plot.setMenuEnabled(False)
     plot.hideButtons()
@@ -83,23 +83,26 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         blue, orange, green, purple = "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"
 
         self.vocab_plot = self.addPlot(row=0, col=0)
-        _style_plot(self.vocab_plot, "Vocabulary size", "tokens")
+        _style_plot(self.vocab_plot, QCoreApplication.translate("TrainPlots", "Vocabulary size"),
+                    QCoreApplication.translate("TrainPlots", "tokens"))
         self.vocab_curve = self.vocab_plot.plot(pen=pg.mkPen(blue, width=2))
 
         self.count_plot = self.addPlot(row=0, col=1, axisItems={"left": OneTwoFiveLogAxis("left")})
-        _style_plot(self.count_plot, "Merged pair count", "count (log)")
+        _style_plot(self.count_plot, QCoreApplication.translate("TrainPlots", "Merged pair count"),
+                    QCoreApplication.translate("TrainPlots", "count (log)"))
         self.count_plot.setLogMode(y=True)
         self.count_curve = self.count_plot.plot(pen=pg.mkPen(orange, width=2))
 
         self.corpus_plot = self.addPlot(row=1, col=0)
-        _style_plot(self.corpus_plot, "Corpus length", "tokens")
+        _style_plot(self.corpus_plot, QCoreApplication.translate("TrainPlots", "Corpus length"),
+                    QCoreApplication.translate("TrainPlots", "tokens"))
         self.tokens_curve = self.corpus_plot.plot(pen=pg.mkPen(green, width=2), name="tokens")
         # chars/token on a second y axis sharing the x axis (pyqtgraph's MultiplePlotAxes recipe)
         self.cpt_view = pg.ViewBox()
         self.corpus_plot.showAxis("right")
         self.corpus_plot.scene().addItem(self.cpt_view)
         self.corpus_plot.getAxis("right").linkToView(self.cpt_view)
-        self.corpus_plot.getAxis("right").setLabel("chars / token", color=purple)
+        self.corpus_plot.getAxis("right").setLabel(QCoreApplication.translate("TrainPlots", "chars / token"), color=purple)
         self.corpus_plot.getAxis("right").enableAutoSIPrefix(False)
         self.cpt_view.setXLink(self.corpus_plot)
         self.cpt_view.setMouseEnabled(x=False, y=False)
@@ -108,8 +111,9 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.corpus_plot.getViewBox().sigResized.connect(self._sync_cpt_view)
 
         self.length_plot = self.addPlot(row=1, col=1)
-        _style_plot(self.length_plot, "Token lengths", "tokens")
-        self.length_plot.setLabel("bottom", "length")
+        _style_plot(self.length_plot, QCoreApplication.translate("TrainPlots", "Token lengths"),
+                    QCoreApplication.translate("TrainPlots", "tokens"))
+        self.length_plot.setLabel("bottom", QCoreApplication.translate("TrainPlots", "length"))
         self.length_hist = self.length_plot.plot(
             stepMode="center", fillLevel=0, brush=pg.mkBrush(31, 119, 180, 140), pen=pg.mkPen(blue, width=1)
         )
@@ -144,7 +148,9 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             plot.setXRange(0, max(merges, 1), padding=0.02)
 
     def set_length_unit(self, unit: str) -> None:
-        self.length_plot.setLabel("bottom", f"length ({unit})")
+        unit = {"bytes": QCoreApplication.translate("TrainPlots", "bytes"),
+                "chars": QCoreApplication.translate("TrainPlots", "chars")}.get(unit, unit)
+        self.length_plot.setLabel("bottom", QCoreApplication.translate("TrainPlots", "length ({unit})").format(unit=unit))
 
     def clear_data(self) -> None:
         empty = np.zeros(0)

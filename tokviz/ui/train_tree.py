@@ -63,7 +63,7 @@ class MergeTreeView(QWidget):
         if self.tree is None:
             p.setPen(fg)
             p.setFont(ui_font(10))
-            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Select a token in the table to see its merge tree")
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.tr("Select a token in the table to see its merge tree"))
             return
         fm = QFontMetricsF(self._font)
         nodes: list = []

@@ -3,7 +3,7 @@ batches (one beginInsertRows for many rows) so 10k rows stay fast, with a search
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor
 
 from tokviz.core.bpe.events import MergeStep
@@ -11,7 +11,10 @@ from tokviz.ui.fonts import mono_font
 from tokviz.ui.token_colors import token_color
 from tokviz.ui.train_replay import END_OF_WORD
 
-COLUMNS = ("rank", "token", "bytes (hex)", "count", "length")
+# header titles, translated when shown (the English names stay the columns' identifiers)
+COLUMNS = (QT_TRANSLATE_NOOP("VocabModel", "rank"), QT_TRANSLATE_NOOP("VocabModel", "token"),
+           QT_TRANSLATE_NOOP("VocabModel", "bytes (hex)"), QT_TRANSLATE_NOOP("VocabModel", "count"),
+           QT_TRANSLATE_NOOP("VocabModel", "length"))
 
 
 def token_length(step: MergeStep, mode: str) -> int:
@@ -70,8 +73,8 @@ class VocabModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             if section == 4:
-                return "chars" if self.mode == "char" else "bytes"
-            return COLUMNS[section]
+                return self.tr("chars") if self.mode == "char" else self.tr("bytes")
+            return self.tr(COLUMNS[section])
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):

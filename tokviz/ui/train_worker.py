@@ -136,7 +136,7 @@ class TrainWorker(QObject):
                         finished = Finished("cancelled", self.merges_seen, "Training cancelled.")
                         break
             else:
-                finished = Finished("exhausted", self.merges_seen, "The trainer stopped.")
+                finished = Finished("exhausted", self.merges_seen, QCoreApplication.translate("TrainWorker", "The trainer stopped."))
         except TokvizError as err:
             flush()
             self.failed.emit(str(err), _is_invalid_utf8(err))
@@ -145,8 +145,11 @@ class TrainWorker(QObject):
         except Exception as err:  # noqa: BLE001 — a bug in the trainer must not take the app down
             flush()
             tb = traceback.format_exception(type(err), err, err.__traceback__)
-            self.failed.emit(f"Training failed: {type(err).__name__}: {err}\n\n{''.join(tb[-3:]).strip()}", False)
-            self.finished.emit(Finished("cancelled", self.merges_seen, "Training failed."), False)
+            failed = QCoreApplication.translate("TrainWorker", "Training failed: {kind}: {err}").format(
+                kind=type(err).__name__, err=err)
+            self.failed.emit(f"{failed}\n\n{''.join(tb[-3:]).strip()}", False)
+            self.finished.emit(Finished("cancelled", self.merges_seen,
+                                        QCoreApplication.translate("TrainWorker", "Training failed.")), False)
             return
         finally:
             close = getattr(events, "close", None)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
@@ -26,9 +26,17 @@ from tokviz.ui.token_colors import text_color_on
 
 MAX_LAYER_BYTES = 96  # more columns than this do not fit a screen; the view says what it left out
 
-KIND_LABELS = {
-    "hangul": "Hangul", "emoji_zwj": "ZWJ sequence", "emoji_modifier": "emoji + skin tone", "whitespace": "space",
-    "control": "control", "combining": "combining", "flag": "flag", "keycap": "keycap", "emoji": "emoji", "text": "",
+KIND_LABELS = {  # translated when the layers are built
+    "hangul": QT_TRANSLATE_NOOP("ByteLayersView", "Hangul"),
+    "emoji_zwj": QT_TRANSLATE_NOOP("ByteLayersView", "ZWJ sequence"),
+    "emoji_modifier": QT_TRANSLATE_NOOP("ByteLayersView", "emoji + skin tone"),
+    "whitespace": QT_TRANSLATE_NOOP("ByteLayersView", "space"),
+    "control": QT_TRANSLATE_NOOP("ByteLayersView", "control"),
+    "combining": QT_TRANSLATE_NOOP("ByteLayersView", "combining"),
+    "flag": QT_TRANSLATE_NOOP("ByteLayersView", "flag"),
+    "keycap": QT_TRANSLATE_NOOP("ByteLayersView", "keycap"),
+    "emoji": QT_TRANSLATE_NOOP("ByteLayersView", "emoji"),
+    "text": "",
 }
 JAMO_ROLES = ("초성", "중성", "종성")  # initial consonant, vowel, final consonant
 
@@ -109,7 +117,7 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
     for g in kept:
         out.graphemes.append(Span(g.byte_start, g.byte_end, g.text if g.kind != "whitespace" and g.kind != "control"
                                   else "".join(display_char(c) for c in g.text),
-                                  KIND_LABELS.get(g.kind, g.kind), "\n".join(g.explanation)))
+                                  QCoreApplication.translate("ByteLayersView", KIND_LABELS.get(g.kind, g.kind)), "\n".join(g.explanation)))
     for cp in code_points(sub):
         out.code_points.append(Span(cp.byte_start, cp.byte_end, display_char(cp.char), cp.label,
                                     f"{cp.label} {cp.name}", name=cp.name))
@@ -143,8 +151,9 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
             piece = t.piece
             detail = repr(piece)[1:-1] if piece is not None else t.bytes.hex(" ").upper()
             out.tokens.append(Span(
-                k, j, label, detail, f"token {o + 1} · id {t.id}\nbytes {t.bytes.hex(' ').upper()}\n"
-                f"byte span [{t.byte_start}, {t.byte_end})",
+                k, j, label, detail,
+                QCoreApplication.translate("ByteLayersView", "token {n} · id {id}\nbytes {hex}\nbyte span [{start}, {end})").format(
+                    n=o + 1, id=t.id, hex=t.bytes.hex(" ").upper(), start=t.byte_start, end=t.byte_end),
                 token=o,
                 open_left=t.byte_start < out.byte_start + k,
                 open_right=t.byte_end > out.byte_start + j,
@@ -242,7 +251,7 @@ class ByteLayersView(QWidget):
             p.setFont(fonts.ui_font(11))
             p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
             p.drawText(self.rect().adjusted(12, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter,
-                       "Click a token to see its characters, code points, jamo and bytes.")
+                       self.tr("Click a token to see its characters, code points, jamo and bytes."))
             return
         y = 4.0
         for title, h in self._rows:
@@ -317,7 +326,7 @@ class ByteLayersView(QWidget):
             p.drawText(QRectF(x0, y + 3, x1 - x0, mid_h), Qt.AlignmentFlag.AlignCenter, s.label)
             p.setFont(self._small)
             p.drawText(QRectF(x0, y + 3 + mid_h, x1 - x0, h - mid_h - 10), Qt.AlignmentFlag.AlignCenter,
-                       {"lead": "lead", "continuation": "cont", "ascii": "ascii"}.get(role, role))
+                       {"lead": self.tr("lead"), "continuation": self.tr("cont"), "ascii": "ascii"}.get(role, role))
             if owner >= 0 and owner < len(self.colors):
                 # the owning token's colour under each byte ties this row to the token row
                 p.fillRect(QRectF(x0, y + h - 5, x1 - x0, 4), self.colors[owner])

@@ -266,12 +266,13 @@ class ChatComposer(QWidget):
         unknown = [m for m in markers if m not in special_tokens]
         if unknown:
             self.note.setText(
-                f"{encoding.encoder} has no special token {', '.join(unknown)}: here the markers are split "
-                "into ordinary tokens, so the template costs more than with the model's own vocabulary."
+                self.tr("{encoder} has no special token {markers}: here the markers are split into ordinary "
+                        "tokens, so the template costs more than with the model's own vocabulary.").format(
+                    encoder=encoding.encoder, markers=", ".join(unknown))
             )
         elif not allow_special:
-            self.note.setText("Special tokens are off: the markers are split as plain text. Turn on "
-                              "“Special tokens” to see each marker as one token.")
+            self.note.setText(self.tr("Special tokens are off: the markers are split as plain text. Turn on "
+                                      "“Special tokens” to see each marker as one token."))
         else:
-            self.note.setText("Every template marker is one special token.")
+            self.note.setText(self.tr("Every template marker is one special token."))
         return counts

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
@@ -249,7 +249,7 @@ def partial_piece(encoding: Encoding, index: int) -> str:
         if run:
             parts.append(repr(run))
             run = ""
-        parts.append(f"part of {_shown(encoding.text[c])}")
+        parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(char=_shown(encoding.text[c])))
     if run:
         parts.append(repr(run))
     return " + ".join(parts)
@@ -258,19 +258,23 @@ def partial_piece(encoding: Encoding, index: int) -> str:
 def describe_token(encoding: Encoding, index: int) -> str:
     """The hover text of token ``index``: id, bytes in hex, piece, byte and character span."""
     t = encoding.tokens[index]
-    lines = [f"token {index + 1} of {len(encoding.tokens)} · id {t.id}" + (f" · {t.kind}" if t.kind != "normal" else "")]
-    lines.append(f"bytes: {t.bytes.hex(' ').upper() or '(none)'}  ({len(t.bytes)} byte{'s' if len(t.bytes) != 1 else ''})")
+    lines = [QCoreApplication.translate("TokenView", "token {n} of {total} · id {id}").format(n=index + 1, total=len(encoding.tokens), id=t.id)
+             + (f" · {t.kind}" if t.kind != "normal" else "")]
+    hex_bytes = t.bytes.hex(" ").upper() or QCoreApplication.translate("TokenView", "(none)")
+    lines.append((QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} byte)") if len(t.bytes) == 1 else
+                  QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} bytes)")).format(hex=hex_bytes, n=len(t.bytes)))
     piece = t.piece
     if piece is not None:
-        lines.append(f"piece: {piece!r}")
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=repr(piece)))
     else:
         cut = [c for c, whole in token_char_parts(encoding, index) if not whole]
         chars = ", ".join(f"{_shown(encoding.text[c])} U+{ord(encoding.text[c]):04X}" for c in cut)
-        lines.append(f"piece: {partial_piece(encoding, index)}")
-        lines.append(f"cuts {chars}")
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=partial_piece(encoding, index)))
+        lines.append(QCoreApplication.translate("TokenView", "cuts {chars}").format(chars=chars))
     if t.raw is not None:
-        lines.append(f"raw piece: {t.raw!r}")
-    lines.append(f"byte span: [{t.byte_start}, {t.byte_end})  char span: [{t.start}, {t.end})")
+        lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=repr(t.raw)))
+    lines.append(QCoreApplication.translate("TokenView", "byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})").format(
+        byte_start=t.byte_start, byte_end=t.byte_end, start=t.start, end=t.end))
     return "\n".join(lines)
 
 
@@ -297,7 +301,7 @@ class TokenView(QAbstractScrollArea):
         self._token_cell: dict[int, int] = {}
         self._sel: tuple[int, int] | None = None
         self._anchor: int | None = None
-        self._placeholder = "Type or paste text to see its tokens."
+        self._placeholder = self.tr("Type or paste text to see its tokens.")
         self._widths: list[float] = []
         self._id_widths: list[float] = []
         self._pos: list[tuple[int, float, float]] = []  # per cell: line, x, width
@@ -515,7 +519,7 @@ class TokenView(QAbstractScrollArea):
             p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
             p.drawText(QRectF(self.MARGIN, y, self.viewport().width() - 2 * self.MARGIN, self._line_h),
                        Qt.AlignmentFlag.AlignVCenter,
-                       f"… {hidden:,} more tokens not drawn (the counts cover the whole text)")
+                       self.tr("… {n} more tokens not drawn (the counts cover the whole text)").format(n=f"{hidden:,}"))
 
     def _paint_cell(self, p: QPainter, ci: int, cut_spans: dict[int, list[float]], text_pen: QColor) -> None:
         cell = self.cells[ci]
@@ -594,7 +598,7 @@ class TokenView(QAbstractScrollArea):
         if ci >= 0 and self.cells[ci].token >= 0:
             QToolTip.showText(event.globalPosition().toPoint(), self.tooltip_for_token(self.cells[ci].token), self.viewport())
         elif ci >= 0:
-            QToolTip.showText(event.globalPosition().toPoint(), "text no token covers (the encoder skipped it)", self.viewport())
+            QToolTip.showText(event.globalPosition().toPoint(), self.tr("text no token covers (the encoder skipped it)"), self.viewport())
         else:
             QToolTip.hideText()
         super().mouseMoveEvent(event)
