@@ -3,13 +3,16 @@ driven by a naive stand-in trainer whose speed and failures the tests control.""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
+from PySide6.QtCore import QEvent, QObject
 
 from tests.ui.test_train_replay import TEXT, NaiveTrainer
+from tokviz.core.bpe.events import Finished, Progress
 from tokviz.ui.main_window import MainWindow
-from tokviz.ui.train import SPEEDS, TrainPanel
+from tokviz.ui.train import BUSY_FRAME_MS, SPEEDS, TrainPanel
 from tokviz.ui.train_corpus import CorpusSource
 from tokviz.ui.train_worker import TrainRun
 
@@ -186,3 +189,64 @@ def test_a_run_stuck_past_the_timeout_is_parked_not_destroyed(qtbot):
     release.set()
     qtbot.waitUntil(lambda: run not in TrainRun._orphans, timeout=5000)
     assert not run.thread.isRunning()
+
+
+class _CountingUntilReleased:
+    """A trainer that stays in its counting phase until the test releases it."""
+
+    def __init__(self, config):
+        self.config = config
+        self.release = threading.Event()
+
+    def run(self, lines, *, cancel=None, total_bytes=None):
+        yield Progress("counting", 0, 100)
+        while not self.release.wait(0.02):
+            if cancel is not None and cancel():
+                yield Finished("cancelled", 0, "cancelled while counting")
+                return
+        yield Finished("exhausted", 0, "nothing to merge")
+
+
+class _PaintCounter(QObject):
+    def __init__(self):
+        super().__init__()
+        self.paints = 0
+        self.painted: list[str] = []
+
+    def eventFilter(self, obj, event):  # noqa: N802 (Qt naming)
+        if event.type() == QEvent.Type.Paint:
+            self.paints += 1
+            self.painted.append(f"{type(obj).__name__} {type(obj.parent()).__name__} {event.rect()}")
+        return False
+
+
+def test_a_run_paints_step_0_before_the_worker_starts_counting(window, qtbot):
+    """While the char-mode trainer counts, it holds the GIL in ~15 ms C calls and every Python paint
+    override (pyqtgraph's items, the sample view) waits for one: a repaint of the plots there took
+    700-900 ms. So every view is rendered and painted for step 0 before the worker starts, and
+    nothing heavy is repainted while it counts."""
+    panel = window.show_view("train")
+    made: list[_CountingUntilReleased] = []
+    panel.trainer_factory = lambda config: made.append(_CountingUntilReleased(config)) or made[-1]
+    panel.set_source(CorpusSource.paste(TEXT))
+    qtbot.waitExposed(window)
+    qtbot.wait(100)  # the paints of showing the panel
+    counter = _PaintCounter()
+    heavy = [panel.plots.viewport(), panel.sample_view.viewport(), panel.probe_view.viewport(),
+             panel.vocab_view.viewport(), panel.tree_view]
+    for widget in heavy:
+        widget.installEventFilter(counter)
+    try:
+        panel.start_training()
+        assert all(step == 0 for step in panel._view_step.values())  # drawn before the worker started
+        counter.paints, counter.painted = 0, []
+        qtbot.waitUntil(lambda: "counting" in panel.progress_bar.format(), timeout=3000)
+        qtbot.wait(5 * BUSY_FRAME_MS)  # several frames while the trainer counts
+        assert panel.run is not None and not panel.replay
+        assert counter.paints == 0, counter.painted
+    finally:
+        for widget in heavy:
+            widget.removeEventFilter(counter)
+        if made:
+            made[-1].release.set()
+    qtbot.waitUntil(lambda: panel.run is None, timeout=3000)

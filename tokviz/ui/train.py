@@ -13,7 +13,7 @@ import html
 import time
 from typing import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEventLoop, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -56,10 +56,13 @@ from tokviz.ui.train_worker import TrainRun
 FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
 BUSY_FRAME_MS = 100  # 10 per second while following a computing trainer at full speed (it needs the CPU)
 SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame while the trainer runs
-HEAVY_VIEWS = ["sample", "plots", "vocab", "probe"]
+# the four plots are separate views: while the trainer computes, one plot is repainted per frame
+# (a repaint of all four when their axes first get ranges held the main thread ~120 ms)
+HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
 # seconds between refreshes of each heavy view while the trainer computes (a pyqtgraph repaint
 # is the costliest); when the trainer is paused or done, every view follows every step
-HEAVY_INTERVAL = {"sample": 0.3, "plots": 0.5, "vocab": 0.3, "probe": 0.5}
+HEAVY_INTERVAL = {"sample": 0.3, "vocab": 0.3, "probe": 0.5,
+                  "plot:vocab": 0.5, "plot:count": 0.5, "plot:corpus": 0.5, "plot:length": 0.5}
 SPEEDS = [(QT_TRANSLATE_NOOP("TrainPanel", "1 merge/s"), 1.0), (QT_TRANSLATE_NOOP("TrainPanel", "3 merges/s"), 3.0),
           (QT_TRANSLATE_NOOP("TrainPanel", "10 merges/s"), 10.0), (QT_TRANSLATE_NOOP("TrainPanel", "30 merges/s"), 30.0),
           (QT_TRANSLATE_NOOP("TrainPanel", "100 merges/s"), 100.0),
@@ -519,13 +522,39 @@ class TrainPanel(QWidget):
         run.worker.finished.connect(self._on_finished)
         self.run = run
         self.playing = True
-        self._worker_quiet = False
         self.progress_bar.setValue(0)
         self.progress_bar.show()
+        self._update_buttons()
+        # Show and paint step 0 in full BEFORE the worker starts. While it counts a corpus in char
+        # mode, the trainer holds the GIL in str.split/Counter.update calls of ~15 ms each, and
+        # every Python override a repaint calls (pyqtgraph's paint/boundingRect, the sample view's
+        # paintEvent) waits for one: the first repaint of a run took 700-900 ms there, 40 ms here.
+        self._render()  # the worker is still quiet: every view follows step 0 on this frame
+        self._paint_now()
+        self._worker_quiet = False
         self._last_frame = time.monotonic()
         run.start()
         self._ensure_timer()
-        self._update_buttons()
+
+    def _paint_now(self) -> None:
+        """Paint the panel's pending changes now instead of from a later event-loop pass: the
+        plots' scene updates and layout requests are queued events, flushed here so that the
+        synchronous repaint sees them. A pyqtgraph paint can ask for another one (auto-range and
+        axis text sizes settle while painting), so the follow-up requests are served here too."""
+        if not self.isVisible():
+            return
+        scene = self.plots.scene()
+
+        def flush() -> None:
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            QCoreApplication.sendPostedEvents(scene, QEvent.Type.MetaCall)
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+        flush()
+        self.repaint()
+        for _ in range(2):
+            flush()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)  # only what is still dirty
 
     def pause(self) -> None:
         """Stop the animation and the trainer where they are (the worker blocks between merges)."""
@@ -798,8 +827,8 @@ class TrainPanel(QWidget):
             self.vocab_model.set_shown(step)
             self.vocab_title.setText(self.tr("<b>Learned tokens</b> ({n})").format(n=f"{step:,}"))
             done = True
-        elif view == "plots":
-            self.plots.show_step(self.series, step)
+        elif view.startswith("plot:"):
+            self.plots.show_step(self.series, step, parts=(view[len("plot:"):],))
             done = True
         elif view == "probe":
             self._render_probe()

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from tokviz.core.bpe.events import MergeStep
 
 SERIES = ("step", "vocab", "count", "tokens", "chars_per_token", "length")
+PLOT_PARTS = ("vocab", "count", "corpus", "length")  # the four plots, each redrawable alone
 
 
 class MergeSeries:
@@ -182,33 +183,41 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         else:
             view.setXRange(*new, padding=0)
 
-    def show_step(self, series: MergeSeries, step: int) -> None:
-        """Redraw every plot for merges 1..``step`` (reusing the plot items)."""
+    def show_step(self, series: MergeSeries, step: int, parts: tuple[str, ...] = PLOT_PARTS) -> None:
+        """Redraw the plots named in ``parts`` (default: all of ``PLOT_PARTS``) for merges
+        1..``step``, reusing the plot items. One part at a time keeps each repaint small: the
+        scene repaints only the plot that changed."""
         x = series.upto("step", step)
-        vocab = series.upto("vocab", step)
-        count = series.upto("count", step)
-        tokens = series.upto("tokens", step)
-        cpt = series.upto("chars_per_token", step)
-        self.vocab_curve.setData(x, vocab)
-        self.count_curve.setData(x, count)
-        self.tokens_curve.setData(x, tokens)
-        self.cpt_curve.setData(x, cpt)
-        if len(x):
-            if "vocab" not in self._ranges and self._merges:  # the run's end is known: one range for all of it
-                start = float(vocab[0]) - 1
-                self._ranges["vocab"] = (start, start + self._merges)
-                self.vocab_plot.setYRange(start, start + self._merges, padding=0.03)
-            self._hold_range("vocab", self.vocab_plot, float(vocab.min()), float(vocab.max()), grow=0.5)
-            logc = np.log10(count)
-            self._hold_range("count", self.count_plot, float(logc.min()), float(logc.max()), grow=0.3)
-            self._hold_range("tokens", self.corpus_plot, float(tokens.min()), float(tokens.max()), grow=0.3)
-            self._hold_range("cpt", self.cpt_view, float(cpt.min()), float(cpt.max()), grow=0.3)
-        lengths = series.upto("length", step).astype(int)
-        if len(lengths):
-            counts = np.bincount(lengths)
-            edges = np.arange(len(counts) + 1) - 0.5
-            self.length_hist.setData(edges, counts.astype(float), stepMode="center")
-            self._hold_range("hist_y", self.length_plot, 0.0, float(counts.max()) * 1.05, grow=0.5)
-            self._hold_range("hist_x", self.length_plot, -0.5, len(counts) - 0.5, grow=0.5, axis="x")
-        else:
-            self.length_hist.setData(np.array([0.5, 1.5]), np.array([0.0]), stepMode="center")
+        if "vocab" in parts:
+            vocab = series.upto("vocab", step)
+            self.vocab_curve.setData(x, vocab)
+            if len(x):
+                if "vocab" not in self._ranges and self._merges:  # the run's end is known: one range for all of it
+                    start = float(vocab[0]) - 1
+                    self._ranges["vocab"] = (start, start + self._merges)
+                    self.vocab_plot.setYRange(start, start + self._merges, padding=0.03)
+                self._hold_range("vocab", self.vocab_plot, float(vocab.min()), float(vocab.max()), grow=0.5)
+        if "count" in parts:
+            count = series.upto("count", step)
+            self.count_curve.setData(x, count)
+            if len(x):
+                logc = np.log10(count)
+                self._hold_range("count", self.count_plot, float(logc.min()), float(logc.max()), grow=0.3)
+        if "corpus" in parts:
+            tokens = series.upto("tokens", step)
+            cpt = series.upto("chars_per_token", step)
+            self.tokens_curve.setData(x, tokens)
+            self.cpt_curve.setData(x, cpt)
+            if len(x):
+                self._hold_range("tokens", self.corpus_plot, float(tokens.min()), float(tokens.max()), grow=0.3)
+                self._hold_range("cpt", self.cpt_view, float(cpt.min()), float(cpt.max()), grow=0.3)
+        if "length" in parts:
+            lengths = series.upto("length", step).astype(int)
+            if len(lengths):
+                counts = np.bincount(lengths)
+                edges = np.arange(len(counts) + 1) - 0.5
+                self.length_hist.setData(edges, counts.astype(float), stepMode="center")
+                self._hold_range("hist_y", self.length_plot, 0.0, float(counts.max()) * 1.05, grow=0.5)
+                self._hold_range("hist_x", self.length_plot, -0.5, len(counts) - 0.5, grow=0.5, axis="x")
+            else:
+                self.length_hist.setData(np.array([0.5, 1.5]), np.array([0.0]), stepMode="center")
