@@ -286,7 +286,6 @@ def test_long_text_shows_its_first_part_first_and_tokens_agree(qtbot, session):
     text = line * 150
     panel = make_panel(qtbot, session, ["gpt2", "o200k_base", "sp:demo_unigram"])
     previews = []
-    panel._full_seconds = float("inf")  # as on the first look at a long text (no quick encode seen yet)
     panel.rowsPreviewed.connect(lambda: previews.append([r.data.encoding for r in panel.view.rows]))
     with qtbot.waitSignal(panel.rowsUpdated, timeout=30000):
         panel.set_text(text)
@@ -305,6 +304,26 @@ def test_long_text_shows_its_first_part_first_and_tokens_agree(qtbot, session):
     shown(panel, qtbot, lambda: panel.move_encoder("o200k_base", -1))
     assert not previews
     assert panel.view.rows[0].data.encoding is full[1]
+    panel.shutdown()
+
+
+def test_an_edit_of_a_long_text_updates_at_once_without_a_preview(qtbot, session):
+    # typing re-uses the unchanged paragraphs: the whole update comes in one step, and it is exact
+    line = "안녕하세요 여러분, tokenizers differ 👋🏽 42\n"
+    text = line * 150
+    names = ["gpt2", "sp:demo_unigram"]
+    panel = make_panel(qtbot, session, names, text=text)
+    previews = []
+    panel.rowsPreviewed.connect(lambda: previews.append(True))
+    middle = len(text) // 2
+    edited = text[:middle] + "값 x" + text[middle:]
+    shown(panel, qtbot, lambda: panel.set_text(edited))
+    assert not previews
+    for row, name in zip(panel.view.rows, names):
+        assert row.data.encoding.ids == session.registry.get(name).encode(edited).ids, name
+    # a different long text (a paste) starts with its first part again
+    shown(panel, qtbot, lambda: panel.set_text("new words 👋🏽 12\n" * 300))
+    assert previews
     panel.shutdown()
 
 

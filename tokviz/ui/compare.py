@@ -88,7 +88,34 @@ def write_csv_atomic(path: str | Path, header: list[str], rows: list[list[str]])
 
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
 PREVIEW_CHARS = 2000  # a longer text shows its first part first (more than any window shows at once)
-PREVIEW_WHEN_SLOWER_THAN = 0.12  # seconds the last whole-text encoding took
+
+
+def changed_chars(before: str | None, after: str) -> int:
+    """Characters of ``after`` outside the prefix and suffix it shares with ``before`` (all of them
+    when there is no ``before``): how much of the text an edit brought in.
+
+    >>> changed_chars("abcdef", "abXXdef"), changed_chars("abc", "abc"), changed_chars(None, "abc")
+    (2, 0, 3)
+    """
+    if before is None:
+        return len(after)
+    limit = min(len(before), len(after))
+    lo, hi = 0, limit  # longest common prefix, by halving (each test is one C-level compare)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if before[:mid] == after[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, limit - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if before[len(before) - mid:] == after[len(after) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return len(after) - prefix - lo
 
 
 def preview_cut(text: str, at: int = PREVIEW_CHARS) -> int | None:
@@ -149,7 +176,8 @@ class ComparePanel(QWidget):
         self._corpus_path: str | None = None
         self._last_update_ms = 0.0
         self._worker_seconds = 0.0
-        self._full_seconds = float("inf")  # nothing encoded yet: a long text starts with a preview
+        self._full_seconds = 0.0
+        self._last_full_text: str | None = None  # nothing encoded yet: a long text starts with a preview
         self.timings: dict[str, float] = {}
         self._preview_ms = 0.0
         self._charts_dark = is_dark()
@@ -624,7 +652,12 @@ class ComparePanel(QWidget):
         cache = self._outcome_cache
         paragraphs = self._paragraphs
         cut = preview_cut(text)
-        slow_before = self._full_seconds > PREVIEW_WHEN_SLOWER_THAN
+        # A preview only for a text that is mostly new (the first look, a paste, a sample). An edit
+        # re-uses the unchanged paragraphs, so the whole update is quick, and the rows on screen stay
+        # until it comes; a preview there showed only the text's start and, painted on the GUI thread
+        # while the worker encoded, competed with it for the GIL: 10,000 characters x 5 encoders took
+        # ~390 ms instead of < 200. (Deciding by the last pass's time made that slowdown self-feeding.)
+        mostly_new = cut is not None and changed_chars(self._last_full_text, text) > PREVIEW_CHARS
 
         def encode_with(name: str, piece: str, use_cache: bool):
             if name in waiting and name not in registry:
@@ -647,9 +680,7 @@ class ComparePanel(QWidget):
         def encode_all(state):
             self._worker_started = time.perf_counter()
             cached = {k[0] for k, v in list(cache.items()) if v[0] == text}
-            # a preview only when the whole text is slow to encode (the first look at a long text);
-            # while typing, unchanged paragraphs are re-used and the whole update is quick anyway
-            if cut is not None and not set(names) <= cached and slow_before:
+            if mostly_new and not set(names) <= cached:
                 # a long text: first the part in view (cut where no token can cross), shown at once
                 head = text[:cut]
                 out = [encode_with(n, head, False) for n in names]
@@ -663,6 +694,7 @@ class ComparePanel(QWidget):
                     return None
                 out.append(encode_with(name, text, True))
             self._full_seconds = time.perf_counter() - full_started
+            self._last_full_text = text
             # token colours, grapheme clusters and boundaries are computed here too, off the GUI thread
             prepared = prepare_rows(text, rows_for(out), dark=dark)
             self._worker_seconds = time.perf_counter() - self._worker_started
@@ -709,6 +741,16 @@ class ComparePanel(QWidget):
 
     def _fill_stats(self, result) -> None:
         t = self.stats_table
+        # ResizeToContents re-measured a whole column on every setItem (50 cells: ~23 ms); measure
+        # once, after the last cell
+        header = t.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        try:
+            self._fill_stats_cells(t, result)
+        finally:
+            header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+
+    def _fill_stats_cells(self, t, result) -> None:
         t.clearSpans()
         t.setRowCount(len(result))
         diffs = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 import regex
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
@@ -101,13 +102,15 @@ def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> Prepa
             row.dark = dark
         prepared.append(row)
     byte_starts = char_byte_starts(text)
-    clusters = []
-    char_cluster = [0] * len(text)
-    for m in _CLUSTER.finditer(text):
-        s, e = m.span()
-        for i in range(s, e):
-            char_cluster[i] = len(clusters)
-        clusters.append((s, e))
+    clusters = [m.span() for m in _CLUSTER.finditer(text)]
+    if len(clusters) == len(text):  # no character joins its neighbour: cluster i is character i
+        char_cluster = list(range(len(text)))
+    else:
+        # 1 where a cluster starts, summed up: a C-level scan instead of a Python step per character
+        first = bytearray(len(text))
+        for s, _ in clusters:
+            first[s] = 1
+        char_cluster = list(accumulate(first, initial=-1))[1:]
     cluster_bytes = [byte_starts[s] for s, _ in clusters] + [byte_starts[len(text)]]
     sets = []
     for row in prepared:
@@ -121,11 +124,16 @@ def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> Prepa
     common = set.intersection(*sets) if sets else set()
     union.discard(0)
     union.discard(total)
+    # Boundaries not between clusters cut one; which one is read off a byte -> cluster map (a
+    # C-level scan) rather than searched for (gpt2 cuts ~6,000 Hangul syllables in 10,000 characters).
+    inside = union.difference(cluster_bytes)
     cut = set()
-    for b in union:
-        k = bisect.bisect_right(cluster_bytes, b) - 1
-        if 0 <= k < len(clusters) and cluster_bytes[k] != b:
-            cut.add(k)
+    if inside:
+        first_byte = bytearray(total + 1)
+        for b in cluster_bytes:
+            first_byte[b] = 1
+        cluster_at = list(accumulate(first_byte, initial=-1))[1:]
+        cut = {cluster_at[b] for b in inside}
     return PreparedRows(text, prepared, clusters, char_cluster, cluster_bytes, byte_starts,
                         sorted(common - {0, total}), sorted(union - common), cut)
 
@@ -216,19 +224,16 @@ class AlignedRowsView(QWidget):
     def _layout_cells(self) -> None:
         cache = self._width_cache
         fm = self._fm
-        widths = []
         text = self.text
         cb = self._cluster_bytes
-        cut = self._cut_clusters
-        for k, (s, e) in enumerate(self._clusters):
-            key = text[s:e]
-            w = cache.get(key)
-            if w is None:
-                w = max(fm.horizontalAdvance(self._display(key)), self._min_cell) + 1
-                cache[key] = w
-            if k in cut:
-                w = max(w, (cb[k + 1] - cb[k]) * self._hex_w)
-            widths.append(w)
+        # measured once per distinct cluster, then looked up in comprehensions (a Python step with
+        # a dict miss check per cluster cost ~15 ms on 10,000 characters, on the GUI thread)
+        keys = [text[s:e] for s, e in self._clusters]
+        for key in set(keys).difference(cache):
+            cache[key] = max(fm.horizontalAdvance(self._display(key)), self._min_cell) + 1
+        widths = list(map(cache.__getitem__, keys))
+        for k in self._cut_clusters:
+            widths[k] = max(widths[k], (cb[k + 1] - cb[k]) * self._hex_w)
         self._cluster_w = widths
 
     def _wrap(self) -> None:
