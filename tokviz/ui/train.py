@@ -9,6 +9,7 @@ timer for the current step — by replaying recorded events (``train_replay``), 
 
 from __future__ import annotations
 
+import gc
 import html
 import time
 from typing import Callable
@@ -225,6 +226,7 @@ class TrainPanel(QWidget):
         self._budget = 0.0
         self._last_frame = time.monotonic()
         self._dirty = True
+        self._gc_frozen = False  # gc.freeze() holds while a run trains (see start_training)
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
         self._offer_pending = False
         self._quiet_callbacks: list[Callable[[], None]] = []
@@ -533,6 +535,13 @@ class TrainPanel(QWidget):
         self._paint_now()
         self._worker_quiet = False
         self._last_frame = time.monotonic()
+        # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
+        # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while the trainer's
+        # allocations trigger it every second or two. Frozen, they are skipped; the run's own
+        # objects are still collected. Thawed when the run ends (_thaw_gc).
+        if not self._gc_frozen:
+            gc.freeze()
+            self._gc_frozen = True
         run.start()
         self._ensure_timer()
 
@@ -654,8 +663,15 @@ class TrainPanel(QWidget):
             except (RuntimeError, TypeError):
                 pass
         run.stop(1.0)
+        self._thaw_gc()
         self._worker_quiet = True
         self.progress_bar.hide()
+
+    def _thaw_gc(self) -> None:
+        """Give the objects frozen at the start of a run back to the collector."""
+        if self._gc_frozen:
+            gc.unfreeze()
+            self._gc_frozen = False
 
     def shutdown(self) -> None:
         """Called when the window closes: stop the worker within a second."""
@@ -707,6 +723,7 @@ class TrainPanel(QWidget):
         self.run = None
         if run is not None:
             run.thread.wait(1000)
+        self._thaw_gc()
         self._worker_quiet = True
         self.progress_bar.hide()
         if not ok:  # failed: the message is already shown
