@@ -348,6 +348,15 @@ class SentencePieceEncoder:
         if not segments:
             segments = [(text, 0, None)] if text else []
 
+        normalized = self._normalized(text)
+        if len(segments) == 1 and segments[0][2] is None:
+            # the common case: rows streamed into the Encoding as it is built, so 10,000 characters
+            # leave no 6,000 row lists behind for the garbage collector to count and walk
+            try:
+                return Encoding.from_spans(self.name, text, self._encode_plain(text, 0, data, lazy=True), normalized)
+            except EncodingMismatch:
+                pass  # spans out of order (never seen): encoded again and clamped below
+
         rows: list[list] = []  # [id, bytes, byte_start, byte_end, kind, raw]
         for seg_text, offset, special_id in segments:
             if special_id is not None:
@@ -357,7 +366,6 @@ class SentencePieceEncoder:
             seg_rows = self._encode_plain(seg_text, offset, data)
             rows.extend(seg_rows)
 
-        normalized = self._normalized(text)
         try:
             return Encoding.from_spans(self.name, text, rows, normalized)
         except EncodingMismatch:
@@ -393,9 +401,12 @@ class SentencePieceEncoder:
             pass
         return "serialized_proto"
 
-    def _encode_plain(self, text: str, offset: int, data: bytes) -> list[list]:
+    def _encode_plain(self, text: str, offset: int, data: bytes, lazy: bool = False):
+        """Rows ``[id, bytes, byte_start, byte_end, kind, raw]`` of plain text. With ``lazy``, an
+        iterator of such tuples when no piece is unknown or byte fallback (those rows are fixed up
+        in place, so they come as the list)."""
         if not text:
-            return []
+            return iter(()) if lazy else []
         ids, spans = self._pieces_with_spans(text)
         entries = self._entries
         kinds = set()
@@ -404,6 +415,9 @@ class SentencePieceEncoder:
             if entry is None:
                 entry = entries[tid] = (self._kind(tid), self._token_bytes(tid), self._piece(tid))
             kinds.add(entry[0])
+        if lazy and "unknown" not in kinds and "byte_fallback" not in kinds:
+            return ((tid, e[1], begin + offset, end + offset, e[0], e[2])
+                    for tid, (begin, end) in zip(ids, spans) for e in (entries[tid],))
         rows = [[tid, e[1], begin + offset, end + offset, e[0], e[2]]
                 for tid, (begin, end) in zip(ids, spans) for e in (entries[tid],)]
         if "unknown" in kinds:
