@@ -16,16 +16,14 @@ import bisect
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-import regex
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from tokviz.core.encoding import Encoding, char_byte_starts
+from tokviz.core.metrics import grapheme_spans
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.token_colors import text_color_on, token_color, token_colors
-
-_CLUSTER = regex.compile(r"\X")
 
 # How invisible characters are drawn in the ruler and in tokens.
 VISIBLE = {" ": "·", "\n": "↵", "\r\n": "↵", "\r": "↵", "\t": "→", "\u200d": "ZWJ", "\ufe0f": "VS16"}
@@ -102,7 +100,7 @@ def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> Prepa
             row.dark = dark
         prepared.append(row)
     byte_starts = char_byte_starts(text)
-    clusters = [m.span() for m in _CLUSTER.finditer(text)]
+    clusters = grapheme_spans(text)
     if len(clusters) == len(text):  # no character joins its neighbour: cluster i is character i
         char_cluster = list(range(len(text)))
     else:
