@@ -548,8 +548,8 @@ class TrainPanel(QWidget):
     def _paint_now(self) -> None:
         """Paint the panel's pending changes now instead of from a later event-loop pass: the
         plots' scene updates and layout requests are queued events, flushed here so that the
-        synchronous repaint sees them. A pyqtgraph paint can ask for another one (auto-range and
-        axis text sizes settle while painting), so the follow-up requests are served here too."""
+        window's update request paints them. A pyqtgraph paint can ask for another one (auto-range
+        and axis text sizes settle while painting), so the follow-up requests are served here too."""
         if not self.isVisible():
             return
         scene = self.plots.scene()
@@ -559,11 +559,9 @@ class TrainPanel(QWidget):
             QCoreApplication.sendPostedEvents(scene, QEvent.Type.MetaCall)
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
-        flush()
-        self.repaint()
-        for _ in range(2):
+        for _ in range(3):
             flush()
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)  # only what is still dirty
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)  # paints only what is dirty
 
     def pause(self) -> None:
         """Stop the animation and the trainer where they are (the worker blocks between merges)."""
