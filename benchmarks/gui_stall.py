@@ -78,6 +78,7 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
 
     lateness: list[float] = []
     phase_of_worst = {"phase": None, "ms": 0.0}
+    worst_by_phase: dict[str, float] = {}  # counting / indexing / merging: where a stall comes from
     state = {"last": 0.0, "t0": 0.0, "t1": None}
     heartbeat = QTimer()
     heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
@@ -88,10 +89,11 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
         late = (now - state["last"]) * 1000 - HEARTBEAT_MS
         state["last"] = now
         lateness.append(max(0.0, late))
+        phase = panel.progress_bar.format().split("…")[0] if panel.progress_bar.isVisible() else "merging"
+        worst_by_phase[phase] = max(worst_by_phase.get(phase, 0.0), round(late, 1))
         if late > phase_of_worst["ms"]:
             phase_of_worst["ms"] = late
-            phase_of_worst["phase"] = (panel.progress_bar.format().split("…")[0] if panel.progress_bar.isVisible()
-                                       else f"merging (step {len(panel.replay or ())})")
+            phase_of_worst["phase"] = phase if phase != "merging" else f"merging (step {len(panel.replay or ())})"
         if panel.run is None and state["t1"] is None:
             state["t1"] = now
             state["cpu1"] = time.thread_time()
@@ -99,6 +101,7 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
             QTimer.singleShot(0, app.quit)
 
     heartbeat.timeout.connect(beat)
+    load_before = os.getloadavg()[0]  # the machine is shared: other work stretches every stall
     state["t0"] = state["last"] = time.perf_counter()
     state["cpu0"] = time.thread_time()
     panel.run_to_end()  # start training, follow it as fast as it goes
@@ -120,6 +123,8 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
         # CPU the GUI thread used while training ran (redraws, batches, heartbeats): load-independent
         "gui_cpu_seconds": round(state["cpu1"] - state["cpu0"], 3),
         "worst_stall_during": phase_of_worst["phase"],
+        "max_stall_by_phase": worst_by_phase,
+        "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "error": failed or None,
     }
 
@@ -150,7 +155,8 @@ def main() -> int:
     best = min(panel_runs, key=lambda r: r["seconds"])
     result.update(worst)
     result["seconds"] = best["seconds"]
-    result["runs"] = [{k: r[k] for k in ("max_stall_ms", "p99_stall_ms", "seconds", "gui_cpu_seconds", "merges", "heartbeats")} for r in panel_runs]
+    result["runs"] = [{k: r[k] for k in ("max_stall_ms", "p99_stall_ms", "seconds", "gui_cpu_seconds", "merges",
+                                         "heartbeats", "max_stall_by_phase", "load_1min")} for r in panel_runs]
     if core_runs:
         core_seconds = min(t for t, _ in core_runs)
         result["core_seconds"] = round(core_seconds, 3)
