@@ -80,7 +80,7 @@ def grapheme_spans(text: str) -> list[tuple[int, int]]:
     neither of which can join always have a boundary between them, so each walked window starts
     and ends on a boundary and gives the same clusters as walking the whole text.
 
-    >>> grapheme_spans("a👍🏽b\r\n")
+    >>> grapheme_spans("a👍🏽b\\r\\n")
     [(0, 1), (1, 3), (3, 4), (4, 6)]
     """
     n = len(text)
