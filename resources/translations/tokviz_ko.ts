@@ -3,27 +3,27 @@
 <context>
     <name>AlignedRowsView</name>
     <message>
-        <location filename="../../tokviz/ui/compare_rows.py" line="379" />
+        <location filename="../../tokviz/ui/compare_rows.py" line="382" />
         <source>{name} · token {n} of {total}</source>
         <translation>{name} · 토큰 {n}/{total}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare_rows.py" line="381" />
+        <location filename="../../tokviz/ui/compare_rows.py" line="384" />
         <source>bytes {hex}</source>
         <translation>바이트 {hex}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare_rows.py" line="382" />
+        <location filename="../../tokviz/ui/compare_rows.py" line="385" />
         <source>(cuts a character)</source>
         <translation>(문자를 자름)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare_rows.py" line="385" />
+        <location filename="../../tokviz/ui/compare_rows.py" line="388" />
         <source>{name}: no token here (the encoder skipped this character)</source>
         <translation>{name}: 여기에는 토큰이 없음 (인코더가 이 문자를 건너뜀)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare_rows.py" line="448" />
+        <location filename="../../tokviz/ui/compare_rows.py" line="451" />
         <source>chars {n}</source>
         <translation>문자 {n}</translation>
     </message>
@@ -266,7 +266,7 @@ byte span [{start}, {end})</source>
     </message>
     <message>
         <location filename="../../tokviz/ui/compare.py" line="60" />
-        <location filename="../../tokviz/ui/compare.py" line="752" />
+        <location filename="../../tokviz/ui/compare.py" line="794" />
         <source>tokens</source>
         <translation>토큰</translation>
     </message>
@@ -286,349 +286,349 @@ byte span [{start}, {end})</source>
         <translation>부분 토큰</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="187" />
+        <location filename="../../tokviz/ui/compare.py" line="215" />
         <source>Type or paste a text; every encoder below splits it.</source>
         <translation>텍스트를 입력하거나 붙여 넣으세요. 아래의 모든 인코더가 나눕니다.</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="193" />
+        <location filename="../../tokviz/ui/compare.py" line="221" />
         <source>Sample text…</source>
         <translation>예제 텍스트…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="202" />
+        <location filename="../../tokviz/ui/compare.py" line="230" />
         <source>Export CSV…</source>
         <translation>CSV 내보내기…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="204" />
+        <location filename="../../tokviz/ui/compare.py" line="232" />
         <source>Save PNG…</source>
         <translation>PNG 저장…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="231" />
+        <location filename="../../tokviz/ui/compare.py" line="259" />
         <source>Stats</source>
         <translation>통계</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="232" />
+        <location filename="../../tokviz/ui/compare.py" line="260" />
         <source>Corpus</source>
         <translation>말뭉치</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="249" />
+        <location filename="../../tokviz/ui/compare.py" line="277" />
         <source>Encoders (drag to reorder)</source>
         <translation>인코더 (끌어서 순서 변경)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="255" />
+        <location filename="../../tokviz/ui/compare.py" line="283" />
         <source>Encoders known to tokviz that are not in the list</source>
         <translation>목록에 없는, tokviz가 아는 인코더</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="258" />
+        <location filename="../../tokviz/ui/compare.py" line="286" />
         <source>Add</source>
         <translation>추가</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="260" />
+        <location filename="../../tokviz/ui/compare.py" line="288" />
         <source>Remove</source>
         <translation>제거</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="262" />
+        <location filename="../../tokviz/ui/compare.py" line="290" />
         <source>▲ Up</source>
         <translation>▲ 위로</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="264" />
+        <location filename="../../tokviz/ui/compare.py" line="292" />
         <source>▼ Down</source>
         <translation>▼ 아래로</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="271" />
+        <location filename="../../tokviz/ui/compare.py" line="299" />
         <source>Open model file…</source>
         <translation type="unfinished">모델 파일 열기…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="305" />
+        <location filename="../../tokviz/ui/compare.py" line="333" />
         <source>Built-in sample sets</source>
         <translation>내장 예제 세트</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="305" />
+        <location filename="../../tokviz/ui/compare.py" line="333" />
         <source>Demo corpus</source>
         <translation>데모 말뭉치</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="305" />
-        <location filename="../../tokviz/ui/compare.py" line="756" />
+        <location filename="../../tokviz/ui/compare.py" line="333" />
+        <location filename="../../tokviz/ui/compare.py" line="798" />
         <source>Corpus file…</source>
         <translation>말뭉치 파일…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="307" />
+        <location filename="../../tokviz/ui/compare.py" line="335" />
         <source>Texts:</source>
         <translation>텍스트:</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="312" />
+        <location filename="../../tokviz/ui/compare.py" line="340" />
         <source>at most </source>
         <translation>최대 </translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="315" />
+        <location filename="../../tokviz/ui/compare.py" line="343" />
         <source>Compare corpus</source>
         <translation>말뭉치 비교</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="317" />
+        <location filename="../../tokviz/ui/compare.py" line="345" />
         <source>Cancel</source>
         <translation>취소</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="329" />
+        <location filename="../../tokviz/ui/compare.py" line="357" />
         <source>Chart:</source>
         <translation>차트:</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="332" />
+        <location filename="../../tokviz/ui/compare.py" line="360" />
         <source>Compare every encoder in the list over the built-in sample sets or a corpus file.</source>
         <translation>목록의 모든 인코더를 내장 예제 세트나 말뭉치 파일로 비교합니다.</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="345" />
+        <location filename="../../tokviz/ui/compare.py" line="373" />
         <source>Vocabulary overlap:</source>
         <translation>어휘 겹침:</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="349" />
+        <location filename="../../tokviz/ui/compare.py" line="377" />
         <source>vs</source>
         <translation>대</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="351" />
+        <location filename="../../tokviz/ui/compare.py" line="379" />
         <source>Compute</source>
         <translation>계산</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="354" />
+        <location filename="../../tokviz/ui/compare.py" line="382" />
         <source>Shared token byte strings and Jaccard index of two vocabularies.</source>
         <translation>두 어휘가 공유하는 토큰 바이트열과 자카드 지수.</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="376" />
+        <location filename="../../tokviz/ui/compare.py" line="404" />
         <source>byte fallback (&lt;0xNN&gt; pieces instead of &lt;unk&gt;)</source>
         <translation>바이트 폴백 (&lt;unk&gt; 대신 &lt;0xNN&gt; 조각)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="378" />
+        <location filename="../../tokviz/ui/compare.py" line="406" />
         <source>Model type</source>
         <translation>모델 종류</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="379" />
+        <location filename="../../tokviz/ui/compare.py" line="407" />
         <source>Vocabulary size</source>
         <translation>어휘 크기</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="380" />
+        <location filename="../../tokviz/ui/compare.py" line="408" />
         <source>Character coverage</source>
         <translation>문자 커버리지</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="382" />
+        <location filename="../../tokviz/ui/compare.py" line="410" />
         <source>Train on the corpus (Corpus tab's texts)</source>
         <translation>말뭉치로 학습 (말뭉치 탭의 텍스트)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="385" />
+        <location filename="../../tokviz/ui/compare.py" line="413" />
         <source>The model is added as an encoder when training ends.</source>
         <translation>학습이 끝나면 모델이 인코더로 추가됩니다.</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="391" />
+        <location filename="../../tokviz/ui/compare.py" line="419" />
         <source>Unigram model:</source>
         <translation>Unigram 모델:</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="400" />
+        <location filename="../../tokviz/ui/compare.py" line="428" />
         <source>Show segmentations</source>
         <translation>분할 보기</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="407" />
+        <location filename="../../tokviz/ui/compare.py" line="435" />
         <source>N-best and sampled segmentations of the first line of the text by a SentencePiece unigram model.</source>
         <translation>SentencePiece unigram 모델이 텍스트 첫 줄을 나누는 N-best 분할과 샘플링 분할.</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="528" />
+        <location filename="../../tokviz/ui/compare.py" line="556" />
         <source>Open model file</source>
         <translation type="unfinished">모델 파일 열기</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="529" />
+        <location filename="../../tokviz/ui/compare.py" line="557" />
         <source>Models (*.model *.tiktoken *.json);;All files (*)</source>
         <translation>모델 (*.model *.tiktoken *.json);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="540" />
+        <location filename="../../tokviz/ui/compare.py" line="568" />
         <source>Cannot open model: {err}</source>
         <translation>모델을 열 수 없습니다: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="543" />
+        <location filename="../../tokviz/ui/compare.py" line="571" />
         <source>Cannot open model {path}: {kind}: {err}</source>
         <translation>모델 {path}을(를) 열 수 없습니다: {kind}: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="631" />
+        <location filename="../../tokviz/ui/compare.py" line="664" />
         <source>training on the demo corpus…</source>
         <translation>데모 말뭉치로 학습 중…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="633" />
+        <location filename="../../tokviz/ui/compare.py" line="666" />
         <source>could not train: {err}</source>
         <translation>학습 실패: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="677" />
+        <location filename="../../tokviz/ui/compare.py" line="709" />
         <source>showing the first {shown} of {total} characters; encoding the rest…</source>
         <translation>{total}자 중 처음 {shown}자 표시 중; 나머지 인코딩 중…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="692" />
+        <location filename="../../tokviz/ui/compare.py" line="724" />
         <source>{chars} characters · {encoders} encoders · updated in {ms} ms  ·  hover a character: its token is outlined in every row  ·  ▼ = encoders disagree on a boundary</source>
         <translation>{chars}자 · 인코더 {encoders}개 · {ms} ms에 갱신  ·  문자에 마우스를 올리면 모든 행에서 그 토큰이 표시됨  ·  ▼ = 인코더마다 경계가 다름</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="735" />
+        <location filename="../../tokviz/ui/compare.py" line="777" />
         <source>exact</source>
         <translation>정확</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="735" />
+        <location filename="../../tokviz/ui/compare.py" line="777" />
         <source>differs ({n})</source>
         <translation>다름 ({n})</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="746" />
+        <location filename="../../tokviz/ui/compare.py" line="788" />
         <source>(+{n} more)</source>
         <translation>(+{n}개 더)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="748" />
+        <location filename="../../tokviz/ui/compare.py" line="790" />
         <source>&lt;b&gt;{name}&lt;/b&gt; round trip: {diffs}</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt; 왕복: {diffs}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="757" />
+        <location filename="../../tokviz/ui/compare.py" line="799" />
         <source>Corpus file</source>
         <translation>말뭉치 파일</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="757" />
+        <location filename="../../tokviz/ui/compare.py" line="799" />
         <source>Text (*.txt);;All files (*)</source>
         <translation>텍스트 (*.txt);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="816" />
+        <location filename="../../tokviz/ui/compare.py" line="858" />
         <source>Comparing…</source>
         <translation>비교 중…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="824" />
+        <location filename="../../tokviz/ui/compare.py" line="866" />
         <source>Cancelling…</source>
         <translation>취소 중…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="830" />
+        <location filename="../../tokviz/ui/compare.py" line="872" />
         <source>{done} of {total} characters through every encoder · {seconds} s</source>
         <translation>{total}자 중 {done}자를 모든 인코더로 처리 · {seconds}초</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="838" />
+        <location filename="../../tokviz/ui/compare.py" line="880" />
         <source>Cancelled</source>
         <translation>취소됨</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="838" />
+        <location filename="../../tokviz/ui/compare.py" line="880" />
         <source>Done</source>
         <translation>완료</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="842" />
+        <location filename="../../tokviz/ui/compare.py" line="884" />
         <source>{state} in {seconds} s.</source>
         <translation>{state} ({seconds}초).</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="843" />
+        <location filename="../../tokviz/ui/compare.py" line="885" />
         <source>Skipped: {errors}</source>
         <translation>건너뜀: {errors}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="849" />
+        <location filename="../../tokviz/ui/compare.py" line="891" />
         <source>Could not compare: {err}</source>
         <translation>비교할 수 없습니다: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="878" />
+        <location filename="../../tokviz/ui/compare.py" line="920" />
         <source>Reading the vocabularies of {a} and {b}…</source>
         <translation>{a}와(과) {b}의 어휘를 읽는 중…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="890" />
+        <location filename="../../tokviz/ui/compare.py" line="932" />
         <source>shared e.g. {shared}&lt;br&gt;only {a}: {only_a}&lt;br&gt;only {b}: {only_b}</source>
         <translation>공유 예: {shared}&lt;br&gt;{a}에만: {only_a}&lt;br&gt;{b}에만: {only_b}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="896" />
+        <location filename="../../tokviz/ui/compare.py" line="938" />
         <source>Could not compare vocabularies: {err}</source>
         <translation>어휘를 비교할 수 없습니다: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="926" />
+        <location filename="../../tokviz/ui/compare.py" line="968" />
         <source>Trained {name}: {n} pieces ({config}).</source>
         <translation>{name} 학습 완료: 조각 {n}개 ({config}).</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="935" />
+        <location filename="../../tokviz/ui/compare.py" line="977" />
         <source>Training failed: {err}</source>
         <translation>학습 실패: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="939" />
+        <location filename="../../tokviz/ui/compare.py" line="981" />
         <source>Training {config}…</source>
         <translation>{config} 학습 중…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="966" />
+        <location filename="../../tokviz/ui/compare.py" line="1008" />
         <source>&lt;b&gt;{encoder}&lt;/b&gt; on {text}</source>
         <translation>&lt;b&gt;{encoder}&lt;/b&gt; — {text}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="968" />
+        <location filename="../../tokviz/ui/compare.py" line="1010" />
         <source>&lt;b&gt;N-best&lt;/b&gt; (most likely first)</source>
         <translation>&lt;b&gt;N-best&lt;/b&gt; (가능성 높은 순)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="970" />
+        <location filename="../../tokviz/ui/compare.py" line="1012" />
         <source>&lt;b&gt;Sampled&lt;/b&gt; (alpha {alpha}, seeded)</source>
         <translation>&lt;b&gt;샘플링&lt;/b&gt; (alpha {alpha}, 고정 시드)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="1017" />
+        <location filename="../../tokviz/ui/compare.py" line="1059" />
         <source>Export table as CSV</source>
         <translation>표를 CSV로 내보내기</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="1022" />
-        <location filename="../../tokviz/ui/compare.py" line="1030" />
+        <location filename="../../tokviz/ui/compare.py" line="1064" />
+        <location filename="../../tokviz/ui/compare.py" line="1072" />
         <source>Could not write {path}: {err}</source>
         <translation>{path}에 쓸 수 없습니다: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/compare.py" line="1025" />
+        <location filename="../../tokviz/ui/compare.py" line="1067" />
         <source>Save view as PNG</source>
         <translation>화면을 PNG로 저장</translation>
     </message>
@@ -1016,108 +1016,143 @@ byte span [{start}, {end})</source>
         <translation>비교</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="86" />
+        <location filename="../../tokviz/ui/main_window.py" line="30" />
+        <source>No auto-play</source>
+        <translation>자동 재생 안 함</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/main_window.py" line="31" />
+        <source>1 merge per second</source>
+        <translation>초당 병합 1회</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/main_window.py" line="32" />
+        <source>3 merges per second</source>
+        <translation>초당 병합 3회</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/main_window.py" line="33" />
+        <source>10 merges per second</source>
+        <translation>초당 병합 10회</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/main_window.py" line="34" />
+        <source>30 merges per second</source>
+        <translation>초당 병합 30회</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/main_window.py" line="96" />
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="87" />
+        <location filename="../../tokviz/ui/main_window.py" line="97" />
         <source>&amp;Open model file…</source>
         <translation>모델 파일 열기(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="89" />
+        <location filename="../../tokviz/ui/main_window.py" line="99" />
         <source>&amp;Quit</source>
         <translation>끝내기(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="91" />
+        <location filename="../../tokviz/ui/main_window.py" line="101" />
         <source>&amp;View</source>
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="95" />
+        <location filename="../../tokviz/ui/main_window.py" line="105" />
         <source>&amp;Presentation mode</source>
         <translation>발표 모드(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="97" />
+        <location filename="../../tokviz/ui/main_window.py" line="107" />
+        <source>Presentation &amp;pace</source>
+        <translation>발표 재생 속도(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/main_window.py" line="108" />
+        <source>How fast training plays by itself in presentation mode</source>
+        <translation>발표 모드에서 학습이 저절로 재생되는 속도</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/main_window.py" line="118" />
         <source>Zoom &amp;in</source>
         <translation>확대(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="98" />
+        <location filename="../../tokviz/ui/main_window.py" line="119" />
         <source>Zoom &amp;out</source>
         <translation>축소(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="99" />
+        <location filename="../../tokviz/ui/main_window.py" line="120" />
         <source>&amp;Reset zoom</source>
         <translation>원래 크기(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="100" />
+        <location filename="../../tokviz/ui/main_window.py" line="121" />
         <source>&amp;Theme</source>
         <translation>테마(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="103" />
-        <location filename="../../tokviz/ui/main_window.py" line="111" />
+        <location filename="../../tokviz/ui/main_window.py" line="124" />
+        <location filename="../../tokviz/ui/main_window.py" line="132" />
         <source>Follow &amp;system</source>
         <translation>시스템 설정 따르기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="103" />
+        <location filename="../../tokviz/ui/main_window.py" line="124" />
         <source>&amp;Light</source>
         <translation>밝게(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="103" />
+        <location filename="../../tokviz/ui/main_window.py" line="124" />
         <source>&amp;Dark</source>
         <translation>어둡게(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="109" />
+        <location filename="../../tokviz/ui/main_window.py" line="130" />
         <source>&amp;Language</source>
         <translation>언어(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="117" />
+        <location filename="../../tokviz/ui/main_window.py" line="138" />
         <source>&amp;Help</source>
         <translation>도움말(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="118" />
+        <location filename="../../tokviz/ui/main_window.py" line="139" />
         <source>&amp;About tokviz</source>
         <translation>tokviz 정보(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="136" />
+        <location filename="../../tokviz/ui/main_window.py" line="157" />
         <source>Open model file</source>
         <translation>모델 파일 열기</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="136" />
+        <location filename="../../tokviz/ui/main_window.py" line="157" />
         <source>Models (*.model *.tiktoken *.json *.codes *.txt);;All files (*)</source>
         <translation>모델 (*.model *.tiktoken *.json *.codes *.txt);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="149" />
+        <location filename="../../tokviz/ui/main_window.py" line="170" />
         <source>Cannot open model</source>
         <translation>모델을 열 수 없습니다</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="152" />
+        <location filename="../../tokviz/ui/main_window.py" line="173" />
         <source>Added encoder {name} ({size} tokens)</source>
         <translation>인코더 {name} 추가됨 (토큰 {size}개)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="165" />
+        <location filename="../../tokviz/ui/main_window.py" line="186" />
         <source>The language changes when tokviz starts again.</source>
         <translation>언어는 tokviz를 다시 시작하면 바뀝니다.</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/main_window.py" line="203" />
+        <location filename="../../tokviz/ui/main_window.py" line="253" />
         <source>About tokviz</source>
         <translation>tokviz 정보</translation>
     </message>
@@ -1133,7 +1168,7 @@ byte span [{start}, {end})</source>
 <context>
     <name>MessageArea</name>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="167" />
+        <location filename="../../tokviz/ui/train.py" line="174" />
         <source>Dismiss</source>
         <translation>닫기</translation>
     </message>
@@ -1149,12 +1184,12 @@ byte span [{start}, {end})</source>
 <context>
     <name>PasteDialog</name>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="193" />
+        <location filename="../../tokviz/ui/train.py" line="200" />
         <source>Paste a corpus</source>
         <translation>말뭉치 붙여 넣기</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="195" />
+        <location filename="../../tokviz/ui/train.py" line="202" />
         <source>One document or sentence per line:</source>
         <translation>한 줄에 문서나 문장 하나:</translation>
     </message>
@@ -1239,294 +1274,294 @@ byte span [{start}, {end})</source>
 <context>
     <name>TrainPanel</name>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="66" />
+        <location filename="../../tokviz/ui/train.py" line="67" />
         <source>1 merge/s</source>
         <translation>초당 1 병합</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="66" />
+        <location filename="../../tokviz/ui/train.py" line="67" />
         <source>3 merges/s</source>
         <translation>초당 3 병합</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="67" />
+        <location filename="../../tokviz/ui/train.py" line="68" />
         <source>10 merges/s</source>
         <translation>초당 10 병합</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="67" />
+        <location filename="../../tokviz/ui/train.py" line="68" />
         <source>30 merges/s</source>
         <translation>초당 30 병합</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="68" />
+        <location filename="../../tokviz/ui/train.py" line="69" />
         <source>100 merges/s</source>
         <translation>초당 100 병합</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="69" />
+        <location filename="../../tokviz/ui/train.py" line="70" />
         <source>1000 merges/s</source>
         <translation>초당 1000 병합</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="70" />
+        <location filename="../../tokviz/ui/train.py" line="71" />
         <source>as fast as possible</source>
         <translation>최대한 빠르게</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="268" />
+        <location filename="../../tokviz/ui/train.py" line="277" />
         <source>Corpus</source>
         <translation>말뭉치</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="274" />
+        <location filename="../../tokviz/ui/train.py" line="283" />
         <source>Open file…</source>
         <translation>파일 열기…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="276" />
+        <location filename="../../tokviz/ui/train.py" line="285" />
         <source>Paste…</source>
         <translation>붙여 넣기…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="282" />
+        <location filename="../../tokviz/ui/train.py" line="291" />
         <source>Mode</source>
         <translation>모드</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="284" />
+        <location filename="../../tokviz/ui/train.py" line="293" />
         <source>byte (UTF-8 bytes)</source>
         <translation>byte (UTF-8 바이트)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="285" />
+        <location filename="../../tokviz/ui/train.py" line="294" />
         <source>char (&lt;/w&gt; words)</source>
         <translation>char (&lt;/w&gt; 단어)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="288" />
+        <location filename="../../tokviz/ui/train.py" line="297" />
         <source>Pattern</source>
         <translation>패턴</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="295" />
+        <location filename="../../tokviz/ui/train.py" line="304" />
         <source>Hangul only</source>
         <translation>한글만</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="296" />
+        <location filename="../../tokviz/ui/train.py" line="305" />
         <source>Count only Hangul and spaces (the classic Korean BPE tutorial's preset)</source>
         <translation>한글과 공백만 셉니다 (고전적인 한국어 BPE 튜토리얼의 설정)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="298" />
+        <location filename="../../tokviz/ui/train.py" line="307" />
         <source>Merges</source>
         <translation>병합 수</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="303" />
+        <location filename="../../tokviz/ui/train.py" line="312" />
         <source>Min freq</source>
         <translation>최소 빈도</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="310" />
+        <location filename="../../tokviz/ui/train.py" line="319" />
         <source>Save model…</source>
         <translation>모델 저장…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="318" />
-        <location filename="../../tokviz/ui/train.py" line="953" />
+        <location filename="../../tokviz/ui/train.py" line="327" />
+        <location filename="../../tokviz/ui/train.py" line="1005" />
         <source>▶ Train</source>
         <translation>▶ 학습</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="319" />
+        <location filename="../../tokviz/ui/train.py" line="328" />
         <source>⏸ Pause</source>
         <translation>⏸ 일시정지</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="320" />
+        <location filename="../../tokviz/ui/train.py" line="329" />
         <source>Step</source>
         <translation>한 단계</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="321" />
+        <location filename="../../tokviz/ui/train.py" line="330" />
         <source>⏭ Run to end</source>
         <translation>⏭ 끝까지</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="322" />
+        <location filename="../../tokviz/ui/train.py" line="331" />
         <source>■ Cancel</source>
         <translation>■ 취소</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="323" />
+        <location filename="../../tokviz/ui/train.py" line="332" />
         <source>Reset</source>
         <translation>초기화</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="334" />
+        <location filename="../../tokviz/ui/train.py" line="343" />
         <source>Speed</source>
         <translation>속도</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="344" />
+        <location filename="../../tokviz/ui/train.py" line="353" />
         <source>step 0</source>
         <translation>단계 0</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="349" />
+        <location filename="../../tokviz/ui/train.py" line="358" />
         <source>counting… %p%</source>
         <translation>세는 중… %p%</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="369" />
+        <location filename="../../tokviz/ui/train.py" line="378" />
         <source>&lt;b&gt;Corpus sample&lt;/b&gt; — pieces at the current step; the merge just made in orange</source>
         <translation>&lt;b&gt;말뭉치 예시&lt;/b&gt; — 현재 단계의 조각; 방금 한 병합은 주황색</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="374" />
+        <location filename="../../tokviz/ui/train.py" line="383" />
         <source>&lt;b&gt;Probe&lt;/b&gt; — type anything; it is segmented at the current step</source>
         <translation>&lt;b&gt;시험 입력&lt;/b&gt; — 아무거나 입력하면 현재 단계로 분할됩니다</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="391" />
+        <location filename="../../tokviz/ui/train.py" line="400" />
         <source>&lt;b&gt;Learned tokens&lt;/b&gt;</source>
         <translation>&lt;b&gt;학습된 토큰&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="394" />
+        <location filename="../../tokviz/ui/train.py" line="403" />
         <source>search token or hex…</source>
         <translation>토큰이나 hex 검색…</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="414" />
+        <location filename="../../tokviz/ui/train.py" line="423" />
         <source>&lt;b&gt;Merge tree&lt;/b&gt;</source>
         <translation>&lt;b&gt;병합 트리&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="464" />
+        <location filename="../../tokviz/ui/train.py" line="473" />
         <source>Open a text corpus</source>
         <translation>텍스트 말뭉치 열기</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="465" />
+        <location filename="../../tokviz/ui/train.py" line="474" />
         <source>Text files (*.txt);;All files (*)</source>
         <translation>텍스트 파일 (*.txt);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="504" />
+        <location filename="../../tokviz/ui/train.py" line="536" />
         <source>Cannot start training: {err}</source>
         <translation>학습을 시작할 수 없습니다: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="594" />
-        <location filename="../../tokviz/ui/train.py" line="785" />
+        <location filename="../../tokviz/ui/train.py" line="638" />
+        <location filename="../../tokviz/ui/train.py" line="837" />
         <source>cancelled</source>
         <translation>취소됨</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="681" />
+        <location filename="../../tokviz/ui/train.py" line="732" />
         <source>counting</source>
         <translation>세는 중</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="681" />
+        <location filename="../../tokviz/ui/train.py" line="732" />
         <source>indexing</source>
         <translation>색인 중</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="682" />
+        <location filename="../../tokviz/ui/train.py" line="733" />
         <source>{phase}… %p%</source>
         <translation>{phase}… %p%</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="687" />
+        <location filename="../../tokviz/ui/train.py" line="738" />
         <source>You can train anyway with each invalid byte replaced by U+FFFD.</source>
         <translation>잘못된 바이트를 모두 U+FFFD로 바꿔서 학습할 수도 있습니다.</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="688" />
+        <location filename="../../tokviz/ui/train.py" line="739" />
         <source>Replace invalid bytes and train</source>
         <translation>잘못된 바이트를 바꾸고 학습</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="785" />
+        <location filename="../../tokviz/ui/train.py" line="837" />
         <source>done</source>
         <translation>완료</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="786" />
+        <location filename="../../tokviz/ui/train.py" line="838" />
         <source>min frequency reached</source>
         <translation>최소 빈도 도달</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="787" />
+        <location filename="../../tokviz/ui/train.py" line="839" />
         <source>no pairs left</source>
         <translation>남은 쌍 없음</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="788" />
+        <location filename="../../tokviz/ui/train.py" line="840" />
         <source>step {step} / {target}</source>
         <translation>단계 {step} / {target}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="821" />
+        <location filename="../../tokviz/ui/train.py" line="873" />
         <source>&lt;b&gt;Learned tokens&lt;/b&gt; ({n})</source>
         <translation>&lt;b&gt;학습된 토큰&lt;/b&gt; ({n})</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="844" />
+        <location filename="../../tokviz/ui/train.py" line="896" />
         <source>Press ▶ Train to watch BPE learn merge by merge</source>
         <translation>▶ 학습을 누르면 BPE가 병합을 하나씩 배우는 과정이 보입니다</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="845" />
+        <location filename="../../tokviz/ui/train.py" line="897" />
         <source>step 0: no merges yet</source>
         <translation>단계 0: 아직 병합 없음</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="853" />
+        <location filename="../../tokviz/ui/train.py" line="905" />
         <source>count &lt;b&gt;{count}&lt;/b&gt; · rank &lt;b&gt;{rank}&lt;/b&gt; · vocab {vocab} · corpus {corpus} tokens</source>
         <translation>빈도 &lt;b&gt;{count}&lt;/b&gt; · 순위 &lt;b&gt;{rank}&lt;/b&gt; · 어휘 {vocab} · 말뭉치 토큰 {corpus}개</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="863" />
+        <location filename="../../tokviz/ui/train.py" line="915" />
         <source>(no sample lines)</source>
         <translation>(예시 줄 없음)</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="899" />
+        <location filename="../../tokviz/ui/train.py" line="951" />
         <source>{tokens} tokens · {chars} characters</source>
         <translation>토큰 {tokens}개 · {chars}자</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="914" />
+        <location filename="../../tokviz/ui/train.py" line="966" />
         <source>&lt;b&gt;Merge tree&lt;/b&gt; of {piece} — {leaves} base tokens, {levels} levels</source>
         <translation>{piece}의 &lt;b&gt;병합 트리&lt;/b&gt; — 기본 토큰 {leaves}개, {levels}단계</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="952" />
+        <location filename="../../tokviz/ui/train.py" line="1004" />
         <source>▶ Play</source>
         <translation>▶ 재생</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="982" />
+        <location filename="../../tokviz/ui/train.py" line="1034" />
         <source>The model at step {step} is not available: {err}</source>
         <translation>단계 {step}의 모델을 쓸 수 없습니다: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="1016" />
+        <location filename="../../tokviz/ui/train.py" line="1068" />
         <source>Save the model at step {step}</source>
         <translation>단계 {step}의 모델 저장</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="1030" />
+        <location filename="../../tokviz/ui/train.py" line="1082" />
         <source>Could not save the model: {err}</source>
         <translation>모델을 저장할 수 없습니다: {err}</translation>
     </message>
     <message>
-        <location filename="../../tokviz/ui/train.py" line="1033" />
+        <location filename="../../tokviz/ui/train.py" line="1085" />
         <source>Saved the model at step {step} ({fmt}): {names}</source>
         <translation>단계 {step}의 모델을 저장했습니다 ({fmt}): {names}</translation>
     </message>

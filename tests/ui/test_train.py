@@ -250,3 +250,59 @@ def test_a_run_paints_step_0_before_the_worker_starts_counting(window, qtbot):
         if made:
             made[-1].release.set()
     qtbot.waitUntil(lambda: panel.run is None, timeout=3000)
+
+
+def _presenting_window(qtbot, tmp_path, pace):
+    from tokviz.ui.settings import Settings
+
+    settings = Settings.at(tmp_path / "s.ini")
+    settings.presentation_pace = pace
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+def test_presentation_mode_plays_training_by_itself_at_the_chosen_pace(qtbot, tmp_path):
+    win = _presenting_window(qtbot, tmp_path, 30.0)
+    try:
+        panel, made = _panel(win, merges=12)
+        panel.speed_combo.setCurrentIndex(SPEEDS.index(("1000 merges/s", 1000.0)))
+        assert win.pace_actions[30.0].isChecked()
+        win.presentation_action.trigger()  # F11 on the Train tab: it starts on its own
+        assert panel.playing and made, "presentation mode did not start training"
+        assert SPEEDS[panel.speed_combo.currentIndex()][1] == 30.0
+        # the animation advances at the pace: 12 merges at 30/s take ~0.4 s, not one frame
+        qtbot.waitUntil(lambda: panel.cursor >= 1, timeout=3000)
+        started = time.monotonic()
+        qtbot.waitUntil(lambda: panel.cursor == 12, timeout=5000)
+        assert time.monotonic() - started > 0.2
+        # at the end, leaving and re-entering plays the recording again from step 0 (no retraining)
+        win.presentation_action.trigger()
+        assert SPEEDS[panel.speed_combo.currentIndex()][1] == 1000.0  # the user's own speed is back
+        win.presentation_action.trigger()
+        assert panel.playing and panel.cursor < 12 and len(made) == 1
+        qtbot.waitUntil(lambda: panel.cursor == 12, timeout=5000)
+        win.presentation_action.trigger()
+    finally:
+        win.close()
+
+
+def test_presentation_mode_plays_once_per_show_and_not_at_all_when_off(qtbot, tmp_path):
+    win = _presenting_window(qtbot, tmp_path, 0.0)
+    try:
+        panel, made = _panel(win, merges=12)
+        win.show_view("inspect")
+        win.presentation_action.trigger()
+        win.show_view("train")
+        assert not panel.playing and not made  # "No auto-play": the presenter presses Train
+        win.set_presentation_pace(3.0)  # choosing a pace while presenting starts it
+        assert panel.playing and SPEEDS[panel.speed_combo.currentIndex()][1] == 3.0
+        assert win.settings.presentation_pace == 3.0
+        panel.pause()
+        win.show_view("compare")
+        win.show_view("train")
+        assert not panel.playing  # paused by the presenter stays paused
+        win.presentation_action.trigger()
+    finally:
+        win.close()

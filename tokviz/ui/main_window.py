@@ -25,6 +25,14 @@ PANELS = {
 }
 
 PRESENTATION_SCALE = 1.6  # font scale on entering presentation mode (projectors are far away)
+# how fast the Train panel plays by itself in presentation mode (merges per second; 0 = it waits)
+PRESENTATION_PACES = [
+    (QT_TRANSLATE_NOOP("MainWindow", "No auto-play"), 0.0),
+    (QT_TRANSLATE_NOOP("MainWindow", "1 merge per second"), 1.0),
+    (QT_TRANSLATE_NOOP("MainWindow", "3 merges per second"), 3.0),
+    (QT_TRANSLATE_NOOP("MainWindow", "10 merges per second"), 10.0),
+    (QT_TRANSLATE_NOOP("MainWindow", "30 merges per second"), 30.0),
+]
 
 
 class PendingPanel(QLabel):
@@ -54,6 +62,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
+        self._auto_played: set[str] = set()  # panels presentation mode has set playing
         self.panels: dict[str, QWidget] = {}
         for view, (title, module, cls) in PANELS.items():
             try:
@@ -67,6 +76,7 @@ class MainWindow(QMainWindow):
             self.panels[view] = panel
             self.tabs.addTab(panel, self.tr(title))
         self._build_menus()
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.statusBar()
         self.resize(1280, 820)
         self._restore()
@@ -94,6 +104,17 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         self.presentation_action = self._action(self.tr("&Presentation mode"), self.toggle_presentation, "F11", checkable=True)
         view_menu.addAction(self.presentation_action)
+        pace_menu = view_menu.addMenu(self.tr("Presentation &pace"))
+        pace_menu.setToolTip(self.tr("How fast training plays by itself in presentation mode"))
+        pace_group = QActionGroup(self)
+        self.pace_actions: dict[float, QAction] = {}
+        current_pace = min((p for _, p in PRESENTATION_PACES), key=lambda p: abs(p - self.settings.presentation_pace))
+        for label, pace in PRESENTATION_PACES:
+            act = self._action(self.tr(label), lambda _=False, p=pace: self.set_presentation_pace(p), checkable=True)
+            act.setChecked(pace == current_pace)
+            pace_group.addAction(act)
+            pace_menu.addAction(act)
+            self.pace_actions[pace] = act
         view_menu.addAction(self._action(self.tr("Zoom &in"), lambda: self.zoom(1.1), QKeySequence.StandardKey.ZoomIn))
         view_menu.addAction(self._action(self.tr("Zoom &out"), lambda: self.zoom(1 / 1.1), QKeySequence.StandardKey.ZoomOut))
         view_menu.addAction(self._action(self.tr("&Reset zoom"), lambda: self.set_font_scale(1.0), "Ctrl+0"))
@@ -189,11 +210,40 @@ class MainWindow(QMainWindow):
             self.statusBar().hide()
             self.showFullScreen()
             self.set_font_scale(max(fonts.scale(), 1.0) * PRESENTATION_SCALE)
+            self._auto_play(self.current_panel())
         else:
             self.menuBar().show()
             self.statusBar().show()
             self.showNormal()
             self.set_font_scale(self._scale_before_presentation)
+            for panel in self.panels.values():
+                stop = getattr(panel, "stop_auto_play", None)
+                if stop is not None:
+                    stop()
+            self._auto_played.clear()
+
+    def set_presentation_pace(self, pace: float) -> None:
+        """Merges per second the Train panel plays at in presentation mode (0: it waits for you)."""
+        self.settings.presentation_pace = pace
+        self.pace_actions[pace].setChecked(True)
+        if self._presentation:
+            self._auto_played.discard(self.current_view())
+            self._auto_play(self.current_panel())
+
+    def _auto_play(self, panel: QWidget) -> None:
+        """In presentation mode, set a panel that can play (Train) playing at the chosen pace - once
+        per presentation, so a presenter who pauses and leaves the tab finds it paused on return."""
+        pace = self.settings.presentation_pace
+        play = getattr(panel, "auto_play", None)
+        view = next((v for v, p in self.panels.items() if p is panel), None)
+        if play is None or pace <= 0 or view in self._auto_played:
+            return
+        self._auto_played.add(view)
+        play(pace)
+
+    def _on_tab_changed(self, _index: int) -> None:
+        if self._presentation:
+            self._auto_play(self.current_panel())
 
     @property
     def presentation(self) -> bool:

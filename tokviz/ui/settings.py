@@ -87,6 +87,15 @@ class Settings:
         self._q.setValue("ui/font_scale", float(min(max(value, 0.5), 4.0)))
 
     @property
+    def presentation_pace(self) -> float:
+        """Merges per second the Train panel plays at in presentation mode (0: no auto-play)."""
+        return self._float("ui/presentation_pace", 1.0, 0.0, 1000.0)
+
+    @presentation_pace.setter
+    def presentation_pace(self, value: float) -> None:
+        self._q.setValue("ui/presentation_pace", float(min(max(value, 0.0), 1000.0)))
+
+    @property
     def window_geometry(self) -> QByteArray | None:
         return self._bytes("window/geometry")
 

@@ -76,6 +76,12 @@ PROBE_TEXT = "토크나이저는 글자를 조각으로 나눕니다. Tokenizers
 FRESH_BG = "#ff8c00"
 
 
+def speed_index(pace: float) -> int:
+    """Index in SPEEDS of the animated speed nearest to ``pace`` merges per second."""
+    animated = [(i, v) for i, (_, v) in enumerate(SPEEDS) if v is not None]
+    return min(animated, key=lambda iv: abs(iv[1] - pace))[0]
+
+
 def default_trainer_factory(config: TrainerConfig):
     """tokviz's own BPE trainer (imported late: the panel opens even before a first run)."""
     from tokviz.core.bpe.trainer import BPETrainer
@@ -227,6 +233,7 @@ class TrainPanel(QWidget):
         self._last_frame = time.monotonic()
         self._dirty = True
         self._gc_frozen = False  # gc.freeze() holds while a run trains (see start_training)
+        self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
         self._offer_pending = False
         self._quiet_callbacks: list[Callable[[], None]] = []
@@ -490,6 +497,29 @@ class TrainPanel(QWidget):
             self._update_buttons()
             return
         self.start_training()
+
+    def auto_play(self, pace: float) -> None:
+        """Presentation mode: play at ``pace`` merges per second, hands-free.
+
+        With nothing trained yet, a run starts on the current corpus; a paused run or animation
+        goes on; a finished recording shown at its end plays again from step 0 (no retraining).
+        The speed box shows the pace and can still be changed; :meth:`stop_auto_play` gives the
+        user's own speed back.
+        """
+        index = speed_index(pace)
+        if self._speed_before_auto is None:
+            self._speed_before_auto = self.speed_combo.currentIndex()
+        self.speed_combo.setCurrentIndex(index)
+        self.fast_forward = False
+        if self.replay is not None and self.run is None and self.cursor >= len(self.replay) > 0:
+            self.set_step(0)
+        self.train_or_play()
+
+    def stop_auto_play(self) -> None:
+        """Leaving presentation mode: back to the speed the user had chosen (playing goes on)."""
+        if self._speed_before_auto is not None:
+            self.speed_combo.setCurrentIndex(self._speed_before_auto)
+            self._speed_before_auto = None
 
     def start_training(self, source: CorpusSource | None = None) -> None:
         """Start a new run on ``source`` (default: the current corpus) with the current settings."""
