@@ -1,8 +1,9 @@
 """What ships with tokviz: the resources (corpora, samples, icon), the Linux desktop metadata, the
 PyInstaller spec, and a wheel that works when installed into a fresh virtual environment.
 
-The frozen (PyInstaller) build takes minutes and is checked by ``packaging/smoke_frozen.sh``
-rather than here.
+The frozen (PyInstaller) build is checked by running ``packaging/smoke_frozen.sh`` (about a
+minute on two cores: it builds the one-folder app, then runs it from an empty folder with a clean
+environment).
 """
 
 from __future__ import annotations
@@ -209,3 +210,16 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
     assert image.width() >= 1000 and image.height() >= 700  # default 1400x900, or the window's minimum
     colours = {image.pixel(x, y) for x in range(0, image.width(), 25) for y in range(0, image.height(), 25)}
     assert len(colours) > 8, "the screenshot is (nearly) blank"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("PyInstaller") is None, reason="PyInstaller is not installed")
+def test_pyinstaller_build_runs_frozen_offscreen(tmp_path):
+    """The frozen app finds its encoder data and resources, encodes Korean and renders two panels."""
+    env = dict(os.environ, TOKVIZ_BUILD_DIR=str(tmp_path / "build"), PYTHON=sys.executable)
+    smoke = subprocess.run(["bash", str(PACKAGING / "smoke_frozen.sh")], capture_output=True, text=True,
+                           env=env, timeout=900)
+    assert smoke.returncode == 0, smoke.stdout[-3000:] + smoke.stderr[-3000:]
+    assert "smoke_frozen: PASS" in smoke.stdout
+    for name in ("gpt2", "cl100k_base", "o200k_base"):
+        assert name in smoke.stdout  # listed as available by the frozen app
