@@ -15,6 +15,7 @@ Targets (issue 5): max stall <= 100 ms; panel seconds <= 1.3 x core seconds.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -79,7 +80,22 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
     lateness: list[float] = []
     phase_of_worst = {"phase": None, "ms": 0.0}
     worst_by_phase: dict[str, float] = {}  # counting / indexing / merging: where a stall comes from
-    state = {"last": 0.0, "t0": 0.0, "t1": None}
+    state = {"last": 0.0, "t0": 0.0, "t1": None, "cpu_last": 0.0}
+    # what a long stall was: the GUI thread busy itself (its CPU time grew by about the stall) or
+    # waiting for the GIL while the worker held it; and the longest garbage collection per generation
+    long_stalls: list[dict] = []
+    gc_worst = {0: 0.0, 1: 0.0, 2: 0.0}
+    gc_start: dict[str, float] = {}
+
+    def on_gc(phase: str, info: dict) -> None:
+        if phase == "start":
+            gc_start["t"] = time.perf_counter()
+        elif "t" in gc_start:
+            ms = (time.perf_counter() - gc_start.pop("t")) * 1000
+            gen = info["generation"]
+            gc_worst[gen] = max(gc_worst[gen], round(ms, 1))
+
+    gc.callbacks.append(on_gc)
     heartbeat = QTimer()
     heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
     heartbeat.setInterval(HEARTBEAT_MS)
@@ -88,6 +104,10 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
         now = time.perf_counter()
         late = (now - state["last"]) * 1000 - HEARTBEAT_MS
         state["last"] = now
+        cpu = time.thread_time()
+        if late > 50:
+            long_stalls.append({"ms": round(late, 1), "gui_cpu_ms": round((cpu - state["cpu_last"]) * 1000, 1)})
+        state["cpu_last"] = cpu
         lateness.append(max(0.0, late))
         phase = panel.progress_bar.format().split("…")[0] if panel.progress_bar.isVisible() else "merging"
         worst_by_phase[phase] = max(worst_by_phase.get(phase, 0.0), round(late, 1))
@@ -103,10 +123,11 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
     heartbeat.timeout.connect(beat)
     load_before = os.getloadavg()[0]  # the machine is shared: other work stretches every stall
     state["t0"] = state["last"] = time.perf_counter()
-    state["cpu0"] = time.thread_time()
+    state["cpu0"] = state["cpu_last"] = time.thread_time()
     panel.run_to_end()  # start training, follow it as fast as it goes
     heartbeat.start()
     app.exec()
+    gc.callbacks.remove(on_gc)
     seconds = state["t1"] - state["t0"]
     learned = len(panel.replay or ())
     failed = panel.message.isVisible() and panel.message.label.text()
@@ -125,6 +146,8 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
         "worst_stall_during": phase_of_worst["phase"],
         "max_stall_by_phase": worst_by_phase,
         "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "stalls_over_50ms": sorted(long_stalls, key=lambda d: -d["ms"])[:5],
+        "gc_max_ms_by_generation": gc_worst,
         "error": failed or None,
     }
 
@@ -156,7 +179,8 @@ def main() -> int:
     result.update(worst)
     result["seconds"] = best["seconds"]
     result["runs"] = [{k: r[k] for k in ("max_stall_ms", "p99_stall_ms", "seconds", "gui_cpu_seconds", "merges",
-                                         "heartbeats", "max_stall_by_phase", "load_1min")} for r in panel_runs]
+                                         "heartbeats", "max_stall_by_phase", "load_1min", "stalls_over_50ms",
+                                         "gc_max_ms_by_generation")} for r in panel_runs]
     if core_runs:
         core_seconds = min(t for t, _ in core_runs)
         result["core_seconds"] = round(core_seconds, 3)
