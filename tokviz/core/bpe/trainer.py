@@ -102,29 +102,23 @@ class BPETrainer:
     def finished(self) -> Finished | None:
         return self._finished
 
+    @property
+    def base(self) -> list[str]:
+        """Char mode: the base symbols of the run (id = index + 1; 0 is ``<unk>``), known once the
+        corpus is indexed; empty in byte mode."""
+        return list(self._base)
+
+    @property
+    def stats(self) -> dict:
+        """Corpus statistics of the run for the model's settings: ``unique_words`` and
+        ``corpus_chars`` once indexed, ``corpus_tokens`` when training ends."""
+        return dict(self._stats)
+
     def model(self, step: int | None = None) -> BPEModel:
         """The model made of the first ``step`` merges (None = all so far). Safe to call between
         steps (from the thread running :meth:`run`) or after training."""
-        n = len(self._merges) if step is None else max(0, min(step, len(self._merges)))
-        cfg = self.config
-        settings = {
-            "merges_requested": cfg.merges,
-            "min_frequency": cfg.min_frequency,
-            "keep": cfg.keep,
-            "finished": self._finished.reason if self._finished else None,
-            **self._stats,
-        }
-        return BPEModel(
-            mode=cfg.mode,
-            pattern=cfg.pattern if cfg.mode == "byte" else "whitespace",
-            merges=self._merges[:n],
-            base=self._base if cfg.mode == "char" else None,
-            special_tokens=cfg.special_tokens,
-            keep=cfg.keep,
-            settings=settings,
-            name=f"tokviz BPE (step {n})",
-            source="trained in tokviz",
-        )
+        return trained_model(self.config, self._merges, base=self._base, stats=self._stats,
+                             finished=self._finished, step=step)
 
     def run(
         self,
@@ -314,6 +308,45 @@ class BPETrainer:
         self._finished = Finished(reason, len(merges), message)
         yield self._finished
 
+
+def trained_model(
+    config: TrainerConfig,
+    merges: list[tuple[int, int, int]],
+    *,
+    base: list[str],
+    stats: dict,
+    finished: Finished | None,
+    step: int | None = None,
+) -> BPEModel:
+    """The model of the first ``step`` merges (None = all) of a run with ``config``.
+
+    ``base`` and ``stats`` are the run's :attr:`BPETrainer.base` and :attr:`BPETrainer.stats`. A
+    trainer in this process and one in a training process (``trainer_process``) both build their
+    models here, so the two give the same model for the same merges.
+
+    >>> m = trained_model(TrainerConfig(mode="byte"), [(104, 105, 256)], base=[], stats={}, finished=None)
+    >>> m.name, m.encode("hi").ids
+    ('tokviz BPE (step 1)', [256])
+    """
+    n = len(merges) if step is None else max(0, min(step, len(merges)))
+    settings = {
+        "merges_requested": config.merges,
+        "min_frequency": config.min_frequency,
+        "keep": config.keep,
+        "finished": finished.reason if finished else None,
+        **stats,
+    }
+    return BPEModel(
+        mode=config.mode,
+        pattern=config.pattern if config.mode == "byte" else "whitespace",
+        merges=merges[:n],
+        base=base if config.mode == "char" else None,
+        special_tokens=config.special_tokens,
+        keep=config.keep,
+        settings=settings,
+        name=f"tokviz BPE (step {n})",
+        source="trained in tokviz",
+    )
 
 
 def _pop_best(heap: list[int], pc: dict) -> tuple[int, int]:
