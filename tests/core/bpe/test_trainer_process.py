@@ -1,0 +1,175 @@
+"""The trainer in a child process: the same events and model as in-process, flow control that
+stops a child whose caller stops taking events, no child left behind, errors that keep their kind."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.core.bpe.conftest import english_text, korean_text
+from tests.core.bpe.stand_in_trainers import CrashingTrainer, ModelFileErrorTrainer
+from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
+from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.bpe.trainer_process import ProcessTrainer, TrainerProcessCrash, TrainerProcessDied
+from tokviz.core.errors import CorpusError, ModelFileError, TokvizError
+
+LINES = (korean_text(300) + english_text()).splitlines(keepends=True)
+PROBES = ["영화가 정말 재밌다 최고의 배우", "the lowest tokens of a Random number 🙂", "print(x)\n\n  y"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def take_merges(events, n: int) -> list[MergeStep]:
+    out = []
+    for event in events:
+        if isinstance(event, MergeStep):
+            out.append(event)
+            if len(out) == n:
+                break
+    return out
+
+
+def no_child_left() -> bool:
+    return multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("mode,keep", [("char", None), ("byte", None), ("byte", "hangul")])
+def test_same_events_and_model_as_the_trainer_in_process(mode, keep):
+    config = TrainerConfig(mode=mode, merges=300, min_frequency=2, keep=keep)
+    local = BPETrainer(config)
+    expected = list(local.run(LINES))
+    remote = ProcessTrainer(config)
+    got = list(remote.run(LINES))
+    assert [e for e in got if not isinstance(e, Progress)] == [e for e in expected if not isinstance(e, Progress)]
+    assert [e.phase for e in got if isinstance(e, Progress)][-2:] == ["indexing", "indexing"]
+    assert remote.merges == local.merges and remote.finished == local.finished
+    for step in (None, 0, 1, 57):
+        a, b = local.model(step), remote.model(step)
+        assert (a.name, a.merges, a.settings, a.vocab_size) == (b.name, b.merges, b.settings, b.vocab_size)
+        for text in PROBES + LINES[:20]:
+            assert [(t.id, t.bytes) for t in a.encode(text).tokens] == [(t.id, t.bytes) for t in b.encode(text).tokens]
+    assert no_child_left()
+
+
+def test_lines_go_to_the_trainer_unchanged():
+    # one item far larger than a message, items without their newline: the trainer's own rules apply
+    config = TrainerConfig(mode="byte", merges=80)
+    whole = ["".join(LINES)]
+    bare = [line.rstrip("\n") for line in LINES]
+    for lines in (whole, bare):
+        expected = [e for e in BPETrainer(config).run(lines) if isinstance(e, MergeStep)]
+        assert [e for e in ProcessTrainer(config).run(lines) if isinstance(e, MergeStep)] == expected
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+def test_a_caller_that_stops_taking_events_stops_the_child():
+    # 150 merges of this corpus take the child a few milliseconds and fit in the pipe: without the
+    # credit it would be done and gone long before the checks below
+    config = TrainerConfig(mode="byte", merges=150, min_frequency=1)
+    expected = [e for e in BPETrainer(config).run(LINES) if isinstance(e, MergeStep)]
+    trainer = ProcessTrainer(config, lead=4)
+    events = trainer.run(LINES)
+    first = take_merges(events, 10)
+    pid = trainer.pid
+    time.sleep(0.4)  # it computes the few merges of its lead, then waits
+    before = cpu_seconds(pid)
+    time.sleep(0.5)
+    assert cpu_seconds(pid) - before < 0.05  # waiting in a blocking read, not merging
+    assert multiprocessing.active_children() and len(trainer.merges) <= 10 + 4
+    # one more event is exactly the next merge; then the rest arrives as the caller takes it
+    assert take_merges(events, 1) == expected[10:11]
+    rest = [e for e in events if isinstance(e, MergeStep)]
+    assert first + expected[10:11] + rest == expected
+    assert no_child_left()
+
+
+def test_closing_the_generator_mid_run_ends_the_child():
+    trainer = ProcessTrainer(TrainerConfig(mode="char", merges=2000, min_frequency=1), lead=8)
+    events = trainer.run(LINES)
+    assert len(take_merges(events, 5)) == 5
+    pid = trainer.pid
+    assert pid is not None and multiprocessing.active_children()
+    start = time.monotonic()
+    events.close()
+    assert time.monotonic() - start < 1.0
+    assert no_child_left() and trainer.pid is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # reaped, not a zombie
+    assert trainer.model(5).steps == 5  # what arrived stays usable
+
+
+def test_cancel_ends_the_child_and_finishes_cancelled():
+    flag = {"cancel": False}
+    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=2000, min_frequency=1), lead=8)
+    events = trainer.run(LINES, cancel=lambda: flag["cancel"])
+    take_merges(events, 5)
+    flag["cancel"] = True
+    start = time.monotonic()
+    rest = list(events)
+    assert time.monotonic() - start < 1.0
+    assert rest[-1] == trainer.finished and trainer.finished.reason == "cancelled"
+    assert trainer.finished.merges == len(trainer.merges) < 2000
+    assert no_child_left()
+
+
+def test_cancel_before_any_merge():
+    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=10))
+    events = list(trainer.run(LINES, cancel=lambda: True))
+    assert events == [Finished("cancelled", 0, "cancelled while counting the corpus")]
+    assert no_child_left()
+
+
+def test_a_corpus_error_in_the_child_arrives_as_the_same_error():
+    config = TrainerConfig(mode="char", merges=10)
+    with pytest.raises(CorpusError) as local:
+        list(BPETrainer(config).run([" \n", "\t\n"]))
+    with pytest.raises(CorpusError) as remote:
+        list(ProcessTrainer(config).run([" \n", "\t\n"]))
+    assert str(remote.value) == str(local.value)
+    assert no_child_left()
+
+
+def test_a_tokviz_error_keeps_its_class_and_attributes():
+    with pytest.raises(ModelFileError) as err:
+        list(ProcessTrainer(TrainerConfig(), trainer_class=ModelFileErrorTrainer).run(LINES))
+    assert err.value.path == "codes.txt" and str(err.value) == "codes.txt: line 2 is not a merge"
+    assert no_child_left()
+
+
+def test_a_crash_in_the_child_carries_its_traceback_and_the_merges_before_it():
+    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=50), trainer_class=CrashingTrainer)
+    seen = []
+    with pytest.raises(TrainerProcessCrash) as err:
+        for event in trainer.run(LINES):
+            seen.append(event)
+    assert err.value.kind == "ValueError" and str(err.value) == "injected failure after merge 3"
+    assert 'raise ValueError("injected failure after merge 3")' in err.value.child_traceback
+    assert [e.step for e in seen if isinstance(e, MergeStep)] == [1, 2, 3]
+    assert no_child_left()
+
+
+def test_a_killed_child_gives_a_clear_message_not_a_hang():
+    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=500, min_frequency=1), lead=4)
+    events = trainer.run(LINES)
+    take_merges(events, 2)
+    os.kill(trainer.pid, signal.SIGKILL)
+    start = time.monotonic()
+    with pytest.raises(TrainerProcessDied, match="SIGKILL"):
+        list(events)
+    assert time.monotonic() - start < 2.0
+    assert isinstance(TrainerProcessDied("x"), TokvizError)  # shown as a message, like bad input
+    assert no_child_left()
+
+
+def test_bad_settings_raise_in_the_callers_thread():
+    with pytest.raises(TokvizError, match="unknown training mode"):
+        ProcessTrainer(TrainerConfig(mode="words"))
