@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import multiprocessing
 import sys
 
 from tokviz import __version__
@@ -37,6 +38,11 @@ def _run_gui(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The Train panel trains in a child process started with multiprocessing's "spawn": in the
+    # frozen app that child is this executable again, and freeze_support() (PyInstaller's version,
+    # installed by its runtime hook) runs the child's work and exits instead of parsing arguments.
+    # A no-op when not frozen.
+    multiprocessing.freeze_support()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):

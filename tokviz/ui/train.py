@@ -1,7 +1,9 @@
 """The Train panel: watch tokviz's BPE learn, merge by merge.
 
-The core trainer runs in a worker thread (``train_worker``) and sends its MergeStep events in
-batches by time. The panel records them and shows any recorded step: an animation plays them at
+The core trainer runs in a child process (``tokviz.core.bpe.trainer_process``: its own
+interpreter, so its work never holds this process's GIL while the GUI paints); a worker thread
+(``train_worker``) streams the corpus to it, takes its events and sends the MergeSteps to the panel
+in batches by time. The panel records them and shows any recorded step: an animation plays them at
 the chosen speed from ONE frame timer, the scrubber and the Step button jump to a step, and every
 view (merge banner, corpus sample, probe, vocabulary table, plots, merge tree) is redrawn from that
 timer for the current step — by replaying recorded events (``train_replay``), never by retraining.
@@ -83,10 +85,12 @@ def speed_index(pace: float) -> int:
 
 
 def default_trainer_factory(config: TrainerConfig):
-    """tokviz's own BPE trainer (imported late: the panel opens even before a first run)."""
-    from tokviz.core.bpe.trainer import BPETrainer
+    """tokviz's own BPE trainer, run in a child process so that the GUI process's GIL stays free
+    for painting (see ``tokviz.core.bpe.trainer_process``; imported late: the panel opens even
+    before a first run)."""
+    from tokviz.core.bpe.trainer_process import ProcessTrainer
 
-    return BPETrainer(config)
+    return ProcessTrainer(config)
 
 
 def _esc(text: str) -> str:
@@ -1105,6 +1109,12 @@ class TrainPanel(QWidget):
         self.start_training()
         self.run_to_end()
         self.wait_until_trained(300.0)
+        if not self.replay and self.message.isVisible():
+            # a Train screenshot without a single merge documents nothing; failing loudly also
+            # lets the frozen-app smoke test catch a training process that cannot start
+            from tokviz.core.errors import TokvizError
+
+            raise TokvizError(f"training learned no merge: {self.message.label.text()}")
         self.playing = False
         self.set_step(len(self.replay) if self.replay is not None else 0)
         self._update_buttons()

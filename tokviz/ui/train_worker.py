@@ -1,13 +1,26 @@
 """The training worker: runs the core trainer's event generator on a QThread and sends its events to
 the GUI in batches by time.
 
+Data flow with the default trainer (``tokviz.core.bpe.trainer_process.ProcessTrainer``)::
+
+    child process            this worker's QThread                      GUI thread
+    BPETrainer.run  ──events in batches (~25 ms), over a pipe──►  generator ──batch/progress signals──► panel
+          ▲                 corpus lines in 64K-character chunks, credit  │
+          └────────────────────────────────────────────────────────────────┘
+
+The thread mostly waits on the pipe (which releases the GIL), so the GUI thread has the GIL to
+itself while it paints; the merging runs on the child's own interpreter. Injected trainers
+(``TrainPanel.trainer_factory``, e.g. the tests' stand-ins) still run right in this thread.
+
 The GUI never receives one signal per merge: a 3000-merge run that takes two seconds would otherwise
 queue thousands of cross-thread events and the GUI would spend its time dispatching them. The worker
 collects events and flushes them every ``BATCH_SECONDS`` (and always at the end).
 
-Between two events it checks the cancel flag and the pause flag. While paused it blocks on a
-``threading.Event`` (so it uses no CPU) but still wakes up regularly to notice a cancel; ``step_once``
-lets exactly one more merge through while paused.
+Between two events it checks the cancel flag and the pause flag. While paused it waits on a
+``threading.Condition`` (so it uses no CPU) but still wakes up regularly to notice a cancel; ``step_once``
+lets exactly one more merge through. A paused worker takes no more events from the generator, and
+the process trainer's child stops a few merges later (it may only run ``lead`` merges ahead of what
+was taken). Closing the generator (always, in ``run``'s ``finally``) ends the child process.
 """
 
 from __future__ import annotations
@@ -144,10 +157,9 @@ class TrainWorker(QObject):
             return
         except Exception as err:  # noqa: BLE001 — a bug in the trainer must not take the app down
             flush()
-            tb = traceback.format_exception(type(err), err, err.__traceback__)
             failed = QCoreApplication.translate("TrainWorker", "Training failed: {kind}: {err}").format(
-                kind=type(err).__name__, err=err)
-            self.failed.emit(f"{failed}\n\n{''.join(tb[-3:]).strip()}", False)
+                kind=_error_kind(err), err=err)
+            self.failed.emit(f"{failed}\n\n{_traceback_tail(err)}", False)
             self.finished.emit(Finished("cancelled", self.merges_seen,
                                         QCoreApplication.translate("TrainWorker", "Training failed.")), False)
             return
@@ -160,6 +172,23 @@ class TrainWorker(QObject):
                     pass
         flush()
         self.finished.emit(finished, True)
+
+
+def _error_kind(err: Exception) -> str:
+    """The exception's class name; for a crash in the training process, the child's exception's."""
+    if getattr(err, "child_traceback", None) and isinstance(getattr(err, "kind", None), str):
+        return err.kind
+    return type(err).__name__
+
+
+def _traceback_tail(err: Exception) -> str:
+    """The last frames of where ``err`` was raised: in the training process when it came from
+    there (its own traceback ends in the parent's receiving code, which says nothing)."""
+    child = getattr(err, "child_traceback", None)
+    if child:
+        return "\n".join(child.strip().splitlines()[-5:])
+    tb = traceback.format_exception(type(err), err, err.__traceback__)
+    return "".join(tb[-3:]).strip()
 
 
 def _is_invalid_utf8(err: Exception) -> bool:
