@@ -561,17 +561,19 @@ class TrainPanel(QWidget):
         self.progress_bar.setValue(0)
         self.progress_bar.show()
         self._update_buttons()
-        # Show and paint step 0 in full BEFORE the worker starts. While it counts a corpus in char
-        # mode, the trainer holds the GIL in str.split/Counter.update calls of ~15 ms each, and
-        # every Python override a repaint calls (pyqtgraph's paint/boundingRect, the sample view's
-        # paintEvent) waits for one: the first repaint of a run took 700-900 ms there, 40 ms here.
+        # Show and paint step 0 in full BEFORE the worker starts. A trainer counting in the worker
+        # thread (an injected one; the default trains in a child process) holds the GIL in
+        # str.split/Counter.update calls of ~15 ms each, and every Python override a repaint calls
+        # (pyqtgraph's paint/boundingRect, the sample view's paintEvent) waits for one: the first
+        # repaint of a run took 700-900 ms there, 40 ms here. With the training process the
+        # worker only streams corpus lines, in short GIL holds, but the paint still comes first.
         self._render()  # the worker is still quiet: every view follows step 0 on this frame
         self._paint_now()
         self._worker_quiet = False
         self._last_frame = time.monotonic()
         # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
-        # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while the trainer's
-        # allocations trigger it every second or two. Frozen, they are skipped; the run's own
+        # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
+        # allocations (events received, the replay; an in-thread trainer's counting) trigger it. Frozen, they are skipped; the run's own
         # objects are still collected. Thawed when the run ends (_thaw_gc).
         if not self._gc_frozen:
             gc.freeze()
@@ -846,14 +848,15 @@ class TrainPanel(QWidget):
         if self._selected_token is not None and replay is not None:
             self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
         # The heavy views. While the trainer is computing, they take turns (one per frame) so
-        # that no frame holds the main thread long: the worker competes for the GIL and every
-        # millisecond of Python here is stretched. Otherwise they all follow on the same frame.
+        # that no frame holds the main thread long (a pyqtgraph repaint alone takes 15-50 ms).
+        # Otherwise they all follow on the same frame.
         stale = [v for v in HEAVY_VIEWS if self._view_step[v] != step]
         if not stale:
             return
         if self.run is not None and not self._worker_quiet:
-            # every millisecond the GUI holds the GIL is a millisecond the trainer waits: while it
-            # computes, each heavy view is refreshed a few times per second at most
+            # while the trainer computes, each heavy view is refreshed a few times per second at
+            # most: the training process needs a CPU core of its own (two cores are common), and
+            # a trainer in the worker thread waits for every millisecond the GUI holds the GIL
             now = time.monotonic()
             stale = [v for v in stale if now - self._view_drawn.get(v, 0.0) >= HEAVY_INTERVAL[v]]
             if not stale:
