@@ -573,8 +573,9 @@ class TrainPanel(QWidget):
         self._last_frame = time.monotonic()
         # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
         # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
-        # allocations (events received, the replay; an in-thread trainer's counting) trigger it. Frozen, they are skipped; the run's own
-        # objects are still collected. Thawed when the run ends (_thaw_gc).
+        # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
+        # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
+        # ends (_thaw_gc).
         if not self._gc_frozen:
             gc.freeze()
             self._gc_frozen = True
