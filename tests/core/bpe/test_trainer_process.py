@@ -138,6 +138,16 @@ def test_a_corpus_error_in_the_child_arrives_as_the_same_error():
     assert no_child_left()
 
 
+def test_an_error_reading_the_lines_in_the_callers_thread_ends_the_child():
+    def lines():
+        yield from LINES[:50]
+        raise CorpusError("corpus.txt: line 51 is not valid UTF-8")
+
+    with pytest.raises(CorpusError, match="line 51"):
+        list(ProcessTrainer(TrainerConfig(mode="char", merges=10)).run(lines()))
+    assert no_child_left()
+
+
 def test_a_tokviz_error_keeps_its_class_and_attributes():
     with pytest.raises(ModelFileError) as err:
         list(ProcessTrainer(TrainerConfig(), trainer_class=ModelFileErrorTrainer).run(LINES))
