@@ -516,3 +516,32 @@ def test_screenshot_selection_without_cut_characters_takes_the_first_tokens(regi
     assert not any(t.partial for t in enc.tokens)
     first, last = screenshot_selection(enc, demo=False)
     assert first == 0 and last >= 1 and enc.tokens[last].byte_end <= 20 < enc.tokens[last + 1].byte_end
+
+
+# ---- fitting a screen --------------------------------------------------------------------------------
+def test_window_fits_a_1280_screen_and_a_1920_projector_on_the_inspector(qtbot):
+    from tokviz.ui import fonts
+    from tokviz.ui.main_window import PRESENTATION_SCALE, MainWindow
+    from tokviz.ui.settings import Settings
+
+    win = MainWindow(settings=Settings.ephemeral())
+    qtbot.addWidget(win)
+    try:
+        panel = win.show_view("inspect")
+        win.resize(1280, 720)
+        win.show()
+        wait_shown(qtbot, panel)
+        panel.select_tokens(0, 5)  # the long caption: "Byte layers — tokens 1–6 of …: … Each byte is owned …"
+        assert len(panel.layers_title.text()) > 120
+        assert win.minimumSizeHint().width() <= 1280, win.minimumSizeHint()
+        # every byte-layer row down to the token ids is within the window at 1280x720
+        qtbot.waitUntil(lambda: panel.layers_scroll.viewport().height() >= panel.layers_view.height(), timeout=3000)
+        win.set_font_scale(PRESENTATION_SCALE)
+        panel.select_tokens(0, 5)
+        assert win.minimumSizeHint().width() <= 1920, win.minimumSizeHint()
+        assert panel.minimumSizeHint().width() <= 1920
+    finally:
+        win.set_font_scale(1.0)
+        assert fonts.scale() == 1.0
+        for p in win.panels.values():
+            getattr(p, "shutdown", lambda: None)()

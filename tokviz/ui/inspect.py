@@ -23,7 +23,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QPalette, QStandardItem, QStandardItemModel, QTextCursor
 from PySide6.QtWidgets import (
     QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QMenu,
-    QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
+    QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
 from tokviz.core.atomic import replacing
@@ -208,6 +208,31 @@ def mime_text(source) -> str:
             codec = "utf-16-be" if "be" in low.rsplit("utf-16", 1)[1] else "utf-16-le"
             return data.decode(codec, "surrogatepass")
     return source.text()
+
+
+class DetailsBox(QPlainTextEdit):
+    """The selection's id, bytes and piece beside the byte layers. Read-only text on the window's
+    own palette colours (no style sheet: a widget with one keeps its old colours after a theme
+    switch); the hint sentence wraps, the column tables scroll rather than wrap."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setBackgroundRole(QPalette.ColorRole.Window)
+        self.viewport().setBackgroundRole(QPalette.ColorRole.Window)
+        self.viewport().setForegroundRole(QPalette.ColorRole.WindowText)
+        self.setForegroundRole(QPalette.ColorRole.WindowText)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (QLabel's name, which callers know)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap if "\n" in text
+                             else QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setPlainText(text)
+
+    def text(self) -> str:
+        return self.toPlainText()
 
 
 class MessageBar(QFrame):
@@ -420,6 +445,7 @@ class InspectPanel(QWidget):
         self.input_tabs.addTab(self.editor, self.tr("Text"))
         self.input_tabs.addTab(self.composer, self.tr("Chat"))
         self.input_tabs.currentChanged.connect(self._on_input_tab)
+        self._size_input_pages()
 
         self.token_view = TokenView()
         self.token_view.selectionChanged.connect(self._on_selection)
@@ -438,6 +464,9 @@ class InspectPanel(QWidget):
         lb.setContentsMargins(0, 0, 0, 0)
         self.layers_title = QLabel()
         self.layers_title.setFont(fonts.ui_font(10.5))
+        # wraps: one long unwrapped line would set the whole window's minimum width (wider than a
+        # 1280 screen at normal size, than a 1920 projector in presentation mode)
+        self.layers_title.setWordWrap(True)
         self.layers_view = ByteLayersView()
         self.layers_scroll = QScrollArea()
         self.layers_scroll.setWidget(self.layers_view)
@@ -447,15 +476,14 @@ class InspectPanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.layers_scroll, 1)
         # the hover text, kept on screen for the selection: tooltips do not show on a projector
-        self.details = QLabel()
+        self.details = DetailsBox()
         self.details.setFont(fonts.mono_font(10.5))
-        self.details.setWordWrap(False)
-        self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.setFixedWidth(340)
-        self.details.setContentsMargins(10, 6, 6, 6)
-        self.details.setObjectName("inspectDetails")
-        self.details.setStyleSheet("#inspectDetails { border-left: 1px solid palette(mid); }")
+        rule = QFrame()
+        rule.setFrameShape(QFrame.Shape.VLine)
+        rule.setFrameShadow(QFrame.Shadow.Plain)
+        rule.setForegroundRole(QPalette.ColorRole.Mid)
+        row.addWidget(rule)
         row.addWidget(self.details)
         lb.addLayout(row, 1)
 
@@ -639,7 +667,18 @@ class InspectPanel(QWidget):
         self.editor.setPlainText(text)
         return True
 
+    def _size_input_pages(self) -> None:
+        """Only the shown input page counts for the panel's minimum height: the hidden chat
+        composer (its counts table wants six rows) would otherwise push the byte layers' token row
+        off a 720-pixel-high window."""
+        for i in range(self.input_tabs.count()):
+            page = self.input_tabs.widget(i)
+            shown = page is self.input_tabs.currentWidget()
+            page.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred if shown else QSizePolicy.Policy.Ignored)
+        self.input_tabs.updateGeometry()
+
     def _on_input_tab(self, index: int) -> None:
+        self._size_input_pages()
         if self.input_tabs.widget(index) is self.composer:
             self._on_chat_rendered(self.composer.text)
         else:
@@ -830,10 +869,15 @@ class InspectPanel(QWidget):
         total = sum(sizes)
         if total <= 0:
             return
-        scrollbar = self.layers_scroll.horizontalScrollBar().sizeHint().height()
-        needed = self.layers_view.sizeHint().height() + self.layers_title.sizeHint().height() + scrollbar + 12
+        scrollbar = (self.layers_scroll.horizontalScrollBar().sizeHint().height()
+                     if self.layers_view.sizeHint().width() > self.layers_scroll.width() else 0)
+        # the caption wraps: its height at the panel's width (its sizeHint assumes a narrow label)
+        title_h = self.layers_title.heightForWidth(max(self.split.width(), 400))
+        needed = self.layers_view.sizeHint().height() + title_h + scrollbar + 12
         if sizes[1] < needed:
-            needed = min(needed, int(total * 0.58))
+            # up to 64%: at 1280x720 (and 1920x1080 in presentation mode) every row down to the
+            # token ids fits, and the token view above keeps about three rows of tokens
+            needed = min(needed, int(total * 0.64))
             self.split.setSizes([total - needed, needed])
 
     # ---- view options -------------------------------------------------------------------------------
