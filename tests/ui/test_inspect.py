@@ -545,3 +545,34 @@ def test_window_fits_a_1280_screen_and_a_1920_projector_on_the_inspector(qtbot):
         assert fonts.scale() == 1.0
         for p in win.panels.values():
             getattr(p, "shutdown", lambda: None)()
+
+
+def _lightness_extremes(image: QImage) -> tuple[float, float, float]:
+    """(median, darkest, lightest) lightness of the pixels of ``image``."""
+    values = sorted(image.pixelColor(x, y).lightnessF()
+                    for y in range(0, image.height(), 2) for x in range(0, image.width(), 2))
+    return values[len(values) // 2], values[0], values[-1]
+
+
+def test_dark_theme_details_box_and_byte_cells_are_readable(qtbot, panel):
+    from tokviz.ui import theme
+
+    show(qtbot, panel, "안녕 hi")
+    try:
+        theme.apply_theme("dark")
+        panel.session.themeChanged.emit(True)  # the switch happens after the panel was built
+        panel.select_tokens(0, 3)
+        qtbot.wait(50)
+        background, _, lightest = _lightness_extremes(panel.details.grab().toImage())
+        assert background < 0.25 and lightest > 0.75, (background, lightest)  # light text on the dark box
+        cells = {role: panel.layers_view.byte_cell_color(role) for role in ("lead", "continuation", "ascii")}
+        for role, bg in cells.items():
+            assert bg.lightnessF() < 0.55, role  # no glaring pale cells on a dark window
+        theme.apply_theme("light")
+        panel.session.themeChanged.emit(False)
+        qtbot.wait(50)
+        background, darkest, _ = _lightness_extremes(panel.details.grab().toImage())
+        assert background > 0.8 and darkest < 0.3, (background, darkest)
+        assert panel.layers_view.byte_cell_color("continuation").lightnessF() > 0.7
+    finally:
+        theme.apply_theme("light")

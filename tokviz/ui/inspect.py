@@ -821,7 +821,9 @@ class InspectPanel(QWidget):
             sel.cursor = QTextCursor(self.editor.document())
             sel.cursor.setPosition(to_units(start))
             sel.cursor.setPosition(to_units(end), QTextCursor.MoveMode.KeepAnchor)
-            sel.format.setBackground(self.palette().color(QPalette.ColorRole.Highlight).lighter(170))
+            # a pale tint of the highlight on a light theme, a deep one on a dark theme (the text stays readable)
+            hl = self.palette().color(QPalette.ColorRole.Highlight)
+            sel.format.setBackground(hl.darker(180) if theme.is_dark() else hl.lighter(170))
             marks.append(sel)
         self.editor.setExtraSelections(marks)
 

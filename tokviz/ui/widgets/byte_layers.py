@@ -307,16 +307,21 @@ class ByteLayersView(QWidget):
                                sfm.elidedText(s.name.title() if s.name.isupper() else s.name,
                                               Qt.TextElideMode.ElideRight, x1 - x0))
 
+    def byte_cell_color(self, role: str) -> QColor:
+        """Background of a UTF-8 byte cell: lead bytes strong, continuation bytes pale, ASCII grey.
+        On a dark window the pale cells are dark tints instead (light cells glare on a dark theme)."""
+        dark = self.palette().color(QPalette.ColorRole.Window).lightnessF() < 0.5
+        colors = ({"lead": "#4f74b8", "continuation": "#2a3a58", "ascii": "#3a3d44"} if dark else
+                  {"lead": "#3b5b92", "continuation": "#c9d6ee", "ascii": "#dcdcdc"})
+        return QColor(colors.get(role, colors["ascii"]))
+
     def _paint_bytes(self, p, y, h, fg, dim) -> None:
-        lead_bg = QColor("#3b5b92")
-        cont_bg = QColor("#c9d6ee")
-        ascii_bg = QColor("#dcdcdc")
         mid_h = QFontMetricsF(self._mid).height()
         for s, role, owner in zip(self.layers.bytes, self.layers.byte_roles, self.layers.owners):
             x0, x1 = self._x(s.col_start) + 2, self._x(s.col_end) - 2
             r = QRectF(x0, y, x1 - x0, h - 6)
             self._rects.append((r, s.tooltip))
-            bg = lead_bg if role == "lead" else cont_bg if role == "continuation" else ascii_bg
+            bg = self.byte_cell_color(role)
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(bg)
             p.drawRoundedRect(r, 3, 3)
