@@ -84,3 +84,108 @@ def test_a_broken_model_file_gets_a_message_not_a_crash(qtbot, tmp_path, monkeyp
     bad.write_bytes(b"\x00\x01not a model")
     assert win.add_model_file(str(bad)) is False
     assert shown and "broken.model" in shown[0]
+
+
+def test_splitters_and_window_state_are_remembered(qtbot, tmp_path):
+    from tokviz.ui.settings import Settings
+
+    def open_window(settings):
+        win = MainWindow(settings=settings)
+        qtbot.addWidget(win)
+        win.resize(780, 560)  # inside the 800x600 offscreen screen, so Qt does not clamp it
+        win.show()
+        return win
+
+    settings = Settings.ephemeral()
+    win = open_window(settings)
+    names = win.splitters()
+    assert {"inspect/0", "train/0", "compare/0"} <= set(names)
+    defaults = {name: sp.sizes() for name, sp in names.items()}
+    moved = {}
+    for name, splitter in names.items():
+        sizes = splitter.sizes()
+        splitter.setSizes([sizes[-1], *sizes[1:-1], sizes[0]] if sizes[0] != sizes[-1] else [1, *sizes[1:]])
+        if splitter.sizes() != defaults[name]:
+            moved[name] = splitter.sizes()
+    assert {"inspect/0", "inspect/1"} <= set(moved)  # the user could move these, so they must come back
+    win.close()
+
+    again = open_window(Settings.at(settings.file_name))
+    for name, sizes in moved.items():
+        assert again.splitters()[name].sizes() == sizes, name
+    again.close()
+
+
+def _menu_texts(win) -> dict[str, list[str]]:
+    return {m.text(): [a.text() for a in m.menu().actions() if a.text()] for m in win.menuBar().actions()}
+
+
+def test_every_panel_has_a_menu_and_accelerators_are_unique(qtbot, tmp_path):
+    win = _window(qtbot, tmp_path)
+    menus = _menu_texts(win)
+    assert list(menus) == ["&File", "&View", "&Inspect", "&Train", "&Compare", "&Help"]
+    assert "Copy &IDs" in menus["&Inspect"] and "&Step" in menus["&Train"] and "Export &CSV…" in menus["&Compare"]
+    for title, entries in menus.items():
+        letters = [e[e.index("&") + 1].lower() for e in entries if "&" in e]
+        assert len(letters) == len(set(letters)), (title, entries)
+    quit_action = next(a for a in win.menuBar().actions()[0].menu().actions() if a.text() == "&Quit")
+    assert not quit_action.shortcut().isEmpty()
+    train = win.panel_actions["train"]
+    assert train["play"].shortcut().toString() == "F5" and train["cancel"].shortcut().toString() == "Esc"
+    assert not train["cancel"].isEnabled()  # follows the panel's Cancel button: nothing to cancel yet
+
+
+def test_inspect_copy_ids_from_the_menu_puts_the_ids_on_the_clipboard(qtbot, tmp_path):
+    from PySide6.QtGui import QGuiApplication
+
+    win = _window(qtbot, tmp_path)
+    win.show()
+    win.show_view("train")
+    inspect = win.panels["inspect"]
+    inspect.set_text("hello world")
+    inspect.encode_now()
+    assert inspect.wait_for_result(10)
+    QGuiApplication.clipboard().setText("")
+    win.panel_actions["inspect"]["copy_ids"].trigger()
+    ids = inspect.result.encoding.ids
+    assert ids and QGuiApplication.clipboard().text() == " ".join(map(str, ids))
+    assert win.current_view() == "inspect"  # the menu shows the panel it acts on
+
+
+def test_train_menu_steps_one_merge_and_keys_act_only_on_their_tab(qtbot, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from tests.ui.test_train_replay import TEXT, NaiveTrainer
+    from tokviz.ui.train_corpus import CorpusSource
+
+    win = _window(qtbot, tmp_path)
+    win.show()
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication_focus() is not None, timeout=2000)
+    panel = win.panels["train"]
+    panel.trainer_factory = lambda config: NaiveTrainer(config)
+    panel.set_source(CorpusSource.paste(TEXT))
+    panel.merges_spin.setValue(12)
+    win.show_view("inspect")
+    qtbot.keyClick(QApplication_focus(), Qt.Key.Key_F5)  # F5 on the Inspect tab: no training
+    assert panel.replay is None
+    win.show_view("train")
+    qtbot.keyClick(QApplication_focus(), Qt.Key.Key_F5)  # F5 on the Train tab trains
+    assert panel.replay is not None
+    assert panel.wait_until_trained(10)
+    panel.pause()
+    panel.set_step(3)
+    step = win.panel_actions["train"]["step"]
+    assert step.isEnabled()
+    step.trigger()
+    assert panel.cursor == 4
+    panel.probe_edit.setFocus()
+    qtbot.keyClick(panel.probe_edit, Qt.Key.Key_Period)  # typing a "." in the probe is typing
+    assert panel.cursor == 4 and panel.probe_edit.text().startswith(".")
+    win.close()
+
+
+def QApplication_focus():  # noqa: N802
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.focusWidget()

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import importlib
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractButton, QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget,
+)
 
 from tokviz.ui import fonts, theme
 from tokviz.ui.session import Session
@@ -44,6 +46,21 @@ class PendingPanel(QLabel):
 
     def prepare_screenshot(self, options) -> None:
         pass
+
+
+class _EnabledMirror(QObject):
+    """Keeps a menu action enabled exactly when the panel button it stands for is."""
+
+    def __init__(self, button: QAbstractButton, action: QAction):
+        super().__init__(action)
+        self._action = action
+        action.setEnabled(button.isEnabled())
+        button.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt naming)
+        if event.type() == QEvent.Type.EnabledChange:
+            self._action.setEnabled(obj.isEnabled())
+        return False
 
 
 class MainWindow(QMainWindow):
@@ -91,12 +108,40 @@ class MainWindow(QMainWindow):
         self.addAction(act)  # shortcuts keep working while the menu bar is hidden (presentation mode)
         return act
 
+    def _panel_action(self, view: str, text: str, slot, shortcuts=(), button: QAbstractButton | None = None) -> QAction:
+        """A menu action for one panel: it shows that panel's tab, then does what ``slot`` does (or
+        clicks ``button``, whose enabled state it follows)."""
+        panel = self.panels[view]
+        act = QAction(text, self)
+        if shortcuts:
+            act.setShortcuts([QKeySequence(k) for k in shortcuts])
+        # A panel's keys act only while focus is inside that panel: Esc or F5 pressed on another tab
+        # must not cancel or start a training the user is not looking at. The menu entry works anywhere.
+        act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        panel.addAction(act)
+
+        def run(_checked: bool = False) -> None:
+            self.show_view(view)
+            if button is not None:
+                button.click()  # a disabled button ignores the click, like the user's
+            else:
+                slot()
+
+        act.triggered.connect(run)
+        if button is not None:
+            _EnabledMirror(button, act)
+        return act
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu(self.tr("&File"))
-        file_menu.addAction(self._action(self.tr("&Open model file…"), self.open_model_file, QKeySequence.StandardKey.Open))
+        # Ctrl+O opens the current panel's own file (text, corpus); a model file is Ctrl+Shift+O.
+        file_menu.addAction(self._action(self.tr("&Open model file…"), self.open_model_file, "Ctrl+Shift+O"))
         file_menu.addSeparator()
-        file_menu.addAction(self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit))
+        quit_action = self._action(self.tr("&Quit"), self.close)
+        # StandardKey.Quit has no binding on some platforms (Windows): Ctrl+Q everywhere then.
+        quit_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")])
+        file_menu.addAction(quit_action)
 
         view_menu = bar.addMenu(self.tr("&View"))
         for i, (view, (title, _, _)) in enumerate(PANELS.items()):
@@ -104,7 +149,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         self.presentation_action = self._action(self.tr("&Presentation mode"), self.toggle_presentation, "F11", checkable=True)
         view_menu.addAction(self.presentation_action)
-        pace_menu = view_menu.addMenu(self.tr("Presentation &pace"))
+        pace_menu = view_menu.addMenu(self.tr("Presentation p&ace"))
         pace_menu.setToolTip(self.tr("How fast training plays by itself in presentation mode"))
         pace_group = QActionGroup(self)
         self.pace_actions: dict[float, QAction] = {}
@@ -135,14 +180,78 @@ class MainWindow(QMainWindow):
             lang_group.addAction(act)
             language_menu.addAction(act)
 
+        self.panel_actions: dict[str, dict[str, QAction]] = {}
+        self._build_panel_menus(bar)
+
         help_menu = bar.addMenu(self.tr("&Help"))
         help_menu.addAction(self._action(self.tr("&About tokviz"), self.show_about))
+
+    def _build_panel_menus(self, bar) -> None:
+        """One menu per panel with every action of its buttons (keys listed in the menu)."""
+        inspect, train, compare = (self.panels.get(v) for v in ("inspect", "train", "compare"))
+        if hasattr(inspect, "open_text_file"):
+            menu = bar.addMenu(self.tr("&Inspect"))
+            acts = self.panel_actions["inspect"] = {
+                "open": self._panel_action("inspect", self.tr("&Open text…"), self.open_text_file, ["Ctrl+O"]),
+                "copy_text": self._panel_action("inspect", self.tr("Copy &text"), inspect.copy_text, ["Ctrl+Shift+C"]),
+                "copy_ids": self._panel_action("inspect", self.tr("Copy &IDs"), inspect.copy_ids, ["Ctrl+Shift+I"]),
+                "copy_json": self._panel_action("inspect", self.tr("Copy as &JSON"), inspect.copy_json, ["Ctrl+Shift+J"]),
+                "export_png": self._panel_action("inspect", self.tr("&Export PNG…"), self.export_inspect_png, ["Ctrl+E"]),
+            }
+            menu.addAction(acts["open"])
+            menu.addSeparator()
+            for key in ("copy_text", "copy_ids", "copy_json"):
+                menu.addAction(acts[key])
+            menu.addSeparator()
+            menu.addAction(acts["export_png"])
+        if hasattr(train, "train_button"):
+            menu = bar.addMenu(self.tr("&Train"))
+            acts = self.panel_actions["train"] = {
+                "open": self._panel_action("train", self.tr("&Open corpus…"), None, ["Ctrl+O"], train.open_button),
+                "paste": self._panel_action("train", self.tr("&Paste corpus…"), None, [], train.paste_button),
+                # F5, not Space: Space belongs to the focused button, check box or text field.
+                "play": self._panel_action("train", self.tr("&Train / Pause"), self.train_or_pause, ["F5"]),
+                "step": self._panel_action("train", self.tr("&Step"), None, ["F10", "."], train.step_button),
+                "end": self._panel_action("train", self.tr("&Run to end"), None, ["Ctrl+F5"], train.end_button),
+                "cancel": self._panel_action("train", self.tr("&Cancel training"), None, ["Esc"], train.cancel_button),
+                "reset": self._panel_action("train", self.tr("R&eset"), None, ["Ctrl+R"], train.reset_button),
+                "save": self._panel_action("train", self.tr("Sa&ve model…"), None, ["Ctrl+S"], train.save_button),
+            }
+            for key in ("open", "paste", None, "play", "step", "end", "cancel", "reset", None, "save"):
+                if key is None:
+                    menu.addSeparator()
+                else:
+                    menu.addAction(acts[key])
+        if hasattr(compare, "add_encoder_name"):
+            menu = bar.addMenu(self.tr("&Compare"))
+            acts = self.panel_actions["compare"] = {
+                "add": self._panel_action("compare", self.tr("&Add encoder"),
+                                          lambda: compare.add_encoder_name(compare.add_combo.currentText()), ["Ctrl+Shift+A"]),
+                "remove": self._panel_action("compare", self.tr("&Remove encoder"), self.remove_compare_encoder, ["Ctrl+Shift+D"]),
+                "csv": self._panel_action("compare", self.tr("Export &CSV…"), None, ["Ctrl+Shift+E"], compare.csv_button),
+                "png": self._panel_action("compare", self.tr("Save &PNG…"), None, ["Ctrl+E"], compare.png_button),
+            }
+            for key in ("add", "remove", None, "csv", "png"):
+                if key is None:
+                    menu.addSeparator()
+                else:
+                    menu.addAction(acts[key])
 
     # ---- views -------------------------------------------------------------------------------
     def show_view(self, view: str) -> QWidget:
         panel = self.panels[view]
         self.tabs.setCurrentWidget(panel)
+        self._focus_into(panel)
         return panel
+
+    def _focus_into(self, panel: QWidget) -> None:
+        """Put keyboard focus inside ``panel`` (its last focused child) unless it is there already, so
+        the panel's keys (F5, Esc, Ctrl+O) work right after switching tabs."""
+        focus = QApplication.focusWidget()
+        if focus is not None and (focus is panel or panel.isAncestorOf(focus)):
+            return
+        target = panel.focusWidget()
+        (target if target is not None and panel.isAncestorOf(target) else panel).setFocus(Qt.FocusReason.OtherFocusReason)
 
     def current_panel(self) -> QWidget:
         return self.tabs.currentWidget()
@@ -152,6 +261,32 @@ class MainWindow(QMainWindow):
         return next(v for v, p in self.panels.items() if p is current)
 
     # ---- actions -------------------------------------------------------------------------------
+    def open_text_file(self, path: str | None = None) -> bool:
+        """Load a UTF-8 text file into the Inspector (a dialog asks when no path is given)."""
+        if not path:
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open text file"), "",
+                                                  self.tr("Text (*.txt *.md *.py *.json);;All files (*)"))
+            if not path:
+                return False
+        self.show_view("inspect")
+        return bool(self.panels["inspect"].open_text_file(path))
+
+    def export_inspect_png(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view as PNG"), "tokens.png", self.tr("PNG image (*.png)"))
+        if path:
+            self.panels["inspect"].export_png(path)
+
+    def train_or_pause(self) -> None:
+        """The Train panel's play/pause toggle: pause while playing, else train or play on."""
+        train = self.panels["train"]
+        (train.pause_button if train.pause_button.isEnabled() else train.train_button).click()
+
+    def remove_compare_encoder(self) -> None:
+        compare = self.panels["compare"]
+        item = compare.encoder_list.currentItem()
+        if item is not None:
+            compare.remove_encoder_name(item.text())
+
     def open_model_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, self.tr("Open model file"), "", self.tr("Models (*.model *.tiktoken *.json *.codes *.txt);;All files (*)")
@@ -242,6 +377,7 @@ class MainWindow(QMainWindow):
         play(pace)
 
     def _on_tab_changed(self, _index: int) -> None:
+        self._focus_into(self.current_panel())
         if self._presentation:
             self._auto_play(self.current_panel())
 
@@ -264,9 +400,29 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         self.theme_actions[s.theme].setChecked(True)
         theme.apply_theme(s.theme)
+        state = s.window_state
+        if state is not None:
+            self.restoreState(state)
+        for name, splitter in self.splitters().items():
+            saved = s.splitter_state(name)
+            if saved is not None:
+                splitter.restoreState(saved)
         if s.font_scale != 1.0:
             self.set_font_scale(s.font_scale)
         self.show_view(s.current_view)
+
+    def splitters(self) -> dict[str, QSplitter]:
+        """Every panel's splitters by a stable name: ``view/objectName`` when the panel named it, else
+        ``view/N`` in construction order (the order findChildren walks)."""
+        named: dict[str, QSplitter] = {}
+        for view, panel in self.panels.items():
+            for i, splitter in enumerate(panel.findChildren(QSplitter)):
+                named[f"{view}/{splitter.objectName() or i}"] = splitter
+        return named
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        super().showEvent(event)
+        self._focus_into(self.current_panel())
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
         # Stop every panel's workers before the widgets go away (no "QThread destroyed while running").
@@ -277,6 +433,9 @@ class MainWindow(QMainWindow):
         if self._presentation:
             self.toggle_presentation(False)
         self.settings.window_geometry = self.saveGeometry()
+        self.settings.window_state = self.saveState()
+        for name, splitter in self.splitters().items():
+            self.settings.set_splitter_state(name, splitter.saveState())
         self.settings.current_view = self.current_view()
         self.settings.sync()
         super().closeEvent(event)
