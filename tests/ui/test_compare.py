@@ -17,6 +17,7 @@ from tokviz.core.encoding import Encoding
 from tokviz import resources_dir
 from tokviz.ui.compare import ComparePanel
 from tokviz.ui.session import Session
+from tokviz.ui.settings import Settings
 
 TEXT = "안녕하세요 world! 👋🏽 1234"
 DEMO_SP = resources_dir() / "models" / "demo_unigram.model"
@@ -64,7 +65,7 @@ def session(qtbot):
     for name in ("gpt2", "cl100k_base", "o200k_base"):
         reg.add(_tiktoken(name))
     reg.add(SentencePieceEncoder(DEMO_SP, name="sp:demo_unigram"))
-    return Session(registry=reg)
+    return Session(registry=reg, settings=Settings.ephemeral())
 
 
 def make_panel(qtbot, session, names, text=TEXT):
@@ -336,3 +337,196 @@ def test_shutdown_stops_a_running_corpus_comparison(qtbot, session):
     panel.shutdown()  # what the main window's close calls
     assert time.perf_counter() - started < 5  # cancelled between texts, not after all 5000
     assert not panel.jobs.busy
+
+
+# ---- the Train panel's model ------------------------------------------------------------------
+def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
+    """Train N merges, add ``tokviz BPE (step N)`` to Compare, scrub Train back: the row follows
+    the model to its new step (it used to say "no such encoder")."""
+    from tokviz.ui.main_window import MainWindow
+    from tokviz.ui.settings import Settings
+    from tokviz.ui.train import SPEEDS
+    from tokviz.ui.train_corpus import CorpusSource
+
+    text = "안녕하세요 여러분 토크나이저를 배워요 the lowest newest tokens\n" * 20
+    win = MainWindow(settings=Settings.ephemeral())
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    try:
+        train = win.show_view("train")
+        train.set_source(CorpusSource.paste(text))
+        train.merges_spin.setValue(40)
+        train.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+        train.start_training()
+        assert train.wait_until_trained(60)
+        qtbot.waitUntil(lambda: getattr(win.session.trained_model, "name", "") == "tokviz BPE (step 40)", timeout=5000)
+
+        compare = win.panels["compare"]
+        compare.set_encoders(["gpt2"])
+        win.show_view("compare")
+        assert "tokviz BPE (step 40)" in [compare.add_combo.itemText(i) for i in range(compare.add_combo.count())]
+        shown(compare, qtbot, lambda: compare.add_encoder_name("tokviz BPE (step 40)"))
+        row = compare.view.rows[1].data
+        assert row.name == "tokviz BPE (step 40)" and row.encoding is not None
+
+        win.show_view("train")
+        train.set_step(20)
+        qtbot.waitUntil(lambda: win.session.trained_model.name == "tokviz BPE (step 20)", timeout=5000)
+        win.show_view("compare")
+        qtbot.waitUntil(lambda: [r.data.name for r in compare.view.rows] == ["gpt2", "tokviz BPE (step 20)"],
+                        timeout=5000)
+        row = compare.view.rows[1].data
+        assert not row.error, row.message
+        assert row.encoding.ids == win.session.trained_model.encode(compare.editor.toPlainText()).ids
+        assert compare.encoder_names() == ["gpt2", "tokviz BPE (step 20)"]
+        assert compare.stats_table.item(1, 0).text() == "tokviz BPE (step 20)"
+    finally:
+        win.close()
+
+
+def test_reset_train_panel_row_says_so_and_takes_the_next_model(qtbot, session):
+    session.offer_trained_model(Toy("tokviz BPE (step 10)", fail_on_digits=False))
+    panel = make_panel(qtbot, session, ["gpt2", "tokviz BPE (step 10)", "o200k_base"])
+    assert panel.view.rows[1].data.encoding is not None
+    shown(panel, qtbot, lambda: session.offer_trained_model(None))
+    row = panel.view.rows[1].data
+    assert row.name == "tokviz BPE (Train panel)" and not row.error
+    assert "Train panel was reset" in row.message
+    assert "Train panel was reset" in panel.stats_table.item(1, 1).text()
+    shown(panel, qtbot, lambda: session.offer_trained_model(Toy("tokviz BPE (step 5)", fail_on_digits=False)))
+    assert panel.encoder_names() == ["gpt2", "tokviz BPE (step 5)", "o200k_base"]
+    assert panel.view.rows[1].data.encoding.text == TEXT
+    panel.shutdown()
+
+
+# ---- the encoder list is remembered ------------------------------------------------------------
+def test_encoder_list_is_remembered_between_runs(qtbot, session):
+    assert session.settings.last_encoders == []
+    first = ComparePanel(session)
+    qtbot.addWidget(first)
+    assert first.encoder_names()[:4] == ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram"]  # the default
+    first.remove_encoder_name("cl100k_base")
+    first.move_encoder("sp:demo_unigram", -3)
+    first.add_encoder_name("cl100k_base")
+    expected = ["sp:demo_unigram", "gpt2", "o200k_base", "tokviz BPE (demo corpus)", "cl100k_base"]
+    assert first.encoder_names() == expected
+    assert session.settings.last_encoders == expected
+    first.shutdown()
+
+    again = ComparePanel(session)  # the next run
+    qtbot.addWidget(again)
+    assert again.encoder_names() == expected
+    again.shutdown()
+
+
+def test_remembered_names_no_longer_available_are_skipped(qtbot, session):
+    session.settings.last_encoders = ["o200k_base", "sp:gone", "tokviz BPE (step 40)", "gpt2"]
+    panel = ComparePanel(session)
+    qtbot.addWidget(panel)
+    assert panel.encoder_names() == ["o200k_base", "gpt2"]
+    panel.shutdown()
+    session.settings.last_encoders = ["sp:gone"]  # nothing valid left: the default list
+    panel = ComparePanel(session)
+    qtbot.addWidget(panel)
+    assert panel.encoder_names()[:3] == ["gpt2", "cl100k_base", "o200k_base"]
+    panel.shutdown()
+
+
+# ---- error text in both themes --------------------------------------------------------------------
+def _contrast(a, b) -> float:
+    def lum(c):
+        def ch(v):
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * ch(c.red()) + 0.7152 * ch(c.green()) + 0.0722 * ch(c.blue())
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_error_text_is_readable_in_both_themes(qtbot, session, theme):
+    from PySide6.QtGui import QColor, QPalette
+
+    from tokviz.ui.theme import apply_theme
+
+    session.registry.add(Toy())
+    panel = make_panel(qtbot, session, ["gpt2", "toy"])
+    try:
+        dark = apply_theme(theme)
+        session.themeChanged.emit(dark)
+        panel.show_message("Cannot open model: broken")
+        shown(panel, qtbot, lambda: None)
+        base = panel.stats_table.palette().color(QPalette.ColorRole.Base)
+        assert (base.lightness() < 128) == (theme == "dark")
+        err = panel.stats_table.item(1, 1)
+        assert "digits are not supported" in err.text()
+        assert _contrast(err.foreground().color(), base) >= 4.5
+        window = panel.palette().color(QPalette.ColorRole.Window)
+        label = QColor(panel.message_label.styleSheet().split("color:")[1].strip(" ;"))
+        assert _contrast(label, window) >= 4.5
+    finally:
+        apply_theme("light")
+        panel.shutdown()
+
+
+# ---- round trip, model files, corpus file ---------------------------------------------------------
+def test_round_trip_differences_are_listed_under_the_stats(qtbot, session):
+    # the demo unigram model normalizes NFKC: a fullwidth h and a circled 1 do not come back
+    panel = make_panel(qtbot, session, ["gpt2", "sp:demo_unigram"], text="ｈi 안녕 ①")
+    assert panel.stats_table.item(0, 8).text() == "exact"
+    assert panel.stats_table.item(1, 8).text() == "differs (2)"
+    assert "'ｈ' became 'h'" in panel.stats_table.item(1, 8).toolTip()
+    assert panel.diff_label.isVisibleTo(panel)
+    label = panel.diff_label.text()
+    assert "<b>sp:demo_unigram</b> round trip:" in label and "gpt2" not in label
+    assert "at 0: &#x27;ｈ&#x27; became &#x27;h&#x27;" in label and "at 6: &#x27;①&#x27; became &#x27;1&#x27;" in label
+    shown(panel, qtbot, lambda: panel.set_text("hi 안녕"))  # nothing lost: the label goes away
+    assert not panel.diff_label.isVisibleTo(panel) and panel.stats_table.item(1, 8).text() == "exact"
+    panel.shutdown()
+
+
+@pytest.fixture(scope="module")
+def small_bpe():
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    trainer = BPETrainer(TrainerConfig(mode="byte", merges=40, pattern="gpt4"))
+    for _ in trainer.run(["안녕하세요 여러분 안녕 hello hello world tokens tokens\n"] * 20):
+        pass
+    return trainer.model()
+
+
+@pytest.mark.parametrize("fmt,file_name", [("tokviz", "small.json"), ("tiktoken", "small.tiktoken")])
+def test_open_tokviz_and_tiktoken_model_files(qtbot, session, tmp_path, small_bpe, fmt, file_name):
+    from tokviz.core.bpe.formats import save_model
+
+    save_model(small_bpe, tmp_path / file_name, fmt)
+    panel = make_panel(qtbot, session, ["gpt2"], text="안녕하세요 hello tokens")
+    with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
+        assert panel.open_model_file(str(tmp_path / file_name)) is True
+    assert len(panel.encoder_names()) == 2 and not panel.message_label.isVisibleTo(panel)
+    row = panel.view.rows[1].data
+    assert not row.error, row.message
+    assert row.encoding.ids == small_bpe.encode("안녕하세요 hello tokens").ids
+    assert panel.stats_table.item(1, 1).text() == str(len(row.encoding.ids))
+    panel.shutdown()
+
+
+def test_corpus_from_a_file(qtbot, session, tmp_path):
+    lines = ["첫 번째 줄입니다", "", "second line, hello world", "세 번째 👋🏽"]
+    path = tmp_path / "mini.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    panel = make_panel(qtbot, session, ["gpt2", "o200k_base"])
+    panel.set_corpus_file(str(path))
+    assert panel.corpus_source.currentText() == "File: mini.txt"
+    with qtbot.waitSignal(panel.corpusFinished, timeout=30000) as blocker:
+        panel.run_corpus()
+    assert blocker.args[0] is not None and not blocker.args[0].cancelled
+    t = panel.corpus_table
+    assert t.rowCount() == 2
+    texts = [ln for ln in lines if ln]
+    for r, name in enumerate(["gpt2", "o200k_base"]):
+        expected = sum(len(_tiktoken(name).tiktoken.encode_ordinary(x)) for x in texts)
+        assert [t.item(r, c).text() for c in (0, 1, 2, 3)] == ["mini", name, "3", f"{expected:,}"]
+    panel.shutdown()

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGridLayout,
     QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QPlainTextEdit, QProgressBar,
@@ -30,7 +29,7 @@ from tokviz.core.compare import (
 from tokviz.core.errors import TokvizError, check_text
 from tokviz.ui.compare_charts import GroupedBarChart, TokenBarChart, encoder_color, restyle
 from tokviz.ui.compare_jobs import JobRunner
-from tokviz.ui.compare_rows import AlignedRowsView, RowData, prepare_rows
+from tokviz.ui.compare_rows import AlignedRowsView, RowData, error_color, prepare_rows
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.theme import is_dark
 from tokviz.ui.token_colors import text_color_on, token_color
@@ -38,6 +37,9 @@ from tokviz.ui.token_colors import text_color_on, token_color
 DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
 DEMO_BPE_MERGES = 500
 DEFAULT_ENCODERS = ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram", DEMO_BPE_NAME]
+# The row of the Train panel's model while the Train panel has none (reset): it keeps its place in
+# the list and takes the model's name again when training offers one.
+TRAINED_PLACEHOLDER = "tokviz BPE (Train panel)"
 
 DEFAULT_TEXT = (
     "안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.\n"
@@ -199,8 +201,18 @@ class ComparePanel(QWidget):
         theme_signal = getattr(session, "themeChanged", None)
         if theme_signal is not None:  # token colours have a dark variant
             theme_signal.connect(self._on_theme)
+        # The Train panel's model is re-listed under a new name at every step: a row showing it
+        # follows it instead of asking the registry for a name that is gone.
+        trained = getattr(session, "trained_model", None)
+        self._trained_name: str | None = trained.name if trained is not None else None
+        renamed = getattr(session, "encoderRenamed", None)
+        if renamed is not None:
+            renamed.connect(self.rename_encoder)
+        trained_signal = getattr(session, "trainedModelChanged", None)
+        if trained_signal is not None:
+            trained_signal.connect(self._on_trained_model)
         if encoders is None:
-            encoders = [n for n in DEFAULT_ENCODERS if n in session.registry or n == DEMO_BPE_NAME]
+            encoders = self.remembered_encoders()
         self.set_encoders(encoders)
         self.editor.setPlainText(DEFAULT_TEXT)
 
@@ -240,7 +252,7 @@ class ComparePanel(QWidget):
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
         self.message_label.setVisible(False)
-        self.message_label.setStyleSheet("color: #b21f1f;")
+        self._style_message()
         outer.addWidget(self.message_label)
 
         split = QSplitter(Qt.Orientation.Vertical)
@@ -277,7 +289,7 @@ class ComparePanel(QWidget):
         lay.addWidget(QLabel(self.tr("Encoders (drag to reorder)")))
         self.encoder_list = QListWidget()
         self.encoder_list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
-        self.encoder_list.model().rowsMoved.connect(lambda *a: self._encoders_edited())
+        self.encoder_list.model().rowsMoved.connect(lambda *a: self._encoders_edited(remember=True))
         lay.addWidget(self.encoder_list, 1)
         self.add_combo = QComboBox()
         self.add_combo.setToolTip(self.tr("Encoders known to tokviz that are not in the list"))
@@ -444,7 +456,16 @@ class ComparePanel(QWidget):
         share = 0.3 if index == 0 else 0.58
         self.splitter.setSizes([int(total * (1 - share)), int(total * share)])
 
+    def _style_message(self) -> None:
+        self.message_label.setStyleSheet(f"color: {error_color(self.palette()).name()};")
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == event.Type.PaletteChange and hasattr(self, "message_label"):
+            self._style_message()  # error text stays readable when the theme changes
+
     def _on_theme(self, *_args) -> None:
+        self._style_message()
         self._charts_dark = is_dark()
         restyle(self.token_chart)
         restyle(self.corpus_chart)
@@ -468,13 +489,13 @@ class ComparePanel(QWidget):
     def add_encoder_name(self, name: str) -> None:
         if name and name not in self.encoder_names():
             self.encoder_list.addItem(QListWidgetItem(name))
-            self._encoders_edited()
+            self._encoders_edited(remember=True)
 
     def remove_encoder_name(self, name: str) -> None:
         for i in range(self.encoder_list.count()):
             if self.encoder_list.item(i).text() == name:
                 self.encoder_list.takeItem(i)
-                self._encoders_edited()
+                self._encoders_edited(remember=True)
                 return
 
     def move_encoder(self, name: str, delta: int) -> None:
@@ -487,7 +508,7 @@ class ComparePanel(QWidget):
             item = self.encoder_list.takeItem(i)
             self.encoder_list.insertItem(j, item)
             self.encoder_list.setCurrentRow(j)
-            self._encoders_edited()
+            self._encoders_edited(remember=True)
 
     def _remove_selected(self) -> None:
         item = self.encoder_list.currentItem()
@@ -499,11 +520,48 @@ class ComparePanel(QWidget):
         if item is not None:
             self.move_encoder(item.text(), delta)
 
-    def _encoders_edited(self) -> None:
+    def rename_encoder(self, old: str, new: str) -> None:
+        """Show ``new`` where ``old`` was (the Train panel's model at another step), keeping its place."""
+        names = self.encoder_names()
+        if old not in names:
+            return
+        i = names.index(old)
+        if new in names:  # listed twice would be one row twice
+            self.encoder_list.takeItem(i)
+        else:
+            self.encoder_list.item(i).setText(new)
+        self._encoders_edited()  # not saved: a trained model's name is gone in the next run anyway
+
+    def _on_trained_model(self, encoder) -> None:
+        previous, self._trained_name = self._trained_name, (encoder.name if encoder is not None else None)
+        if encoder is None and previous is not None:
+            # the Train panel was reset: the row says so instead of "no such encoder"
+            self.rename_encoder(previous, TRAINED_PLACEHOLDER)
+        elif encoder is not None:
+            self.rename_encoder(TRAINED_PLACEHOLDER, encoder.name)
+
+    def _available_names(self) -> set[str]:
+        names = {s.name for s in self.session.registry.statuses() if s.available}
+        return names | {DEMO_BPE_NAME}  # trained on first use
+
+    def remembered_encoders(self) -> list[str]:
+        """The list saved by the last run, without names no longer available (an opened file that
+        moved, a trained model); the default list when none is left."""
+        settings = getattr(self.session, "settings", None)
+        saved = list(settings.last_encoders) if settings is not None else []
+        available = self._available_names()
+        names = [n for n in dict.fromkeys(saved) if n in available]
+        return names or [n for n in DEFAULT_ENCODERS if n in available]
+
+    def _encoders_edited(self, *, remember: bool = False) -> None:
         for i in range(self.encoder_list.count()):
             item = self.encoder_list.item(i)
             item.setForeground(encoder_color(i).darker(115))
         self._refresh_add_combo()
+        if remember:  # a user's add / remove / reorder is kept for the next run
+            settings = getattr(self.session, "settings", None)
+            if settings is not None:
+                settings.last_encoders = [n for n in self.encoder_names() if n != TRAINED_PLACEHOLDER]
         self._debounce.start()
 
     def _refresh_add_combo(self) -> None:
@@ -660,6 +718,8 @@ class ComparePanel(QWidget):
         mostly_new = cut is not None and changed_chars(self._last_full_text, text) > PREVIEW_CHARS
 
         def encode_with(name: str, piece: str, use_cache: bool):
+            if name == TRAINED_PLACEHOLDER and name not in registry:
+                return (name, None, self.tr("no model: the Train panel was reset; train some merges and it shows here"))
             if name in waiting and name not in registry:
                 return (name, None, self.tr("training on the demo corpus…"))
             if name == DEMO_BPE_NAME and bpe_failed and name not in registry:
@@ -765,7 +825,7 @@ class ComparePanel(QWidget):
                 msg = note if outcome is None else outcome.error
                 err = _item(msg or "", align_right=False, tip=msg)
                 if outcome is not None:
-                    err.setForeground(QColor("#b21f1f"))
+                    err.setForeground(error_color(t.palette()))
                 t.setItem(r, 1, err)
                 t.setSpan(r, 1, 1, len(STAT_COLUMNS) - 1)
                 values.append(None)
@@ -780,7 +840,7 @@ class ComparePanel(QWidget):
             for c, value in enumerate(cells, start=1):
                 item = _item(value, tip=rt_tip if c == 8 else None)
                 if c == 8 and not m.round_trip:
-                    item.setForeground(QColor("#b21f1f"))
+                    item.setForeground(error_color(t.palette()))
                 t.setItem(r, c, item)
             values.append(m.tokens)
             if outcome.differences:
@@ -992,7 +1052,8 @@ class ComparePanel(QWidget):
             encoder = self.session.registry.get(name)
             seg = alternative_segmentations(encoder, text, alpha=self.seg_alpha.value())
         except TokvizError as err:
-            self.seg_view.setHtml(f"<p style='color:#b21f1f'>{html.escape(str(err))}</p>")
+            color = error_color(self.seg_view.palette()).name()
+            self.seg_view.setHtml(f"<p style='color:{color}'>{html.escape(str(err))}</p>")
             return False
         pieces_id = getattr(encoder, "processor", None)
 

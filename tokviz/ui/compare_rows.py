@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from tokviz.core.encoding import Encoding, char_byte_starts
@@ -84,6 +84,21 @@ class PreparedRows:
     agree: list[int]  # byte offsets where every row has a boundary
     disagree: list[int]  # byte offsets where some rows have a boundary and others do not
     cut_clusters: set[int]  # clusters some row cuts inside (they get wider, byte-divided cells)
+
+
+ERROR_LIGHT, ERROR_DARK = "#b21f1f", "#ff8a80"  # >= 5:1 contrast on the light / dark theme's base colours
+
+
+def palette_is_dark(palette: QPalette) -> bool:
+    """Whether ``palette`` paints light text on a dark base (the dark theme, or a dark system palette)."""
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+
+
+def error_color(palette_or_dark: QPalette | bool) -> QColor:
+    """The colour of error text, readable on the light and on the dark theme (#b21f1f on the dark
+    base was 2.6:1)."""
+    dark = palette_or_dark if isinstance(palette_or_dark, bool) else palette_is_dark(palette_or_dark)
+    return QColor(ERROR_DARK if dark else ERROR_LIGHT)
 
 
 def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> PreparedRows:
@@ -485,7 +500,7 @@ class AlignedRowsView(QWidget):
         rect = QRectF(x0, ry, self._wrap_width, self._row_h)
         if row.data.error:
             p.fillRect(rect, QColor(214, 39, 40, 40))
-            p.setPen(QColor("#b21f1f"))
+            p.setPen(error_color(self.palette()))
         else:
             p.fillRect(rect, QColor(128, 128, 128, 30))
             p.setPen(self.palette().placeholderText().color())
