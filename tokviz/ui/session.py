@@ -18,6 +18,9 @@ class Session(QObject):
     fontScaleChanged = Signal(float)  # Ctrl +/− or presentation mode: re-layout custom views
     themeChanged = Signal(bool)  # dark?
     trainedModelChanged = Signal(object)  # the Train panel's current model (an Encoder) or None
+    # old name, new name: the Train panel's model moved to another step. Views that list it by name
+    # follow it (the old name is gone from the registry by then).
+    encoderRenamed = Signal(str, str)
 
     def __init__(self, registry: Registry | None = None, parent: QObject | None = None, settings=None):
         super().__init__(parent)
@@ -47,5 +50,7 @@ class Session(QObject):
         self.trained_model = encoder
         if encoder is not None:
             self.registry.add(encoder)
+        if old is not None and encoder is not None and old.name != encoder.name:
+            self.encoderRenamed.emit(old.name, encoder.name)
         self.trainedModelChanged.emit(encoder)
         self.encodersChanged.emit()
