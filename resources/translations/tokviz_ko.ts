@@ -487,6 +487,10 @@ byte span [{start}, {end})</source>
         <translation>데모 말뭉치로 학습 중…</translation>
     </message>
     <message>
+        <source>no model: the Train panel was reset; train some merges and it shows here</source>
+        <translation>모델 없음: 학습 패널이 초기화되었습니다. 병합을 학습하면 여기에 나타납니다</translation>
+    </message>
+    <message>
         <location filename="../../tokviz/ui/compare.py" line="666" />
         <source>could not train: {err}</source>
         <translation>학습 실패: {err}</translation>
