@@ -110,6 +110,31 @@ def test_truncated_rank_file_names_the_file(tmp_path, genuine_rank_files):
     assert str(path) in str(info.value) and "truncated" in str(info.value)
 
 
+def _cut_inside_a_rank(data: bytes) -> bytes:
+    """The file cut in the middle of a rank number: the last line still parses, with a smaller rank
+    that another token already has (tiktoken's Rust core panics on that, past ``except Exception``)."""
+    end = data.index(b"\n", 200_000)
+    return data[: end - 2]
+
+
+@pytest.mark.parametrize(
+    "damage, problem",
+    [
+        (_cut_inside_a_rank, "given twice"),
+        (lambda data: data[: data.index(b"\n", 20) + 1], "single bytes have no rank"),  # first lines only
+        (lambda data: b"IQ== 0\nIg== 0\n", "given twice"),
+        (lambda data: b"".join(data.splitlines(keepends=True)[1:]), "single bytes have no rank"),  # byte 00 gone
+    ],
+    ids=["cut-inside-a-rank", "first-lines-only", "duplicate-rank", "a-byte-missing"],
+)
+def test_damaged_rank_files_are_refused_before_tiktoken_sees_them(tmp_path, genuine_rank_files, damage, problem):
+    path = tmp_path / "damaged.tiktoken"
+    path.write_bytes(damage(genuine_rank_files["cl100k_base"].read_bytes()))
+    with pytest.raises(ModelFileError) as info:
+        tiktoken_family.load_rank_file(path)
+    assert str(path) in str(info.value) and problem in str(info.value)
+
+
 @pytest.mark.parametrize("content", [b"", b"\x00\xff garbage", b'{"not": "ranks"}\n'])
 def test_garbage_rank_file_names_the_file(tmp_path, content):
     path = tmp_path / "bad.tiktoken"

@@ -127,18 +127,48 @@ def _read_verified(path: Path, expected: str, *, gz: bool = False) -> bytes:
 
 
 def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[bytes, int]:
-    """Parse a ``.tiktoken`` file (``base64-token rank`` per line) into {token bytes: rank}."""
+    """Parse a ``.tiktoken`` file (``base64-token rank`` per line) into {token bytes: rank}.
+
+    Checked here, not left to tiktoken: its Rust core panics (an exception no ``except Exception``
+    catches) when two tokens share a rank, and mid-encode when a single byte has no rank — both are
+    what a truncated or hand-edited file looks like.
+
+    >>> parse_tiktoken_ranks(b"IQ== 0\\nIg== 0\\n")
+    Traceback (most recent call last):
+    ...
+    tokviz.core.errors.ModelFileError: <rank file>: rank 0 is given twice (lines 1 and 2): truncated or not a .tiktoken file
+    """
     ranks: dict[bytes, int] = {}
+    line_of_rank: dict[int, int] = {}
     for lineno, line in enumerate(data.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            tok, rank = line.split()
-            ranks[base64.b64decode(tok, validate=True)] = int(rank)
+            tok, rank_text = line.split()
+            token = base64.b64decode(tok, validate=True)
+            rank = int(rank_text)
         except (ValueError, base64.binascii.Error):
             raise ModelFileError(path, f"line {lineno} is not 'base64-token rank' (truncated or not a .tiktoken file)") from None
+        if not 0 <= rank < 2**32:
+            raise ModelFileError(path, f"line {lineno}: rank {rank} is out of range")
+        if rank in line_of_rank:
+            raise ModelFileError(
+                path, f"rank {rank} is given twice (lines {line_of_rank[rank]} and {lineno}): truncated or not a .tiktoken file"
+            )
+        if token in ranks:
+            raise ModelFileError(path, f"line {lineno}: token {token!r} already has rank {ranks[token]}")
+        ranks[token] = rank
+        line_of_rank[rank] = lineno
     if not ranks:
         raise ModelFileError(path, "no ranks in the file (empty or not a .tiktoken file)")
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        shown = " ".join(f"{b:02X}" for b in missing[:8]) + (" …" if len(missing) > 8 else "")
+        raise ModelFileError(
+            path,
+            f"{len(missing)} of the 256 single bytes have no rank ({shown}): a byte-level rank file needs all of "
+            f"them (truncated, or not a byte-level .tiktoken file)",
+        )
     return ranks
 
 
@@ -250,9 +280,14 @@ class TiktokenEncoder:
         self.pattern = pattern
         self._specials = dict(special_tokens)
         self._special_ids = set(self._specials.values())
-        self._tt = tiktoken.Encoding(
-            name=f"tokviz:{name}", pat_str=pattern, mergeable_ranks=dict(ranks), special_tokens=self._specials
-        )
+        try:
+            self._tt = tiktoken.Encoding(
+                name=f"tokviz:{name}", pat_str=pattern, mergeable_ranks=dict(ranks), special_tokens=self._specials
+            )
+        except BaseException as err:  # pyo3's PanicException derives from BaseException
+            if isinstance(err, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise ModelFileError(source, f"tiktoken cannot build an encoder from it ({err})") from None
 
     @property
     def tiktoken(self):
