@@ -122,6 +122,26 @@ def test_desktop_file_launches_tokviz_with_its_icon():
         assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_desktop_files_exec_line_opens_the_files_in_the_window(monkeypatch, tmp_path):
+    """``Exec=tokviz %F`` becomes ``tokviz a.txt b.txt``: the window opens with the files; every
+    subcommand still parses as before."""
+    import tokviz.ui.app
+    from tokviz import cli
+
+    opened = []
+    monkeypatch.setattr(tokviz.ui.app, "run_app", lambda argv=None, files=None: opened.append(files) or 0)
+    text = tmp_path / "notes.txt"
+    text.write_text("안녕", encoding="utf-8")
+    assert cli.main([str(text), "b.txt"]) == 0
+    assert cli.main([]) == 0
+    assert cli.main(["gui"]) == 0
+    assert cli.main(["--", "-dash.txt"]) == 0
+    assert opened == [[str(text), "b.txt"], [], [], ["-dash.txt"]]
+    for command in cli.COMMANDS:
+        assert cli.gui_argv([command, "x"], {*cli.COMMANDS, "gui"}) == [command, "x"]
+    assert cli.build_parser().parse_args(cli.gui_argv(["encoders"], {*cli.COMMANDS, "gui"})).command == "encoders"
+
+
 def test_metainfo_is_valid_appstream_for_the_desktop_file():
     path = PACKAGING / "linux" / "io.github.tokviz.metainfo.xml"
     root = ET.parse(path).getroot()

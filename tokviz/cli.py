@@ -20,21 +20,39 @@ COMMANDS = ("encoders", "encode", "train", "compare", "screenshot")
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tokviz",
-        description="Explore tokenization. Without a command, opens the tokviz window on its demo data.",
+        usage="tokviz [-h] [--version] [FILE ... | COMMAND ...]",
+        description="Explore tokenization. Without a command, opens the tokviz window on its demo data; "
+                    "with a text FILE, opens the window with that file in the Inspector.",
     )
     parser.add_argument("--version", action="version", version=f"tokviz {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"tokviz.commands.{name}").add_parser(sub)
-    gui = sub.add_parser("gui", help="open the tokviz window (the default)")
+    gui = sub.add_parser("gui", help="open the tokviz window (the default); tokviz FILE is tokviz gui FILE")
+    gui.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text file to open in the Inspector")
     gui.set_defaults(func=_run_gui)
     return parser
+
+
+def gui_argv(argv: list[str], commands: set[str]) -> list[str]:
+    """``tokviz FILE ...`` (the .desktop file's ``Exec=tokviz %F``) means ``tokviz gui FILE ...``.
+
+    >>> gui_argv(["notes.txt"], {"encode", "gui"})
+    ['gui', 'notes.txt']
+    >>> gui_argv(["encode", "hi"], {"encode", "gui"})
+    ['encode', 'hi']
+    """
+    if argv and argv[0] == "--":
+        return ["gui", "--", *argv[1:]]
+    if argv and not argv[0].startswith("-") and argv[0] not in commands:
+        return ["gui", *argv]
+    return argv
 
 
 def _run_gui(args: argparse.Namespace) -> int:
     from tokviz.ui.app import run_app
 
-    return run_app()
+    return run_app(files=list(getattr(args, "files", None) or []))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     # A no-op when not frozen.
     multiprocessing.freeze_support()
     parser = build_parser()
+    argv = gui_argv(list(sys.argv[1:] if argv is None else argv), {*COMMANDS, "gui"})
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         return _run_gui(args)

@@ -189,3 +189,27 @@ def QApplication_focus():  # noqa: N802
     from PySide6.QtWidgets import QApplication
 
     return QApplication.focusWidget()
+
+
+def test_tokviz_file_opens_the_window_with_the_files_text_in_the_inspector(qtbot, tmp_path):
+    from tokviz.ui.app import open_window
+    from tokviz.ui.settings import Settings
+
+    good = tmp_path / "notes.txt"
+    good.write_text("한국어 text 🙂\n", encoding="utf-8")
+    win = open_window(Settings.ephemeral(), [str(good)])
+    qtbot.addWidget(win)
+    assert win.current_view() == "inspect"
+    assert win.panels["inspect"].text() == "한국어 text 🙂\n"
+
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("café".encode("latin-1"))
+    win2 = open_window(Settings.ephemeral(), [str(bad), str(good)])
+    qtbot.addWidget(win2)
+    inspect = win2.panels["inspect"]
+    assert "not valid UTF-8" in inspect.message_bar.text() and "latin1.txt" in inspect.message_bar.text()
+    assert inspect.text() != "café"
+    assert "1 more file" in win2.statusBar().currentMessage()
+    missing = open_window(Settings.ephemeral(), [str(tmp_path / "nope.txt")])
+    qtbot.addWidget(missing)
+    assert "Cannot read" in missing.panels["inspect"].message_bar.text()

@@ -50,15 +50,29 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def run_app(argv: list[str] | None = None) -> int:
-    """Open the main window on the built-in demo data and run the event loop."""
+def open_window(settings, files: list[str] | None = None):
+    """The main window, with the first of ``files`` (``tokviz FILE``, a file manager's "Open with")
+    loaded in the Inspector. A file that cannot be read or is not UTF-8 gets the Inspector's message."""
+    from tokviz.ui.main_window import MainWindow
+
+    window = MainWindow(settings=settings)
+    if files:
+        window.open_text_file(str(files[0]))
+        if len(files) > 1:
+            window.statusBar().showMessage(
+                window.tr("Opened {name}; tokviz shows one text at a time, so {more} more file(s) were not opened.")
+                .format(name=files[0], more=len(files) - 1), 10000)
+    return window
+
+
+def run_app(argv: list[str] | None = None, files: list[str] | None = None) -> int:
+    """Open the main window (on the demo data, or the first of ``files``) and run the event loop."""
     app = make_application(argv)
     from tokviz.ui.i18n import install_translation
-    from tokviz.ui.main_window import MainWindow
     from tokviz.ui.settings import Settings
 
     settings = Settings()
     install_translation(settings.language)  # before any widget exists
-    window = MainWindow(settings=settings)
+    window = open_window(settings, files)
     window.show()
     return app.exec()
