@@ -93,3 +93,36 @@ def test_compare_never_imports_qt():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr
+
+
+def test_an_error_entry_says_the_path_or_name_once(tmp_path, capsys):
+    bad = tmp_path / "bad.model"
+    bad.write_bytes(b"junk")
+    assert main(["compare", "-e", "gpt2", "-e", "nope", "--model", str(bad), "hi"]) == 1
+    errors = [ln.strip() for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("error:")]
+    assert len(errors) == 2
+    assert errors[0].startswith("error: nope: no such encoder") and errors[0].count("nope") == 1
+    assert errors[1].startswith(f"error: {bad}: not a model format") and errors[1].count(str(bad)) == 1
+
+
+def test_exit_status_is_the_same_for_every_kind_of_encoder_failure(tmp_path, capsys):
+    bad = tmp_path / "bad.model"
+    bad.write_bytes(b"junk")
+    missing = tmp_path / "missing.tiktoken"
+    cases = {
+        ("-e", "nope"): 1, ("--model", str(bad)): 1, ("--model", str(missing)): 1,
+        ("-e", "gpt2", "-e", "nope"): 1, ("-e", "gpt2", "--model", str(bad)): 1, ("-e", "gpt2"): 0,
+    }
+    for argv, status in cases.items():
+        assert main(["compare", *argv, "hi"]) == status, argv
+    assert main(["compare", "-e", "gpt2", "a\udcffb"]) == 2  # the command itself is wrong
+    capsys.readouterr()
+
+
+def test_help_documents_the_exit_status(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "exit status: 0 every encoder was measured; 1 at least one encoder" in out and "2 nothing was compared" in out

@@ -2,15 +2,23 @@
 encoders, as a table or JSON. Never imports Qt.
 
 An encoder that is unavailable or fails on the text gets an error entry; the others are still
-measured, and the exit status is 1 when any encoder failed (2 when nothing could be compared).
+measured. Exit status (EXIT_STATUS, also in --help): 0 every encoder measured; 1 at least one encoder
+(an unknown name, a bad model file, a failure on the text) has an error entry instead; 2 nothing was
+compared because the command itself was wrong (bad arguments, text not UTF-8, a lone surrogate, no
+encoders at all).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 DEFAULT_ENCODERS = ("gpt2", "cl100k_base", "o200k_base")
+# one rule for every kind of encoder failure, so a script can tell "some encoder failed" from "wrong command"
+EXIT_STATUS = ("exit status: 0 every encoder was measured; 1 at least one encoder (unknown name, bad model "
+               "file, failure on the text) has an error entry, the others are still measured; 2 nothing was "
+               "compared: bad arguments, text that is not UTF-8 or holds a lone surrogate, or no encoders")
 
 
 def add_parser(sub) -> None:
@@ -19,6 +27,7 @@ def add_parser(sub) -> None:
         help="the same text through several encoders: tokens, chars/token, bytes/token, round trip",
         description="Compare encoders on one text. Without -e: gpt2, cl100k_base, o200k_base and the "
         "built-in SentencePiece models.",
+        epilog=EXIT_STATUS,
     )
     p.add_argument("-e", "--encoder", action="append", dest="encoders", metavar="NAME", default=None,
                    help="encoder name from `tokviz encoders` (repeat)")
@@ -54,13 +63,15 @@ def default_encoder_names(registry) -> list[str]:
 def collect_encoders(args, registry) -> tuple[list, list]:
     """(encoders in the order asked, error entries for the ones that could not be loaded)."""
     from tokviz.core.compare import describe_failure
-    from tokviz.core.errors import TokvizError
+    from tokviz.core.errors import EncoderUnavailable, ModelFileError, TokvizError
 
     names = args.encoders if args.encoders else ([] if args.model else default_encoder_names(registry))
     slots: list = []
     for name in names:
         try:
             slots.append(registry.get(name))
+        except EncoderUnavailable as err:  # the entry is named already: the reason alone
+            slots.append({"encoder": name, "error": err.reason if err.name == name else str(err)})
         except TokvizError as err:
             slots.append({"encoder": name, "error": str(err)})
     for path in args.model:
@@ -70,6 +81,9 @@ def collect_encoders(args, registry) -> tuple[list, list]:
             slots.append(open_model_file(path))
         except ImportError:
             slots.append({"encoder": path, "error": "opening model files is not available in this build"})
+        except ModelFileError as err:  # the entry is named by the path: say the path once
+            same = Path(err.path) == Path(path)
+            slots.append({"encoder": path, "error": err.problem if same else str(err)})
         except Exception as err:  # noqa: BLE001 - a bad file is reported in its own row
             slots.append({"encoder": path, "error": describe_failure(err)})
     return slots, []
@@ -93,10 +107,7 @@ def run(args) -> int:
         sys.stdout.write("\n")
     else:
         print_table(text, entries)
-    failed = sum(1 for e in entries if "error" in e)
-    if failed == len(entries):
-        return 2
-    return 1 if failed else 0
+    return 1 if any("error" in e for e in entries) else 0
 
 
 def print_table(text: str, entries: list[dict]) -> None:
