@@ -1071,8 +1071,8 @@ byte span [{start}, {end})</source>
     </message>
     <message>
         <location filename="../../tokviz/ui/main_window.py" line="107" />
-        <source>Presentation &amp;pace</source>
-        <translation>발표 재생 속도(&amp;P)</translation>
+        <source>Presentation p&amp;ace</source>
+        <translation>발표 재생 속도(&amp;A)</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/main_window.py" line="108" />
@@ -1159,6 +1159,150 @@ byte span [{start}, {end})</source>
         <location filename="../../tokviz/ui/main_window.py" line="253" />
         <source>About tokviz</source>
         <translation>tokviz 정보</translation>
+    </message>
+    <message>
+        <source>&amp;Inspect</source>
+        <translation>검사(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Open text…</source>
+        <translation>텍스트 열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Copy &amp;text</source>
+        <translation>텍스트 복사(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;IDs</source>
+        <translation>ID 복사(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;JSON</source>
+        <translation>JSON으로 복사(&amp;J)</translation>
+    </message>
+    <message>
+        <source>&amp;Export PNG…</source>
+        <translation>PNG로 내보내기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>학습(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Open corpus…</source>
+        <translation>말뭉치 열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Paste corpus…</source>
+        <translation>말뭉치 붙여 넣기(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Train / Pause</source>
+        <translation>학습 / 일시정지(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Step</source>
+        <translation>한 단계(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Run to end</source>
+        <translation>끝까지 실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel training</source>
+        <translation>학습 취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>R&amp;eset</source>
+        <translation>초기화(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve model…</source>
+        <translation>모델 저장(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>비교(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Add encoder</source>
+        <translation>인코더 추가(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove encoder</source>
+        <translation>인코더 제거(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Export &amp;CSV…</source>
+        <translation>CSV 내보내기(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Save &amp;PNG…</source>
+        <translation>PNG 저장(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Open text file</source>
+        <translation>텍스트 파일 열기</translation>
+    </message>
+    <message>
+        <source>Text (*.txt *.md *.py *.json);;All files (*)</source>
+        <translation>텍스트 (*.txt *.md *.py *.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Export view as PNG</source>
+        <translation>화면을 PNG로 내보내기</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 이미지 (*.png)</translation>
+    </message>
+    <message>
+        <source>not installed</source>
+        <translation>설치되지 않음</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>구성 요소</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>버전</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>인코더</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>계열</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>토큰 수</translation>
+    </message>
+    <message>
+        <source>Data source</source>
+        <translation>데이터 출처</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation>사용 가능</translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation>사용 불가</translation>
+    </message>
+    <message>
+        <source>Encoder data</source>
+        <translation>인코더 데이터</translation>
+    </message>
+    <message>
+        <source>Explore tokenization: train BPE live, inspect token boundaries down to the byte, compare encoders side by side. Works offline; OpenAI rank files are verified against tiktoken's pinned SHA-256.</source>
+        <translation>토큰화를 살펴봅니다: BPE를 실시간으로 학습하고, 토큰 경계를 바이트 단위까지 들여다보고, 인코더를 나란히 비교합니다. 오프라인으로 동작하며, OpenAI 랭크 파일은 tiktoken에 고정된 SHA-256으로 검증합니다.</translation>
+    </message>
+    <message>
+        <source>Opened {name}; tokviz shows one text at a time, so {more} more file(s) were not opened.</source>
+        <translation>{name}을(를) 열었습니다. tokviz는 한 번에 텍스트 하나만 보여 주므로 나머지 파일 {more}개는 열지 않았습니다.</translation>
     </message>
 </context>
 <context>

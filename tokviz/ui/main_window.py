@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import importlib
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractButton, QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget,
+    QAbstractButton, QApplication, QDialog, QDialogButtonBox, QFileDialog, QLabel, QMainWindow, QMessageBox,
+    QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from tokviz.ui import fonts, theme
@@ -385,8 +386,11 @@ class MainWindow(QMainWindow):
     def presentation(self) -> bool:
         return self._presentation
 
-    def show_about(self) -> None:
-        QMessageBox.about(self, self.tr("About tokviz"), about_html(self.session))
+    def show_about(self) -> AboutDialog:
+        dialog = AboutDialog(self.session, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
 
     def _repaint_all(self) -> None:
         for w in self.findChildren(QWidget):
@@ -442,7 +446,8 @@ class MainWindow(QMainWindow):
 
 
 def about_html(session: Session) -> str:
-    """Versions of Qt and the tokenizer libraries, and where each encoder's data came from."""
+    """Versions of Qt and the tokenizer libraries, and where each encoder's data came from, as
+    two tables (one cell per value, so long names never run into their versions)."""
     import html
     from importlib import metadata
 
@@ -455,7 +460,7 @@ def about_html(session: Session) -> str:
         try:
             return metadata.version(dist)
         except metadata.PackageNotFoundError:
-            return "not installed"
+            return QCoreApplication.translate("MainWindow", "not installed")
 
     rows = [
         ("tokviz", tokviz.__version__),
@@ -466,14 +471,50 @@ def about_html(session: Session) -> str:
         ("sentencepiece", version("sentencepiece")),
         ("regex", version("regex")),
     ]
-    versions = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>" for k, v in rows)
-    encoders = "".join(
-        f"<tr><td>{'✓' if s.available else '✗'} {html.escape(s.name)}</td><td>{html.escape(s.reason)}</td></tr>"
-        for s in session.registry.statuses()
-    )
+    cell = 'style="padding: 2px 14px 2px 0; vertical-align: top"'
+    head = 'style="padding: 2px 14px 2px 0; text-align: left"'
+
+    def row(*values: str, tag: str = "td") -> str:
+        style = head if tag == "th" else cell
+        return "<tr>" + "".join(f"<{tag} {style}>{v}</{tag}>" for v in values) + "</tr>"
+
+    versions = row(html.escape(QCoreApplication.translate("MainWindow", "Component")),
+                   html.escape(QCoreApplication.translate("MainWindow", "Version")), tag="th")
+    versions += "".join(row(html.escape(k), html.escape(v)) for k, v in rows)
+    encoders = row("", *(html.escape(h) for h in (
+        QCoreApplication.translate("MainWindow", "Encoder"), QCoreApplication.translate("MainWindow", "Family"),
+        QCoreApplication.translate("MainWindow", "Tokens"), QCoreApplication.translate("MainWindow", "Data source"))), tag="th")
+    for st in session.registry.statuses():
+        mark = "✓" if st.available else "✗"
+        tip = (QCoreApplication.translate("MainWindow", "available") if st.available
+               else QCoreApplication.translate("MainWindow", "unavailable"))
+        size = f"{st.vocab_size:,}" if st.vocab_size else "—"
+        encoders += row(f'<span title="{html.escape(tip)}">{mark}</span>', html.escape(st.name),
+                        html.escape(st.family), size, html.escape(st.reason))
+    intro = QCoreApplication.translate(
+        "MainWindow",
+        "Explore tokenization: train BPE live, inspect token boundaries down to the byte, compare encoders "
+        "side by side. Works offline; OpenAI rank files are verified against tiktoken's pinned SHA-256.")
     return (
-        "<h3>tokviz</h3><p>Explore tokenization: train BPE live, inspect token boundaries down to the byte, "
-        "compare encoders side by side. Works offline; OpenAI rank files are verified against tiktoken's "
-        "pinned SHA-256.</p>"
-        f"<table>{versions}</table><h4>Encoder data</h4><table>{encoders}</table>"
+        f"<h3>tokviz {html.escape(tokviz.__version__)}</h3><p>{html.escape(intro)}</p>"
+        f'<table cellspacing="0">{versions}</table>'
+        f"<h4>{html.escape(QCoreApplication.translate('MainWindow', 'Encoder data'))}</h4>"
+        f'<table cellspacing="0">{encoders}</table>'
     )
+
+
+class AboutDialog(QDialog):
+    """The About box: a resizable dialog (a QMessageBox squeezes the tables into a narrow column)."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(QCoreApplication.translate("MainWindow", "About tokviz"))
+        layout = QVBoxLayout(self)
+        self.browser = QTextBrowser()
+        self.browser.setOpenExternalLinks(False)
+        self.browser.setHtml(about_html(session))
+        layout.addWidget(self.browser)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(900, 560)
