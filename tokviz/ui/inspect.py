@@ -31,7 +31,7 @@ from tokviz.core.encoding import Encoding
 from tokviz.core.errors import InvalidTextError, TokvizError, find_lone_surrogate, replace_lone_surrogates
 from tokviz.core.metrics import Metrics, measure
 from tokviz.ui import fonts, theme
-from tokviz.ui.token_colors import token_colors
+from tokviz.ui.token_colors import token_colors, token_marks
 from tokviz.ui.widgets.byte_layers import ByteLayersView, Layers, build_layers
 from tokviz.ui.widgets.chat_composer import ChatComposer
 from tokviz.ui.widgets.token_view import (
@@ -70,6 +70,7 @@ class EncodeResult:
     metrics: Metrics | None = None
     cells: list[Cell] = field(default_factory=list)
     colors: list[QColor] = field(default_factory=list)
+    marks: list[bool] = field(default_factory=list)  # outlined tokens (same colour as the left neighbour)
     widths: tuple[list[float], list[float]] | None = None  # cell widths showing text, showing ids
     special_tokens: list[str] = field(default_factory=list)
     unnormalized_tokens: int | None = None  # token count of the text before normalization
@@ -113,6 +114,7 @@ def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) ->
     out.metrics = measure(encoding)
     out.cells = token_cells(encoding, MAX_DRAWN_TOKENS)
     out.colors = token_colors(encoding.ids[:MAX_DRAWN_TOKENS], dark=request.dark)
+    out.marks = token_marks(encoding.ids[:MAX_DRAWN_TOKENS])
     if request.fonts is not None:
         measure_cells = CellMeasure(*request.fonts)
         out.widths = (measure_cells.widths(out.cells), measure_cells.id_widths(out.cells, encoding))
@@ -745,7 +747,8 @@ class InspectPanel(QWidget):
                 and self._pending_paste is None and not self.message_bar.action_text():
             self.message_bar.clear()  # an old encoding error no longer applies
         enc = result.encoding
-        self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark, widths=result.widths)
+        self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark, widths=result.widths,
+                                  marks=result.marks)
         self.token_view.set_placeholder(self.tr("Type or paste text to see its tokens."))
         self.counts.show_metrics(result.metrics)
         self.counts.note.setText(self._note_for(result))
@@ -847,7 +850,7 @@ class InspectPanel(QWidget):
             what = self.tr("the beginning of the text (click a token to choose)")
         layers = build_layers(enc, c0, c1)
         colors = self.result.colors
-        self.layers_view.set_layers(layers, colors, selection)
+        self.layers_view.set_layers(layers, colors, selection, self.result.marks)
         self._fit_layers()
         span = self.layers_view.selection_x_range()
         if span is not None and span[1] - span[0] > self.layers_scroll.viewport().width() - 80:
@@ -911,7 +914,8 @@ class InspectPanel(QWidget):
         if self.result is not None and self.result.encoding is not None:
             dark = theme.is_dark()
             self.result.colors = token_colors(self.result.encoding.ids[:MAX_DRAWN_TOKENS], dark=dark)
-            self.token_view.set_cells(self.result.encoding, self.result.cells, self.result.colors, dark=dark)
+            self.token_view.set_cells(self.result.encoding, self.result.cells, self.result.colors, dark=dark,
+                                      marks=self.result.marks)
             self._show_layers(self.token_view.selected_tokens())
 
     # ---- copy and export ----------------------------------------------------------------------------

@@ -1,56 +1,128 @@
-"""Token background colours: stable per token id, and adjacent tokens always distinguishable.
+"""Token background colours: one colour per token id, and adjacent tokens always distinguishable.
 
 Shared by every view that draws tokens (Inspector, Compare rows, Train corpus sample and probe), so
-one token has the same colour everywhere on the screen.
+one token id has the same colour everywhere on the screen.
+
+Why a small palette and not a hue per id: ids are unbounded, colours a reader can tell apart at a
+glance are not, so any id -> colour map gives some neighbours nearly the same colour (the old
+continuous hues gave gpt2's 안 = ids 243, 230 #aff4bc and #bef4af), and swapping in a second shade
+for a neighbour gave one id two colours. Instead:
+
+* each id hashes to one of 12 colours picked (greedy farthest-point over in-gamut sRGB, lightness
+  kept where black text reads on the light palette and white text on the dark one) so that any two
+  differ by CIEDE2000 >= 14 (light) / >= 15 (dark): two different palette colours are always clearly
+  different;
+* two neighbours that land on the same palette colour (the same id twice, or a 1-in-12 hash
+  collision) are told apart by :func:`token_marks`, an outline the views draw on every other token
+  of such a run; the fill, i.e. the id's colour, never changes.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from PySide6.QtGui import QColor
 
-_GOLDEN = 0.618033988749895
+LIGHT_PALETTE = ("#f7b6b6", "#1ed9e6", "#e6e61e", "#18dc81", "#a8b2f5", "#eead63",
+                 "#d4e0be", "#f49aee", "#e9d5f6", "#85cf17", "#9af4d6", "#f7ddb6")
+DARK_PALETTE = ("#8b1d25", "#0c6e0c", "#116b97", "#aa17cf", "#7e5d1b", "#1b5049",
+                "#454186", "#9b4b70", "#a44e23", "#4d5328", "#4752eb", "#674432")
+MIN_PALETTE_DISTANCE = 14.0  # smallest CIEDE2000 between two colours of either palette (tested)
+
+_LIGHT = [QColor(c) for c in LIGHT_PALETTE]
+_DARK = [QColor(c) for c in DARK_PALETTE]
 
 
-def _hue(token_id: int) -> float:
-    # Multiplicative hashing spreads neighbouring ids over the colour wheel; the golden-ratio step keeps
-    # hues of consecutive ids far apart.
-    h = (token_id * 2654435761) & 0xFFFFFFFF
-    return ((h / 2**32) + token_id * _GOLDEN) % 1.0
+def palette_index(token_id: int) -> int:
+    """Which palette colour ``token_id`` gets (multiplicative hashing: consecutive ids scatter).
+
+    >>> palette_index(243) != palette_index(230)
+    True
+    """
+    return (((token_id * 2654435761) & 0xFFFFFFFF) >> 16) % len(LIGHT_PALETTE)
 
 
-def token_color(token_id: int, *, dark: bool = False, shade: int = 0) -> QColor:
-    """Background colour of ``token_id``; ``shade`` 1 is the alternative used to separate neighbours."""
-    if dark:
-        light = (0.30, 0.40)[shade]
-        sat = 0.55
-    else:
-        light = (0.82, 0.70)[shade]
-        sat = 0.75
-    return QColor.fromHslF(_hue(token_id), sat, light)
-
-
-def _hue_distance(a: float, b: float) -> float:
-    d = abs(a - b) % 1.0
-    return min(d, 1.0 - d)
+def token_color(token_id: int, *, dark: bool = False) -> QColor:
+    """Background colour of ``token_id`` (the same in every view and at every position)."""
+    return QColor((_DARK if dark else _LIGHT)[palette_index(token_id)])
 
 
 def token_colors(ids: Sequence[int], *, dark: bool = False) -> list[QColor]:
-    """Colours for a run of tokens: each token its id's colour, but a token whose hue is too close to
-    its left neighbour's (or is the same id, e.g. ``ab ab``) gets the alternative shade."""
-    out: list[QColor] = []
-    prev_id: int | None = None
-    prev_shade = 0
-    for tid in ids:
-        shade = 0
-        if prev_id is not None and (tid == prev_id or _hue_distance(_hue(tid), _hue(prev_id)) < 0.06):
-            shade = 1 - prev_shade
-        out.append(token_color(tid, dark=dark, shade=shade))
-        prev_id, prev_shade = tid, shade
+    """Colours for a run of tokens: each token its id's colour (see :func:`token_marks` for neighbours)."""
+    palette = _DARK if dark else _LIGHT
+    return [palette[palette_index(t)] for t in ids]
+
+
+def token_marks(ids: Sequence[int]) -> list[bool]:
+    """Which tokens get an outline: in every run of neighbours with the same palette colour, every
+    other token, so that any two adjacent tokens differ in colour or in outline.
+
+    >>> token_marks([5, 5, 5, 7])
+    [False, True, False, False]
+    """
+    out: list[bool] = []
+    prev = -1
+    for t in ids:
+        k = palette_index(t)
+        out.append(k == prev and not out[-1])
+        prev = k
     return out
 
 
+def _lab(color: QColor) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB colour."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = linear(color.redF()), linear(color.greenF()), linear(color.blueF())
+    x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
+    y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+    z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def delta_e(c1: QColor, c2: QColor) -> float:
+    """Perceptual distance CIEDE2000 between two colours (about 2: just noticeable; 10+: clearly
+    different at a glance).
+
+    >>> round(delta_e(QColor("#000000"), QColor("#ffffff")))
+    100
+    """
+    (l1, a1, b1), (l2, a2, b2) = _lab(c1), _lab(c2)
+    cb = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(cb ** 7 / (cb ** 7 + 25 ** 7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
+    h1p = math.degrees(math.atan2(b1, a1p)) % 360
+    h2p = math.degrees(math.atan2(b2, a2p)) % 360
+    dl, dc = l2 - l1, c2p - c1p
+    dh = 0.0 if c1p * c2p == 0 else ((h2p - h1p + 180) % 360) - 180
+    dhh = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dh / 2))
+    lb, cbp = (l1 + l2) / 2, (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        hb = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        hb = (h1p + h2p) / 2
+    else:
+        hb = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(hb - 30)) + 0.24 * math.cos(math.radians(2 * hb))
+         + 0.32 * math.cos(math.radians(3 * hb + 6)) - 0.20 * math.cos(math.radians(4 * hb - 63)))
+    dtheta = 30 * math.exp(-(((hb - 275) / 25) ** 2))
+    rc = 2 * math.sqrt(cbp ** 7 / (cbp ** 7 + 25 ** 7))
+    sl = 1 + 0.015 * (lb - 50) ** 2 / math.sqrt(20 + (lb - 50) ** 2)
+    sc = 1 + 0.045 * cbp
+    sh = 1 + 0.015 * cbp * t
+    rt = -math.sin(math.radians(2 * dtheta)) * rc
+    return math.sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dhh / sh) ** 2 + rt * (dc / sc) * (dhh / sh))
+
+
 def text_color_on(background: QColor) -> QColor:
-    """Black or white, whichever reads better on ``background``."""
-    return QColor("#111111") if background.lightnessF() > 0.55 else QColor("#f5f5f5")
+    """Black or white, whichever reads better on ``background`` (by perceived lightness L*, so a
+    saturated yellow gets black text and a deep blue white)."""
+    return QColor("#111111") if _lab(background)[0] > 58 else QColor("#f5f5f5")

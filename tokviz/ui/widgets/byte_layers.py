@@ -170,15 +170,19 @@ class ByteLayersView(QWidget):
         self.setMouseTracking(True)
         self.layers = Layers()
         self.colors: list[QColor] = []
+        self.marks: list[bool] = []
         self.selected: tuple[int, int] | None = None
         self._rects: list[tuple[QRectF, str]] = []
         self._titles = {"Grapheme": self.tr("Grapheme"), "Code point": self.tr("Code point"), "Jamo": self.tr("Jamo"),
                         "UTF-8 byte": self.tr("UTF-8 byte"), "Token id": self.tr("Token id")}
         self._update_metrics()
 
-    def set_layers(self, layers: Layers, colors: list[QColor], selected: tuple[int, int] | None = None) -> None:
+    def set_layers(self, layers: Layers, colors: list[QColor], selected: tuple[int, int] | None = None,
+                   marks: list[bool] | None = None) -> None:
+        """``colors`` and ``marks`` (outlined tokens, :func:`token_marks`) are indexed by token."""
         self.layers = layers
         self.colors = colors
+        self.marks = marks or []
         self.selected = selected
         self._update_metrics()
         self.updateGeometry()
@@ -349,6 +353,10 @@ class ByteLayersView(QWidget):
             p.setBrush(bg)
             p.drawRoundedRect(r, 4, 4)
             tc = text_color_on(bg)
+            if not sel and 0 <= s.token < len(self.marks) and self.marks[s.token]:
+                p.setPen(QPen(tc, 2))  # the same outline as in the token view (same colour as its neighbour)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 3.5, 3.5)
             p.setPen(tc)
             p.setFont(self._mid)
             label = ("…" if s.open_left else "") + s.label + ("…" if s.open_right else "")

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 from tokviz.core.encoding import Encoding
 from tokviz.core.unicode import invisible_marker
 from tokviz.ui import fonts
-from tokviz.ui.token_colors import text_color_on
+from tokviz.ui.token_colors import text_color_on, token_marks
 
 # Beyond this many tokens the view draws the first ones and says how many it left out; counts and
 # byte layers still cover the whole text. Keeps a 5 MB paste from building millions of boxes.
@@ -311,14 +311,18 @@ class TokenView(QAbstractScrollArea):
 
     # ---- data -------------------------------------------------------------------------------
     def set_cells(self, encoding: Encoding | None, cells: list[Cell], colors: list[QColor], *, dark: bool = False,
-                  widths: tuple[list[float], list[float]] | None = None) -> None:
+                  widths: tuple[list[float], list[float]] | None = None, marks: list[bool] | None = None) -> None:
         """Show ``cells`` (from :func:`token_cells`) of ``encoding`` with the per-token ``colors``.
 
         ``widths`` (text widths, id widths) measured with :class:`CellMeasure` on :func:`view_fonts`
-        elsewhere (the worker) saves measuring here; without it the view measures."""
+        elsewhere (the worker) saves measuring here; without it the view measures. ``marks``
+        (:func:`token_marks`, outlined tokens) likewise."""
         self.encoding = encoding
         self.cells = cells
         self.colors = colors
+        if marks is None or len(marks) != len(colors):
+            marks = token_marks(encoding.ids[:len(colors)]) if encoding is not None else []
+        self.marks = marks
         self.dark = dark
         if widths is None or len(widths[0]) != len(cells):
             widths = (self._measure.widths(cells), self._measure.id_widths(cells, encoding) if encoding else [])
@@ -532,6 +536,12 @@ class TokenView(QAbstractScrollArea):
             p.setPen(QPen(fg, 1.5, Qt.PenStyle.DashLine) if kind != "normal" else Qt.PenStyle.NoPen)
             p.setBrush(bg)
             p.drawRoundedRect(r, 4, 4)
+            if kind == "normal" and cell.token < len(self.marks) and self.marks[cell.token]:
+                # same colour as its left neighbour (same id, or a palette collision): an outline
+                # tells them apart without changing the id's colour
+                p.setPen(QPen(fg, 2))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 3.5, 3.5)
         else:  # text no token covers
             fg = QColor(text_pen)
             fg.setAlphaF(0.45)
