@@ -172,6 +172,8 @@ def run(args) -> int:
         print(f"tokviz: training cancelled ({finished.message}); nothing was written", file=sys.stderr)
         return 130
     model = trainer.model()
+    # Write the exports before printing anything: a closed stdout (`| head`) must not cost the model.
+    written_by_format = [(fmt, save_model(model, dest, fmt)) for fmt, dest in args.export]
     out = sys.stdout
     settings = model.settings
     print(f"mode          {config.mode}" + (f" (pattern {config.pattern})" if config.mode == "byte" else ""), file=out)
@@ -188,11 +190,12 @@ def run(args) -> int:
         first = ", ".join(f"{model.token_piece(t)!r}" for _, _, t in model.merges[:8])
         print(f"first merges  {first}", file=out)
     print(f"time          {elapsed:.1f} s", file=out)
-    for fmt, dest in args.export:
-        written = save_model(model, dest, fmt)
+    for fmt, written in written_by_format:
         for path in written:
             print(f"wrote         {path} ({fmt})", file=out)
-        print(f"              try: tokviz encode --model {written[0]} \"your text\"", file=out)
+        # tiktoken and GPT-2 files cannot record the pre-split pattern; encode assumes gpt4
+        pattern = f" --pattern {config.pattern}" if fmt in ("tiktoken", "gpt2") and config.pattern != "gpt4" else ""
+        print(f"              try: tokviz encode --model {written[0]}{pattern} \"your text\"", file=out)
     return 0
 
 

@@ -122,3 +122,30 @@ def test_blocks_equal_lines_and_name_the_line(tmp_path):
     with pytest.raises(CorpusError, match=r"line 201 is not valid UTF-8 \(byte 0xC3 at byte offset 4"):
         list(read_corpus_blocks(p, block_bytes=64))
     assert "\ufffd" in "".join(read_corpus_blocks(p, errors="replace", block_bytes=64))
+
+
+def test_cli_train_writes_its_exports_even_when_stdout_is_closed(tmp_path):
+    """`tokviz train ... --export ... | head -1`: the pipe closes early, the model is still written."""
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "k.txt"
+    corpus.write_text("영화 정말 재밌다\n영화 최고 재밌다\n정말 최고\n" * 20, encoding="utf-8")
+    out = tmp_path / "m.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tokviz", "train", str(corpus), "--merges", "5", "-q", "--export", "tokviz", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader is gone before tokviz prints its summary
+    _, err = proc.communicate(timeout=60)
+    assert out.is_file() and json.loads(out.read_text(encoding="utf-8"))["merges"], err.decode()
+    assert b"Traceback" not in err
+
+
+def test_cli_hint_names_the_pattern_a_tiktoken_file_cannot_hold(tmp_path, capsys):
+    corpus = tmp_path / "k.txt"
+    corpus.write_text("영화 정말 재밌다\n영화 최고 재밌다\n정말 최고\n" * 20, encoding="utf-8")
+    out = tmp_path / "m.tiktoken"
+    rc = main(["train", str(corpus), "--pattern", "whitespace", "--merges", "5", "-q", "--export", "tiktoken", str(out)])
+    assert rc == 0
+    assert f"tokviz encode --model {out} --pattern whitespace" in capsys.readouterr().out

@@ -248,7 +248,7 @@ def _load_tokviz(p: Path) -> BPEModel:
         raise
     except TokvizError as err:
         raise ModelFileError(p, str(err)) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
         raise ModelFileError(p, f"is a damaged tokviz model ({type(err).__name__}: {err})") from None
 
 

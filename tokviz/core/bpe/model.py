@@ -104,7 +104,7 @@ class BPEModel:
             self._rx = pattern_regex(pattern)
             self._bytes: list[bytes] = [bytes([i]) for i in range(256)]
             for rank, (a, b, t) in enumerate(self.merges):
-                if t != 256 + rank or a >= t or b >= t:
+                if t != 256 + rank or not (0 <= a < t and 0 <= b < t):
                     raise TokvizError(f"merge {rank} ({a}, {b}) -> {t} is not a byte-mode merge")
                 self._bytes.append(self._bytes[a] + self._bytes[b])
                 self._children[t] = (a, b)
@@ -120,6 +120,8 @@ class BPEModel:
             self._id_of: dict[str, int] = {p: i for i, p in enumerate(self._pieces)}
             self._code_rank: dict[tuple[str, str], int] = {}
             for rank, (a, b, t) in enumerate(self.merges):
+                if not (0 < a < len(self._pieces) and 0 < b < len(self._pieces)):
+                    raise TokvizError(f"merge {rank} ({a}, {b}) -> {t} uses a token that does not exist yet")
                 piece = self._pieces[a] + self._pieces[b]
                 if t == len(self._pieces):
                     self._pieces.append(piece)

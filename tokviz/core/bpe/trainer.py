@@ -270,7 +270,7 @@ class BPETrainer:
                 break
             if count < min_freq:
                 reason = "min_frequency"
-                message = f"the most frequent pair occurs {count} times, below min_frequency {min_freq}"
+                message = f"the most frequent pair occurs {count} time{'' if count == 1 else 's'}, below min_frequency {min_freq}"
                 break
             a, b = best >> _SHIFT, best & _MASK
             # --- the new token (char mode: a string made before keeps its id) ---
