@@ -8,12 +8,14 @@ import time
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QTextDocument
 
 from tests.ui.test_train_replay import TEXT, NaiveTrainer
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train import BUSY_FRAME_MS, SPEEDS, TrainPanel
 from tokviz.ui.train_corpus import CorpusSource
+from tokviz.ui.train_vocab import visible_piece
 from tokviz.ui.train_worker import TrainRun
 
 
@@ -38,6 +40,20 @@ def _panel(window, *, merges=30, **trainer_kw) -> tuple[TrainPanel, list[NaiveTr
     panel.set_source(CorpusSource.paste(TEXT))
     panel.merges_spin.setValue(merges)
     return panel, made
+
+
+def banner_text(panel) -> str:
+    """The merge banner as the user reads it (rich text to plain, runs of spaces as one)."""
+    doc = QTextDocument()
+    doc.setHtml(panel.merge_banner.text())
+    return " ".join(doc.toPlainText().replace("\xa0", " ").split())
+
+
+def merge_banner_line(step) -> str:
+    """What the banner must say for MergeStep ``step``: the pair, what it became, count and rank."""
+    left, right, new = (visible_piece(p) for p in (step.left_piece, step.right_piece, step.new_piece))
+    return (f"{left} + {right} → {new} count {step.count:,} · rank {step.step:,} · "
+            f"vocab {step.vocab_size:,} · corpus {step.corpus_tokens:,} tokens")
 
 
 def _plot_len(item) -> int:
@@ -76,8 +92,10 @@ def test_train_pause_step_scrub_and_the_merges_shown_are_the_trainers(window, qt
     assert _plot_len(panel.plots.vocab_curve) == 3
     assert _plot_len(panel.plots.count_curve) == 3
     assert _plot_len(panel.plots.tokens_curve) == 3
+    # the banner shows the merge of step 3 - its pair, count and rank - as the trainer made it
     step3 = panel.replay.steps[2]
-    assert step3.new_piece in panel.merge_banner.text() or "&" in panel.merge_banner.text()
+    assert (step3.left, step3.right, step3.token_id) == trainer.merges[2]
+    assert banner_text(panel) == merge_banner_line(step3)
 
     panel.run_to_end()
     assert panel.wait_until_trained(10)
