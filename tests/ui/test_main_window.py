@@ -236,3 +236,26 @@ def test_tokviz_file_opens_the_window_with_the_files_text_in_the_inspector(qtbot
     missing = open_window(Settings.ephemeral(), [str(tmp_path / "nope.txt")])
     qtbot.addWidget(missing)
     assert "Cannot read" in missing.panels["inspect"].message_bar.text()
+
+
+def test_follow_system_theme_follows_a_change_while_running(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from tokviz.ui import theme
+
+    win = _window(qtbot, tmp_path)
+    win.set_theme("system")
+    hints = QGuiApplication.styleHints()
+    monkeypatch.setattr(theme, "system_prefers_dark", lambda: True)
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+    assert theme.is_dark() and QApplication.palette().color(QPalette.ColorRole.Window).lightness() < 80
+    win.set_theme("light")  # an explicit theme stays whatever the system does
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+    assert not theme.is_dark() and QApplication.palette().color(QPalette.ColorRole.Window).lightness() > 200
+    win.set_theme("system")
+    monkeypatch.setattr(theme, "system_prefers_dark", lambda: False)
+    hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert not theme.is_dark()
+    win.close()

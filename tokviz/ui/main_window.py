@@ -95,6 +95,8 @@ class MainWindow(QMainWindow):
             self.tabs.addTab(panel, self.tr(title))
         self._build_menus()
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        # "Follow system" follows the system while running too (the desktop switching to dark at dusk).
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_color_scheme)
         self.statusBar()
         self.resize(1280, 820)
         self._restore()
@@ -315,6 +317,11 @@ class MainWindow(QMainWindow):
         self.theme_actions[name].setChecked(True)
         self.session.themeChanged.emit(dark)
         self._repaint_all()
+
+    def _on_system_color_scheme(self, _scheme=None) -> None:
+        # Only when it changes the result: applying a palette must never loop back into a change.
+        if self.settings.theme == "system" and theme.system_prefers_dark() != theme.is_dark():
+            self.set_theme("system")
 
     def set_language(self, code: str) -> None:
         """Remember the interface language; it applies from the next start (widgets are built once)."""
