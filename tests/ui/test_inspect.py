@@ -342,19 +342,43 @@ def test_lone_surrogate_is_held_back_with_a_replace_action(qtbot, panel):
     assert not panel.message_bar.isVisible()
 
 
-def test_pasted_utf16_with_lone_surrogate_gets_the_message(qtbot, panel):
-    show(qtbot, panel, "x")
+def paste_with_ctrl_v(qtbot, panel, fmt: str, data: bytes) -> None:
+    """Put ``data`` on the real clipboard under ``fmt`` and press Ctrl+V in the editor."""
     mime = QMimeData()
-    mime.setData("text/plain;charset=utf-16le", QByteArray("a".encode("utf-16-le") + b"\x3d\xd8" + "b".encode("utf-16-le")))
-    panel.editor.insertFromMimeData(mime)
-    assert "lone surrogate U+D83D" in panel.message_bar.text()
-    assert panel.editor.toPlainText() == "x"
-    plain = QMimeData()
-    plain.setText("값")
-    panel.message_bar.clear()
+    mime.setData(fmt, QByteArray(data))
+    QGuiApplication.clipboard().setMimeData(mime)
+    panel.editor.setFocus()
     panel.editor.moveCursor(QTextCursor.MoveOperation.End)
-    panel.editor.insertFromMimeData(plain)
-    assert panel.editor.toPlainText() == "x값"
+    qtbot.keyClick(panel.editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+
+
+@pytest.mark.parametrize("fmt, data", [
+    # UTF-16 as Windows apps and Java hand it over (Qt itself would paste nothing at all)
+    ("text/plain;charset=utf-16", b"\xff\xfe" + "a".encode("utf-16-le") + b"\x3d\xd8" + "b".encode("utf-16-le")),
+    ("text/plain;charset=utf-16le", "a".encode("utf-16-le") + b"\x3d\xd8" + "b".encode("utf-16-le")),
+    # WTF-8 (a surrogate written as UTF-8 bytes): Qt would paste three U+FFFD without a word
+    ("text/plain;charset=utf-8", b"a\xed\xa0\xbdb"),
+])
+def test_ctrl_v_of_a_lone_surrogate_gets_the_message_and_keeps_the_text(qtbot, panel, fmt, data):
+    show(qtbot, panel, "x")
+    paste_with_ctrl_v(qtbot, panel, fmt, data)
+    assert "lone surrogate U+D83D" in panel.message_bar.text()
+    assert panel.message_bar.action_text() == "Replace with U+FFFD"
+    assert panel.editor.toPlainText() == "x"  # nothing inserted silently
+    assert panel.pending_text() == "a\ud83db"  # nothing lost either (the BOM is not text)
+    qtbot.mouseClick(panel.message_bar.action, Qt.MouseButton.LeftButton)
+    assert panel.editor.toPlainText() == "xa\ufffdb"
+    wait_shown(qtbot, panel, "xa\ufffdb")
+
+
+def test_ctrl_v_of_ordinary_text_pastes_it(qtbot, panel):
+    show(qtbot, panel, "x")
+    paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-8", "값 👨‍👩‍👧‍👦".encode("utf-8"))
+    paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-16", "\ufeff안녕".encode("utf-16-le"))
+    assert panel.editor.toPlainText() == "x값 👨‍👩‍👧‍👦안녕"
+    assert not panel.message_bar.isVisible()
+    paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-8", b"bad \xff byte")  # not even WTF-8: Qt's U+FFFD
+    assert panel.editor.toPlainText().endswith("bad \ufffd byte")
 
 
 def test_nul_is_encoded_and_marked(qtbot, panel, registry):

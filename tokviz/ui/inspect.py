@@ -201,14 +201,33 @@ class TextEditor(QPlainTextEdit):
 
 
 def mime_text(source) -> str:
-    """Text of a paste. UTF-16 payloads are decoded with ``surrogatepass`` so a broken emoji (a lone
-    surrogate) reaches the panel's check instead of vanishing silently on the way."""
+    """Text of a paste, read from the clipboard's bytes so that a lone surrogate (half of a broken
+    emoji) reaches the panel's check instead of vanishing silently on the way.
+
+    Why bytes: PySide drops a lone surrogate when it turns a QString into a Python str (no error,
+    the character is just gone), and Qt's own decoding turns one sent as UTF-8 bytes (``ED A0 BD``,
+    as WTF-8 writers do) into three U+FFFD; a ``text/plain;charset=utf-16`` payload it ignores
+    altogether (the paste inserts nothing). So UTF-16 payloads are decoded with ``surrogatepass``
+    (honouring a byte-order mark) and UTF-8 ones too; bytes that are not even that fall back to
+    Qt's text (with its U+FFFD).
+    """
     for fmt in source.formats():
-        low = fmt.lower()
-        if low.startswith("text/plain") and "utf-16" in low:
-            data = bytes(source.data(fmt))
-            codec = "utf-16-be" if "be" in low.rsplit("utf-16", 1)[1] else "utf-16-le"
+        low = fmt.lower().replace(" ", "")
+        if not low.startswith("text/plain"):
+            continue
+        data = bytes(source.data(fmt))
+        if "utf-16" in low:
+            tail = low.rsplit("utf-16", 1)[1]
+            if data[:2] in (b"\xff\xfe", b"\xfe\xff") and not tail:
+                codec, data = ("utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be"), data[2:]
+            else:
+                codec = "utf-16-be" if "be" in tail else "utf-16-le"
             return data.decode(codec, "surrogatepass")
+        if low == "text/plain" or "charset=utf-8" in low:
+            try:
+                return data.decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                break
     return source.text()
 
 
