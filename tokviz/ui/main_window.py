@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._on_tab_changed)
         # "Follow system" follows the system while running too (the desktop switching to dark at dusk).
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_color_scheme)
+        self._follows_system = True
         self.statusBar()
         self.resize(1280, 820)
         self._restore()
@@ -436,6 +437,9 @@ class MainWindow(QMainWindow):
         self._focus_into(self.current_panel())
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        if self._follows_system:  # a closed window no longer touches the app's palette
+            QGuiApplication.styleHints().colorSchemeChanged.disconnect(self._on_system_color_scheme)
+            self._follows_system = False
         # Stop every panel's workers before the widgets go away (no "QThread destroyed while running").
         for panel in self.panels.values():
             shutdown = getattr(panel, "shutdown", None)
