@@ -10,3 +10,24 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _tmp_home = tempfile.mkdtemp(prefix="tokviz-tests-")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_tmp_home, "config")
 os.environ["XDG_CACHE_HOME"] = os.path.join(_tmp_home, "cache")
+
+
+import re  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _own_settings_file(request):
+    """Each test's ``Settings()`` (a MainWindow built without settings) gets a file of its own, so
+    one test's theme, splitters or last view never leak into the next. QSettings resolves its
+    default folder once per process, hence setPath rather than a new XDG_CONFIG_HOME. (Not
+    QStandardPaths.setTestModeEnabled: that writes under ~/.qttest, in the user's home.)"""
+    try:
+        from PySide6.QtCore import QSettings
+    except ImportError:  # core tests run without Qt
+        yield
+        return
+    folder = os.path.join(os.environ["XDG_CONFIG_HOME"], re.sub(r"\W+", "_", request.node.nodeid)[-120:])
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
+    yield

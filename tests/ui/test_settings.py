@@ -28,7 +28,9 @@ def test_bad_values_fall_back_to_defaults(tmp_path):
     assert s.theme == "system" and s.font_scale == 1.0 and s.last_corpus is None
 
 
-def test_default_settings_live_under_the_test_config_home():
+def test_default_settings_live_under_the_test_config_home_in_a_file_of_this_tests_own(request):
     import os
 
-    assert Settings().file_name.startswith(os.environ["XDG_CONFIG_HOME"])
+    name = Settings().file_name
+    assert name.startswith(os.environ["XDG_CONFIG_HOME"])
+    assert request.node.name in name  # another test's Settings() is another file
