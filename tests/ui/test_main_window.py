@@ -259,3 +259,29 @@ def test_follow_system_theme_follows_a_change_while_running(qtbot, tmp_path, mon
     hints.colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert not theme.is_dark()
     win.close()
+
+
+def test_presentation_screenshot_uses_the_real_presentation_mode(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QApplication
+
+    from tokviz import cli
+
+    seen = []
+    real_toggle = MainWindow.toggle_presentation
+
+    def toggle(self, on=None, **kw):
+        real_toggle(self, on, **kw)
+        seen.append((self.presentation, self.menuBar().isHidden(), self.statusBar().isHidden(),
+                     QApplication.font().pointSizeF(), self.size().toTuple()))
+
+    monkeypatch.setattr(MainWindow, "toggle_presentation", toggle)
+    base = QApplication.font().pointSizeF()
+    out = tmp_path / "p.png"
+    assert cli.main(["screenshot", "--view", "inspect", "--presentation", "--size", "900x640", "-o", str(out)]) == 0
+    on = seen[0]
+    assert on[:3] == (True, True, True) and on[3] > base * 1.5
+    # the requested size (or the larger minimum the big fonts need), not the 800x600 offscreen screen
+    assert on[4][0] >= 900 and on[4][1] >= 640
+    width, height = QImage(str(out)).size().toTuple()
+    assert width >= 900 and height >= 640

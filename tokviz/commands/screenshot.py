@@ -44,7 +44,7 @@ def parse_size(size: str) -> tuple[int, int]:
 def run(args) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from tokviz.ui.app import make_application
-    from tokviz.ui.main_window import PRESENTATION_SCALE, MainWindow
+    from tokviz.ui.main_window import MainWindow
     from tokviz.ui.settings import Settings
 
     w, h = parse_size(args.size)
@@ -62,10 +62,10 @@ def run(args) -> int:
     window.show_view(args.view)
     window.show()
     if args.presentation:
-        # full-screen is meaningless offscreen: keep the requested size, apply the rest of the mode
-        window.set_font_scale(PRESENTATION_SCALE)
-        window.menuBar().hide()
-        window.statusBar().hide()
+        # The real mode (hidden chrome, large fonts), minus full screen: offscreen has no screen worth
+        # filling, so the requested size stays. Pace 0: the picture shows --merges, not auto-play.
+        settings.presentation_pace = 0.0
+        window.toggle_presentation(True, full_screen=False)
     app.processEvents()
     window.current_panel().prepare_screenshot(args)
     app.processEvents()

@@ -340,8 +340,10 @@ class MainWindow(QMainWindow):
         self.session.fontScaleChanged.emit(fonts.scale())
         self._repaint_all()
 
-    def toggle_presentation(self, on: bool | None = None) -> None:
-        """Presentation mode: full screen, large fonts, no menu or status bar (F11 leaves it)."""
+    def toggle_presentation(self, on: bool | None = None, *, full_screen: bool = True) -> None:
+        """Presentation mode: full screen, large fonts, no menu or status bar (F11 leaves it).
+
+        ``full_screen=False`` keeps the window's size (screenshots: offscreen has no real screen)."""
         # QAction.triggered passes the new checked state; a plain call toggles.
         on = (not self._presentation) if on is None else bool(on)
         if on == self._presentation:
@@ -352,7 +354,8 @@ class MainWindow(QMainWindow):
             self._scale_before_presentation = fonts.scale()
             self.menuBar().hide()
             self.statusBar().hide()
-            self.showFullScreen()
+            if full_screen:
+                self.showFullScreen()
             self.set_font_scale(max(fonts.scale(), 1.0) * PRESENTATION_SCALE)
             self._auto_play(self.current_panel())
         else:
