@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.token_colors import text_color_on, token_color
 from tokviz.ui.train_replay import MergeNode
+from tokviz.ui.train_vocab import visible_piece
 
 _GAP_X = 8.0
-_ROW_H = 46.0
 _PAD = 6.0
 
 
@@ -39,8 +39,28 @@ class MergeTreeView(QWidget):
         self.tree = node
         self.update()
 
+    def drawn_labels(self) -> list[tuple[int, str]]:
+        """(depth, label) of every box drawn, leaves left to right and each parent after its
+        children (what the user sees, for tests)."""
+        if self.tree is None:
+            return []
+        nodes: list = []
+        self._layout(self.tree, 0, [0.0], QFontMetricsF(self._font), nodes)
+        return [(depth, self._label(node)) for node, _, depth, *_ in nodes]
+
+    def _rows(self) -> tuple[float, float]:
+        """(box height, row height): a row holds the node's box, its "#step" caption and room for
+        the edges, all from the fonts, so presentation mode's larger type gets taller rows rather
+        than overlapping text."""
+        box_h = QFontMetricsF(self._font).height() + 8
+        return box_h, box_h + QFontMetricsF(self._small).height() + 14
+
+    def tree_height(self) -> float:
+        """Height of the drawn tree before it is scaled down to fit (0 without a tree)."""
+        return 0.0 if self.tree is None else self.tree.depth() * self._rows()[1]
+
     def _label(self, node: MergeNode) -> str:
-        return node.piece.replace(" ", "␣").replace("\n", "⏎")
+        return visible_piece(node.piece)
 
     def _layout(self, node: MergeNode, depth: int, x: list[float], fm: QFontMetricsF, out: list) -> tuple[float, float]:
         """Leaves left to right; a parent centred over its children. Returns (centre x, box width)."""
@@ -62,7 +82,7 @@ class MergeTreeView(QWidget):
         fg = QColor("#dddddd") if self.dark else QColor("#444444")
         if self.tree is None:
             p.setPen(fg)
-            p.setFont(ui_font(10))
+            p.setFont(ui_font(10))  # ui_font follows the app's font scale
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.tr("Select a token in the table to see its merge tree"))
             return
         fm = QFontMetricsF(self._font)
@@ -73,12 +93,13 @@ class MergeTreeView(QWidget):
         # the root's box may be wider than its leaves
         for node, cx, _, w, _, _ in nodes:
             width = max(width, cx + w / 2)
-        height = self.tree.depth() * _ROW_H
+        small = QFontMetricsF(self._small)
+        box_h, row_h = self._rows()
+        height = self.tree.depth() * row_h
         scale = min(1.0, (self.width() - 8) / width, (self.height() - 8) / height)
         p.translate((self.width() - width * scale) / 2, 4)
         p.scale(scale, scale)
-        box_h = fm.height() + 8
-        row_y = lambda depth: depth * _ROW_H + 2  # noqa: E731
+        row_y = lambda depth: depth * row_h + 2  # noqa: E731
         p.setPen(QPen(fg, 1.5))
         for node, cx, depth, w, lc, rc in nodes:
             if lc is not None:
@@ -96,6 +117,7 @@ class MergeTreeView(QWidget):
             if node.step is not None:
                 p.setFont(self._small)
                 p.setPen(fg)
-                p.drawText(QRectF(cx - w / 2, row_y(depth) + box_h, w, 14), Qt.AlignmentFlag.AlignCenter, f"#{node.step}")
+                p.drawText(QRectF(cx - w / 2, row_y(depth) + box_h, w, small.height() + 2),
+                           Qt.AlignmentFlag.AlignCenter, f"#{node.step}")
                 p.setFont(self._font)
         p.end()

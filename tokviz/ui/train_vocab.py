@@ -10,11 +10,29 @@ from tokviz.core.bpe.events import MergeStep
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.token_colors import token_color
 from tokviz.ui.train_replay import END_OF_WORD
+from tokviz.ui.widgets.token_view import _run_segments
 
 # header titles, translated when shown (the English names stay the columns' identifiers)
 COLUMNS = (QT_TRANSLATE_NOOP("VocabModel", "rank"), QT_TRANSLATE_NOOP("VocabModel", "token"),
            QT_TRANSLATE_NOOP("VocabModel", "bytes (hex)"), QT_TRANSLATE_NOOP("VocabModel", "count"),
            QT_TRANSLATE_NOOP("VocabModel", "length"))
+
+
+def visible_piece(piece: str) -> str:
+    """``piece`` with its invisible characters drawn the way the Inspector and Compare draw them
+    (space ·, newline ↵, tab →, ZWJ ...; joiners inside an emoji stay part of the picture): the
+    token view's own run splitter, so the three views cannot drift apart.
+
+    >>> visible_piece(" the"), visible_piece(".\\n")
+    ('·the', '.↵')
+    """
+    segments, _ = _run_segments(piece)
+    return "".join(s.text for s in segments)
+
+
+def hex_bytes(data: bytes) -> str:
+    """Token bytes as the Inspector writes them: ``EC 95 88``."""
+    return data.hex(" ").upper()
 
 
 def token_length(step: MergeStep, mode: str) -> int:
@@ -86,14 +104,18 @@ class VocabModel(QAbstractTableModel):
             if col == 0:
                 return s.step
             if col == 1:
-                return s.new_piece
+                return visible_piece(s.new_piece)
             if col == 2:
-                return s.new_bytes.hex(" ")
+                return hex_bytes(s.new_bytes)
             if col == 3:
                 return s.count
             return token_length(s, self.mode)
         if role == Qt.ItemDataRole.EditRole:  # sort keys: numbers sort as numbers
             return (s.step, s.new_piece, s.new_bytes.hex(), s.count, token_length(s, self.mode))[col]
+        if role == Qt.ItemDataRole.ToolTipRole and col in (1, 2):
+            # the hex column shows about six bytes; longer tokens are elided there, complete here
+            return self.tr("{piece}\n{n} bytes: {hex}").format(
+                piece=visible_piece(s.new_piece), n=len(s.new_bytes), hex=hex_bytes(s.new_bytes))
         if role == Qt.ItemDataRole.BackgroundRole and col == 1:
             return token_color(s.token_id, dark=self.dark)
         if role == Qt.ItemDataRole.ForegroundRole and col == 1:
