@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Literal
 
+import regex
 from PySide6.QtCore import QCoreApplication
 
 import tokviz
@@ -63,25 +64,95 @@ class CorpusSource:
             return read_corpus(self.path, errors=self.errors)
         return iter((self.text or "").splitlines(keepends=True))
 
-    def sample_lines(self, n: int = 40, max_chars: int = 160) -> list[str]:
-        """The first ``n`` non-empty lines, for the re-segmenting corpus view (read in the GUI thread,
-        so only the file's head is read; undecodable bytes show as U+FFFD here)."""
-        out: list[str] = []
+    def sample_lines(self, n: int = 30, max_chars: int = 160) -> list[str]:
+        """About ``n`` lines that show the corpus's variety, for the re-segmenting sample view.
+
+        Read in the GUI thread, so a large file is only sampled: lines at evenly spaced offsets,
+        never the whole file. The lines are then picked by kind (Hangul, other letters, code,
+        emoji: see :func:`line_kind`) in turns, so a mostly Korean corpus still shows its English,
+        code and emoji lines near the top; the commonest kind gets two turns per round.
+        Deterministic: the same corpus always gives the same sample. Undecodable bytes show as
+        U+FFFD here.
+        """
         if self.path is not None:
-            try:
-                with open(self.path, encoding="utf-8", errors="replace") as f:
-                    for line in f:
-                        line = line.strip()
-                        if line:
-                            out.append(line[:max_chars])
-                        if len(out) >= n:
-                            break
-            except OSError:
-                return []
+            candidates = _file_lines(self.path, 8 * n)
         else:
-            for line in (self.text or "").splitlines():
-                if line.strip():
-                    out.append(line.strip()[:max_chars])
-                if len(out) >= n:
-                    break
-        return out
+            candidates = (self.text or "").splitlines()
+        return pick_varied([line[:max_chars] for line in candidates], n)
+
+
+SAMPLE_FULL_READ = 1 << 20  # files up to 1 MB are read whole for the sample; larger ones are sampled
+_CODE = regex.compile(r"^\s{2,}\S|[{}();=\[\]]|^\s*(def|class|return|import|for|if|print)\b|#include|=>|::")
+_EMOJI = regex.compile(r"\p{Extended_Pictographic}")
+_HANGUL = regex.compile(r"\p{Hangul}")
+_LETTER = regex.compile(r"\p{L}")
+
+
+def line_kind(line: str) -> str:
+    """What a sample line mostly shows: "emoji", "code", "hangul", "letters" or "other".
+
+    >>> [line_kind(s) for s in ["안녕 🙂", "    return x", "안녕하세요", "Hello", "12:30"]]
+    ['emoji', 'code', 'hangul', 'letters', 'other']
+    """
+    if _EMOJI.search(line):
+        return "emoji"
+    if _CODE.search(line):
+        return "code"
+    if _HANGUL.search(line):
+        return "hangul"
+    if _LETTER.search(line):
+        return "letters"
+    return "other"
+
+
+def pick_varied(lines: list[str], n: int) -> list[str]:
+    """Up to ``n`` of ``lines`` (blank and very short ones skipped unless nothing else is left),
+    taken kind by kind in turns, each kind's lines spread evenly over where they occur.
+
+    >>> pick_varied(["가나다라마", "가나다라마바", "hello world", "}", "    return x", "라마바사아"], 4)
+    ['가나다라마', '가나다라마바', 'hello world', '    return x']
+    """
+    lines = [line.rstrip() for line in lines]
+    usable = [line for line in lines if len(line.strip()) >= 5] or [line for line in lines if line.strip()]
+    by_kind: dict[str, list[str]] = {}
+    for line in usable:
+        by_kind.setdefault(line_kind(line), []).append(line)
+    # each kind's lines spread over the corpus, not its first few
+    queues = {k: _spread(v, n) for k, v in by_kind.items()}
+    order = sorted(queues, key=lambda k: -len(by_kind[k]))  # commonest kind first, ties by appearance
+    turns = {k: (2 if i == 0 else 1) for i, k in enumerate(order)}
+    out: list[str] = []
+    while len(out) < n and any(queues.values()):
+        for k in order:
+            for _ in range(turns[k]):
+                if queues[k] and len(out) < n:
+                    out.append(queues[k].pop(0))
+    return out
+
+
+def _spread(items: list[str], n: int) -> list[str]:
+    """At most ``n`` items evenly spaced over ``items`` (first one included)."""
+    if len(items) <= n:
+        return list(items)
+    return [items[i * len(items) // n] for i in range(n)]
+
+
+def _file_lines(path: Path, windows: int) -> list[str]:
+    """The lines of a small file; for a large one, one line after each of ``windows`` evenly spaced
+    byte offsets (the partial line at the offset skipped), so the sample covers the whole file."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            if size <= SAMPLE_FULL_READ:
+                return f.read().decode("utf-8", "replace").splitlines()
+            out: list[str] = []
+            for i in range(windows):
+                f.seek(size * i // windows)
+                if i:
+                    f.readline()  # the rest of a line the offset fell into
+                line = f.readline(4096)
+                if line:
+                    out.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+            return out
+    except OSError:
+        return []
