@@ -11,9 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QFont
 
 from tokviz.core.bpe.events import MergeStep
 
+TITLE_PT = 11.0  # plot titles; axis labels and ticks are LABEL_PT (both times the app's font scale)
+LABEL_PT = 9.0
+TOKENS_COLOR, CPT_COLOR = "#2ca02c", "#9467bd"  # the corpus plot's two curves, and their axes
 SERIES = ("step", "vocab", "count", "tokens", "chars_per_token", "length")
 PLOT_PARTS = ("vocab", "count", "corpus", "length")  # the four plots, each redrawable alone
 
@@ -81,7 +85,9 @@ class TrainPlots(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None, dark: bool = False):
         super().__init__(parent)
         pg.setConfigOptions(antialias=True)  # smooth curves for the projector; x ranges fixed per run keep redraws cheap
-        blue, orange, green, purple = "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"
+        blue, orange = "#1f77b4", "#ff7f0e"
+        self._scale = 1.0
+        self._dark = dark
 
         self.vocab_plot = self.addPlot(row=0, col=0)
         _style_plot(self.vocab_plot, QCoreApplication.translate("TrainPlots", "Vocabulary size"),
@@ -97,18 +103,23 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.corpus_plot = self.addPlot(row=1, col=0)
         _style_plot(self.corpus_plot, QCoreApplication.translate("TrainPlots", "Corpus length"),
                     QCoreApplication.translate("TrainPlots", "tokens"))
-        self.tokens_curve = self.corpus_plot.plot(pen=pg.mkPen(green, width=2), name="tokens")
+        self.tokens_curve = self.corpus_plot.plot(pen=pg.mkPen(TOKENS_COLOR, width=2))
         # chars/token on a second y axis sharing the x axis (pyqtgraph's MultiplePlotAxes recipe)
         self.cpt_view = pg.ViewBox()
         self.corpus_plot.showAxis("right")
         self.corpus_plot.scene().addItem(self.cpt_view)
         self.corpus_plot.getAxis("right").linkToView(self.cpt_view)
-        self.corpus_plot.getAxis("right").setLabel(QCoreApplication.translate("TrainPlots", "chars / token"), color=purple)
+        self.corpus_plot.getAxis("right").setLabel(QCoreApplication.translate("TrainPlots", "chars / token"))
         self.corpus_plot.getAxis("right").enableAutoSIPrefix(False)
         self.cpt_view.setXLink(self.corpus_plot)
         self.cpt_view.setMouseEnabled(x=False, y=False)
-        self.cpt_curve = pg.PlotDataItem(pen=pg.mkPen(purple, width=2, style=Qt.PenStyle.DashLine))
+        self.cpt_curve = pg.PlotDataItem(pen=pg.mkPen(CPT_COLOR, width=2, style=Qt.PenStyle.DashLine))
         self.cpt_view.addItem(self.cpt_curve)
+        # two curves on two axes: a legend says which is which, and each axis takes its curve's colour
+        # (middle right: the falling token curve is low there and the rising chars/token one high)
+        self.corpus_legend = pg.LegendItem(labelTextSize=f"{LABEL_PT}pt", pen=pg.mkPen("#bbbbbb"))
+        self.corpus_legend.setParentItem(self.corpus_plot.getViewBox())
+        self.corpus_legend.anchor(itemPos=(1, 0.5), parentPos=(1, 0.5), offset=(-4, 0))
         self.corpus_plot.getViewBox().sigResized.connect(self._sync_cpt_view)
 
         self.length_plot = self.addPlot(row=1, col=1)
@@ -119,7 +130,6 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             stepMode="center", fillLevel=0, brush=pg.mkBrush(31, 119, 180, 140), pen=pg.mkPen(blue, width=1)
         )
         for plot in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot):
-            plot.getAxis("left").setWidth(56)  # room for "25000" so the axes do not jump as values grow
             for axis in ("left", "bottom", "right"):
                 plot.getAxis(axis).enableAutoSIPrefix(False)  # no label re-layout as values grow
         self.apply_theme(dark)
@@ -127,14 +137,44 @@ class TrainPlots(pg.GraphicsLayoutWidget):
 
     def apply_theme(self, dark: bool) -> None:
         """Background, axis and title colours for the light or dark theme."""
+        self._dark = dark
         self.setBackground("#16181c" if dark else "w")
+        self._style_text()
+
+    def set_font_scale(self, scale: float) -> None:
+        """Titles, axis labels, ticks and the legend follow the app's font scale (presentation mode)."""
+        self._scale = scale
+        self._style_text()
+
+    def _style_text(self) -> None:
+        dark, k = self._dark, self._scale
         fg = "#d8d8d8" if dark else "#333333"
+        tick_font = QFont()
+        tick_font.setPointSizeF(LABEL_PT * k)
         for plot in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot):
             for axis in ("left", "bottom", "right"):
                 ax = plot.getAxis(axis)
-                ax.setTextPen(fg)
+                colour = fg
+                if plot is self.corpus_plot and axis != "bottom":
+                    colour = TOKENS_COLOR if axis == "left" else CPT_COLOR
                 ax.setPen(fg)
-            plot.titleLabel.setText(plot.titleLabel.text, color=fg, size="11pt")
+                ax.setTickFont(tick_font)
+                ax.labelStyle["font-size"] = f"{LABEL_PT * k:.1f}pt"
+                ax.setTextPen(colour)  # tick text and label; re-lays out the label with its size
+            # room for "25000" so the axes do not jump as values grow
+            plot.getAxis("left").setWidth(int(56 * k))
+            plot.titleLabel.setText(plot.titleLabel.text, color=fg, size=f"{TITLE_PT * k:.1f}pt")
+            plot.layout.setRowFixedHeight(0, 30 * k)
+            plot.titleLabel.setMaximumHeight(30 * k)
+        self.corpus_plot.getAxis("right").setWidth(int(56 * k))
+        # re-added so that the legend's layout follows the new text size
+        legend = self.corpus_legend
+        legend.clear()
+        legend.setLabelTextSize(f"{LABEL_PT * k:.1f}pt")
+        legend.setLabelTextColor(fg)
+        legend.setBrush(pg.mkBrush(22, 24, 28, 170) if dark else pg.mkBrush(255, 255, 255, 170))
+        legend.addItem(self.tokens_curve, QCoreApplication.translate("TrainPlots", "tokens"))
+        legend.addItem(self.cpt_curve, QCoreApplication.translate("TrainPlots", "chars / token"))
 
     def _sync_cpt_view(self) -> None:
         self.cpt_view.setGeometry(self.corpus_plot.getViewBox().sceneBoundingRect())
