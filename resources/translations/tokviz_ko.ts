@@ -227,7 +227,7 @@ byte span [{start}, {end})</source>
         <location filename="../../tokviz/ui/compare.py" line="51" />
         <location filename="../../tokviz/ui/compare.py" line="57" />
         <source>Unknown</source>
-        <translation>미지</translation>
+        <translation>알 수 없음</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/compare.py" line="52" />
@@ -348,7 +348,7 @@ byte span [{start}, {end})</source>
     <message>
         <location filename="../../tokviz/ui/compare.py" line="299" />
         <source>Open model file…</source>
-        <translation type="unfinished">모델 파일 열기…</translation>
+        <translation>모델 파일 열기…</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/compare.py" line="333" />
@@ -464,7 +464,7 @@ byte span [{start}, {end})</source>
     <message>
         <location filename="../../tokviz/ui/compare.py" line="556" />
         <source>Open model file</source>
-        <translation type="unfinished">모델 파일 열기</translation>
+        <translation>모델 파일 열기</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/compare.py" line="557" />
@@ -809,7 +809,7 @@ byte span [{start}, {end})</source>
     <message>
         <location filename="../../tokviz/ui/inspect.py" line="538" />
         <source>Open model file</source>
-        <translation type="unfinished">모델 파일 열기</translation>
+        <translation>모델 파일 열기</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/inspect.py" line="538" />
@@ -899,7 +899,7 @@ byte span [{start}, {end})</source>
     <message>
         <location filename="../../tokviz/ui/inspect.py" line="733" />
         <source>{fallback} byte-fallback, {unknown} unknown</source>
-        <translation>바이트 폴백 {fallback}개, 미지 {unknown}개</translation>
+        <translation>바이트 폴백 {fallback}개, 알 수 없음 {unknown}개</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/inspect.py" line="736" />
@@ -1422,6 +1422,34 @@ byte span [{start}, {end})</source>
 <context>
     <name>TrainPanel</name>
     <message>
+        <source>Training cancelled.</source>
+        <translation>학습을 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>grey 영₃ = one character still split into 3 byte tokens</source>
+        <translation>회색 영₃ = 아직 바이트 토큰 3개로 나뉜 글자 하나</translation>
+    </message>
+    <message>
+        <source>{chars} characters</source>
+        <translation>{chars}자</translation>
+    </message>
+    <message>
+        <source>tokviz model (*.json)</source>
+        <translation>tokviz 모델 (*.json)</translation>
+    </message>
+    <message>
+        <source>tiktoken rank file (*.tiktoken)</source>
+        <translation>tiktoken 순위 파일 (*.tiktoken)</translation>
+    </message>
+    <message>
+        <source>subword-nmt codes (*.codes *.txt)</source>
+        <translation>subword-nmt 코드 (*.codes *.txt)</translation>
+    </message>
+    <message>
+        <source>GPT-2 vocab.json + merges.txt (*.json)</source>
+        <translation>GPT-2 vocab.json + merges.txt (*.json)</translation>
+    </message>
+    <message>
         <location filename="../../tokviz/ui/train.py" line="67" />
         <source>1 merge/s</source>
         <translation>초당 1 병합</translation>
@@ -1782,6 +1810,10 @@ byte span [{start}, {end})</source>
 <context>
     <name>TrainWorker</name>
     <message>
+        <source>Training cancelled.</source>
+        <translation>학습을 취소했습니다.</translation>
+    </message>
+    <message>
         <location filename="../../tokviz/ui/train_worker.py" line="139" />
         <source>The trainer stopped.</source>
         <translation>학습기가 멈췄습니다.</translation>
@@ -1799,6 +1831,12 @@ byte span [{start}, {end})</source>
 </context>
 <context>
     <name>VocabModel</name>
+    <message>
+        <source>{piece}
+{n} bytes: {hex}</source>
+        <translation>{piece}
+{n}바이트: {hex}</translation>
+    </message>
     <message>
         <location filename="../../tokviz/ui/train_vocab.py" line="15" />
         <source>rank</source>

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import html
 import time
+from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QEventLoop, Qt, QTimer
@@ -38,7 +39,6 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QTableView,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -47,13 +47,14 @@ from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.pretokenize import PATTERNS
 from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
+from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on, token_colors
 from tokviz.ui.train_corpus import CorpusSource
 from tokviz.ui.train_plots import MergeSeries, TrainPlots
 from tokviz.ui.train_replay import MergeReplay, Segment, keep_hangul
 from tokviz.ui.train_sample import Run, TokenLinesView
 from tokviz.ui.train_tree import MergeTreeView
-from tokviz.ui.train_vocab import VocabFilter, VocabModel, token_length
+from tokviz.ui.train_vocab import VocabFilter, VocabModel, token_length, visible_piece
 from tokviz.ui.train_worker import TrainRun
 
 FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
@@ -72,8 +73,10 @@ SPEEDS = [(QT_TRANSLATE_NOOP("TrainPanel", "1 merge/s"), 1.0), (QT_TRANSLATE_NOO
           (QT_TRANSLATE_NOOP("TrainPanel", "1000 merges/s"), 1000.0),
           (QT_TRANSLATE_NOOP("TrainPanel", "as fast as possible"), None)]
 DEFAULT_SPEED = 2
-FORMATS = [("tokviz", "tokviz model (*.json)"), ("tiktoken", "tiktoken rank file (*.tiktoken)"),
-           ("subword-nmt", "subword-nmt codes (*.codes *.txt)"), ("gpt2", "GPT-2 vocab.json + merges.txt (*.json)")]
+FORMATS = [("tokviz", QT_TRANSLATE_NOOP("TrainPanel", "tokviz model (*.json)")),
+           ("tiktoken", QT_TRANSLATE_NOOP("TrainPanel", "tiktoken rank file (*.tiktoken)")),
+           ("subword-nmt", QT_TRANSLATE_NOOP("TrainPanel", "subword-nmt codes (*.codes *.txt)")),
+           ("gpt2", QT_TRANSLATE_NOOP("TrainPanel", "GPT-2 vocab.json + merges.txt (*.json)"))]
 PROBE_TEXT = "토크나이저는 글자를 조각으로 나눕니다. Tokenizers split words into pieces 🙂"
 FRESH_BG = "#ff8c00"
 
@@ -93,8 +96,11 @@ def default_trainer_factory(config: TrainerConfig):
     return ProcessTrainer(config)
 
 
+NEWLINE_MARK = "↵"  # the newline marker of the Inspector and Compare (core.unicode.invisible_marker)
+
+
 def _esc(text: str) -> str:
-    return html.escape(text).replace("\n", "⏎")
+    return html.escape(text).replace("\n", NEWLINE_MARK)
 
 
 def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, ...]:
@@ -132,33 +138,19 @@ def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, .
                 except UnicodeDecodeError:
                     text = data.decode("utf-8", "replace")
             bg, fg = (FRESH_BG, "#ffffff") if fresh else (partial_bg, partial_fg)
-            out.append(Run(text.replace("\n", "⏎"), bg, fg, fresh, str(j - i)))
+            out.append(Run(text.replace("\n", NEWLINE_MARK), bg, fg, fresh, str(j - i)))
             k += j - i
             i = j
             continue
         color = colors[k]
         k += 1
         i += 1
-        text = seg.text.replace("\n", "⏎")
+        text = seg.text.replace("\n", NEWLINE_MARK)
         if seg.fresh:
             out.append(Run(text, FRESH_BG, "#ffffff", True))
         else:
             out.append(Run(text, color.name(), text_color_on(color).name()))
     return tuple(out)
-
-
-def segments_html(segments: list[Segment], *, dark: bool = False) -> str:
-    """The same runs as HTML (for the probe view)."""
-    out = []
-    for run in segment_runs(segments, dark=dark):
-        text = _esc(run.text)
-        if not run.bg:
-            out.append(text.replace(" ", "&nbsp;"))
-            continue
-        weight = " font-weight:bold;" if run.bold else ""
-        sub = f'<sub style="font-size:small">{run.sub}</sub>' if run.sub else ""
-        out.append(f'<span style="background:{run.bg}; color:{run.fg};{weight}">{text}{sub}</span>')
-    return "".join(out)
 
 
 class MessageArea(QFrame):
@@ -266,6 +258,7 @@ class TrainPanel(QWidget):
         if hasattr(session, "fontScaleChanged"):
             session.fontScaleChanged.connect(lambda _scale: self._apply_fonts())
         self._apply_fonts()
+        self._offer_last_corpus()
         self._load_sample()
         self._update_buttons()
         self._render()
@@ -308,6 +301,7 @@ class TrainPanel(QWidget):
         self.hangul_check = QCheckBox(self.tr("Hangul only"))
         self.hangul_check.setToolTip(self.tr("Count only Hangul and spaces (the classic Korean BPE tutorial's preset)"))
         settings_row.addWidget(self.hangul_check)
+        self.hangul_check.toggled.connect(self._on_keep_toggled)
         settings_row.addWidget(QLabel(self.tr("Merges")))
         self.merges_spin = QSpinBox()
         self.merges_spin.setRange(1, 1_000_000)
@@ -381,8 +375,14 @@ class TrainPanel(QWidget):
         ll.setContentsMargins(0, 0, 0, 0)
         self.sample_title = QLabel(self.tr("<b>Corpus sample</b> — pieces at the current step; the merge just made in orange"))
         ll.addWidget(self.sample_title)
+        # what the grey pieces' small numbers mean, on screen (a projector shows no tooltips)
+        self.sample_legend = QLabel(self.tr("grey 영₃ = one character still split into 3 byte tokens"))
+        self.sample_legend.setStyleSheet("color: gray")
+        self.sample_legend.setWordWrap(True)
+        ll.addWidget(self.sample_legend)
         self.sample_view = TokenLinesView()
         self.sample_view.setFont(ui_font(13))
+        self.sample_view.setToolTip(self.sample_legend.text())
         ll.addWidget(self.sample_view, 3)
         ll.addWidget(QLabel(self.tr("<b>Probe</b> — type anything; it is segmented at the current step")))
         self.probe_edit = QLineEdit(PROBE_TEXT)
@@ -390,10 +390,15 @@ class TrainPanel(QWidget):
         self.probe_edit.setCursorPosition(0)
         self.probe_edit.textChanged.connect(lambda _=None: self.probe_timer.start())
         ll.addWidget(self.probe_edit)
-        self.probe_view = QTextBrowser()
+        # the same line view as the sample: the probe's pieces are drawn (and readable) the same way
+        self.probe_view = TokenLinesView()
         self.probe_view.setFont(ui_font(14))
         self.probe_view.setMaximumHeight(90)
+        self.probe_view.setToolTip(self.sample_legend.text())
         ll.addWidget(self.probe_view, 1)
+        self.probe_status = QLabel()
+        self.probe_status.setStyleSheet("color: gray")
+        ll.addWidget(self.probe_status)
         split.addWidget(left)
 
         # middle: vocabulary and merge tree
@@ -437,7 +442,7 @@ class TrainPanel(QWidget):
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 4)
-        split.setSizes([480, 400, 520])
+        split.setSizes([460, 450, 490])
         root.addWidget(split, 1)
         self._on_mode()
 
@@ -446,6 +451,7 @@ class TrainPanel(QWidget):
         byte = self.mode_combo.currentData() == "byte"
         self.pattern_combo.setEnabled(byte)
         self.pattern_label.setEnabled(byte)
+        self.sample_legend.setVisible(byte)  # char mode never splits a character
 
     def current_config(self) -> TrainerConfig:
         mode = self.mode_combo.currentData()
@@ -474,18 +480,60 @@ class TrainPanel(QWidget):
             self.set_source(self.sources[index])
 
     def _open_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a text corpus"), "",
+        last = self._settings().last_corpus if self._settings() is not None else None
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a text corpus"), str(Path(last).parent) if last else "",
                                               self.tr("Text files (*.txt);;All files (*)"))
         if path:
-            self.set_source(CorpusSource.file(path))
+            self.open_corpus_file(path)
+
+    def open_corpus_file(self, path: str | Path) -> None:
+        """Train on the text file ``path`` from now on, and remember it for the next start."""
+        path = Path(path).resolve()  # one entry per file, however it was named
+        self.set_source(CorpusSource.file(path))
+        settings = self._settings()
+        if settings is not None:
+            settings.last_corpus = str(path)
+
+    def _settings(self):
+        return getattr(self.session, "settings", None)
+
+    def _offer_last_corpus(self) -> None:
+        """List the corpus file opened last time (if it still exists) under the demo corpus.
+
+        The demo stays selected: a demo or a lecture then always starts the same way, and a large
+        file of the last session is not read (even for its sample) until the user picks it."""
+        settings = self._settings()
+        path = settings.last_corpus if settings is not None else None
+        if not path or not Path(path).is_file():
+            return
+        source = CorpusSource.file(path)
+        if source in self.sources:
+            return
+        self.sources.append(source)
+        self.corpus_combo.addItem(source.label)
+        self.corpus_combo.setItemData(self.corpus_combo.count() - 1, str(path), Qt.ItemDataRole.ToolTipRole)
 
     def _paste(self) -> None:
         dialog = PasteDialog(self)
         if dialog.exec() == QDialog.DialogCode.Accepted and dialog.edit.toPlainText().strip():
             self.set_source(CorpusSource.paste(dialog.edit.toPlainText()))
 
+    @property
+    def sample_lines(self) -> list[str]:
+        """The corpus lines the sample view shows."""
+        return list(self._sample)
+
+    def _on_keep_toggled(self, _checked: bool) -> None:
+        if self.replay is None:  # a run keeps the sample it started with
+            self._load_sample()
+            self._render()
+
     def _load_sample(self) -> None:
-        self._sample = self.source.sample_lines(30)
+        lines = self.source.sample_lines(30)
+        if self.hangul_check.isChecked():
+            # the Hangul-only preset drops every other character: lines without Hangul would be blank
+            lines = [line for line in lines if keep_hangul(line).strip()] or lines
+        self._sample = lines
         self._sample_steps = []
         self._view_step["sample"] = -1
 
@@ -641,7 +689,7 @@ class TrainPanel(QWidget):
         """Stop the trainer; what it learned so far stays (playable, scrubbable, savable)."""
         if self.run is not None:
             self._stop_run()
-            self.finished = Finished("cancelled", len(self.replay or ()), "Training cancelled.")
+            self.finished = Finished("cancelled", len(self.replay or ()), self.tr("Training cancelled."))
             self.step_label.setToolTip(self.tr("cancelled"))
         # a playing animation goes on to the last merge learned; the trainer is gone
         self._dirty = True
@@ -650,8 +698,13 @@ class TrainPanel(QWidget):
         self._request_offer()
 
     def reset(self) -> None:
-        """Forget the run: stop the trainer and clear every view."""
+        """Forget the run: stop the trainer, clear every view and withdraw the model offered to the
+        other panels (it belonged to the run that is gone)."""
         self._stop_run()
+        self.offer_timer.stop()
+        self._offer_pending = False
+        if getattr(self.session, "trained_model", None) is not None:
+            self.session.offer_trained_model(None)
         self.replay = None
         self.trainer = None
         self.finished = None
@@ -897,7 +950,7 @@ class TrainPanel(QWidget):
         bg = token_color(token_id, dark=self._dark)
         weight = "font-weight:bold;" if bold else ""
         return (f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
-                f"&nbsp;{_esc(piece)}&nbsp;</span>")
+                f"&nbsp;{html.escape(visible_piece(piece))}&nbsp;</span>")
 
     def _render_banner(self, step: int) -> None:
         if self.replay is None or step == 0:
@@ -947,17 +1000,17 @@ class TrainPanel(QWidget):
         return True
 
     def _render_probe(self) -> None:
+        """Segment the probe sentence at the step on screen (after typing settles, and at every step)."""
+        self.probe_timer.stop()
         text = self.probe_edit.text()
+        self.probe_view.set_plain_lines([text])
         if self.replay is None:
-            self.probe_view.setHtml(_esc(text))
+            self.probe_status.setText(self.tr("{chars} characters").format(chars=len(text)))
             return
         segs = self.replay.segment(text, self.cursor)
         count = sum(1 for s in segs if s.token_id is not None)
-        self.probe_view.setHtml(
-            segments_html(segs, dark=self._dark)
-            + '<br><span style="font-size:10pt; color:gray">'
-            + self.tr("{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text)) + "</span>"
-        )
+        self.probe_view.set_line(0, segment_runs(segs, dark=self._dark))
+        self.probe_status.setText(self.tr("{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text)))
 
     def _on_vocab_row(self, current, _previous) -> None:
         if not current.isValid() or self.replay is None:
@@ -972,7 +1025,7 @@ class TrainPanel(QWidget):
         self._selected_token = token_id
         tree = self.replay.merge_tree(token_id, self.cursor)
         self.tree_title.setText(self.tr("<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
-            piece=_esc(tree.piece), leaves=tree.leaves(), levels=tree.depth() - 1))
+            piece=html.escape(visible_piece(tree.piece)), leaves=tree.leaves(), levels=tree.depth() - 1))
         self.tree_view.set_tree(tree)
 
     def _apply_fonts(self) -> None:
@@ -982,10 +1035,13 @@ class TrainPanel(QWidget):
         self.probe_edit.setFont(ui_font(12))
         self.probe_view.setFont(ui_font(14))
         self.tree_view.set_fonts(mono_font(12), ui_font(8))
+        self.plots.set_font_scale(font_scale())
         self.vocab_model.set_font(mono_font())
         fm = QFontMetrics(mono_font())
         pad = 14
-        for col, sample in enumerate(("00000", "MMMMMMMMMMMM", "00 00 00 00", "000000", "000")):
+        # the hex column holds six bytes (two Hangul syllables); longer tokens are elided, with the
+        # full bytes in the tooltip
+        for col, sample in enumerate(("00000", "MMMMMMMMMM", "00 00 00 00 00 00", "000000", "000")):
             self.vocab_view.setColumnWidth(col, fm.horizontalAdvance(sample) + pad)
         self.vocab_view.verticalHeader().setDefaultSectionSize(fm.height() + 6)
         self._sample_steps = []
@@ -1066,7 +1122,7 @@ class TrainPanel(QWidget):
         subword-nmt codes are char-level; tokviz's own JSON holds both)."""
         mode = self.config.mode if self.config is not None else self.mode_combo.currentData()
         fits = {"byte": ("tokviz", "tiktoken", "gpt2"), "char": ("tokviz", "subword-nmt")}[mode]
-        return [(name, f) for name, f in FORMATS if name in fits]
+        return [(name, self.tr(f)) for name, f in FORMATS if name in fits]
 
     def _ask_and_save(self) -> None:
         if self.trainer is None or self.cursor == 0:

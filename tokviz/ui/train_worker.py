@@ -137,7 +137,7 @@ class TrainWorker(QObject):
                     finished = event
                     break
                 if self._cancelled:
-                    finished = Finished("cancelled", self.merges_seen, "Training cancelled.")
+                    finished = Finished("cancelled", self.merges_seen, _cancelled_message())
                     break
                 if time.monotonic() - last_flush >= BATCH_SECONDS:
                     flush()
@@ -146,7 +146,7 @@ class TrainWorker(QObject):
                     self.waiting.emit(self.merges_seen)
                     self._wait_while_paused()
                     if self._cancelled:
-                        finished = Finished("cancelled", self.merges_seen, "Training cancelled.")
+                        finished = Finished("cancelled", self.merges_seen, _cancelled_message())
                         break
             else:
                 finished = Finished("exhausted", self.merges_seen, QCoreApplication.translate("TrainWorker", "The trainer stopped."))
@@ -172,6 +172,10 @@ class TrainWorker(QObject):
                     pass
         flush()
         self.finished.emit(finished, True)
+
+
+def _cancelled_message() -> str:
+    return QCoreApplication.translate("TrainWorker", "Training cancelled.")
 
 
 def _error_kind(err: Exception) -> str:
