@@ -1,0 +1,273 @@
+"""What the Train panel's views show, checked against tokviz's core BPE (trained again, independently):
+the merge tree of a selected vocabulary row, the probe's pieces, the just-merged pieces of the
+corpus sample, the vocabulary table's visible whitespace, Reset, the sample's variety and the
+remembered corpus file."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QFontMetrics
+
+from tests.ui.test_train import banner_text, merge_banner_line
+from tests.ui.test_train_real import LINES, TEXT, _core_steps
+from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.ui import fonts
+from tokviz.ui.fonts import mono_font
+from tokviz.ui.main_window import MainWindow
+from tokviz.ui.settings import Settings
+from tokviz.ui.train import FRESH_BG, SPEEDS
+from tokviz.ui.train_corpus import CorpusSource, line_kind
+from tokviz.ui.train_vocab import visible_piece
+
+MERGES = 60
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow(settings=Settings.at(tmp_path / "settings.ini"))
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.close()
+
+
+def _train(window, qtbot, text=TEXT, merges=MERGES):
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer  # the core trainer itself, in the worker thread (no child process)
+    panel.set_source(CorpusSource.paste(text))
+    panel.merges_spin.setValue(merges)
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.start_training()
+    assert panel.wait_until_trained(30)
+    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=3000)
+    return panel
+
+
+@pytest.fixture
+def trained(window, qtbot):
+    panel = _train(window, qtbot)
+    trainer, core = _core_steps(panel.config, LINES)
+    assert panel.replay.steps == core
+    return panel, trainer, core
+
+
+def _as_tuple(node):
+    """A MergeNode in the core's merge_tree form: (id, piece, left, right)."""
+    if node is None:
+        return None
+    return (node.token_id, node.piece, _as_tuple(node.left), _as_tuple(node.right))
+
+
+def _leaves(tree) -> int:
+    return 1 if tree[2] is None else _leaves(tree[2]) + _leaves(tree[3])
+
+
+def _post_order(tree, depth=0):
+    """(depth, shown label) of the core tree's nodes, leaves left to right, parents after children."""
+    token_id, piece, left, right = tree
+    if left is None:
+        return [(depth, visible_piece(piece))]
+    return _post_order(left, depth + 1) + _post_order(right, depth + 1) + [(depth, visible_piece(piece))]
+
+
+def test_banner_shows_each_steps_merge_as_the_core_made_it(trained):
+    panel, _, core = trained
+    for step in (1, 17, MERGES):
+        panel.set_step(step)
+        assert banner_text(panel) == merge_banner_line(core[step - 1])
+
+
+def test_selecting_a_vocabulary_row_shows_that_tokens_merge_tree(trained, qtbot):
+    panel, trainer, core = trained
+    model = trainer.model(MERGES)
+    # a token built from merges of merges (a tree at least three levels deep)
+    step = next(s for s in core if panel.replay.merge_tree(s.token_id).depth() >= 3)
+    row = next(r for r in range(panel.vocab_filter.rowCount())
+               if panel.vocab_filter.index(r, 0).data() == step.step)
+    panel.vocab_view.setCurrentIndex(panel.vocab_filter.index(row, 1))  # the user clicks the row
+    expected = model.merge_tree(step.token_id)
+    assert _as_tuple(panel.tree_view.tree) == expected
+    assert panel.tree_view.drawn_labels() == _post_order(expected)
+    assert f"{_leaves(expected)} base tokens" in panel.tree_title.text()
+    # another row, another tree
+    other = core[0]
+    row = next(r for r in range(panel.vocab_filter.rowCount())
+               if panel.vocab_filter.index(r, 0).data() == other.step)
+    panel.vocab_view.setCurrentIndex(panel.vocab_filter.index(row, 1))
+    assert _as_tuple(panel.tree_view.tree) == model.merge_tree(other.token_id)
+
+
+def _expected_runs(encoding):
+    """(text, tokens) per drawn run: a token of whole characters alone, byte tokens of one split
+    character grouped (the grey run whose subscript counts them)."""
+    out, data, n = [], b"", 0
+    for tok in encoding.tokens:
+        data, n = data + tok.bytes, n + 1
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        out.append((text, n))
+        data, n = b"", 0
+    return out
+
+
+def test_editing_the_probe_resegments_it_at_the_current_step(trained, qtbot):
+    panel, trainer, _ = trained
+    for step, probe in ((30, "토크나이저 영화 🙂 the lowest"), (MERGES, "안녕하세요 재미있어요 tokens 😀")):
+        panel.set_step(step)
+        panel.probe_edit.setText(probe)
+        qtbot.waitUntil(lambda: not panel.probe_timer.isActive(), timeout=2000)
+        enc = trainer.model(step).encode(probe)
+        runs = panel.probe_view.line_runs(0)
+        assert [(r.text, int(r.sub or 1)) for r in runs if r.bg] == _expected_runs(enc), step
+        assert panel.probe_status.text().startswith(f"{len(enc.tokens)} tokens")
+        assert any(r.sub for r in runs)  # some characters are still split into byte tokens
+
+
+def test_the_sample_highlights_the_occurrences_of_the_merge_just_made(trained):
+    panel, trainer, core = trained
+    lines = panel.sample_lines
+    assert lines
+    # a step whose new token (whole characters) occurs several times in the sample
+    for s in core[5:]:
+        try:
+            piece = s.new_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        model = trainer.model(s.step)
+        count = sum(model.encode(line).ids.count(s.token_id) for line in lines)
+        if count >= 2:
+            break
+    else:
+        pytest.fail("no merge of whole characters occurs twice in the sample")
+    panel.set_step(s.step)
+    runs = [r for i in range(len(lines)) for r in panel.sample_view.line_runs(i)]
+    fresh = [r for r in runs if r.bold]
+    assert [r.text for r in fresh] == [piece] * count
+    assert all(r.bg == FRESH_BG for r in fresh)
+    # one step later those pieces are ordinary coloured tokens again
+    panel.set_step(s.step + 1)
+    runs = [r for i in range(len(lines)) for r in panel.sample_view.line_runs(i)]
+    assert all(r.text != piece or not r.bold for r in runs)
+
+
+def test_reset_empties_every_view_and_withdraws_the_model(trained, qtbot):
+    panel, _, _ = trained
+    qtbot.waitUntil(lambda: panel.session.trained_model is not None, timeout=3000)
+    name = panel.session.trained_model.name
+    panel.vocab_view.setCurrentIndex(panel.vocab_filter.index(3, 1))
+    assert panel.tree_view.tree is not None
+    panel.reset_button.click()
+    assert panel.cursor == 0 and panel.scrubber.maximum() == 0
+    assert panel.vocab_model.rowCount() == 0 and panel.vocab_filter.rowCount() == 0
+    for curve in (panel.plots.vocab_curve, panel.plots.count_curve, panel.plots.tokens_curve, panel.plots.cpt_curve):
+        x, _ = curve.getData()
+        assert x is None or len(x) == 0
+    _, hist = panel.plots.length_hist.getData()
+    assert hist is None or hist.sum() == 0
+    assert panel.tree_view.tree is None and panel.tree_view.drawn_labels() == []
+    assert panel.session.trained_model is None and name not in panel.session.registry
+    assert "Press ▶ Train" in banner_text(panel)
+    assert all(isinstance(panel.sample_view.line_runs(i), str) for i in range(panel.sample_view.line_count()))
+    assert panel.probe_view.line_runs(0) == panel.probe_edit.text()  # unsegmented
+    assert not panel.reset_button.isEnabled() and not panel.save_button.isEnabled()
+    qtbot.wait(400)  # no late offer of the withdrawn run's model
+    assert panel.session.trained_model is None
+
+
+def _whole_characters(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def test_vocabulary_table_shows_whitespace_like_the_inspector_and_the_whole_hex(window, qtbot):
+    panel = _train(window, qtbot, text="어제 본 영화.\n오늘 본 영화.\n" * 30, merges=25)
+    model = panel.vocab_model
+    rows = {model.step_at(r).new_bytes: r for r in range(model.rowCount())}
+    newline = next(b for b in rows if b.endswith(b".\n"))
+    assert model.index(rows[newline], 1).data() == visible_piece(newline.decode()) and "↵" in visible_piece(newline.decode())
+    spaced = next(b for b in rows if b.startswith(b" ") and len(b) > 1 and _whole_characters(b))
+    assert model.index(rows[spaced], 1).data() == "·" + spaced.decode()[1:]
+    longest = max(rows, key=len)
+    assert len(longest) >= 7  # more bytes than the column shows
+    hex_text = " ".join(f"{b:02X}" for b in longest)
+    assert model.index(rows[longest], 2).data() == hex_text
+    assert hex_text in model.index(rows[longest], 2).data(3)  # Qt.ToolTipRole: the whole hex
+    fm = QFontMetrics(mono_font())
+    assert panel.vocab_view.columnWidth(2) >= fm.horizontalAdvance("00 00 00 00 00 00")
+
+
+def test_the_demo_sample_shows_every_kind_of_line_near_the_top():
+    lines = CorpusSource.demo().sample_lines(30)
+    assert len(lines) == 30
+    assert {line_kind(line) for line in lines[:8]} >= {"hangul", "letters", "code", "emoji"}
+    assert CorpusSource.demo().sample_lines(30) == lines  # the same every time
+
+
+def test_a_large_file_is_sampled_across_its_whole_length(tmp_path):
+    path = tmp_path / "big.txt"
+    with open(path, "w", encoding="utf-8") as f:  # 1.5 MB of Korean, then English, then code, then emoji
+        for line, times in (("오늘은 날씨가 정말 좋습니다.\n", 40_000), ("The weather is lovely today.\n", 20_000),
+                            ("    return counts[pair] + 1\n", 20_000), ("좋아요 👍 최고 🎉\n", 20_000)):
+            f.write(line * times)
+    lines = CorpusSource.file(path).sample_lines(30)
+    assert {line_kind(line) for line in lines} == {"hangul", "letters", "code", "emoji"}
+    assert "    return counts[pair] + 1" in lines  # code keeps its indentation
+
+
+def test_the_last_corpus_file_is_listed_at_start_and_the_demo_stays_selected(qtbot, tmp_path):
+    corpus = tmp_path / "my corpus.txt"
+    corpus.write_text("내 코퍼스 한 줄\nmy own corpus line\n", encoding="utf-8")
+    settings = Settings.at(tmp_path / "settings.ini")
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    try:
+        panel = win.show_view("train")
+        assert panel.corpus_combo.count() == 1  # nothing remembered yet
+        panel.open_corpus_file(corpus)
+        assert settings.last_corpus == str(corpus.resolve())
+        assert "내 코퍼스" in panel.sample_view.toPlainText()
+    finally:
+        win.close()
+
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    try:
+        panel = win.show_view("train")
+        combo = panel.corpus_combo
+        assert [combo.itemText(i) for i in range(combo.count())] == [CorpusSource.demo().label, "my corpus.txt"]
+        assert combo.currentIndex() == 0 and panel.source.kind == "demo"
+        combo.activated.emit(1)  # the user picks it
+        assert panel.source.path == corpus.resolve() and "내 코퍼스" in panel.sample_view.toPlainText()
+    finally:
+        win.close()
+
+    corpus.unlink()  # gone: not offered
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    try:
+        assert win.show_view("train").corpus_combo.count() == 1
+    finally:
+        win.close()
+
+
+def test_presentation_scale_enlarges_plot_text_and_the_merge_tree(trained, qtbot):
+    panel, _, core = trained
+    window = panel.window()
+    panel.select_token(core[-1].token_id)
+    plot = panel.plots.corpus_plot
+    before_tick = plot.getAxis("left").style["tickFont"].pointSizeF()
+    before_height = panel.tree_view.tree_height()
+    try:
+        window.set_font_scale(1.6)
+        assert plot.titleLabel.opts["size"] == "17.6pt"
+        assert plot.getAxis("left").style["tickFont"].pointSizeF() == pytest.approx(before_tick * 1.6)
+        assert "14.4pt" in plot.getAxis("left").labelString()
+        assert panel.tree_view.tree_height() > before_height * 1.3  # text rows grow; fixed gaps do not
+    finally:
+        window.set_font_scale(1.0)
+    assert fonts.scale() == 1.0
