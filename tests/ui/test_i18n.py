@@ -48,3 +48,26 @@ def test_every_string_marked_for_translation_has_a_korean_translation(tmp_path):
     have = TsTranslator(TS)._messages
     missing = sorted(k for k in wanted if k not in have)
     assert missing == [], f"untranslated (run pyside6-lupdate and translate): {missing[:20]}"
+
+
+def test_ts_reader_handles_comments_plurals_entities_and_unfinished(tmp_path):
+    ts = tmp_path / "t.ts"
+    ts.write_text(
+        """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS><TS version="2.1" language="ko_KR">
+<context><name>W</name>
+<message><source>&amp;Open</source><translation>열기(&amp;O)</translation></message>
+<message><source>Open</source><comment>state</comment><translation>열림</translation></message>
+<message><source>Open</source><comment>verb</comment><translation>열기</translation></message>
+<message numerus="yes"><source>%n tokens</source><translation><numerusform>토큰 %n개</numerusform></translation></message>
+<message><source>Draft</source><translation type="unfinished">초안</translation></message>
+<message><source>Empty</source><translation type="unfinished"></translation></message>
+<message><source>Gone</source><translation type="vanished">사라짐</translation></message>
+</context></TS>
+""", encoding="utf-8")
+    t = TsTranslator(ts)
+    assert t.translate("W", "&Open") == "열기(&O)"
+    assert t.translate("W", "Open", "state") == "열림" and t.translate("W", "Open", "verb") == "열기"
+    assert t.translate("W", "%n tokens", None, 3) == "토큰 %n개"
+    assert t.translate("W", "Draft") == "초안"
+    assert t.translate("W", "Empty") == "" and t.translate("W", "Gone") == ""

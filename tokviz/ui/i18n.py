@@ -25,6 +25,8 @@ class TsTranslator(QTranslator):
         super().__init__(parent)
         self.path = path
         self._messages: dict[tuple[str, str], str] = {}
+        # tr("Open", "verb") and tr("Open", "adjective") are told apart by their <comment>
+        self._disambiguated: dict[tuple[str, str, str], str] = {}
         root = ET.parse(path).getroot()
         for context in root.iter("context"):
             name = context.findtext("name", "")
@@ -33,10 +35,23 @@ class TsTranslator(QTranslator):
                 node = message.find("translation")
                 if source is None or node is None or node.get("type") in ("obsolete", "vanished"):
                     continue
-                if node.text:
-                    self._messages[(name, source)] = node.text
+                # plural messages (numerus="yes") hold one <numerusform> per Korean plural form; Korean
+                # has one, so the first is the translation
+                text = node.findtext("numerusform") if message.get("numerus") == "yes" else node.text
+                if not text:
+                    continue
+                comment = message.findtext("comment")
+                if comment:
+                    self._disambiguated[(name, source, comment)] = text
+                    self._messages.setdefault((name, source), text)
+                else:
+                    self._messages[(name, source)] = text
 
     def translate(self, context, source_text, disambiguation=None, n=-1):  # noqa: D401 (Qt override)
+        if disambiguation:
+            found = self._disambiguated.get((context, source_text, disambiguation))
+            if found:
+                return found
         return self._messages.get((context, source_text)) or ""
 
     def isEmpty(self) -> bool:  # noqa: N802 (Qt naming)
