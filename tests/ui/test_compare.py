@@ -448,10 +448,15 @@ def _contrast(a, b) -> float:
 def test_error_text_is_readable_in_both_themes(qtbot, session, theme):
     from PySide6.QtGui import QColor, QPalette
 
-    from tokviz.ui.theme import apply_theme
+    from tokviz.ui import theme as theme_module
+    from tokviz.ui.theme import apply_theme, is_dark
 
     session.registry.add(Toy())
-    panel = make_panel(qtbot, session, ["gpt2", "toy"])
+    panel = make_panel(qtbot, session, ["gpt2", "toy", "o200k_base", "cl100k_base", "sp:demo_unigram"])
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    before = (QPalette(app.palette()), app.style().name(), is_dark())
     try:
         dark = apply_theme(theme)
         session.themeChanged.emit(dark)
@@ -465,8 +470,16 @@ def test_error_text_is_readable_in_both_themes(qtbot, session, theme):
         window = panel.palette().color(QPalette.ColorRole.Window)
         label = QColor(panel.message_label.styleSheet().split("color:")[1].strip(" ;"))
         assert _contrast(label, window) >= 4.5
-    finally:
-        apply_theme("light")
+        # the encoders' names keep their colour and can be read (orange on white was 3.4:1)
+        for r in range(panel.stats_table.rowCount()):
+            assert _contrast(panel.stats_table.item(r, 0).foreground().color(), base) >= 4.5
+        list_base = panel.encoder_list.palette().color(QPalette.ColorRole.Base)
+        for i in range(panel.encoder_list.count()):
+            assert _contrast(panel.encoder_list.item(i).foreground().color(), list_base) >= 4.5
+    finally:  # leave the application as other tests expect it
+        app.setStyle(before[1])
+        app.setPalette(before[0])
+        theme_module._current["dark"] = before[2]
         panel.shutdown()
 
 
@@ -529,4 +542,18 @@ def test_corpus_from_a_file(qtbot, session, tmp_path):
     for r, name in enumerate(["gpt2", "o200k_base"]):
         expected = sum(len(_tiktoken(name).tiktoken.encode_ordinary(x)) for x in texts)
         assert [t.item(r, c).text() for c in (0, 1, 2, 3)] == ["mini", name, "3", f"{expected:,}"]
+    panel.shutdown()
+
+
+def test_encoder_names_in_the_rows_are_whole_unless_very_long(qtbot, session):
+    long_name = "sp:unigram-2000 (File: a_corpus_file_with_a_really_quite_long_name_indeed.txt)"
+    session.registry.add(Toy("tokviz BPE (demo corpus)", fail_on_digits=False))
+    session.registry.add(Toy(long_name, fail_on_digits=False))
+    panel = make_panel(qtbot, session, ["gpt2", "tokviz BPE (demo corpus)", long_name])
+    view = panel.view
+    assert view.row_label(0) == "gpt2"
+    assert view.row_label(1) == "tokviz BPE (demo corpus)"  # was "tokviz BPE…mo corpus)"
+    label = view.row_label(2)
+    assert "…" in label and label.startswith("sp:unigram") and label.endswith(".txt)")
+    assert view.GUTTER <= view.width() / 3 + 1  # the tokens keep most of the room
     panel.shutdown()

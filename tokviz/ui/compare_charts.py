@@ -74,7 +74,7 @@ class TokenBarChart(pg.PlotWidget):
         self.bars.setOpts(x0=[0] * len(names), y=ys, height=0.7, width=lengths,
                           brushes=[pg.mkBrush(c) for c in colors], pens=[pg.mkPen(c.darker(130)) for c in colors])
         self.plot_item.setLabel("bottom", label)
-        short = [n if len(n) <= 18 else n[:17] + "…" for n in names]
+        short = [n if len(n) <= 24 else n[:23] + "…" for n in names]  # "tokviz BPE (demo corpus)" whole
         self.plot_item.getAxis("left").setTicks([[(i, n) for i, n in enumerate(short)]])
         while len(self._labels) < len(names):
             item = pg.TextItem(color=self._fg, anchor=(0.0, 0.5))
@@ -114,12 +114,14 @@ class GroupedBarChart(pg.PlotWidget):
         n = max(len(encoders), 1)
         width = 0.8 / n
         top = max((max(v, default=0) for v in values), default=0) or 1
+        # headroom for the legend (3 names a row): with 5 encoders its 2nd row covered the tallest bars
+        top *= 1.3 + 0.25 * -(-len(encoders) // 3)
         shape = (tuple(sets), tuple(encoders), label)
         if shape == self._shape:
             # the same sets and encoders with new numbers (a running corpus comparison): only heights
             for bar, v in zip(self._bars, values):
                 bar.setOpts(height=list(v))
-            self.plot_item.setYRange(0, top * 1.5, padding=0)
+            self.plot_item.setYRange(0, top, padding=0)
             return
         self._shape = shape
         for bar in self._bars:
@@ -136,4 +138,4 @@ class GroupedBarChart(pg.PlotWidget):
         self.plot_item.setLabel("left", label)
         self.plot_item.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(sets)]])
         self.plot_item.setXRange(-0.6, max(len(sets) - 0.4, 0.6), padding=0)
-        self.plot_item.setYRange(0, top * 1.5, padding=0)  # headroom for the legend
+        self.plot_item.setYRange(0, top, padding=0)

@@ -94,6 +94,29 @@ def palette_is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Base).lightness() < 128
 
 
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two colours (1 to 21; body text wants >= 4.5)."""
+    def luminance(c: QColor) -> float:
+        def channel(v: int) -> float:
+            x = v / 255
+            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def readable_on(color: QColor, background: QColor, ratio: float = 4.5) -> QColor:
+    """``color`` darkened (on a light background) or lightened (on a dark one) until text in it
+    reaches ``ratio``: an encoder's orange or teal name stays its colour but can be read."""
+    dark_bg = background.lightness() < 128
+    out = QColor(color)
+    for _ in range(12):
+        if contrast_ratio(out, background) >= ratio:
+            break
+        out = out.lighter(115) if dark_bg else out.darker(115)
+    return out
+
+
 def error_color(palette_or_dark: QPalette | bool) -> QColor:
     """The colour of error text, readable on the light and on the dark theme (#b21f1f on the dark
     base was 2.6:1)."""
@@ -202,8 +225,24 @@ class AlignedRowsView(QWidget):
         self._hex_w = QFontMetricsF(self._hex_font).horizontalAdvance("00") + 5
         self._strip_h = 9
         self._min_cell = fm.horizontalAdvance("0") * 0.9
-        # encoder names get ~24 characters whatever the zoom
-        self.GUTTER = max(150.0, QFontMetricsF(self._name_font).averageCharWidth() * 29)
+        self._fit_gutter()
+
+    def _fit_gutter(self) -> None:
+        """As wide as the longest encoder name (``tokviz BPE (demo corpus)`` was cut to
+        ``tokviz BPE…mo corpus)``), within ~20..48 name characters and a third of the view, so a
+        long file name cannot squeeze the tokens out."""
+        fm = QFontMetricsF(self._name_font)
+        avg = fm.averageCharWidth()
+        longest = max((fm.horizontalAdvance(r.data.name) for r in getattr(self, "rows", [])), default=0.0)
+        cap = max(avg * 29, min(avg * 48, self.width() / 3))
+        self.GUTTER = min(max(150.0, avg * 20, longest + self.NAME_MARGIN + 2), cap)
+
+    NAME_MARGIN = 26  # colour bar and padding left of an encoder's name
+
+    def row_label(self, index: int) -> str:
+        """The name as drawn in row ``index``'s gutter (elided in the middle only when it must be)."""
+        fm = QFontMetricsF(self._name_font)
+        return fm.elidedText(self.rows[index].data.name, Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
 
     def set_rows(self, text: str, rows: list[RowData]) -> None:
         """Show ``rows`` for ``text`` (every encoding must be of this text)."""
@@ -223,6 +262,7 @@ class AlignedRowsView(QWidget):
         self._agree = prep.agree
         self._disagree = prep.disagree
         self._cut_clusters = prep.cut_clusters
+        self._fit_gutter()
         self._layout_cells()
         self._wrap()
         self.update()
@@ -314,6 +354,7 @@ class AlignedRowsView(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self._fit_gutter()  # its cap is a share of the width
         if abs(max(200.0, self.width() - self.GUTTER - 2 * self.PAD) - self._wrap_width) > 0.5:
             self._wrap()
 
@@ -492,8 +533,8 @@ class AlignedRowsView(QWidget):
         p.drawRoundedRect(QRectF(self.PAD, ry + 4, 5, self._row_h - 8), 2, 2)
         p.setPen(self.palette().text().color())
         fm = QFontMetricsF(self._name_font)
-        name = fm.elidedText(row.data.name, Qt.TextElideMode.ElideMiddle, self.GUTTER - 26)
-        p.drawText(QRectF(self.PAD + 10, ry, self.GUTTER - 26, self._row_h),
+        name = fm.elidedText(row.data.name, Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
+        p.drawText(QRectF(self.PAD + 10, ry, self.GUTTER - self.NAME_MARGIN, self._row_h),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
 
     def _paint_message(self, p: QPainter, row: _Row, ry: float, line: int, x0: float) -> None:

@@ -29,7 +29,9 @@ def render(folder: str | Path, size: tuple[int, int] = (1400, 900)) -> list[Path
     app = make_application()
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    window = MainWindow()
+    from tokviz.ui.settings import Settings
+
+    window = MainWindow(settings=Settings.ephemeral())  # never the user's remembered encoder list
     window.resize(*size)
     panel = window.show_view("compare")
     window.show()
