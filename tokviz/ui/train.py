@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QEventLoop, Qt, QTimer
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QColor, QFontMetrics, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -151,6 +151,14 @@ def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, .
         else:
             out.append(Run(text, color.name(), text_color_on(color).name()))
     return tuple(out)
+
+
+def _mute(label: QLabel) -> None:
+    """Grey secondary text. A palette, not a style sheet: a label with its own style sheet kept its
+    size when the app's font grew (presentation mode)."""
+    pal = label.palette()
+    pal.setColor(QPalette.ColorRole.WindowText, QColor("gray"))
+    label.setPalette(pal)
 
 
 class MessageArea(QFrame):
@@ -377,7 +385,7 @@ class TrainPanel(QWidget):
         ll.addWidget(self.sample_title)
         # what the grey pieces' small numbers mean, on screen (a projector shows no tooltips)
         self.sample_legend = QLabel(self.tr("grey 영₃ = one character still split into 3 byte tokens"))
-        self.sample_legend.setStyleSheet("color: gray")
+        _mute(self.sample_legend)
         self.sample_legend.setWordWrap(True)
         ll.addWidget(self.sample_legend)
         self.sample_view = TokenLinesView()
@@ -397,7 +405,7 @@ class TrainPanel(QWidget):
         self.probe_view.setToolTip(self.sample_legend.text())
         ll.addWidget(self.probe_view, 1)
         self.probe_status = QLabel()
-        self.probe_status.setStyleSheet("color: gray")
+        _mute(self.probe_status)
         ll.addWidget(self.probe_status)
         split.addWidget(left)
 

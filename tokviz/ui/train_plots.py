@@ -147,7 +147,11 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self._style_text()
 
     def _style_text(self) -> None:
-        dark, k = self._dark, self._scale
+        dark = self._dark
+        # Titles grow with the scale; axis text grows half as much: the axes' width comes out of
+        # the plots' (four plots share about a third of the window), and at the full 1.6x the
+        # layout grew wider than its view and the right-hand plots were cut off.
+        k = 1 + (self._scale - 1) / 2
         fg = "#d8d8d8" if dark else "#333333"
         tick_font = QFont()
         tick_font.setPointSizeF(LABEL_PT * k)
@@ -163,10 +167,10 @@ class TrainPlots(pg.GraphicsLayoutWidget):
                 ax.setTextPen(colour)  # tick text and label; re-lays out the label with its size
             # room for "25000" so the axes do not jump as values grow
             plot.getAxis("left").setWidth(int(56 * k))
-            plot.titleLabel.setText(plot.titleLabel.text, color=fg, size=f"{TITLE_PT * k:.1f}pt")
-            plot.layout.setRowFixedHeight(0, 30 * k)
-            plot.titleLabel.setMaximumHeight(30 * k)
-        self.corpus_plot.getAxis("right").setWidth(int(56 * k))
+            plot.titleLabel.setText(plot.titleLabel.text, color=fg, size=f"{TITLE_PT * self._scale:.1f}pt")
+            plot.layout.setRowFixedHeight(0, 30 * self._scale)
+            plot.titleLabel.setMaximumHeight(30 * self._scale)
+        self.corpus_plot.getAxis("right").setWidth(int(48 * k))  # "0.85": shorter than "25000"
         # re-added so that the legend's layout follows the new text size
         legend = self.corpus_legend
         legend.clear()
