@@ -149,3 +149,55 @@ def test_cli_hint_names_the_pattern_a_tiktoken_file_cannot_hold(tmp_path, capsys
     rc = main(["train", str(corpus), "--pattern", "whitespace", "--merges", "5", "-q", "--export", "tiktoken", str(out)])
     assert rc == 0
     assert f"tokviz encode --model {out} --pattern whitespace" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("reader", ["lines", "blocks"])
+def test_a_very_long_line_streams_in_parts_cut_between_characters(tmp_path, monkeypatch, reader):
+    """One line with no newline in it arrives in bounded parts (LinePart), never cut inside a
+    character, and the parts join to the file; a bad byte far into the line is located exactly."""
+    from tokviz.core.bpe import corpus as corpus_module
+    from tokviz.core.bpe.corpus import LinePart, read_corpus_blocks
+
+    monkeypatch.setattr(corpus_module, "LINE_PART_BYTES", 1000)
+    text = "영화 정말 재밌다 👍🏽 " * 400 + "\n끝\n"
+    p = tmp_path / "long.txt"
+    p.write_bytes(text.encode("utf-8"))
+    items = list(read_corpus(p)) if reader == "lines" else list(read_corpus_blocks(p, block_bytes=1000))
+    assert "".join(items) == text
+    parts = [i for i in items if isinstance(i, LinePart)]
+    assert len(parts) >= 10 and all(len(i.encode("utf-8")) <= 1003 for i in items)
+    assert not any(isinstance(i, LinePart) for i in items[-1:])  # the last item ends the line
+
+    bad = tmp_path / "bad.txt"
+    line = "가" * 2000  # 6000 bytes
+    bad.write_bytes(b"ok\n" + line.encode("utf-8") + b"\xff" + b"tail\n")
+    with pytest.raises(CorpusError, match=r"line 2 is not valid UTF-8 \(byte 0xFF at byte offset 6000 of the line"):
+        list(read_corpus(bad)) if reader == "lines" else list(read_corpus_blocks(bad, block_bytes=1000))
+
+
+def test_a_long_line_trains_like_the_whole_text_and_can_be_cancelled_while_counting(tmp_path, monkeypatch):
+    from tokviz.core.bpe import corpus as corpus_module
+    from tokviz.core.bpe.corpus import read_corpus_blocks
+    from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    monkeypatch.setattr(corpus_module, "LINE_PART_BYTES", 4096)
+    text = " ".join(f"영화{i % 50} 정말{i % 7}" for i in range(20_000))  # ~250 KB, no newline
+    p = tmp_path / "one-line.txt"
+    p.write_text(text, encoding="utf-8")
+    for mode in ("char", "byte"):
+        config = TrainerConfig(mode=mode, merges=40, min_frequency=1)
+        streamed = [e.new_piece for e in BPETrainer(config).run(read_corpus(p)) if isinstance(e, MergeStep)]
+        whole = [e.new_piece for e in BPETrainer(config).run([text]) if isinstance(e, MergeStep)]
+        assert streamed == whole and len(whole) == 40, mode
+    # a cancel is noticed between the parts of the line, long before its end
+    seen = []
+
+    def blocks():
+        for item in read_corpus_blocks(p, block_bytes=4096):
+            seen.append(item)
+            yield item
+
+    events = list(BPETrainer(TrainerConfig(merges=5)).run(blocks(), cancel=lambda: len(seen) > 20))
+    assert isinstance(events[-1], Finished) and events[-1].reason == "cancelled"
+    assert sum(len(s) for s in seen) < len(text) / 2

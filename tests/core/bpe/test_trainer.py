@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.core.bpe.conftest import korean_text, single_spaced
 from tokviz.core.bpe import trainer as trainer_module
@@ -95,12 +97,74 @@ def test_lines_equal_one_document_across_chunk_cuts(monkeypatch):
     assert [s.new_bytes for s in by_lines] == [b for b, _ in ref[256:]]
 
 
-def test_indented_corpus_without_safe_cuts(monkeypatch):
-    # every line starts with whitespace: no chunk cut is safe, the buffer just grows; same merges
+def test_indented_corpus_streams_and_gives_the_same_merges(monkeypatch):
+    # every line starts with whitespace: the cut after a newline is no longer the only safe place
     text = "".join(f"    x = f({i % 9})  # 값 {i % 4}\n" for i in range(300))
     monkeypatch.setattr(trainer_module, "_CHUNK_CHARS", 50)
     _, by_lines, _ = train(text.splitlines(keepends=True), mode="byte", merges=60, min_frequency=1)
     assert [s.new_bytes for s in by_lines] == [b for b, _ in rustbpe_ranks(text, 60)[256:]]
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "gpt4", "o200k", "whitespace"])
+def test_indented_code_has_a_safe_cut_near_the_end_of_every_chunk(pattern):
+    """So the counting buffer stays one chunk long instead of holding the whole file (it did for
+    corpora whose every line is indented: 500 MB of memory for 20 MB of code)."""
+    code = "".join(f"    {'    ' * (i % 3)}value_{i} = compute(x, {i})\n" for i in range(3000))
+    findall = trainer_module.pattern_regex(pattern).findall
+    for end in range(5000, len(code), 7919):
+        chunk = code[:end]
+        cuts = trainer_module._safe_cuts(chunk)
+        found = trainer_module._pieces_before_cut(findall, chunk, cuts) if cuts else None
+        assert found is not None and found[1] > end - 200, (pattern, end)
+
+
+_ALPHABET = [" ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u2028", "\x0b", "a", "Ab", "값", "e\u0301", "7", "123",
+             "!", "'s", "'LL", "/", "#", "\U0001F600"]
+
+
+@given(
+    parts=st.lists(st.sampled_from(_ALPHABET), max_size=120),
+    cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=12),
+    chunk=st.integers(min_value=1, max_value=40),
+    mode_pattern=st.sampled_from([("byte", "gpt2"), ("byte", "gpt4"), ("byte", "o200k"), ("byte", "whitespace"),
+                                  ("byte", "none"), ("char", "gpt4")]),
+)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_counting_in_chunks_and_line_parts_equals_counting_the_whole_text(parts, cuts, chunk, mode_pattern):
+    """However the corpus arrives (lines, parts of very long lines) and wherever the chunks are
+    cut, the counted words/pieces are exactly those of the whole text."""
+    from collections import Counter
+
+    import regex
+
+    from tokviz.core.bpe.corpus import LinePart
+
+    mode, pattern = mode_pattern
+    text = "".join(parts)
+    # items: cut anywhere; an item that does not end a line is a LinePart (it continues)
+    bounds = sorted({c for c in cuts if 0 < c < len(text)} | {i + 1 for i, ch in enumerate(text) if ch == "\n"})
+    items, start = [], 0
+    for b in bounds + [len(text)]:
+        if b > start:
+            piece = text[start:b]
+            items.append(piece if piece.endswith("\n") or b == len(text) else LinePart(piece))
+            start = b
+    config = TrainerConfig(mode=mode, pattern=pattern, merges=1)
+    counts: Counter = Counter()
+    old = trainer_module._CHUNK_CHARS
+    trainer_module._CHUNK_CHARS = chunk
+    try:
+        for _ in BPETrainer(config)._count(iter(items), counts, lambda: False, None):
+            pass
+    finally:
+        trainer_module._CHUNK_CHARS = old
+    if mode == "char":
+        expected = Counter(text.split())
+    elif pattern == "none":
+        expected = Counter(text.splitlines(keepends=True))
+    else:
+        expected = Counter(regex.findall(PATTERNS[pattern], text))
+    assert counts == expected
 
 
 def test_lines_without_newlines_get_them():

@@ -17,13 +17,46 @@ from tokviz.core.errors import CorpusError
 
 _BOM = b"\xef\xbb\xbf"
 
+# A line longer than this is handed on in parts, so a file with one enormous line (no newline in a
+# gigabyte) still streams in bounded memory and the trainer can notice a cancel between the parts.
+LINE_PART_BYTES = 1 << 20
+
+
+class LinePart(str):
+    """A piece of a line that continues in the next item (a very long line, cut at a character
+    boundary). The trainer glues it to what follows instead of ending the line there.
+
+    >>> LinePart("abc") == "abc", isinstance(LinePart("abc"), str)
+    (True, True)
+    """
+
+    __slots__ = ()
+
+
+def _char_boundary(data: bytes) -> int:
+    """Length of the longest prefix of ``data`` that does not end inside a UTF-8 character.
+
+    >>> _char_boundary("가나".encode()[:5])
+    3
+    """
+    i = len(data)
+    # step back over at most 3 continuation bytes to the lead byte of the last character
+    j = i - 1
+    while j >= 0 and i - j <= 4 and 0x80 <= data[j] < 0xC0:
+        j -= 1
+    if j < 0 or data[j] < 0xC0:
+        return i  # ASCII or a stray continuation byte: nothing to hold back (decoding will judge)
+    need = 2 if data[j] < 0xE0 else 3 if data[j] < 0xF0 else 4
+    return i if i - j >= need else j
+
 
 def read_corpus(path: str | Path, errors: str = "strict") -> Iterator[str]:
     """Stream the lines of the corpus at ``path`` (``"-"`` = stdin) as text, each with its ``\\n``.
 
     ``errors`` is ``"strict"`` (invalid UTF-8 raises CorpusError naming the line number and the byte)
     or ``"replace"`` (invalid bytes become U+FFFD). A UTF-8 byte order mark at the start is dropped.
-    The file is read line by line, so a corpus of any size streams in constant memory.
+    The file is read line by line, so a corpus of any size streams in constant memory; a line longer
+    than ``LINE_PART_BYTES`` arrives as :class:`LinePart` pieces (cut between characters).
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp(); p = os.path.join(d, "c.txt")
@@ -53,7 +86,8 @@ def read_corpus(path: str | Path, errors: str = "strict") -> Iterator[str]:
 
 
 def read_corpus_blocks(path: str | Path, errors: str = "strict", block_bytes: int = 1 << 20) -> Iterator[str]:
-    """Like :func:`read_corpus` but yields blocks of whole lines (about ``block_bytes`` each).
+    """Like :func:`read_corpus` but yields blocks of whole lines (about ``block_bytes`` each; a
+    longer line arrives as :class:`LinePart` blocks).
 
     The trainer accepts these like lines (each block ends with ``\\n`` except possibly the last);
     decoding a megabyte at a time skips the per-line overhead, which matters for large files. A
@@ -83,40 +117,51 @@ def _closing_blocks(f: BinaryIO, name: str, errors: str, block_bytes: int) -> It
 
 def _decode_blocks(f: BinaryIO, name: str, errors: str, block_bytes: int) -> Iterator[str]:
     lines_before = 0
+    line_bytes = 0  # bytes of the current line already handed on in LinePart blocks
     rest = b""
     first = True
     try:
         while True:
             data = f.read(block_bytes)
+            partial = False
             if not data:
                 block, rest = rest, b""
             else:
-                data = rest + data
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:  # no newline yet: keep reading (one very long line)
-                    rest = data
-                    continue
+                data = rest + data  # rest holds less than one line's tail: no quadratic growth
+                cut = data.rfind(b"\n", len(rest)) + 1
+                if cut == 0:
+                    # no newline in this read: part of one long line. Hand it on, cut at a character
+                    # boundary, rather than buffering the whole line.
+                    cut = _char_boundary(data)
+                    partial = True
                 block, rest = data[:cut], data[cut:]
             if not block:
-                return
+                if not data:
+                    return
+                continue
             if first:
                 first = False
                 if block.startswith(_BOM):
                     block = block[len(_BOM):]
             try:
-                yield block.decode("utf-8")
+                text = block.decode("utf-8")
             except UnicodeDecodeError as err:
-                if errors == "replace":
-                    yield block.decode("utf-8", "replace")
-                else:
+                if errors != "replace":
                     line_start = block.rfind(b"\n", 0, err.start) + 1
                     lineno = lines_before + block.count(b"\n", 0, err.start) + 1
+                    offset = err.start - line_start + (line_bytes if line_start == 0 else 0)
                     raise CorpusError(
                         f"{name}: line {lineno} is not valid UTF-8 (byte 0x{block[err.start]:02X} at byte offset "
-                        f"{err.start - line_start} of the line). Fix the file or train with errors='replace' "
+                        f"{offset} of the line). Fix the file or train with errors='replace' "
                         f"(CLI: --errors replace) to turn undecodable bytes into U+FFFD."
                     ) from None
-            lines_before += block.count(b"\n")
+                text = block.decode("utf-8", "replace")
+            yield LinePart(text) if partial else text
+            if partial:
+                line_bytes += len(block)
+            else:
+                lines_before += block.count(b"\n")
+                line_bytes = 0
             if not data:
                 return
     except OSError as err:
@@ -140,22 +185,42 @@ def _closing_lines(f: BinaryIO, name: str, errors: str) -> Iterator[str]:
 
 def _decode_lines(f: BinaryIO, name: str, errors: str) -> Iterator[str]:
     lineno = 0
+    line_bytes = 0  # bytes of the current line already handed on as LinePart
+    carry = b""  # the start of a character cut by the read limit
     try:
-        for raw in f:
-            lineno += 1
-            if lineno == 1 and raw.startswith(_BOM):
+        while True:
+            raw = f.readline(LINE_PART_BYTES)
+            if not raw:
+                if not carry:
+                    return
+                raw, carry = carry, b""
+                partial = False
+            else:
+                raw = carry + raw
+                carry = b""
+                partial = not raw.endswith(b"\n") and len(raw) >= LINE_PART_BYTES
+                if partial:
+                    keep = _char_boundary(raw)
+                    raw, carry = raw[:keep], raw[keep:]
+            if lineno == 0 and line_bytes == 0 and raw.startswith(_BOM):
                 raw = raw[len(_BOM):]
             try:
-                yield raw.decode("utf-8")
+                text = raw.decode("utf-8")
             except UnicodeDecodeError as err:
-                if errors == "replace":
-                    yield raw.decode("utf-8", "replace")
-                    continue
-                bad = raw[err.start]
-                raise CorpusError(
-                    f"{name}: line {lineno} is not valid UTF-8 (byte 0x{bad:02X} at byte offset {err.start} "
-                    f"of the line). Fix the file or train with errors='replace' (CLI: --errors replace) "
-                    f"to turn undecodable bytes into U+FFFD."
-                ) from None
+                if errors != "replace":
+                    bad = raw[err.start]
+                    raise CorpusError(
+                        f"{name}: line {lineno + 1} is not valid UTF-8 (byte 0x{bad:02X} at byte offset "
+                        f"{line_bytes + err.start} of the line). Fix the file or train with errors='replace' "
+                        f"(CLI: --errors replace) to turn undecodable bytes into U+FFFD."
+                    ) from None
+                text = raw.decode("utf-8", "replace")
+            if partial:
+                line_bytes += len(raw)
+                yield LinePart(text)
+            else:
+                lineno += 1
+                line_bytes = 0
+                yield text
     except OSError as err:
         raise CorpusError(f"{name}: read failed at line {lineno + 1} ({err.strerror or err})") from None

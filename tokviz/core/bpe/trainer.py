@@ -31,8 +31,8 @@ Tie rules (which pair wins when counts are equal), chosen to reproduce the refer
 
 Both modes count every adjacent position (``aaa`` holds the pair ``a a`` twice) and stop when the
 best count falls below ``min_frequency``. Feeding the corpus as lines (each ending with ``\\n``) is
-the same as feeding it as one document: byte mode only cuts the text between chunks at a newline
-followed by a non-space character, where no pattern's piece can cross and no lookahead can see.
+the same as feeding it as one document: byte mode only cuts the text between chunks where no
+pattern's piece can cross (see ``_safe_cuts``), and checks that a piece really ends there.
 With pattern ``"none"`` each line (with its newline) is one training piece, since the whole corpus
 as a single piece would teach nothing; the encoder then treats the whole input text as one piece.
 """
@@ -43,10 +43,12 @@ import bisect
 import heapq
 import time
 from collections import Counter
+from itertools import accumulate
 from typing import Callable, Iterable, Iterator
 
 import regex
 
+from tokviz.core.bpe.corpus import LinePart
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig, TrainEvent
 from tokviz.core.bpe.model import BPEModel, END_OF_WORD, HANGUL_DROP, display_bytes, pattern_regex
 from tokviz.core.errors import CorpusError, TokvizError
@@ -130,7 +132,9 @@ class BPETrainer:
         """Train on ``lines``; yields Progress while counting, one MergeStep per merge, then Finished.
 
         Each line should keep its ``\\n`` (``read_corpus`` does); an item without one gets it added,
-        except the last, so ``[whole_text]`` and ``text.splitlines()`` both work. ``cancel`` is
+        except the last, so ``[whole_text]`` and ``text.splitlines()`` both work. A
+        :class:`~tokviz.core.bpe.corpus.LinePart` (a piece of a very long line) continues in the next
+        item and gets no newline. ``cancel`` is
         polled between chunks and between merges; when it returns True the generator yields
         ``Finished("cancelled")`` and stops (the merges so far stay usable through :meth:`model`).
 
@@ -170,8 +174,9 @@ class BPETrainer:
             def count_chunk(text: str, final: bool) -> str:
                 if hangul:
                     text = HANGUL_DROP.sub("", text)
-                counts.update(text.split())
-                return ""
+                cut = len(text) if final else _last_space_end(text)
+                counts.update(text[:cut].split())
+                return text[cut:]  # a word still going on (a long line handed on in parts)
         else:
             rx = pattern_regex(cfg.pattern)
             if rx is None:  # "none": each line is one piece (a whole corpus as one piece is useless)
@@ -179,8 +184,9 @@ class BPETrainer:
                 def count_chunk(text: str, final: bool) -> str:
                     if hangul:
                         text = HANGUL_DROP.sub("", text)
-                    counts.update(text.splitlines(keepends=True))
-                    return ""
+                    cut = len(text) if final else text.rfind("\n") + 1
+                    counts.update(text[:cut].splitlines(keepends=True))
+                    return text[cut:]  # a line still going on
             else:
                 findall = rx.findall
 
@@ -190,14 +196,11 @@ class BPETrainer:
                     if final:
                         counts.update(findall(text))
                         return ""
-                    cut = _safe_cut(text)
-                    if cut <= 0:
+                    cuts = _safe_cuts(text)
+                    found = _pieces_before_cut(findall, text, cuts) if cuts else None
+                    if found is None:
                         return text  # no safe place yet: keep accumulating
-                    # one character of lookahead so that `$` and `(?!\S)` see what follows the cut
-                    pieces = findall(text[: cut + 1])
-                    if not pieces or pieces[-1] != text[cut]:
-                        return text  # defensive: the cut was not clean, keep accumulating
-                    pieces.pop()
+                    pieces, cut = found
                     counts.update(pieces)
                     return text[cut:]
 
@@ -209,7 +212,7 @@ class BPETrainer:
         yield Progress("counting", 0, total_bytes)
         for line in lines:
             if pending is not None:
-                if not pending.endswith("\n"):
+                if not pending.endswith("\n") and type(pending) is not LinePart:
                     pending += "\n"
                 buf.append(pending)
                 buf_chars += len(pending)
@@ -434,25 +437,62 @@ def _utf8_len(text: str) -> int:
         ) from None
 
 
-_SPACE = regex.compile(r"\s")
+# Places where no piece of the gpt2/gpt4/o200k/whitespace patterns can cross (a candidate is
+# used only where a piece really ends after splitting: _pieces_before_cut):
+#   A. after a newline, when the whitespace that follows holds no other line break: gpt4/o200k's
+#      `\s*[\r\n]` ends a whitespace run at its last line break (indented code, blank-free prose);
+#   B. at a single space between two non-space characters: every piece that could cross it
+#      starts with that space (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?\p{L}+`), so one ends before it.
+# The piece before the cut may look ahead through the following whitespace and one more
+# character (`\s++$`, `\s+(?!\S)`), so splitting stops just past the first non-space after it.
+_CUT = regex.compile(r"(?r)\n(?=[^\S\r\n]*\S)|(?<=\S) (?=\S)")
+_NON_SPACE = regex.compile(r"\S")
 
 
-def _safe_cut(text: str) -> int:
-    """Largest index ``i`` with ``text[i-1] == "\\n"`` and ``text[i]`` not whitespace (or -1).
+def _safe_cuts(text: str, most: int = 16) -> list[int]:
+    """Candidate cuts in ``text``, last first (at most ``most``), by rules A and B above.
 
-    No piece of the gpt2/gpt4/o200k/whitespace patterns contains a newline followed by a
-    non-space character, and every lookahead in them reads at most one character, so splitting
-    ``text[:i]`` (with ``text[i]`` as lookahead) gives the same pieces as splitting the whole text.
+    >>> _safe_cuts("a\\n  b c\\n")
+    [5, 2]
+    >>> _safe_cuts("     ")
+    []
     """
-    # only the last two chunks' worth is searched, so a corpus without any such place (every
-    # line indented) grows the buffer but never rescans it from the start
+    # only the last two chunks' worth is searched, so a corpus without any such place grows the
+    # buffer but never rescans it from the start
     floor = max(0, len(text) - 2 * _CHUNK_CHARS)
-    i = text.rfind("\n", floor, len(text) - 1)
-    while i >= 0:
-        if not _SPACE.match(text, i + 1):
-            return i + 1
-        i = text.rfind("\n", floor, i)
-    return -1
+    cuts = []
+    for m in _CUT.finditer(text, floor):
+        cuts.append(m.end() if m.group() == "\n" else m.start())
+        if len(cuts) == most:
+            break
+    return cuts
+
+
+def _pieces_before_cut(findall, text: str, cuts: list[int]) -> tuple[list[str], int] | None:
+    """Split ``text`` up to just past the first non-space after the last cut; return the pieces
+    before the last candidate cut at which a piece really ends, and that cut (None if none does)."""
+    seen = _NON_SPACE.search(text, cuts[0]).end()
+    pieces = findall(text, 0, seen)
+    ends = list(accumulate(map(len, pieces)))
+    for cut in cuts:
+        i = bisect.bisect_left(ends, cut)
+        if i < len(ends) and ends[i] == cut:
+            return pieces[: i + 1], cut
+    return None
+
+
+def _last_space_end(text: str) -> int:
+    """Index just past the last whitespace character of ``text`` (0 if none): char mode counts
+    words up to there and keeps the unfinished word for the next chunk.
+
+    >>> _last_space_end("ab cd"), _last_space_end("ab cd "), _last_space_end("abc")
+    (3, 6, 0)
+    """
+    m = _LAST_SPACE.search(text)
+    return m.end() if m else 0
+
+
+_LAST_SPACE = regex.compile(r"(?r)\s")
 
 
 class _MergeState:
