@@ -90,6 +90,18 @@ def test_gpt2_files_round_trip(byte_model, tmp_path):
     assert load_model(files[1]).merges == byte_model.merges
 
 
+def test_gpt2_files_that_do_not_belong_together_are_named(byte_model, tmp_path):
+    vocab, merges = save_model(byte_model, tmp_path / "m", "gpt2")
+    lines = merges.read_text(encoding="utf-8").splitlines(keepends=True)
+    merges.write_text("".join(lines[:101]), encoding="utf-8")  # header + 100 of 250 merges
+    with pytest.raises(ModelFileError, match="truncated or the two files do not belong together") as info:
+        load_model(merges)
+    assert str(merges) in str(info.value)
+    merges.write_text("".join(lines[:1] + lines[2:]), encoding="utf-8")  # the first merge gone
+    with pytest.raises(ModelFileError, match="which vocab.json does not list|do not belong together"):
+        load_model(merges)
+
+
 def test_gpt2_files_load_in_hf_tokenizers(byte_model, tmp_path):
     from tokenizers import Tokenizer, models
 

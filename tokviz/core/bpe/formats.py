@@ -354,11 +354,26 @@ def _load_gpt2(vocab_path: Path | None, merges_path: Path | None, pattern: str) 
         ids_bytes = {bytes(dec[c] for c in tok): int(i) for tok, i in vocab.items() if all(c in dec for c in tok)}
         specials = {tok: int(i) for tok, i in vocab.items() if not all(c in dec for c in tok)}
         merges = []
-        for lineno, (a, b) in enumerate(pairs, 2):
+        for a, b in pairs:
             ab, bb = bytes(dec[c] for c in a), bytes(dec[c] for c in b)
+            if ab not in ids_bytes or bb not in ids_bytes:
+                missing = a if ab not in ids_bytes else b
+                raise ModelFileError(
+                    merges_path, f"merge {len(merges) + 1} ({a} {b}) uses {missing!r}, which vocab.json does not list "
+                    f"(the two files do not belong together)")
             merges.append((ids_bytes[ab], ids_bytes[bb], 256 + len(merges)))
-    except (KeyError, ValueError, TypeError) as err:
-        raise ModelFileError(merges_path, f"merges and vocab.json do not agree ({err!r})") from None
+    except KeyError as err:  # a character outside GPT-2's byte alphabet
+        raise ModelFileError(merges_path, f"holds {err.args[0]!r}, which is not one of GPT-2's 256 byte characters") from None
+    except (ValueError, TypeError) as err:
+        raise ModelFileError(vocab_path, f"has an id that is not a number ({err})") from None
+    # ids past the merges may only be special tokens (<...>, [...]); ordinary tokens there mean
+    # merges.txt lost its end, or the files come from different models
+    n = 256 + len(merges)
+    stray = [tok for tok, i in vocab.items() if int(i) >= n and not (tok[:1] in "<[" and tok[-1:] in ">]")]
+    if stray:
+        raise ModelFileError(
+            merges_path, f"has {len(merges)} merges but vocab.json lists {len(stray)} more ordinary tokens "
+            f"(e.g. {stray[0]!r}): merges.txt is truncated or the two files do not belong together")
     if any(ids_bytes.get(bytes([i])) != i for i in range(256)):
         raise ModelFileError(vocab_path, "byte tokens are not ids 0-255 in byte order (not a tokviz export); "
                              "open it as a tiktoken/GPT-2 encoder instead")
