@@ -234,7 +234,9 @@ class SentencePieceEncoder:
         try:
             self._sp = sentencepiece.SentencePieceProcessor(model_proto=data)
         except (RuntimeError, OSError, ValueError) as err:
-            raise ModelFileError(path, f"sentencepiece cannot load it ({err})") from None
+            # a file cut at a field boundary parses but contradicts itself: say what that usually is
+            raise ModelFileError(path, f"sentencepiece cannot load it ({err}); the file is probably truncated or "
+                                       f"damaged") from None
         self.path = path
         self.name = name or path.name
         self.source = f"{path} ({self.info.describe()})"
