@@ -236,6 +236,7 @@ def test_subprocess_errors_have_no_traceback(tmp_path):
     err = proc.stderr.decode("utf-8")
     assert proc.returncode == 2 and "Traceback" not in err
     assert "the TEXT argument is not valid UTF-8: byte 0xED at byte offset 2" in err
+    assert "lone surrogate" in err  # ED A0 80 is half of an emoji, and the message says so
     truncated = tmp_path / "cut.model"
     truncated.write_bytes(SP_MODEL.read_bytes()[:50_000])
     code, _, err = run_proc(["encode", "--model", str(truncated), "x"])

@@ -44,9 +44,13 @@ def add_parser(sub) -> None:
 def _utf8_error(source: str, data: bytes, err: UnicodeDecodeError) -> str:
     line = data.count(b"\n", 0, err.start) + 1
     bad = data[err.start:err.end]
+    # ED A0..BF xx is a UTF-16 surrogate written as if it were a character (CESU-8 / WTF-8): half
+    # of an emoji from a program that split it
+    surrogate = data[err.start] == 0xED and err.start + 1 < len(data) and 0xA0 <= data[err.start + 1] <= 0xBF
+    what = "an encoded lone surrogate, half of an astral character such as an emoji" if surrogate else err.reason
     return (
         f"{source} is not valid UTF-8: byte 0x{bad[0]:02X} at byte offset {err.start} (line {line}) "
-        f"({err.reason}); give the text as UTF-8."
+        f"({what}); give the text as UTF-8."
     )
 
 
