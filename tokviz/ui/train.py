@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFrame,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -97,10 +96,6 @@ def default_trainer_factory(config: TrainerConfig):
 
 
 NEWLINE_MARK = "↵"  # the newline marker of the Inspector and Compare (core.unicode.invisible_marker)
-
-
-def _esc(text: str) -> str:
-    return html.escape(text).replace("\n", NEWLINE_MARK)
 
 
 def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, ...]:
