@@ -381,6 +381,15 @@ def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
         assert row.encoding.ids == win.session.trained_model.encode(compare.editor.toPlainText()).ids
         assert compare.encoder_names() == ["gpt2", "tokviz BPE (step 20)"]
         assert compare.stats_table.item(1, 0).text() == "tokviz BPE (step 20)"
+
+        # Reset in the Train panel: the row says so (not "no such encoder"), in its place
+        win.show_view("train")
+        train.reset()
+        win.show_view("compare")
+        qtbot.waitUntil(lambda: [r.data.name for r in compare.view.rows] == ["gpt2", "tokviz BPE (Train panel)"],
+                        timeout=5000)
+        row = compare.view.rows[1].data
+        assert not row.error and "Train panel was reset" in row.message
     finally:
         win.close()
 
