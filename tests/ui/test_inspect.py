@@ -399,6 +399,10 @@ def test_nul_is_encoded_and_marked(qtbot, panel, registry):
     assert "⟨NUL⟩" in "".join(panel.token_view.shown_labels())
     assert panel.result.encoding.ids == registry.get("cl100k_base").encode("a\x00b").ids
     assert "NUL" in panel.message_bar.text()
+    panel.select_tokens(1)
+    # every layer row shows the marker, the token row too (not a Python escape like \x00)
+    assert panel.layers_view.row_labels("Code point") == ["⟨NUL⟩"]
+    assert [s.detail for s in panel.layers_view.layers.tokens] == ["⟨NUL⟩"]
 
 
 def test_invalid_utf8_file_reports_offset_and_offers_replacement(qtbot, panel, tmp_path):
@@ -622,3 +626,22 @@ def test_dark_theme_details_box_and_byte_cells_are_readable(qtbot, panel):
         assert panel.layers_view.byte_cell_color("continuation").lightnessF() > 0.7
     finally:
         theme.apply_theme("light")
+
+
+def test_big_result_is_laid_out_in_the_worker(qtbot, panel):
+    """Wrapping 150,000 cells took the GUI thread ~150 ms per result; the worker does it now and the
+    view takes the lines as they are (same cells, same positions as a wrap done by the view)."""
+    from tokviz.ui.widgets.token_view import wrap_cells
+
+    text = "값싼 컴퓨터 뷁 🇰🇷 " * 400
+    show(qtbot, panel, text)
+    layout = panel.result.layout
+    assert layout is not None and layout.width == panel.token_view.viewport().width() and layout.mode == "text"
+    assert panel.token_view._pos is layout.pos  # used as is, not wrapped again
+    again = wrap_cells(panel.token_view.cells, panel.result.widths[0], layout.width, "text")
+    assert again.line_first == layout.line_first and list(again.pos.x) == list(layout.pos.x)
+    rect = panel.token_view.token_rect(len(panel.result.encoding.tokens) - 1)
+    assert rect is not None  # the last token has its place on the last line
+    panel.set_view_mode("ids")  # another mode: the view wraps the id widths itself
+    assert panel.token_view._pos is not layout.pos
+    panel.set_view_mode("text")

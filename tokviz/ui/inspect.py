@@ -35,7 +35,8 @@ from tokviz.ui.token_colors import token_colors, token_marks
 from tokviz.ui.widgets.byte_layers import ByteLayersView, Layers, build_layers
 from tokviz.ui.widgets.chat_composer import ChatComposer
 from tokviz.ui.widgets.token_view import (
-    MAX_DRAWN_TOKENS, Cell, CellMeasure, TokenView, describe_token, partial_piece, token_cells, view_fonts,
+    MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, TokenView, describe_token, partial_piece, token_cells, view_fonts,
+    wrap_cells,
 )
 
 DEBOUNCE_MS = 150
@@ -61,6 +62,8 @@ class EncodeRequest:
     allow_special: bool = False
     dark: bool = False
     fonts: tuple | None = None  # (text, hex) QFonts of the token view, to measure cells in the worker
+    view_width: int = 0  # the token view's viewport width and mode, to wrap the cells in the worker
+    view_mode: str = "text"
 
 
 @dataclass
@@ -72,6 +75,7 @@ class EncodeResult:
     colors: list[QColor] = field(default_factory=list)
     marks: list[bool] = field(default_factory=list)  # outlined tokens (same colour as the left neighbour)
     widths: tuple[list[float], list[float]] | None = None  # cell widths showing text, showing ids
+    layout: CellLayout | None = None  # the cells wrapped for the request's view width
     special_tokens: list[str] = field(default_factory=list)
     unnormalized_tokens: int | None = None  # token count of the text before normalization
     error: str | None = None
@@ -118,6 +122,8 @@ def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) ->
     if request.fonts is not None:
         measure_cells = CellMeasure(*request.fonts)
         out.widths = (measure_cells.widths(out.cells), measure_cells.id_widths(out.cells, encoding))
+        if request.view_width > 0:
+            out.layout = wrap_cells(out.cells, out.widths[request.view_mode == "ids"], request.view_width, request.view_mode)
     out.seconds = time.perf_counter() - t0
     return out
 
@@ -146,6 +152,18 @@ class EncodeJob(QRunnable):
         result = encode_for_view(self.registry, self.request, lambda: self.request.generation < self.latest[0])
         if result is not None:
             self.signals.finished.emit(result)
+
+
+class ReleaseJob(QRunnable):
+    """Drops the previous result in a pool thread: freeing its Encoding and cells (150,000 Python
+    objects and more) took the GUI thread 0.1-0.15 s after each big result."""
+
+    def __init__(self, garbage: list):
+        super().__init__()
+        self.garbage = garbage
+
+    def run(self) -> None:
+        self.garbage.clear()
 
 
 class OpenModelJob(QRunnable):
@@ -732,6 +750,7 @@ class InspectPanel(QWidget):
         request = EncodeRequest(
             self._generation, self.source_text(), self._current_encoder, self.norm_combo.currentText(),
             self.special_check.isChecked(), theme.is_dark(), view_fonts()[:2],
+            self.token_view.viewport().width(), self.token_view.mode,
         )
         self._pool.start(EncodeJob(self.session.registry, request, self._latest, self._signals))
         return self._generation
@@ -752,7 +771,9 @@ class InspectPanel(QWidget):
     def _on_result(self, result: EncodeResult) -> None:
         if result.request.generation != self._generation:
             return  # stale: the text or the options changed since it was asked for
+        previous = self.result
         self.result = result
+        self._release_later(previous)
         if result.error is not None:
             self.message_bar.show_message(result.error, "error")
             self.token_view.set_cells(None, [], [])
@@ -767,7 +788,7 @@ class InspectPanel(QWidget):
             self.message_bar.clear()  # an old encoding error no longer applies
         enc = result.encoding
         self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark, widths=result.widths,
-                                  marks=result.marks)
+                                  marks=result.marks, layout=result.layout)
         self.token_view.set_placeholder(self.tr("Type or paste text to see its tokens."))
         self.counts.show_metrics(result.metrics)
         self.counts.note.setText(self._note_for(result))
@@ -777,6 +798,13 @@ class InspectPanel(QWidget):
         sel = self.token_view.selected_tokens()
         self._show_layers(sel)
         self.resultShown.emit(result)
+
+    def _release_later(self, previous: EncodeResult | None) -> None:
+        # the views let go of the previous result in this same event; its last reference then
+        # goes to a pool thread, a moment later (not while the new result is first painted)
+        if previous is not None and previous.encoding is not None and len(previous.cells) > 20_000 and not self._closed:
+            garbage = [previous]
+            QTimer.singleShot(300, self, lambda: self._pool.start(ReleaseJob(garbage)) if not self._closed else None)
 
     def _note_for(self, result: EncodeResult) -> str:
         req = result.request

@@ -23,6 +23,7 @@ from tokviz.core.encoding import Encoding
 from tokviz.core.unicode import code_points, decompose_hangul, display_char, graphemes, utf8_bytes
 from tokviz.ui import fonts
 from tokviz.ui.token_colors import text_color_on
+from tokviz.ui.widgets.token_view import char_marker
 
 MAX_LAYER_BYTES = 96  # more columns than this do not fit a screen; the view says what it left out
 
@@ -149,7 +150,8 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
             t = encoding.tokens[o]
             label = str(t.id)
             piece = t.piece
-            detail = repr(piece)[1:-1] if piece is not None else t.bytes.hex(" ").upper()
+            # the same markers as the rows above (⟨ZWJ⟩, ⟨NUL⟩, ·), not Python escapes (\u200d, \x00)
+            detail = "".join(char_marker(c) or c for c in piece) if piece is not None else t.bytes.hex(" ").upper()
             out.tokens.append(Span(
                 k, j, label, detail,
                 QCoreApplication.translate("ByteLayersView", "token {n} · id {id}\nbytes {hex}\nbyte span [{start}, {end})").format(

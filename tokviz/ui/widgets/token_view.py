@@ -13,6 +13,7 @@ bracket, so one sees the character cut in two, never a replacement character.
 from __future__ import annotations
 
 import bisect
+from array import array
 import unicodedata
 from dataclasses import dataclass
 
@@ -180,7 +181,70 @@ def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict
 
 def view_fonts() -> tuple[QFont, QFont, QFont]:
     """The token view's fonts at the current scale: token text, hex pieces, cut-character labels."""
-    return fonts.mono_font(15), fonts.mono_font(11), fonts.ui_font(11)
+    # cut-character labels (👨 over F0 9F | 91 A8) at 13 pt: they must read from the back of a room
+    return fonts.mono_font(15), fonts.mono_font(11), fonts.ui_font(13)
+
+
+class CellPositions:
+    """(line, x, width) of every cell, kept in flat arrays: freeing 150,000 tuples of floats when
+    the next result replaces them cost the GUI thread ~50 ms; arrays free at once."""
+
+    __slots__ = ("line", "x", "w")
+
+    def __init__(self, widths) -> None:
+        self.line = array("i")
+        self.x = array("d")
+        self.w = widths
+
+    def __getitem__(self, i: int) -> tuple[int, float, float]:
+        return self.line[i], self.x[i], self.w[i]
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+
+@dataclass
+class CellLayout:
+    """Cells wrapped into lines for a viewport ``width`` in ``mode`` (built by the encoding worker so
+    that the GUI thread does not spend ~0.1-0.2 s wrapping 150,000 cells after each result)."""
+
+    width: int
+    mode: str
+    pos: CellPositions
+    line_first: list[int]  # first cell index of every line
+    token_cell: dict[int, int]  # token index -> its cell
+
+
+CELL_GAP = 4  # between two cells on a line
+MARGIN = 10  # around the cells in the viewport
+
+
+def wrap_cells(cells: list[Cell], widths: list[float], viewport_width: int, mode: str,
+               token_cell: dict[int, int] | None = None) -> CellLayout:
+    """Place ``cells`` of ``widths`` on lines of the viewport (plain Python, thread-safe);
+    ``token_cell`` is reused when the cells are the same (a resize)."""
+    avail = max(200.0, viewport_width - 2 * MARGIN)
+    pos = CellPositions(widths)
+    add_line, add_x = pos.line.append, pos.x.append
+    line_first = [0]
+    line = 0
+    x = 0.0
+    last = len(cells) - 1
+    for i, (cell, w) in enumerate(zip(cells, widths)):
+        if x > 0 and x + w > avail:
+            line += 1
+            line_first.append(i)
+            x = 0.0
+        add_line(line)
+        add_x(x)
+        x += w + CELL_GAP
+        if cell.line_break and i < last:
+            line += 1
+            line_first.append(i + 1)
+            x = 0.0
+    if token_cell is None:
+        token_cell = {c.token: i for i, c in enumerate(cells) if c.token >= 0}
+    return CellLayout(viewport_width, mode, pos, line_first if cells else [], token_cell)
 
 
 class CellMeasure:
@@ -203,16 +267,16 @@ class CellMeasure:
             self._cache[key] = w
         return w
 
-    def widths(self, cells: list[Cell]) -> list[float]:
+    def widths(self, cells: list[Cell]) -> array:
         """Width of each cell showing its text."""
         seg, pad, gap = self.segment, 2 * self.PAD, self.SEG_GAP
-        return [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells]
+        return array("d", [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells])
 
-    def id_widths(self, cells: list[Cell], encoding: Encoding) -> list[float]:
+    def id_widths(self, cells: list[Cell], encoding: Encoding) -> array:
         """Width of each cell showing its token id."""
         seg, pad, toks = self.segment, 2 * self.PAD, encoding.tokens
-        return [seg("text", str(toks[c.token].id)) + pad if c.token >= 0 else
-                sum(seg(s.kind, s.text) for s in c.segments) + pad for c in cells]
+        return array("d", [seg("text", str(toks[c.token].id)) + pad if c.token >= 0 else
+                           sum(seg(s.kind, s.text) for s in c.segments) + pad for c in cells])
 
 
 def token_char_parts(encoding: Encoding, index: int) -> list[tuple[int, bool]]:
@@ -283,8 +347,8 @@ class TokenView(QAbstractScrollArea):
 
     selectionChanged = Signal(int, int)  # first and last selected token index (-1, -1: none)
 
-    MARGIN = 10
-    CELL_GAP = 4
+    MARGIN = MARGIN
+    CELL_GAP = CELL_GAP
     PAD = 6
 
     def __init__(self, parent: QWidget | None = None):
@@ -304,19 +368,21 @@ class TokenView(QAbstractScrollArea):
         self._placeholder = self.tr("Type or paste text to see its tokens.")
         self._widths: list[float] = []
         self._id_widths: list[float] = []
-        self._pos: list[tuple[int, float, float]] = []  # per cell: line, x, width
+        self._pos: CellPositions | list = []  # per cell: line, x, width
         self._line_first: list[int] = []  # first cell index of every line
         self._hover_cell = -1
         self._update_fonts()
 
     # ---- data -------------------------------------------------------------------------------
     def set_cells(self, encoding: Encoding | None, cells: list[Cell], colors: list[QColor], *, dark: bool = False,
-                  widths: tuple[list[float], list[float]] | None = None, marks: list[bool] | None = None) -> None:
+                  widths: tuple[list[float], list[float]] | None = None, marks: list[bool] | None = None,
+                  layout: CellLayout | None = None) -> None:
         """Show ``cells`` (from :func:`token_cells`) of ``encoding`` with the per-token ``colors``.
 
         ``widths`` (text widths, id widths) measured with :class:`CellMeasure` on :func:`view_fonts`
         elsewhere (the worker) saves measuring here; without it the view measures. ``marks``
-        (:func:`token_marks`, outlined tokens) likewise."""
+        (:func:`token_marks`, outlined tokens) and ``layout`` (:func:`wrap_cells` for this view's
+        width and mode) likewise."""
         self.encoding = encoding
         self.cells = cells
         self.colors = colors
@@ -327,10 +393,13 @@ class TokenView(QAbstractScrollArea):
         if widths is None or len(widths[0]) != len(cells):
             widths = (self._measure.widths(cells), self._measure.id_widths(cells, encoding) if encoding else [])
         self._widths, self._id_widths = widths
-        self._token_cell = {c.token: i for i, c in enumerate(cells) if c.token >= 0}
         if self._sel is not None and (encoding is None or self._sel[1] >= len(encoding.tokens)):
             self._sel = None
-        self._relayout()
+        if (layout is not None and layout.width == self.viewport().width() and layout.mode == self.mode
+                and len(layout.pos) == len(cells)):
+            self._apply_layout(layout)
+        else:
+            self._relayout(new_cells=True)
 
     def set_placeholder(self, text: str) -> None:
         self._placeholder = text
@@ -432,28 +501,16 @@ class TokenView(QAbstractScrollArea):
     def _w(self, kind: str, text: str) -> float:
         return self._measure.segment(kind, text)
 
-    def _relayout(self) -> None:
-        avail = max(200.0, self.viewport().width() - 2 * self.MARGIN)
-        pos: list[tuple[int, float, float]] = []
-        line_first = [0]
-        line = 0
-        x = 0.0
+    def _relayout(self, new_cells: bool = False) -> None:
         widths = self._id_widths if self.mode == "ids" else self._widths
-        for i, cell in enumerate(self.cells):
-            w = widths[i]
-            if x > 0 and x + w > avail:
-                line += 1
-                line_first.append(i)
-                x = 0.0
-            pos.append((line, x, w))
-            x += w + self.CELL_GAP
-            if cell.line_break and i + 1 < len(self.cells):
-                line += 1
-                line_first.append(i + 1)
-                x = 0.0
-        self._pos = pos
-        self._line_first = line_first if self.cells else []
-        self._laid_out_width = self.viewport().width()
+        self._apply_layout(wrap_cells(self.cells, widths, self.viewport().width(), self.mode,
+                                      None if new_cells else self._token_cell))
+
+    def _apply_layout(self, layout: CellLayout) -> None:
+        self._pos = layout.pos
+        self._line_first = layout.line_first
+        self._token_cell = layout.token_cell
+        self._laid_out_width = layout.width
         self._update_scroll_range()
 
     def _update_scroll_range(self) -> None:
