@@ -581,13 +581,17 @@ def test_window_fits_a_1280_screen_and_a_1920_projector_on_the_inspector(qtbot):
         win.resize(1280, 720)
         win.show()
         wait_shown(qtbot, panel)
-        panel.select_tokens(0, 5)  # the long caption: "Byte layers — tokens 1–6 of …: … Each byte is owned …"
-        assert len(panel.layers_title.text()) > 120
+        # no selection gives the longest caption: "Byte layers — the beginning of the text (click a token
+        # to choose): … (first bytes only). Each byte is owned …" (unwrapped: 1,305 px wide)
+        panel.select_tokens(-1)
+        assert len(panel.layers_title.text()) > 170
+        # it wraps, so no caption (a longer text, another language) can set the window's width
+        assert panel.layers_title.minimumSizeHint().width() < 640
         assert win.minimumSizeHint().width() <= 1280, win.minimumSizeHint()
         # every byte-layer row down to the token ids is within the window at 1280x720
         qtbot.waitUntil(lambda: panel.layers_scroll.viewport().height() >= panel.layers_view.height(), timeout=3000)
         win.set_font_scale(PRESENTATION_SCALE)
-        panel.select_tokens(0, 5)
+        panel.select_tokens(-1)
         assert win.minimumSizeHint().width() <= 1920, win.minimumSizeHint()
         assert panel.minimumSizeHint().width() <= 1920
     finally:
