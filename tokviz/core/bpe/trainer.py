@@ -43,7 +43,6 @@ import bisect
 import heapq
 import time
 from collections import Counter
-from itertools import accumulate
 from typing import Callable, Iterable, Iterator
 
 import regex
@@ -473,11 +472,16 @@ def _pieces_before_cut(findall, text: str, cuts: list[int]) -> tuple[list[str], 
     before the last candidate cut at which a piece really ends, and that cut (None if none does)."""
     seen = _NON_SPACE.search(text, cuts[0]).end()
     pieces = findall(text, 0, seen)
-    ends = list(accumulate(map(len, pieces)))
+    if sum(map(len, pieces)) != seen:  # the pattern does not tile the text: never true of ours
+        return None
+    # walk back from the end: only the few pieces after the chosen cut are looked at
+    end, i = seen, len(pieces)
     for cut in cuts:
-        i = bisect.bisect_left(ends, cut)
-        if i < len(ends) and ends[i] == cut:
-            return pieces[: i + 1], cut
+        while end > cut:
+            i -= 1
+            end -= len(pieces[i])
+        if end == cut:
+            return pieces[:i], cut
     return None
 
 
