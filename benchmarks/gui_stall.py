@@ -29,14 +29,15 @@ HEARTBEAT_MS = 10
 
 
 def time_core(corpus: Path, merges: int, mode: str, pattern: str) -> tuple[float, int]:
-    from tokviz.core.bpe.corpus import read_corpus
+    from tokviz.core.bpe.corpus import read_corpus_blocks
     from tokviz.core.bpe.events import MergeStep, TrainerConfig
     from tokviz.core.bpe.trainer import BPETrainer
 
     trainer = BPETrainer(TrainerConfig(mode=mode, merges=merges, pattern=pattern))
     t0 = time.perf_counter()
     n = 0
-    for event in trainer.run(read_corpus(corpus), total_bytes=corpus.stat().st_size):
+    # the same reader as the panel and `tokviz train` use
+    for event in trainer.run(read_corpus_blocks(corpus), total_bytes=corpus.stat().st_size):
         if isinstance(event, MergeStep):
             n += 1
     return time.perf_counter() - t0, n
