@@ -275,3 +275,24 @@ def test_presentation_scale_enlarges_plot_text_and_the_merge_tree(trained, qtbot
     finally:
         window.set_font_scale(1.0)
     assert fonts.scale() == 1.0
+
+
+def test_presentation_on_a_1366_projector_shows_all_four_plots_whole(trained, qtbot):
+    """Captions wrap and the plots claim the width their axes need: at 1.6x on a 1366x768 screen
+    the right-hand plots were cut off (the sample's one-line caption held the left pane wide)."""
+    panel, _, _ = trained
+    window = panel.window()
+    window.toggle_presentation(True, full_screen=False)
+    try:
+        window.resize(1366, 768)  # what full screen on a 1366x768 projector gives
+        qtbot.wait(100)
+        assert window.width() == 1366, window.minimumSizeHint()
+        plots = panel.plots
+        grid = plots.ci.geometry()
+        assert grid.width() <= plots.viewport().width() + 1
+        for plot in (plots.vocab_plot, plots.count_plot, plots.corpus_plot, plots.length_plot):
+            box = plot.mapRectToScene(plot.boundingRect())
+            assert box.right() <= plots.viewport().width() + 1, plot.titleLabel.text
+            assert box.width() > 150  # a plot, not a sliver
+    finally:
+        window.toggle_presentation(False, full_screen=False)

@@ -377,6 +377,9 @@ class TrainPanel(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         self.sample_title = QLabel(self.tr("<b>Corpus sample</b> — pieces at the current step; the merge just made in orange"))
+        # captions wrap: a one-line caption would set the pane's minimum width, and in presentation
+        # mode on a 1366-pixel projector it pushed the plots off the screen
+        self.sample_title.setWordWrap(True)
         ll.addWidget(self.sample_title)
         # what the grey pieces' small numbers mean, on screen (a projector shows no tooltips)
         self.sample_legend = QLabel(self.tr("grey 영₃ = one character still split into 3 byte tokens"))
@@ -387,7 +390,9 @@ class TrainPanel(QWidget):
         self.sample_view.setFont(ui_font(13))
         self.sample_view.setToolTip(self.sample_legend.text())
         ll.addWidget(self.sample_view, 3)
-        ll.addWidget(QLabel(self.tr("<b>Probe</b> — type anything; it is segmented at the current step")))
+        probe_title = QLabel(self.tr("<b>Probe</b> — type anything; it is segmented at the current step"))
+        probe_title.setWordWrap(True)
+        ll.addWidget(probe_title)
         self.probe_edit = QLineEdit(PROBE_TEXT)
         self.probe_edit.setFont(ui_font(12))
         self.probe_edit.setCursorPosition(0)
@@ -433,6 +438,7 @@ class TrainPanel(QWidget):
         self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
         ml.addWidget(self.vocab_view, 3)
         self.tree_title = QLabel(self.tr("<b>Merge tree</b>"))
+        self.tree_title.setWordWrap(True)
         ml.addWidget(self.tree_title)
         self.tree_view = MergeTreeView()
         self.tree_view.setMinimumHeight(180)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QFont
 
 from tokviz.core.bpe.events import MergeStep
@@ -135,6 +135,12 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.apply_theme(dark)
         self.clear_data()
 
+    def minimumSizeHint(self):  # noqa: N802 (Qt naming)
+        """What the 2x2 grid really needs (axes, titles): the splitter then never gives the plots
+        less, and they are squeezed rather than cut off at the right edge."""
+        need = self.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize)
+        return QSize(int(need.width()) + 2, int(need.height()) + 2)
+
     def apply_theme(self, dark: bool) -> None:
         """Background, axis and title colours for the light or dark theme."""
         self._dark = dark
@@ -179,6 +185,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         legend.setBrush(pg.mkBrush(22, 24, 28, 170) if dark else pg.mkBrush(255, 255, 255, 170))
         legend.addItem(self.tokens_curve, QCoreApplication.translate("TrainPlots", "tokens"))
         legend.addItem(self.cpt_curve, QCoreApplication.translate("TrainPlots", "chars / token"))
+        self.updateGeometry()  # the minimum size changed with the text
 
     def _sync_cpt_view(self) -> None:
         self.cpt_view.setGeometry(self.corpus_plot.getViewBox().sceneBoundingRect())
