@@ -566,3 +566,60 @@ def test_encoder_names_in_the_rows_are_whole_unless_very_long(qtbot, session):
     assert "…" in label and label.startswith("sp:unigram") and label.endswith(".txt)")
     assert view.GUTTER <= view.width() / 3 + 1  # the tokens keep most of the room
     panel.shutdown()
+
+
+# ---- font scale (zoom, presentation mode) -----------------------------------------------------
+def test_byte_cells_hold_their_hex_at_every_font_scale(qtbot, session, monkeypatch):
+    """Presentation mode (1.6x), Ctrl +/- (1.2x, 0.8x) and back to 1.0: every text the rows paint
+    fits its cell, measured with the font it is painted in, and a cut character's hex bytes keep
+    clear of the token's border (2 px each side: the hover outline). At 1.6x "f0 9f 91" ran into the
+    next cell and "ec 95" under the border; back at 1.0 the cells differed from the start-up ones."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetricsF, QPainter
+
+    from tokviz.ui import compare_rows, fonts
+    from tokviz.ui.main_window import MainWindow
+
+    drawn = []
+
+    class RecordingPainter(QPainter):
+        def drawText(self, *args):  # noqa: N802
+            if len(args) == 3 and isinstance(args[0], QRectF):
+                drawn.append((QRectF(args[0]), args[2], self.font()))
+            return super().drawText(*args)
+
+    monkeypatch.setattr(compare_rows, "QPainter", RecordingPainter)
+    win = MainWindow(session)
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    try:
+        panel = win.show_view("compare")
+        panel.set_encoders(["gpt2", "cl100k_base"])
+        shown(panel, qtbot, lambda: panel.set_text("안녕하세요 👋 Hello world 123 👋🏽"))
+        view = panel.view
+        start_widths = list(view._cluster_w)
+
+        def check(scale):
+            assert fonts.scale() == pytest.approx(scale)
+            drawn.clear()
+            view.grab()
+            hex_labels = [t for _, t, f in drawn if f == view._hex_font]
+            # gpt2 cuts every syllable and the emoji: their pieces are painted in hex
+            assert {"ec", "95", "f0 9f 91"} <= set(hex_labels), hex_labels
+            assert "ec 95" in hex_labels  # cl100k_base keeps two bytes of 안 together
+            for rect, text, font in drawn:
+                width = QFontMetricsF(font).horizontalAdvance(text)
+                room = rect.width() - (4 if font == view._hex_font else 0)
+                assert width <= room + 0.01, (scale, text, width, rect.width())
+
+        win.toggle_presentation(True, full_screen=False)
+        check(1.6)
+        for scale in (1.2, 0.8, 1.0):
+            win.set_font_scale(scale)
+            check(scale)
+        assert view._cluster_w == start_widths  # Ctrl+0 gives back the start-up layout
+    finally:
+        win.toggle_presentation(False, full_screen=False)
+        win.set_font_scale(1.0)
+        win.close()

@@ -189,9 +189,7 @@ class AlignedRowsView(QWidget):
         self.text = ""
         self.rows: list[_Row] = []
         self.hovered_char: int | None = None
-        self._font = mono_font(12)
-        self._hex_font = mono_font(7.5)
-        self._name_font = ui_font(9)
+        self._make_fonts(12)
         self._width_cache: dict[str, float] = {}
         self._clusters: list[tuple[int, int]] = []  # (char start, char end)
         self._cluster_bytes: list[int] = [0]  # byte start of each cluster, + total
@@ -208,21 +206,34 @@ class AlignedRowsView(QWidget):
 
     # ---- data ---------------------------------------------------------------------------------
     def set_font_size(self, points: float) -> None:
-        self._font = mono_font(points)
-        self._hex_font = mono_font(max(6.5, points * 0.6))
-        self._name_font = ui_font(max(8.0, points * 0.75))
+        """Token text at ``points`` (times the app's font scale, read now: call it again when the
+        scale changes)."""
+        self._make_fonts(points)
         self._width_cache.clear()
         self._apply_fonts()
         self._layout_cells()
         self._wrap()
         self.update()
 
+    def _make_fonts(self, points: float) -> None:
+        # one recipe for start-up and every zoom, so Ctrl+0 brings back exactly the start-up look
+        self._font = mono_font(points)
+        self._hex_font = mono_font(max(6.5, points * 0.625))
+        self._name_font = ui_font(max(8.0, points * 0.75))
+
     def _apply_fonts(self) -> None:
         fm = QFontMetricsF(self._font)
         self._fm = fm
         self._line_h = fm.height()
         self._row_h = self._line_h + 8
-        self._hex_w = QFontMetricsF(self._hex_font).horizontalAdvance("00") + 5
+        # A piece of n bytes is labelled "ec 95 88": n pairs and n-1 spaces, drawn in a cell of
+        # n * _hex_w. Each byte's share is therefore its two digits plus one space, measured in the
+        # hex font: the label then leaves one space of room, split on both sides, at every scale.
+        # (It was two digits + 5 px: the 5 px stood for the space and did not grow with the font,
+        # so at 1.6x "f0 9f 91" overflowed its cell and "ec 95" ran under the token's border.)
+        hfm = QFontMetricsF(self._hex_font)
+        digit = max(hfm.horizontalAdvance(c) for c in "0123456789abcdef")
+        self._hex_w = 2 * digit + hfm.horizontalAdvance(" ")
         self._strip_h = 9
         self._min_cell = fm.horizontalAdvance("0") * 0.9
         self._fit_gutter()
