@@ -649,3 +649,49 @@ def test_big_result_is_laid_out_in_the_worker(qtbot, panel):
     panel.set_view_mode("ids")  # another mode: the view wraps the id widths itself
     assert panel.token_view._pos is not layout.pos
     panel.set_view_mode("text")
+
+
+def test_projector_1366x768_shows_every_byte_layer_and_three_token_rows(qtbot):
+    """A common projector size in presentation mode: the Token id row (which token owns which byte,
+    the point of the layers) is not scrolled off, and the token view keeps three rows of cells."""
+    from PySide6.QtCore import QPoint, QRect
+    from tokviz.ui.main_window import MainWindow
+    from tokviz.ui.settings import Settings
+
+    text = f"안녕하세요 {FAMILY} 값 🇰🇷"
+    settings = Settings.ephemeral()
+    settings.presentation_pace = 0.0
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    try:
+        panel = win.show_view("inspect")
+        win.resize(1366, 768)
+        win.show()
+        win.toggle_presentation(True, full_screen=False)
+        win.resize(1366, 768)  # what full screen gives on a 1366x768 projector
+        show(qtbot, panel, text)
+        first_partial = next(i for i, t in enumerate(panel.result.encoding.tokens) if t.partial)
+        panel.select_tokens(first_partial)
+        qtbot.wait(50)
+        lv, scroll = panel.layers_view, panel.layers_scroll
+        assert lv.row_labels("Token id") == [str(panel.result.encoding.tokens[first_partial].id), "230"]
+        row = lv.row_rect("Token id")
+        shown = QRect(lv.mapTo(scroll.viewport(), row.topLeft()), row.size())
+        assert scroll.viewport().rect().contains(shown), (shown, scroll.viewport().rect())
+        # three rows of cells, each with its cut-character labels (the text wraps to three lines here)
+        tv = panel.token_view
+        assert tv.line_count() >= 3
+        assert tv.viewport().height() >= tv.lines_height(3) >= 250, (tv.viewport().height(), tv.lines_height(3))
+        # the counts made room by moving beside the layers, all seven still on screen with their values
+        assert panel.counts.isVisible() and panel.counts.value("tokens") == str(len(panel.result.encoding.tokens))
+        counts_at, scroll_at = panel.counts.mapTo(panel, QPoint(0, 0)), scroll.mapTo(panel, QPoint(0, 0))
+        assert counts_at.x() >= scroll_at.x() + scroll.width() and counts_at.y() >= scroll_at.y()
+        # leaving presentation mode brings back the one-row counts under the tokens and the full rows
+        win.toggle_presentation(False)
+        win.resize(1400, 900)
+        qtbot.waitUntil(lambda: not lv.compact and panel.counts.columns == 7, timeout=3000)
+        assert panel.counts.mapTo(panel, QPoint(0, 0)).y() < scroll.mapTo(panel, QPoint(0, 0)).y()
+    finally:
+        win.toggle_presentation(False)
+        for p in win.panels.values():
+            getattr(p, "shutdown", lambda: None)()

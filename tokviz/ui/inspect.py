@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QPalette, QStandardItem, QStandardItemModel, QTextCursor
+from PySide6.QtGui import QAction, QColor, QFontMetricsF, QGuiApplication, QPalette, QStandardItem, QStandardItemModel, QTextCursor
 from PySide6.QtWidgets import (
-    QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QMenu,
-    QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
+    QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QHBoxLayout, QLabel,
+    QMenu, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
 from tokviz.core.atomic import replacing
@@ -339,30 +339,58 @@ class CountsBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(4, 2, 4, 2)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(4, 2, 4, 2)
         self.values: dict[str, QLabel] = {}
         self.titles: list[QLabel] = []
+        self._boxes: list[QWidget] = []
+        self.columns = len(self.FIELDS)
         titles = [self.tr("tokens"), self.tr("characters"), self.tr("bytes"), self.tr("words"),
                   self.tr("chars / token"), self.tr("bytes / token"), self.tr("partial-char tokens")]
         for (key, _), title in zip(self.FIELDS, titles):
-            box = QVBoxLayout()
+            cell = QWidget()
+            box = QVBoxLayout(cell)
+            box.setContentsMargins(0, 0, 0, 0)
             box.setSpacing(0)
             v = QLabel("–")
-            v.setFont(fonts.ui_font(16))
             v.setAlignment(Qt.AlignmentFlag.AlignCenter)
             t = QLabel(title)
-            t.setFont(fonts.ui_font(9))
             self.titles.append(t)
             t.setAlignment(Qt.AlignmentFlag.AlignCenter)
             box.addWidget(v)
             box.addWidget(t)
-            lay.addLayout(box, 1)
+            self._boxes.append(cell)
             self.values[key] = v
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        lay.addWidget(self.note, 2)
+        self._place()
+        self.refresh_fonts()
+
+    def set_columns(self, columns: int) -> None:
+        """All seven counts on one row (under the token view), or ``columns`` to a row in smaller
+        fonts (in the column beside the byte layers, on a short screen)."""
+        if columns != self.columns:
+            self.columns = columns
+            self._place()
+            self.refresh_fonts()
+
+    def _place(self) -> None:
+        for w in (*self._boxes, self.note):
+            self._grid.removeWidget(w)
+        for c in range(self._grid.columnCount()):
+            self._grid.setColumnStretch(c, 0)
+        n = self.columns
+        for i, cell in enumerate(self._boxes):
+            self._grid.addWidget(cell, i // n, i % n)
+        for c in range(n):
+            self._grid.setColumnStretch(c, 1)
+        if n >= len(self._boxes):
+            self._grid.addWidget(self.note, 0, n)
+            self._grid.setColumnStretch(n, 2)
+        else:
+            self._grid.addWidget(self.note, (len(self._boxes) + n - 1) // n, 0, 1, n)
+        self._grid.setVerticalSpacing(2 if n < len(self._boxes) else 6)
 
     def show_metrics(self, m: Metrics | None) -> None:
         for key, _ in self.FIELDS:
@@ -373,10 +401,13 @@ class CountsBar(QWidget):
             self.values[key].setText(f"{v:.2f}" if isinstance(v, float) else f"{v:,}")
 
     def refresh_fonts(self) -> None:
+        # in columns (a short projector screen) the numbers grow by half the font scale, not all of it
+        s = fonts.scale()
+        k = 1.0 if self.columns >= len(self._boxes) or s <= 1 else (1 + (s - 1) * 0.5) / s
         for v in self.values.values():
-            v.setFont(fonts.ui_font(16))
+            v.setFont(fonts.ui_font(16 * k))
         for t in self.titles:
-            t.setFont(fonts.ui_font(9))
+            t.setFont(fonts.ui_font(9 * k))
 
     def value(self, key: str) -> str:
         return self.values[key].text()
@@ -406,6 +437,10 @@ class InspectPanel(QWidget):
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(DEBOUNCE_MS)
         self._debounce.timeout.connect(self.encode_now)
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self._fit_layers)
         self.editor.textChanged.connect(self._debounce.start)
         session.encodersChanged.connect(self._fill_encoders)
         for name in ("fontScaleChanged", "themeChanged"):
@@ -523,12 +558,16 @@ class InspectPanel(QWidget):
         rule.setFrameShadow(QFrame.Shadow.Plain)
         rule.setForegroundRole(QPalette.ColorRole.Mid)
         row.addWidget(rule)
-        row.addWidget(self.details)
+        # the column beside the layers: the details, and on a short screen the counts too (see _fit_layers)
+        self._side = QVBoxLayout()
+        self._side.setContentsMargins(0, 0, 0, 0)
+        self._side.addWidget(self.details, 1)
+        row.addLayout(self._side)
         lb.addLayout(row, 1)
 
         self.split = split = QSplitter(Qt.Orientation.Vertical)
         middle = QWidget()
-        ml = QVBoxLayout(middle)
+        self._middle = ml = QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
         ml.addWidget(top, 1)
         ml.addWidget(self.counts)
@@ -898,14 +937,6 @@ class InspectPanel(QWidget):
         layers = build_layers(enc, c0, c1)
         colors = self.result.colors
         self.layers_view.set_layers(layers, colors, selection, self.result.marks)
-        self._fit_layers()
-        span = self.layers_view.selection_x_range()
-        if span is not None and span[1] - span[0] > self.layers_scroll.viewport().width() - 80:
-            self.layers_scroll.horizontalScrollBar().setValue(max(0, int(span[0]) - 40))  # wide: show its start
-        elif span is not None:
-            self.layers_scroll.ensureVisible(int((span[0] + span[1]) / 2), 10, int((span[1] - span[0]) / 2) + 40, 0)
-        else:
-            self.layers_scroll.horizontalScrollBar().setValue(0)
         shown = enc.text[layers.char_start:layers.char_end]
         more = " " + self.tr("(first bytes only)") if layers.truncated else ""
         title = (self.tr("<b>Byte layers</b> — {what}: {n} code point, {bytes} UTF-8 bytes{more}. "
@@ -913,24 +944,75 @@ class InspectPanel(QWidget):
                  self.tr("<b>Byte layers</b> — {what}: {n} code points, {bytes} UTF-8 bytes{more}. "
                          "Each byte is owned by exactly one token (same colours as above)."))
         self.layers_title.setText(title.format(what=what, n=len(shown), bytes=layers.columns, more=more))
+        self._fit_layers()  # after the caption: its wrapped height counts
+        span = self.layers_view.selection_x_range()
+        if span is not None and span[1] - span[0] > self.layers_scroll.viewport().width() - 80:
+            self.layers_scroll.horizontalScrollBar().setValue(max(0, int(span[0]) - 40))  # wide: show its start
+        elif span is not None:
+            self.layers_scroll.ensureVisible(int((span[0] + span[1]) / 2), 10, int((span[1] - span[0]) / 2) + 40, 0)
+        else:
+            self.layers_scroll.horizontalScrollBar().setValue(0)
 
     def _fit_layers(self) -> None:
         """Give the byte layers the height their rows need (large fonts in presentation mode), as
-        long as the token view keeps a useful part of the panel."""
+        long as the token view keeps a useful part of the panel. When the full rows would leave the
+        token view fewer than three lines of cells (a 1366x768 projector in presentation mode), the
+        layers switch to their compact rows, so the token ids and three token lines both fit."""
         sizes = self.split.sizes()
         total = sum(sizes)
         if total <= 0:
             return
+        lv = self.layers_view
         scrollbar = (self.layers_scroll.horizontalScrollBar().sizeHint().height()
-                     if self.layers_view.sizeHint().width() > self.layers_scroll.width() else 0)
+                     if lv.sizeHint().width() > self.layers_scroll.width() else 0)
         # the caption wraps: its height at the panel's width (its sizeHint assumes a narrow label)
         title_h = self.layers_title.heightForWidth(max(self.split.width(), 400))
-        needed = self.layers_view.sizeHint().height() + title_h + scrollbar + 12
+        extra = title_h + scrollbar + 12
+        tv = self.token_view
+        lines = tv.lines_height(min(3, max(1, tv.line_count())))
+        # from quantities that hold while the counts move between layouts: the frame, and the counts
+        # bar's one-row height (not the token view's viewport, whose new height comes later)
+        chrome = tv.height() - tv.viewport().height()
+        under_tokens = self._middle.spacing() + self.counts_row_height()
+        # only with enlarged fonts: at normal size the full rows take 64% at most (1280x720) and the
+        # details column keeps its room for the selection's table
+        compact = fonts.scale() > 1 and lv.height_for(False) + extra > total - (chrome + under_tokens + lines)
+        self._set_compact(compact)
+        top_need = chrome + lines + (0 if compact else under_tokens)
+        needed = lv.sizeHint().height() + extra
         if sizes[1] < needed:
             # up to 64%: at 1280x720 (and 1920x1080 in presentation mode) every row down to the
             # token ids fits, and the token view above keeps about three rows of tokens
             needed = min(needed, int(total * 0.64))
             self.split.setSizes([total - needed, needed])
+        elif sizes[0] < top_need and sizes[1] > needed:
+            # the layers have more than their rows need and the token lines are cut: give it back
+            self.split.setSizes([total - max(needed, total - top_need), max(needed, total - top_need)])
+
+    def counts_row_height(self) -> int:
+        """Height of the counts bar in its one-row form (under the token view) at the current scale."""
+        if self.counts.columns == len(CountsBar.FIELDS):
+            return self.counts.sizeHint().height()
+        return int(QFontMetricsF(fonts.ui_font(16)).height() + QFontMetricsF(fonts.ui_font(9)).height()) + 6
+
+    def _set_compact(self, on: bool) -> None:
+        """Compact look for a short screen: compact layer rows, and the counts move from under the
+        token view to the column beside the layers, where the details leave room."""
+        self.layers_view.set_compact(on)
+        if on == (self.counts.columns < len(CountsBar.FIELDS)):
+            return
+        if on:
+            self._middle.removeWidget(self.counts)
+            self._side.insertWidget(0, self.counts)
+            self.counts.set_columns(4)
+        else:
+            self._side.removeWidget(self.counts)
+            self._middle.addWidget(self.counts)
+            self.counts.set_columns(len(CountsBar.FIELDS))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._refit.start()  # once the splitter has its new height (full screen arrives after F11)
 
     # ---- view options -------------------------------------------------------------------------------
     def set_view_mode(self, mode: str) -> None:

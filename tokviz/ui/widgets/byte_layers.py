@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
@@ -175,6 +175,7 @@ class ByteLayersView(QWidget):
         self.marks: list[bool] = []
         self.selected: tuple[int, int] | None = None
         self._rects: list[tuple[QRectF, str]] = []
+        self.compact = False
         self._titles = {"Grapheme": self.tr("Grapheme"), "Code point": self.tr("Code point"), "Jamo": self.tr("Jamo"),
                         "UTF-8 byte": self.tr("UTF-8 byte"), "Token id": self.tr("Token id")}
         self._update_metrics()
@@ -196,28 +197,73 @@ class ByteLayersView(QWidget):
         self.adjustSize()
         self.update()
 
-    def _update_metrics(self) -> None:
-        self._big = fonts.ui_font(19)
-        self._mid = fonts.mono_font(12)
-        self._small = fonts.ui_font(8.5)
-        self._title = fonts.ui_font(10)
-        mid = QFontMetricsF(self._mid)
-        # wide enough for a 6-digit token id over a single byte (o200k ids reach 199,999)
-        self._col_w = max(48.0, mid.horizontalAdvance("100257") + 12)
-        tfm = QFontMetricsF(self._title)
-        self._title_w = max(tfm.horizontalAdvance(t) for t in getattr(self, "_titles", {"": "UTF-8 byte"}).values()) + 28
-        big_h = QFontMetricsF(self._big).height()
-        small_h = QFontMetricsF(self._small).height()
-        mid_h = mid.height()
+    def set_compact(self, on: bool) -> None:
+        """Compact rows for a short window (a 1366x768 projector in presentation mode): glyphs and
+        sub-labels grow less than the font scale, the code point sits beside its glyph on one line,
+        so all five rows, down to the token ids, fit under a token view of three lines."""
+        if on == self.compact:
+            return
+        self.compact = on
+        self._update_metrics()
+        self.updateGeometry()
+        self.adjustSize()
+        self.update()
+
+    def height_for(self, compact: bool) -> int:
+        """Height of the rows in either look (the panel picks the look that fits)."""
+        big, mid, small, _title = self._fonts(compact)
+        rows, gap = self._row_heights(big, mid, small, compact)
+        return int(sum(h + gap for _, h in rows if h) + 8)
+
+    @staticmethod
+    def _fonts(compact: bool) -> tuple:
+        """(big, mid, small, title) fonts. Compact: the big glyphs grow by half the font scale and the
+        sub-labels ('Hangul', 'lead', '초성') by 40% of it; hex bytes and token ids keep the full scale."""
+        if not compact:
+            return fonts.ui_font(19), fonts.mono_font(12), fonts.ui_font(8.5), fonts.ui_font(10)
+        s = fonts.scale()
+
+        def damped(pt: float, share: float) -> float:
+            return pt * (1 + (s - 1) * share) / s if s > 1 else pt
+
+        return fonts.ui_font(damped(19, 0.5)), fonts.mono_font(12), fonts.ui_font(damped(8.5, 0.4)), fonts.ui_font(10)
+
+    @staticmethod
+    def _big_line(big, compact: bool) -> float:
+        """Height of a line of big glyphs. Compact: a little less than the font's line height (its
+        leading is room for accents over capitals; Hangul, emoji and jamo sit well inside it)."""
+        fm = QFontMetricsF(big)
+        return min(fm.height(), fm.ascent() + fm.descent() * 0.6) if compact else fm.height()
+
+    def _row_heights(self, big, mid, small, compact: bool) -> tuple[list[tuple[str, float]], int]:
+        big_h = self._big_line(big, compact)
+        small_h = QFontMetricsF(small).height()
+        mid_h = QFontMetricsF(mid).height()
         has_jamo = bool(self.layers.jamo)
-        self._rows = [
+        if compact:
+            return [
+                ("Grapheme", big_h + small_h + 5),
+                ("Code point", mid_h + small_h + 5),
+                ("Jamo", (big_h + small_h + 3) if has_jamo else 0),
+                ("UTF-8 byte", mid_h + small_h + 9),
+                ("Token id", mid_h + small_h + 10),
+            ], 3
+        return [
             ("Grapheme", big_h + small_h + 10),
             ("Code point", big_h + mid_h + small_h + 10),
             ("Jamo", (big_h + small_h + 6) if has_jamo else 0),
             ("UTF-8 byte", mid_h + small_h + 12),
             ("Token id", mid_h + small_h + 14),
-        ]
-        self._gap = 8
+        ], 8
+
+    def _update_metrics(self) -> None:
+        self._big, self._mid, self._small, self._title = self._fonts(self.compact)
+        mid = QFontMetricsF(self._mid)
+        # wide enough for a 6-digit token id over a single byte (o200k ids reach 199,999)
+        self._col_w = max(48.0, mid.horizontalAdvance("100257") + 12)
+        tfm = QFontMetricsF(self._title)
+        self._title_w = max(tfm.horizontalAdvance(t) for t in getattr(self, "_titles", {"": "UTF-8 byte"}).values()) + 28
+        self._rows, self._gap = self._row_heights(self._big, self._mid, self._small, self.compact)
 
     def sizeHint(self) -> QSize:
         w = self._title_w + self.layers.columns * self._col_w + 16
@@ -226,6 +272,17 @@ class ByteLayersView(QWidget):
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
+
+    def row_rect(self, row: str) -> QRect:
+        """Where one row (title and cells) is drawn, e.g. ``"Token id"``; empty if it is not shown."""
+        y = 4.0
+        for title, h in self._rows:
+            if not h:
+                continue
+            if title == row:
+                return QRectF(0, y, self._x(self.layers.columns), h).toAlignedRect()
+            y += h + self._gap
+        return QRect()
 
     def selection_x_range(self) -> tuple[float, float] | None:
         """Horizontal extent of the selected tokens' columns (the panel scrolls it into view)."""
@@ -281,7 +338,7 @@ class ByteLayersView(QWidget):
 
     def _paint_brackets(self, p, spans, y, h, font, fg, dim, detail_font=None) -> None:
         detail_font = detail_font or self._small
-        big_h = QFontMetricsF(font).height()
+        big_h = self._big_line(font, self.compact)
         for s in spans:
             x0, x1 = self._x(s.col_start) + 3, self._x(s.col_end) - 3
             r = QRectF(x0, y, x1 - x0, h)
@@ -292,6 +349,9 @@ class ByteLayersView(QWidget):
             p.drawLine(int(x0), int(by), int(x1), int(by))
             p.drawLine(int(x0), int(by), int(x0), int(by - 6))
             p.drawLine(int(x1), int(by), int(x1), int(by - 6))
+            if self.compact and spans is self.layers.code_points:
+                self._paint_code_point_line(p, s, x0, x1, y, h, fg, dim)
+                continue
             p.setFont(font)
             p.setPen(fg)
             # a label centred over a very wide span (a 25-byte family emoji) would sit off screen
@@ -312,6 +372,24 @@ class ByteLayersView(QWidget):
                     p.drawText(QRectF(x0, y + big_h + dh, x1 - x0, h - big_h - dh - 4), Qt.AlignmentFlag.AlignCenter,
                                sfm.elidedText(s.name.title() if s.name.isupper() else s.name,
                                               Qt.TextElideMode.ElideRight, x1 - x0))
+
+    def _paint_code_point_line(self, p, s, x0, x1, y, h, fg, dim) -> None:
+        """Compact code point: "안 U+C548" on one line (just "U+0061" over a one-byte column, whose
+        glyph the grapheme row shows), the Unicode name small under it."""
+        fm = QFontMetricsF(self._mid)
+        mid_h = fm.height()
+        line = f"{s.label} {s.detail}"
+        if fm.horizontalAdvance(line) > x1 - x0:
+            line = s.detail
+        p.setFont(self._mid)
+        p.setPen(fg)
+        p.drawText(QRectF(x0, y, x1 - x0, mid_h), Qt.AlignmentFlag.AlignCenter,
+                   fm.elidedText(line, Qt.TextElideMode.ElideRight, x1 - x0))
+        sfm = QFontMetricsF(self._small)
+        p.setFont(self._small)
+        p.setPen(dim)
+        p.drawText(QRectF(x0, y + mid_h, x1 - x0, h - mid_h - 4), Qt.AlignmentFlag.AlignCenter,
+                   sfm.elidedText(s.name.title() if s.name.isupper() else s.name, Qt.TextElideMode.ElideRight, x1 - x0))
 
     def byte_cell_color(self, role: str) -> QColor:
         """Background of a UTF-8 byte cell: lead bytes strong, continuation bytes pale, ASCII grey.

@@ -498,6 +498,15 @@ class TokenView(QAbstractScrollArea):
         self._band = self._lfm.height() + 3  # room above the boxes for cut-character labels
         self._line_h = self._band + self._box_h + 6
 
+    def line_count(self) -> int:
+        """Lines the cells wrap to at the current width."""
+        return len(self._line_first)
+
+    def lines_height(self, lines: int) -> int:
+        """Viewport height that shows ``lines`` whole lines of cells with their cut-character labels
+        (the panel sizes its splitter with it)."""
+        return int(self.MARGIN + lines * self._line_h - 6 + 0.999)
+
     def _w(self, kind: str, text: str) -> float:
         return self._measure.segment(kind, text)
 
