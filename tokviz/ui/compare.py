@@ -30,10 +30,10 @@ from tokviz.core.compare import (
 from tokviz.core.errors import TokvizError, check_text
 from tokviz.ui.compare_charts import GroupedBarChart, TokenBarChart, encoder_color, restyle
 from tokviz.ui.compare_jobs import JobRunner
-from tokviz.ui.compare_rows import AlignedRowsView, RowData, error_color, prepare_rows, readable_on
+from tokviz.ui.compare_rows import AlignedRowsView, RowData, error_color, prepare_rows
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.theme import is_dark
-from tokviz.ui.token_colors import text_color_on, token_color
+from tokviz.ui.token_colors import readable_on, text_color_on, token_color
 
 DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
 DEMO_BPE_MERGES = 500

@@ -94,29 +94,6 @@ def palette_is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Base).lightness() < 128
 
 
-def contrast_ratio(a: QColor, b: QColor) -> float:
-    """WCAG contrast ratio of two colours (1 to 21; body text wants >= 4.5)."""
-    def luminance(c: QColor) -> float:
-        def channel(v: int) -> float:
-            x = v / 255
-            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
-        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def readable_on(color: QColor, background: QColor, ratio: float = 4.5) -> QColor:
-    """``color`` darkened (on a light background) or lightened (on a dark one) until text in it
-    reaches ``ratio``: an encoder's orange or teal name stays its colour but can be read."""
-    dark_bg = background.lightness() < 128
-    out = QColor(color)
-    for _ in range(12):
-        if contrast_ratio(out, background) >= ratio:
-            break
-        out = out.lighter(115) if dark_bg else out.darker(115)
-    return out
-
-
 def error_color(palette_or_dark: QPalette | bool) -> QColor:
     """The colour of error text, readable on the light and on the dark theme (#b21f1f on the dark
     base was 2.6:1)."""

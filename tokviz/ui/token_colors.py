@@ -15,6 +15,9 @@ for a neighbour gave one id two colours. Instead:
 * two neighbours that land on the same palette colour (the same id twice, or a 1-in-12 hash
   collision) are told apart by :func:`token_marks`, an outline the views draw on every other token
   of such a run; the fill, i.e. the id's colour, never changes.
+
+The colour maths the interface needs (sRGB -> linear light, WCAG relative luminance and contrast
+ratio, CIE L*a*b* and CIEDE2000, a readable text colour on a background) lives here and nowhere else.
 """
 
 from __future__ import annotations
@@ -70,12 +73,52 @@ def token_marks(ids: Sequence[int]) -> list[bool]:
     return out
 
 
-def _lab(color: QColor) -> tuple[float, float, float]:
-    """CIE L*a*b* (D65) of an sRGB colour."""
+def linear_rgb(color: QColor) -> tuple[float, float, float]:
+    """The sRGB colour's channels as linear light (0..1), the start of every formula below.
+
+    >>> linear_rgb(QColor("#ffffff"))
+    (1.0, 1.0, 1.0)
+    """
     def linear(c: float) -> float:
+        # 0.04045 (IEC 61966-2-1) and WCAG's 0.03928 give the same result for every 8-bit value
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
-    r, g, b = linear(color.redF()), linear(color.greenF()), linear(color.blueF())
+    # the 8-bit channels the screen shows (redF() keeps QColor's 16 bits, which darker()/lighter()
+    # fill with in-between values)
+    return linear(color.red() / 255), linear(color.green() / 255), linear(color.blue() / 255)
+
+
+def relative_luminance(color: QColor) -> float:
+    """WCAG relative luminance: 0 for black, 1 for white."""
+    r, g, b = linear_rgb(color)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two colours (1 to 21; body text wants >= 4.5).
+
+    >>> round(contrast_ratio(QColor("#000000"), QColor("#ffffff")))
+    21
+    """
+    hi, lo = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def readable_on(color: QColor, background: QColor, ratio: float = 4.5) -> QColor:
+    """``color`` darkened (on a light background) or lightened (on a dark one) until text in it
+    reaches ``ratio``: an encoder's orange or teal name stays its colour but can be read."""
+    dark_bg = background.lightness() < 128
+    out = QColor(color)
+    for _ in range(12):
+        if contrast_ratio(out, background) >= ratio:
+            break
+        out = out.lighter(115) if dark_bg else out.darker(115)
+    return out
+
+
+def _lab(color: QColor) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB colour."""
+    r, g, b = linear_rgb(color)
     x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
     y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
     z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
