@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QToolTip, QWidget
 from tokviz.core.encoding import Encoding, char_byte_starts
 from tokviz.core.metrics import grapheme_spans
 from tokviz.ui.fonts import mono_font, ui_font
-from tokviz.ui.token_colors import text_color_on, token_color, token_colors
+from tokviz.ui.token_colors import text_color_on, token_color, token_marks
 
 # How invisible characters are drawn in the ruler and in tokens.
 VISIBLE = {" ": "·", "\n": "↵", "\r\n": "↵", "\r": "↵", "\t": "→", "\u200d": "ZWJ", "\ufe0f": "VS16"}
@@ -46,27 +46,19 @@ class _Row:
     starts: list[int] = field(default_factory=list)  # token byte starts
     ends: list[int] = field(default_factory=list)  # token byte ends
     ids: list[int] = field(default_factory=list)
+    # token_marks(ids): which tokens get an outline because their left neighbour has the same colour
+    # (made for the whole row on the worker: a token's mark depends on the run it ends)
+    marks: list[bool] = field(default_factory=list)
     dark: bool = False
     # token index -> (background, text colour), filled for the tokens that get painted
     _colors: dict[int, tuple[QColor, QColor]] = field(default_factory=dict)
 
     def colors(self, lo: int, hi: int) -> None:
-        """Make sure tokens ``lo..hi-1`` have their colours, exactly as ``token_colors`` over the
-        whole row would give them, without colouring the 10,000 tokens nobody is looking at.
-
-        ``token_colors`` gives a token the alternative shade only when it is too close to its left
-        neighbour, so a token's colour depends only on the run of "too close" neighbours it ends;
-        colouring from the start of that run reproduces the whole-row result.
-        """
-        if all(i in self._colors for i in range(lo, hi)):
-            return
-        ids = self.ids
-        start = lo
-        while start > 0 and token_colors([ids[start - 1], ids[start]], dark=self.dark)[1] != token_color(
-                ids[start], dark=self.dark):
-            start -= 1
-        for i, c in enumerate(token_colors(ids[start:hi], dark=self.dark), start):
-            if i >= lo and i not in self._colors:
+        """Make sure tokens ``lo..hi-1`` have their colours (their ids' colours, see
+        :func:`token_color`), without colouring the 10,000 tokens nobody is looking at."""
+        for i in range(lo, hi):
+            if i not in self._colors:
+                c = token_color(self.ids[i], dark=self.dark)
                 self._colors[i] = (c, text_color_on(c))
 
 
@@ -102,8 +94,8 @@ def error_color(palette_or_dark: QPalette | bool) -> QColor:
 
 
 def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> PreparedRows:
-    """Token spans per row, grapheme clusters, and where the rows' boundaries differ (token colours
-    are made when a token is first painted)."""
+    """Token spans per row, which tokens get an outline, grapheme clusters, and where the rows'
+    boundaries differ (token colours are made when a token is first painted)."""
     prepared = []
     for r in rows:
         row = _Row(r)
@@ -112,6 +104,7 @@ def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> Prepa
             row.starts = [t.byte_start for t in enc.tokens]
             row.ends = [t.byte_end for t in enc.tokens]
             row.ids = enc.ids
+            row.marks = token_marks(row.ids)
             row.dark = dark
         prepared.append(row)
     byte_starts = char_byte_starts(text)
@@ -336,6 +329,22 @@ class AlignedRowsView(QWidget):
         n = cb[k + 1] - cb[k]
         frac = (b - cb[k]) / n if n else 0.0
         return x0 + self._cluster_x[k] + frac * self._cluster_w[k]
+
+    def _token_box(self, xa: float, xb: float, ry: float) -> QRectF:
+        """A token's painted box between x positions ``xa`` and ``xb`` (a 1 px gap to the next)."""
+        return QRectF(xa + 0.5, ry, max(1.0, xb - xa - 1.0), self._row_h)
+
+    def token_rect(self, row: int, index: int) -> QRectF | None:
+        """The box of token ``index`` of row ``row`` in the band where it starts (widget
+        coordinates); None for a token that covers no text or a row without an encoding."""
+        r = self.rows[row]
+        if r.data.encoding is None or r.ends[index] <= r.starts[index]:
+            return None
+        bs = r.starts[index]
+        cb = self._cluster_bytes
+        line = next(i for i, (f, e) in enumerate(self._lines) if cb[f] <= bs < cb[e])
+        be = min(r.ends[index], cb[self._lines[line][1]])
+        return self._token_box(self._x_of_byte(bs, line), self._x_of_byte(be, line), self._row_top(line, row))
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(900, int(self._band_top(max(1, len(self._lines)))))
@@ -569,7 +578,7 @@ class AlignedRowsView(QWidget):
                 p.drawRoundedRect(QRectF(xa - 1.5, ry + 2, 3, h - 4), 1, 1)
                 i += 1
                 continue
-            rect = QRectF(xa + 0.5, ry, max(1.0, xb - xa - 1.0), h)
+            rect = self._token_box(xa, xb, ry)
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(color)
             p.drawRoundedRect(rect, 3, 3)
@@ -578,6 +587,12 @@ class AlignedRowsView(QWidget):
                 p.setPen(pen)
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 3, 3)
+            elif row.marks[i]:
+                # same colour as its left neighbour (the same id twice, or a palette collision): an
+                # outline in the text colour tells them apart, as in the Inspector
+                p.setPen(QPen(on_color, 2))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(rect.adjusted(1, 1, -1, -1), 2.5, 2.5)
             # the token's content, cell by cell so it stays on the shared columns
             p.setPen(on_color)
             k = bisect.bisect_right(cb, bs, first, end) - 1
@@ -610,7 +625,9 @@ class AlignedRowsView(QWidget):
                     p.drawText(QRectF(pxa, ry, pxb - pxa, h), Qt.AlignmentFlag.AlignCenter, label)
                 k += 1
             if hovered and (t.byte_start, t.byte_end) in hovered:
-                p.setPen(QPen(self.palette().text().color(), 2.2))
+                # the highlight colour, as the Inspector's hover: a text-coloured ring would look
+                # like the same-colour outline above
+                p.setPen(QPen(self.palette().highlight().color(), 2.2))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
             i += 1
