@@ -695,3 +695,18 @@ def test_projector_1366x768_shows_every_byte_layer_and_three_token_rows(qtbot):
         win.toggle_presentation(False)
         for p in win.panels.values():
             getattr(p, "shutdown", lambda: None)()
+
+
+def test_byte_layers_token_row_reads_like_the_token_box_for_a_whole_emoji():
+    """A token holding a whole ZWJ sequence reads as the picture on the token row, as its box in the
+    token view does; the code point row above still names the ZWJ."""
+    from tokviz.core.encoding import Encoding
+    from tokviz.ui.widgets.byte_layers import build_layers
+    from tokviz.ui.widgets.token_view import token_cells
+
+    text = "👨‍👩 a"
+    enc = Encoding.from_byte_tokens("test", text, [(7, "👨‍👩".encode()), (8, b" a")])
+    layers = build_layers(enc, 0, len(text))
+    box = "".join(s.text for s in token_cells(enc)[0].segments)
+    assert [s.detail for s in layers.tokens] == [box, "·a"] == ["👨‍👩", "·a"]
+    assert "⟨ZWJ⟩" in [c.label for c in layers.code_points]

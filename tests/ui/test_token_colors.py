@@ -3,12 +3,15 @@ colour, or by the outline the views draw when the colours are the same)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from PySide6.QtGui import QColor
 
 from tokviz.core.encoders import default_registry
 from tokviz.ui.token_colors import (
-    DARK_PALETTE, LIGHT_PALETTE, MIN_PALETTE_DISTANCE, delta_e, text_color_on, token_color, token_colors, token_marks,
+    DARK_PALETTE, LIGHT_PALETTE, MIN_PALETTE_DISTANCE, contrast_ratio, delta_e, readable_on, text_color_on, token_color,
+    token_colors, token_marks,
 )
 
 CLEARLY_DIFFERENT = 12.0  # CIEDE2000; ~2 is just noticeable, the old gpt2 안 pair was ~5
@@ -101,5 +104,85 @@ def test_token_view_and_byte_layers_outline_the_marked_neighbour(qtbot):
     assert min(ring_pixels(0)) > 0.5 and min(ring_pixels(1)) < 0.3, (fill.name(), ring_pixels(0), ring_pixels(1))
     layers = ByteLayersView()
     qtbot.addWidget(layers)
-    layers.set_layers(build_layers(enc, 0, 4), token_colors(enc.ids), None, token_marks(enc.ids))
-    assert layers.marks[:2] == [False, True]
+    layers.set_layers(build_layers(enc, 0, 16), token_colors(enc.ids), None, token_marks(enc.ids))
+    layers.resize(layers.sizeHint())
+    layers.show()
+    shot = layers.grab().toImage()
+
+    def layer_ring_pixels(index):
+        r = layers.token_rect(index).toRect()
+        # the 2-px ring sits on a fractional x, so antialiasing spreads it over the first pixels
+        return [shot.pixelColor(x, r.center().y()).lightnessF() for x in range(r.left(), r.left() + 4)]
+
+    # the token row draws the same ring: none on the first "!!…" box, a dark one on its twin
+    assert min(layer_ring_pixels(0)) > 0.5 and min(layer_ring_pixels(1)) < 0.4, (layer_ring_pixels(0), layer_ring_pixels(1))
+
+
+def test_contrast_ratio_and_readable_text_on_known_colours():
+    assert contrast_ratio(QColor("#000000"), QColor("#ffffff")) == pytest.approx(21)
+    # WCAG's well-known pair: #767676 is the lightest grey that reads (4.54:1) on white, #777777 not
+    assert contrast_ratio(QColor("#767676"), QColor("#ffffff")) == pytest.approx(4.54, abs=0.01)
+    assert contrast_ratio(QColor("#777777"), QColor("#ffffff")) < 4.5
+    for base in ("#ffffff", "#1e1e1e"):
+        out = readable_on(QColor("#ff7f0e"), QColor(base))  # the orange encoder name: 2.9:1 on white
+        assert contrast_ratio(out, QColor(base)) >= 4.5
+        assert out.hue() == pytest.approx(QColor("#ff7f0e").hue(), abs=3)  # still orange
+
+
+def _edge_is_outlined(image, rect, fill, ring) -> bool:
+    """Whether the pixel column just inside ``rect``'s left edge is the outline (``ring``) rather
+    than the token's ``fill`` (away from the rounded corners); a mix of both fails."""
+    def dist(a, b):
+        return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue())
+
+    x = math.ceil(rect.left())
+    column = [image.pixelColor(x, y) for y in range(int(rect.top()) + 4, int(rect.bottom()) - 3)]
+    near_ring = [dist(c, ring) < dist(c, fill) for c in column]
+    assert all(near_ring) or not any(near_ring), [c.name() for c in column]
+    return all(near_ring)
+
+
+def _token_view(qtbot, enc, dark):
+    from tokviz.ui.widgets.token_view import MAX_DRAWN_TOKENS, TokenView, token_cells
+
+    view = TokenView()
+    qtbot.addWidget(view)
+    view.resize(900, 700)
+    view.show()
+    view.set_cells(enc, token_cells(enc, MAX_DRAWN_TOKENS), token_colors(enc.ids, dark=dark), dark=dark)
+    image = view.viewport().grab().toImage()
+    return image, view.token_rect
+
+
+def _compare_rows(qtbot, enc, dark):
+    from tokviz.ui.compare_rows import AlignedRowsView, RowData, prepare_rows
+
+    view = AlignedRowsView()
+    qtbot.addWidget(view)
+    view.resize(1400, 600)
+    view.show()
+    view.set_prepared(prepare_rows(enc.text, [RowData(enc.encoder, enc)], dark=dark))
+    view.resize(1400, view.minimumHeight())
+    image = view.grab().toImage()
+    return image, lambda i: view.token_rect(0, i)
+
+
+@pytest.mark.parametrize("render", [_token_view, _compare_rows], ids=["TokenView", "CompareRows"])
+@pytest.mark.parametrize("encoder", ["gpt2", "cl100k_base"])
+@pytest.mark.parametrize("dark", [False, True])
+def test_views_draw_the_outline_exactly_where_token_marks_says(qtbot, registry, render, encoder, dark):
+    """Every token box in the view: a ring in the text colour inside its left edge when
+    token_marks marks it, its plain fill there when not (so no view drops or adds outlines)."""
+    enc = registry.get(encoder).encode(TEXTS[0] + " " + TEXTS[1])
+    marks = token_marks(enc.ids)
+    image, rect_of = render(qtbot, enc, dark)
+    checked = outlined = 0
+    for i, t in enumerate(enc.tokens):
+        rect = rect_of(i)
+        if rect is None or t.kind != "normal" or rect.width() < 8:
+            continue
+        fill = token_color(t.id, dark=dark)
+        assert _edge_is_outlined(image, rect, fill, text_color_on(fill)) == marks[i], (encoder, i, t)
+        checked += 1
+        outlined += marks[i]
+    assert checked >= len(enc.tokens) * 0.8 and outlined >= 3, (checked, outlined)

@@ -23,7 +23,7 @@ from tokviz.core.encoding import Encoding
 from tokviz.core.unicode import code_points, decompose_hangul, display_char, graphemes, utf8_bytes
 from tokviz.ui import fonts
 from tokviz.ui.token_colors import text_color_on
-from tokviz.ui.widgets.token_view import char_marker
+from tokviz.ui.widgets.token_view import run_segments
 
 MAX_LAYER_BYTES = 96  # more columns than this do not fit a screen; the view says what it left out
 
@@ -150,8 +150,9 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
             t = encoding.tokens[o]
             label = str(t.id)
             piece = t.piece
-            # the same markers as the rows above (⟨ZWJ⟩, ⟨NUL⟩, ·), not Python escapes (\u200d, \x00)
-            detail = "".join(char_marker(c) or c for c in piece) if piece is not None else t.bytes.hex(" ").upper()
+            # the piece as its box in the token view reads (·, ⟨NUL⟩, a ZWJ joined into its emoji), not
+            # Python escapes; the code point row above still shows every ZWJ on its own
+            detail = "".join(sg.text for sg in run_segments(piece)[0]) if piece is not None else t.bytes.hex(" ").upper()
             out.tokens.append(Span(
                 k, j, label, detail,
                 QCoreApplication.translate("ByteLayersView", "token {n} · id {id}\nbytes {hex}\nbyte span [{start}, {end})").format(
@@ -283,6 +284,15 @@ class ByteLayersView(QWidget):
                 return QRectF(0, y, self._x(self.layers.columns), h).toAlignedRect()
             y += h + self._gap
         return QRect()
+
+    def token_rect(self, index: int) -> QRectF | None:
+        """The box of token ``index`` on the token row, as painted (None when it is not shown)."""
+        row = self.row_rect("Token id")
+        for s in self.layers.tokens:
+            if s.token == index and not row.isEmpty():
+                x0, x1 = self._x(s.col_start) + 2, self._x(s.col_end) - 2
+                return QRectF(x0, row.y(), x1 - x0, row.height() - 4)
+        return None
 
     def selection_x_range(self) -> tuple[float, float] | None:
         """Horizontal extent of the selected tokens' columns (the panel scrolls it into view)."""

@@ -129,8 +129,17 @@ def _char_starts(data: bytes) -> list[int]:
     return starts
 
 
-def _run_segments(run: str) -> tuple[tuple[Segment, ...], bool]:
-    """Segments of whole characters ``run`` (offsets relative to the run) and whether it ends a line."""
+def run_segments(run: str) -> tuple[tuple[Segment, ...], bool]:
+    """Segments of whole characters ``run`` (offsets relative to the run) and whether it ends a line.
+
+    The one place that decides how a piece's invisible characters are drawn (the token view, the
+    byte layers' token row and the vocabulary table all use it): markers for spaces, newlines,
+    ZWJ and the like, except joiners right after visible text of the same run, which stay text so
+    that an emoji ZWJ sequence renders as one picture.
+
+    >>> "".join(s.text for s in run_segments(" a\\n")[0]), run_segments(" a\\n")[1]
+    ('·a↵', True)
+    """
     segs: list[Segment] = []
     pos = 0
     line_break = False
@@ -167,7 +176,7 @@ def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict
         run = text[c:e]
         got = cache.get(run)
         if got is None:
-            got = cache[run] = _run_segments(run)
+            got = cache[run] = run_segments(run)
         inner, line_break = got
         if c != c0:
             inner = tuple(Segment(sg.kind, sg.text, sg.char + 1) for sg in inner)
