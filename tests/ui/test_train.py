@@ -325,3 +325,31 @@ def test_presentation_mode_plays_once_per_show_and_not_at_all_when_off(qtbot, tm
         win.presentation_action.trigger()
     finally:
         win.close()
+
+
+def test_hangul_only_ticked_after_a_run_takes_effect_on_the_next_run_and_on_reset(window, qtbot):
+    from tokviz.ui.train_replay import keep_hangul
+
+    panel, _ = _panel(window, merges=5)
+    has_latin = [line for line in panel.sample_lines if not keep_hangul(line).strip()]
+    assert has_latin  # "low lower lowest ..." would be blank with Hangul only
+    panel.start_training()
+    assert panel.wait_until_trained(10)
+    before = panel.sample_lines
+    panel.hangul_check.setChecked(True)
+    assert panel.sample_lines == before  # the run on screen keeps the sample it trained with
+    panel.start_training()
+    assert panel.wait_until_trained(10)
+    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=3000)
+    lines = panel.sample_lines
+    assert lines and all(keep_hangul(line).strip() for line in lines)
+    # every sample line shows pieces, none is blank
+    view = panel.sample_view
+    assert view.line_count() == len(lines)
+    assert all(any(r.bg and r.text.strip() for r in view.line_runs(i)) for i in range(len(lines)))
+
+    panel.hangul_check.setChecked(False)
+    assert panel.sample_lines == lines  # still the run's sample
+    panel.reset()
+    assert any(line in panel.sample_lines for line in has_latin)
+    assert set(has_latin) <= set(view.toPlainText().split("\n"))

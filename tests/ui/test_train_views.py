@@ -6,7 +6,7 @@ remembered corpus file."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QColor, QFontMetrics, QPalette
 
 from tests.ui.test_train import banner_text, merge_banner_line
 from tests.ui.test_train_real import LINES, TEXT, _core_steps
@@ -150,6 +150,91 @@ def test_the_sample_highlights_the_occurrences_of_the_merge_just_made(trained):
     panel.set_step(s.step + 1)
     runs = [r for i in range(len(lines)) for r in panel.sample_view.line_runs(i)]
     assert all(r.text != piece or not r.bold for r in runs)
+
+
+def _top_edge(image, rect, dx=0.0):
+    """The colours of the pixel row 1 px inside the top of ``rect`` (moved ``dx`` to the side),
+    over the middle half of its width (where an outline would be, clear of the glyph)."""
+    y = int(rect.top()) + 1
+    x0, x1 = int(rect.left() + dx + rect.width() / 4), int(rect.right() + dx - rect.width() / 4)
+    return [QColor(image.pixel(x, y)) for x in range(x0, x1 + 1)]
+
+
+def _near(a: QColor, b: QColor, tol: int = 40) -> bool:
+    return all(abs(u - v) <= tol for u, v in zip(a.getRgb()[:3], b.getRgb()[:3]))
+
+
+def test_repeated_pieces_in_the_probe_and_sample_are_told_apart_by_an_outline(trained, qtbot):
+    panel, _, _ = trained
+    panel.set_step(0)
+    panel.probe_edit.setText("))))")  # one pre-token, four byte tokens of one id at step 0
+    qtbot.waitUntil(lambda: not panel.probe_timer.isActive(), timeout=2000)
+    runs = panel.probe_view.line_runs(0)
+    assert [r.text for r in runs] == [")"] * 4
+    assert len({r.bg for r in runs}) == 1  # the id keeps its one colour ...
+    assert [r.mark for r in runs] == [False, True, False, True]  # ... every other one is outlined
+    view = panel.probe_view
+    rects = view.mark_rects(0)
+    assert len(rects) == 2
+    image = view.viewport().grab().toImage()
+    fg, bg = QColor(runs[1].fg), QColor(runs[1].bg)
+    for rect in rects:
+        # the outline: the marked piece's top edge in its text colour, its unmarked left
+        # neighbour's top edge in the plain token colour
+        assert all(_near(c, fg) for c in _top_edge(image, rect)), rect
+        assert all(_near(c, bg) for c in _top_edge(image, rect, dx=-rect.width())), rect
+
+    # the sample view draws them the same way: every marked run of every line gets its outline
+    panel.set_step(len(panel.replay))
+    marked = [i for i in range(panel.sample_view.line_count())
+              if any(r.mark for r in panel.sample_view.line_runs(i))]
+    for i in marked:
+        runs = panel.sample_view.line_runs(i)
+        assert all(not b.mark or (a.bg == b.bg and not a.mark) for a, b in zip(runs, runs[1:]))
+        assert len(panel.sample_view.mark_rects(i)) >= sum(r.mark for r in runs)
+
+
+def test_the_probe_document_is_rebuilt_only_when_its_text_changes(trained, qtbot, monkeypatch):
+    panel, trainer, _ = trained
+    calls = []
+    real = panel.probe_view.set_plain_lines
+    monkeypatch.setattr(panel.probe_view, "set_plain_lines", lambda lines: (calls.append(lines), real(lines)))
+    probe = panel.probe_edit.text()
+    for step in range(1, MERGES + 1, 7):  # playback: a new step on every frame
+        panel.set_step(step)
+        panel._render_probe()
+        enc = trainer.model(step).encode(probe)
+        assert [(r.text, int(r.sub or 1)) for r in panel.probe_view.line_runs(0) if r.bg] == _expected_runs(enc)
+    assert calls == []
+    panel.probe_edit.setText("영화 the lowest")
+    qtbot.waitUntil(lambda: not panel.probe_timer.isActive(), timeout=2000)
+    assert calls == [["영화 the lowest"]]
+    runs = panel.probe_view.line_runs(0)
+    assert "".join(r.text for r in runs) == "영화 the lowest"
+    assert panel.probe_view.toPlainText() == "".join(r.text + r.sub for r in runs)  # one line, no leftovers
+
+
+def test_secondary_text_reads_at_4_5_to_1_in_both_themes_and_follows_the_font(window, qtbot):
+    from tokviz.ui import theme
+    from tokviz.ui.token_colors import contrast_ratio
+
+    panel = window.show_view("train")
+    try:
+        for name in ("light", "dark"):
+            window.set_theme(name)
+            for label in (panel.sample_legend, panel.probe_status):
+                pal = label.palette()
+                fg, bg = pal.color(QPalette.ColorRole.WindowText), pal.color(QPalette.ColorRole.Window)
+                assert contrast_ratio(fg, bg) >= 4.5, (name, fg.name(), bg.name())
+                assert fg != pal.color(QPalette.ColorRole.Text)  # still muted, not body text
+                assert label.styleSheet() == ""  # a style sheet would pin the font size
+        base = panel.sample_legend.font().pointSizeF()
+        window.set_font_scale(1.5)
+        qtbot.waitUntil(lambda: panel.sample_legend.font().pointSizeF() >= 1.4 * base, timeout=2000)
+    finally:
+        window.set_font_scale(1.0)
+        window.set_theme("light")
+        theme.apply_theme("light")
 
 
 def test_reset_empties_every_view_and_withdraws_the_model(trained, qtbot):

@@ -47,11 +47,11 @@ from tokviz.core.pretokenize import PATTERNS
 from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
-from tokviz.ui.token_colors import text_color_on, token_colors
+from tokviz.ui.token_colors import readable_on, text_color_on, token_colors
 from tokviz.ui.train_corpus import CorpusSource
 from tokviz.ui.train_plots import MergeSeries, TrainPlots
 from tokviz.ui.train_replay import MergeReplay, Segment, keep_hangul
-from tokviz.ui.train_sample import Run, TokenLinesView
+from tokviz.ui.train_sample import Run, TokenLinesView, mark_runs
 from tokviz.ui.train_tree import MergeTreeView
 from tokviz.ui.train_vocab import VocabFilter, VocabModel, token_length, visible_piece
 from tokviz.ui.train_worker import TrainRun
@@ -105,6 +105,8 @@ def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, .
     Byte tokens that hold only part of a character are drawn as one grey run per group of whole
     characters, with the number of tokens the run takes as a subscript (``영₃`` = three byte tokens):
     readable on a projector, and the subscript shrinks as merges assemble the bytes.
+    Neighbours drawn in the same colour (a repeated piece, a palette collision, two fresh pieces)
+    are told apart by an outline on every other one (``Run.mark``, as the Inspector's ``token_marks``).
     """
     ids = [s.token_id for s in segments if s.token_id is not None]
     colors = token_colors(ids, dark=dark)
@@ -145,14 +147,21 @@ def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, .
             out.append(Run(text, FRESH_BG, "#ffffff", True))
         else:
             out.append(Run(text, color.name(), text_color_on(color).name()))
-    return tuple(out)
+    return tuple(mark_runs(out))
+
+
+def muted_color(palette: QPalette) -> QColor:
+    """Secondary-text colour for ``palette``'s theme: its placeholder grey, darkened (light theme) or
+    lightened (dark theme) to a 4.5:1 contrast on the window colour. The plain greys were not
+    readable enough: #808080 is ~3.6:1 on the light window, the light theme's placeholder ~2.9:1."""
+    return readable_on(palette.color(QPalette.ColorRole.PlaceholderText), palette.color(QPalette.ColorRole.Window))
 
 
 def _mute(label: QLabel) -> None:
-    """Grey secondary text. A palette, not a style sheet: a label with its own style sheet kept its
-    size when the app's font grew (presentation mode)."""
+    """Grey secondary text (call again on a theme change). A palette, not a style sheet: a label
+    with its own style sheet kept its size when the app's font grew (presentation mode)."""
     pal = label.palette()
-    pal.setColor(QPalette.ColorRole.WindowText, QColor("gray"))
+    pal.setColor(QPalette.ColorRole.WindowText, muted_color(pal))
     label.setPalette(pal)
 
 
@@ -238,6 +247,8 @@ class TrainPanel(QWidget):
         self._quiet_callbacks: list[Callable[[], None]] = []
         self._sample: list[str] = []
         self._sample_steps: list[int] = []  # the step each sample line shows
+        self._sample_keep = False  # the Hangul-only setting the sample lines were picked with
+        self._probe_text: str | None = None  # the text the probe view holds (None: not set yet)
         self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
         self._next_heavy = 0
         self._view_drawn: dict[str, float] = {}  # when each heavy view was last refreshed
@@ -533,7 +544,8 @@ class TrainPanel(QWidget):
         return list(self._sample)
 
     def _on_keep_toggled(self, _checked: bool) -> None:
-        if self.replay is None:  # a run keeps the sample it started with
+        # a run keeps the sample it started with; reset() and the next run pick it again
+        if self.replay is None:
             self._load_sample()
             self._render()
 
@@ -542,6 +554,7 @@ class TrainPanel(QWidget):
         if self.hangul_check.isChecked():
             # the Hangul-only preset drops every other character: lines without Hangul would be blank
             lines = [line for line in lines if keep_hangul(line).strip()] or lines
+        self._sample_keep = self.hangul_check.isChecked()
         self._sample = lines
         self._sample_steps = []
         self._view_step["sample"] = -1
@@ -727,6 +740,9 @@ class TrainPanel(QWidget):
         self.plots.clear_data()
         self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self.tree_view.set_tree(None)
+        if self._sample_keep != self.hangul_check.isChecked():
+            # Hangul-only was toggled during the run: the next run must not show lines it blanks
+            self._load_sample()
         self.progress_bar.hide()
         self.scrubber.blockSignals(True)
         self.scrubber.setRange(0, 0)
@@ -965,7 +981,8 @@ class TrainPanel(QWidget):
         if self.replay is None or step == 0:
             hint = (self.tr("Press ▶ Train to watch BPE learn merge by merge") if self.replay is None
                     else self.tr("step 0: no merges yet"))
-            self.merge_banner.setText(f'<span style="font-size:14pt; color:gray">{hint}</span>')
+            color = muted_color(self.palette()).name()
+            self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
             return
         s: MergeStep = self.replay.steps[step - 1]
         self.merge_banner.setText(
@@ -1012,7 +1029,11 @@ class TrainPanel(QWidget):
         """Segment the probe sentence at the step on screen (after typing settles, and at every step)."""
         self.probe_timer.stop()
         text = self.probe_edit.text()
-        self.probe_view.set_plain_lines([text])
+        if self.replay is None or text != self._probe_text or self.probe_view.line_count() != 1:
+            # only for a new text: set_line below then replaces the line only when its pieces
+            # change (a second document rebuild per frame during playback otherwise)
+            self.probe_view.set_plain_lines([text])
+            self._probe_text = text
         if self.replay is None:
             self.probe_status.setText(self.tr("{chars} characters").format(chars=len(text)))
             return
@@ -1067,6 +1088,8 @@ class TrainPanel(QWidget):
         self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self._sample_steps = []
         self.sample_view.clear_formats()
+        for label in (self.sample_legend, self.probe_status):
+            _mute(label)
         self._dirty = True
         self._render()
 

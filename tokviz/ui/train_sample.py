@@ -4,25 +4,53 @@ Re-laying out the whole document for every frame (``setHtml``) costs ~100 ms for
 coloured Hangul, far over the GUI's stall budget while training runs. Here only the lines whose
 pieces changed are replaced (one block of the QTextDocument each), and the pieces are inserted as
 formatted text runs rather than HTML, which Qt would have to parse first.
+
+A run can be marked (``mark``): it has the same colour as its left neighbour (a repeated piece, a
+palette collision), and the view draws a 2 px outline inside its background, as the Inspector's
+token view does, so the two never read as one piece.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from PySide6.QtGui import QColor, QFont, QTextBlockFormat, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser
 
 
 class Run(NamedTuple):
     """A stretch of a line drawn with one format: ``bg`` "" = no background (text between words);
-    ``sub`` a small subscript after the text (the number of byte tokens of a split character)."""
+    ``sub`` a small subscript after the text (the number of byte tokens of a split character);
+    ``mark`` an outline in ``fg`` (same background as the run before it: see :func:`mark_runs`)."""
 
     text: str
     bg: str = ""
     fg: str = ""
     bold: bool = False
     sub: str = ""
+    mark: bool = False
+
+
+def mark_runs(runs: list[Run]) -> list[Run]:
+    """``runs`` with ``mark`` set where a run would merge with its left neighbour: in every stretch
+    of touching runs with the same background, every other run (the rule of ``token_marks``, applied
+    to what is drawn, so two orange fresh pieces or two grey split characters are told apart too).
+
+    >>> [r.mark for r in mark_runs([Run("ab", "#fff"), Run("ab", "#fff"), Run(" "), Run("ab", "#fff")])]
+    [False, True, False, False]
+    """
+    out: list[Run] = []
+    for run in runs:
+        prev = out[-1] if out else None
+        mark = bool(run.bg) and prev is not None and prev.bg == run.bg and not prev.mark
+        out.append(run._replace(mark=mark) if mark != run.mark else run)
+    return out
+
+
+def _utf16_len(text: str) -> int:
+    """Length in QString units (an emoji outside the BMP counts two)."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 class TokenLinesView(QTextBrowser):
@@ -35,10 +63,13 @@ class TokenLinesView(QTextBrowser):
         self.setOpenLinks(False)
         self._lines: list[tuple[Run, ...] | str] = []
         self._formats: dict[tuple, QTextCharFormat] = {}
+        # line -> (start, end, pen) of its marked runs, in QString units within the block
+        self._marks: dict[int, list[tuple[int, int, QColor]]] = {}
 
     def set_plain_lines(self, lines: list[str]) -> None:
         """Replace everything with uncoloured lines (new sample, reset)."""
         self._lines = list(lines)
+        self._marks.clear()
         bar = self.verticalScrollBar()
         pos = bar.value()
         self.setPlainText("\n".join(lines))
@@ -87,11 +118,62 @@ class TokenLinesView(QTextBrowser):
         cur.beginEditBlock()
         cur.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
         cur.removeSelectedText()
+        marks = []
+        pos = 0
         for run in runs:
             cur.insertText(run.text, self._format(run, False))
             if run.sub:
                 cur.insertText(run.sub, self._format(run, True))
+            end = pos + _utf16_len(run.text) + _utf16_len(run.sub)
+            if run.mark:
+                marks.append((pos, end, QColor(run.fg) if run.fg else self.palette().text().color()))
+            pos = end
         cur.endEditBlock()
+        if marks:
+            self._marks[i] = marks
+        else:
+            self._marks.pop(i, None)
+
+    def mark_rects(self, i: int) -> list[QRectF]:
+        """Where the outlines of line ``i``'s marked runs go, in viewport coordinates (one rectangle
+        per wrapped line a run covers)."""
+        return [rect for rect, _pen in self._mark_outlines(i)]
+
+    def _mark_outlines(self, i: int) -> list[tuple[QRectF, QColor]]:
+        block = self.document().findBlockByNumber(i)
+        if not block.isValid() or i not in self._marks:
+            return []
+        layout = block.layout()
+        origin = self.document().documentLayout().blockBoundingRect(block).topLeft()
+        dx = origin.x() - self.horizontalScrollBar().value()
+        dy = origin.y() - self.verticalScrollBar().value()
+        out = []
+        for a, b, pen in self._marks[i]:
+            for k in range(layout.lineCount()):
+                line = layout.lineAt(k)
+                lo, hi = max(a, line.textStart()), min(b, line.textStart() + line.textLength())
+                if lo >= hi:
+                    continue
+                x0, x1 = line.cursorToX(lo), line.cursorToX(hi)
+                if isinstance(x0, tuple):  # some PySide6 versions return (x, cursorPos)
+                    x0, x1 = x0[0], x1[0]
+                out.append((QRectF(dx + min(x0, x1), dy + line.y(), abs(x1 - x0), line.height()), pen))
+        return out
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
+        if not self._marks:
+            return
+        p = QPainter(self.viewport())
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        view = QRectF(self.viewport().rect())
+        for i in self._marks:
+            for rect, pen in self._mark_outlines(i):
+                if rect.intersects(view):
+                    # inside the run's background, 2 px in its text colour, as the Inspector draws it
+                    p.setPen(QPen(pen, 2))
+                    p.drawRect(rect.adjusted(1, 1, -1, -1))
+        p.end()
 
     def first_visible_line(self) -> int:
         return max(0, self.cursorForPosition(self.viewport().rect().topLeft()).blockNumber())
