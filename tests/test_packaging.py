@@ -140,6 +140,10 @@ def test_the_desktop_files_exec_line_opens_the_files_in_the_window(monkeypatch, 
     for command in cli.COMMANDS:
         assert cli.gui_argv([command, "x"], {*cli.COMMANDS, "gui"}) == [command, "x"]
     assert cli.build_parser().parse_args(cli.gui_argv(["encoders"], {*cli.COMMANDS, "gui"})).command == "encoders"
+    # a mistyped command is an error, not a window (over SSH without a display Qt would abort)
+    with pytest.raises(SystemExit) as info:
+        cli.main(["encdoe", "hi"])
+    assert info.value.code == 2 and opened == [[str(text), "b.txt"], [], [], ["-dash.txt"]]
 
 
 def test_metainfo_is_valid_appstream_for_the_desktop_file():

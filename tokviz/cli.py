@@ -37,16 +37,27 @@ def build_parser() -> argparse.ArgumentParser:
 def gui_argv(argv: list[str], commands: set[str]) -> list[str]:
     """``tokviz FILE ...`` (the .desktop file's ``Exec=tokviz %F``) means ``tokviz gui FILE ...``.
 
+    Only a word that names a file (it exists, or looks like a path or file name) opens the window;
+    a mistyped command (``tokviz encdoe hi``) is left for argparse to reject, as before.
+
     >>> gui_argv(["notes.txt"], {"encode", "gui"})
     ['gui', 'notes.txt']
     >>> gui_argv(["encode", "hi"], {"encode", "gui"})
     ['encode', 'hi']
+    >>> gui_argv(["encdoe", "hi"], {"encode", "gui"})
+    ['encdoe', 'hi']
     """
     if argv and argv[0] == "--":
         return ["gui", "--", *argv[1:]]
-    if argv and not argv[0].startswith("-") and argv[0] not in commands:
+    if argv and not argv[0].startswith("-") and argv[0] not in commands and _names_a_file(argv[0]):
         return ["gui", *argv]
     return argv
+
+
+def _names_a_file(word: str) -> bool:
+    import os
+
+    return os.path.exists(word) or os.sep in word or "/" in word or "." in os.path.basename(word)
 
 
 def _run_gui(args: argparse.Namespace) -> int:
