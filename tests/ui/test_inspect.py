@@ -710,3 +710,29 @@ def test_byte_layers_token_row_reads_like_the_token_box_for_a_whole_emoji():
     box = "".join(s.text for s in token_cells(enc)[0].segments)
     assert [s.detail for s in layers.tokens] == [box, "·a"] == ["👨‍👩", "·a"]
     assert "⟨ZWJ⟩" in [c.label for c in layers.code_points]
+
+
+def test_a_zoom_while_the_worker_measures_does_not_leave_boxes_too_small(qtbot, panel):
+    """The worker measures cell widths in the fonts of the moment it was asked; a zoom before its
+    result arrives must not leave boxes measured at the old scale (text spilling out of them)."""
+    from tokviz.ui import fonts
+    from tokviz.ui.widgets.token_view import CellMeasure, view_fonts
+
+    text = "hello wonderful world of tokens 안녕하세요"
+    show(qtbot, panel, text)
+    wait_shown(qtbot, panel, text)
+    panel.set_text(text + "!")
+    panel.encode_now()  # its result is queued behind this test's code: it arrives after the zoom
+    try:
+        fonts.set_scale(1.6)
+        panel.session.fontScaleChanged.emit(1.6)
+        wait_shown(qtbot, panel, text + "!")
+        view = panel.token_view
+        assert view.shown_labels()[-1] == "!"
+        # what each box needs at the new scale: its text (hex pieces in their own font) plus padding
+        need = CellMeasure(*view_fonts()[:2]).widths(view.cells)
+        shown = [view.token_rect(c.token).width() for c in view.cells]
+        assert all(w >= n - 0.5 for w, n in zip(shown, need)), list(zip(view.shown_labels(), shown, need))
+    finally:
+        fonts.set_scale(1.0)
+        panel.session.fontScaleChanged.emit(1.0)

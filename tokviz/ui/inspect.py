@@ -827,7 +827,7 @@ class InspectPanel(QWidget):
             self.message_bar.clear()  # an old encoding error no longer applies
         enc = result.encoding
         self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark, widths=result.widths,
-                                  marks=result.marks, layout=result.layout)
+                                  marks=result.marks, layout=result.layout, measured_with=result.request.fonts)
         self.token_view.set_placeholder(self.tr("Type or paste text to see its tokens."))
         self.counts.show_metrics(result.metrics)
         self.counts.note.setText(self._note_for(result))

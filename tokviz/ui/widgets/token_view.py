@@ -385,13 +385,15 @@ class TokenView(QAbstractScrollArea):
     # ---- data -------------------------------------------------------------------------------
     def set_cells(self, encoding: Encoding | None, cells: list[Cell], colors: list[QColor], *, dark: bool = False,
                   widths: tuple[list[float], list[float]] | None = None, marks: list[bool] | None = None,
-                  layout: CellLayout | None = None) -> None:
+                  layout: CellLayout | None = None, measured_with: tuple | None = None) -> None:
         """Show ``cells`` (from :func:`token_cells`) of ``encoding`` with the per-token ``colors``.
 
         ``widths`` (text widths, id widths) measured with :class:`CellMeasure` on :func:`view_fonts`
         elsewhere (the worker) saves measuring here; without it the view measures. ``marks``
         (:func:`token_marks`, outlined tokens) and ``layout`` (:func:`wrap_cells` for this view's
-        width and mode) likewise."""
+        width and mode) likewise. ``measured_with`` names the (text, hex) fonts the widths were
+        measured in: when the view's fonts changed since (a zoom while the worker was measuring),
+        the widths and layout are dropped and the view measures again."""
         self.encoding = encoding
         self.cells = cells
         self.colors = colors
@@ -399,6 +401,8 @@ class TokenView(QAbstractScrollArea):
             marks = token_marks(encoding.ids[:len(colors)]) if encoding is not None else []
         self.marks = marks
         self.dark = dark
+        if measured_with is not None and tuple(measured_with) != (self._text_font, self._hex_font):
+            widths = layout = None  # measured at another font scale: boxes would not fit their text
         if widths is None or len(widths[0]) != len(cells):
             widths = (self._measure.widths(cells), self._measure.id_widths(cells, encoding) if encoding else [])
         self._widths, self._id_widths = widths
