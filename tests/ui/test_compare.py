@@ -129,25 +129,11 @@ def test_hover_highlights_the_token_holding_the_char_in_every_row(qtbot, session
     panel.shutdown()
 
 
-def _edge_is_outlined(image, rect, fill, ring) -> bool:
-    """Whether the column just inside ``rect``'s left edge is the outline (``ring``), not ``fill``
-    (judged pixel by pixel, top to bottom away from the rounded corners)."""
-    import math
-
-    def dist(a, b):
-        return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue())
-
-    x = math.ceil(rect.left())
-    column = [image.pixelColor(x, y) for y in range(int(rect.top()) + 4, int(rect.bottom()) - 3)]
-    near_ring = [dist(c, ring) < dist(c, fill) for c in column]
-    assert all(near_ring) or not any(near_ring), [c.name() for c in column]  # one or the other
-    return all(near_ring)
-
-
 def test_same_colour_neighbours_in_a_row_are_outlined(qtbot, session):
     """gpt2 reads ㅋㅋㅋㅋ as id 40345 twice, and 안녕's bytes as ids 167, 227 (one palette colour):
     the second of each pair gets a ring in the text colour, its left neighbour does not, so the
     boundary shows (without it 6-10 neighbours per row of the default text had the same fill)."""
+    from tests.ui.test_token_colors import _edge_is_outlined
     from tokviz.ui.token_colors import text_color_on, token_color, token_marks
 
     panel = make_panel(qtbot, session, ["cl100k_base", "gpt2"], text="안녕하세요 ㅋㅋㅋㅋ!!!! 👋 Hello world 123")
