@@ -35,15 +35,18 @@ class Run(NamedTuple):
 def mark_runs(runs: list[Run]) -> list[Run]:
     """``runs`` with ``mark`` set where a run would merge with its left neighbour: in every stretch
     of touching runs with the same background, every other run (the rule of ``token_marks``, applied
-    to what is drawn, so two orange fresh pieces or two grey split characters are told apart too).
+    to what is drawn, so two orange fresh pieces are told apart too). A run after a subscript needs
+    none: the subscript already ends its neighbour (two grey split characters, ``토₃크₃``).
 
     >>> [r.mark for r in mark_runs([Run("ab", "#fff"), Run("ab", "#fff"), Run(" "), Run("ab", "#fff")])]
     [False, True, False, False]
+    >>> [r.mark for r in mark_runs([Run("토", "#ddd", sub="3"), Run("크", "#ddd", sub="3")])]
+    [False, False]
     """
     out: list[Run] = []
     for run in runs:
         prev = out[-1] if out else None
-        mark = bool(run.bg) and prev is not None and prev.bg == run.bg and not prev.mark
+        mark = bool(run.bg) and prev is not None and prev.bg == run.bg and not prev.mark and not prev.sub
         out.append(run._replace(mark=mark) if mark != run.mark else run)
     return out
 
