@@ -98,8 +98,23 @@ def test_gpt2_files_that_do_not_belong_together_are_named(byte_model, tmp_path):
         load_model(merges)
     assert str(merges) in str(info.value)
     merges.write_text("".join(lines[:1] + lines[2:]), encoding="utf-8")  # the first merge gone
-    with pytest.raises(ModelFileError, match="which vocab.json does not list|do not belong together"):
+    with pytest.raises(ModelFileError, match="what one more merge would make"):
         load_model(merges)
+
+
+@pytest.mark.parametrize("special", ["<|endoftext|>", "END", "|||"])
+def test_gpt2_export_with_any_special_token_loads_back_with_it(tmp_path, special):
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    trainer = BPETrainer(TrainerConfig(merges=40, min_frequency=1, special_tokens=(special,)))
+    for _ in trainer.run(["low lower lowest newer newest\n" * 5]):
+        pass
+    model = trainer.model()
+    vocab, merges = save_model(model, tmp_path / "m", "gpt2")
+    back = load_model(merges)
+    assert back.merges == model.merges
+    assert back.special_tokens() == model.special_tokens() == {special: 256 + len(model.merges)}
 
 
 def test_gpt2_files_load_in_hf_tokenizers(byte_model, tmp_path):

@@ -351,32 +351,38 @@ def _load_gpt2(vocab_path: Path | None, merges_path: Path | None, pattern: str) 
             raise ModelFileError(merges_path, f"line {lineno} is not 'left right'")
         pairs.append(parts)
     try:
-        ids_bytes = {bytes(dec[c] for c in tok): int(i) for tok, i in vocab.items() if all(c in dec for c in tok)}
-        specials = {tok: int(i) for tok, i in vocab.items() if not all(c in dec for c in tok)}
+        ids = {tok: int(i) for tok, i in vocab.items()}
+    except (ValueError, TypeError) as err:
+        raise ModelFileError(vocab_path, f"has an id that is not a number ({err})") from None
+    # ids 0-255 are the bytes, 256 + k is merge k; anything past the merges is a special token
+    n = 256 + len(pairs)
+    ordinary = {bytes(dec[c] for c in tok): i for tok, i in ids.items() if i < n and all(c in dec for c in tok)}
+    specials = {tok: i for tok, i in ids.items() if i >= n or not all(c in dec for c in tok)}
+    if any(ordinary.get(bytes([i])) != i for i in range(256)):
+        raise ModelFileError(vocab_path, "byte tokens are not ids 0-255 in byte order (not a tokviz export); "
+                             "open it as a tiktoken/GPT-2 encoder instead")
+    try:
         merges = []
         for a, b in pairs:
             ab, bb = bytes(dec[c] for c in a), bytes(dec[c] for c in b)
-            if ab not in ids_bytes or bb not in ids_bytes:
-                missing = a if ab not in ids_bytes else b
+            if ab not in ordinary or bb not in ordinary:
+                missing = a if ab not in ordinary else b
                 raise ModelFileError(
                     merges_path, f"merge {len(merges) + 1} ({a} {b}) uses {missing!r}, which vocab.json does not list "
                     f"(the two files do not belong together)")
-            merges.append((ids_bytes[ab], ids_bytes[bb], 256 + len(merges)))
+            merges.append((ordinary[ab], ordinary[bb], 256 + len(merges)))
     except KeyError as err:  # a character outside GPT-2's byte alphabet
         raise ModelFileError(merges_path, f"holds {err.args[0]!r}, which is not one of GPT-2's 256 byte characters") from None
-    except (ValueError, TypeError) as err:
-        raise ModelFileError(vocab_path, f"has an id that is not a number ({err})") from None
-    # ids past the merges may only be special tokens (<...>, [...]); ordinary tokens there mean
-    # merges.txt lost its end, or the files come from different models
-    n = 256 + len(merges)
-    stray = [tok for tok, i in vocab.items() if int(i) >= n and not (tok[:1] in "<[" and tok[-1:] in ">]")]
-    if stray:
-        raise ModelFileError(
-            merges_path, f"has {len(merges)} merges but vocab.json lists {len(stray)} more ordinary tokens "
-            f"(e.g. {stray[0]!r}): merges.txt is truncated or the two files do not belong together")
-    if any(ids_bytes.get(bytes([i])) != i for i in range(256)):
-        raise ModelFileError(vocab_path, "byte tokens are not ids 0-255 in byte order (not a tokviz export); "
-                             "open it as a tiktoken/GPT-2 encoder instead")
+    # merges.txt cut short: the token right after the last merge is then not a special token but
+    # the product of the next merge, two listed tokens glued together (and not named like a
+    # special token, <...> or [...], which a short special such as "END" = "E" + "ND" could mimic)
+    next_token = next((tok for tok, i in ids.items() if i == n and all(c in dec for c in tok)), None)
+    if next_token is not None and not (next_token[:1] in "<[" and next_token[-1:] in ">]"):
+        glued = bytes(dec[c] for c in next_token)
+        if any(glued[:k] in ordinary and glued[k:] in ordinary for k in range(1, len(glued))):
+            raise ModelFileError(
+                merges_path, f"has {len(merges)} merges, but vocab.json's token {n} ({next_token!r}) is what one more "
+                f"merge would make: merges.txt is truncated or the two files do not belong together")
     try:
         return BPEModel(mode="byte", pattern=pattern, merges=merges, special_tokens=specials,
                         name=vocab_path.name, source=str(vocab_path))
