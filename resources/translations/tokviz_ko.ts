@@ -691,6 +691,11 @@ byte span [{start}, {end})</source>
 <context>
     <name>InspectPanel</name>
     <message>
+        <location filename="../../tokviz/ui/inspect.py" line="661" />
+        <source>The Train panel was reset, so its model ({name}) is gone; the tokens below are from {fallback}. Train again to see the new model here.</source>
+        <translation>학습 패널이 초기화되어 모델({name})이 없어졌습니다. 아래 토큰은 {fallback}의 결과입니다. 다시 학습하면 새 모델이 여기에 나타납니다.</translation>
+    </message>
+    <message>
         <location filename="../../tokviz/ui/inspect.py" line="103" />
         <source>{encoder} could not encode this text: {kind}: {err}</source>
         <translation>{encoder}이(가) 이 텍스트를 인코딩하지 못했습니다: {kind}: {err}</translation>

@@ -154,6 +154,42 @@ def test_trained_model_appears_and_follows_its_newest_step(qtbot, registry):
         p.shutdown()
 
 
+def test_after_the_train_panels_reset_the_inspector_says_so_and_follows_the_next_model(qtbot, registry):
+    """Followed through the session's signals, whatever the model is called; Reset is said in the
+    message bar (the tokens below change encoder) and the next trained model is shown again."""
+    session = Session(Registry())
+    for status in registry.statuses():
+        if status.available:
+            session.registry.add(registry.get(status.name))
+    p = InspectPanel(session)
+    qtbot.addWidget(p)
+    p.show()
+    try:
+        cl = registry.get("o200k_base") if "o200k_base" in session.registry else registry.get("cl100k_base")
+        session.offer_trained_model(_Renamed(cl, "Korean merges, step 10"))
+        p.set_encoder("Korean merges, step 10")
+        session.offer_trained_model(_Renamed(cl, "Korean merges, step 20"))
+        assert p.current_encoder() == "Korean merges, step 20"  # no name guess: it is not called "tokviz BPE"
+        session.offer_trained_model(None)  # the Train panel's Reset
+        wait_shown(qtbot, p)
+        assert p.current_encoder() == "cl100k_base" and p.result.request.encoder == "cl100k_base"
+        assert p.encoder_combo.currentData() == "cl100k_base"
+        said = p.message_bar.text()
+        assert "Train panel was reset" in said and "Korean merges, step 20" in said and "cl100k_base" in said
+        session.offer_trained_model(_Renamed(cl, "Korean merges, step 5"))
+        wait_shown(qtbot, p)
+        assert p.current_encoder() == "Korean merges, step 5" and p.result.request.encoder == "Korean merges, step 5"
+        assert p.message_bar.text() == ""
+        # a user who picked another encoder after a Reset is not switched back
+        session.offer_trained_model(None)
+        p.set_encoder("cl100k_base")
+        assert p.message_bar.text() == ""
+        session.offer_trained_model(_Renamed(cl, "Korean merges, step 7"))
+        assert p.current_encoder() == "cl100k_base"
+    finally:
+        p.shutdown()
+
+
 # ---- the token view --------------------------------------------------------------------------------
 def test_partial_tokens_show_hex_pieces_and_ids_mode(qtbot, panel):
     show(qtbot, panel, "안녕")
@@ -733,6 +769,35 @@ def test_a_zoom_while_the_worker_measures_does_not_leave_boxes_too_small(qtbot, 
         need = CellMeasure(*view_fonts()[:2]).widths(view.cells)
         shown = [view.token_rect(c.token).width() for c in view.cells]
         assert all(w >= n - 0.5 for w, n in zip(shown, need)), list(zip(view.shown_labels(), shown, need))
+    finally:
+        fonts.set_scale(1.0)
+        panel.session.fontScaleChanged.emit(1.0)
+
+
+def test_a_dragged_layers_splitter_stays_where_the_user_put_it(qtbot, panel):
+    """Clicking tokens and resizing fit the byte layers' height only until the user drags the
+    splitter; a new font scale (presentation mode) fits it again."""
+    from tokviz.ui import fonts
+
+    show(qtbot, panel, DEMO_TEXT)
+    wait_shown(qtbot, panel, DEMO_TEXT)
+    split = panel.split
+    total = sum(split.sizes())
+    split.moveSplitter(int(total * 0.8), 1)  # what a drag of the handle does (emits splitterMoved)
+    dragged = split.sizes()
+    assert dragged[1] < total * 0.25
+    panel.select_tokens(3)
+    qtbot.wait(50)
+    assert split.sizes() == dragged
+    panel.resize(1200, 840)
+    qtbot.wait(100)
+    # the splitter shares out the new height by its stretch factors; nothing refits the layers
+    assert split.sizes()[0] > dragged[0] and dragged[1] <= split.sizes()[1] < total * 0.25, (split.sizes(), dragged)
+    try:
+        fonts.set_scale(1.6)
+        panel.session.fontScaleChanged.emit(1.6)
+        qtbot.wait(50)
+        assert split.sizes()[1] > dragged[1]  # fitted again to the taller rows
     finally:
         fonts.set_scale(1.0)
         panel.session.fontScaleChanged.emit(1.0)

@@ -413,6 +413,26 @@ class CountsBar(QWidget):
         return self.values[key].text()
 
 
+class LayersSplitter(QSplitter):
+    """The splitter between the tokens and the byte layers. It knows when its sizes are the user's:
+    dragged, or restored from the settings (the main window calls :meth:`restoreState`); the panel
+    then stops fitting it to the layers' rows, which would undo the user's choice at the next
+    resize or token click."""
+
+    def __init__(self, orientation, parent: QWidget | None = None):
+        super().__init__(orientation, parent)
+        self.user_sized = False
+        self.splitterMoved.connect(self._on_moved)  # emitted for drags only, not for setSizes
+
+    def _on_moved(self, *_args) -> None:
+        self.user_sized = True
+
+    def restoreState(self, state) -> bool:  # noqa: N802 (Qt's name)
+        restored = super().restoreState(state)
+        self.user_sized = self.user_sized or restored
+        return restored
+
+
 class InspectPanel(QWidget):
     """The Inspect tab. Built from the shared Session (its registry and change signals)."""
 
@@ -442,11 +462,23 @@ class InspectPanel(QWidget):
         self._refit.setInterval(0)
         self._refit.timeout.connect(self._fit_layers)
         self.editor.textChanged.connect(self._debounce.start)
+        # The Train panel's model is re-listed under a new name at each step and goes away on its
+        # Reset: the panel follows it through the session's signals, not by guessing from names.
+        trained = getattr(session, "trained_model", None)
+        self._trained_name: str | None = trained.name if trained is not None else None
+        self._lost_trained = False  # showing the default because the Train panel was reset
+        self._reset_text: str | None = None
+        renamed = getattr(session, "encoderRenamed", None)
+        if renamed is not None:
+            renamed.connect(self._on_encoder_renamed)
+        trained_signal = getattr(session, "trainedModelChanged", None)
+        if trained_signal is not None:
+            trained_signal.connect(self._on_trained_model)
         session.encodersChanged.connect(self._fill_encoders)
         for name in ("fontScaleChanged", "themeChanged"):
             sig = getattr(session, name, None)
             if sig is not None:
-                sig.connect(self._refresh_look)
+                sig.connect(self._on_font_scale if name == "fontScaleChanged" else self._refresh_look)
         self.editor.blockSignals(True)
         self.editor.setPlainText(DEMO_TEXT)
         self.editor.blockSignals(False)
@@ -565,7 +597,7 @@ class InspectPanel(QWidget):
         row.addLayout(self._side)
         lb.addLayout(row, 1)
 
-        self.split = split = QSplitter(Qt.Orientation.Vertical)
+        self.split = split = LayersSplitter(Qt.Orientation.Vertical)
         middle = QWidget()
         self._middle = ml = QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
@@ -583,11 +615,8 @@ class InspectPanel(QWidget):
         """(Re)list every registry encoder; unavailable ones are disabled, the reason is the tooltip."""
         model: QStandardItemModel = self.encoder_combo.model()
         previous = self._current_encoder
-        trained = getattr(self.session, "trained_model", None)
         statuses = self.session.registry.statuses()
         names = [s.name for s in statuses]
-        if previous is not None and previous not in names and previous.startswith("tokviz BPE") and trained is not None:
-            previous = trained.name  # follow the Train panel's model to its newest step
         self.encoder_combo.blockSignals(True)
         model.clear()
         for s in statuses:
@@ -612,6 +641,42 @@ class InspectPanel(QWidget):
         if changed:
             self.encode_now()
 
+    def _default_encoder(self) -> str | None:
+        available = [s.name for s in self.session.registry.statuses() if s.available]
+        return "cl100k_base" if "cl100k_base" in available else (available[0] if available else None)
+
+    def _on_encoder_renamed(self, old: str, new: str) -> None:
+        # the Train panel's model at another step: the registry already lists it under the new name
+        if self._current_encoder == old:
+            self._current_encoder = new
+            self.encode_now()
+
+    def _on_trained_model(self, encoder) -> None:
+        previous, self._trained_name = self._trained_name, (encoder.name if encoder is not None else None)
+        if encoder is None and previous is not None and self._current_encoder == previous:
+            # Reset: the model shown is gone. Say so (the view changes under the user) and show
+            # the default encoder; the next trained model is followed again.
+            fallback = self._default_encoder()
+            self._lost_trained = True
+            self._reset_text = self.tr("The Train panel was reset, so its model ({name}) is gone; the tokens below "
+                                       "are from {fallback}. Train again to see the new model here.").format(
+                name=previous, fallback=fallback or "–")
+            self.message_bar.show_message(self._reset_text, "warning")
+            self._current_encoder = fallback
+            self.encode_now()
+        elif encoder is not None and self._lost_trained:
+            self._lost_trained = False
+            if self.message_bar.text() == self._reset_text:
+                self.message_bar.clear()
+            self._current_encoder = encoder.name
+            self.encode_now()
+
+    def _chose_encoder(self) -> None:
+        """The user picked an encoder: no longer waiting for the Train panel's next model."""
+        self._lost_trained = False
+        if self._reset_text is not None and self.message_bar.text() == self._reset_text:
+            self.message_bar.clear()
+
     def encoder_names(self) -> list[tuple[str, bool, str]]:
         """(name, enabled, tooltip) of every entry in the picker, in order."""
         model: QStandardItemModel = self.encoder_combo.model()
@@ -628,6 +693,7 @@ class InspectPanel(QWidget):
                     self.message_bar.show_message(self.tr("{name} is unavailable: {reason}").format(name=name, reason=tip), "warning")
                     return
                 self.encoder_combo.setCurrentIndex(i)
+                self._chose_encoder()
                 self._current_encoder = name
                 self.encode_now()
                 return
@@ -646,6 +712,7 @@ class InspectPanel(QWidget):
             if path:
                 self.open_model_path(path)
             return
+        self._chose_encoder()
         self._current_encoder = name
         self.encode_now()
 
@@ -976,6 +1043,10 @@ class InspectPanel(QWidget):
         under_tokens = self._middle.spacing() + self.counts_row_height()
         # only with enlarged fonts: at normal size the full rows take 64% at most (1280x720) and the
         # details column keeps its room for the selection's table
+        if self.split.user_sized:
+            # the user's sizes stay; only the rows adapt: compact when the full ones do not fit
+            self._set_compact(fonts.scale() > 1 and lv.height_for(False) + extra > sizes[1])
+            return
         compact = fonts.scale() > 1 and lv.height_for(False) + extra > total - (chrome + under_tokens + lines)
         self._set_compact(compact)
         top_need = chrome + lines + (0 if compact else under_tokens)
@@ -1025,6 +1096,12 @@ class InspectPanel(QWidget):
 
     def set_allow_special(self, on: bool) -> None:
         self.special_check.setChecked(on)
+
+    def _on_font_scale(self, *_args) -> None:
+        # sizes the user chose for the old font sizes no longer fit the layers' rows (presentation
+        # mode makes them 1.6 times taller): fit the splitter again, until the user moves it again
+        self.split.user_sized = False
+        self._refresh_look()
 
     def _refresh_look(self, *_args) -> None:
         self.editor.setFont(fonts.mono_font(13))

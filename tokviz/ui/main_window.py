@@ -418,12 +418,14 @@ class MainWindow(QMainWindow):
         state = s.window_state
         if state is not None:
             self.restoreState(state)
+        # the font scale first: the Inspector fits its splitter to the layers at a new scale, and
+        # the sizes saved at that scale must win
+        if s.font_scale != 1.0:
+            self.set_font_scale(s.font_scale)
         for name, splitter in self.splitters().items():
             saved = s.splitter_state(name)
             if saved is not None:
                 splitter.restoreState(saved)
-        if s.font_scale != 1.0:
-            self.set_font_scale(s.font_scale)
         self.show_view(s.current_view)
 
     def splitters(self) -> dict[str, QSplitter]:
