@@ -201,3 +201,47 @@ def test_a_long_line_trains_like_the_whole_text_and_can_be_cancelled_while_count
     events = list(BPETrainer(TrainerConfig(merges=5)).run(blocks(), cancel=lambda: len(seen) > 20))
     assert isinstance(events[-1], Finished) and events[-1].reason == "cancelled"
     assert sum(len(s) for s in seen) < len(text) / 2
+
+
+@pytest.mark.parametrize("reader", ["lines", "blocks"])
+def test_only_the_files_first_bom_is_dropped(tmp_path, monkeypatch, reader):
+    """A BOM opens the file; one later in the text (a second file appended) is a character."""
+    from tokviz.core.bpe import corpus as corpus_module
+    from tokviz.core.bpe.corpus import read_corpus_blocks
+
+    monkeypatch.setattr(corpus_module, "LINE_PART_BYTES", 4)  # the first part is exactly the BOM + 1
+    p = tmp_path / "boms.txt"
+    p.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbfa\n\xef\xbb\xbfb\n")
+    items = list(read_corpus(p)) if reader == "lines" else list(read_corpus_blocks(p, block_bytes=4))
+    assert "".join(items) == "\ufeffa\n\ufeffb\n"
+
+
+def test_a_long_line_without_any_safe_cut_is_counted_in_linear_time(monkeypatch):
+    """CJK without spaces has no place to cut the counting buffer; it must not be re-joined and
+    re-scanned for every new part (that was quadratic: 8 MB took 3 s, a gigabyte hours)."""
+    from collections import Counter
+
+    import regex
+
+    from tokviz.core.bpe import trainer as trainer_module
+    from tokviz.core.bpe.corpus import LinePart
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    text = "漢字漢字，" * 40_000  # 200k characters, one line
+    parts = [LinePart(text[i:i + 100]) for i in range(0, len(text), 100)]
+    counts: Counter = Counter()
+    scans = 0
+    original = trainer_module._safe_cuts
+
+    def counting_cuts(t, *a, **k):
+        nonlocal scans
+        scans += 1
+        return original(t, *a, **k)
+
+    monkeypatch.setattr(trainer_module, "_safe_cuts", counting_cuts)
+    for _ in BPETrainer(TrainerConfig(merges=1))._count(iter(parts), counts, lambda: False, None):
+        pass
+    assert counts == Counter(regex.findall(trainer_module.PATTERNS["gpt4"], text))
+    # doubling: about log2(200k / 64k) + a few attempts, not one per 100-character part (2000)
+    assert scans <= 8, scans

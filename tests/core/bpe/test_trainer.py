@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.core.bpe.conftest import korean_text, single_spaced
@@ -122,15 +122,27 @@ _ALPHABET = [" ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u2028", "\x0b", "a", "Ab
              "!", "'s", "'LL", "/", "#", "\U0001F600"]
 
 
+_MODES = [("byte", "gpt2"), ("byte", "gpt4"), ("byte", "o200k"), ("byte", "whitespace"), ("byte", "none"),
+          ("char", "gpt4")]
+
+
 @given(
     parts=st.lists(st.sampled_from(_ALPHABET), max_size=120),
     cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=12),
     chunk=st.integers(min_value=1, max_value=40),
-    mode_pattern=st.sampled_from([("byte", "gpt2"), ("byte", "gpt4"), ("byte", "o200k"), ("byte", "whitespace"),
-                                  ("byte", "none"), ("char", "gpt4")]),
+    mode_pattern=st.sampled_from(_MODES),
+    keep=st.sampled_from([None, "hangul"]),
 )
+# the cases that matter, every run: a word cut by a line part, CRLF cut in two, indentation
+@example(parts=["Ab", "Ab", " ", "Ab"], cuts=[1], chunk=1, mode_pattern=("char", "gpt4"), keep=None)
+@example(parts=["값", "값", " ", "값"], cuts=[1], chunk=1, mode_pattern=("char", "gpt4"), keep="hangul")
+@example(parts=["a", "\r\n", "a"], cuts=[2], chunk=1, mode_pattern=("byte", "gpt4"), keep=None)
+@example(parts=["a", "\r\n", "a"], cuts=[2], chunk=1, mode_pattern=("byte", "none"), keep=None)
+@example(parts=["a", "\n", "  ", "  ", "a", " ", "a", "\n"], cuts=[], chunk=1, mode_pattern=("byte", "gpt2"), keep=None)
+@example(parts=["a", "\n", "  ", "  ", "a", " ", "a", "\n"], cuts=[], chunk=1, mode_pattern=("byte", "o200k"), keep=None)
+@example(parts=["a", "\n", "\t", "a", " ", "a", "\n"], cuts=[], chunk=1, mode_pattern=("byte", "whitespace"), keep=None)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_counting_in_chunks_and_line_parts_equals_counting_the_whole_text(parts, cuts, chunk, mode_pattern):
+def test_counting_in_chunks_and_line_parts_equals_counting_the_whole_text(parts, cuts, chunk, mode_pattern, keep):
     """However the corpus arrives (lines, parts of very long lines) and wherever the chunks are
     cut, the counted words/pieces are exactly those of the whole text."""
     from collections import Counter
@@ -149,7 +161,7 @@ def test_counting_in_chunks_and_line_parts_equals_counting_the_whole_text(parts,
             piece = text[start:b]
             items.append(piece if piece.endswith("\n") or b == len(text) else LinePart(piece))
             start = b
-    config = TrainerConfig(mode=mode, pattern=pattern, merges=1)
+    config = TrainerConfig(mode=mode, pattern=pattern, merges=1, keep=keep)
     counts: Counter = Counter()
     old = trainer_module._CHUNK_CHARS
     trainer_module._CHUNK_CHARS = chunk
@@ -158,6 +170,10 @@ def test_counting_in_chunks_and_line_parts_equals_counting_the_whole_text(parts,
             pass
     finally:
         trainer_module._CHUNK_CHARS = old
+    if keep == "hangul":
+        from tokviz.core.bpe.model import HANGUL_DROP
+
+        text = HANGUL_DROP.sub("", text)
     if mode == "char":
         expected = Counter(text.split())
     elif pattern == "none":

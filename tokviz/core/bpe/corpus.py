@@ -187,6 +187,7 @@ def _decode_lines(f: BinaryIO, name: str, errors: str) -> Iterator[str]:
     lineno = 0
     line_bytes = 0  # bytes of the current line already handed on as LinePart
     carry = b""  # the start of a character cut by the read limit
+    first = True
     try:
         while True:
             raw = f.readline(LINE_PART_BYTES)
@@ -202,8 +203,10 @@ def _decode_lines(f: BinaryIO, name: str, errors: str) -> Iterator[str]:
                 if partial:
                     keep = _char_boundary(raw)
                     raw, carry = raw[:keep], raw[keep:]
-            if lineno == 0 and line_bytes == 0 and raw.startswith(_BOM):
-                raw = raw[len(_BOM):]
+            if first:
+                first = False
+                if raw.startswith(_BOM):
+                    raw = raw[len(_BOM):]
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as err:

@@ -205,6 +205,8 @@ class BPETrainer:
 
         buf: list[str] = []
         buf_chars = 0
+        limit = _CHUNK_CHARS  # count when the buffer holds this much
+        fresh = 0  # characters taken in since the last cancel check
         done_bytes = 0
         last_report = 0.0
         pending: str | None = None
@@ -215,11 +217,14 @@ class BPETrainer:
                     pending += "\n"
                 buf.append(pending)
                 buf_chars += len(pending)
+                fresh += len(pending)
             pending = line
-            if buf_chars >= _CHUNK_CHARS:
+            if fresh >= _CHUNK_CHARS:
+                fresh = 0
                 if cancelled():
                     yield None
                     return
+            if buf_chars >= limit:
                 text = "".join(buf)
                 done_bytes += _utf8_len(text)
                 rest = count_chunk(text, False)
@@ -227,6 +232,10 @@ class BPETrainer:
                     done_bytes -= _utf8_len(rest)
                 buf = [rest] if rest else []
                 buf_chars = len(rest)
+                # A text with no safe cut (a long line of CJK without spaces, \r-only line ends)
+                # keeps its whole buffer: try again only once it has doubled, so the re-joining and
+                # re-scanning stay linear overall instead of quadratic.
+                limit = max(_CHUNK_CHARS, 2 * buf_chars)
                 now = time.monotonic()
                 if now - last_report >= _PROGRESS_INTERVAL:
                     last_report = now

@@ -329,7 +329,7 @@ class TiktokenEncoder:
                 name=f"tokviz:{name}", pat_str=pattern, mergeable_ranks=dict(ranks), special_tokens=self._specials
             )
         except BaseException as err:  # pyo3's PanicException derives from BaseException
-            if isinstance(err, (KeyboardInterrupt, SystemExit)):
+            if isinstance(err, (KeyboardInterrupt, SystemExit, MemoryError)):
                 raise
             raise ModelFileError(source, f"tiktoken cannot build an encoder from it ({err})") from None
 
