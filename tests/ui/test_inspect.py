@@ -545,11 +545,13 @@ def test_large_paste_stays_responsive_and_the_drawing_is_capped(qtbot, registry,
         assert not p.is_current()  # encoding happens in the worker, after the call returned
         wait_shown(qtbot, p, big, timeout=60_000)
         timer.stop()
-        # the event loop kept running meanwhile: no gap between 10 ms ticks near a second (a freeze)
+        # the event loop kept running meanwhile: no gap between 10 ms ticks of seconds (a freeze)
         during = [t for t in ticks if t > t0]
         assert len(during) >= 5
         longest = max(b - a for a, b in zip(during, during[1:]))
-        assert longest < 1.0, f"the GUI froze for {longest:.2f} s"
+        # measured on a 2-core machine: 0.12-0.25 s with the worker; encoding on the GUI thread
+        # freezes it 4.3 s. 2.5 s leaves a loaded CI machine room and still catches that freeze.
+        assert longest < 2.5, f"the GUI froze for {longest:.2f} s"
         n = len(big.splitlines())
         assert p.counts.value("tokens") == f"{n:,}"
         assert p.token_view.hidden_token_count() == n - cap
