@@ -6,23 +6,24 @@ pieces changed are replaced (one block of the QTextDocument each), and the piece
 formatted text runs rather than HTML, which Qt would have to parse first.
 
 A run can be marked (``mark``): it has the same colour as its left neighbour (a repeated piece, a
-palette collision), and the view draws a 2 px outline inside its background, as the Inspector's
-token view does, so the two never read as one piece.
+palette collision), and the view cuts a 2 px gap of the page colour at both of its edges, so the
+two never read as one piece. (The Inspector's cells already stand apart and get an outline there;
+in running text an outline around a one-character piece looked like a stray cursor.)
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTextBlockFormat, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QFont, QPainter, QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser
 
 
 class Run(NamedTuple):
     """A stretch of a line drawn with one format: ``bg`` "" = no background (text between words);
     ``sub`` a small subscript after the text (the number of byte tokens of a split character);
-    ``mark`` an outline in ``fg`` (same background as the run before it: see :func:`mark_runs`)."""
+    ``mark`` gaps at its edges (same background as the run before it: see :func:`mark_runs`)."""
 
     text: str
     bg: str = ""
@@ -163,19 +164,22 @@ class TokenLinesView(QTextBrowser):
                 out.append((QRectF(dx + min(x0, x1), dy + line.y(), abs(x1 - x0), line.height()), pen))
         return out
 
+    MARK_GAP = 2.0  # px of page colour cut at each edge of a marked run
+
     def paintEvent(self, event) -> None:  # noqa: N802
         super().paintEvent(event)
         if not self._marks:
             return
         p = QPainter(self.viewport())
-        p.setBrush(Qt.BrushStyle.NoBrush)
+        page = self.viewport().palette().base().color()
         view = QRectF(self.viewport().rect())
+        gap = self.MARK_GAP
         for i in self._marks:
-            for rect, pen in self._mark_outlines(i):
+            for rect, _pen in self._mark_outlines(i):
                 if rect.intersects(view):
-                    # inside the run's background, 2 px in its text colour, as the Inspector draws it
-                    p.setPen(QPen(pen, 2))
-                    p.drawRect(rect.adjusted(1, 1, -1, -1))
+                    # a gap on each side: from the same-coloured run before it and the one after
+                    p.fillRect(QRectF(rect.left() - gap / 2, rect.top(), gap, rect.height()), page)
+                    p.fillRect(QRectF(rect.right() - gap / 2, rect.top(), gap, rect.height()), page)
         p.end()
 
     def first_visible_line(self) -> int:
