@@ -803,3 +803,39 @@ def test_a_dragged_layers_splitter_stays_where_the_user_put_it(qtbot, panel):
     finally:
         fonts.set_scale(1.0)
         panel.session.fontScaleChanged.emit(1.0)
+
+
+def test_a_big_previous_result_is_freed_in_slices_and_one_still_held_is_left_alone(qtbot, registry):
+    """Freeing a big result at once holds the GIL for its whole length (a GUI stall, in any thread):
+    it is freed from a zero timer, at most SLICE objects a step, and never while someone holds it."""
+    import weakref
+
+    from tokviz.ui.widgets.token_view import token_cells
+
+    def big_result(text):
+        enc = registry.get("cl100k_base").encode(text)
+        enc.token_at_byte(0), enc.tokens_at_char(0)  # the lookup tables, as the worker builds them
+        return inspect_module.EncodeResult(inspect_module.EncodeRequest(1, text, "cl100k_base"), encoding=enc,
+                                           cells=token_cells(enc))
+
+    release = inspect_module.SlicedRelease()
+    held = big_result("hello world " * 20_000)
+    tokens = held.encoding.tokens
+    release.drop(held)
+    qtbot.waitUntil(lambda: release.pending() == 0, timeout=5000)
+    assert held.encoding.tokens == tokens and len(tokens) > 40_000 and len(held.cells) == len(tokens)
+
+    result = big_result("안녕 world " * 20_000)
+    n = len(result.encoding.tokens)
+    gone = weakref.ref(result.encoding)
+    release.drop(result)
+    del result
+    steps = 0
+    while release.pending():
+        before = release.pending()
+        release.step()
+        steps += 1
+        assert before - release.pending() <= release.SLICE
+    assert gone() is None
+    # tokens, their two lookup tables and the cells: many steps, each short
+    assert steps >= 2 * n // release.SLICE
