@@ -132,11 +132,18 @@ class _Renamed:
         return self.inner.token_bytes(token_id)
 
 
-def test_trained_model_appears_and_follows_its_newest_step(qtbot, registry):
+def _own_session(registry) -> Session:
+    """A session with its own registry holding the available encoders: trained models offered to
+    it come and go without touching the module-wide registry."""
     session = Session(Registry())
     for status in registry.statuses():
         if status.available:
             session.registry.add(registry.get(status.name))
+    return session
+
+
+def test_trained_model_appears_and_follows_its_newest_step(qtbot, registry):
+    session = _own_session(registry)
     p = InspectPanel(session)
     qtbot.addWidget(p)
     try:
@@ -157,10 +164,7 @@ def test_trained_model_appears_and_follows_its_newest_step(qtbot, registry):
 def test_after_the_train_panels_reset_the_inspector_says_so_and_follows_the_next_model(qtbot, registry):
     """Followed through the session's signals, whatever the model is called; Reset is said in the
     message bar (the tokens below change encoder) and the next trained model is shown again."""
-    session = Session(Registry())
-    for status in registry.statuses():
-        if status.available:
-            session.registry.add(registry.get(status.name))
+    session = _own_session(registry)
     p = InspectPanel(session)
     qtbot.addWidget(p)
     p.show()

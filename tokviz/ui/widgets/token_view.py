@@ -17,14 +17,13 @@ from array import array
 import unicodedata
 from dataclasses import dataclass
 
-import numpy as np
 import regex
 
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
-from tokviz.core.encoding import Encoding
+from tokviz.core.encoding import Encoding, char_byte_starts
 from tokviz.core.unicode import invisible_marker
 from tokviz.ui import fonts
 from tokviz.ui.token_colors import text_color_on, token_marks
@@ -82,7 +81,7 @@ class Cell:
 def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]:
     """Drawable cells for the first ``limit`` tokens (plus gaps no token covers).
 
-    >>> from tokviz.core.encoding import Encoding
+    >>> from tokviz.core.encoding import Encoding, char_byte_starts
     >>> enc = Encoding.from_byte_tokens("d", "안 a", [(1, b"\\xec\\x95"), (2, b"\\x88 a")])
     >>> [[(s.kind, s.text) for s in c.segments] for c in token_cells(enc)]
     [[('hex', 'EC 95')], [('hex', '88'), ('mark', '·'), ('text', 'a')]]
@@ -93,7 +92,7 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
         # only the characters up to the last drawn token matter (the text may be megabytes)
         text = text[:max(t.end for t in drawn[-64:])]
     data = text.encode("utf-8", "surrogatepass")
-    starts = _char_starts(data)
+    starts = char_byte_starts(text, data)
     cells: list[Cell] = []
     cache: dict[str, tuple[tuple[Segment, ...], bool]] = {}
     prev_byte_end = 0
@@ -117,16 +116,6 @@ _MAYBE_INVISIBLE = regex.compile(
     r"[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\u115f\u1160\u3164\uffa0\ufe00-\ufe0f"
     r"\U000e0100-\U000e01ef]"
 )
-
-
-def _char_starts(data: bytes) -> list[int]:
-    """Byte offset of every character of UTF-8 ``data`` plus its length, like
-    :func:`~tokviz.core.encoding.char_byte_starts` but vectorized (a 5 MB text in milliseconds):
-    a character starts at every byte that is not a continuation byte ``10xxxxxx``."""
-    arr = np.frombuffer(data, dtype=np.uint8)
-    starts = np.flatnonzero((arr & 0xC0) != 0x80).tolist()
-    starts.append(len(data))
-    return starts
 
 
 def run_segments(run: str) -> tuple[tuple[Segment, ...], bool]:
@@ -291,7 +280,7 @@ class CellMeasure:
 def token_char_parts(encoding: Encoding, index: int) -> list[tuple[int, bool]]:
     """(character index, wholly inside the token?) for every character token ``index`` touches.
 
-    >>> from tokviz.core.encoding import Encoding
+    >>> from tokviz.core.encoding import Encoding, char_byte_starts
     >>> enc = Encoding.from_byte_tokens("d", "a안", [(1, b"a\\xec"), (2, b"\\x95\\x88")])
     >>> token_char_parts(enc, 0), token_char_parts(enc, 1)
     ([(0, True), (1, False)], [(1, False)])
