@@ -29,43 +29,48 @@ class FlatLattice:
     position where no alive single-symbol piece starts (as SentencePiece's PopulateNodes does).
     """
 
-    def __init__(self, first, last, arc_start, arc_end, arc_piece, unk_positions=None):
+    def __init__(self, first, last, arc_start, arc_end, arc_piece):
         self.first = np.asarray(first, dtype=np.int64)
         self.last = np.asarray(last, dtype=np.int64)
         self.n_nodes = int(self.last[-1]) + 1 if len(self.last) else 0
         lens = self.last - self.first
         self.sent_of_node = np.repeat(np.arange(len(self.first)), lens + 1)
-        self.node_off = np.arange(self.n_nodes) - np.repeat(self.first, lens + 1)
-        self.all_start = np.asarray(arc_start, dtype=np.int64)
-        self.all_end = np.asarray(arc_end, dtype=np.int64)
-        self.all_piece = np.asarray(arc_piece, dtype=np.int64)
-        # nodes that begin a symbol (every node except the last of each string)
+        node_off = np.arange(self.n_nodes) - np.repeat(self.first, lens + 1)
         is_pos = np.ones(self.n_nodes, dtype=bool)
         is_pos[self.last] = False
-        self.positions = np.flatnonzero(is_pos)
+        positions = np.flatnonzero(is_pos)  # nodes that begin a symbol
+        # every arc, then a candidate unknown arc at every position (kept only where needed)
+        self.start = np.concatenate((np.asarray(arc_start, dtype=np.int64), positions))
+        self.end = np.concatenate((np.asarray(arc_end, dtype=np.int64), positions + 1))
+        self.piece = np.concatenate((np.asarray(arc_piece, dtype=np.int64), np.full(len(positions), -1, np.int64)))
+        self.n_real = len(self.start) - len(positions)
+        self.unk_pos = positions
+        self.sent = self.sent_of_node[self.start]
+        self._single = (self.end - self.start == 1)[: self.n_real]
+        # sorted once: forward by (end offset, end node, start), backward by (start offset desc, start node)
+        self._fwd_all = np.lexsort((self.start, self.end, node_off[self.end]))
+        self._fwd_key = (node_off[self.end], self.end)
+        self._bwd_all = np.lexsort((self.end, self.start, -node_off[self.start]))
+        self._bwd_key = (node_off[self.start], self.start)
 
     def select(self, alive: np.ndarray, exclude: np.ndarray | None = None) -> None:
-        """Keep the arcs whose piece is alive (and not excluded: a mask over all arcs), add unknown
-        arcs, and prepare the level groups."""
-        keep = alive[self.all_piece]
+        """Keep the arcs whose piece is alive (and not excluded: a mask over the arcs given to the
+        constructor), add unknown arcs, and prepare the level groups."""
+        real = alive[self.piece[: self.n_real]]
         if exclude is not None:
-            keep &= ~exclude
-        s, e, p = self.all_start[keep], self.all_end[keep], self.all_piece[keep]
+            real &= ~exclude
         single = np.zeros(self.n_nodes, dtype=bool)
-        single[s[e - s == 1]] = True
-        unk = self.positions[~single[self.positions]]
-        s = np.concatenate((s, unk))
-        e = np.concatenate((e, unk + 1))
-        p = np.concatenate((p, np.full(len(unk), -1, dtype=np.int64)))
-        self.start, self.end, self.piece = s, e, p
-        self.sent = self.sent_of_node[s]
-        self.n_unknown = len(unk)
-        self._fwd = _levels(self.node_off[e], e, s, ascending=True)
-        self._bwd = _levels(self.node_off[s], s, -e, ascending=False)
+        single[self.start[: self.n_real][real & self._single]] = True
+        keep = np.concatenate((real, ~single[self.unk_pos]))
+        self.keep = keep
+        self.kept = np.flatnonzero(keep)
+        self.n_unknown = int((~single[self.unk_pos]).sum())
+        self._fwd = _levels(self._fwd_all[keep[self._fwd_all]], *self._fwd_key)
+        self._bwd = _levels(self._bwd_all[keep[self._bwd_all]], *self._bwd_key)
 
     def arc_scores(self, scores: np.ndarray, unk_score: float) -> np.ndarray:
-        sc = np.where(self.piece >= 0, scores[np.maximum(self.piece, 0)], unk_score)
-        return sc
+        """Score of every arc (dead ones too; they are never read)."""
+        return np.where(self.piece >= 0, scores[np.maximum(self.piece, 0)], unk_score)
 
     def forward_backward(self, sc: np.ndarray, cancel: Callable[[], bool] | None = None):
         """``(alpha, beta, Z)``: log forward and backward sums per node, log P of each string."""
@@ -87,9 +92,10 @@ class FlatLattice:
         """Expected count of every piece (forward-backward, each string weighted by ``freq``) and
         the log-likelihood ``sum(freq * log P(string))``."""
         alpha, beta, z = self.forward_backward(sc, cancel)
-        post = np.exp(alpha[self.start] + sc + beta[self.end] - z[self.sent]) * freq[self.sent]
-        known = self.piece >= 0
-        counts = np.bincount(self.piece[known], weights=post[known], minlength=n_pieces)
+        k = self.kept[: np.searchsorted(self.kept, self.n_real)]  # kept arcs of real pieces
+        sent = self.sent[k]
+        post = np.exp(alpha[self.start[k]] + sc[k] + beta[self.end[k]] - z[sent]) * freq[sent]
+        counts = np.bincount(self.piece[k], weights=post, minlength=n_pieces)
         return counts, float((freq * z).sum())
 
     def viterbi(self, sc: np.ndarray, cancel=None):
@@ -126,20 +132,23 @@ class FlatLattice:
         return empty, empty, best[self.last]
 
 
-def _levels(level, group_key, tie_key, ascending: bool):
-    """Per level (ascending or descending): the arc indices sorted by group node then ``tie_key``,
-    the group nodes, group starts and sizes (for ``reduceat``)."""
-    order = np.lexsort((tie_key, group_key, level if ascending else -level))
+def _levels(order, level, group_key):
+    """Split ``order`` (arc indices sorted by level, then group node) into levels: per level the
+    arc indices, the group nodes, group starts and sizes (for ``reduceat``)."""
     lv = level[order]
-    bounds = np.flatnonzero(lv[1:] != lv[:-1]) + 1
+    keys = group_key[order]
+    n = len(order)
+    if not n:
+        return []
+    lb = np.concatenate(([0], np.flatnonzero(lv[1:] != lv[:-1]) + 1, [n]))
+    gs = np.concatenate(([0], np.flatnonzero(keys[1:] != keys[:-1]) + 1))
+    gl = np.searchsorted(gs, lb)
+    sizes_all = np.diff(np.concatenate((gs, [n])))
     out = []
-    for chunk in np.split(order, bounds):
-        if not len(chunk):
-            continue
-        keys = group_key[chunk]
-        g = np.concatenate(([0], np.flatnonzero(keys[1:] != keys[:-1]) + 1))
-        sizes = np.diff(np.concatenate((g, [len(chunk)])))
-        out.append((chunk, keys[g], g, sizes))
+    for t in range(len(lb) - 1):
+        lo, hi = lb[t], lb[t + 1]
+        g = gs[gl[t]: gl[t + 1]]
+        out.append((order[lo:hi], keys[g], g - lo, sizes_all[gl[t]: gl[t + 1]]))
     return out
 
 
