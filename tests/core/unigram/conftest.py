@@ -5,8 +5,7 @@ from __future__ import annotations
 import inspect
 import random
 
-KOREAN_WORDS = ("영화 정말 재밌다 최고의 배우 연기 스토리 지루하다 감동 다시 보고 싶다 별로 음악 좋았다 너무 "
-                "재미없다 배우들 연기력 대박 진짜 완전 감독 작품 시간 아깝다 추천 평점 주인공 결말 ㅋㅋㅋ ㅠㅠ").split()
+KOREAN_WORDS = ["영화", "정말", "재밌다", "최고의", "배우", "연기", "스토리", "지루하다", "감동", "다시", "보고", "싶다", "별로", "음악", "좋았다", "너무", "재미없다", "배우들", "연기력", "대박", "진짜", "완전", "감독", "작품", "시간", "아깝다", "추천", "평점", "주인공", "결말", "ㅋㅋㅋ", "ㅠㅠ"]
 ENGLISH_WORDS = inspect.getdoc(random.Random).split() + inspect.getdoc(random.shuffle).split()
 EMOJI = ["😀", "👍🏽", "❤️", "🇰🇷", "🎉", "🔥"]
 

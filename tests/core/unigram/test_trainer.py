@@ -113,7 +113,7 @@ def test_cancel_between_steps_keeps_the_model():
     t = UnigramTrainer(UnigramConfig(vocab_size=300))
     stop = {"now": False}
     for e in t.run(mixed_lines(), cancel=lambda: stop["now"]):
-        if isinstance(e, EMStep) and e.step == 3:
+        if getattr(e, "step", None) == 3:
             stop["now"] = True
     assert t.finished.reason == "cancelled" and t.steps == 3
     assert t.model().encode("정말").ids

@@ -11,7 +11,7 @@ minutes where this takes seconds.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from tokviz.core.encoding import Encoding, char_byte_starts
 from tokviz.core.errors import TokvizError, check_text
@@ -233,7 +233,7 @@ class UnigramModel:
             else:
                 out.append(self.pieces[i].replace(SPACE_MARK, " "))
         text = "".join(out)
-        return text[1:] if text.startswith(" ") else text
+        return text.removeprefix(" ")
 
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
         """Viterbi tokens of ``text`` with byte spans into its UTF-8 (see the module docstring).
@@ -250,7 +250,7 @@ class UnigramModel:
                 rows.append((sid, data[starts[s]:starts[e]], starts[s], starts[e], "special", self.pieces[sid]))
                 continue
             for m in WORD.finditer(text, s, e):
-                ws, we = m.span()
+                ws = m.start()
                 mark = (starts[ws - 1], starts[ws]) if ws > s else (starts[ws], starts[ws])
                 for tid, i, j in self._word(m.group()):
                     bs = mark[0] if i == 0 else starts[ws + i - 1]

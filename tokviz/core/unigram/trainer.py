@@ -50,8 +50,8 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
 
 import numpy as np
 import regex
@@ -213,7 +213,7 @@ class UnigramTrainer:
         return not cancelled()
 
     # ---- EM and pruning ----------------------------------------------------------------------
-    def _train(self, st: "_State", cancelled) -> Iterator[object]:
+    def _train(self, st: _State, cancelled) -> Iterator[object]:
         cfg = self.config
         desired = int(cfg.vocab_size * 1.1)
         step = 0
@@ -263,7 +263,7 @@ class UnigramTrainer:
         self._finished = Finished("merges", step, f"vocabulary size {len(pieces) + len(META_PIECES):,} reached")
         yield self._finished
 
-    def _snapshot(self, st: "_State") -> None:
+    def _snapshot(self, st: _State) -> None:
         ids = st.alive_ids()
         # by score, ties by piece (the order SentencePiece's Sorted() gives); strings made on demand
         order = ids[np.lexsort((st.str_rank[ids], -st.scores[ids]))]
@@ -278,9 +278,7 @@ def _last_space_end(text: str) -> int:
 
 
 # ---- Unicode scripts (SentencePiece's split_by_unicode_script) ----------------------------------
-_SCRIPTS = ("Latin Greek Cyrillic Armenian Hebrew Arabic Syriac Thaana Devanagari Bengali Gurmukhi Gujarati Oriya "
-            "Tamil Telugu Kannada Malayalam Sinhala Thai Lao Tibetan Myanmar Georgian Hangul Ethiopic Cherokee "
-            "Khmer Mongolian Han Hiragana Katakana Bopomofo Yi Inherited Common").split()
+_SCRIPTS = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew", "Arabic", "Syriac", "Thaana", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Tibetan", "Myanmar", "Georgian", "Hangul", "Ethiopic", "Cherokee", "Khmer", "Mongolian", "Han", "Hiragana", "Katakana", "Bopomofo", "Yi", "Inherited", "Common"]
 _SCRIPT_RX = regex.compile("|".join(f"(?P<{s}>\\p{{Script={s}}})" for s in _SCRIPTS))
 _ANY, _INHERITED, _INVALID = -1, -2, -3
 
@@ -304,7 +302,7 @@ class _State:
     """The unique words, the seed pieces and their flattened lattices, and the current scores."""
 
     @classmethod
-    def build(cls, cfg: UnigramConfig, words: Counter, cancelled) -> "_State":
+    def build(cls, cfg: UnigramConfig, words: Counter, cancelled) -> _State:
         st = cls()
         st.cfg = cfg
         # 1. characters and coverage (counted over "▁word", weighted by the word's count)
@@ -454,7 +452,7 @@ class _State:
         counts, loglik = lat.expected_counts(sc, self.freq, len(self.seeds), cancelled)
         _, vit_pieces, _ = lat.viterbi(sc, cancelled)
         # SentencePiece counts Viterbi tokens per unique word (not weighted)
-        tokens = int(len(vit_pieces))
+        tokens = len(vit_pieces)
         ids = self.alive_ids()
         ex = counts[ids]
         low = ex < EXPECTED_FREQUENCY_THRESHOLD
