@@ -15,7 +15,7 @@ covered, or longer than ``max_input_chars_per_word``, is one ``[UNK]``.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import regex
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 import heapq
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
 
 from tokviz.core.bpe.corpus import LinePart
 from tokviz.core.bpe.events import Finished, Progress
