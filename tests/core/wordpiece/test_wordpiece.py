@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -31,7 +32,7 @@ def naive_wordpiece(text: str, vocab_size: int) -> list[tuple[str, str, str]]:
         for w, seq in seqs.items():
             for s in seq:
                 sym[s] += words[w]
-            for p in zip(seq, seq[1:]):
+            for p in itertools.pairwise(seq):
                 pairs[p] += words[w]
         if not pairs:
             break
@@ -68,14 +69,14 @@ def test_merges_equal_the_naive_rule(lines, extra):
     if not bert_words(text):
         return
     base = len(SPECIALS) + len({w[0] for w in bert_words(text)} | {"##" + c for w in bert_words(text) for c in w[1:]})
-    t, events = train([text], base + extra)
+    _t, events = train([text], base + extra)
     ours = [(e.left, e.right, e.new_piece) for e in events if isinstance(e, WordPieceStep)]
     assert ours == naive_wordpiece(text, base + extra)
 
 
 def test_merges_equal_the_naive_rule_on_mixed_text():
     lines = mixed_lines(150)
-    t, events = train(lines, 700)
+    _t, events = train(lines, 700)
     ours = [(e.left, e.right, e.new_piece) for e in events if isinstance(e, WordPieceStep)]
     assert ours == naive_wordpiece("".join(lines), 700)
     step = next(e for e in events if isinstance(e, WordPieceStep))

@@ -25,6 +25,7 @@ pairs are pushed again with their new score; entries whose score went down are r
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -189,7 +190,7 @@ class WordPieceTrainer:
         for wi, (seq, f) in enumerate(zip(seqs, freq)):
             for s in seq:
                 sym_count[s] += f
-            for p in zip(seq, seq[1:]):
+            for p in itertools.pairwise(seq):
                 pair_count[p] = pair_count.get(p, 0) + f
                 where.setdefault(p, set()).add(wi)
         for p in pair_count:
@@ -252,13 +253,13 @@ class WordPieceTrainer:
                         i += 1
                 if not k:
                     continue
-                for p in zip(seq, seq[1:]):
+                for p in itertools.pairwise(seq):
                     pair_count[p] -= f
                     changed.add(p)
-                for p in zip(new, new[1:]):
+                for p in itertools.pairwise(new):
                     pair_count[p] = pair_count.get(p, 0) + f
                     changed.add(p)
-                old_pairs, new_pairs = set(zip(seq, seq[1:])), set(zip(new, new[1:]))
+                old_pairs, new_pairs = set(itertools.pairwise(seq)), set(itertools.pairwise(new))
                 for p in old_pairs - new_pairs:
                     where[p].discard(wi)
                 for p in new_pairs - old_pairs:
