@@ -1,0 +1,466 @@
+"""Chat prompts: a list of messages rendered the way a model sees them, and what each part costs in tokens.
+
+Two kinds of template:
+
+- **Jinja2 ``chat_template``s**, the model's own (tokenizer_config.json / chat_template.jinja) or the
+  built-in ``chatml`` (Qwen) and ``gemma``: rendered in jinja2's sandbox exactly as transformers
+  renders them (``trim_blocks``, ``lstrip_blocks``, ``raise_exception``, ``tojson``, ``strftime_now``,
+  ``bos_token``, ``eos_token``, ``add_generation_prompt``, ``tools``), then the whole prompt is encoded
+  with special-token strings read as single special tokens.
+- **Token-exact formats** that the model's own library builds piece by piece, not from one string:
+  ``llama3`` (Meta's ChatFormat: each header, role and content encoded on its own) and ``mistral-v1`` /
+  ``mistral-v3`` / ``mistral-v7`` (mistral-common's encode_chat_completion). Encoding the rendered
+  string instead would merge pieces across the boundaries and give other ids.
+
+A template that raises, runs too long or writes too much is stopped with a :class:`ChatTemplateError`:
+rendering runs under a line-level deadline (a trace hook, so even a loop that writes nothing stops),
+the output is bounded as it is produced, and huge string or list repetition is refused up front.
+
+>>> msgs = [Message("user", "안녕")]
+>>> render_jinja("{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}", msgs)
+'<user>안녕'
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from tokviz.core.encoding import Encoding
+from tokviz.core.errors import TokvizError
+
+RENDER_SECONDS = 2.0  # a chat template renders in milliseconds; seconds means a runaway loop
+RENDER_CHARS = 2_000_000  # bound on the rendered prompt (and on any one string the template builds)
+
+
+class ChatTemplateError(TokvizError):
+    """A chat template failed, ran away, or does not fit the encoder; the message says which."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message: ``role`` (system, user, assistant, tool) and its text ``content``."""
+
+    role: str
+    content: str
+
+
+def parse_messages(data: Any, source: str = "messages") -> list[Message]:
+    """Messages from parsed JSON: a list of ``{"role": ..., "content": ...}`` objects.
+
+    >>> parse_messages([{"role": "user", "content": "hi"}])
+    [Message(role='user', content='hi')]
+    """
+    if not isinstance(data, list):
+        raise ChatTemplateError(f"{source}: expected a JSON list of {{\"role\", \"content\"}} objects")
+    out = []
+    for i, item in enumerate(data):
+        if not isinstance(item, dict) or not isinstance(item.get("role"), str) \
+                or not isinstance(item.get("content"), str):
+            raise ChatTemplateError(f"{source}: message {i} needs a string \"role\" and a string \"content\"")
+        out.append(Message(item["role"], item["content"]))
+    return out
+
+
+# ---- Jinja2, sandboxed and bounded ------------------------------------------------------------------
+class _Runaway(Exception):
+    pass
+
+
+def _environment():
+    import jinja2
+    import jinja2.ext
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class BoundedEnvironment(ImmutableSandboxedEnvironment):
+        """transformers' environment, refusing ``'x' * 10**10``-style allocations before they happen."""
+
+        intercepted_binops = frozenset(["*", "**"])
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "*":
+                for seq, n in ((left, right), (right, left)):
+                    if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > RENDER_CHARS:
+                        raise _Runaway(f"the template repeats a value {n:,} times (over {RENDER_CHARS:,} items)")
+            if operator == "**" and isinstance(right, (int, float)) and abs(right) > 1000 \
+                    and isinstance(left, (int, float)) and abs(left) > 1:
+                raise _Runaway(f"the template raises a number to the power {right}")
+            return super().call_binop(context, operator, left, right)
+
+    def raise_exception(message):
+        raise jinja2.exceptions.TemplateError(message)
+
+    def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
+        # transformers' tojson: no HTML escaping, non-ASCII kept
+        return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+    def strftime_now(fmt):
+        return datetime.now().strftime(fmt)
+
+    env = BoundedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[jinja2.ext.loopcontrols])
+    env.filters["tojson"] = tojson
+    env.globals["raise_exception"] = raise_exception
+    env.globals["strftime_now"] = strftime_now
+    return env
+
+
+def render_jinja(source: str, messages: Sequence[Message], *, bos_token: str = "", eos_token: str = "",
+                 add_generation_prompt: bool = True, tools: list | None = None,
+                 extra: Mapping[str, Any] | None = None, seconds: float = RENDER_SECONDS,
+                 max_chars: int = RENDER_CHARS) -> str:
+    """Render a Jinja2 chat template as transformers' ``apply_chat_template(tokenize=False)`` does.
+
+    Raises ChatTemplateError for a syntax error, ``raise_exception(...)``, any other error inside the
+    template, more than ``seconds`` of work or more than ``max_chars`` of output.
+    """
+    import jinja2
+
+    env = _environment()
+    try:
+        template = env.from_string(source)
+    except jinja2.TemplateSyntaxError as err:
+        raise ChatTemplateError(f"the chat template has a syntax error on line {err.lineno}: {err.message}") from None
+    context = {
+        "messages": [{"role": m.role, "content": m.content} for m in messages],
+        "bos_token": bos_token, "eos_token": eos_token, "add_generation_prompt": add_generation_prompt,
+        "tools": tools, "documents": None, **(extra or {}),
+    }
+    deadline = time.monotonic() + seconds
+
+    def trace(frame, event, arg):
+        # every call and line while rendering checks the clock, so even a loop that writes nothing stops
+        if time.monotonic() > deadline:
+            raise _Runaway(f"the template ran for over {seconds:g} s (a loop that does not end?)")
+        return trace
+
+    previous = sys.gettrace()
+    parts: list[str] = []
+    size = 0
+    sys.settrace(trace)
+    try:
+        for chunk in template.generate(**context):
+            size += len(chunk)
+            if size > max_chars:
+                raise _Runaway(f"the template wrote over {max_chars:,} characters")
+            parts.append(chunk)
+    except _Runaway as err:
+        raise ChatTemplateError(f"the chat template was stopped: {err}") from None
+    except jinja2.exceptions.TemplateError as err:
+        raise ChatTemplateError(f"the chat template raised an error: {err}") from None
+    except RecursionError:
+        raise ChatTemplateError("the chat template was stopped: it recursed too deeply") from None
+    except Exception as err:  # noqa: BLE001 - anything else the template's own code does wrong
+        raise ChatTemplateError(f"the chat template failed: {type(err).__name__}: {err}") from None
+    finally:
+        sys.settrace(previous)
+    return "".join(parts)
+
+
+# ---- built-in templates -------------------------------------------------------------------------------
+CHATML_TEMPLATE = (
+    "{% for message in messages %}"
+    "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}"
+)
+
+# Gemma (2 and 3): no system role, so a system message is put before the first user turn; the
+# assistant is called "model"; contents are trimmed.
+GEMMA_TEMPLATE = (
+    "{{ bos_token }}"
+    "{% if messages and messages[0]['role'] == 'system' %}"
+    "{% set first_user_prefix = messages[0]['content'] + '\\n\\n' %}{% set loop_messages = messages[1:] %}"
+    "{% else %}{% set first_user_prefix = '' %}{% set loop_messages = messages %}{% endif %}"
+    "{% for message in loop_messages %}"
+    "{% set role = 'model' if message['role'] == 'assistant' else message['role'] %}"
+    "{{ '<start_of_turn>' + role + '\\n' + (first_user_prefix if loop.first else '') + message['content'] | trim"
+    " + '<end_of_turn>\\n' }}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<start_of_turn>model\\n' }}{% endif %}"
+)
+
+JINJA_BUILTINS = {"chatml": CHATML_TEMPLATE, "gemma": GEMMA_TEMPLATE}
+EXACT_BUILTINS = ("llama3", "mistral-v1", "mistral-v3", "mistral-v7")
+BUILTIN_TEMPLATES = (*EXACT_BUILTINS, *JINJA_BUILTINS)
+
+
+@dataclass
+class _Unit:
+    """One piece encoded on its own: a special token, or text (with where message contents sit in it)."""
+
+    text: str
+    special: bool = False
+    contents: list[tuple[int, int, int]] = field(default_factory=list)  # (message, start, end) chars in text
+
+
+class _Builder:
+    def __init__(self):
+        self.units: list[_Unit] = []
+
+    def special(self, token: str) -> None:
+        self.units.append(_Unit(token, special=True))
+
+    def text(self, *pieces: str | tuple[int, str]) -> None:
+        """One unit of text; a ``(message index, text)`` piece marks a message's content."""
+        unit = _Unit("")
+        for piece in pieces:
+            if isinstance(piece, tuple):
+                index, content = piece
+                unit.contents.append((index, len(unit.text), len(unit.text) + len(content)))
+                unit.text += content
+            else:
+                unit.text += piece
+        if unit.text:
+            self.units.append(unit)
+
+
+def _llama3_units(messages: Sequence[Message], add_generation_prompt: bool) -> list[_Unit]:
+    """Meta's ChatFormat.encode_dialog_prompt: bos, then per message a header, the content and eot."""
+    b = _Builder()
+    b.special("<|begin_of_text|>")
+    for i, m in enumerate(messages):
+        b.special("<|start_header_id|>")
+        b.text("ipython" if m.role == "tool" else m.role)
+        b.special("<|end_header_id|>")
+        b.text("\n\n")
+        b.text((i, m.content))
+        b.special("<|eot_id|>")
+    if add_generation_prompt:
+        b.special("<|start_header_id|>")
+        b.text("assistant")
+        b.special("<|end_header_id|>")
+        b.text("\n\n")
+    return b.units
+
+
+def _mistral_turns(messages: Sequence[Message], keep_system: bool) -> list[tuple[str, list[tuple[int, str]]]]:
+    """mistral-common's request normalizer: consecutive messages of one role become one turn, their
+    contents joined by a blank line; below v7 system messages leave the conversation (the system prompt)."""
+    turns: list[tuple[str, list[tuple[int, str]]]] = []
+    for i, m in enumerate(messages):
+        if m.role not in ("system", "user", "assistant"):
+            raise ChatTemplateError(f"the Mistral format takes system, user and assistant messages, not {m.role!r}")
+        if m.role == "system" and not keep_system:
+            continue
+        if turns and turns[-1][0] == m.role:
+            turns[-1][1].append((i, m.content))
+        else:
+            turns.append((m.role, [(i, m.content)]))
+    return turns
+
+
+def _joined(parts: list[tuple[int, str]], sep: str = "\n\n") -> list[str | tuple[int, str]]:
+    out: list[str | tuple[int, str]] = []
+    for k, part in enumerate(parts):
+        if k:
+            out.append(sep)
+        out.append(part)
+    return out
+
+
+def _mistral_units(messages: Sequence[Message], version: str) -> list[_Unit]:
+    """mistral-common's encode_chat_completion for plain-text conversations (v1, v3 and tekken, v7)."""
+    keep_system = version == "v7"
+    system = [(i, m.content) for i, m in enumerate(messages) if m.role == "system"]
+    turns = _mistral_turns(messages, keep_system)
+    users = [k for k, (role, _) in enumerate(turns) if role == "user"]
+    if not users or turns[-1][0] != "user":
+        raise ChatTemplateError("the Mistral format needs the conversation to end with a user message")
+    first_user, last_user = users[0], users[-1]
+    b = _Builder()
+    b.special("<s>")
+    for k, (role, parts) in enumerate(turns):
+        if role == "system":  # v7 only
+            b.special("[SYSTEM_PROMPT]")
+            b.text(*_joined(parts))
+            b.special("[/SYSTEM_PROMPT]")
+        elif role == "user":
+            body = _joined(parts)
+            if version == "v1":
+                if k == first_user and system:
+                    body = [*_joined(system), "\n\n", *body]
+                b.text("[INST] ", *body, " [/INST]")
+            else:
+                if version == "v3" and k == last_user and system:
+                    body = [*_joined(system), "\n\n", *body]
+                b.special("[INST]")
+                b.text(*body)
+                b.special("[/INST]")
+        else:
+            body = _joined(parts)
+            if version != "v1":  # from v2 on a reply's trailing spaces are dropped
+                idx, last = body[-1]
+                body[-1] = (idx, last.rstrip(" "))
+            b.text(*body)
+            b.special("</s>")
+    return b.units
+
+
+# ---- the prompt and its costs -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ChatPrompt:
+    """A rendered chat prompt and its tokens.
+
+    ``message_tokens[i]`` counts the tokens that carry message i's content; ``overhead`` counts the
+    rest (special tokens, role names, separators the template adds).
+    """
+
+    template: str
+    text: str
+    encoding: Encoding
+    messages: tuple[Message, ...]
+    message_tokens: tuple[int, ...]
+    overhead: int
+
+    def as_json(self) -> dict:
+        return {
+            "template": self.template,
+            "text": self.text,
+            "messages": [{"role": m.role, "tokens": n} for m, n in zip(self.messages, self.message_tokens)],
+            "overhead": self.overhead,
+            "total": len(self.encoding),
+        }
+
+
+def _special_id(encoder, token: str) -> int:
+    found = encoder.special_tokens().get(token)
+    if found is None:
+        raise ChatTemplateError(
+            f"the template needs the special token {token!r}, which {encoder.name} does not have; "
+            "choose a template made for this model"
+        )
+    return found
+
+
+def _encode_units(encoder, units: list[_Unit]) -> tuple[str, Encoding, list[tuple[int, int, int]]]:
+    """Encode each unit on its own and join them into one Encoding of the whole prompt."""
+    text = "".join(u.text for u in units)
+    rows: list[tuple] = []
+    contents: list[tuple[int, int, int]] = []  # (message, byte start, byte end) in the whole prompt
+    normalized_parts: list[str] = []
+    changed = False
+    offset = 0
+    for unit in units:
+        data = unit.text.encode("utf-8")
+        if unit.special:
+            rows.append((_special_id(encoder, unit.text), data, offset, offset + len(data), "special", unit.text))
+            normalized_parts.append(unit.text)
+        else:
+            enc = encoder.encode(unit.text)
+            for t in enc.tokens:
+                rows.append((t.id, t.bytes, t.byte_start + offset, t.byte_end + offset, t.kind, t.raw))
+            normalized_parts.append(enc.normalized_text if enc.normalized_text is not None else unit.text)
+            changed |= enc.normalized_text is not None
+            for index, start, end in unit.contents:
+                bs = offset + len(unit.text[:start].encode("utf-8"))
+                contents.append((index, bs, bs + len(unit.text[start:end].encode("utf-8"))))
+        offset += len(data)
+    encoding = Encoding.from_spans(encoder.name, text, rows, "".join(normalized_parts) if changed else None)
+    return text, encoding, contents
+
+
+def _locate_contents(text: str, messages: Sequence[Message]) -> list[tuple[int, int, int]]:
+    """Where each message's content appears in a rendered prompt (in order; a template may trim it)."""
+    found = []
+    pos = 0
+    for i, m in enumerate(messages):
+        needle = m.content if m.content in text[pos:] else m.content.strip()
+        if not needle:
+            continue
+        at = text.find(needle, pos)
+        if at < 0:
+            continue  # the template changed or dropped it: its tokens count as template text
+        bs = len(text[:at].encode("utf-8"))
+        found.append((i, bs, bs + len(needle.encode("utf-8"))))
+        pos = at + len(needle)
+    return found
+
+
+def _count(encoding: Encoding, contents: list[tuple[int, int, int]], n_messages: int) -> tuple[list[int], int]:
+    """Tokens per message (a token counts for the content it overlaps) and the rest."""
+    counts = [0] * n_messages
+    overhead = 0
+    for t in encoding.tokens:
+        owner = None
+        for index, start, end in contents:
+            if t.byte_start < end and start < t.byte_end or (t.byte_start == t.byte_end and start <= t.byte_start < end):
+                owner = index
+                break
+        if owner is None or t.kind == "special":
+            overhead += 1
+        else:
+            counts[owner] += 1
+    return counts, overhead
+
+
+def build_prompt(encoder, messages: Sequence[Message], template: str, *, add_generation_prompt: bool = True,
+                 bos_token: str | None = None, eos_token: str | None = None, tools: list | None = None) -> ChatPrompt:
+    """Render ``messages`` with ``template`` and encode the prompt with ``encoder``.
+
+    ``template`` is a built-in name (:data:`BUILTIN_TEMPLATES`) or Jinja2 source. bos/eos default to
+    the encoder's config (tokenizer_config.json) or its known tokens.
+    """
+    messages = tuple(messages)
+    if template == "llama3":
+        text, encoding, contents = _encode_units(encoder, _llama3_units(messages, add_generation_prompt))
+        name = template
+    elif template in ("mistral-v1", "mistral-v3", "mistral-v7"):
+        text, encoding, contents = _encode_units(encoder, _mistral_units(messages, template.split("-")[1]))
+        name = template
+    else:
+        source = JINJA_BUILTINS.get(template, template)
+        name = template if template in JINJA_BUILTINS else "model's chat_template"
+        config = getattr(encoder, "config", None)
+        bos = bos_token if bos_token is not None else (
+            getattr(config, "bos_token", None) or getattr(encoder, "bos_token", None) or _first_special(
+                encoder, ("<bos>", "<|begin_of_text|>", "<s>")))
+        eos = eos_token if eos_token is not None else (
+            getattr(config, "eos_token", None) or getattr(encoder, "eos_token", None) or "")
+        text = render_jinja(source, messages, bos_token=bos or "", eos_token=eos or "",
+                            add_generation_prompt=add_generation_prompt, tools=tools)
+        encoding = encoder.encode(text, allow_special=True)
+        contents = _locate_contents(text, messages)
+    counts, overhead = _count(encoding, contents, len(messages))
+    return ChatPrompt(name, text, encoding, messages, tuple(counts), overhead)
+
+
+def _first_special(encoder, names: Sequence[str]) -> str:
+    specials = encoder.special_tokens()
+    return next((n for n in names if n in specials), "")
+
+
+def default_template(encoder) -> str:
+    """The template for an encoder that names none: its own chat_template, else the built-in its
+    special tokens call for (Llama 3 headers, Mistral [INST], ChatML, Gemma turns).
+
+    Raises ChatTemplateError when nothing fits (give --template).
+    """
+    config = getattr(encoder, "config", None)
+    own = getattr(config, "chat_template", None)
+    if own:
+        return own
+    specials = encoder.special_tokens()
+    if "<|start_header_id|>" in specials:
+        return "llama3"
+    if "<|im_start|>" in specials:
+        return "chatml"
+    if "<start_of_turn>" in specials:
+        return "gemma"
+    version = getattr(encoder, "version", None)  # tekken.json records its instruct version
+    if version in ("v1", "v2", "v3", "v7") and "[INST]" in specials:
+        return "mistral-v3" if version == "v2" else f"mistral-{version}"
+    if "[SYSTEM_PROMPT]" in specials:
+        return "mistral-v7"
+    if "[INST]" in specials:
+        return "mistral-v3"
+    if getattr(encoder, "name", "") == "mistral-sp-v1":
+        return "mistral-v1"
+    raise ChatTemplateError(
+        f"{encoder.name} has no chat template and none of the built-in ones fits its special tokens; "
+        f"give one with --template ({', '.join(BUILTIN_TEMPLATES)}, or a Jinja file)"
+    )

@@ -1,0 +1,430 @@
+"""Hugging Face ``tokenizer.json`` models (Llama 3.x, Qwen 2.5/3, Gemma, DeepSeek, BERT, ...) through ``tokenizers``.
+
+The ``tokenizers`` library is the reference implementation, so it does the splitting; tokviz only
+turns its answer into an Encoding. ``tokenizers`` reports each token as a vocabulary string and a
+character span, which is not enough for an inspector: a byte-level token that holds half of ``안``
+has the same span as the token holding the other half. So each token's exact bytes are rebuilt from
+its vocabulary string, by the decoder style the file declares:
+
+- ``ByteLevel`` (GPT-2, Llama 3, Qwen, DeepSeek): every byte is written as one printable character
+  (``Ġ`` is the space); the map is inverted.
+- ``ByteFallback`` (Llama 2, Gemma): ``<0xEC>`` is the byte 0xEC, ``▁`` is the space.
+- ``Metaspace`` (T5, ALBERT-style Unigram): ``▁`` is the space.
+- ``WordPiece`` (BERT): ``##`` marks a piece that continues a word and stands for no text.
+
+When the token bytes join to the text's UTF-8, the byte spans tile the text exactly. When the model
+normalizes (NFC, lowercasing, a ``▁`` prefix) they cannot; then the spans come from ``tokenizers``'
+offsets and :attr:`Encoding.normalized_text` holds what the normalizer made of the text, so the change
+is shown, never hidden.
+
+A model folder (``tokenizer.json`` + ``tokenizer_config.json``, as models ship) also gives the
+bos/eos tokens and the Jinja ``chat_template`` (or ``chat_template.jinja``), see :class:`ModelConfig`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tokviz.core.encoding import Encoding, TokenKind, char_byte_starts
+from tokviz.core.errors import ModelFileError, check_text
+
+FAMILY = "tokenizer.json"
+
+_BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>")
+
+
+def byte_level_decoder() -> dict[str, int]:
+    """GPT-2's printable stand-in character for each byte, inverted: ``{"Ġ": 0x20, "a": 0x61, ...}``.
+
+    >>> d = byte_level_decoder(); d["Ġ"], d["Ċ"], d["ì"]
+    (32, 10, 236)
+    """
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    chars = {b: b for b in printable}
+    n = 0
+    for b in range(256):
+        if b not in chars:
+            chars[b] = 256 + n
+            n += 1
+    return {chr(c): b for b, c in chars.items()}
+
+
+_BYTE_LEVEL = byte_level_decoder()
+
+
+@dataclass(frozen=True)
+class PieceStyle:
+    """How a vocabulary string stands for bytes: ``byte_level``, ``byte_fallback``, ``metaspace``,
+    ``wordpiece`` or ``plain``; ``marker`` is Metaspace's space character or WordPiece's prefix."""
+
+    kind: str
+    marker: str = ""
+
+    def piece_bytes(self, piece: str) -> bytes:
+        """The bytes a vocabulary string stands for.
+
+        >>> PieceStyle("byte_level").piece_bytes("ĠìķĪ")
+        b' \\xec\\x95\\x88'
+        >>> PieceStyle("byte_fallback", "▁").piece_bytes("<0xEC>"), PieceStyle("byte_fallback", "▁").piece_bytes("▁hi")
+        (b'\\xec', b' hi')
+        >>> PieceStyle("wordpiece", "##").piece_bytes("##ing")
+        b'ing'
+        """
+        if self.kind == "byte_level":
+            try:
+                return bytes(_BYTE_LEVEL[c] for c in piece)
+            except KeyError:  # not byte-encoded (a token added as plain text)
+                return piece.encode("utf-8")
+        if self.kind == "byte_fallback":
+            m = _BYTE_PIECE.fullmatch(piece)
+            if m is not None:
+                return bytes([int(m.group(1), 16)])
+            return piece.replace(self.marker or "▁", " ").encode("utf-8")
+        if self.kind == "metaspace":
+            return piece.replace(self.marker or "▁", " ").encode("utf-8")
+        if self.kind == "wordpiece":
+            prefix = self.marker or "##"
+            return (piece.removeprefix(prefix)).encode("utf-8")
+        return piece.encode("utf-8")
+
+
+def _components(node, key: str) -> list[dict]:
+    """A tokenizer.json component and, for a ``Sequence``, its members (flattened)."""
+    if not isinstance(node, dict):
+        return []
+    if node.get("type") == "Sequence":
+        out: list[dict] = []
+        for member in node.get(key, []) or []:
+            out.extend(_components(member, key))
+        return out
+    return [node]
+
+
+def piece_style(config: Mapping) -> PieceStyle:
+    """The :class:`PieceStyle` a parsed tokenizer.json declares (decoder first, then model and pre-tokenizer).
+
+    >>> piece_style({"decoder": {"type": "ByteLevel"}, "model": {"type": "BPE"}}).kind
+    'byte_level'
+    >>> piece_style({"decoder": {"type": "WordPiece", "prefix": "##"}, "model": {"type": "WordPiece"}})
+    PieceStyle(kind='wordpiece', marker='##')
+    """
+    decoders = _components(config.get("decoder"), "decoders")
+    pre = _components(config.get("pre_tokenizer"), "pretokenizers")
+    model = config.get("model") or {}
+    types = {d.get("type") for d in decoders}
+    if "ByteLevel" in types or any(p.get("type") == "ByteLevel" for p in pre):
+        return PieceStyle("byte_level")
+    metaspace = next((d for d in decoders + pre if d.get("type") == "Metaspace"), None)
+    space = (metaspace or {}).get("replacement", "▁")
+    if "ByteFallback" in types or model.get("byte_fallback"):
+        return PieceStyle("byte_fallback", space)
+    if metaspace is not None or any(
+        d.get("type") == "Replace" and (d.get("pattern") or {}).get("String") == "▁" for d in decoders
+    ):
+        return PieceStyle("metaspace", space)
+    if "WordPiece" in types or model.get("type") == "WordPiece":
+        wp = next((d for d in decoders if d.get("type") == "WordPiece"), {})
+        return PieceStyle("wordpiece", wp.get("prefix") or model.get("continuing_subword_prefix") or "##")
+    return PieceStyle("plain")
+
+
+# ---- tokenizer_config.json ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ModelConfig:
+    """What a model folder's ``tokenizer_config.json`` (and ``chat_template.jinja``) says.
+
+    ``chat_template`` is the Jinja source (the ``default`` one when the file names several).
+    """
+
+    bos_token: str | None = None
+    eos_token: str | None = None
+    chat_template: str | None = None
+    add_bos_token: bool | None = None
+    source: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def _token_text(value) -> str | None:
+    # tokenizer_config.json writes a token either as a string or as an AddedToken object
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("content"), str):
+        return value["content"]
+    return None
+
+
+def read_model_config(folder: str | Path) -> ModelConfig:
+    """The bos/eos tokens and chat template of the model in ``folder`` (empty when it has no config).
+
+    Raises ModelFileError for a tokenizer_config.json that is not valid JSON.
+    """
+    folder = Path(folder)
+    cfg_path = folder / "tokenizer_config.json"
+    data: dict = {}
+    if cfg_path.is_file():
+        try:
+            data = json.loads(cfg_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ModelFileError(cfg_path, f"is not valid JSON ({err})") from None
+        if not isinstance(data, dict):
+            raise ModelFileError(cfg_path, "is not a JSON object")
+    template = data.get("chat_template")
+    if isinstance(template, list):  # [{"name": "default", "template": ...}, {"name": "tool_use", ...}]
+        named = {t.get("name"): t.get("template") for t in template if isinstance(t, dict)}
+        template = named.get("default") or next(iter(named.values()), None)
+    jinja = folder / "chat_template.jinja"
+    if jinja.is_file():  # newer transformers saves the template beside the config
+        try:
+            template = jinja.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ModelFileError(jinja, f"cannot read ({err})") from None
+    return ModelConfig(
+        bos_token=_token_text(data.get("bos_token")),
+        eos_token=_token_text(data.get("eos_token")),
+        chat_template=template if isinstance(template, str) else None,
+        add_bos_token=data.get("add_bos_token") if isinstance(data.get("add_bos_token"), bool) else None,
+        source=str(cfg_path) if cfg_path.is_file() else None,
+        extra={k: v for k, v in data.items() if k in ("model_max_length", "tokenizer_class")},
+    )
+
+
+# ---- the encoder ----------------------------------------------------------------------------------
+class HFTokenizerEncoder:
+    """An Encoder backed by a ``tokenizers.Tokenizer`` built from a tokenizer.json.
+
+    >>> enc = HFTokenizerEncoder.from_file(path)            # doctest: +SKIP
+    >>> [t.bytes for t in enc.encode("안").tokens]          # doctest: +SKIP
+    [b'\\xec\\x95\\x88']
+    """
+
+    family = FAMILY
+
+    def __init__(self, name: str, json_text: str, source: str, config: ModelConfig | None = None):
+        try:
+            from tokenizers import Tokenizer
+        except ImportError as err:  # a runtime dependency, but say so plainly if it is missing
+            raise ModelFileError(source, "reading tokenizer.json needs the 'tokenizers' package (pip install tokenizers)") from err
+        try:
+            parsed = json.loads(json_text)
+        except json.JSONDecodeError as err:
+            raise ModelFileError(source, f"is not valid JSON (truncated?): {err}") from None
+        if not isinstance(parsed, dict) or not isinstance(parsed.get("model"), dict):
+            raise ModelFileError(source, "is not a tokenizer.json (no \"model\" object)")
+        try:
+            tok = Tokenizer.from_str(json_text)
+        except BaseException as err:  # tokenizers raises plain Exception; a Rust panic derives from BaseException
+            if isinstance(err, (KeyboardInterrupt, SystemExit, MemoryError)):
+                raise
+            raise ModelFileError(source, f"tokenizers cannot read it ({err})") from None
+        # Nothing is added around the text by encode() (the chat composer adds bos explicitly), and the
+        # ByteLevel post-processor's offset trimming would move spans off the spaces tokens hold.
+        tok.post_processor = None
+        tok.no_truncation()
+        tok.no_padding()
+        self.name = name
+        self.source = source
+        self.config = config or ModelConfig()
+        self.style = piece_style(parsed)
+        self._tok = tok
+        self._lock = threading.Lock()  # encode_special_tokens is a switch on the shared tokenizer
+        self._has_normalizer = bool(_components(parsed.get("normalizer"), "normalizers"))
+        self.byte_level = self.style.kind == "byte_level" and not self._has_normalizer
+        model = parsed["model"]
+        unk = model.get("unk_token")
+        self._unk_id = tok.token_to_id(unk) if isinstance(unk, str) else None
+        if self._unk_id is None and isinstance(model.get("unk_id"), int):
+            self._unk_id = model["unk_id"]
+        self._added = {i: a for i, a in tok.get_added_tokens_decoder().items()}
+        self._specials = {a.content: i for i, a in self._added.items() if a.special}
+        self._bytes: dict[int, bytes] = {}
+
+    @classmethod
+    def from_file(cls, path: str | Path, *, name: str | None = None) -> HFTokenizerEncoder:
+        """Load ``path`` (a tokenizer.json, or a folder holding one); the sibling tokenizer_config.json
+        gives bos/eos and the chat template."""
+        p = Path(path)
+        if p.is_dir():
+            p = p / "tokenizer.json"
+        try:
+            text = p.read_bytes().decode("utf-8")
+        except OSError as err:
+            raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+        except UnicodeDecodeError as err:
+            raise ModelFileError(p, f"is not UTF-8 text ({err.reason} at byte {err.start}): truncated or not a tokenizer.json") from None
+        if not text.strip():
+            raise ModelFileError(p, "the file is empty")
+        config = read_model_config(p.parent)
+        return cls(name or _display_name(p), text, str(p), config)
+
+    @property
+    def tokenizer(self):
+        """The underlying ``tokenizers.Tokenizer`` (post-processor removed)."""
+        return self._tok
+
+    @property
+    def vocab_size(self) -> int:
+        return self._tok.get_vocab_size(with_added_tokens=True)
+
+    def special_tokens(self) -> Mapping[str, int]:
+        return dict(self._specials)
+
+    def added_tokens(self) -> Mapping[int, tuple[str, bool]]:
+        """Every added token: ``{id: (content, special)}``."""
+        return {i: (a.content, bool(a.special)) for i, a in self._added.items()}
+
+    def _is_byte_piece(self, token_id: int) -> bool:
+        if self.style.kind != "byte_fallback":
+            return False
+        piece = self._tok.id_to_token(token_id)
+        return piece is not None and _BYTE_PIECE.fullmatch(piece) is not None
+
+    def kind(self, token_id: int) -> TokenKind:
+        # <0xNN> pieces first: some files list them among the added (special) tokens
+        if self._is_byte_piece(token_id):
+            return "byte_fallback"
+        if token_id == self._unk_id:
+            return "unknown"
+        added = self._added.get(token_id)
+        if added is not None:
+            return "special" if added.special else "normal"
+        return "normal"
+
+    def token_bytes(self, token_id: int) -> bytes:
+        found = self._bytes.get(token_id)
+        if found is not None:
+            return found
+        piece = self._tok.id_to_token(token_id)
+        if piece is None:
+            raise ValueError(f"{self.name}: no token with id {token_id}")
+        added = self._added.get(token_id)
+        if (added is not None or token_id == self._unk_id) and not self._is_byte_piece(token_id):
+            found = piece.encode("utf-8")
+        else:
+            found = self.style.piece_bytes(piece)
+        self._bytes[token_id] = found
+        return found
+
+    def normalize(self, text: str) -> str:
+        """What the model's normalizer makes of ``text`` (``text`` itself when it has none)."""
+        norm = self._tok.normalizer
+        return text if norm is None else norm.normalize_str(text)
+
+    def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
+        data = check_text(text)
+        with self._lock:
+            self._tok.encode_special_tokens = not allow_special
+            out = self._tok.encode(text, add_special_tokens=False)
+            ids, offsets = out.ids, out.offsets
+        pieces = [self.token_bytes(i) for i in ids]
+        kinds = [self.kind(i) for i in ids]
+        raws = [self._tok.id_to_token(i) for i in ids]
+        normalized = self.normalize(text) if self._has_normalizer else text
+        if normalized == text and "unknown" not in kinds and b"".join(pieces) == data:
+            return Encoding.from_byte_tokens(self.name, text, list(zip(ids, pieces)), kinds=kinds, raws=raws)
+        rows = _rows_from_offsets(data, text, ids, pieces, offsets, kinds, raws)
+        return Encoding.from_spans(self.name, text, rows, None if normalized == text else normalized)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self._tok.decode(list(ids), skip_special_tokens=False)
+
+
+def _rows_from_offsets(data: bytes, text: str, ids, pieces, offsets, kinds, raws) -> list[tuple]:
+    """Byte spans from tokenizers' character offsets, ordered and without overlaps.
+
+    Tokens that share one character span (a character cut into byte pieces) share its bytes out in
+    order when their bytes add up to it; otherwise the first token takes the span and the others get
+    an empty span at its end, so nothing is claimed twice.
+    """
+    starts = char_byte_starts(text, data)
+    n_chars = len(starts) - 1
+    rows: list[tuple] = []
+    cursor = 0
+    i = 0
+    n = len(ids)
+    while i < n:
+        s, e = offsets[i]
+        j = i + 1
+        while j < n and tuple(offsets[j]) == (s, e):
+            j += 1
+        bs = starts[min(max(s, 0), n_chars)]
+        be = starts[min(max(e, s, 0), n_chars)]
+        bs = max(bs, cursor)
+        be = max(be, bs)
+        group = range(i, j)
+        if j - i > 1 and sum(len(pieces[k]) for k in group) == be - bs:
+            pos = bs
+            for k in group:
+                rows.append((ids[k], pieces[k], pos, pos + len(pieces[k]), kinds[k], raws[k]))
+                pos += len(pieces[k])
+        else:
+            rows.append((ids[i], pieces[i], bs, be, kinds[i], raws[i]))
+            for k in range(i + 1, j):
+                rows.append((ids[k], pieces[k], be, be, kinds[k], raws[k]))
+        cursor = be
+        i = j
+    return rows
+
+
+def _display_name(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+
+
+# ---- recognising the file -------------------------------------------------------------------------
+_TOP_KEY = re.compile(rb'"(version|truncation|padding|added_tokens|normalizer|pre_tokenizer|post_processor|decoder)"\s*:')
+
+
+def looks_like_tokenizer_json(head: bytes) -> bool:
+    """True for the start of a tokenizer.json: a JSON object whose first keys are tokenizers' own.
+
+    >>> looks_like_tokenizer_json(b'{"version": "1.0", "truncation": null, "added_tokens": []')
+    True
+    >>> looks_like_tokenizer_json(b'{"config": {"pattern": "x"}, "vocab": []}')
+    False
+    """
+    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    if not text.startswith(b"{"):
+        return False
+    found = {m.group(1) for m in _TOP_KEY.finditer(text[:4096])}
+    if b"model" in text[:200] and b'"type"' in text[:400]:  # a model-first file written by hand
+        found.add(b"model")
+    return len(found) >= 2
+
+
+def find_tokenizer_json(path: str | Path) -> Path | None:
+    """``path`` itself when it is a file, ``path/tokenizer.json`` for a model folder, else None."""
+    p = Path(path)
+    if p.is_dir():
+        inner = p / "tokenizer.json"
+        return inner if inner.is_file() else None
+    return p
+
+
+def _sniff(path: Path, head: bytes) -> bool:
+    return looks_like_tokenizer_json(head)
+
+
+def _load(path: Path, pattern: str | None) -> HFTokenizerEncoder:
+    if pattern is not None:
+        raise ModelFileError(path, "a tokenizer.json records its own pre-tokenizer; --pattern does not apply to it")
+    return HFTokenizerEncoder.from_file(path)
+
+
+def loaders() -> list:
+    """The tokenizer.json file format, for :func:`tokviz.core.encoders.files.open_model_file`.
+
+    A model folder is opened through :func:`find_tokenizer_json` (the folder's tokenizer.json).
+    """
+    from tokviz.core.encoders.files import ModelLoader
+
+    return [ModelLoader("tokenizer.json", _sniff, _load,
+                        "a Hugging Face tokenizer.json (or a model folder holding one)")]
+
+
+def entries() -> list:
+    """No built-in tokenizer.json encoders: the genuine ones are in :mod:`model_catalog`."""
+    return []

