@@ -22,11 +22,11 @@ from __future__ import annotations
 import base64
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from tokviz.core.atomic import write_atomic
-from tokviz.core.bpe.model import END_OF_WORD, UNK, BPEModel, _byte_pair_merge
+from tokviz.core.bpe.model import UNK, BPEModel, merge_bytes
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
 
@@ -308,7 +308,7 @@ def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, sou
     tokens = [bytes([i]) for i in range(256)]
     for r, tb in by_rank:
         # the whole token is not in ``lower`` yet, so this stops one merge short of it
-        parts = _byte_pair_merge(tb, lower)
+        parts = merge_bytes(tb, lower)
         if len(parts) != 2:
             return None
         merges.append((parts[0], parts[1], r))
