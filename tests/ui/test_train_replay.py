@@ -167,3 +167,50 @@ def test_char_mode_replay_glues_end_of_word_and_keeps_hangul_only():
     assert words == ["안녕", "하세", "요"]
     assert [s.fresh for s in segs if s.token_id is not None] == [False, True, False]
     assert replay.segment("안녕", 0)[0].text == "안"
+
+
+def _real_run(mode: str, merges: int):
+    from tests.core.bpe.conftest import english_text, korean_text, single_spaced
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    text = single_spaced(korean_text(150) + english_text()[:4000])
+    trainer = BPETrainer(TrainerConfig(mode=mode, merges=merges, min_frequency=2))
+    steps = [e for e in trainer.run([text]) if isinstance(e, MergeStep)]
+    assert len(steps) == merges
+    return trainer, steps
+
+
+PROBES = ["영화 정말 재밌었어요 최고의 배우", "the quick brown fox jumps over 12,345 lazy dogs!",
+          "  안녕하세요\t😀😀 print(x)\n", "ㅋㅋㅋ 진짜 대박 omg"]
+
+
+def test_byte_replay_equals_the_trained_model_at_every_step():
+    trainer, steps = _real_run("byte", 120)
+    replay = MergeReplay("byte", "gpt4")
+    replay.add(steps[:50])
+    replay.add(steps[50:])  # recorded in batches, as the panel receives them
+    for step in range(len(steps) + 1):
+        model = trainer.model(step)
+        for line in PROBES:
+            segs = replay.segment(line, step)
+            assert [s.token_id for s in segs] == model.encode(line).ids, (step, line)
+            assert replay.model.encode(line, max_rank=step).ids == model.encode(line).ids
+    tree = replay.merge_tree(steps[-1].token_id)
+    assert tree.step == len(steps) and tree.piece == model.token_piece(steps[-1].token_id)
+
+
+def test_char_replay_equals_the_trained_model_at_every_step():
+    trainer, steps = _real_run("char", 120)
+    replay = MergeReplay("char")
+    replay.add(steps)
+    known = {s.token_id for s in steps} | {s.left for s in steps} | {s.right for s in steps}
+    for step in range(len(steps) + 1):
+        model = trainer.model(step)
+        for line in PROBES:
+            tokens = model.encode(line).tokens
+            segs = [s for s in replay.segment(line, step) if s.token_id is not None]
+            assert [s.text for s in segs] == [t.raw.removesuffix("</w>") for t in tokens], (step, line)
+            # a character no merge uses has a stand-in id in the replay (it does not know the base)
+            assert [s.token_id for s in segs] == [t.id if t.id in known else -1 - ord(t.raw[0]) for t in tokens]
+            fresh = {s.token_id for s in segs if s.fresh}
+            assert fresh <= {steps[step - 1].token_id} if step else not fresh

@@ -3,28 +3,24 @@ step N, computed from the MergeStep events the GUI has already received.
 
 The trainer keeps running ahead in its thread; the panel shows any finished step (animation,
 scrubber, Step button) by replaying the recorded events here, never by retraining and never by
-reaching into the trainer's state while it changes. Segmenting by rank with a cut-off (apply the
-lowest-ranked known pair first, only pairs of rank <= N) gives the same pieces as applying merges
-1..N in order: a pair formed by a merge always has a higher rank than that merge.
+reaching into the trainer's state while it changes. The replay is the recorded steps plus one
+:class:`~tokviz.core.bpe.model.BPEModel` grown from them: the pieces after step N are
+``model.encode(line, max_rank=N)``, the same merge loop every BPE encoding in tokviz uses.
 
-Char mode: words split on whitespace, ``</w>`` glued to the last character, pairs keyed by their
-pieces. Byte mode: the regex pre-split, then UTF-8 bytes (ids 0..255), pairs keyed by ids.
+Char mode: words split on whitespace, ``</w>`` glued to the last character; a character that no
+merge has used yet gets a stable stand-in id (``-1 - code point``) so that it keeps one colour.
+Byte mode: the regex pre-split, then UTF-8 bytes (ids 0..255).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
-
-import regex
 
 from tokviz.core.bpe.events import MergeStep
-from tokviz.core.bpe.model import HANGUL_DROP
+from tokviz.core.bpe.model import END_OF_WORD, HANGUL_DROP, BPEModel
+from tokviz.core.errors import TokvizError
 from tokviz.core.pretokenize import PATTERNS
-
-END_OF_WORD = "</w>"
-_WORD_OR_SPACE = re.compile(r"\s+|\S+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +44,8 @@ class MergeNode:
 
     token_id: int
     piece: str
-    left: "MergeNode | None"
-    right: "MergeNode | None"
+    left: MergeNode | None
+    right: MergeNode | None
     step: int | None  # the merge that made it; None for base tokens
 
     def leaves(self) -> int:
@@ -101,32 +97,29 @@ class MergeReplay:
     def __init__(self, mode: str, pattern: str = "gpt4", keep: str | None = None):
         self.mode = mode
         self.pattern = PATTERNS.get(pattern) if mode == "byte" else None
-        self._split = regex.compile(self.pattern) if self.pattern else None
         self.keep = keep
         self.steps: list[MergeStep] = []
-        # char mode: (left piece, right piece) -> step; byte mode: (left id, right id) -> step
-        self._pairs: dict[tuple, int] = {}
-        self._made_by: dict[int, int] = {}  # token id -> step index (0-based) that made it
-        self._piece_id: dict[str, int] = {}  # char mode: piece -> id (base pieces learned from merges)
+        # grown here only, never handed out: a model given to other views never changes
+        self._model = BPEModel.growing(mode, pattern if mode == "byte" and pattern in PATTERNS else "none", keep)
         self._cache_step = -1
         self._cache: dict[str, list[Segment]] = {}
 
     # ---- recording --------------------------------------------------------------------------
     def add(self, steps: Iterable[MergeStep]) -> None:
-        for s in steps:
-            i = len(self.steps)
-            self.steps.append(s)
-            if self.mode == "char":
-                self._pairs.setdefault((s.left_piece, s.right_piece), i)
-                self._piece_id.setdefault(s.left_piece, s.left)
-                self._piece_id.setdefault(s.right_piece, s.right)
-                self._piece_id.setdefault(s.new_piece, s.token_id)
-            else:
-                self._pairs.setdefault((s.left, s.right), i)
-            self._made_by.setdefault(s.token_id, i)
+        steps = list(steps)
+        self._model.grow_steps(steps)
+        self.steps.extend(steps)
+        if self._cache_step >= len(self.steps) - len(steps):
+            self._cache_step = -1  # a step at the old end meant "everything so far"
 
     def __len__(self) -> int:
         return len(self.steps)
+
+    @property
+    def model(self) -> BPEModel:
+        """The model the replay encodes with (all recorded steps; pass ``max_rank`` for fewer).
+        Read it, never grow it: :meth:`add` does."""
+        return self._model
 
     # ---- segmentation -----------------------------------------------------------------------
     def segment(self, line: str, step: int) -> list[Segment]:
@@ -138,91 +131,54 @@ class MergeReplay:
         if cached is not None:
             return cached
         fresh_id = self.steps[step - 1].token_id if 0 < step <= len(self.steps) else None
+        # no keep filter here: the model encodes whatever it is given (the panel filters the
+        # corpus sample itself, to show the text the trainer counted)
+        enc = self._model.encode(line, max_rank=max(0, step))
         out: list[Segment] = []
         if self.mode == "char":
-            # no keep filter here: the model encodes whatever it is given (the panel filters the
-            # corpus sample itself, to show the text the trainer counted)
-            for m in _WORD_OR_SPACE.finditer(line):
-                word = m.group()
-                if word[0].isspace():
-                    out.append(Segment(word, None, word.encode("utf-8")))
-                    continue
-                for piece in self._merge_chars(word, step):
-                    tid = self._piece_id.get(piece)
-                    if tid is None:  # a character no merge has used yet: a stable stand-in colour id
-                        tid = -1 - ord(piece[0])
-                    shown = piece[: -len(END_OF_WORD)] if piece.endswith(END_OF_WORD) else piece
-                    out.append(Segment(shown, tid, shown.encode("utf-8"), False, tid == fresh_id))
+            pos = 0
+            for tok in enc.tokens:
+                if tok.start > pos:  # the whitespace between words
+                    gap = line[pos: tok.start]
+                    out.append(Segment(gap, None, gap.encode("utf-8")))
+                piece = tok.raw or ""
+                shown = piece.removesuffix(END_OF_WORD)
+                tid = tok.id if tok.kind != "unknown" else -1 - ord(shown[0])
+                out.append(Segment(shown, tid, tok.bytes, False, tid == fresh_id))
+                pos = tok.end
+            if pos < len(line):
+                gap = line[pos:]
+                out.append(Segment(gap, None, gap.encode("utf-8")))
         else:
-            chunks = [m.group() for m in self._split.finditer(line)] if self._split else [line]
-            for chunk in chunks:
-                for tid in self._merge_bytes(chunk.encode("utf-8"), step):
-                    data = self.token_bytes(tid)
-                    try:
-                        shown = data.decode("utf-8")
-                        partial = False
-                    except UnicodeDecodeError:
-                        shown = data.hex(" ")
-                        partial = True
-                    out.append(Segment(shown, tid, data, partial, tid == fresh_id))
+            for tok in enc.tokens:
+                data = tok.bytes
+                try:
+                    shown, partial = data.decode("utf-8"), False
+                except UnicodeDecodeError:
+                    shown, partial = data.hex(" "), True
+                out.append(Segment(shown, tok.id, data, partial, tok.id == fresh_id))
         self._cache[line] = out
         return out
 
-    def _merge_chars(self, word: str, step: int) -> list[str]:
-        parts = list(word[:-1]) + [word[-1] + END_OF_WORD]
-        return self._merge(parts, step, lambda a, b: self.steps[self._pairs[(a, b)]].new_piece)
-
-    def _merge_bytes(self, data: bytes, step: int) -> list[int]:
-        return self._merge(list(data), step, lambda a, b: self.steps[self._pairs[(a, b)]].token_id)
-
-    def _merge(self, parts: list, step: int, joined) -> list:
-        pairs = self._pairs
-        while len(parts) > 1:
-            best = None
-            for a, b in zip(parts, parts[1:]):
-                r = pairs.get((a, b))
-                if r is not None and r < step and (best is None or r < best[0]):
-                    best = (r, a, b)
-            if best is None:
-                break
-            _, a, b = best
-            new = joined(a, b)
-            merged: list = []
-            i = 0
-            while i < len(parts):
-                if i + 1 < len(parts) and parts[i] == a and parts[i + 1] == b:
-                    merged.append(new)
-                    i += 2
-                else:
-                    merged.append(parts[i])
-                    i += 1
-            parts = merged
-        return parts
-
     # ---- tokens -----------------------------------------------------------------------------
     def token_bytes(self, token_id: int) -> bytes:
-        i = self._made_by.get(token_id)
-        if i is not None:
-            return self.steps[i].new_bytes
-        if self.mode == "byte" and 0 <= token_id < 256:
-            return bytes([token_id])
-        return b""
+        """The bytes of a token the replay knows (b"" for a stand-in id)."""
+        try:
+            return self._model.token_bytes(token_id)
+        except TokvizError:  # a stand-in id of a character no merge has used
+            return b""
 
     def merge_tree(self, token_id: int, step: int | None = None) -> MergeNode:
         """The merges that built ``token_id``, down to base tokens (bytes or characters)."""
         limit = len(self.steps) if step is None else step
-        i = self._made_by.get(token_id)
-        if i is None or i >= limit:
-            return MergeNode(token_id, self._base_piece(token_id), None, None, None)
-        s = self.steps[i]
-        left = self.merge_tree(s.left, limit)
-        right = self.merge_tree(s.right, limit)
-        return MergeNode(s.token_id, s.new_piece, left, right, s.step)
+        try:
+            tree = self._model.merge_tree(token_id, max_rank=max(0, limit))
+        except TokvizError:  # a stand-in id of a character no merge has used
+            return MergeNode(token_id, "?", None, None, None)
+        return self._node(tree)
 
-    def _base_piece(self, token_id: int) -> str:
-        if self.mode == "byte" and 0 <= token_id < 256:
-            return byte_piece(bytes([token_id]))
-        for piece, tid in self._piece_id.items():
-            if tid == token_id:
-                return piece
-        return "?"
+    def _node(self, tree) -> MergeNode:
+        tid, piece, left, right = tree
+        if left is None:
+            return MergeNode(tid, piece, None, None, None)
+        return MergeNode(tid, piece, self._node(left), self._node(right), self._model.made_at(tid) + 1)

@@ -223,25 +223,25 @@ def test_a_long_line_without_any_safe_cut_is_counted_in_linear_time(monkeypatch)
 
     import regex
 
-    from tokviz.core.bpe import trainer as trainer_module
+    from tokviz.core.bpe import counting
     from tokviz.core.bpe.corpus import LinePart
     from tokviz.core.bpe.events import TrainerConfig
-    from tokviz.core.bpe.trainer import BPETrainer
+    from tokviz.core.pretokenize import PATTERNS
 
     text = "漢字漢字，" * 40_000  # 200k characters, one line
     parts = [LinePart(text[i:i + 100]) for i in range(0, len(text), 100)]
     counts: Counter = Counter()
     scans = 0
-    original = trainer_module._safe_cuts
+    original = counting._safe_cuts
 
     def counting_cuts(t, *a, **k):
         nonlocal scans
         scans += 1
         return original(t, *a, **k)
 
-    monkeypatch.setattr(trainer_module, "_safe_cuts", counting_cuts)
-    for _ in BPETrainer(TrainerConfig(merges=1))._count(iter(parts), counts, lambda: False, None):
+    monkeypatch.setattr(counting, "_safe_cuts", counting_cuts)
+    for _ in counting.count_corpus(TrainerConfig(merges=1), iter(parts), counts, lambda: False, None):
         pass
-    assert counts == Counter(regex.findall(trainer_module.PATTERNS["gpt4"], text))
+    assert counts == Counter(regex.findall(PATTERNS["gpt4"], text))
     # doubling: about log2(200k / 64k) + a few attempts, not one per 100-character part (2000)
     assert scans <= 8, scans

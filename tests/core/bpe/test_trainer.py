@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.core.bpe.conftest import korean_text, single_spaced
-from tokviz.core.bpe import trainer as trainer_module
+from tokviz.core.bpe import counting
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.errors import CorpusError
@@ -85,12 +85,12 @@ def test_lines_equal_one_document_across_chunk_cuts(monkeypatch):
         f"line {i} 영화{'!' * (i % 3)}  \n" + ("\n" if i % 4 == 0 else "") + (" indented\r\n" if i % 5 == 0 else "")
         for i in range(400)
     )
-    monkeypatch.setattr(trainer_module, "_CHUNK_CHARS", 64)
+    monkeypatch.setattr(counting, "_CHUNK_CHARS", 64)
     for pattern in ("gpt2", "gpt4", "o200k", "whitespace"):
         _, by_lines, _ = train(text.splitlines(keepends=True), mode="byte", pattern=pattern, merges=120, min_frequency=1)
-        monkeypatch.setattr(trainer_module, "_CHUNK_CHARS", 1 << 30)
+        monkeypatch.setattr(counting, "_CHUNK_CHARS", 1 << 30)
         _, whole, _ = train([text], mode="byte", pattern=pattern, merges=120, min_frequency=1)
-        monkeypatch.setattr(trainer_module, "_CHUNK_CHARS", 64)
+        monkeypatch.setattr(counting, "_CHUNK_CHARS", 64)
         assert [s.new_bytes for s in by_lines] == [s.new_bytes for s in whole], pattern
     ref = rustbpe_ranks(text, 120)
     _, by_lines, _ = train(text.splitlines(keepends=True), mode="byte", merges=120, min_frequency=1)
@@ -100,7 +100,7 @@ def test_lines_equal_one_document_across_chunk_cuts(monkeypatch):
 def test_indented_corpus_streams_and_gives_the_same_merges(monkeypatch):
     # every line starts with whitespace: the cut after a newline is no longer the only safe place
     text = "".join(f"    x = f({i % 9})  # 값 {i % 4}\n" for i in range(300))
-    monkeypatch.setattr(trainer_module, "_CHUNK_CHARS", 50)
+    monkeypatch.setattr(counting, "_CHUNK_CHARS", 50)
     _, by_lines, _ = train(text.splitlines(keepends=True), mode="byte", merges=60, min_frequency=1)
     assert [s.new_bytes for s in by_lines] == [b for b, _ in rustbpe_ranks(text, 60)[256:]]
 
@@ -110,11 +110,11 @@ def test_indented_code_has_a_safe_cut_near_the_end_of_every_chunk(pattern):
     """So the counting buffer stays one chunk long instead of holding the whole file (it did for
     corpora whose every line is indented: 500 MB of memory for 20 MB of code)."""
     code = "".join(f"    {'    ' * (i % 3)}value_{i} = compute(x, {i})\n" for i in range(3000))
-    findall = trainer_module.pattern_regex(pattern).findall
+    findall = counting.pattern_regex(pattern).findall
     for end in range(5000, len(code), 7919):
         chunk = code[:end]
-        cuts = trainer_module._safe_cuts(chunk)
-        found = trainer_module._pieces_before_cut(findall, chunk, cuts) if cuts else None
+        cuts = counting._safe_cuts(chunk)
+        found = counting._pieces_before_cut(findall, chunk, cuts) if cuts else None
         assert found is not None and found[1] > end - 200, (pattern, end)
 
 
@@ -163,13 +163,13 @@ def test_counting_in_chunks_and_line_parts_equals_counting_the_whole_text(parts,
             start = b
     config = TrainerConfig(mode=mode, pattern=pattern, merges=1, keep=keep)
     counts: Counter = Counter()
-    old = trainer_module._CHUNK_CHARS
-    trainer_module._CHUNK_CHARS = chunk
+    old = counting._CHUNK_CHARS
+    counting._CHUNK_CHARS = chunk
     try:
-        for _ in BPETrainer(config)._count(iter(items), counts, lambda: False, None):
+        for _ in counting.count_corpus(config, iter(items), counts, lambda: False, None):
             pass
     finally:
-        trainer_module._CHUNK_CHARS = old
+        counting._CHUNK_CHARS = old
     if keep == "hangul":
         from tokviz.core.bpe.model import HANGUL_DROP
 
@@ -305,3 +305,32 @@ def test_bad_config():
         with pytest.raises(TokvizError):
             BPETrainer(TrainerConfig(**cfg))
     assert set(PATTERNS) >= {"gpt2", "gpt4", "o200k", "whitespace", "none"}
+
+
+def test_the_trainer_satisfies_the_trainer_protocol():
+    from tokviz.core.bpe.trainer_process import ProcessTrainer
+    from tokviz.core.training import StepEvent, Trainer
+
+    for cls in (BPETrainer, ProcessTrainer):
+        t = cls(TrainerConfig(mode="char", merges=3, min_frequency=1))
+        assert isinstance(t, Trainer) and t.algorithm == "bpe"
+    t = BPETrainer(TrainerConfig(mode="byte", merges=3, min_frequency=1))
+    steps = [e for e in t.run(["hello hello help\n"]) if isinstance(e, MergeStep)]
+    assert all(isinstance(s, StepEvent) for s in steps)
+    assert [s.step for s in steps] == [1, 2, 3]
+    assert steps[0].description == f"{steps[0].left_piece} + {steps[0].right_piece} → {steps[0].new_piece} (count 3)"
+    assert t.finished is not None and t.model(2).steps == 2
+
+
+@pytest.mark.parametrize("mode", ["char", "byte"])
+def test_cancel_stops_between_merges_and_keeps_the_merges_so_far(mode):
+    text = single_spaced(korean_text(200))
+    t = BPETrainer(TrainerConfig(mode=mode, merges=500, min_frequency=1))
+    seen = []
+    events = []
+    for e in t.run([text], cancel=lambda: len(seen) >= 7):
+        events.append(e)
+        if isinstance(e, MergeStep):
+            seen.append(e)
+    assert isinstance(events[-1], Finished) and events[-1].reason == "cancelled"
+    assert len(seen) == 7 and t.model().steps == 7 and t.finished.merges == 7

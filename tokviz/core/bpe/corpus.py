@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from tokviz.core.errors import CorpusError
 
@@ -141,8 +142,7 @@ def _decode_blocks(f: BinaryIO, name: str, errors: str, block_bytes: int) -> Ite
                 continue
             if first:
                 first = False
-                if block.startswith(_BOM):
-                    block = block[len(_BOM):]
+                block = block.removeprefix(_BOM)
             try:
                 text = block.decode("utf-8")
             except UnicodeDecodeError as err:
@@ -205,8 +205,7 @@ def _decode_lines(f: BinaryIO, name: str, errors: str) -> Iterator[str]:
                     raw, carry = raw[:keep], raw[keep:]
             if first:
                 first = False
-                if raw.startswith(_BOM):
-                    raw = raw[len(_BOM):]
+                raw = raw.removeprefix(_BOM)
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as err:

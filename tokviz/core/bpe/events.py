@@ -62,6 +62,15 @@ class MergeStep:
     corpus_tokens: int  # tokens the whole counted corpus takes after the merge
     corpus_chars: int  # characters of the counted corpus (constant; chars/token = corpus_chars / corpus_tokens)
 
+    @property
+    def description(self) -> str:
+        """One line saying what changed (the step event contract of :mod:`tokviz.core.training`).
+
+        >>> MergeStep(1, 256, 104, 105, "h", "i", "hi", b"hi", 12, 257, 30, 40).description
+        'h + i → hi (count 12)'
+        """
+        return f"{self.left_piece} + {self.right_piece} → {self.new_piece} (count {self.count})"
+
 
 @dataclass(frozen=True)
 class Finished:

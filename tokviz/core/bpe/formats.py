@@ -14,7 +14,8 @@ For ``gpt2`` the path is a folder (existing, or ending in ``/``) that gets ``voc
 (the prefix convention of HF tokenizers' ``model.save(folder, prefix)``).
 
 tiktoken and GPT-2 files do not record the pre-split pattern; loading them assumes GPT-4's unless
-told otherwise (``pattern=``). Every file is written atomically as UTF-8.
+told otherwise (``pattern=``). Every file is written atomically as UTF-8; the GPT-2 pair is replaced
+as a pair (both files new, or both as they were, even after a kill -9 or a full disk).
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from __future__ import annotations
 import base64
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from tokviz.core.atomic import write_atomic
-from tokviz.core.bpe.model import END_OF_WORD, UNK, BPEModel, _byte_pair_merge
+from tokviz.core.atomic import finish_replacing, replacing_together, write_atomic, write_error
+from tokviz.core.bpe.model import UNK, BPEModel, merge_bytes
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
 
@@ -91,11 +92,16 @@ def save_model(model: BPEModel, path: str | Path, fmt: str = "tokviz") -> list[P
             "".join(enc[x] for x in model.token_bytes(a)) + " " + "".join(enc[x] for x in model.token_bytes(b))
             for a, b, _ in model.merges
         ]
-        _write_atomic(vocab_path, json.dumps(vocab, ensure_ascii=False, indent=1) + "\n")
-        _write_atomic(merges_path, "\n".join(merges) + "\n")
+        # the two files belong together: both are replaced, or neither (a full disk between them
+        # used to leave a new vocab.json beside the old merges.txt)
+        with replacing_together([vocab_path, merges_path]) as (vocab_tmp, merges_tmp):
+            for tmp, text in ((vocab_tmp, json.dumps(vocab, ensure_ascii=False, indent=1) + "\n"),
+                              (merges_tmp, "\n".join(merges) + "\n")):
+                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                    f.write(text)
         return [vocab_path, merges_path]
     except OSError as err:
-        raise ModelFileError(p, f"cannot write ({err.strerror or err})") from None
+        raise ModelFileError(p, write_error(err)) from None
 
 
 def _tokviz_json(model: BPEModel) -> dict:
@@ -148,6 +154,7 @@ def _read_text(path: Path) -> str:
 def detect_format(path: str | Path) -> str:
     """Which of :data:`FORMATS` the file (or gpt2 folder) at ``path`` holds, judged by content."""
     p = Path(path)
+    finish_replacing(p if p.is_dir() else p.parent)  # a GPT-2 pair whose export a crash interrupted
     if p.is_dir():
         if (p / "vocab.json").is_file() and (p / "merges.txt").is_file():
             return "gpt2"
@@ -308,7 +315,7 @@ def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, sou
     tokens = [bytes([i]) for i in range(256)]
     for r, tb in by_rank:
         # the whole token is not in ``lower`` yet, so this stops one merge short of it
-        parts = _byte_pair_merge(tb, lower)
+        parts = merge_bytes(tb, lower)
         if len(parts) != 2:
             return None
         merges.append((parts[0], parts[1], r))

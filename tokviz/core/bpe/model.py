@@ -18,48 +18,19 @@ left to right, until no pair of the word is a merge. Whitespace between words is
 
 from __future__ import annotations
 
-import codecs
 import random
-from functools import lru_cache
-from typing import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import regex
 
+from tokviz.core.bpe.modes import END_OF_WORD, UNK, ByteBPE, CharBPE, display_bytes, merge_bytes, pattern_regex
 from tokviz.core.encoding import Encoding, char_byte_starts
 from tokviz.core.errors import TokvizError, check_text
-from tokviz.core.pretokenize import PATTERNS
 
-END_OF_WORD = "</w>"
-UNK = "<unk>"
+__all__ = ["END_OF_WORD", "HANGUL_DROP", "UNK", "BPEModel", "display_bytes", "merge_bytes", "pattern_regex"]
 
 # The classic Korean BPE tutorial keeps Hangul (syllables and compatibility jamo) and spaces only.
 HANGUL_DROP = regex.compile(r"[^\u3131-\u318E\uAC00-\uD7A3\s]+")
-
-
-def _hex_bytes(err: UnicodeDecodeError):
-    return "".join(f"<0x{b:02X}>" for b in err.object[err.start: err.end]), err.end
-
-
-codecs.register_error("tokviz-hexbytes", _hex_bytes)
-
-
-def display_bytes(b: bytes) -> str:
-    """Token bytes for display: UTF-8 text, with bytes that are not whole characters as ``<0xNN>``.
-
-    >>> display_bytes("안".encode()[:2]), display_bytes(b" a")
-    ('<0xEC><0x95>', ' a')
-    """
-    return b.decode("utf-8", "tokviz-hexbytes")
-
-
-@lru_cache(maxsize=None)
-def pattern_regex(name: str):
-    """Compiled pre-split regex for pattern ``name`` (None for ``"none"``)."""
-    if name not in PATTERNS:
-        raise TokvizError(f"unknown pre-split pattern {name!r}: use one of {', '.join(PATTERNS)}")
-    pat = PATTERNS[name]
-    return None if pat is None else regex.compile(pat)
-
 
 _WORD = regex.compile(r"\S+")
 
@@ -71,7 +42,11 @@ class BPEModel:
     bytes, merge ``r`` creates id ``256 + r``, special tokens follow the merges. Char mode: id 0 is
     ``<unk>`` (any character not in the base vocabulary), ids 1..len(base) the base symbols (``"x"``
     and word-final ``"x</w>"``), then merged tokens (a string made twice keeps its first id), then
-    special tokens.
+    special tokens. The vocabulary itself is a :class:`~tokviz.core.bpe.modes.ByteBPE` or
+    :class:`~tokviz.core.bpe.modes.CharBPE`.
+
+    Every encoding method takes ``max_rank``: only the first ``max_rank`` merges are used, which
+    is the model after that many training steps.
     """
 
     family = "tokviz-bpe"
@@ -94,44 +69,14 @@ class BPEModel:
         self.mode = mode
         self.pattern = pattern
         self.keep = keep
-        self.merges: list[tuple[int, int, int]] = [tuple(m) for m in merges]
+        self.merges: list[tuple[int, int, int]] = []
         self.settings = dict(settings or {})
-        self.name = name or f"tokviz BPE (step {len(self.merges)})"
         self.source = source
         self.byte_level = mode == "byte"
-        self._children: dict[int, tuple[int, int]] = {}
-        if mode == "byte":
-            self._rx = pattern_regex(pattern)
-            self._bytes: list[bytes] = [bytes([i]) for i in range(256)]
-            for rank, (a, b, t) in enumerate(self.merges):
-                if t != 256 + rank or not (0 <= a < t and 0 <= b < t):
-                    raise TokvizError(f"merge {rank} ({a}, {b}) -> {t} is not a byte-mode merge")
-                self._bytes.append(self._bytes[a] + self._bytes[b])
-                self._children[t] = (a, b)
-            # tiktoken semantics: rank of a byte string = its lowest id
-            self._ranks: dict[bytes, int] = {}
-            for i, tb in enumerate(self._bytes):
-                self._ranks.setdefault(tb, i)
-            self._pieces = [display_bytes(b) for b in self._bytes]
-        else:
-            self._rx = None
-            self.base = list(base or [])
-            self._pieces = [UNK] + self.base
-            self._id_of: dict[str, int] = {p: i for i, p in enumerate(self._pieces)}
-            self._code_rank: dict[tuple[str, str], int] = {}
-            for rank, (a, b, t) in enumerate(self.merges):
-                if not (0 < a < len(self._pieces) and 0 < b < len(self._pieces)):
-                    raise TokvizError(f"merge {rank} ({a}, {b}) -> {t} uses a token that does not exist yet")
-                piece = self._pieces[a] + self._pieces[b]
-                if t == len(self._pieces):
-                    self._pieces.append(piece)
-                    self._id_of[piece] = t
-                    self._children[t] = (a, b)
-                elif t > len(self._pieces) or self._pieces[t] != piece:
-                    raise TokvizError(f"merge {rank} ({a}, {b}) -> {t} does not continue the vocabulary")
-                self._code_rank.setdefault((self._pieces[a], self._pieces[b]), rank)
-            self._bytes = [b""] + [p.removesuffix(END_OF_WORD).encode("utf-8") for p in self._pieces[1:]]
-        n = len(self._pieces)
+        self.vocab: ByteBPE | CharBPE = ByteBPE(pattern) if mode == "byte" else CharBPE(list(base or []))
+        self.grow(merges)
+        self.name = name or f"tokviz BPE (step {len(self.merges)})"
+        n = self._ordinary_size()
         if isinstance(special_tokens, Mapping):
             self._specials = dict(special_tokens)
         else:
@@ -141,13 +86,49 @@ class BPEModel:
             regex.compile("|".join(regex.escape(s) for s in sorted(self._specials, key=len, reverse=True)))
             if self._specials else None
         )
-        self._cache: dict[str, list[int]] = {}
+
+    @classmethod
+    def growing(cls, mode: str, pattern: str = "gpt4", keep: str | None = None) -> BPEModel:
+        """An empty model whose merges arrive later through :meth:`grow_steps` (the Train panel's
+        replay). Char mode learns its base pieces from the steps, so characters no step has used
+        yet encode as ``<unk>``."""
+        model = cls(mode=mode, pattern=pattern if mode == "byte" else "whitespace", keep=keep)
+        if mode == "char":
+            model.vocab = CharBPE(None)
+        return model
+
+    def grow(self, merges: Iterable[tuple[int, int, int]]) -> None:
+        """Append merges ``(left, right, new)``. Only for the owner of a model that is still being
+        built (the constructor, the replay): a model handed to Inspect or Compare never changes."""
+        add = self.vocab.add
+        for m in merges:
+            a, b, t = m
+            add(a, b, t)
+            self.merges.append((a, b, t))
+
+    def grow_steps(self, steps: Iterable) -> None:
+        """Append recorded :class:`~tokviz.core.bpe.events.MergeStep` events (see :meth:`grow`)."""
+        vocab = self.vocab
+        for s in steps:
+            if self.mode == "char":
+                vocab.add(s.left, s.right, s.token_id, (s.left_piece, s.right_piece, s.new_piece))
+            else:
+                vocab.add(s.left, s.right, s.token_id)
+            self.merges.append((s.left, s.right, s.token_id))
+
+    def _ordinary_size(self) -> int:
+        v = self.vocab
+        return len(v.token_bytes) if isinstance(v, ByteBPE) else v.size
 
     # ---- Encoder protocol ------------------------------------------------------------------
     @property
+    def base(self) -> list[str]:
+        """Char mode: the base symbols (id = index + 1); empty in byte mode."""
+        return list(self.vocab.base) if isinstance(self.vocab, CharBPE) else []
+
+    @property
     def vocab_size(self) -> int:
-        ids = len(self._pieces)
-        return max([ids, *(i + 1 for i in self._specials.values())])
+        return max([self._ordinary_size(), *(i + 1 for i in self._specials.values())])
 
     @property
     def steps(self) -> int:
@@ -159,53 +140,66 @@ class BPEModel:
     def token_bytes(self, token_id: int) -> bytes:
         if token_id in self._special_of_id:
             return self._special_of_id[token_id].encode("utf-8")
-        if not 0 <= token_id < len(self._bytes):
-            raise TokvizError(f"token id {token_id} is outside the vocabulary (0..{self.vocab_size - 1})")
-        return self._bytes[token_id]
+        v = self.vocab
+        if isinstance(v, ByteBPE):
+            if 0 <= token_id < len(v.token_bytes):
+                return v.token_bytes[token_id]
+        elif token_id in v.pieces:
+            return v.token_bytes(token_id)
+        raise TokvizError(f"token id {token_id} is outside the vocabulary (0..{self.vocab_size - 1})")
 
     def token_piece(self, token_id: int) -> str:
         """Display string of a token: char mode keeps ``</w>``; byte mode shows partial bytes as ``<0xNN>``."""
         if token_id in self._special_of_id:
             return self._special_of_id[token_id]
-        if not 0 <= token_id < len(self._pieces):
-            raise TokvizError(f"token id {token_id} is outside the vocabulary (0..{self.vocab_size - 1})")
-        return self._pieces[token_id]
+        v = self.vocab
+        if isinstance(v, ByteBPE):
+            if 0 <= token_id < len(v.pieces):
+                return v.pieces[token_id]
+        elif token_id in v.pieces:
+            return v.pieces[token_id]
+        raise TokvizError(f"token id {token_id} is outside the vocabulary (0..{self.vocab_size - 1})")
 
     def token_id(self, piece: str) -> int:
         """Id of a display piece (char mode: ``"ab</w>"``; byte mode: the text of whole characters)."""
         if piece in self._specials:
             return self._specials[piece]
-        if self.mode == "char":
-            return self._id_of[piece]
-        return self._ranks[piece.encode("utf-8")]
+        v = self.vocab
+        return v.token_id(piece) if isinstance(v, ByteBPE) else v.id_of[piece]
 
     def ranks(self) -> dict[bytes, int]:
         """Byte mode: {token bytes: rank} as tiktoken wants it (a byte string made twice keeps its lowest id)."""
-        if self.mode != "byte":
+        if not isinstance(self.vocab, ByteBPE):
             raise TokvizError("ranks exist only for byte-mode models")
-        return dict(self._ranks)
+        return dict(self.vocab.ranks)
 
-    def merge_tree(self, token_id: int):
-        """``(id, piece, left subtree, right subtree)`` down to base tokens (whose subtrees are None).
+    def made_at(self, token_id: int) -> int | None:
+        """The merge rank (0-based) that made ``token_id``; None for base and special tokens."""
+        return self.vocab.made_at.get(token_id)
+
+    def merge_tree(self, token_id: int, max_rank: int | None = None):
+        """``(id, piece, left subtree, right subtree)`` down to base tokens (whose subtrees are None);
+        a token made by merge ``max_rank`` or later counts as a base token.
 
         >>> m = BPEModel(mode="byte", merges=[(97, 98, 256), (256, 99, 257)])
-        >>> m.merge_tree(257)[2][1], m.merge_tree(257)[3]
-        ('ab', (99, 'c', None, None))
+        >>> m.merge_tree(257)[2][1], m.merge_tree(257)[3], m.merge_tree(257, max_rank=1)[2]
+        ('ab', (99, 'c', None, None), None)
         """
         piece = self.token_piece(token_id)
-        kids = self._children.get(token_id)
-        if kids is None:
+        kids = self.vocab.children.get(token_id)
+        if kids is None or (max_rank is not None and self.vocab.made_at[token_id] >= max_rank):
             return (token_id, piece, None, None)
-        return (token_id, piece, self.merge_tree(kids[0]), self.merge_tree(kids[1]))
+        return (token_id, piece, self.merge_tree(kids[0], max_rank), self.merge_tree(kids[1], max_rank))
 
     def decode(self, ids: Sequence[int]) -> str:
-        if self.mode == "byte":
+        v = self.vocab
+        if isinstance(v, ByteBPE):
             if not self._special_of_id:
                 try:
                     # one C-level pass (the per-id method call cost ~8 ms on 10,000 characters);
                     # a negative id would index from the end, so the bounds are checked too
                     if min(ids, default=0) >= 0:
-                        return b"".join(map(self._bytes.__getitem__, ids)).decode("utf-8", "replace")
+                        return b"".join(map(v.token_bytes.__getitem__, ids)).decode("utf-8", "replace")
                 except (IndexError, TypeError):
                     pass  # the per-id path below names the bad id
             return b"".join(self.token_bytes(i) for i in ids).decode("utf-8", "replace")
@@ -219,11 +213,18 @@ class BPEModel:
                 out.append(self.token_piece(i).replace(END_OF_WORD, " "))
         return "".join(out).removesuffix(" ")
 
-    def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
-        """Tokens of ``text`` (see the module docstring for the merge order)."""
-        return self._encode(text, allow_special, None, None)
+    def encode(self, text: str, *, allow_special: bool = False, max_rank: int | None = None) -> Encoding:
+        """Tokens of ``text`` (see the module docstring for the merge order), using the first
+        ``max_rank`` merges only (None: all).
 
-    def encode_dropout(self, text: str, p: float, seed: int | None = None, *, allow_special: bool = False) -> Encoding:
+        >>> m = BPEModel(mode="byte", merges=[(104, 105, 256)])
+        >>> m.encode("hi", max_rank=0).ids
+        [104, 105]
+        """
+        return self._encode(text, allow_special, max_rank, 0.0, None)
+
+    def encode_dropout(self, text: str, p: float, seed: int | None = None, *, allow_special: bool = False,
+                       max_rank: int | None = None) -> Encoding:
         """BPE-dropout (Provilkov et al. 2020): at every merge step each applicable merge is skipped
         with probability ``p``; when all are skipped the piece stays as it is. ``p=0`` is exactly
         :meth:`encode`; ``p=1`` gives bytes (characters in char mode). ``seed`` makes it repeatable.
@@ -235,8 +236,8 @@ class BPEModel:
         if not 0.0 <= p <= 1.0:
             raise TokvizError(f"dropout probability must be between 0 and 1, got {p}")
         if p == 0.0:
-            return self.encode(text, allow_special=allow_special)
-        return self._encode(text, allow_special, p, random.Random(seed))
+            return self.encode(text, allow_special=allow_special, max_rank=max_rank)
+        return self._encode(text, allow_special, max_rank, p, random.Random(seed))
 
     # ---- encoding ----------------------------------------------------------------------------
     def _segments(self, text: str, allow_special: bool):
@@ -253,134 +254,39 @@ class BPEModel:
         if pos < len(text):
             yield pos, len(text), None
 
-    def _encode(self, text: str, allow_special: bool, p: float | None, rng: random.Random | None) -> Encoding:
+    def _encode(self, text: str, allow_special: bool, max_rank: int | None, p: float,
+                rng: random.Random | None) -> Encoding:
         check_text(text)
-        if self.mode == "byte":
+        v = self.vocab
+        if isinstance(v, ByteBPE):
             toks: list[tuple[int, bytes]] = []
             kinds: list[str] = []
+            tb = v.token_bytes
             for s, e, sid in self._segments(text, allow_special):
                 if sid is not None:
                     toks.append((sid, self._special_of_id[sid].encode("utf-8")))
                     kinds.append("special")
                     continue
-                seg = text[s:e]
-                pieces = [seg] if self._rx is None else self._rx.findall(seg)
-                for piece in pieces:
-                    ids = self._byte_piece(piece) if p is None else self._byte_piece_dropout(piece, p, rng)
-                    for i in ids:
-                        toks.append((i, self._bytes[i]))
+                for piece in v.text_pieces(text[s:e]):
+                    for i in v.piece_ids(piece, max_rank, p, rng):
+                        toks.append((i, tb[i]))
                         kinds.append("normal")
             return Encoding.from_byte_tokens(self.name, text, toks, kinds=kinds)
         starts = char_byte_starts(text)
         spans = []
+        id_of = v.id_of
         for s, e, sid in self._segments(text, allow_special):
             if sid is not None:
                 spans.append((sid, self._special_of_id[sid].encode("utf-8"), starts[s], starts[e], "special", None))
                 continue
             for m in _WORD.finditer(text, s, e):
                 pos = m.start()
-                symbols = self._char_word(m.group()) if p is None else self._char_word_dropout(m.group(), p, rng)
-                for sym in symbols:
+                for sym in v.word_pieces(m.group(), max_rank, p, rng):
                     n = len(sym) - (len(END_OF_WORD) if sym.endswith(END_OF_WORD) else 0)
-                    tid = self._id_of.get(sym, 0)
-                    bs, be = starts[pos], starts[pos + n]
+                    tid = id_of.get(sym, 0)
                     spans.append(
-                        (tid, text[pos: pos + n].encode("utf-8"), bs, be, "normal" if tid else "unknown", sym)
+                        (tid, text[pos: pos + n].encode("utf-8"), starts[pos], starts[pos + n],
+                         "normal" if tid else "unknown", sym)
                     )
                     pos += n
         return Encoding.from_spans(self.name, text, spans)
-
-    def _byte_piece(self, piece: str) -> list[int]:
-        ids = self._cache.get(piece)
-        if ids is None:
-            ids = _byte_pair_merge(piece.encode("utf-8"), self._ranks)
-            if len(self._cache) < 100_000:
-                self._cache[piece] = ids
-        return ids
-
-    def _byte_piece_dropout(self, piece: str, p: float, rng: random.Random) -> list[int]:
-        ranks = self._ranks
-        parts = [bytes([x]) for x in piece.encode("utf-8")]
-        while len(parts) > 1:
-            best = None
-            best_i = -1
-            for i in range(len(parts) - 1):
-                r = ranks.get(parts[i] + parts[i + 1])
-                if r is not None and rng.random() >= p and (best is None or r < best):
-                    best, best_i = r, i
-            if best is None:
-                break
-            parts[best_i: best_i + 2] = [parts[best_i] + parts[best_i + 1]]
-        return [ranks[x] for x in parts]
-
-    def _char_word(self, word: str) -> list[str]:
-        key = "\x00" + word  # char-mode cache entries never collide with byte pieces
-        cached = self._cache.get(key)
-        if cached is None:
-            cached = _apply_codes(_char_symbols(word), self._code_rank, None, None)
-            if len(self._cache) < 100_000:
-                self._cache[key] = cached
-        return cached
-
-    def _char_word_dropout(self, word: str, p: float, rng: random.Random) -> list[str]:
-        return _apply_codes(_char_symbols(word), self._code_rank, p, rng)
-
-
-def _char_symbols(word: str) -> list[str]:
-    return list(word[:-1]) + [word[-1] + END_OF_WORD]
-
-
-def _apply_codes(symbols: list[str], code_rank: dict, p: float | None, rng: random.Random | None) -> list[str]:
-    """subword-nmt's merge loop: merge every occurrence of the lowest-rank pair, left to right."""
-    word = symbols
-    while len(word) > 1:
-        best = None
-        # distinct pairs in word order (not set order, which depends on string hashing), so that
-        # a seeded dropout draws the same random numbers for the same pairs in every process
-        for pair in dict.fromkeys(zip(word, word[1:])):
-            r = code_rank.get(pair)
-            if r is None or (p is not None and rng.random() < p):
-                continue
-            if best is None or r < best[0]:
-                best = (r, pair)
-        if best is None:
-            break
-        first, second = best[1]
-        out = []
-        i = 0
-        n = len(word)
-        while i < n:
-            if i < n - 1 and word[i] == first and word[i + 1] == second:
-                out.append(first + second)
-                i += 2
-            else:
-                out.append(word[i])
-                i += 1
-        word = out
-    return word
-
-
-def _byte_pair_merge(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
-    """tiktoken's merge for one piece: lowest-rank adjacent concatenation first, leftmost on ties."""
-    whole = ranks.get(piece)
-    if whole is not None:
-        return [whole]
-    parts = [piece[i: i + 1] for i in range(len(piece))]
-    get = ranks.get
-    pair_ranks = [get(parts[i] + parts[i + 1]) for i in range(len(parts) - 1)]
-    inf = float("inf")
-    while pair_ranks:
-        best = inf
-        best_i = -1
-        for i, r in enumerate(pair_ranks):
-            if r is not None and r < best:
-                best, best_i = r, i
-        if best_i < 0:
-            break
-        parts[best_i: best_i + 2] = [parts[best_i] + parts[best_i + 1]]
-        del pair_ranks[best_i]
-        if best_i > 0:
-            pair_ranks[best_i - 1] = get(parts[best_i - 1] + parts[best_i])
-        if best_i < len(parts) - 1:
-            pair_ranks[best_i] = get(parts[best_i] + parts[best_i + 1])
-    return [ranks[x] for x in parts]

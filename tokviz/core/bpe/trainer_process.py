@@ -37,7 +37,7 @@ import multiprocessing
 import signal
 import time
 import traceback
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig, TrainEvent
 from tokviz.core.bpe.model import BPEModel
@@ -81,6 +81,8 @@ class ProcessTrainer:
     >>> [tok.raw for tok in t.model().encode("lowest").tokens]
     ['lowe', 's', 't</w>']
     """
+
+    algorithm = "bpe"
 
     def __init__(self, config: TrainerConfig, *, lead: int = LEAD_MERGES, trainer_class: type = BPETrainer):
         if lead < 1:
@@ -168,7 +170,7 @@ class ProcessTrainer:
                 close()  # release the corpus file now, in this thread
 
     # ---- helpers ---------------------------------------------------------------------------
-    def _accept(self, message: tuple, link: "_ChildLink") -> Iterator[TrainEvent]:
+    def _accept(self, message: tuple, link: _ChildLink) -> Iterator[TrainEvent]:
         kind = message[0]
         if kind == "error":
             raise _rebuild_error(*message[1:])

@@ -1,0 +1,192 @@
+"""Counting a corpus for BPE: the unique words (char mode) or pre-split pieces (byte mode) with their counts.
+
+The corpus is read in chunks of about 64K characters. Char mode splits on whitespace; byte mode
+pre-splits with the regex pattern. Only *unique* words are kept, with their counts
+(``collections.Counter`` in C): 150k Korean reviews give ~350k unique words. Feeding the corpus as
+lines (each ending with ``\\n``) is the same as feeding it as one document: byte mode only cuts the
+text between chunks where no pattern's piece can cross (see ``_safe_cuts``), and checks that a
+piece really ends there. With pattern ``"none"`` each line (with its newline) is one piece.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+
+import regex
+
+from tokviz.core.bpe.corpus import LinePart
+from tokviz.core.bpe.events import Progress, TrainerConfig
+from tokviz.core.bpe.model import HANGUL_DROP, pattern_regex
+from tokviz.core.errors import CorpusError
+
+# Pre-split and count the corpus in ~64K-character chunks: regex's findall and Counter.update hold
+# the GIL for a whole chunk, and 1M-character chunks stalled the GUI thread for 100-500 ms while
+# counting (benchmarks/gui_stall.py); 64K keeps each hold short and costs nothing measurable.
+_CHUNK_CHARS = 1 << 16
+_PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
+
+
+def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, cancelled: Callable[[], bool],
+                 total_bytes: int | None) -> Iterator[Progress | None]:
+    """Fill ``counts`` with unique words (char mode) or pre-split pieces (byte mode) of ``lines``.
+    Yields throttled Progress, and None when cancelled (then stops)."""
+    hangul = cfg.keep == "hangul"
+    if cfg.mode == "char":
+
+        def count_chunk(text: str, final: bool) -> str:
+            if hangul:
+                text = HANGUL_DROP.sub("", text)
+            cut = len(text) if final else _last_space_end(text)
+            counts.update(text[:cut].split())
+            return text[cut:]  # a word still going on (a long line handed on in parts)
+    else:
+        rx = pattern_regex(cfg.pattern)
+        if rx is None:  # "none": each line is one piece (a whole corpus as one piece is useless)
+
+            def count_chunk(text: str, final: bool) -> str:
+                if hangul:
+                    text = HANGUL_DROP.sub("", text)
+                cut = len(text) if final else text.rfind("\n") + 1
+                counts.update(text[:cut].splitlines(keepends=True))
+                return text[cut:]  # a line still going on
+        else:
+            findall = rx.findall
+
+            def count_chunk(text: str, final: bool) -> str:
+                if hangul:
+                    text = HANGUL_DROP.sub("", text)
+                if final:
+                    counts.update(findall(text))
+                    return ""
+                cuts = _safe_cuts(text)
+                found = _pieces_before_cut(findall, text, cuts) if cuts else None
+                if found is None:
+                    return text  # no safe place yet: keep accumulating
+                pieces, cut = found
+                counts.update(pieces)
+                return text[cut:]
+
+    buf: list[str] = []
+    buf_chars = 0
+    limit = _CHUNK_CHARS  # count when the buffer holds this much
+    fresh = 0  # characters taken in since the last cancel check
+    done_bytes = 0
+    last_report = 0.0
+    pending: str | None = None
+    yield Progress("counting", 0, total_bytes)
+    for line in lines:
+        if pending is not None:
+            if not pending.endswith("\n") and type(pending) is not LinePart:
+                pending += "\n"
+            buf.append(pending)
+            buf_chars += len(pending)
+            fresh += len(pending)
+        pending = line
+        if fresh >= _CHUNK_CHARS:
+            fresh = 0
+            if cancelled():
+                yield None
+                return
+        if buf_chars >= limit:
+            text = "".join(buf)
+            done_bytes += _utf8_len(text)
+            rest = count_chunk(text, False)
+            if rest:
+                done_bytes -= _utf8_len(rest)
+            buf = [rest] if rest else []
+            buf_chars = len(rest)
+            # A text with no safe cut (a long line of CJK without spaces, \r-only line ends)
+            # keeps its whole buffer: try again only once it has doubled, so the re-joining and
+            # re-scanning stay linear overall instead of quadratic.
+            limit = max(_CHUNK_CHARS, 2 * buf_chars)
+            now = time.monotonic()
+            if now - last_report >= _PROGRESS_INTERVAL:
+                last_report = now
+                yield Progress("counting", done_bytes, total_bytes)
+    if pending is not None:
+        buf.append(pending)
+    if buf:
+        if cancelled():
+            yield None
+            return
+        text = "".join(buf)
+        done_bytes += _utf8_len(text)
+        count_chunk(text, True)
+    yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
+
+
+
+def _utf8_len(text: str) -> int:
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError as err:
+        raise CorpusError(
+            f"The corpus contains a lone surrogate U+{ord(text[err.start]):04X} (half of a broken emoji); "
+            f"it cannot be encoded as UTF-8. Replace it before training."
+        ) from None
+
+
+
+# Places where no piece of the gpt2/gpt4/o200k/whitespace patterns can cross (a candidate is
+# used only where a piece really ends after splitting: _pieces_before_cut):
+#   A. after a newline, when the whitespace that follows holds no other line break: gpt4/o200k's
+#      `\s*[\r\n]` ends a whitespace run at its last line break (indented code, blank-free prose);
+#   B. at a single space between two non-space characters: every piece that could cross it
+#      starts with that space (` ?\p{L}+`, `[^\r\n\p{L}\p{N}]?\p{L}+`), so one ends before it.
+# The piece before the cut may look ahead through the following whitespace and one more
+# character (`\s++$`, `\s+(?!\S)`), so splitting stops just past the first non-space after it.
+_CUT = regex.compile(r"(?r)\n(?=[^\S\r\n]*\S)|(?<=\S) (?=\S)")
+_NON_SPACE = regex.compile(r"\S")
+
+
+def _safe_cuts(text: str, most: int = 16) -> list[int]:
+    """Candidate cuts in ``text``, last first (at most ``most``), by rules A and B above.
+
+    >>> _safe_cuts("a\\n  b c\\n")
+    [5, 2]
+    >>> _safe_cuts("     ")
+    []
+    """
+    # only the last two chunks' worth is searched, so a corpus without any such place grows the
+    # buffer but never rescans it from the start
+    floor = max(0, len(text) - 2 * _CHUNK_CHARS)
+    cuts = []
+    for m in _CUT.finditer(text, floor):
+        cuts.append(m.end() if m.group() == "\n" else m.start())
+        if len(cuts) == most:
+            break
+    return cuts
+
+
+def _pieces_before_cut(findall, text: str, cuts: list[int]) -> tuple[list[str], int] | None:
+    """Split ``text`` up to just past the first non-space after the last cut; return the pieces
+    before the last candidate cut at which a piece really ends, and that cut (None if none does)."""
+    seen = _NON_SPACE.search(text, cuts[0]).end()
+    pieces = findall(text, 0, seen)
+    if sum(map(len, pieces)) != seen:  # the pattern does not tile the text: never true of ours
+        return None
+    # walk back from the end: only the few pieces after the chosen cut are looked at
+    end, i = seen, len(pieces)
+    for cut in cuts:
+        while end > cut:
+            i -= 1
+            end -= len(pieces[i])
+        if end == cut:
+            return pieces[:i], cut
+    return None
+
+
+def _last_space_end(text: str) -> int:
+    """Index just past the last whitespace character of ``text`` (0 if none): char mode counts
+    words up to there and keeps the unfinished word for the next chunk.
+
+    >>> _last_space_end("ab cd"), _last_space_end("ab cd "), _last_space_end("abc")
+    (3, 6, 0)
+    """
+    m = _LAST_SPACE.search(text)
+    return m.end() if m else 0
+
+
+_LAST_SPACE = regex.compile(r"(?r)\s")
