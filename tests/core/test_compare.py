@@ -367,3 +367,23 @@ def test_paragraph_cache_reuses_leading_paragraphs_exactly_after_an_edit_anywher
         cache.encode(enc, text)
         swapped = text[:i] + ("y" if text[i:i + 1] != "y" else "z") + text[i + 1:]  # same length, same spans
         assert cache.encode(enc, swapped).tokens == enc.encode(swapped).tokens, enc.name
+
+
+def test_paragraph_cache_never_gives_a_freed_models_tokens_to_a_new_model(small_bpe):
+    """The Train panel offers a new model at every step and drops the old one; a cache keyed by
+    ``id(encoder)`` handed a new model (re-using a freed one's id) the old model's tokens."""
+    from tokviz.core.bpe.model import BPEModel
+    from tokviz.core.compare import ParagraphCache
+
+    lines = (resources_dir() / "corpora" / "demo.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(lines[:80])  # the lines the model was trained on: every step changes their tokens
+    cache = ParagraphCache(min_chars=40)
+    merges = small_bpe.merges
+    stale = []
+    for round_ in range(5):
+        for step in range(len(merges) + 1):
+            model = BPEModel(mode="byte", pattern="gpt4", merges=merges[:step])
+            if cache.encode(model, text).ids != model.encode(text).ids:
+                stale.append((round_, step))
+            del model  # freed: its id may go to the next step's model
+    assert stale == []

@@ -26,6 +26,7 @@ metrics.
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Protocol, Sequence
@@ -558,17 +559,34 @@ class ParagraphCache:
         import threading
 
         self._lock = threading.Lock()
-        self._cache: dict[tuple[int, str], Encoding] = {}
-        # id(encoder) -> (encoder, text, spans, token count at the end of each span, tokens) of its last
-        # text (the encoder itself is kept so its id cannot be re-used by another one):
+        # Keyed by a weak reference to the encoder, never by id(): the Train panel offers a new model
+        # at every step, and a freed model's id is soon re-used by another one. A reference to a
+        # dead encoder equals no other reference, and its entries are dropped (see _purge).
+        self._cache: dict[tuple[weakref.ref, str], Encoding] = {}
+        # encoder -> (text, spans, token count at the end of each span, tokens) of its last text:
         # the leading paragraphs an edit did not touch keep their absolute offsets, so their tokens
         # are re-used as one list slice instead of being shifted and rebuilt one by one
-        self._last: dict[int, tuple[Encoder, str, list[tuple[int, int]], list[int], list]] = {}
+        self._last: dict[weakref.ref, tuple[str, list[tuple[int, int]], list[int], list]] = {}
+        self._dead: list[weakref.ref] = []  # appended by weakref callbacks (any thread, any time)
         self.max_paragraphs = max_paragraphs
         self.min_chars = min_chars
 
+    def _purge(self) -> None:
+        """Drop what belongs to encoders that no longer exist (called with the lock held)."""
+        if not self._dead:
+            return
+        dead, self._dead[:] = set(self._dead), []
+        for key in [k for k in self._cache if k[0] in dead]:
+            del self._cache[key]
+        for ref in dead:
+            self._last.pop(ref, None)
+
     def encode(self, encoder: Encoder, text: str) -> Encoding:
         if not getattr(encoder, "byte_level", False) or len(text) < 2 * self.min_chars:
+            return encoder.encode(text)
+        try:
+            ref = weakref.ref(encoder, self._dead.append)
+        except TypeError:  # an encoder that cannot be weakly referenced is simply not cached
             return encoder.encode(text)
         spans = paragraph_spans(text, self.min_chars)
         if len(spans) < 2:
@@ -578,12 +596,12 @@ class ParagraphCache:
         byte_at = char_byte_starts(text)
         tokens: list = []
         ends: list[int] = []
-        key_last = id(encoder)
         with self._lock:
-            last = self._last.get(key_last)
+            self._purge()
+            last = self._last.get(ref)
         kept = 0
-        if last is not None and last[0] is encoder:
-            _, last_text, last_spans, last_ends, last_tokens = last
+        if last is not None:
+            last_text, last_spans, last_ends, last_tokens = last
             for (a, b), same in zip(spans, last_spans):
                 if (a, b) != same or text[a:b] != last_text[a:b]:
                     break
@@ -593,7 +611,7 @@ class ParagraphCache:
                 ends = last_ends[:kept]
         for a, b in spans[kept:]:
             piece = text[a:b]
-            key = (id(encoder), piece)
+            key = (ref, piece)
             with self._lock:
                 enc = self._cache.pop(key, None)
             if enc is None:
@@ -613,8 +631,8 @@ class ParagraphCache:
         with self._lock:
             while len(self._cache) > self.max_paragraphs:
                 self._cache.pop(next(iter(self._cache)))
-            self._last.pop(key_last, None)
-            self._last[key_last] = (encoder, text, spans, ends, tokens)
-            while len(self._last) > 16:  # encoders removed from the list
+            self._last.pop(ref, None)
+            self._last[ref] = (text, spans, ends, tokens)
+            while len(self._last) > 16:  # the last texts of the 16 encoders used most recently
                 self._last.pop(next(iter(self._last)))
         return Encoding(getattr(encoder, "name", str(encoder)), text, tuple(tokens))

@@ -1,12 +1,13 @@
-"""open_model_file recognises formats by content, names the file on every problem, and takes
-loaders other modules register."""
+"""open_model_file recognises formats by content, names the file on every problem, and tries the
+loaders it is given (by default every built-in family's)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tokviz.core.encoders import files
-from tokviz.core.encoders.files import ModelLoader, open_model_file, register_loader
+from tokviz.core.encoders import builtin, tiktoken_family
+from tokviz.core.encoders.base import ModelLoader
+from tokviz.core.encoders.files import open_model_file
 from tokviz.core.errors import ModelFileError, TokvizError
 
 from .conftest import mistral_model
@@ -78,8 +79,7 @@ def test_truncated_files_are_named(tmp_path, genuine_rank_files):
     assert str(ranks) in str(info.value)
 
 
-def test_other_modules_register_loaders(tmp_path, monkeypatch, tokviz_tiktoken):
-    monkeypatch.setattr(files, "LOADERS", list(files.LOADERS))
+def test_open_model_file_tries_the_loaders_it_is_given(tmp_path, tokviz_tiktoken):
     path = tmp_path / "model.custom"
     path.write_bytes(b"CUSTOM-FORMAT v1\n")
     seen = []
@@ -88,24 +88,21 @@ def test_other_modules_register_loaders(tmp_path, monkeypatch, tokviz_tiktoken):
         seen.append((p, pattern))
         return tokviz_tiktoken["gpt2"]
 
-    files.LOADERS.append(("custom", lambda p, head: head.startswith(b"CUSTOM-FORMAT"), load))
-    assert open_model_file(path, pattern="gpt2") is tokviz_tiktoken["gpt2"]
+    custom = ModelLoader("custom", lambda p, head: head.startswith(b"CUSTOM-FORMAT"), load, "a custom test format")
+    assert open_model_file(path, pattern="gpt2", loaders=[*builtin.model_loaders(), custom]) is tokviz_tiktoken["gpt2"]
     assert seen == [(path, "gpt2")]
-    # replacing by name keeps one entry; a sniff that raises just does not recognise the file
-    register_loader(ModelLoader("custom", lambda p, head: 1 / 0, load, "a custom test format"))
-    assert [loader[0] for loader in files.LOADERS].count("custom") == 1
-    with pytest.raises(ModelFileError, match="a custom test format"):
+    # not among the built-in formats; and a sniff that raises just does not recognise the file
+    with pytest.raises(ModelFileError, match="Expected one of: .*tiktoken rank file"):
         open_model_file(path)
+    broken = ModelLoader("custom", lambda p, head: 1 / 0, load, "a custom test format")
+    with pytest.raises(ModelFileError, match="a custom test format"):
+        open_model_file(path, loaders=[broken])
 
 
-def test_bpe_formats_module_is_imported_when_present():
-    # tokviz.core.bpe.formats may not exist yet; open_model_file must work either way, and when it
-    # exists its import registers its loaders (checked by name only when present).
-    files._import_plugins()
-    import importlib.util
-
-    if importlib.util.find_spec("tokviz.core.bpe.formats") is not None:
-        assert len(files.LOADERS) > 2
+def test_every_family_offers_its_loaders_and_the_composition_lists_them_all():
+    names = [loader.name for loader in builtin.model_loaders()]
+    assert names == ["tiktoken", "sentencepiece", "tokviz-bpe", "subword-nmt", "gpt2-bpe"]
+    assert [e.family for e in builtin.build_registry().statuses()].count("tiktoken") == 5
 
 
 @pytest.mark.parametrize(
@@ -120,4 +117,4 @@ def test_bpe_formats_module_is_imported_when_present():
     ],
 )
 def test_rank_file_sniff(content, recognised, tmp_path):
-    assert files._sniff_tiktoken(tmp_path / "x", content) is recognised
+    assert tiktoken_family.sniff_rank_file(tmp_path / "x", content) is recognised

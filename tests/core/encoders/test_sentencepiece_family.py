@@ -203,7 +203,7 @@ def test_model_info_and_sniff():
 
 
 # ---- bundled models in the registry ----------------------------------------------------------------------
-def test_register_all_lists_bundled_models(tmp_path, monkeypatch, tiny_unigram_model):
+def test_entries_list_bundled_models(tmp_path, monkeypatch, tiny_unigram_model):
     models = tmp_path / "models"
     models.mkdir()
     (models / "demo_unigram.model").write_bytes(tiny_unigram_model.read_bytes())
@@ -212,8 +212,7 @@ def test_register_all_lists_bundled_models(tmp_path, monkeypatch, tiny_unigram_m
     import tokviz
 
     monkeypatch.setattr(tokviz, "resources_dir", lambda: tmp_path)
-    reg = Registry()
-    sentencepiece_family.register_all(reg)
+    reg = Registry(sentencepiece_family.entries())
     statuses = {s.name: s for s in reg.statuses()}
     assert set(statuses) == {"sp:demo_unigram", "sp:broken"}
     assert statuses["sp:demo_unigram"].available and statuses["sp:demo_unigram"].family == "sentencepiece"
@@ -222,20 +221,17 @@ def test_register_all_lists_bundled_models(tmp_path, monkeypatch, tiny_unigram_m
     assert demo.name == "sp:demo_unigram" and demo.encode("안녕하세요").ids
 
 
-def test_register_all_without_models_folder(tmp_path, monkeypatch):
+def test_entries_without_models_folder(tmp_path, monkeypatch):
     import tokviz
 
     monkeypatch.setattr(tokviz, "resources_dir", lambda: tmp_path)
-    reg = Registry()
-    sentencepiece_family.register_all(reg)
-    assert reg.names() == []
+    assert sentencepiece_family.entries() == []
 
     def missing():
         raise FileNotFoundError("no resources")
 
     monkeypatch.setattr(tokviz, "resources_dir", missing)
-    sentencepiece_family.register_all(reg)
-    assert reg.names() == []
+    assert sentencepiece_family.entries() == []
 
 
 @pytest.mark.parametrize("model", MODELS)

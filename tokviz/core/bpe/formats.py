@@ -28,6 +28,7 @@ from pathlib import Path
 
 from tokviz.core.atomic import finish_replacing, replacing_together, write_atomic, write_error
 from tokviz.core.bpe.model import UNK, BPEModel, merge_bytes
+from tokviz.core.encoders.base import ModelLoader
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
 
@@ -397,28 +398,27 @@ def _load_gpt2(vocab_path: Path | None, merges_path: Path | None, pattern: str) 
         raise ModelFileError(merges_path, str(err)) from None
 
 
-# ---- registration with `tokviz encode --model` -------------------------------------------------
-def _register() -> None:
-    try:
-        from tokviz.core.encoders import files
-    except ImportError:
-        return
-    if not hasattr(files, "register_loader"):
-        return
-
-    def sniff(fmt):
-        def check(path: Path, head: bytes) -> bool:
-            return _sniff(Path(path), head) == fmt
-        return check
-
-    def load(path: Path, pattern: str | None):
-        return load_model(path, pattern=pattern)
-
-    files.register_loader(files.ModelLoader("tokviz-bpe", sniff("tokviz"), load, "a tokviz BPE model (.json)"))
-    files.register_loader(files.ModelLoader("subword-nmt", sniff("subword-nmt"), load,
-                                            "subword-nmt BPE codes ('#version: 0.2' then 'left right' lines)"))
-    files.register_loader(files.ModelLoader("gpt2-bpe", sniff("gpt2"), load,
-                                            "GPT-2 style vocab.json + merges.txt (give either file)"))
+# ---- the formats this family offers to `open_model_file` (listed in tokviz.core.encoders.builtin) ----
+def _sniffer(fmt: str):
+    def sniff(path: Path, head: bytes) -> bool:
+        return _sniff(Path(path), head) == fmt
+    return sniff
 
 
-_register()
+def _open(path: Path, pattern: str | None):
+    return load_model(path, pattern=pattern)
+
+
+def loaders() -> list[ModelLoader]:
+    """tokviz's own BPE formats as model-file loaders."""
+    return [
+        ModelLoader("tokviz-bpe", _sniffer("tokviz"), _open, "a tokviz BPE model (.json)"),
+        ModelLoader("subword-nmt", _sniffer("subword-nmt"), _open,
+                    "subword-nmt BPE codes ('#version: 0.2' then 'left right' lines)"),
+        ModelLoader("gpt2-bpe", _sniffer("gpt2"), _open, "GPT-2 style vocab.json + merges.txt (give either file)"),
+    ]
+
+
+def entries() -> list:
+    """No built-in encoders: tokviz's BPE models are trained or opened at run time."""
+    return []

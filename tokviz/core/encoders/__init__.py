@@ -1,6 +1,10 @@
-"""Encoder adapters, one per family, behind one protocol (:class:`Encoder`) and a registry."""
+"""Encoder adapters, one module per family, behind one protocol (:class:`Encoder`) and a registry.
 
-from tokviz.core.encoders.base import Encoder
-from tokviz.core.encoders.registry import EncoderEntry, EncoderStatus, Registry, default_registry
+``builtin`` lists the families; see its docstring for what a new family provides.
+"""
 
-__all__ = ["Encoder", "EncoderEntry", "EncoderStatus", "Registry", "default_registry"]
+from tokviz.core.encoders.base import Encoder, EncoderEntry, ModelLoader
+from tokviz.core.encoders.builtin import default_registry, model_loaders
+from tokviz.core.encoders.registry import EncoderStatus, Registry
+
+__all__ = ["Encoder", "EncoderEntry", "EncoderStatus", "ModelLoader", "Registry", "default_registry", "model_loaders"]

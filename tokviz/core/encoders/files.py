@@ -1,23 +1,26 @@
-"""Open a model file of any supported format as an Encoder, recognising the format by its content.
+"""Reading model files safely, and opening one of any supported format as an Encoder.
 
-File names lie (``tokenizer.model.v3``, ``vocab.txt`` that is really a rank file), so each format
-has a *sniff* that looks at the first bytes, and the first loader whose sniff says yes loads it.
+File names lie (``tokenizer.model.v3``, a ``vocab.txt`` that is really a rank file), so each format
+has a *sniff* that looks at the first bytes, and the first loader whose sniff says yes loads it. The
+loaders come from the families (``loaders()`` in each family module); tokviz.core.encoders.builtin
+lists the families.
 
-Built in: SentencePiece ``.model`` (a serialized ModelProto) and tiktoken ``.tiktoken`` rank files.
-Other modules add their formats by appending to :data:`LOADERS` (or calling :func:`register_loader`)
-when they are imported; :func:`open_model_file` imports ``tokviz.core.bpe.formats`` first so the
-BPE core's formats (tokviz JSON, subword-nmt codes, GPT-2 vocab.json + merges.txt) take part.
+Model files come from anywhere (a download, a mail attachment, a hostile folder), so everything here
+reads with limits: only regular files (a FIFO would block forever, a device never ends), at most
+:data:`MAX_MODEL_BYTES`, and JSON parsed with a nesting-depth and number-size limit. Every problem is
+a ModelFileError naming the file.
 """
 
 from __future__ import annotations
 
-import base64
-import importlib
+import json
+import os
 import re
+import stat
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Iterable, Sequence
 
-from tokviz.core.encoders.base import Encoder
+from tokviz.core.encoders.base import Encoder, ModelLoader
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
 
@@ -27,21 +30,14 @@ HEAD_BYTES = 64 * 1024  # how much of a file every sniff sees
 DEFAULT_PATTERN = "gpt4"
 _WHOLE_TEXT = r"[\s\S]+"  # the "none" pattern for regex-based encoders: the whole text is one piece
 
-
-class ModelLoader(NamedTuple):
-    """One file format.
-
-    ``sniff(path, head)`` gets the path and the file's first :data:`HEAD_BYTES` bytes and says whether
-    this loader recognises the content. ``load(path, pattern)`` builds the Encoder; ``pattern`` is
-    a key of ``tokviz.core.pretokenize.PATTERNS`` chosen by the user, or None for the format's own
-    default (formats that record their pre-split should use theirs). ``description`` names the
-    format in the "expected one of" message. A plain ``(name, sniff, load)`` tuple works too.
-    """
-
-    name: str
-    sniff: Callable[[Path, bytes], bool]
-    load: Callable[[Path, str | None], Encoder]
-    description: str = ""
+# The largest model file tokviz reads. Real ones are far smaller (o200k_base.tiktoken: 3.6 MB, a
+# 256k-piece SentencePiece model: ~5 MB, a big tokenizer.json: ~20 MB); past this a file is not a
+# tokenizer, and reading it would only exhaust memory.
+MAX_MODEL_BYTES = 512 * 1024 * 1024
+# JSON limits: tokviz's formats nest 3 levels deep; ids and ranks fit in 32 bits.
+MAX_JSON_DEPTH = 64
+MAX_NUMBER_DIGITS = 20
+MAX_TOKEN_ID = 2**31 - 1
 
 
 def pattern_regex(name: str | None) -> str:
@@ -57,118 +53,229 @@ def pattern_regex(name: str | None) -> str:
     return _WHOLE_TEXT if regex is None else regex
 
 
-# ---- built-in formats ----------------------------------------------------------------------------
-def _sniff_sentencepiece(path: Path, head: bytes) -> bool:
-    from tokviz.core.encoders.sentencepiece_family import looks_like_model_proto
-
-    return looks_like_model_proto(head)
-
-
-def _load_sentencepiece(path: Path, pattern: str | None) -> Encoder:
-    # SentencePiece models split text themselves; a pattern does not apply.
-    from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
-
-    return SentencePieceEncoder(path)
-
-
-# ``base64-token rank`` lines (rank 0 of OpenAI's files is byte 0x21, "IQ== 0").
-_RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?")
+# ---- reading with limits -----------------------------------------------------------------------
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
-def _sniff_tiktoken(path: Path, head: bytes) -> bool:
-    """Every complete line among the first 50 is ``base64-token rank`` with valid base64.
+def check_regular_file(path: str | Path, what: str = "a model file") -> os.stat_result:
+    """``os.stat`` of ``path`` after checking it is a regular file; ModelFileError otherwise.
 
-    Checking many lines keeps merges.txt / subword-nmt codes (``t h``) from passing for rank files.
+    Checked before anything opens the file: opening a FIFO for reading blocks until a writer comes.
+
+    >>> check_regular_file("/dev/null", "a rank file")
+    Traceback (most recent call last):
+    ...
+    tokviz.core.errors.ModelFileError: /dev/null: is a device, not a regular file; tokviz reads only regular files as a rank file
     """
-    lines = head.split(b"\n")
-    if len(head) == HEAD_BYTES:
-        lines = lines[:-1]  # the last line may be cut by the head
-    lines = [ln for ln in lines[:50] if ln.strip()]
-    if not lines:
-        return False
-    for line in lines:
-        if _RANK_LINE.fullmatch(line) is None:
-            return False
-        try:
-            base64.b64decode(line.split()[0], validate=True)
-        except ValueError:
-            return False
-    return True
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except OSError as err:
+        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = _kind_of(st.st_mode)
+        if kind == "a folder":
+            raise ModelFileError(p, f"is a folder, not {what}")
+        raise ModelFileError(p, f"is {kind}, not a regular file; tokviz reads only regular files as {what}")
+    return st
 
 
-def _load_tiktoken(path: Path, pattern: str | None) -> Encoder:
-    from tokviz.core.encoders.tiktoken_family import load_rank_file
+def read_regular_file(path: str | Path, *, limit: int | None = None, what: str = "a model file") -> bytes:
+    """The bytes of the regular file at ``path`` (at most ``limit``, default :data:`MAX_MODEL_BYTES`).
 
-    return load_rank_file(path, pattern_regex(pattern))
-
-
-# ---- the hook list --------------------------------------------------------------------------------
-# Loaders tried in order; other modules append theirs (see register_loader). SentencePiece first:
-# its binary sniff is the most specific.
-LOADERS: list[ModelLoader | tuple] = [
-    ModelLoader("sentencepiece", _sniff_sentencepiece, _load_sentencepiece,
-                "a SentencePiece .model (serialized ModelProto)"),
-    ModelLoader("tiktoken", _sniff_tiktoken, _load_tiktoken,
-                "a tiktoken rank file (.tiktoken: 'base64-token rank' per line)"),
-]
-
-# Modules imported on first use so their loaders register themselves.
-PLUGIN_MODULES = ("tokviz.core.bpe.formats",)
+    FIFOs, devices, sockets and folders are refused before they are opened, the file is opened
+    non-blocking (in case it was swapped for a FIFO after the check) and checked again on the open
+    descriptor, and a file larger than the limit is refused without being read.
+    """
+    p = Path(path)
+    limit = MAX_MODEL_BYTES if limit is None else limit
+    st = check_regular_file(p, what)
+    if st.st_size > limit:
+        raise ModelFileError(p, f"is {st.st_size:,} bytes; tokviz reads at most {limit:,} bytes as {what}")
+    return _read_checked(p, limit, what)
 
 
-def register_loader(loader: ModelLoader | tuple) -> None:
-    """Add a format (or replace the one with the same name), keeping the order of the others."""
-    name = loader[0]
-    for i, existing in enumerate(LOADERS):
-        if existing[0] == name:
-            LOADERS[i] = loader
-            return
-    LOADERS.append(loader)
+def read_head(path: str | Path, n: int = HEAD_BYTES, what: str = "a model file") -> bytes:
+    """The first ``n`` bytes of the regular file at ``path`` (same checks as :func:`read_regular_file`)."""
+    p = Path(path)
+    check_regular_file(p, what)
+    return _read_checked(p, n, what, whole=False)
 
 
-def _import_plugins() -> None:
-    for module in PLUGIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as err:
-            # Only "this module does not exist (yet)" is expected; a broken plugin is a bug to see.
-            if err.name is None or not module.startswith(err.name):
-                raise
+def _read_checked(p: Path, limit: int, what: str, whole: bool = True) -> bytes:
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(p, flags)
+    except OSError as err:
+        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ModelFileError(p, f"is {_kind_of(st.st_mode)}, not a regular file; tokviz reads only regular "
+                                    f"files as {what}")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1 if whole else limit)
+    except OSError as err:
+        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    except MemoryError:
+        raise ModelFileError(p, f"is too large to read as {what}") from None
+    finally:
+        os.close(fd)
+    if whole and len(data) > limit:
+        raise ModelFileError(p, f"is more than {limit:,} bytes; tokviz reads at most that as {what}")
+    return data
 
 
+def read_model_text(path: str | Path, *, limit: int | None = None, what: str = "a model file") -> str:
+    """The regular file at ``path`` as strict UTF-8 text (a leading BOM is kept for the parser to see)."""
+    p = Path(path)
+    data = read_regular_file(p, limit=limit, what=what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ModelFileError(p, f"is not UTF-8 text (byte {err.start})") from None
+
+
+def parse_json(text: str, path: str | Path, *, max_depth: int = MAX_JSON_DEPTH) -> object:
+    """JSON with limits: nesting at most ``max_depth``, integers of at most :data:`MAX_NUMBER_DIGITS`
+    digits, finite floats only (``Infinity``/``NaN`` are refused). ModelFileError otherwise.
+
+    Without them a hostile file turns into RecursionError (``[[[[...``), ValueError (a 5000-digit
+    integer exceeds Python's int-string limit) or OverflowError (``1e999`` as a rank).
+
+    >>> parse_json('{"a": [1, 2.5]}', "m.json")
+    {'a': [1, 2.5]}
+    >>> parse_json("[" * 100 + "]" * 100, "m.json")
+    Traceback (most recent call last):
+    ...
+    tokviz.core.errors.ModelFileError: m.json: JSON nested deeper than 64 levels; not a tokenizer file
+    """
+    p = Path(path)
+    depth = _json_depth(text)
+    if depth > max_depth:
+        raise ModelFileError(p, f"JSON nested deeper than {max_depth} levels; not a tokenizer file")
+
+    def parse_int(s: str) -> int:
+        if len(s.lstrip("-")) > MAX_NUMBER_DIGITS:
+            raise ModelFileError(p, f"holds a {len(s.lstrip('-'))}-digit number; ids and ranks have at most "
+                                    f"{MAX_NUMBER_DIGITS} digits")
+        return int(s)
+
+    def parse_float(s: str) -> float:
+        value = float(s)
+        if value in (float("inf"), float("-inf")):
+            raise ModelFileError(p, f"holds the number {s[:40]}, too large to be an id, rank or score")
+        return value
+
+    def parse_constant(name: str) -> float:
+        raise ModelFileError(p, f"holds {name}, which is not a JSON number (an id, rank or score must be finite)")
+
+    try:
+        return json.loads(text, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant)
+    except json.JSONDecodeError as err:
+        raise ModelFileError(p, f"is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
+    except RecursionError:  # a bound above the depth check, should the check ever be loosened
+        raise ModelFileError(p, "JSON nested too deeply; not a tokenizer file") from None
+    except ValueError as err:  # Python's own limit on converting long digit strings
+        raise ModelFileError(p, f"holds a number JSON cannot read here ({err})") from None
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # unrolled: no step per character
+
+
+def _json_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` outside strings (a linear scan, no recursion)."""
+    # strings first: brackets inside them do not nest
+    stripped = _JSON_STRING.sub('""', text)
+    depth = deepest = 0
+    for ch in re.findall(r"[\[\]{}]", stripped):
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    return deepest
+
+
+def checked_id(value: object, path: str | Path, what: str) -> int:
+    """``value`` as a token id or rank: an int (not a bool) in ``0..MAX_TOKEN_ID``; ModelFileError otherwise.
+
+    >>> checked_id(7, "m", "rank")
+    7
+    >>> checked_id(4_000_000_000, "m", "rank")
+    Traceback (most recent call last):
+    ...
+    tokviz.core.errors.ModelFileError: m: rank 4000000000 is out of range (0..2147483647)
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ModelFileError(path, f"{what} {str(value)[:40]!r} is not a whole number")
+    if not 0 <= value <= MAX_TOKEN_ID:
+        raise ModelFileError(path, f"{what} {value} is out of range (0..{MAX_TOKEN_ID})")
+    return value
+
+
+# ---- opening any model file ----------------------------------------------------------------------
 def _describe(loader: ModelLoader | tuple) -> str:
     return loader[3] if len(loader) > 3 and loader[3] else str(loader[0])
 
 
-def open_model_file(path: str | Path, *, pattern: str | None = None) -> Encoder:
+def open_model_file(path: str | Path, *, pattern: str | None = None,
+                    loaders: Sequence[ModelLoader] | Iterable[tuple] | None = None) -> Encoder:
     """An Encoder for the model file at ``path``, whatever its supported format.
 
     ``pattern`` (a key of PATTERNS) picks the pre-split for formats that need one; None means the
-    format's own (GPT-4's for ``.tiktoken`` files). Raises ModelFileError naming the file and the
-    problem: unreadable, empty, of an unknown format, or broken inside.
+    format's own (GPT-4's for ``.tiktoken`` files). ``loaders`` are the formats to try, in order;
+    None means every built-in family's (tokviz.core.encoders.builtin.model_loaders). Raises
+    ModelFileError naming the file and the problem: unreadable, not a regular file, empty, of an
+    unknown format, or broken inside.
     """
+    if loaders is None:
+        # The composition module imports the families, which import this module: it is looked up
+        # here, when a file is opened, rather than at import time.
+        from tokviz.core.encoders.builtin import model_loaders
+
+        loaders = model_loaders()
+    loaders = list(loaders)
     p = Path(path)
     if pattern is not None:
         pattern_regex(pattern)  # an unknown name is the user's mistake: say so before reading anything
     if p.is_dir() and (p / "vocab.json").is_file() and (p / "merges.txt").is_file():
         p = p / "vocab.json"  # a GPT-2 style folder (`tokviz train --export gpt2 DIR/`); the BPE loader reads both
-    if p.is_dir():
-        raise ModelFileError(p, "is a folder, not a model file")
-    try:
-        with p.open("rb") as fh:
-            head = fh.read(HEAD_BYTES)
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    head = read_head(p)
     if not head:
         raise ModelFileError(p, "the file is empty")
-    _import_plugins()
-    for loader in list(LOADERS):
-        name, sniff, load = loader[0], loader[1], loader[2]
+    for loader in loaders:
+        sniff, load = loader[1], loader[2]
         try:
             recognised = bool(sniff(p, head))
         except Exception:  # a sniff that trips over odd bytes simply does not recognise them
             recognised = False
         if recognised:
-            return load(p, pattern)
-    expected = "; ".join(_describe(loader) for loader in LOADERS)
+            return _guarded_load(load, p, pattern)
+    expected = "; ".join(_describe(loader) for loader in loaders)
     raise ModelFileError(p, f"not a model format tokviz knows. Expected one of: {expected}")
+
+
+def _guarded_load(load, p: Path, pattern: str | None) -> Encoder:
+    """Run a loader; the Python errors a hostile file can still provoke inside a parser become a
+    ModelFileError naming the file (a loader's own TokvizErrors pass through unchanged)."""
+    try:
+        return load(p, pattern)
+    except TokvizError:
+        raise
+    except RecursionError:
+        raise ModelFileError(p, "is nested too deeply to read (corrupt or hostile file)") from None
+    except MemoryError:
+        raise ModelFileError(p, "declares sizes too large to hold in memory (corrupt or hostile file)") from None
+    except (OverflowError, ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError) as err:
+        raise ModelFileError(p, f"is damaged ({type(err).__name__}: {str(err)[:200]})") from None

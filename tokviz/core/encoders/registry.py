@@ -1,7 +1,8 @@
 """A registry that lists every encoder as available or unavailable, with the reason.
 
 Entries are cheap to list: availability is probed (files found and their hashes checked, once per
-file per run) and the encoder itself is built on first use and cached.
+file per run) and the encoder itself is built on first use and cached. The registry knows no family:
+tokviz.core.encoders.builtin fills the default one from the families' ``entries()``.
 
 >>> reg = Registry()
 >>> reg.register(EncoderEntry("none", "tiktoken", lambda: (False, "no data"), lambda: None))
@@ -13,20 +14,10 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Callable
+from typing import Iterable
 
-from tokviz.core.encoders.base import Encoder
+from tokviz.core.encoders.base import Encoder, EncoderEntry
 from tokviz.core.errors import EncoderUnavailable, TokvizError
-
-
-@dataclass
-class EncoderEntry:
-    name: str
-    family: str
-    probe: Callable[[], tuple[bool, str]]  # -> (available, reason or source)
-    load: Callable[[], Encoder]
-    vocab_size: int | None = None
-    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,8 +41,8 @@ class EncoderStatus:
 class Registry:
     """Named encoders: built-in families plus models added at run time (trained, opened)."""
 
-    def __init__(self) -> None:
-        self._entries: dict[str, EncoderEntry] = {}
+    def __init__(self, entries: Iterable[EncoderEntry] = ()) -> None:
+        self._entries: dict[str, EncoderEntry] = {e.name: e for e in entries}
         self._loaded: dict[str, Encoder] = {}
         self._lock = threading.Lock()  # encoders are loaded from worker threads too
 
@@ -115,26 +106,3 @@ class Registry:
         with self._lock:
             self._loaded[name] = enc
         return enc
-
-
-_default: Registry | None = None
-_default_lock = threading.Lock()
-
-
-def default_registry() -> Registry:
-    """The process-wide registry with every built-in encoder registered (built once)."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            reg = Registry()
-            from tokviz.core.encoders import tiktoken_family
-
-            tiktoken_family.register_all(reg)
-            try:
-                from tokviz.core.encoders import sentencepiece_family
-            except ImportError:  # family not built yet
-                pass
-            else:
-                sentencepiece_family.register_all(reg)
-            _default = reg
-        return _default

@@ -27,6 +27,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
+from tokviz.core.encoders.base import EncoderEntry, ModelLoader
+from tokviz.core.encoders.files import read_head, read_regular_file
 from tokviz.core.encoding import Encoding, EncodingMismatch, TokenKind, char_byte_starts
 from tokviz.core.errors import ModelFileError, check_text
 
@@ -222,12 +224,7 @@ class SentencePieceEncoder:
 
     def __init__(self, model_path: str | Path, *, name: str | None = None):
         path = Path(model_path)
-        try:
-            data = path.read_bytes()
-        except IsADirectoryError:
-            raise ModelFileError(path, "is a folder, not a SentencePiece .model file") from None
-        except OSError as err:
-            raise ModelFileError(path, f"cannot read ({err.strerror or err})") from None
+        data = read_regular_file(path, what="a SentencePiece .model file")
         self.info = read_model_info(data, path)
         import sentencepiece
 
@@ -523,10 +520,9 @@ def bundled_models() -> list[Path]:
 def probe_model_file(path: Path) -> tuple[bool, str]:
     """(available, source or reason) for a .model file without loading it into sentencepiece."""
     try:
-        with path.open("rb") as fh:
-            head = fh.read(4096)
-    except OSError as err:
-        return False, f"{path}: cannot read ({err.strerror or err})"
+        head = read_head(path, 4096)
+    except ModelFileError as err:
+        return False, str(err)
     if not head:
         return False, f"{path}: the file is empty"
     if not looks_like_model_proto(head):
@@ -534,22 +530,35 @@ def probe_model_file(path: Path) -> tuple[bool, str]:
     return True, str(path)
 
 
-def register_all(registry) -> None:
-    """Register every bundled ``resources/models/*.model`` as ``sp:<file stem>``."""
-    from tokviz.core.encoders.registry import EncoderEntry
-
+# ---- what this family offers ---------------------------------------------------------------------
+def entries() -> list[EncoderEntry]:
+    """Every bundled ``resources/models/*.model`` as ``sp:<file stem>``."""
+    out = []
     for path in bundled_models():
         name = f"sp:{path.stem}"
         try:
-            vocab = read_model_info(path.read_bytes(), path).pieces
-        except (OSError, ModelFileError):
+            vocab = read_model_info(read_regular_file(path), path).pieces
+        except ModelFileError:
             vocab = None  # the probe reports the problem
-        registry.register(
-            EncoderEntry(
-                name, "sentencepiece",
-                lambda p=path: probe_model_file(p),
-                lambda p=path, n=name: SentencePieceEncoder(p, name=n),
-                vocab,
-                f"SentencePiece model {path.name}",
-            )
-        )
+        out.append(EncoderEntry(
+            name, "sentencepiece",
+            lambda p=path: probe_model_file(p),
+            lambda p=path, n=name: SentencePieceEncoder(p, name=n),
+            vocab,
+            f"SentencePiece model {path.name}",
+        ))
+    return out
+
+
+def _sniff(path: Path, head: bytes) -> bool:
+    return looks_like_model_proto(head)
+
+
+def _open_model(path: Path, pattern: str | None) -> SentencePieceEncoder:
+    return SentencePieceEncoder(path)  # SentencePiece models split text themselves: no pattern
+
+
+def loaders() -> list[ModelLoader]:
+    """The model-file format this family opens: any SentencePiece ``.model`` (its sniff is the most
+    specific of all, so the composition lists it first)."""
+    return [ModelLoader("sentencepiece", _sniff, _open_model, "a SentencePiece .model (serialized ModelProto)")]

@@ -13,13 +13,17 @@ import base64
 import gzip
 import hashlib
 import importlib.util
-import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from tokviz.core.encoders.base import EncoderEntry, ModelLoader
+from tokviz.core.encoders.files import (
+    HEAD_BYTES, MAX_NUMBER_DIGITS, MAX_TOKEN_ID, parse_json, pattern_regex, read_regular_file,
+)
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import ModelFileError, check_text
 from tokviz.core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
@@ -31,6 +35,10 @@ FIM_SUFFIX = "<|fim_suffix|>"
 ENDOFPROMPT = "<|endofprompt|>"
 
 _BLOB = "https://openaipublic.blob.core.windows.net/"  # only used to find tiktoken's cache key
+
+# Ids may have holes (cl100k_base's specials sit past a gap), but a rank far beyond the token count
+# makes every vocabulary view walk billions of empty ids: refused.
+MAX_RANK_GAP = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -104,17 +112,9 @@ def _tiktoken_cache(url: str) -> Path | None:
     return p if p.is_file() else None
 
 
-@dataclass(frozen=True)
-class RankSource:
-    """Where one encoder's ranks come from; ``read`` returns the verified bytes."""
-
-    description: str
-    read: Callable[[], dict[bytes, int]]
-
-
 def _read_verified(path: Path, expected: str, *, gz: bool = False) -> bytes:
+    raw = read_regular_file(path)
     try:
-        raw = path.read_bytes()
         data = gzip.decompress(raw) if gz else raw
     except (OSError, EOFError, gzip.BadGzipFile) as err:
         raise ModelFileError(path, f"cannot read ({err})") from err
@@ -145,12 +145,14 @@ def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[
             continue
         try:
             tok, rank_text = line.split()
+            if not rank_text.isdigit() or len(rank_text) > MAX_NUMBER_DIGITS:
+                raise ValueError(rank_text)
             token = base64.b64decode(tok, validate=True)
             rank = int(rank_text)
         except (ValueError, base64.binascii.Error):
             raise ModelFileError(path, f"line {lineno} is not 'base64-token rank' (truncated or not a .tiktoken file)") from None
-        if not 0 <= rank < 2**32:
-            raise ModelFileError(path, f"line {lineno}: rank {rank} is out of range")
+        if rank > MAX_TOKEN_ID:
+            raise ModelFileError(path, f"line {lineno}: rank {rank} is out of range (0..{MAX_TOKEN_ID})")
         if rank in line_of_rank:
             raise ModelFileError(
                 path, f"rank {rank} is given twice (lines {line_of_rank[rank]} and {lineno}): truncated or not a .tiktoken file"
@@ -161,6 +163,12 @@ def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[
         line_of_rank[rank] = lineno
     if not ranks:
         raise ModelFileError(path, "no ranks in the file (empty or not a .tiktoken file)")
+    top = max(line_of_rank)
+    if top >= len(ranks) + MAX_RANK_GAP:
+        # every id below the highest rank is a slot tiktoken and the vocabulary views walk through
+        raise ModelFileError(
+            path, f"line {line_of_rank[top]}: rank {top:,} leaves {top + 1 - len(ranks):,} ids unused among "
+            f"{len(ranks):,} tokens (corrupt or not a .tiktoken file)")
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
         shown = " ".join(f"{b:02X}" for b in missing[:8]) + (" …" if len(missing) > 8 else "")
@@ -187,9 +195,11 @@ def _gpt2_byte_decoder() -> dict[str, int]:
 def gpt2_ranks_from_data_gym(encoder_json: bytes, vocab_bpe: bytes, path: str = "encoder.json") -> dict[bytes, int]:
     """Ranks from GPT-2's encoder.json (token -> id; ids are ranks), cross-checked with vocab.bpe."""
     try:
-        encoder = json.loads(encoder_json.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ModelFileError(path, f"not valid JSON ({err})") from err
+        encoder = parse_json(encoder_json.decode("utf-8"), path)
+    except UnicodeDecodeError as err:
+        raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
+    if not isinstance(encoder, dict):
+        raise ModelFileError(path, "is not a JSON object of token -> id")
     dec = _gpt2_byte_decoder()
     ranks = {bytes(dec[c] for c in tok): rank for tok, rank in encoder.items() if tok not in (ENDOFTEXT, "<|startoftext|>")}
     merges = [ln for ln in vocab_bpe.decode("utf-8").split("\n")[1:] if ln]
@@ -383,22 +393,51 @@ def load(name: str) -> TiktokenEncoder:
 def load_rank_file(path: str | Path, pattern: str = GPT4_PATTERN, special_tokens: Mapping[str, int] | None = None) -> TiktokenEncoder:
     """An encoder from any ``.tiktoken`` rank file (``tokviz encode --model``); split with ``pattern``."""
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from err
-    ranks = parse_tiktoken_ranks(data, p)
+    ranks = parse_tiktoken_ranks(read_regular_file(p), p)
     specials = dict(special_tokens or {})
     return TiktokenEncoder(p.name, pattern, ranks, specials, str(p))
 
 
-def register_all(registry) -> None:
-    from tokviz.core.encoders.registry import EncoderEntry
+# ---- what this family offers ---------------------------------------------------------------------
+def entries() -> list[EncoderEntry]:
+    """OpenAI's encoders, each available when a genuine rank file is found offline."""
+    return [
+        EncoderEntry(name, "tiktoken", lambda n=name: probe(n), lambda n=name: load(n), spec.vocab_size,
+                     f"OpenAI {name} via tiktoken")
+        for name, spec in SPECS.items()
+    ]
 
-    for name, spec in SPECS.items():
-        registry.register(
-            EncoderEntry(
-                name, "tiktoken", lambda n=name: probe(n), lambda n=name: load(n), spec.vocab_size,
-                f"OpenAI {name} via tiktoken",
-            )
-        )
+
+# ``base64-token rank`` lines (rank 0 of OpenAI's files is byte 0x21, "IQ== 0").
+_RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?")
+
+
+def sniff_rank_file(path: Path, head: bytes) -> bool:
+    """Every complete line among the first 50 is ``base64-token rank`` with valid base64.
+
+    Checking many lines keeps merges.txt / subword-nmt codes (``t h``) from passing for rank files.
+    """
+    lines = head.split(b"\n")
+    if len(head) == HEAD_BYTES:
+        lines = lines[:-1]  # the last line may be cut by the head
+    lines = [ln for ln in lines[:50] if ln.strip()]
+    if not lines:
+        return False
+    for line in lines:
+        if _RANK_LINE.fullmatch(line) is None:
+            return False
+        try:
+            base64.b64decode(line.split()[0], validate=True)
+        except ValueError:
+            return False
+    return True
+
+
+def _open_rank_file(path: Path, pattern: str | None) -> TiktokenEncoder:
+    return load_rank_file(path, pattern_regex(pattern))
+
+
+def loaders() -> list[ModelLoader]:
+    """The model-file format this family opens: any ``.tiktoken`` rank file."""
+    return [ModelLoader("tiktoken", sniff_rank_file, _open_rank_file,
+                        "a tiktoken rank file (.tiktoken: 'base64-token rank' per line)")]
