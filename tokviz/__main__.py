@@ -1,3 +1,7 @@
+"""``python -m tokviz`` is the ``tokviz`` command."""
+
+import sys
+
 from tokviz.cli import main
 
-raise SystemExit(main())
+sys.exit(main())

@@ -11,9 +11,9 @@ import pytest
 
 tokenizers = pytest.importorskip("tokenizers")
 
-from tokviz.core.bpe.events import TrainerConfig  # noqa: E402
-from tokviz.core.bpe.trainer import BPETrainer  # noqa: E402
-from tokviz.core.hf_export import tokenizer_json, write_tokenizer_json  # noqa: E402
+from tokviz.core.bpe.events import TrainerConfig
+from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.hf_export import tokenizer_json, write_tokenizer_json
 
 NSMC = Path(__file__).resolve().parents[1] / "data" / "nsmc_ko_600.txt"
 

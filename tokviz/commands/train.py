@@ -1,9 +1,12 @@
-"""``tokviz train CORPUS --mode {char,byte} --merges N [...] [--export FORMAT OUT]``.
+"""``tokviz train CORPUS [--algorithm {bpe,wordpiece,unigram}] [--mode {char,byte}] [--merges N |
+--vocab-size N] [--jamo] [...] [--export FORMAT OUT]``.
 
-Trains tokviz's BPE on a text file (or ``-`` for standard input) with a progress bar on stderr
-(counting, then merges), prints a summary on stdout and optionally exports the model. The corpus
-streams: a file of any size is counted chunk by chunk. Ctrl-C stops cleanly between chunks or
-merges, says how far it got and writes nothing. Never imports Qt.
+Trains one of tokviz's own trainers on a text file (or ``-`` for standard input) with a progress bar
+on stderr (counting, then steps), prints a summary on stdout and optionally exports the model. The
+corpus streams: a file of any size is counted chunk by chunk. Ctrl-C stops cleanly between chunks or
+steps, says how far it got and writes nothing. ``--jamo`` trains on Hangul syllables decomposed into
+their conjoining jamo (the exports hold jamo strings; the summary shows pieces recomposed where their
+jamo form whole syllables). Never imports Qt.
 """
 
 from __future__ import annotations
@@ -34,18 +37,32 @@ def _positive(value: str) -> int:
     return n
 
 
+# export formats per algorithm; tokenizer-json is Hugging Face's tokenizer.json, vocab-txt BERT's vocab.txt
+HF_FORMATS = ("tokenizer-json",)
+ALGORITHM_FORMATS = {"wordpiece": ("tokenizer-json", "vocab-txt"), "unigram": ("tokenizer-json",)}
+
+
 def add_parser(sub) -> None:
     from tokviz.core.bpe.formats import FORMATS
     from tokviz.core.pretokenize import PATTERNS
 
     p = sub.add_parser(
         "train",
-        help="train tokviz's BPE on a corpus and export it",
-        description="Train BPE merges on CORPUS (a UTF-8 text file, or - for standard input). "
-        "char mode splits words on whitespace and glues </w> to the last character (subword-nmt); "
-        "byte mode works on UTF-8 bytes after a regex pre-split (GPT-2/GPT-4/o200k style).",
+        help="train a tokenizer (BPE, WordPiece or Unigram) on a corpus and export it",
+        description="Train a tokenizer on CORPUS (a UTF-8 text file, or - for standard input). "
+        "BPE: char mode splits words on whitespace and glues </w> to the last character (subword-nmt); "
+        "byte mode works on UTF-8 bytes after a regex pre-split (GPT-2/GPT-4/o200k style). "
+        "WordPiece: BERT's words and ## continuations, merging the pair with the best "
+        "freq(ab) / (freq(a) freq(b)). Unigram: SentencePiece's EM and pruning.",
     )
     p.add_argument("corpus", metavar="CORPUS", help="UTF-8 text file, or - to read standard input")
+    p.add_argument("--algorithm", choices=["bpe", "wordpiece", "unigram"], default="bpe",
+                   help="bpe (default), wordpiece or unigram")
+    p.add_argument("--vocab-size", type=_positive, default=None, metavar="N",
+                   help="vocabulary size to reach, specials included (wordpiece and unigram: default 8000; "
+                   "bpe byte mode: 256 + merges + specials)")
+    p.add_argument("--jamo", action="store_true",
+                   help="decompose Hangul syllables into conjoining jamo (NFD) before counting")
     p.add_argument("--mode", choices=["char", "byte"], default="byte", help="char or byte BPE (default: byte)")
     p.add_argument("--pattern", choices=list(PATTERNS), default="gpt4",
                    help="byte mode pre-split: gpt2, gpt4 (default), o200k, whitespace, or none (each line is one piece)")
@@ -59,7 +76,8 @@ def add_parser(sub) -> None:
     p.add_argument("--special", action="append", default=[], metavar="TOKEN",
                    help="special token reserved after the merges (repeatable), e.g. <|endoftext|>")
     p.add_argument("--export", nargs=2, action="append", default=[], metavar=("FORMAT", "OUT"),
-                   help=f"write the model: FORMAT is one of {', '.join(FORMATS)} (repeatable). "
+                   help=f"write the model: FORMAT is one of {', '.join(FORMATS + HF_FORMATS)} for bpe, "
+                   "tokenizer-json or vocab-txt for wordpiece, tokenizer-json for unigram (repeatable). "
                    "gpt2 writes OUT/vocab.json + OUT/merges.txt when OUT is a folder, else OUT-vocab.json + OUT-merges.txt")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -100,35 +118,96 @@ class _ProgressBar:
 
 
 def _bar(fraction: float, width: int = 24) -> str:
-    filled = int(round(max(0.0, min(1.0, fraction)) * width))
+    filled = round(max(0.0, min(1.0, fraction)) * width)
     return "[" + "#" * filled + "." * (width - filled) + "]"
+
+
+def _check_exports(args) -> None:
+    from tokviz.core.bpe.formats import FORMATS
+    from tokviz.core.errors import TokvizError
+
+    allowed = FORMATS + HF_FORMATS if args.algorithm == "bpe" else ALGORITHM_FORMATS[args.algorithm]
+    for fmt, _out in args.export:
+        if fmt not in allowed:
+            raise TokvizError(f"{args.algorithm} models export as {', '.join(allowed)}, not {fmt!r}")
+        need = {"tiktoken": "byte", "gpt2": "byte", "subword-nmt": "char"}.get(fmt)
+        if args.algorithm == "bpe" and need and need != args.mode:
+            raise TokvizError(f"--export {fmt} needs --mode {need} (the tokviz format holds either mode)")
+
+
+def _make_trainer(args):
+    """The trainer the arguments ask for (each satisfies tokviz.core.training.Trainer)."""
+    from tokviz.core.errors import TokvizError
+
+    specials = tuple(args.special)
+    if args.algorithm == "wordpiece":
+        from tokviz.core.wordpiece.trainer import (
+            SPECIALS,
+            WordPieceConfig,
+            WordPieceTrainer,
+        )
+
+        extra = tuple(s for s in specials if s not in SPECIALS)
+        return WordPieceTrainer(WordPieceConfig(vocab_size=args.vocab_size or 8000, special_tokens=SPECIALS + extra))
+    if args.algorithm == "unigram":
+        from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
+
+        if specials:
+            raise TokvizError("--special is for bpe and wordpiece; a unigram model has <unk> <s> </s>")
+        return UnigramTrainer(UnigramConfig(vocab_size=args.vocab_size or 8000))
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    merges = args.merges
+    if args.vocab_size is not None:
+        if args.mode == "char":
+            raise TokvizError("char-mode BPE's vocabulary is its alphabet plus the merges, which depends on the "
+                              "corpus: give --merges N instead of --vocab-size")
+        merges = args.vocab_size - 256 - len(set(specials))
+        if merges < 0:
+            raise TokvizError(f"a byte-mode vocabulary holds the 256 bytes and {len(set(specials))} specials: "
+                              f"--vocab-size must be at least {256 + len(set(specials))}")
+    config = TrainerConfig(mode=args.mode, merges=merges, min_frequency=args.min_frequency, pattern=args.pattern,
+                           keep=args.keep, special_tokens=specials)
+    return BPETrainer(config)
+
+
+def _export(model, fmt: str, dest: str):
+    from tokviz.core.bpe.formats import save_model
+    from tokviz.core.hf_export import write_tokenizer_json, write_vocab_txt
+
+    if fmt == "tokenizer-json":
+        return [write_tokenizer_json(model, dest)]
+    if fmt == "vocab-txt":
+        return [write_vocab_txt(model, dest)]
+    return save_model(model, dest, fmt)
+
+
+def _step_line(event, goal: int) -> tuple[str, float]:
+    """Progress-bar text and fraction for one step event of any trainer."""
+    from tokviz.core.bpe.events import MergeStep
+
+    if isinstance(event, MergeStep):
+        return f"{event.step}/{goal}  {event.new_piece!r} ({event.count})", event.step / max(1, goal)
+    size = getattr(event, "vocab_size", None) or getattr(event, "vocab_after", None) or 0
+    growing = getattr(event, "pair_count", None) is not None  # wordpiece grows towards the goal
+    frac = (size / goal if growing else goal / size) if size and goal else 0.0
+    return f"step {event.step}  {event.description}", frac
 
 
 def run(args) -> int:
     from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks
-    from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
-    from tokviz.core.bpe.formats import FORMATS, save_model
-    from tokviz.core.bpe.trainer import BPETrainer
-    from tokviz.core.errors import TokvizError
+    from tokviz.core.bpe.events import Finished, Progress
+    from tokviz.core.jamo import decompose_lines
 
-    for fmt, _out in args.export:
-        if fmt not in FORMATS:
-            raise TokvizError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
-        need = {"tiktoken": "byte", "gpt2": "byte", "subword-nmt": "char"}.get(fmt)
-        if need and need != args.mode:
-            raise TokvizError(f"--export {fmt} needs --mode {need} (the tokviz format holds either mode)")
-    config = TrainerConfig(
-        mode=args.mode,
-        merges=args.merges,
-        min_frequency=args.min_frequency,
-        pattern=args.pattern,
-        keep=args.keep,
-        special_tokens=tuple(args.special),
-    )
-    trainer = BPETrainer(config)
+    _check_exports(args)
+    trainer = _make_trainer(args)
     lines = read_corpus_blocks(args.corpus, errors=args.errors)
+    if args.jamo:
+        lines = decompose_lines(lines)
     total = corpus_size(args.corpus)
     bar = _ProgressBar(sys.stderr, not args.quiet)
+    goal = trainer.config.merges if args.algorithm == "bpe" else trainer.config.vocab_size
 
     interrupted = {"flag": False}
 
@@ -139,7 +218,8 @@ def run(args) -> int:
 
     previous = signal.signal(signal.SIGINT, on_sigint) if _main_thread() else None
     started = time.monotonic()
-    last_step: MergeStep | None = None
+    last_step = None
+    steps = 0
     finished: Finished | None = None
     try:
         for event in trainer.run(lines, cancel=lambda: interrupted["flag"], total_bytes=total):
@@ -152,16 +232,14 @@ def run(args) -> int:
                     else:
                         bar.show(f"counting {mb:7.1f} MB", plain_key="counting")
                 else:
-                    bar.show("indexing pairs ...", force=True, plain_key="indexing")
-            elif isinstance(event, MergeStep):
-                last_step = event
-                frac = event.step / max(1, config.merges)
-                bar.show(
-                    f"merges   {_bar(frac)} {event.step}/{config.merges}  {event.new_piece!r} ({event.count})",
-                    plain_key="merges",
-                )
-            else:
+                    bar.show("indexing ...", force=True, plain_key="indexing")
+            elif isinstance(event, Finished):
                 finished = event
+            else:
+                last_step = event
+                steps += 1
+                text, frac = _step_line(event, goal)
+                bar.show(f"steps    {_bar(frac)} {text}"[:160], plain_key="steps")
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
@@ -172,9 +250,36 @@ def run(args) -> int:
         print(f"tokviz: training cancelled ({finished.message}); nothing was written", file=sys.stderr)
         return 130
     model = trainer.model()
+    if args.jamo:
+        model.settings["jamo"] = True
     # Write the exports before printing anything: a closed stdout (`| head`) must not cost the model.
-    written_by_format = [(fmt, save_model(model, dest, fmt)) for fmt, dest in args.export]
+    written_by_format = [(fmt, _export(model, fmt, dest)) for fmt, dest in args.export]
     out = sys.stdout
+    if args.algorithm == "bpe":
+        _bpe_summary(trainer.config, model, finished, last_step, out)
+    else:
+        _vocab_summary(args.algorithm, model, finished, steps, out)
+    if args.jamo:
+        print("jamo          Hangul syllables decomposed into conjoining jamo before counting", file=out)
+    print(f"time          {elapsed:.1f} s", file=out)
+    for fmt, written in written_by_format:
+        for path in written:
+            print(f"wrote         {path} ({fmt})", file=out)
+        if args.algorithm != "bpe" or fmt in HF_FORMATS:
+            continue
+        # tiktoken and GPT-2 files cannot record the pre-split pattern; encode assumes gpt4
+        pattern = f" --pattern {args.pattern}" if fmt in ("tiktoken", "gpt2") and args.pattern != "gpt4" else ""
+        print(f"              try: tokviz encode --model {written[0]}{pattern} \"your text\"", file=out)
+    return 0
+
+
+def _shown(piece: str) -> str:
+    from tokviz.core.jamo import recompose
+
+    return repr(recompose(piece))
+
+
+def _bpe_summary(config, model, finished, last_step, out) -> None:
     settings = model.settings
     print(f"mode          {config.mode}" + (f" (pattern {config.pattern})" if config.mode == "byte" else ""), file=out)
     if config.keep:
@@ -187,16 +292,20 @@ def run(args) -> int:
         ratio = last_step.corpus_chars / max(1, last_step.corpus_tokens)
         print(f"corpus        {last_step.corpus_chars:,} chars -> {last_step.corpus_tokens:,} tokens "
               f"({ratio:.2f} chars/token)", file=out)
-        first = ", ".join(f"{model.token_piece(t)!r}" for _, _, t in model.merges[:8])
+        first = ", ".join(_shown(model.token_piece(t)) for _, _, t in model.merges[:8])
         print(f"first merges  {first}", file=out)
-    print(f"time          {elapsed:.1f} s", file=out)
-    for fmt, written in written_by_format:
-        for path in written:
-            print(f"wrote         {path} ({fmt})", file=out)
-        # tiktoken and GPT-2 files cannot record the pre-split pattern; encode assumes gpt4
-        pattern = f" --pattern {config.pattern}" if fmt in ("tiktoken", "gpt2") and config.pattern != "gpt4" else ""
-        print(f"              try: tokviz encode --model {written[0]}{pattern} \"your text\"", file=out)
-    return 0
+
+
+def _vocab_summary(algorithm: str, model, finished, steps: int, out) -> None:
+    print(f"algorithm     {algorithm}", file=out)
+    print(f"steps         {steps:,} ({_reason(finished)})", file=out)
+    print(f"vocabulary    {model.vocab_size:,} tokens", file=out)
+    if algorithm == "wordpiece":
+        learned = model.vocab[len(model.vocab) - min(8, len(model.vocab)):]
+        print(f"last learned  {', '.join(_shown(p) for p in learned)}", file=out)
+    else:
+        best = [p for p in model.pieces if p not in model.special_tokens()][:8]
+        print(f"best pieces   {', '.join(_shown(p) for p in best)}", file=out)
 
 
 def _reason(finished) -> str:

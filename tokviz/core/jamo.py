@@ -1,0 +1,82 @@
+"""Jamo-level text for Korean BPE: Hangul syllables as conjoining jamo, and back for display.
+
+A Hangul syllable block is one of 11,172 characters; its jamo are 19 leading consonants (초성), 21
+vowels (중성) and 27 trailing consonants (종성), 68 letters in all. Training BPE on jamo lets a
+tokenizer learn that 갔 and 가 share ㄱ+ㅏ, which the Korean subword literature compares against
+syllable- and byte-level units. :func:`decompose` is exactly Unicode's canonical decomposition (NFD)
+of the Hangul syllables U+AC00..U+D7A3 and leaves every other character alone, so accented Latin
+letters and compatibility jamo (ㅋㅋ) keep their form.
+
+:func:`recompose` is the display side: pieces learned on jamo show whole syllables where their jamo
+form one (ᄀ ᅡ ᆻ → 갔) and keep the rest as jamo, so a piece ``ᆻ다`` reads as "final ㅆ, then 다".
+
+>>> decompose("갔다 ok") == "\\u1100\\u1161\\u11bb\\u1103\\u1161 ok"
+True
+>>> [hex(ord(c)) for c in decompose("갔")]
+['0x1100', '0x1161', '0x11bb']
+>>> recompose(decompose("갔다"))
+'갔다'
+>>> recompose("\\u11bb\\u1103\\u1161")  # final ㅆ, then 다
+'ᆻ다'
+"""
+
+from __future__ import annotations
+
+import re
+
+_S_BASE, _L_BASE, _V_BASE, _T_BASE = 0xAC00, 0x1100, 0x1161, 0x11A7
+_L_COUNT, _V_COUNT, _T_COUNT = 19, 21, 28
+_N_COUNT = _V_COUNT * _T_COUNT
+_S_COUNT = _L_COUNT * _N_COUNT
+
+_SYLLABLE = re.compile("[\uac00-\ud7a3]")
+# a leading consonant and a vowel of the modern set, then an optional modern trailing consonant
+_LVT = re.compile("([\u1100-\u1112])([\u1161-\u1175])([\u11a8-\u11c2]?)")
+
+
+def _split(m: re.Match) -> str:
+    s = ord(m.group()) - _S_BASE
+    lead, rest = divmod(s, _N_COUNT)
+    vowel, tail = divmod(rest, _T_COUNT)
+    out = chr(_L_BASE + lead) + chr(_V_BASE + vowel)
+    return out + chr(_T_BASE + tail) if tail else out
+
+
+def _join(m: re.Match) -> str:
+    lead = ord(m.group(1)) - _L_BASE
+    vowel = ord(m.group(2)) - _V_BASE
+    tail = ord(m.group(3)) - _T_BASE if m.group(3) else 0
+    return chr(_S_BASE + (lead * _V_COUNT + vowel) * _T_COUNT + tail)
+
+
+def decompose(text: str) -> str:
+    """``text`` with every Hangul syllable as its two or three conjoining jamo (NFD of the syllables
+    only); other characters are unchanged."""
+    return _SYLLABLE.sub(_split, text)
+
+
+def recompose(piece: str) -> str:
+    """Conjoining jamo that form a whole modern syllable (lead, vowel, optional tail) joined back into
+    it; jamo that do not (a lone final consonant, a lead without its vowel) stay as they are.
+
+    >>> recompose("\\u1100\\u1161")   # ᄀ + ᅡ
+    '가'
+    >>> recompose("\\u1100")          # a lead without its vowel stays a jamo
+    'ᄀ'
+    """
+    if not piece or not any("\u1100" <= ch <= "\u11ff" for ch in piece):
+        return piece
+    return _LVT.sub(_join, piece)
+
+
+def has_syllables(text: str) -> bool:
+    """Whether ``text`` holds any precomposed Hangul syllable (a jamo model's input must be decomposed)."""
+    return _SYLLABLE.search(text) is not None
+
+
+def decompose_lines(lines):
+    """Each line (or block) of a corpus decomposed, lazily (the trainers stream their corpus); a
+    :class:`~tokviz.core.bpe.corpus.LinePart` stays a LinePart, so a long line still continues."""
+    for line in lines:
+        out = decompose(line)
+        yield out if type(line) is str else type(line)(out)
