@@ -129,7 +129,8 @@ def _check_exports(args) -> None:
     allowed = FORMATS + HF_FORMATS if args.algorithm == "bpe" else ALGORITHM_FORMATS[args.algorithm]
     for fmt, _out in args.export:
         if fmt not in allowed:
-            raise TokvizError(f"{args.algorithm} models export as {', '.join(allowed)}, not {fmt!r}")
+            raise TokvizError(f"unknown export format {fmt!r} for {args.algorithm}: "
+                              f"{args.algorithm} models export as {', '.join(allowed)}")
         need = {"tiktoken": "byte", "gpt2": "byte", "subword-nmt": "char"}.get(fmt)
         if args.algorithm == "bpe" and need and need != args.mode:
             raise TokvizError(f"--export {fmt} needs --mode {need} (the tokviz format holds either mode)")
