@@ -1,8 +1,14 @@
-"""The one Encoder protocol every family implements (tiktoken, SentencePiece, tokviz BPE)."""
+"""What a tokenizer family provides: Encoders (one protocol), registry entries and model-file loaders.
+
+A family module (tiktoken_family, sentencepiece_family, tokviz.core.bpe.formats) builds these plain
+values and knows nothing of the registry; tokviz.core.encoders.builtin puts them together.
+"""
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol, Sequence, runtime_checkable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping, NamedTuple, Protocol, Sequence, runtime_checkable
 
 from tokviz.core.encoding import Encoding
 
@@ -37,3 +43,35 @@ class Encoder(Protocol):
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes a token id stands for (``▁`` as space, byte-fallback pieces as their byte)."""
         ...
+
+
+@dataclass
+class EncoderEntry:
+    """One named encoder a family offers: listed cheaply, built on first use.
+
+    ``probe()`` says whether its data is there: ``(True, where it comes from)`` or ``(False, why
+    not)``; ``load()`` builds the Encoder (raising a TokvizError when it cannot).
+    """
+
+    name: str
+    family: str
+    probe: Callable[[], tuple[bool, str]]
+    load: Callable[[], Encoder]
+    vocab_size: int | None = None
+    description: str = ""
+
+
+class ModelLoader(NamedTuple):
+    """One model-file format a family can open.
+
+    ``sniff(path, head)`` gets the path and the file's first bytes and says whether this loader
+    recognises the content (file names lie: ``tokenizer.model.v3``, a ``vocab.txt`` that is really a
+    rank file). ``load(path, pattern)`` builds the Encoder; ``pattern`` is a key of
+    ``tokviz.core.pretokenize.PATTERNS`` chosen by the user, or None for the format's own default.
+    ``description`` names the format in the "expected one of" message.
+    """
+
+    name: str
+    sniff: Callable[[Path, bytes], bool]
+    load: Callable[[Path, str | None], Encoder]
+    description: str = ""
