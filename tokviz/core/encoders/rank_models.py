@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.files import HEAD_BYTES
+from tokviz.core.encoders.tiktoken_family import SPECS as OPENAI_SPECS
 from tokviz.core.encoders.tiktoken_family import TiktokenEncoder, parse_tiktoken_ranks
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import ModelFileError, check_text
@@ -143,6 +144,14 @@ KNOWN_RANK_FILES: dict[str, str] = {
     "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186": "qwen",
     "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd": "qwen3.6",
 }
+
+# OpenAI's own rank files (r50k_base ... o200k_base), opened under any name, get tiktoken's pattern and
+# special tokens too (gpt2 is r50k_base's file, so the first name of a hash is kept).
+for _spec in OPENAI_SPECS.values():
+    if _spec.rank_hash not in KNOWN_RANK_FILES:
+        RANK_MODELS[_spec.name] = RankModel(_spec.name, f"OpenAI {_spec.name} (.tiktoken)", _spec.pattern,
+                                            lambda n, s=_spec: dict(s.special_tokens))
+        KNOWN_RANK_FILES[_spec.rank_hash] = _spec.name
 
 
 # ---- the encoder ----------------------------------------------------------------------------------
