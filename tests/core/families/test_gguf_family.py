@@ -227,6 +227,9 @@ def test_unknown_pre_name_is_a_clear_message(tmp_path):
     path = write_gguf(tmp_path / "x.gguf", tokens, [], types, "my-new-model")
     with pytest.raises(ModelFileError, match="'my-new-model', which tokviz does not know.*llama-bpe"):
         load_gguf(path)
+    path = write_gguf(tmp_path / "old.gguf", tokens, [], types, None)
+    with pytest.raises(ModelFileError, match="names no pre-split"):
+        load_gguf(path)
 
 
 def test_unknown_tokenizer_kind_is_refused_clearly(tmp_path):

@@ -303,6 +303,11 @@ def tokenizer_json(vocab: GGUFVocab, path: str | Path = "<gguf>") -> str:
     Raises ModelFileError for an unknown pre-split name (the regex decides the ids, so it is not guessed).
     """
     pre_name = vocab.pre or "default"
+    if vocab.pre is None:
+        raise ModelFileError(
+            path, "its byte-level BPE vocabulary names no pre-split (no tokenizer.ggml.pre; llama.cpp's converters "
+                  "write it since 2024) and the regex decides the ids, so it is not guessed. Convert it again, or "
+                  "open the model's tokenizer.json")
     if pre_name not in PRE_SPLITS:
         raise ModelFileError(
             path, f"its pre-split is named {pre_name!r}, which tokviz does not know, and the regex decides the ids, "
