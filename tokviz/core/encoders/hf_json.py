@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoding import Encoding, TokenKind, char_byte_starts
 from tokviz.core.errors import ModelFileError, check_text
 
@@ -414,17 +415,15 @@ def _load(path: Path, pattern: str | None) -> HFTokenizerEncoder:
     return HFTokenizerEncoder.from_file(path)
 
 
-def loaders() -> list:
+def loaders() -> list[ModelLoader]:
     """The tokenizer.json file format, for :func:`tokviz.core.encoders.files.open_model_file`.
 
     A model folder is opened through :func:`find_tokenizer_json` (the folder's tokenizer.json).
     """
-    from tokviz.core.encoders.files import ModelLoader
-
     return [ModelLoader("tokenizer.json", _sniff, _load,
                         "a Hugging Face tokenizer.json (or a model folder holding one)")]
 
 
-def entries() -> list:
+def entries() -> list[EncoderEntry]:
     """No built-in tokenizer.json encoders: the genuine ones are in :mod:`model_catalog`."""
     return []

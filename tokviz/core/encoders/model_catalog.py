@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.errors import ModelFileError
 
 
@@ -223,16 +224,14 @@ def load(model: CatalogModel | str):
         raise ModelFileError(paths[0], f"cannot read ({err})") from None
 
 
-def entries() -> list:
+def entries() -> list[EncoderEntry]:
     """One registry entry per catalogue model (cheap: the probe only hashes, the load builds)."""
-    from tokviz.core.encoders.registry import EncoderEntry  # the entry record only; never the registry itself
-
     return [
         EncoderEntry(m.name, m.family, lambda m=m: probe(m), lambda m=m: load(m), m.vocab_size, m.description)
         for m in CATALOG
     ]
 
 
-def loaders() -> list:
+def loaders() -> list[ModelLoader]:
     """No file formats of its own (tokenizer.json, rank files and tekken.json are their families')."""
     return []

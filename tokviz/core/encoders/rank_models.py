@@ -20,12 +20,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
+from tokviz.core.encoders.base import EncoderEntry, ModelLoader
+from tokviz.core.encoders.files import HEAD_BYTES
+from tokviz.core.encoders.tiktoken_family import SPECS as OPENAI_SPECS
 from tokviz.core.encoders.tiktoken_family import TiktokenEncoder, parse_tiktoken_ranks
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import ModelFileError, check_text
@@ -140,6 +144,14 @@ KNOWN_RANK_FILES: dict[str, str] = {
     "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186": "qwen",
     "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd": "qwen3.6",
 }
+
+# OpenAI's own rank files (r50k_base ... o200k_base), opened under any name, get tiktoken's pattern and
+# special tokens too (gpt2 is r50k_base's file, so the first name of a hash is kept).
+for _spec in OPENAI_SPECS.values():
+    if _spec.rank_hash not in KNOWN_RANK_FILES:
+        RANK_MODELS[_spec.name] = RankModel(_spec.name, f"OpenAI {_spec.name} (.tiktoken)", _spec.pattern,
+                                            lambda n, s=_spec: dict(s.special_tokens))
+        KNOWN_RANK_FILES[_spec.rank_hash] = _spec.name
 
 
 # ---- the encoder ----------------------------------------------------------------------------------
@@ -375,14 +387,28 @@ def looks_like_tekken(head: bytes) -> bool:
 
 
 # ---- file formats ---------------------------------------------------------------------------------
-def _looks_like_rank_file(head: bytes) -> bool:
-    from tokviz.core.encoders.files import _RANK_LINE, HEAD_BYTES
+# ``base64-token rank`` lines (rank 0 of OpenAI's and Meta's files is byte 0x21, "IQ== 0").
+_RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?")
 
+
+def looks_like_rank_file(head: bytes) -> bool:
+    """Every complete line among the first 50 of ``head`` is ``base64-token rank`` with valid base64.
+
+    Checking many lines keeps merges.txt / subword-nmt codes (``t h``) from passing for rank files.
+
+    >>> looks_like_rank_file(b"IQ== 0\\nIg== 1\\n"), looks_like_rank_file(b"t h\\ni n\\n")
+    (True, False)
+    """
     lines = head.split(b"\n")
-    if len(head) == HEAD_BYTES:
-        lines = lines[:-1]
+    if len(head) >= HEAD_BYTES:
+        lines = lines[:-1]  # the last line may be cut by the head
     lines = [ln for ln in lines[:50] if ln.strip()]
-    return bool(lines) and all(_RANK_LINE.fullmatch(ln) for ln in lines)
+    if not lines:
+        return False
+    try:
+        return all(_RANK_LINE.fullmatch(ln) and base64.b64decode(ln.split()[0], validate=True) for ln in lines)
+    except ValueError:
+        return False
 
 
 def _load_rank(path: Path, pattern: str | None):
@@ -395,21 +421,19 @@ def _load_tekken(path: Path, pattern: str | None):
     return load_tekken(path)
 
 
-def loaders() -> list:
-    """File formats: tiktoken rank files (known by hash, else with the user's pattern) and tekken.json.
+def loaders() -> list[ModelLoader]:
+    """File formats: rank files (known by hash, else with the user's pattern) and tekken.json.
 
-    The rank-file loader is named ``tiktoken`` so it takes the place of the generic one, which
-    used the GPT-4 pattern for any rank file.
+    The rank-file loader recognises the same files as tiktoken_family's, which opens any rank file
+    with the GPT-4 pattern; listed before it, this one takes every rank file and guesses nothing.
     """
-    from tokviz.core.encoders.files import ModelLoader
-
     return [
-        ModelLoader("tiktoken", lambda p, head: _looks_like_rank_file(head), _load_rank,
+        ModelLoader("rank file", lambda p, head: looks_like_rank_file(head), _load_rank,
                     "a tiktoken rank file (.tiktoken / Llama tokenizer.model: 'base64-token rank' per line)"),
         ModelLoader("tekken", lambda p, head: looks_like_tekken(head), _load_tekken, "a Mistral tekken.json"),
     ]
 
 
-def entries() -> list:
+def entries() -> list[EncoderEntry]:
     """None built in: the genuine rank files are found in packages by :mod:`model_catalog`."""
     return []
