@@ -268,8 +268,9 @@ def run(args) -> int:
             print(f"wrote         {path} ({fmt})", file=out)
         if args.algorithm != "bpe" or fmt in HF_FORMATS:
             continue
-        # tiktoken and GPT-2 files cannot record the pre-split pattern; encode assumes gpt4
-        pattern = f" --pattern {args.pattern}" if fmt in ("tiktoken", "gpt2") and args.pattern != "gpt4" else ""
+        # a rank file cannot record its pre-split pattern (tokviz asks for it rather than guessing); a
+        # GPT-2 pair is read with the GPT-4 pattern unless told otherwise
+        pattern = f" --pattern {args.pattern}" if fmt == "tiktoken" or (fmt == "gpt2" and args.pattern != "gpt4") else ""
         print(f"              try: tokviz encode --model {written[0]}{pattern} \"your text\"", file=out)
     return 0
 

@@ -101,8 +101,10 @@ def test_open_model_file_tries_the_loaders_it_is_given(tmp_path, tokviz_tiktoken
 
 def test_every_family_offers_its_loaders_and_the_composition_lists_them_all():
     names = [loader.name for loader in builtin.model_loaders()]
-    assert names == ["tiktoken", "sentencepiece", "tokviz-bpe", "subword-nmt", "gpt2-bpe"]
-    assert [e.family for e in builtin.build_registry().statuses()].count("tiktoken") == 5
+    assert names == ["rank file", "tekken", "tiktoken", "sentencepiece", "tokviz-bpe", "subword-nmt", "gpt2-bpe",
+                     "tokenizer.json", "gguf"]
+    # OpenAI's five, then the catalogue's Llama 3, Llama 4, Qwen, Qwen 3.6 and Mistral Tekken
+    assert [e.family for e in builtin.build_registry().statuses()].count("tiktoken") == 10
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ registers itself; this module imports them all, so a broken family fails loudly 
 vanishing from the list. Adding a family is one line in :data:`FAMILIES`.
 
 >>> [loader.name for loader in model_loaders()][:2]
-['tiktoken', 'sentencepiece']
+['rank file', 'tekken']
 """
 
 from __future__ import annotations
@@ -14,13 +14,21 @@ from __future__ import annotations
 import threading
 
 from tokviz.core.bpe import formats as bpe_formats
-from tokviz.core.encoders import sentencepiece_family, tiktoken_family
+from tokviz.core.encoders import (
+    gguf_family,
+    hf_json,
+    model_catalog,
+    rank_models,
+    sentencepiece_family,
+    tiktoken_family,
+)
 from tokviz.core.encoders.base import ModelLoader
 from tokviz.core.encoders.registry import Registry
 
-# In the order they are listed and their loaders tried (the sniffs do not overlap: a protobuf, rank
-# lines, JSON or '#version' text).
-FAMILIES = (tiktoken_family, sentencepiece_family, bpe_formats)
+# In the order they are listed and their loaders tried. rank_models comes before tiktoken_family: both
+# read rank files, and rank_models recognises the genuine ones (Llama 3/4, Qwen, OpenAI's) by SHA-256
+# with their own pattern and special tokens, where tiktoken_family would guess the GPT-4 pattern.
+FAMILIES = (rank_models, tiktoken_family, sentencepiece_family, bpe_formats, hf_json, gguf_family, model_catalog)
 
 
 def model_loaders() -> list[ModelLoader]:

@@ -229,6 +229,25 @@ def _describe(loader: ModelLoader | tuple) -> str:
     return loader[3] if len(loader) > 3 and loader[3] else str(loader[0])
 
 
+# What a model folder holds, in the order tokviz looks (as models ship: a Hugging Face folder has
+# tokenizer.json beside tokenizer_config.json; Meta's and Mistral's folders a tokenizer.model or tekken.json).
+FOLDER_FILES = ("tokenizer.json", "vocab.json", "tekken.json", "tokenizer.model", "spiece.model")
+
+
+def model_in_folder(folder: Path) -> Path:
+    """The model file inside a model folder; the folder itself when it holds none (open_model_file then
+    says it is not a regular file).
+
+    A GPT-2 style folder (`tokviz train --export gpt2 DIR/`) is found through its vocab.json, which the
+    BPE loader reads together with merges.txt.
+    """
+    for name in FOLDER_FILES:
+        inner = folder / name
+        if inner.is_file() and (name != "vocab.json" or (folder / "merges.txt").is_file()):
+            return inner
+    return folder
+
+
 def open_model_file(path: str | Path, *, pattern: str | None = None,
                     loaders: Sequence[ModelLoader] | Iterable[tuple] | None = None) -> Encoder:
     """An Encoder for the model file at ``path``, whatever its supported format.
@@ -249,8 +268,8 @@ def open_model_file(path: str | Path, *, pattern: str | None = None,
     p = Path(path)
     if pattern is not None:
         pattern_regex(pattern)  # an unknown name is the user's mistake: say so before reading anything
-    if p.is_dir() and (p / "vocab.json").is_file() and (p / "merges.txt").is_file():
-        p = p / "vocab.json"  # a GPT-2 style folder (`tokviz train --export gpt2 DIR/`); the BPE loader reads both
+    if p.is_dir():
+        p = model_in_folder(p)
     head = read_head(p)
     if not head:
         raise ModelFileError(p, "the file is empty")
