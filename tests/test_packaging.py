@@ -129,7 +129,7 @@ def test_the_desktop_files_exec_line_opens_the_files_in_the_window(monkeypatch, 
     from tokviz import cli
 
     opened = []
-    monkeypatch.setattr(tokviz.ui.app, "run_app", lambda argv=None, files=None: opened.append(files) or 0)
+    monkeypatch.setattr(tokviz.ui.app, "run_app", lambda argv=None, files=None, **_: opened.append(files) or 0)
     text = tmp_path / "notes.txt"
     text.write_text("안녕", encoding="utf-8")
     assert cli.main([str(text), "b.txt"]) == 0
@@ -184,6 +184,30 @@ def test_pyinstaller_spec_ships_resources_and_encoder_data_and_drops_unused_qt()
 
 # ---- the wheel, installed for real ----------------------------------------------------------------
 
+def make_venv_seeing_this_environment(venv: Path) -> Path:
+    """A fresh venv whose own site-packages come first, then the package folders of the running
+    interpreter (PySide6 & co.: nothing is downloaded). Its python.
+
+    ``venv --system-site-packages`` is not that: run from inside a venv it exposes the *base*
+    interpreter's packages, not the venv's, and the tests run from a venv (README, .ci/run). The
+    folders are listed in a .pth file as plain paths, so the .pth files inside them (an editable
+    tokviz pointing at a checkout) are not run: tokviz itself can only come from the wheel.
+    """
+    import site
+    import sysconfig
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+    folders = [*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    if site.ENABLE_USER_SITE:
+        folders.append(site.getusersitepackages())
+    folders = [f for f in dict.fromkeys(folders) if Path(f).is_dir() and Path(f).resolve() != ROOT]
+    Path(purelib, "_tokviz_test_environment.pth").write_text("\n".join(folders) + "\n", encoding="utf-8")
+    return python
+
+
 @pytest.mark.slow
 def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
     wheel_dir = tmp_path / "wheel"
@@ -197,12 +221,8 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
     assert "tokviz/resources/icons/tokviz.svg" in names
     assert "tokviz/resources/samples/mixed.txt" in names
 
-    # --system-site-packages: PySide6 & co. come from this interpreter, nothing is downloaded;
-    # tokviz itself comes only from the wheel.
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
-                   check=True, timeout=60)
-    python = venv / "bin" / "python"
+    python = make_venv_seeing_this_environment(venv)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
                     "--no-deps", "--no-index", str(wheel)], check=True, timeout=120)
 
@@ -211,7 +231,7 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
                XDG_CACHE_HOME=str(tmp_path / "cache"))
     # cwd outside the checkout, so the source tree cannot be imported by accident
     probe = subprocess.run(
-        [str(python), "-c", "import tokviz; print(tokviz.__file__); print(tokviz.resources_dir())"],
+        [str(python), "-c", "import PySide6, tokviz; print(tokviz.__file__); print(tokviz.resources_dir())"],
         check=True, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
     )
     module_file, resources = (Path(line) for line in probe.stdout.splitlines())

@@ -104,8 +104,8 @@ def test_setters_never_store_a_non_finite_number(tmp_path):
 
 def test_lists_and_paths_are_validated(tmp_path):
     long = "x" * 5000
-    s = Settings.at(write_ini(tmp_path / "t.ini", f"[encoders]\nlast={long}\n[corpus]\nlast=@Variant(\\0\\0\\0\\x2\\0\\0\\0\\x1)\n"
-                                                  "[window]\nview=sideways\n"))
+    ini = f"[encoders]\nlast={long}\n[corpus]\nlast=@Variant(\\0\\0\\0\\x2\\0\\0\\0\\x1)\n[window]\nview=sideways\n"
+    s = Settings.at(write_ini(tmp_path / "t.ini", ini))
     assert s.last_encoders == [] and s.last_corpus is None and s.current_view == "inspect"
     assert {"encoders/last", "corpus/last", "window/view"} <= set(s.problems)
 

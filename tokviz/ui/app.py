@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QApplication
 
 from tokviz import __version__
 
-
 _previous_handler = None
 
 
@@ -64,10 +63,10 @@ def open_window(settings, files: list[str] | None = None):
     if files:
         window.open_text_file(str(files[0]))
         if len(files) > 1:
-            window.statusBar().showMessage(
-                QCoreApplication.translate(
-                    "MainWindow", "Opened {name}; tokviz shows one text at a time, so {more} more file(s) were not opened.")
-                .format(name=files[0], more=len(files) - 1), 10000)
+            # one literal, as lupdate and the translation file know it
+            note = QCoreApplication.translate(
+                "MainWindow", "Opened {name}; tokviz shows one text at a time, so {more} more file(s) were not opened.")  # noqa: E501
+            window.statusBar().showMessage(note.format(name=files[0], more=len(files) - 1), 10000)
     return window
 
 

@@ -72,12 +72,12 @@ class Settings:
         self.check()
 
     @classmethod
-    def at(cls, path: str | Path) -> "Settings":
+    def at(cls, path: str | Path) -> Settings:
         """Settings stored in the INI file ``path``."""
         return cls(path=path)
 
     @classmethod
-    def ephemeral(cls) -> "Settings":
+    def ephemeral(cls) -> Settings:
         """Settings in a fresh temporary file (screenshots, tests)."""
         folder = tempfile.mkdtemp(prefix="tokviz-settings-")
         return cls.at(Path(folder) / "tokviz.ini")
