@@ -11,6 +11,7 @@ from __future__ import annotations
 import configparser
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -180,6 +181,50 @@ def test_pyinstaller_spec_ships_resources_and_encoder_data_and_drops_unused_qt()
     for module in ("QtWebEngineCore", "Qt3DCore", "QtMultimedia", "QtQuick", "QtQml"):
         assert f'"{module}"' in source, module
     assert os.access(PACKAGING / "smoke_frozen.sh", os.X_OK)
+
+
+# ---- README set-up and .ci/run agree -----------------------------------------------------------
+
+def shell_blocks(markdown: str) -> list[str]:
+    """The ```sh blocks of a Markdown text, continuation lines joined."""
+    blocks = re.findall(r"^```sh\n(.*?)^```", markdown, flags=re.MULTILINE | re.DOTALL)
+    return [re.sub(r"\\\n\s*", " ", block).strip() for block in blocks]
+
+
+def apt_packages(command: str) -> list[str]:
+    words = command.split()
+    return [w for w in words[words.index("install") + 1:] if not w.startswith("-")]
+
+
+def test_readme_apt_line_is_what_tokviz_prints_and_ci_installs():
+    """The README, tokviz's no-display message and .ci/run name the same packages: a library the
+    window needs, added in one place only, would leave a user (or CI) without it."""
+    from tokviz import display_check
+
+    readme = read_text(ROOT / "README.md")
+    (apt,) = [block for block in shell_blocks(readme) if "apt install" in block]
+    readme_packages = apt_packages(apt)
+    assert set(readme_packages) == {"python3-venv", *display_check.APT_PACKAGES}
+    ci = re.sub(r"\\\n\s*", " ", read_text(ROOT / ".ci" / "run"))
+    (ci_apt,) = re.findall(r"apt-get install [^\n>]*", ci)
+    ci_packages = set(apt_packages(ci_apt))
+    assert set(readme_packages) <= ci_packages
+    # tests/ui/test_real_window.py needs a real X server and xwininfo; under TOKVIZ_STRICT_SKIPS a skip fails CI
+    assert {"xvfb", "x11-utils"} <= ci_packages
+
+
+def test_ci_runs_the_readmes_commands_in_a_fresh_venv():
+    readme_blocks = shell_blocks(read_text(ROOT / "README.md"))
+    test_command = next(block for block in readme_blocks if "pytest" in block)
+    assert test_command == 'python -m pip install -e ".[test]" && python -m pytest'
+    assert any(block.startswith("python3 -m venv ") for block in readme_blocks)
+    ci = read_text(ROOT / ".ci" / "run")
+    assert "set -euo pipefail" in ci
+    lines = [line.strip() for line in ci.splitlines()]
+    venv = next(i for i, line in enumerate(lines) if line.startswith("python3 -m venv "))
+    activate = next(i for i, line in enumerate(lines) if line.startswith(". ") and "bin/activate" in line)
+    run = next(i for i, line in enumerate(lines) if line.startswith(test_command))
+    assert venv < activate < run  # the test command runs inside the venv
 
 
 # ---- the wheel, installed for real ----------------------------------------------------------------
