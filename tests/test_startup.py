@@ -1,4 +1,5 @@
-"""``tokviz`` opening its window: with no display, a broken Qt platform or a real X server.
+"""``tokviz`` opening its window: with no display or a broken Qt platform (a real X server:
+tests/ui/test_real_window.py).
 
 Each case runs ``python -m tokviz`` in a child process, as a user would; the timeouts only stop a
 hang (a regression) from blocking the suite, they measure nothing.
@@ -124,36 +125,3 @@ def test_every_library_the_xcb_plugin_links_has_a_known_debian_package():
     assert unknown == []
     assert {display_check.DEBIAN_PACKAGES[lib] for lib in system_xcb} <= set(display_check.APT_PACKAGES) | {
         "libxcb1", "libx11-xcb1", "libxcb-render0", "libxcb-shm0", "libxcb-sync1", "libxcb-util1"}
-
-
-# ---- a real X server --------------------------------------------------------------------------
-
-@pytest.fixture
-def xvfb():
-    """An Xvfb server on a free display number; yields its DISPLAY."""
-    binary = shutil.which("Xvfb")
-    if binary is None:
-        pytest.skip("Xvfb is not installed (apt install xvfb; .ci/run installs it)")
-    read, write = os.pipe()
-    server = subprocess.Popen([binary, "-displayfd", str(write), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-                              pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()  # Xvfb writes the number once it accepts connections
-    if not number:
-        server.kill()
-        pytest.fail(f"Xvfb did not start: {server.stderr.read().decode(errors='replace')}")
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=30)
-
-
-def test_the_window_opens_on_a_real_x_server(tmp_path, xvfb):
-    result = run_tokviz(tmp_path, "gui", "--quit-after-show", DISPLAY=xvfb)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "on xcb" in result.stdout, result.stdout + result.stderr
-    width, height = (int(v) for v in result.stdout.split("shown ")[1].split()[0].split("x"))
-    assert width <= 1600 and height <= 1000  # fitted to the 1600x1000 screen
-    assert "cannot" not in result.stderr
-    # closing saved the settings as the close button does
-    assert (tmp_path / "config" / "tokviz" / "tokviz.ini").is_file()
