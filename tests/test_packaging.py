@@ -11,6 +11,7 @@ from __future__ import annotations
 import configparser
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -129,7 +130,7 @@ def test_the_desktop_files_exec_line_opens_the_files_in_the_window(monkeypatch, 
     from tokviz import cli
 
     opened = []
-    monkeypatch.setattr(tokviz.ui.app, "run_app", lambda argv=None, files=None: opened.append(files) or 0)
+    monkeypatch.setattr(tokviz.ui.app, "run_app", lambda argv=None, files=None, **_: opened.append(files) or 0)
     text = tmp_path / "notes.txt"
     text.write_text("안녕", encoding="utf-8")
     assert cli.main([str(text), "b.txt"]) == 0
@@ -182,7 +183,75 @@ def test_pyinstaller_spec_ships_resources_and_encoder_data_and_drops_unused_qt()
     assert os.access(PACKAGING / "smoke_frozen.sh", os.X_OK)
 
 
+# ---- README set-up and .ci/run agree -----------------------------------------------------------
+
+def shell_blocks(markdown: str) -> list[str]:
+    """The ```sh blocks of a Markdown text, continuation lines joined."""
+    blocks = re.findall(r"^```sh\n(.*?)^```", markdown, flags=re.MULTILINE | re.DOTALL)
+    return [re.sub(r"\\\n\s*", " ", block).strip() for block in blocks]
+
+
+def apt_packages(command: str) -> list[str]:
+    words = command.split()
+    return [w for w in words[words.index("install") + 1:] if not w.startswith("-")]
+
+
+def test_readme_apt_line_is_what_tokviz_prints_and_ci_installs():
+    """The README, tokviz's no-display message and .ci/run name the same packages: a library the
+    window needs, added in one place only, would leave a user (or CI) without it."""
+    from tokviz import display_check
+
+    readme = read_text(ROOT / "README.md")
+    (apt,) = [block for block in shell_blocks(readme) if "apt install" in block]
+    readme_packages = apt_packages(apt)
+    assert set(readme_packages) == {"python3-venv", *display_check.APT_PACKAGES}
+    ci = re.sub(r"\\\n\s*", " ", read_text(ROOT / ".ci" / "run"))
+    (ci_apt,) = re.findall(r"apt-get install [^\n>]*", ci)
+    ci_packages = set(apt_packages(ci_apt))
+    assert set(readme_packages) <= ci_packages
+    # tests/ui/test_real_window.py needs a real X server and xwininfo; under TOKVIZ_STRICT_SKIPS a skip fails CI
+    assert {"xvfb", "x11-utils"} <= ci_packages
+
+
+def test_ci_runs_the_readmes_commands_in_a_fresh_venv():
+    readme_blocks = shell_blocks(read_text(ROOT / "README.md"))
+    test_command = next(block for block in readme_blocks if "pytest" in block)
+    assert test_command == 'python -m pip install -e ".[test]" && python -m pytest'
+    assert any(block.startswith("python3 -m venv ") for block in readme_blocks)
+    ci = read_text(ROOT / ".ci" / "run")
+    assert "set -euo pipefail" in ci
+    lines = [line.strip() for line in ci.splitlines()]
+    venv = next(i for i, line in enumerate(lines) if line.startswith("python3 -m venv "))
+    activate = next(i for i, line in enumerate(lines) if line.startswith(". ") and "bin/activate" in line)
+    run = next(i for i, line in enumerate(lines) if line.startswith(test_command))
+    assert venv < activate < run  # the test command runs inside the venv
+
+
 # ---- the wheel, installed for real ----------------------------------------------------------------
+
+def make_venv_seeing_this_environment(venv: Path) -> Path:
+    """A fresh venv whose own site-packages come first, then the package folders of the running
+    interpreter (PySide6 & co.: nothing is downloaded). Its python.
+
+    ``venv --system-site-packages`` is not that: run from inside a venv it exposes the *base*
+    interpreter's packages, not the venv's, and the tests run from a venv (README, .ci/run). The
+    folders are listed in a .pth file as plain paths, so the .pth files inside them (an editable
+    tokviz pointing at a checkout) are not run: tokviz itself can only come from the wheel.
+    """
+    import site
+    import sysconfig
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+    folders = [*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    if site.ENABLE_USER_SITE:
+        folders.append(site.getusersitepackages())
+    folders = [f for f in dict.fromkeys(folders) if Path(f).is_dir() and Path(f).resolve() != ROOT]
+    Path(purelib, "_tokviz_test_environment.pth").write_text("\n".join(folders) + "\n", encoding="utf-8")
+    return python
+
 
 @pytest.mark.slow
 def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
@@ -197,12 +266,8 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
     assert "tokviz/resources/icons/tokviz.svg" in names
     assert "tokviz/resources/samples/mixed.txt" in names
 
-    # --system-site-packages: PySide6 & co. come from this interpreter, nothing is downloaded;
-    # tokviz itself comes only from the wheel.
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
-                   check=True, timeout=60)
-    python = venv / "bin" / "python"
+    python = make_venv_seeing_this_environment(venv)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
                     "--no-deps", "--no-index", str(wheel)], check=True, timeout=120)
 
@@ -211,7 +276,7 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
                XDG_CACHE_HOME=str(tmp_path / "cache"))
     # cwd outside the checkout, so the source tree cannot be imported by accident
     probe = subprocess.run(
-        [str(python), "-c", "import tokviz; print(tokviz.__file__); print(tokviz.resources_dir())"],
+        [str(python), "-c", "import PySide6, tokviz; print(tokviz.__file__); print(tokviz.resources_dir())"],
         check=True, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
     )
     module_file, resources = (Path(line) for line in probe.stdout.splitlines())

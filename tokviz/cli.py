@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(f"tokviz.commands.{name}").add_parser(sub)
     gui = sub.add_parser("gui", help="open the tokviz window (the default); tokviz FILE is tokviz gui FILE")
     gui.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text file to open in the Inspector")
+    # tests and CI: open the window, wait until the platform shows it, report, close (saving as usual)
+    gui.add_argument("--quit-after-show", action="store_true", help=argparse.SUPPRESS)
     gui.set_defaults(func=_run_gui)
     return parser
 
@@ -61,9 +63,23 @@ def _names_a_file(word: str) -> bool:
 
 
 def _run_gui(args: argparse.Namespace) -> int:
+    # Before Qt loads: without a display, or with the xcb plugin missing a system library, Qt
+    # aborts the process with a message that names the wrong package; say what is missing instead.
+    from tokviz import display_check
+
+    problem = display_check.check_platform()
+    if problem is not None:
+        print(problem.message(), file=sys.stderr)
+        return display_check.EXIT_NO_DISPLAY
+    invisible = display_check.invisible_platform()
+    if invisible is not None:
+        print(f"tokviz: QT_QPA_PLATFORM={invisible}: the window is drawn into memory and nobody can see it; "
+              f"{invisible} is for screenshots (tokviz screenshot) and tests. Unset QT_QPA_PLATFORM to see the "
+              "window; Ctrl+C closes it.", file=sys.stderr)
     from tokviz.ui.app import run_app
 
-    return run_app(files=list(getattr(args, "files", None) or []))
+    options = {"quit_after_show": True} if getattr(args, "quit_after_show", False) else {}
+    return run_app(files=list(getattr(args, "files", None) or []), **options)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,6 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     # installed by its runtime hook) runs the child's work and exits instead of parsing arguments.
     # A no-op when not frozen.
     multiprocessing.freeze_support()
+    import os
+
+    from tokviz import display_check
+
+    if os.environ.get(display_check.PROBE_ENV) == "1":  # the frozen app as its own display probe
+        return display_check.run_probe()
     parser = build_parser()
     argv = gui_argv(list(sys.argv[1:] if argv is None else argv), {*COMMANDS, "gui"})
     args = parser.parse_args(argv)

@@ -7,31 +7,135 @@ user's own settings.
 
 from __future__ import annotations
 
+import math
+import os
+import stat
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QSettings
 
 THEMES = ("system", "light", "dark")
 LANGUAGES = ("system", "en", "ko")
+VIEWS = ("inspect", "train", "compare")
+
+MAX_FILE_BYTES = 1 << 20  # tokviz.ini holds a few KB; a bigger file is not ours to parse at start-up
+MAX_BLOB_BYTES = 64 << 10  # saved window / splitter states are a few hundred bytes
+MAX_TEXT = 4096  # a path or an encoder name
+MAX_ENCODERS = 64
+GEOMETRY_MAGIC = 0x1D9D0CB  # QWidget.saveGeometry's header
+STATE_MARKER = b"\x00\x00\x00\xff"  # QMainWindow.saveState / QSplitter.saveState start with it
+MAX_COORDINATE = 1_000_000  # pixels; beyond any desktop of monitors
+MAX_EXTENT = 100_000
+
+
+def saved_geometry_problem(blob: QByteArray) -> str | None:
+    """Why ``blob`` is not something QWidget.saveGeometry wrote (with sane rectangles), or None."""
+    if blob.size() > 1024:
+        return f"{blob.size()} bytes, not a saved window geometry"
+    stream = QDataStream(blob, QIODevice.OpenModeFlag.ReadOnly)
+    stream.setVersion(QDataStream.Version.Qt_4_0)
+    magic, major = stream.readUInt32(), stream.readUInt16()
+    stream.readUInt16()
+    if magic != GEOMETRY_MAGIC or not 1 <= major <= 3:
+        return "not a saved window geometry"
+    rects = [[stream.readInt32() for _ in range(4)] for _ in range(2)]
+    stream.skipRawData(4 + 1 + 1)  # screen number, maximized, full screen
+    if major >= 2:
+        stream.readInt32()  # the screen's width
+    if major >= 3:
+        rects.append([stream.readInt32() for _ in range(4)])
+    if stream.status() != QDataStream.Status.Ok:
+        return "a truncated window geometry"
+    for left, top, right, bottom in rects:
+        if max(abs(left), abs(top), abs(right), abs(bottom)) > MAX_COORDINATE \
+                or not (0 < right - left + 1 <= MAX_EXTENT and 0 < bottom - top + 1 <= MAX_EXTENT):
+            return f"a window geometry of {right - left + 1}x{bottom - top + 1} at ({left}, {top})"
+    return None
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class Settings:
-    def __init__(self, qsettings: QSettings | None = None):
-        self._q = qsettings if qsettings is not None else QSettings(
-            QSettings.Format.IniFormat, QSettings.Scope.UserScope, "tokviz", "tokviz"
-        )
+    """tokviz.ini, read defensively: a value of the wrong type, out of range, not finite or not a
+    saved Qt state is replaced by its default and named in :meth:`take_report` (once)."""
+
+    def __init__(self, qsettings: QSettings | None = None, *, path: str | Path | None = None):
+        self._problems: dict[str, str] = {}
+        self._reported = False
+        if qsettings is None:
+            qsettings = self._open(Path(path) if path is not None else default_file())
+        self._q = qsettings
+        self.check()
 
     @classmethod
-    def at(cls, path: str | Path) -> "Settings":
+    def at(cls, path: str | Path) -> Settings:
         """Settings stored in the INI file ``path``."""
-        return cls(QSettings(str(path), QSettings.Format.IniFormat))
+        return cls(path=path)
 
     @classmethod
-    def ephemeral(cls) -> "Settings":
+    def ephemeral(cls) -> Settings:
         """Settings in a fresh temporary file (screenshots, tests)."""
         folder = tempfile.mkdtemp(prefix="tokviz-settings-")
         return cls.at(Path(folder) / "tokviz.ini")
+
+    def _open(self, path: Path) -> QSettings:
+        # QSettings reads its file as it is constructed: a FIFO there would hang the start, a huge
+        # file would stall it, a directory can never be saved. Look before handing it over.
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            return QSettings(str(path), QSettings.Format.IniFormat)
+        except OSError as err:
+            return self._elsewhere(path, f"cannot be read ({err.strerror})")
+        if stat.S_ISDIR(info.st_mode):
+            return self._elsewhere(path, "is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            return self._elsewhere(path, "is not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            aside = path.with_name(path.name + ".bad")
+            try:
+                os.replace(path, aside)
+            except OSError as err:
+                return self._elsewhere(path, f"is {info.st_size:,} bytes and cannot be moved aside ({err.strerror})")
+            self._problems["(file)"] = (f"{path} was {info.st_size:,} bytes (settings take a few KB); it was moved "
+                                        f"to {aside.name} and tokviz starts with its defaults")
+        return QSettings(str(path), QSettings.Format.IniFormat)
+
+    def _elsewhere(self, path: Path, why: str) -> QSettings:
+        self._problems["(file)"] = f"{path} {why}: tokviz uses its defaults and cannot remember settings this time"
+        return QSettings(str(Path(tempfile.mkdtemp(prefix="tokviz-settings-")) / "tokviz.ini"),
+                         QSettings.Format.IniFormat)
+
+    def check(self) -> None:
+        """Read every remembered value once, so :meth:`take_report` names every bad one from the start."""
+        for key in self._q.allKeys():
+            if key.startswith("splitters/"):
+                self._bytes(key, STATE_MARKER)
+        for name in ("theme", "language", "font_scale", "presentation_pace", "window_geometry", "window_state",
+                     "current_view", "last_encoders", "last_corpus"):
+            getattr(self, name)
+
+    def take_report(self) -> str | None:
+        """A sentence naming the settings that were unusable and replaced by defaults; None when all
+        were fine, and None after the first call (the window says it once)."""
+        if self._reported or not self._problems:
+            return None
+        self._reported = True
+        file_problem = self._problems.get("(file)")
+        keys = [f"{key} ({why})" for key, why in self._problems.items() if key != "(file)"]
+        parts = [file_problem + "."] if file_problem else []
+        if keys:
+            parts.append(f"Unusable settings in {self.file_name} were replaced by defaults: " + "; ".join(keys) + ".")
+        return " ".join(parts)
+
+    @property
+    def problems(self) -> dict[str, str]:
+        """Each unusable key (``(file)`` for the file itself) and what was wrong with it."""
+        return dict(self._problems)
 
     def sync(self) -> None:
         self._q.sync()
@@ -41,21 +145,56 @@ class Settings:
         return self._q.fileName()
 
     # ---- typed accessors -------------------------------------------------------------------
+    def _bad(self, key: str, why: str, default):
+        # once per key; the key is removed so the repaired file starts clean next time
+        self._problems.setdefault(key, why)
+        self._q.remove(key)
+        return default
+
     def _str(self, key: str, default: str, allowed: tuple[str, ...] | None = None) -> str:
-        value = self._q.value(key, default)
-        value = value if isinstance(value, str) else default
-        return value if allowed is None or value in allowed else default
+        if not self._q.contains(key):
+            return default
+        value = self._q.value(key)
+        if not isinstance(value, str):
+            return self._bad(key, f"{_short(value)} is not text", default)
+        if allowed is not None and value not in allowed:
+            return self._bad(key, f"{_short(value)} is not one of {', '.join(allowed)}", default)
+        return value
 
     def _float(self, key: str, default: float, lo: float, hi: float) -> float:
-        try:
-            value = float(self._q.value(key, default))
-        except (TypeError, ValueError):
+        if not self._q.contains(key):
             return default
-        return min(max(value, lo), hi)
+        raw = self._q.value(key)
+        if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+            return self._bad(key, f"{_short(raw)} is not a number", default)
+        try:
+            value = float(raw.strip() if isinstance(raw, str) else raw)
+        except (ValueError, OverflowError):
+            return self._bad(key, f"{_short(raw)} is not a number", default)
+        if not math.isfinite(value):
+            return self._bad(key, f"{_short(raw)} is not a finite number", default)
+        if not lo <= value <= hi:
+            return self._bad(key, f"{_short(raw)} is outside {lo:g}..{hi:g}", default)
+        return value
 
-    def _bytes(self, key: str) -> QByteArray | None:
+    def _bytes(self, key: str, marker: bytes | None = None) -> QByteArray | None:
+        if not self._q.contains(key):
+            return None
         value = self._q.value(key)
-        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+        if not isinstance(value, QByteArray):
+            return self._bad(key, f"{_short(value)} is not saved window data", None)
+        if value.isEmpty():
+            return None
+        if value.size() > MAX_BLOB_BYTES:
+            return self._bad(key, f"{value.size():,} bytes of saved window data", None)
+        if marker is not None and not bytes(value[:len(marker)]) == marker:
+            return self._bad(key, "not a saved Qt layout", None)
+        return value
+
+    @staticmethod
+    def _clamped(value: float, default: float, lo: float, hi: float) -> float:
+        value = float(value)
+        return min(max(value, lo), hi) if math.isfinite(value) else default
 
     @property
     def theme(self) -> str:
@@ -84,7 +223,7 @@ class Settings:
 
     @font_scale.setter
     def font_scale(self, value: float) -> None:
-        self._q.setValue("ui/font_scale", float(min(max(value, 0.5), 4.0)))
+        self._q.setValue("ui/font_scale", self._clamped(value, 1.0, 0.5, 4.0))
 
     @property
     def presentation_pace(self) -> float:
@@ -93,11 +232,18 @@ class Settings:
 
     @presentation_pace.setter
     def presentation_pace(self, value: float) -> None:
-        self._q.setValue("ui/presentation_pace", float(min(max(value, 0.0), 1000.0)))
+        self._q.setValue("ui/presentation_pace", self._clamped(value, 1.0, 0.0, 1000.0))
 
     @property
     def window_geometry(self) -> QByteArray | None:
-        return self._bytes("window/geometry")
+        """The saved geometry, if QWidget.saveGeometry wrote it with sane rectangles (the window then
+        fits it to the screen: tokviz.ui.app.fit_to_screen)."""
+        value = self._bytes("window/geometry")
+        if value is not None:
+            problem = saved_geometry_problem(value)
+            if problem is not None:
+                return self._bad("window/geometry", problem, None)
+        return value
 
     @window_geometry.setter
     def window_geometry(self, value: QByteArray) -> None:
@@ -105,21 +251,21 @@ class Settings:
 
     @property
     def window_state(self) -> QByteArray | None:
-        return self._bytes("window/state")
+        return self._bytes("window/state", STATE_MARKER)
 
     @window_state.setter
     def window_state(self, value: QByteArray) -> None:
         self._q.setValue("window/state", value)
 
     def splitter_state(self, name: str) -> QByteArray | None:
-        return self._bytes(f"splitters/{name}")
+        return self._bytes(f"splitters/{name}", STATE_MARKER)
 
     def set_splitter_state(self, name: str, value: QByteArray) -> None:
         self._q.setValue(f"splitters/{name}", value)
 
     @property
     def current_view(self) -> str:
-        return self._str("window/view", "inspect", ("inspect", "train", "compare"))
+        return self._str("window/view", "inspect", VIEWS)
 
     @current_view.setter
     def current_view(self, value: str) -> None:
@@ -127,10 +273,17 @@ class Settings:
 
     @property
     def last_encoders(self) -> list[str]:
-        value = self._q.value("encoders/last", [])
+        if not self._q.contains("encoders/last"):
+            return []
+        value = self._q.value("encoders/last")
         if isinstance(value, str):  # QSettings returns a lone string for a one-item list
-            value = [value]
-        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+            value = [value] if value else []
+        if not isinstance(value, list):
+            return self._bad("encoders/last", f"{_short(value)} is not a list of encoder names", [])
+        names = [v for v in value if isinstance(v, str) and v and len(v) <= MAX_TEXT and "\0" not in v]
+        if len(names) != len(value) or len(names) > MAX_ENCODERS:
+            return self._bad("encoders/last", f"{len(value)} entries, not all encoder names", [])
+        return names
 
     @last_encoders.setter
     def last_encoders(self, names: list[str]) -> None:
@@ -138,9 +291,19 @@ class Settings:
 
     @property
     def last_corpus(self) -> str | None:
-        value = self._q.value("corpus/last", "")
-        return value if isinstance(value, str) and value else None
+        value = self._str("corpus/last", "")
+        if len(value) > MAX_TEXT or "\0" in value:
+            return self._bad("corpus/last", f"{_short(value)} is not a file path", None)
+        return value or None
 
     @last_corpus.setter
     def last_corpus(self, path: str | None) -> None:
         self._q.setValue("corpus/last", path or "")
+
+
+def default_file() -> Path:
+    """Where ``Settings()`` keeps tokviz.ini: QSettings' user folder for INI files (on Linux
+    ``$XDG_CONFIG_HOME/tokviz/tokviz.ini``; QSettings.setPath moves it), found without opening it."""
+    # a QSettings for a file that does not exist tells the folder without reading tokviz.ini
+    probe = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "tokviz-settings-folder", "probe")
+    return Path(probe.fileName()).parent.parent / "tokviz" / "tokviz.ini"
