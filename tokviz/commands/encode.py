@@ -35,6 +35,15 @@ def add_parser(sub) -> None:
     p.add_argument("--pattern", choices=list(PATTERNS), metavar="NAME",
                    help=f"pre-split pattern for --model files that need one ({', '.join(PATTERNS)}; "
                    "default: gpt4 for .tiktoken files)")
+    p.add_argument("--dropout", type=float, metavar="P",
+                   help="BPE-dropout: skip each applicable merge with probability P (0 = plain encoding, 1 = base "
+                   "tokens); for BPE models tokviz runs itself")
+    p.add_argument("--seed", type=int, metavar="S", help="with --dropout: the random seed (same seed, same result)")
+    p.add_argument("--samples", type=int, metavar="N",
+                   help="with --dropout: encode N times and show how often each token boundary appears")
+    p.add_argument("--jamo", action="store_true",
+                   help="decompose Hangul syllables into conjoining jamo first, for models trained with --jamo "
+                   "(spans then refer to the decomposed text)")
     p.add_argument("text", nargs="?", metavar="TEXT",
                    help="the text, or - to read standard input (UTF-8, taken exactly)")
     p.set_defaults(func=run)
@@ -242,12 +251,76 @@ def _stdout_can_encode_all() -> bool:
     return enc in ("utf8", "utf8sig")
 
 
+def _check_dropout_args(args) -> None:
+    from tokviz.core.errors import TokvizError
+
+    if args.dropout is None and (args.seed is not None or args.samples is not None):
+        raise TokvizError("--seed and --samples go with --dropout P")
+    if args.dropout is not None and not 0.0 <= args.dropout <= 1.0:
+        raise TokvizError(f"--dropout is a probability between 0 and 1, not {args.dropout}")
+
+
+def _print_boundaries(encoder, text: str, args) -> int:
+    """``--dropout P --samples N``: each boundary of any sample, how often it appeared, and whether
+    plain encoding has it."""
+    from tokviz.core.dropout import boundary_frequencies
+
+    stats = boundary_frequencies(encoder, text, p=args.dropout, samples=args.samples, seed=args.seed,
+                                 allow_special=args.allow_special)
+    if args.json:
+        doc = {"encoder": encoder.name, "p": stats.p, "samples": stats.samples, "mean_tokens": stats.mean_tokens(),
+               "boundaries": [{"byte": b, "frequency": stats.frequency(b), "plain": b in stats.plain}
+                              for b in sorted(set(stats.counts) | stats.plain)]}
+        json.dump(doc, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    lines = [f"{encoder.name} · dropout {stats.p} · {stats.samples} samples · {stats.mean_tokens():.2f} tokens on "
+             f"average ({len(stats.plain) + 1 if text else 0} without dropout)",
+             "  byte  between                    in samples  plain"]
+    import bisect
+
+    from tokviz.core.encoding import char_byte_starts
+
+    starts = list(char_byte_starts(text))
+    for b in sorted(set(stats.counts) | stats.plain):
+        i = bisect.bisect_right(starts, b) - 1  # the character at or containing byte b
+        if starts[i] == b:
+            where = f"{visible_piece(text[max(0, i - 3):i]):>4} | {visible_piece(text[i:i + 3])}"
+        else:  # a boundary inside a character: byte-level BPE cut it
+            ch = text[i]
+            cut = b - starts[i]
+            where = f"inside {visible_piece(ch)} (bytes 1–{cut} | {cut + 1}–{len(ch.encode('utf-8'))})"
+        bar = "#" * round(10 * stats.frequency(b))
+        lines.append(f"{b:6}  {where:<24}  {stats.frequency(b):6.0%} {bar:<10}  "
+                     f"{'yes' if b in stats.plain else ''}")
+    out = "\n".join(lines) + "\n"
+    codec = getattr(sys.stdout, "encoding", None) or "utf-8"
+    sys.stdout.write(out.encode(codec, "backslashreplace").decode(codec))
+    return 0
+
+
 def run(args) -> int:
     from tokviz.core.metrics import measure
 
     text = read_text(args.text)  # before loading: a bad text fails fast
+    if args.jamo:
+        from tokviz.core.jamo import decompose
+
+        text = decompose(text)
+    _check_dropout_args(args)
     encoder = load_encoder(args)
-    encoding = encoder.encode(text, allow_special=args.allow_special)
+    if args.samples is not None:
+        return _print_boundaries(encoder, text, args)
+    if args.dropout is not None:
+        from tokviz.core.dropout import supports_dropout
+        from tokviz.core.errors import TokvizError
+
+        if not supports_dropout(encoder):
+            raise TokvizError(f"{encoder.name} cannot encode with BPE-dropout: dropout applies to BPE models tokviz "
+                              "runs itself (trained in tokviz, or a tokviz, subword-nmt or GPT-2 model file)")
+        encoding = encoder.encode_dropout(text, args.dropout, seed=args.seed, allow_special=args.allow_special)
+    else:
+        encoding = encoder.encode(text, allow_special=args.allow_special)
     metrics = measure(encoding, decoded=encoder.decode(encoding.ids))
     utf8_out = _stdout_can_encode_all()
     if args.json:

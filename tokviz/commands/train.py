@@ -271,7 +271,8 @@ def run(args) -> int:
         # a rank file cannot record its pre-split pattern (tokviz asks for it rather than guessing); a
         # GPT-2 pair is read with the GPT-4 pattern unless told otherwise
         pattern = f" --pattern {args.pattern}" if fmt == "tiktoken" or (fmt == "gpt2" and args.pattern != "gpt4") else ""
-        print(f"              try: tokviz encode --model {written[0]}{pattern} \"your text\"", file=out)
+        jamo = " --jamo" if args.jamo else ""  # the model reads jamo: the text must be decomposed too
+        print(f"              try: tokviz encode --model {written[0]}{pattern}{jamo} \"your text\"", file=out)
     return 0
 
 
