@@ -91,6 +91,14 @@ def test_one_surface_pair_is_several_pairs_and_markers_alone_can_split_the_paths
     assert [(p.left, p.right, p.pair_count) for p in d.wordpiece.bpe] == [("x", "z</w>", 1), ("x", "z", 1)]
 
 
+def test_a_disagreement_of_tie_rules_alone():
+    # cd, ad: BPE counts c+d</w> and a+d</w> once each; WordPiece scores c+##d and a+##d 1/(1·2) each.
+    # Neither criterion prefers one: BPE's tie rule takes the larger strings, WordPiece's the smaller.
+    d = first_disagreement(["cd ad\n"]).disagreement
+    assert d.step == 1 and d.bpe.surface == ("c", "d") and d.wordpiece.surface == ("a", "d")
+    assert d.bpe_reason == "tie" and d.wordpiece_reason == "tie"
+
+
 def test_same_words_for_both_trainers():
     assert shared_words("don't stop,now\x1cplease") == ["don", "'", "t", "stop", ",", "now", "please"]
     # punctuation glued to a word would be one BPE word without the shared split
@@ -101,9 +109,9 @@ def test_same_words_for_both_trainers():
 def test_no_disagreement_and_bad_input():
     c = first_disagreement(["ab ab\n"])
     assert c.disagreement is None and c.agreed == (("a", "b"),)
-    assert "no disagreement" in c.message and "stopped after 1 steps" in c.message
+    assert "no disagreement" in c.message and "BPE stopped at step 2" in c.message
     c = first_disagreement(["ab ab ab abc\n"], max_steps=1)
-    assert c.disagreement is None and "both made 1 steps" in c.message
+    assert c.disagreement is None and "step limit (1)" in c.message
     with pytest.raises(CorpusError):
         first_disagreement(["  \n", "\n"])
     with pytest.raises(TokvizError, match="at least 1"):

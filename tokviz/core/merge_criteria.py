@@ -57,6 +57,7 @@ from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig
 from tokviz.core.bpe.model import END_OF_WORD
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.errors import TokvizError
+from tokviz.core.step_text import disagreement_text
 from tokviz.core.wordpiece.model import CONTINUATION, bert_words
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep, WordPieceTrainer
 
@@ -219,13 +220,13 @@ class SideBySide:
                     if isinstance(done, Finished):
                         reason = "cancelled" if done.reason == "cancelled" else "exhausted"
                         who = "BPE" if done is b else "WordPiece"
-                        yield Finished(reason, step - 1, f"{who} stopped after {step - 1} steps: {done.message}")
+                        yield Finished(reason, step - 1, f"{who} stopped at step {step}: {done.message}")
                         return
                 yield SideBySideStep(step, b, w)
         finally:
             bpe_steps.close()
             wp_steps.close()
-        yield Finished("merges", self.max_steps, f"both made {self.max_steps} steps")
+        yield Finished("merges", self.max_steps, f"the step limit ({self.max_steps}) was reached")
 
     def _prepare(self, lines: Iterable[str]) -> list[str]:
         counts = self.word_counts
@@ -352,36 +353,5 @@ def _pairs_by_surface(state, surface, wanted: set[tuple[str, str]]) -> dict[tupl
     return out
 
 
-def _pair_text(p: PairCounts) -> str:
-    return f"{p.left} + {p.right}"
-
-
-def _score_text(p: PairCounts) -> str:
-    return f"{p.pair_count:,} / ({p.left_count:,} × {p.right_count:,}) = {p.score:.4g}"
-
-
-def _times(n: int) -> str:
-    return f"{n:,} time" if n == 1 else f"{n:,} times"
-
-
 def _describe(d: Disagreement) -> str:
-    b, w = d.bpe, d.wordpiece
-    bb, ww = b.bpe[0], w.wordpiece[0]
-    lines = [
-        f"Step {d.step}: the criteria disagree.",
-        f"BPE merges {_pair_text(bb)}, the most frequent pair ({_times(bb.pair_count)}).",
-        f"WordPiece merges {_pair_text(ww)}, the best score {_score_text(ww)}.",
-    ]
-    if d.wordpiece_reason == "absent":
-        lines.append(f"WordPiece has no pair spelled {b.surface[0]} + {b.surface[1]} at this step.")
-    else:
-        alt = b.wordpiece[0]
-        tie = " (the same score: WordPiece's tie rule decides)" if d.wordpiece_reason == "tie" else ""
-        lines.append(f"WordPiece scores BPE's choice as {_pair_text(alt)}: {_score_text(alt)}{tie}.")
-    if d.bpe_reason == "absent":
-        lines.append(f"BPE has no pair spelled {w.surface[0]} + {w.surface[1]} at this step.")
-    else:
-        alt = w.bpe[0]
-        tie = " (the same count: BPE's tie rule decides)" if d.bpe_reason == "tie" else ""
-        lines.append(f"BPE counts WordPiece's choice as {_pair_text(alt)}: {_times(alt.pair_count)}{tie}.")
-    return " ".join(lines)
+    return disagreement_text(d).text()
