@@ -220,3 +220,28 @@ def test_typing_rebuilds_after_a_pause(view, model, qtbot):
     view.edit.setText("했습니다")
     qtbot.waitUntil(lambda: view.text == "했습니다", timeout=2000)
     assert view.nbest_rows()[0][0] == _raw(model.encode("했습니다"))
+
+
+def test_presentation_scale_keeps_labels_apart(view, qtbot):
+    from tokviz.ui import fonts
+
+    view.set_text(KOREAN)
+    small = view.canvas.size()
+    fonts.set_scale(1.8)
+    try:
+        view.apply_font_scale()
+        c = view.canvas
+        assert c.width() > small.width() and c.height() > small.height()
+        labels = [c.label_rect(i) for i in range(len(view.lattice.arcs))]
+        assert not any(r.intersects(s) for r, s in itertools.combinations(labels, 2))
+        assert all(QRectF(c.rect()).contains(c.arc_rect(i)) for i in range(len(labels)))
+        # taller than its viewport: scrolled so that the characters stay in view
+        view.resize(900, 360)
+        view.apply_font_scale()
+        bar = view.scroll.verticalScrollBar()
+        qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=2000)
+        cells = c.cell_rect(0)
+        top_left = c.mapTo(view.scroll.viewport(), cells.bottomLeft().toPoint())
+        assert 0 <= top_left.y() <= view.scroll.viewport().height()
+    finally:
+        fonts.set_scale(1.0)

@@ -127,6 +127,10 @@ class LatticeCanvas(QWidget):
         self._lanes = assign_lanes([(a.start, a.end) for a in lattice.arcs]) if self.lattice else []
         self._update_strips()
 
+    def relayout(self) -> None:
+        """Measure again (after the font scale changed: presentation mode, Ctrl +/−)."""
+        self._relayout()
+
     def set_selected(self, path: tuple[int, ...]) -> None:
         self.selected = tuple(path)
         self._update_strips()
@@ -478,6 +482,14 @@ class LatticeView(QWidget):
     def lattice(self) -> Lattice | None:
         return self.canvas.lattice
 
+    def apply_font_scale(self) -> None:
+        """Follow :func:`tokviz.ui.fonts.set_scale`: larger type gets wider cells and taller lanes."""
+        self.edit.setFont(ui_font(11))
+        self.nbest_list.setFont(ui_font(10))
+        self.sample_label.setFont(ui_font(10))
+        self.canvas.relayout()
+        QTimer.singleShot(0, self._show_characters)
+
     def alpha(self) -> float:
         return round(self.alpha_slider.value() * ALPHA_STEP, 10)
 
@@ -545,6 +557,8 @@ class LatticeView(QWidget):
             self.text = shown
             lat = self.model.lattice(shown)
             self.canvas.set_lattice(lat)
+            # a tall lattice scrolls: keep the characters and the segmentations (the bottom) in view
+            QTimer.singleShot(0, self._show_characters)
             for rank, (path, score) in enumerate(lat.nbest(self.k_spin.value()), 1):
                 pieces = self._pieces(lat, path)
                 self._nbest.append((path, pieces, score))
@@ -554,6 +568,10 @@ class LatticeView(QWidget):
             if self._nbest:
                 self.nbest_list.item(0).setForeground(VITERBI_COLOR)
         self.pathsChanged.emit()
+
+    def _show_characters(self) -> None:
+        bar = self.scroll.verticalScrollBar()
+        bar.setValue(bar.maximum())
 
     def _on_row(self, row: int) -> None:
         if 0 <= row < len(self._nbest):
