@@ -215,13 +215,14 @@ def test_demo_corpus_first_step_against_a_plain_count():
     # a plain count of the first step, independent of both trainers
     words = Counter(w for line in lines for w in shared_words(line))
     naive = _naive_lockstep(words, 1)
-    b, a, *_ = naive[0]
+    b, a, bp, _, wpairs = naive[0]
     assert d.step == 1 and c.agreed == ()
     assert (d.bpe_step.left_piece, d.bpe_step.right_piece) == b
     assert (d.wordpiece_step.left, d.wordpiece_step.right) == a
-    # Korean's 니 + 다</w> (the ending of 습니다) is BPE's most frequent pair; WordPiece prefers a pair
-    # of characters seen once each (score 1), which BPE counts only once.
-    assert d.bpe.surface == ("니", "다") and d.bpe.bpe_count == 258
+    assert d.bpe.bpe_count == bp[b] and d.wordpiece.wordpiece[0].pair_count == wpairs[a]
+    # Korean's 니 + 다</w> (the ending of 습니다) is BPE's most frequent pair (258 times); WordPiece prefers
+    # a pair of characters seen once each (score 1), which BPE counts only once.
+    assert d.bpe.surface == ("니", "다")
     assert d.wordpiece.best_score == 1.0 and d.wordpiece.bpe_count == 1
     assert d.bpe.best_score < 0.01
 
