@@ -245,3 +245,22 @@ def test_presentation_scale_keeps_labels_apart(view, qtbot):
         assert 0 <= top_left.y() <= view.scroll.viewport().height()
     finally:
         fonts.set_scale(1.0)
+
+
+def test_korean_interface(qtbot, model):
+    from tokviz.ui.i18n import install_translation
+
+    try:
+        assert install_translation("ko") == "ko"
+        v = LatticeView(model)
+        qtbot.addWidget(v)
+        v.set_text(KOREAN)
+        v.reroll()
+        v.nbest_list.setCurrentRow(1)
+        assert v.reroll_button.text() == "다시 뽑기"
+        # (a translation equal to its English source comes back empty from tr(): none may be)
+        assert [s.title for s in v.canvas.strips] == ["비터비", "n-best 경로", "샘플"]
+        assert v.nbest_list.item(1).toolTip().startswith("로그 확률 log P = −")
+        assert v.sample_label.text().startswith("샘플 (α = 0.10, 시드 0): ")
+    finally:
+        install_translation("en")
