@@ -88,6 +88,9 @@ def test_unknown_characters_are_arcs_of_their_own(view, model):
     assert [(a.start, a.end) for a in unknown] == [(1, 2), (2, 3)]
     assert unknown[0].log_prob == pytest.approx(model.unk_score)
     assert view.viterbi_pieces()[:2] == ["▁", "<unk>"]  # joined into one <unk>, as encode() does
+    tokens = view.canvas.strip_tokens(view.lattice.viterbi)
+    assert [t[3] for t in tokens] == view.viterbi_pieces()
+    assert tokens[1][:2] == (1, 3)
 
 
 @pytest.mark.parametrize("text", [KOREAN, ENGLISH])

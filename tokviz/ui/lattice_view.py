@@ -236,6 +236,18 @@ class LatticeCanvas(QWidget):
         g = self._geometry
         return QRectF(self.node_x(symbol) + 1, g["char_top"], g["cell"] - 2, g["char_h"])
 
+    def strip_tokens(self, path) -> list[tuple[int, int, int, str, bool]]:
+        """The tokens of a path as a strip shows them: ``(start, end, token id, piece, unknown)``,
+        consecutive unknown characters joined into one ``<unk>`` as the encoder joins them."""
+        out: list[tuple[int, int, int, str, bool]] = []
+        for ai in path:
+            a = self.lattice.arcs[ai]
+            if a.unknown and out and out[-1][4] and out[-1][1] == a.start:
+                out[-1] = (out[-1][0], a.end, a.token_id, a.piece, True)
+            else:
+                out.append((a.start, a.end, a.token_id, a.piece, a.unknown))
+        return out
+
     def arc_at(self, pos: QPointF) -> int | None:
         """The arc whose label is under ``pos``."""
         if not self.lattice:
@@ -318,15 +330,14 @@ class LatticeCanvas(QWidget):
             p.setPen(strip.color)
             p.drawText(QRectF(_MARGIN, y, g["left"] - _MARGIN - 6, g["strip_h"]),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, strip.title)
-            for ai in strip.path:
-                a = lat.arcs[ai]
-                r = QRectF(self.node_x(a.start) + 1, y, self.node_x(a.end) - self.node_x(a.start) - 2, g["strip_h"])
-                bg = UNKNOWN_COLOR if a.unknown else token_color(a.token_id, dark=dark)
+            for start, end, token_id, piece, unknown in self.strip_tokens(strip.path):
+                r = QRectF(self.node_x(start) + 1, y, self.node_x(end) - self.node_x(start) - 2, g["strip_h"])
+                bg = UNKNOWN_COLOR if unknown else token_color(token_id, dark=dark)
                 p.setPen(QPen(strip.color, 1.5))
                 p.setBrush(bg)
                 p.drawRoundedRect(r, 4, 4)
                 p.setPen(text_color_on(bg))
-                text = QFontMetricsF(strip_font).elidedText(a.piece, Qt.TextElideMode.ElideRight, r.width() - 4)
+                text = QFontMetricsF(strip_font).elidedText(piece, Qt.TextElideMode.ElideRight, r.width() - 4)
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
         p.end()
 
