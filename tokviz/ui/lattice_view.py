@@ -132,10 +132,12 @@ class LatticeCanvas(QWidget):
         self._relayout()
 
     def set_selected(self, path: tuple[int, ...]) -> None:
+        """Draw ``path`` (arc indices, e.g. an n-best row) in the n-best colour; ``()`` clears it."""
         self.selected = tuple(path)
         self._update_strips()
 
     def set_sampled(self, path: tuple[int, ...]) -> None:
+        """Draw ``path`` (arc indices) as the sampled segmentation."""
         self.sampled = tuple(path)
         self._update_strips()
 
@@ -145,6 +147,7 @@ class LatticeCanvas(QWidget):
         return self.lattice.viterbi if self.lattice else ()
 
     def lanes(self) -> list[int]:
+        """The lane of each arc (0 nearest the characters)."""
         return list(self._lanes)
 
     def _update_strips(self) -> None:
@@ -206,6 +209,7 @@ class LatticeCanvas(QWidget):
         self.update()
 
     def node_x(self, node: int) -> float:
+        """The x of node ``node`` (the boundary before symbol ``node``)."""
         g = self._geometry
         return g["left"] + node * g["cell"]
 
@@ -233,6 +237,7 @@ class LatticeCanvas(QWidget):
         return QRectF(QPointF(xs - 3, label.top()), QPointF(xe + 3, base + 3))
 
     def cell_rect(self, symbol: int) -> QRectF:
+        """Where symbol ``symbol``'s character cell is drawn."""
         g = self._geometry
         return QRectF(self.node_x(symbol) + 1, g["char_top"], g["cell"] - 2, g["char_h"])
 
@@ -478,6 +483,7 @@ class LatticeView(QWidget):
 
     # ---- public API ---------------------------------------------------------------------------
     def set_model(self, model: UnigramModel | None) -> None:
+        """Show the lattices of ``model`` (None: a hint to train one); the text stays."""
         self.model = model
         self._rebuild(self.text)
 
@@ -491,6 +497,7 @@ class LatticeView(QWidget):
 
     @property
     def lattice(self) -> Lattice | None:
+        """The lattice shown (None without a model or text)."""
         return self.canvas.lattice
 
     def apply_font_scale(self) -> None:
@@ -502,9 +509,11 @@ class LatticeView(QWidget):
         QTimer.singleShot(0, self._show_characters)
 
     def alpha(self) -> float:
+        """The sampling α the slider is set to."""
         return round(self.alpha_slider.value() * ALPHA_STEP, 10)
 
     def set_alpha(self, alpha: float) -> None:
+        """Move the slider to ``alpha`` (rounded to its step, clamped to its range)."""
         self.alpha_slider.setValue(round(alpha / ALPHA_STEP))
 
     def viterbi_pieces(self) -> list[str]:
