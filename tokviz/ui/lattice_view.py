@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -181,10 +181,13 @@ class LatticeCanvas(QWidget):
             self.update()
             return
         n = len(lat.symbols)
+        bold = QFont(label_font)
+        bold.setBold(True)
+        bfm = QFontMetricsF(bold)  # Viterbi labels are bold, and any arc may be on the path
         label_w = []
         for i in range(len(lat.arcs)):
             piece, lp = self.arc_label(i)
-            label_w.append(max(lfm.horizontalAdvance(piece), lfm.horizontalAdvance(lp)) + 2 * _PAD)
+            label_w.append(max(bfm.horizontalAdvance(piece), bfm.horizontalAdvance(lp)) + 2 * _PAD)
         # every label fits inside its arc: the cell is as wide as the tightest arc needs
         cell = max([cfm.horizontalAdvance(s) + 14 for s in lat.symbols] + [cfm.height() + 6])
         for a, w in zip(lat.arcs, label_w):
