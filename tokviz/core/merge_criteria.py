@@ -23,6 +23,11 @@ they merge the same surface pair. Two consequences, shown rather than hidden:
   ``lo``, WordPiece's ``l + ##o`` only those at a word's start. A later step can differ because of
   the markers alone; the evidence shows it (a pair one trainer has and the other lacks).
 
+**Why they differ** is in :attr:`Disagreement.bpe_reason` and :attr:`Disagreement.wordpiece_reason`:
+a lower count or score, a pair the other trainer does not have (the markers at work), or a tie —
+with equal counts and equal scores the two tie rules still differ (BPE takes the larger strings, as
+subword-nmt does; WordPiece the smaller), so a disagreement can come from the tie rules alone.
+
 **The same words.** WordPiece splits words like BERT (whitespace, every punctuation character a word
 of its own); BPE's char mode splits on whitespace only. So that the criteria, not the word splits,
 are compared, both trainers get the corpus already split into BERT words (also split at anything
