@@ -1008,6 +1008,102 @@ byte span [{start}, {end})</source>
     </message>
 </context>
 <context>
+    <name>LatticeCanvas</name>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="153" />
+        <source>Viterbi</source>
+        <translation>비터비</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="155" />
+        <source>n-best</source>
+        <translation>n-best 경로</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="157" />
+        <source>sample</source>
+        <translation>샘플</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="260" />
+        <source>{piece} (id {id}) over “{chars}”: log P = {lp}, P = {p}</source>
+        <translation>{piece} (id {id}), “{chars}” 구간: log P = {lp}, P = {p}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="263" />
+        <source>(no piece covers this character: the unknown piece's score)</source>
+        <translation>(이 문자를 덮는 조각이 없어 미등록(unknown) 조각의 점수를 씁니다)</translation>
+    </message>
+</context>
+<context>
+    <name>LatticeView</name>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="397" />
+        <source>A word or a line to segment</source>
+        <translation>분절할 단어나 한 줄</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="417" />
+        <source>n-best segmentations</source>
+        <translation>n-best 분절</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="419" />
+        <source>k</source>
+        <translation>개수 k</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="435" />
+        <source>Sampling sharpness: paths are drawn with probability ∝ P(path)^α; α → 0 samples almost uniformly, large α approaches Viterbi</source>
+        <translation>샘플링의 날카로움: 경로는 P(경로)^α에 비례하는 확률로 뽑힙니다. α → 0이면 거의 균등하게, α가 크면 비터비에 가까워집니다</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="441" />
+        <source>The seed of the next roll; it counts up after each roll</source>
+        <translation>다음 뽑기의 시드. 뽑을 때마다 1씩 올라갑니다</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="442" />
+        <source>Re-roll</source>
+        <translation>다시 뽑기</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="445" />
+        <source>Sample</source>
+        <translation>샘플링</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="448" />
+        <source>seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="545" />
+        <source>Train a Unigram model to see its lattice.</source>
+        <translation>격자를 보려면 Unigram 모델을 학습하세요.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="547" />
+        <source>Type a word or a line to see every way the model can segment it.</source>
+        <translation>단어나 한 줄을 입력하면 모델이 분절할 수 있는 모든 방법을 보여 줍니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="554" />
+        <source>Showing the first {n} of {total} characters.</source>
+        <translation>전체 {total}자 중 처음 {n}자를 보여 줍니다.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="566" />
+        <source>log P = {lp}</source>
+        <translation>로그 확률 log P = {lp}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/lattice_view.py" line="591" />
+        <source>Sample (α = {alpha}, seed {seed}): {pieces}   log P = {lp}</source>
+        <translation>샘플 (α = {alpha}, 시드 {seed}): {pieces}   log P = {lp}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <location filename="../../tokviz/ui/main_window.py" line="22" />
