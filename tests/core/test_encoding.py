@@ -136,3 +136,21 @@ def test_tiktoken_columns_equal_tokens_built_from_tiktokens_own_bytes():
                                               zip(ids, encoder.tiktoken.decode_tokens_bytes(ids)), kinds=kinds)
         assert enc.tokens == reference.tokens and enc.round_trip_exact()
         assert enc.kind_counts()["special"] == (1 if allow else 0)
+
+
+def test_an_encoding_is_freed_by_reference_counting_and_its_token_view_outlives_it():
+    # tokens pointing back at their Encoding would make every Encoding a reference cycle: kept alive
+    # until the cyclic collector runs (the Inspector frees big results itself, once unreferenced)
+    import gc
+    import weakref
+
+    enc = _sample()
+    toks = enc.tokens[1:]
+    gone = weakref.ref(enc)
+    gc.disable()
+    try:
+        del enc
+        assert gone() is None
+    finally:
+        gc.enable()
+    assert [t.id for t in toks] == [6, 7] and "tokens of 't'" in repr(toks)

@@ -142,8 +142,11 @@ class Encoding:
         self._raw_table = tuple(raw_table) if raw_table is not None else None
         self._raw_index = _frozen(raw_index, np.int32) if raw_index is not None else None
         self._n_bytes = len(text.encode("utf-8", "surrogatepass")) if n_bytes is None else n_bytes
+        self._columns = _Columns(encoder, self.id_array, self._blob, self._blob_start, self._blob_end,
+                                 self.byte_start_array, self.byte_end_array, self.start_array, self.end_array,
+                                 self.partial_array, self.kind_array, self._raw_table, self._raw_index)
         # A plain attribute (not a property): the Inspector's sliced release swaps it out.
-        self.tokens: TokenSequence = TokenSequence(self, 0, len(self.id_array))
+        self.tokens: TokenSequence = TokenSequence(self._columns, 0, len(self.id_array))
 
     # ---- construction -------------------------------------------------------------------
     @classmethod
@@ -300,29 +303,7 @@ class Encoding:
             index += n
         if not 0 <= index < n:
             raise IndexError(f"token index {index} out of range ({n} tokens)")
-        raw = None
-        if self._raw_index is not None:
-            k = int(self._raw_index[index])
-            raw = self._raw_table[k] if k >= 0 else None
-        return Token(int(self.id_array[index]), self._blob[int(self._blob_start[index]):int(self._blob_end[index])],
-                     int(self.byte_start_array[index]), int(self.byte_end_array[index]),
-                     int(self.start_array[index]), int(self.end_array[index]), bool(self.partial_array[index]),
-                     KIND_NAMES[self.kind_array[index]], raw)
-
-    def _tokens_between(self, a: int, b: int) -> list[Token]:
-        bl = self._blob
-        blob = [bl[x:y] for x, y in zip(self._blob_start[a:b].tolist(), self._blob_end[a:b].tolist())]
-        kinds = [KIND_NAMES[k] for k in self.kind_array[a:b].tolist()]
-        if self._raw_index is not None:
-            table = self._raw_table + (None,)  # index -1: no raw form
-            raws: Iterable = [table[k] for k in self._raw_index[a:b].tolist()]
-        else:
-            raws = repeat(None)
-        new = tuple.__new__  # Token(...) without the NamedTuple's Python-level __new__ frame
-        return [new(Token, row) for row in zip(
-            self.id_array[a:b].tolist(), blob, self.byte_start_array[a:b].tolist(),
-            self.byte_end_array[a:b].tolist(), self.start_array[a:b].tolist(), self.end_array[a:b].tolist(),
-            self.partial_array[a:b].tolist(), kinds, raws)]
+        return self._columns.token(index)
 
     def _raws_list(self) -> list[str | None]:
         n = len(self.id_array)
@@ -411,6 +392,48 @@ def _raw_columns(raws, n: int) -> tuple[tuple[str | None, ...] | None, np.ndarra
     return tuple(code), index
 
 
+class _Columns:
+    """The columns tokens are made from, shared by an Encoding and its token views.
+
+    It holds no reference back to the Encoding: an Encoding whose tokens pointed back at it would be a
+    reference cycle, outliving its last user until the cyclic collector runs (and the Inspector frees
+    a big result piece by piece only once nothing else refers to it).
+    """
+
+    __slots__ = ("blob", "blob_end", "blob_start", "byte_ends", "byte_starts", "ends", "ids", "kinds", "name",
+                 "partial", "raw_index", "raw_table", "starts")
+
+    def __init__(self, name, ids, blob, blob_start, blob_end, byte_starts, byte_ends, starts, ends, partial, kinds,
+                 raw_table, raw_index):
+        self.name, self.ids, self.blob, self.blob_start, self.blob_end = name, ids, blob, blob_start, blob_end
+        self.byte_starts, self.byte_ends, self.starts, self.ends = byte_starts, byte_ends, starts, ends
+        self.partial, self.kinds = partial, kinds
+        # index -1 (no raw form) reads the None appended at the end
+        self.raw_table = raw_table + (None,) if raw_table is not None else None
+        self.raw_index = raw_index
+
+    def token(self, i: int) -> Token:
+        raw = self.raw_table[self.raw_index[i]] if self.raw_index is not None else None
+        return Token(int(self.ids[i]), self.blob[int(self.blob_start[i]):int(self.blob_end[i])],
+                     int(self.byte_starts[i]), int(self.byte_ends[i]), int(self.starts[i]), int(self.ends[i]),
+                     bool(self.partial[i]), KIND_NAMES[self.kinds[i]], raw)
+
+    def between(self, a: int, b: int) -> list[Token]:
+        """Tokens ``a`` to ``b - 1``: each column converted to a list in C, then one zip."""
+        bl = self.blob
+        blob = [bl[x:y] for x, y in zip(self.blob_start[a:b].tolist(), self.blob_end[a:b].tolist())]
+        kinds = [KIND_NAMES[k] for k in self.kinds[a:b].tolist()]
+        if self.raw_index is not None:
+            table = self.raw_table
+            raws: Iterable = [table[k] for k in self.raw_index[a:b].tolist()]
+        else:
+            raws = repeat(None)
+        new = tuple.__new__  # Token(...) without the NamedTuple's Python-level __new__ frame
+        return [new(Token, row) for row in zip(
+            self.ids[a:b].tolist(), blob, self.byte_starts[a:b].tolist(), self.byte_ends[a:b].tolist(),
+            self.starts[a:b].tolist(), self.ends[a:b].tolist(), self.partial[a:b].tolist(), kinds, raws)]
+
+
 class TokenSequence(Sequence[Token]):
     """The tokens of an Encoding (or a contiguous run of them), made on demand.
 
@@ -418,10 +441,10 @@ class TokenSequence(Sequence[Token]):
     and ``==`` with another sequence of tokens.
     """
 
-    __slots__ = ("_a", "_b", "_enc")
+    __slots__ = ("_a", "_b", "_columns")
 
-    def __init__(self, encoding: Encoding, a: int, b: int):
-        self._enc, self._a, self._b = encoding, a, b
+    def __init__(self, columns: _Columns, a: int, b: int):
+        self._columns, self._a, self._b = columns, a, b
 
     def __len__(self) -> int:
         return self._b - self._a
@@ -431,21 +454,21 @@ class TokenSequence(Sequence[Token]):
         if isinstance(index, slice):
             start, stop, step = index.indices(n)
             if step == 1:
-                return TokenSequence(self._enc, self._a + start, self._a + max(start, stop))
+                return TokenSequence(self._columns, self._a + start, self._a + max(start, stop))
             return tuple(self[i] for i in range(start, stop, step))
         if index < 0:
             index += n
         if not 0 <= index < n:
             raise IndexError(f"token index {index} out of range ({n} tokens)")
-        return self._enc.token(self._a + index)
+        return self._columns.token(self._a + index)
 
     def __iter__(self) -> Iterator[Token]:
         for a in range(self._a, self._b, _CHUNK):
-            yield from self._enc._tokens_between(a, min(a + _CHUNK, self._b))
+            yield from self._columns.between(a, min(a + _CHUNK, self._b))
 
     def __reversed__(self) -> Iterator[Token]:
         for i in range(self._b - 1, self._a - 1, -1):
-            yield self._enc.token(i)
+            yield self._columns.token(i)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, (Sequence, TokenSequence)) or isinstance(other, (str, bytes)):
@@ -465,7 +488,7 @@ class TokenSequence(Sequence[Token]):
         self._b = self._a + start
 
     def __repr__(self) -> str:
-        return f"<{len(self)} tokens of {self._enc.encoder!r}>"
+        return f"<{len(self)} tokens of {self._columns.name!r}>"
 
 
 # 1 for bytes that start a character (ASCII and lead bytes), 0 for continuation bytes 0x80-0xBF.
