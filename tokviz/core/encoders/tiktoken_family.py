@@ -365,11 +365,13 @@ class TiktokenEncoder:
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
         """Tokens of ``text``, built as columns straight from tiktoken's ids (no per-token objects)."""
         data = check_text(text)
-        if allow_special:
-            ids = self._tt.encode(text, allowed_special="all", disallowed_special=())
-        else:
-            ids = self._tt.encode_ordinary(text)
-        id_array = np.array(ids, dtype=np.int64)
+        allowed = "all" if allow_special else set()  # nothing allowed, nothing refused: encode_ordinary
+        to_numpy = getattr(self._tt, "encode_to_numpy", None)
+        if to_numpy is not None:
+            # ids straight into an array: a list of two million ids costs ~90 MB of int objects at the peak
+            id_array = to_numpy(text, allowed_special=allowed, disallowed_special=()).astype(np.int64)
+        else:  # tiktoken < 0.7
+            id_array = np.array(self._tt.encode(text, allowed_special=allowed, disallowed_special=()), dtype=np.int64)
         lengths = self._lengths[id_array]
         ends = np.cumsum(lengths)
         covered = int(ends[-1]) if len(ends) else 0
