@@ -154,3 +154,15 @@ def test_an_encoding_is_freed_by_reference_counting_and_its_token_view_outlives_
     finally:
         gc.enable()
     assert [t.id for t in toks] == [6, 7] and "tokens of 't'" in repr(toks)
+
+
+def test_encodings_are_equal_by_value():
+    a, b = _sample(), _sample()
+    assert a == b and a is not b
+    other_raw = Encoding.from_byte_tokens("t", "a안😀", [(5, b"a\xec"), (6, b"\x95\x88"), (7, "😀".encode())],
+                                          kinds=["normal", "normal", "special"], raws=["a?", None, "F"])
+    other_kind = Encoding.from_byte_tokens("t", "a안😀", [(5, b"a\xec"), (6, b"\x95\x88"), (7, "😀".encode())])
+    spans = [(1, b"x", 0, 1, "normal", None)]
+    assert a != other_raw and a != other_kind and a != "a안😀"
+    assert Encoding.from_spans("t", "a", spans) != Encoding.from_spans("t", "a", [(1, b"y", 0, 1, "normal", None)])
+    assert Encoding.from_spans("t", "a", spans) == Encoding.from_spans("t", "a", spans)

@@ -327,6 +327,27 @@ class Encoding:
     def __len__(self) -> int:
         return len(self.id_array)
 
+    def __eq__(self, other: object) -> bool:
+        """Same encoder name, text, normalized text and tokens (as the frozen dataclass it replaced)."""
+        if not isinstance(other, Encoding):
+            return NotImplemented
+        if (self.encoder, self.text, self.normalized_text) != (other.encoder, other.text, other.normalized_text):
+            return False
+        columns = ("id_array", "byte_start_array", "byte_end_array", "start_array", "end_array", "partial_array",
+                   "kind_array")
+        if not all(np.array_equal(getattr(self, c), getattr(other, c)) for c in columns):
+            return False
+        if self._raws_list() != other._raws_list():
+            return False
+        # same text and spans: tokens that spell the text have the same bytes without looking
+        return (self._spells_text() and other._spells_text()) or self._token_bytes() == other._token_bytes()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value; hashing two million tokens is never wanted
+
+    def _token_bytes(self) -> list[bytes]:
+        bl = self._blob
+        return [bl[x:y] for x, y in zip(self._blob_start.tolist(), self._blob_end.tolist())]
+
     def __repr__(self) -> str:
         return f"Encoding({self.encoder!r}, {len(self.text)} characters, {len(self)} tokens)"
 
@@ -339,8 +360,7 @@ class Encoding:
         if self._blob_start is self.byte_start_array and len(self.id_array) and \
                 not (self.byte_start_array[1:] != self.byte_end_array[:-1]).any():
             return self._blob[int(self.byte_start_array[0]):int(self.byte_end_array[-1])]
-        bl = self._blob
-        return b"".join(bl[x:y] for x, y in zip(self._blob_start.tolist(), self._blob_end.tolist()))
+        return b"".join(self._token_bytes())
 
     def round_trip_exact(self) -> bool:
         """True when the token bytes join to the text's UTF-8 exactly."""
