@@ -360,7 +360,11 @@ class Encoding:
         if self._blob_start is self.byte_start_array and len(self.id_array) and \
                 not (self.byte_start_array[1:] != self.byte_end_array[:-1]).any():
             return self._blob[int(self.byte_start_array[0]):int(self.byte_end_array[-1])]
-        return b"".join(self._token_bytes())
+        # gathered in numpy: a bytes slice per token cost ~0.15 s for a million SentencePiece tokens
+        lengths = self._blob_end - self._blob_start
+        out_starts = np.cumsum(lengths) - lengths
+        where = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(self._blob_start - out_starts, lengths)
+        return np.frombuffer(self._blob, dtype=np.uint8)[where].tobytes()
 
     def round_trip_exact(self) -> bool:
         """True when the token bytes join to the text's UTF-8 exactly."""
