@@ -52,7 +52,9 @@ def run_proc(args, stdin: bytes = b"", env=None):
 
 
 def check_document(doc: dict, text: str, encoder: str) -> None:
-    assert set(doc) == {"encoder", "tokens", "metrics"} and doc["encoder"] == encoder
+    # the token JSON of core.display, the same document as the Inspector's Copy as JSON
+    assert set(doc) == {"encoder", "text", "ids", "tokens", "metrics"} and doc["encoder"] == encoder
+    assert doc["text"] == text and doc["ids"] == [t["id"] for t in doc["tokens"]]
     data = text.encode("utf-8")
     for tok in doc["tokens"]:
         assert set(tok) >= TOKEN_KEYS
@@ -258,6 +260,9 @@ def test_encode_path_imports_no_qt():
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
 
 
-def test_doctests_of_the_command_module():
-    result = doctest.testmod(encode_command)
-    assert result.attempted >= 4 and result.failed == 0
+def test_doctests_of_the_command_module_and_the_display_contract_it_prints_with():
+    from tokviz.core import display
+
+    for module in (encode_command, display):
+        result = doctest.testmod(module)
+        assert result.attempted >= 1 and result.failed == 0, module.__name__

@@ -42,3 +42,127 @@ def test_lone_surrogate_is_a_clear_error():
     with pytest.raises(InvalidTextError, match=r"U\+D83D at character 2 \(line 1, column 3\)"):
         Encoding.from_byte_tokens("t", "ok\ud83d", [])
     assert replace_lone_surrogates("a\ud83d\ude00b\ud800") == "a😀b\ufffd"
+
+
+# ---- the columns and the lazy token sequence ------------------------------------------------------
+def _sample():
+    return Encoding.from_byte_tokens("t", "a안😀", [(5, b"a\xec"), (6, b"\x95\x88"), (7, "😀".encode())],
+                                     kinds=["normal", "normal", "special"], raws=["a?", None, "E"])
+
+
+def test_columns_are_read_only_arrays_of_the_documented_types():
+    import numpy as np
+
+    from tokviz.core.encoding import KIND_NAMES
+
+    enc = _sample()
+    assert KIND_NAMES == ("normal", "special", "byte_fallback", "unknown")
+    for name, dtype in [("id_array", np.int64), ("byte_start_array", np.int64), ("byte_end_array", np.int64),
+                        ("start_array", np.int64), ("end_array", np.int64), ("partial_array", bool),
+                        ("kind_array", np.uint8)]:
+        column = getattr(enc, name)
+        assert column.dtype == dtype and not column.flags.writeable, name
+        with pytest.raises(ValueError):
+            column[0] = 1
+    assert enc.kind_array.tolist() == [0, 0, 1] and enc.ids == [5, 6, 7] and isinstance(enc.ids, list)
+
+
+def test_tokens_are_a_lazy_sequence_with_indexing_slicing_and_iteration():
+    enc = _sample()
+    toks = enc.tokens
+    every = list(toks)
+    assert len(toks) == 3 and [t.id for t in every] == [5, 6, 7]
+    assert toks[-1] == every[2] == enc.token(2) == enc.token(-1)
+    assert (toks[-1].bytes, toks[-1].kind, toks[-1].raw, toks[0].raw, toks[1].raw) == ("😀".encode(), "special", "E",
+                                                                                         "a?", None)
+    assert list(toks[1:]) == every[1:] and len(toks[5:]) == 0 and list(toks[::2]) == [every[0], every[2]]
+    assert list(toks[1:][-1:]) == [every[2]]
+    assert toks == tuple(every) and list(reversed(toks)) == every[::-1]
+    with pytest.raises(IndexError):
+        toks[3]
+    with pytest.raises(IndexError):
+        enc.token(-4)
+
+
+def test_from_arrays_equals_the_tuple_constructors_and_concat_equals_the_whole():
+    text = "ab 값\n😀 cd"
+    pairs = [(i, bytes([b])) for i, b in enumerate(text.encode())]
+    whole = Encoding.from_byte_tokens("t", text, pairs)
+    data = text.encode()
+    arrays = Encoding.from_arrays("t", text, [p[0] for p in pairs], range(len(data)), range(1, len(data) + 1))
+    assert arrays.tokens == whole.tokens
+    cut = text.index("\n") + 1
+    first = Encoding.from_byte_tokens("t", text[:cut], pairs[:len(text[:cut].encode())])
+    second = Encoding.from_byte_tokens("t", text[cut:], pairs[len(text[:cut].encode()):])
+    joined = Encoding.concat("t", text, [(first, 0, 0), (second, cut, len(text[:cut].encode()))])
+    assert joined.tokens == whole.tokens and joined.round_trip_exact()
+
+
+def test_from_arrays_refuses_spans_out_of_order():
+    with pytest.raises(EncodingMismatch, match="token 1"):
+        Encoding.from_arrays("t", "abc", [1, 2], [0, 0], [2, 3])
+
+
+def test_an_encoding_holds_columns_not_one_object_per_token():
+    # one Python Token per token cost ~260 bytes each (a 5 MB paste: half a gigabyte); columns ~45
+    import tracemalloc
+
+    text = "안녕 hello 😀 " * 20_000
+    data = text.encode()
+    pairs = [(b, bytes([b])) for b in data]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        enc = Encoding.from_byte_tokens("t", text, pairs)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(enc) == len(data) and held / len(enc) < 80
+    assert enc.tokens[5].bytes == data[5:6]
+
+
+def test_tiktoken_columns_equal_tokens_built_from_tiktokens_own_bytes():
+    # the family fills the columns from a table of byte lengths per id; tiktoken's decode_tokens_bytes
+    # is the reference for what each token's bytes are
+    from tokviz.core.encoders import tiktoken_family
+
+    encoder = tiktoken_family.load("cl100k_base")
+    text = "안녕하세요 👨‍👩‍👧 hello<|endoftext|> wörld\r\n\t값"
+    for allow in (False, True):
+        enc = encoder.encode(text, allow_special=allow)
+        ids = enc.ids
+        kinds = ["special" if i in encoder.special_tokens().values() and allow else "normal" for i in ids]
+        reference = Encoding.from_byte_tokens("cl100k_base", text,
+                                              zip(ids, encoder.tiktoken.decode_tokens_bytes(ids)), kinds=kinds)
+        assert enc.tokens == reference.tokens and enc.round_trip_exact()
+        assert enc.kind_counts()["special"] == (1 if allow else 0)
+
+
+def test_an_encoding_is_freed_by_reference_counting_and_its_token_view_outlives_it():
+    # tokens pointing back at their Encoding would make every Encoding a reference cycle: kept alive
+    # until the cyclic collector runs (the Inspector frees big results itself, once unreferenced)
+    import gc
+    import weakref
+
+    enc = _sample()
+    toks = enc.tokens[1:]
+    gone = weakref.ref(enc)
+    gc.disable()
+    try:
+        del enc
+        assert gone() is None
+    finally:
+        gc.enable()
+    assert [t.id for t in toks] == [6, 7] and "tokens of 't'" in repr(toks)
+
+
+def test_encodings_are_equal_by_value():
+    a, b = _sample(), _sample()
+    assert a == b and a is not b
+    other_raw = Encoding.from_byte_tokens("t", "a안😀", [(5, b"a\xec"), (6, b"\x95\x88"), (7, "😀".encode())],
+                                          kinds=["normal", "normal", "special"], raws=["a?", None, "F"])
+    other_kind = Encoding.from_byte_tokens("t", "a안😀", [(5, b"a\xec"), (6, b"\x95\x88"), (7, "😀".encode())])
+    spans = [(1, b"x", 0, 1, "normal", None)]
+    assert a != other_raw and a != other_kind and a != "a안😀"
+    assert Encoding.from_spans("t", "a", spans) != Encoding.from_spans("t", "a", [(1, b"y", 0, 1, "normal", None)])
+    assert Encoding.from_spans("t", "a", spans) == Encoding.from_spans("t", "a", spans)

@@ -1,8 +1,9 @@
 """``tokviz encode (-e NAME | --model FILE) [--json] [--allow-special] [--pattern NAME] [TEXT | -]``.
 
-Prints how one encoder splits a text: a colored terminal view (one background per token, visible
-whitespace, partial tokens as hex bytes) and a summary line, or JSON with every token's id, bytes,
-byte span and character span plus the metrics. Never imports Qt.
+Prints how one encoder splits a text: a colored terminal view (one background per token, invisible
+characters as the views' markers, bytes of cut characters in hex) and a summary line, or the token
+JSON of core.display (every token's id, bytes, byte span and character span plus the metrics).
+Never imports Qt.
 
 The text is taken exactly as given: ``-`` (or no TEXT with a pipe) reads standard input as raw
 bytes and decodes them as strict UTF-8, keeping a final newline.
@@ -13,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import unicodedata
 
 
 def add_parser(sub) -> None:
@@ -114,52 +114,10 @@ _SPECIAL_STYLE = "\x1b[1;48;5;183;38;5;16m"
 _UNKNOWN_STYLE = "\x1b[48;5;210;38;5;16m"
 _PARTIAL_STYLE = "\x1b[3;48;5;{bg};38;5;88m"
 
-_VISIBLE = {" ": "·", "\t": "→", "\r": "␍", "\n": "↵"}
-
-
-def visible_piece(piece: str) -> str:
-    """A token's text with whitespace and control characters made visible.
-
-    >>> visible_piece(" a\\tb\\r\\n")
-    '·a→b␍↵'
-    >>> visible_piece("\\u0301")
-    '◌́'
-    >>> visible_piece("\\u200d")
-    '‹ZWJ›'
-    """
-    out = []
-    for ch in piece:
-        if ch in _VISIBLE:
-            out.append(_VISIBLE[ch])
-        elif ch < " ":
-            out.append(chr(0x2400 + ord(ch)))  # control pictures ␀..␟
-        elif ch == "\x7f":
-            out.append("␡")
-        elif ch.isspace():
-            out.append("␣")  # NBSP, ideographic space, ...: visible, distinct from a plain space
-        else:
-            out.append(ch)
-    text = "".join(out)
-    if text and all(unicodedata.category(ch) == "Cf" for ch in text):
-        # a token of invisible format characters alone (a ZWJ cut out of an emoji): name them
-        return "".join("‹ZWJ›" if ch == "\u200d" else f"‹U+{ord(ch):04X}›" for ch in text)
-    # A token that starts with a combining mark (or VS16, keycap) would fuse with the previous
-    # token on screen: give it a dotted circle to sit on.
-    if text and unicodedata.category(text[0]) in ("Mn", "Mc", "Me"):
-        text = "◌" + text
-    return text
-
-
-def token_label(token) -> str:
-    """What the terminal shows for one token: its visible text, or ``‹EC 95›`` for partial bytes."""
-    piece = token.piece
-    if piece is None:
-        return "‹" + token.bytes.hex(" ").upper() + "›"
-    return visible_piece(piece)
-
-
 def render_tokens(encoding, *, color: bool) -> str:
     """The tokens on one or more lines: colored backgrounds, or ``│`` between tokens without color."""
+    from tokviz.core.display import token_label
+
     parts: list[str] = []
     for i, tok in enumerate(encoding.tokens):
         label = token_label(tok)
@@ -201,30 +159,6 @@ def use_color(stream) -> bool:
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
-
-
-# ---- JSON -----------------------------------------------------------------------------------------
-def token_json(tok) -> dict:
-    return {
-        "id": tok.id,
-        "bytes": tok.bytes.hex(),
-        "piece": tok.piece,
-        "byte_start": tok.byte_start,
-        "byte_end": tok.byte_end,
-        "start": tok.start,
-        "end": tok.end,
-        "partial": tok.partial,
-        "kind": tok.kind,
-    }
-
-
-def encoding_json(encoder, encoding, metrics) -> dict:
-    """The ``--json`` document: {"encoder", "tokens": [...], "metrics": {...}}."""
-    return {
-        "encoder": encoder.name,
-        "tokens": [token_json(t) for t in encoding.tokens],
-        "metrics": metrics.as_json(),
-    }
 
 
 # ---- the command ----------------------------------------------------------------------------------
@@ -300,6 +234,7 @@ def _print_boundaries(encoder, text: str, args) -> int:
 
 
 def run(args) -> int:
+    from tokviz.core.display import encoding_json, visible_piece
     from tokviz.core.metrics import measure
 
     text = read_text(args.text)  # before loading: a bad text fails fast
@@ -324,7 +259,8 @@ def run(args) -> int:
     metrics = measure(encoding, decoded=encoder.decode(encoding.ids))
     utf8_out = _stdout_can_encode_all()
     if args.json:
-        json.dump(encoding_json(encoder, encoding, metrics), sys.stdout, ensure_ascii=not utf8_out, indent=2)
+        # the one token JSON schema (core.display), the same as the Inspector's Copy as JSON
+        json.dump(encoding_json(encoding, metrics), sys.stdout, ensure_ascii=not utf8_out, indent=2)
         sys.stdout.write("\n")
         sys.stdout.flush()
         return 0

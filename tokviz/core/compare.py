@@ -563,23 +563,17 @@ class ParagraphCache:
         # at every step, and a freed model's id is soon re-used by another one. A reference to a
         # dead encoder equals no other reference, and its entries are dropped (see _purge).
         self._cache: dict[tuple[weakref.ref, str], Encoding] = {}
-        # encoder -> (text, spans, token count at the end of each span, tokens) of its last text:
-        # the leading paragraphs an edit did not touch keep their absolute offsets, so their tokens
-        # are re-used as one list slice instead of being shifted and rebuilt one by one
-        self._last: dict[weakref.ref, tuple[str, list[tuple[int, int]], list[int], list]] = {}
         self._dead: list[weakref.ref] = []  # appended by weakref callbacks (any thread, any time)
         self.max_paragraphs = max_paragraphs
         self.min_chars = min_chars
 
     def _purge(self) -> None:
-        """Drop what belongs to encoders that no longer exist (called with the lock held)."""
+        """Drop the paragraphs of encoders that no longer exist (called with the lock held)."""
         if not self._dead:
             return
         dead, self._dead[:] = set(self._dead), []
         for key in [k for k in self._cache if k[0] in dead]:
             del self._cache[key]
-        for ref in dead:
-            self._last.pop(ref, None)
 
     def encode(self, encoder: Encoder, text: str) -> Encoding:
         if not getattr(encoder, "byte_level", False) or len(text) < 2 * self.min_chars:
@@ -591,25 +585,13 @@ class ParagraphCache:
         spans = paragraph_spans(text, self.min_chars)
         if len(spans) < 2:
             return encoder.encode(text)
-        from tokviz.core.encoding import Token, char_byte_starts
+        from tokviz.core.encoding import char_byte_starts
 
         byte_at = char_byte_starts(text)
-        tokens: list = []
-        ends: list[int] = []
+        parts: list[tuple[Encoding, int, int]] = []
         with self._lock:
             self._purge()
-            last = self._last.get(ref)
-        kept = 0
-        if last is not None:
-            last_text, last_spans, last_ends, last_tokens = last
-            for (a, b), same in zip(spans, last_spans):
-                if (a, b) != same or text[a:b] != last_text[a:b]:
-                    break
-                kept += 1
-            if kept:
-                tokens = last_tokens[:last_ends[kept - 1]]
-                ends = last_ends[:kept]
-        for a, b in spans[kept:]:
+        for a, b in spans:
             piece = text[a:b]
             key = (ref, piece)
             with self._lock:
@@ -618,21 +600,8 @@ class ParagraphCache:
                 enc = encoder.encode(piece)
             with self._lock:
                 self._cache[key] = enc  # most recently used last
-            if a == 0:
-                tokens.extend(enc.tokens)
-            else:
-                db, dc = byte_at[a], a
-                # tuple.__new__ in a list comprehension: Token(...) through the NamedTuple's Python-level
-                # __new__ in a generator cost ~2x as much (10,000 characters: ~12k tokens per encoder)
-                new = tuple.__new__
-                tokens += [new(Token, (tid, tb, bs + db, be + db, s + dc, e + dc, partial, kind, raw))
-                           for tid, tb, bs, be, s, e, partial, kind, raw in enc.tokens]
-            ends.append(len(tokens))
+            parts.append((enc, a, byte_at[a]))
         with self._lock:
             while len(self._cache) > self.max_paragraphs:
                 self._cache.pop(next(iter(self._cache)))
-            self._last.pop(ref, None)
-            self._last[ref] = (text, spans, ends, tokens)
-            while len(self._last) > 16:  # the last texts of the 16 encoders used most recently
-                self._last.pop(next(iter(self._last)))
-        return Encoding(getattr(encoder, "name", str(encoder)), text, tuple(tokens))
+        return Encoding.concat(getattr(encoder, "name", str(encoder)), text, parts)

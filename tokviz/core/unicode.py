@@ -23,52 +23,14 @@ from typing import Literal
 
 import regex
 
+from tokviz.core.display import CONTROL_NAMES as _CONTROLS
+from tokviz.core.display import invisible_marker  # the markers live in core.display
 from tokviz.core.encoding import char_byte_starts
 from tokviz.core.errors import check_text
 
 # --------------------------------------------------------------------------------------------
 # Code points
 # --------------------------------------------------------------------------------------------
-
-# Controls have no Unicode character name, only aliases (NameAliases.txt); these are the
-# aliases plus the short abbreviations that control pictures and terminals use.
-_CONTROLS: dict[int, tuple[str, str]] = {
-    0x00: ("NUL", "NULL"),
-    0x01: ("SOH", "START OF HEADING"),
-    0x02: ("STX", "START OF TEXT"),
-    0x03: ("ETX", "END OF TEXT"),
-    0x04: ("EOT", "END OF TRANSMISSION"),
-    0x05: ("ENQ", "ENQUIRY"),
-    0x06: ("ACK", "ACKNOWLEDGE"),
-    0x07: ("BEL", "ALERT"),
-    0x08: ("BS", "BACKSPACE"),
-    0x09: ("HT", "CHARACTER TABULATION"),
-    0x0A: ("LF", "LINE FEED"),
-    0x0B: ("VT", "LINE TABULATION"),
-    0x0C: ("FF", "FORM FEED"),
-    0x0D: ("CR", "CARRIAGE RETURN"),
-    0x0E: ("SO", "SHIFT OUT"),
-    0x0F: ("SI", "SHIFT IN"),
-    0x10: ("DLE", "DATA LINK ESCAPE"),
-    0x11: ("DC1", "DEVICE CONTROL ONE"),
-    0x12: ("DC2", "DEVICE CONTROL TWO"),
-    0x13: ("DC3", "DEVICE CONTROL THREE"),
-    0x14: ("DC4", "DEVICE CONTROL FOUR"),
-    0x15: ("NAK", "NEGATIVE ACKNOWLEDGE"),
-    0x16: ("SYN", "SYNCHRONOUS IDLE"),
-    0x17: ("ETB", "END OF TRANSMISSION BLOCK"),
-    0x18: ("CAN", "CANCEL"),
-    0x19: ("EM", "END OF MEDIUM"),
-    0x1A: ("SUB", "SUBSTITUTE"),
-    0x1B: ("ESC", "ESCAPE"),
-    0x1C: ("FS", "FILE SEPARATOR"),
-    0x1D: ("GS", "GROUP SEPARATOR"),
-    0x1E: ("RS", "RECORD SEPARATOR"),
-    0x1F: ("US", "UNIT SEPARATOR"),
-    0x7F: ("DEL", "DELETE"),
-    0x85: ("NEL", "NEXT LINE"),
-}
-
 
 def code_point_label(ch: str) -> str:
     """``U+AC12``-style label (at least four hex digits).
@@ -324,68 +286,6 @@ def explain_hangul_syllable(ch: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 # Invisible characters
 # --------------------------------------------------------------------------------------------
-
-# Markers are chosen from glyphs the fonts tokviz relies on (DejaVu, Noto CJK) actually have:
-# the Control Pictures block (U+2400, "␍") is in neither, so controls show their standard
-# abbreviation in angle brackets instead ("⟨CR⟩", "⟨NUL⟩"), which reads the same on screen.
-_MARKERS: dict[str, str] = {
-    " ": "·",
-    "\t": "→",
-    "\n": "↵",
-    "\r": "⟨CR⟩",
-    "\u00a0": "⍽",  # NO-BREAK SPACE
-    "\u00ad": "⟨SHY⟩",  # SOFT HYPHEN
-    "\u200b": "⟨ZWSP⟩",
-    "\u200c": "⟨ZWNJ⟩",
-    "\u200d": "⟨ZWJ⟩",
-    "\u200e": "⟨LRM⟩",
-    "\u200f": "⟨RLM⟩",
-    "\u2028": "⟨LS⟩",  # LINE SEPARATOR
-    "\u2029": "¶",  # PARAGRAPH SEPARATOR
-    "\u2060": "⟨WJ⟩",  # WORD JOINER
-    "\ufeff": "⟨BOM⟩",  # ZERO WIDTH NO-BREAK SPACE, the byte order mark
-    "\u034f": "⟨CGJ⟩",  # COMBINING GRAPHEME JOINER
-    "\u180e": "⟨MVS⟩",
-    # Hangul fillers are letters (Lo) that draw nothing; they hide in Korean usernames and pastes.
-    "\u115f": "⟨HCF⟩",
-    "\u1160": "⟨HJF⟩",
-    "\u3164": "⟨HF⟩",
-    "\uffa0": "⟨HWHF⟩",
-}
-
-
-def invisible_marker(ch: str) -> str | None:
-    """A visible stand-in for a character that draws nothing (or only moves the cursor).
-
-    ``·`` space, ``→`` tab, ``↵`` newline, ``⍽`` no-break space, ``␣`` other spaces (ideographic,
-    en, em...), ``⟨ZWJ⟩``-style abbreviations for zero-width and format characters, controls and
-    variation selectors; None for characters that are visible on their own.
-
-    Note: a VS16 or ZWJ inside an emoji is part of the picture; callers that draw whole grapheme
-    clusters should mark only clusters that are invisible as a whole.
-
-    >>> [invisible_marker(c) for c in " \\t\\n\\r\\u200d\\x00\\u3000가"]
-    ['·', '→', '↵', '⟨CR⟩', '⟨ZWJ⟩', '⟨NUL⟩', '␣', None]
-    """
-    marker = _MARKERS.get(ch)
-    if marker is not None:
-        return marker
-    o = ord(ch)
-    if 0xFE00 <= o <= 0xFE0F:
-        return f"⟨VS{o - 0xFE00 + 1}⟩"
-    if 0xE0100 <= o <= 0xE01EF:
-        return f"⟨VS{o - 0xE0100 + 17}⟩"
-    category = unicodedata.category(ch)
-    if category == "Cc":
-        if o in _CONTROLS:
-            return f"⟨{_CONTROLS[o][0]}⟩"
-        return f"⟨{o:02X}⟩"
-    if category == "Zs":
-        return "␣"
-    if category in ("Cf", "Zl", "Zp"):
-        return f"⟨{code_point_label(ch)}⟩"
-    return None
-
 
 def display_char(ch: str) -> str:
     """How to show one code point on its own: its marker if invisible, combining marks on a
