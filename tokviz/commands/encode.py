@@ -197,6 +197,7 @@ def _check_dropout_args(args) -> None:
 def _print_boundaries(encoder, text: str, args) -> int:
     """``--dropout P --samples N``: each boundary of any sample, how often it appeared, and whether
     plain encoding has it."""
+    from tokviz.core.display import visible_piece
     from tokviz.core.dropout import boundary_frequencies
 
     stats = boundary_frequencies(encoder, text, p=args.dropout, samples=args.samples, seed=args.seed,
