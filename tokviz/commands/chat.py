@@ -89,13 +89,8 @@ def _template(arg: str | None, encoder) -> str:
 
 
 def run(args) -> int:
-    from tokviz.commands.encode import (
-        load_encoder,
-        render_tokens,
-        token_json,
-        use_color,
-        visible_piece,
-    )
+    from tokviz.commands.encode import load_encoder, render_tokens, use_color
+    from tokviz.core.display import token_json, visible_piece
     from tokviz.core.chat import build_prompt, parse_messages
     from tokviz.core.errors import TokvizError
 
