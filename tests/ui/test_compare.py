@@ -15,7 +15,7 @@ from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 from tokviz.core.encoders import tiktoken_family
 from tokviz.core.encoding import Encoding
 from tokviz import resources_dir
-from tokviz.ui.compare import ComparePanel
+from tokviz.ui.compare.panel import ComparePanel
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
 
@@ -304,7 +304,7 @@ def test_segmentations_need_a_unigram_model(qtbot, session):
 
 
 def test_long_text_shows_its_first_part_first_and_tokens_agree(qtbot, session):
-    from tokviz.ui.compare import preview_cut
+    from tokviz.ui.compare.panel import preview_cut
 
     line = "안녕하세요 여러분, tokenizers differ 👋🏽 42\n"
     text = line * 150
@@ -368,8 +368,8 @@ def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
     the model to its new step (it used to say "no such encoder")."""
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.settings import Settings
-    from tokviz.ui.train import SPEEDS
-    from tokviz.ui.train_corpus import CorpusSource
+    from tokviz.ui.train.panel import SPEEDS
+    from tokviz.ui.train.corpus import CorpusSource
 
     text = "안녕하세요 여러분 토크나이저를 배워요 the lowest newest tokens\n" * 20
     win = MainWindow(settings=Settings.ephemeral())
@@ -600,7 +600,8 @@ def test_byte_cells_hold_their_hex_at_every_font_scale(qtbot, session, monkeypat
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QFontMetricsF, QPainter
 
-    from tokviz.ui import compare_rows, fonts
+    from tokviz.ui import fonts
+    from tokviz.ui.compare import rows as compare_rows
     from tokviz.ui.main_window import MainWindow
 
     drawn = []

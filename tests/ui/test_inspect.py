@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QToolTip
 
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.registry import Registry
-from tokviz.ui.inspect import DEMO_TEXT, InspectPanel, encoding_json
-from tokviz.ui import inspect as inspect_module
+from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel, encoding_json
+from tokviz.ui.inspect import panel as inspect_module
 from tokviz.ui.session import Session
-from tokviz.ui.widgets.chat_composer import render_chat
+from tokviz.ui.inspect.chat_composer import render_chat
 
 FAMILY = "👨‍👩‍👧‍👦"
 DEBOUNCE_WAIT_MS = 400  # the 150 ms debounce plus slack
@@ -602,7 +602,7 @@ def test_no_work_after_shutdown(qtbot, registry):
 
 
 def test_screenshot_selection_without_cut_characters_takes_the_first_tokens(registry):
-    from tokviz.ui.inspect import screenshot_selection
+    from tokviz.ui.inspect.panel import screenshot_selection
 
     enc = registry.get("o200k_base").encode("토큰화는 재미있어요 tokenization")
     assert not any(t.partial for t in enc.tokens)
@@ -677,7 +677,7 @@ def test_dark_theme_details_box_and_byte_cells_are_readable(qtbot, panel):
 def test_big_result_is_laid_out_in_the_worker(qtbot, panel):
     """Wrapping 150,000 cells took the GUI thread ~150 ms per result; the worker does it now and the
     view takes the lines as they are (same cells, same positions as a wrap done by the view)."""
-    from tokviz.ui.widgets.token_view import wrap_cells
+    from tokviz.ui.inspect.token_view import wrap_cells
 
     text = "값싼 컴퓨터 뷁 🇰🇷 " * 400
     show(qtbot, panel, text)
@@ -743,8 +743,8 @@ def test_byte_layers_token_row_reads_like_the_token_box_for_a_whole_emoji():
     """A token holding a whole ZWJ sequence reads as the picture on the token row, as its box in the
     token view does; the code point row above still names the ZWJ."""
     from tokviz.core.encoding import Encoding
-    from tokviz.ui.widgets.byte_layers import build_layers
-    from tokviz.ui.widgets.token_view import token_cells
+    from tokviz.ui.inspect.byte_layers import build_layers
+    from tokviz.ui.inspect.token_view import token_cells
 
     text = "👨‍👩 a"
     enc = Encoding.from_byte_tokens("test", text, [(7, "👨‍👩".encode()), (8, b" a")])
@@ -758,7 +758,7 @@ def test_a_zoom_while_the_worker_measures_does_not_leave_boxes_too_small(qtbot, 
     """The worker measures cell widths in the fonts of the moment it was asked; a zoom before its
     result arrives must not leave boxes measured at the old scale (text spilling out of them)."""
     from tokviz.ui import fonts
-    from tokviz.ui.widgets.token_view import CellMeasure, view_fonts
+    from tokviz.ui.inspect.token_view import CellMeasure, view_fonts
 
     text = "hello wonderful world of tokens 안녕하세요"
     show(qtbot, panel, text)
@@ -814,7 +814,7 @@ def test_a_big_previous_result_is_freed_in_slices_and_one_still_held_is_left_alo
     it is freed from a zero timer, at most SLICE objects a step, and never while someone holds it."""
     import weakref
 
-    from tokviz.ui.widgets.token_view import token_cells
+    from tokviz.ui.inspect.token_view import token_cells
 
     def big_result(text):
         enc = registry.get("cl100k_base").encode(text)

@@ -182,7 +182,7 @@ def test_train_menu_steps_one_merge_and_keys_act_only_on_their_tab(qtbot, tmp_pa
     from PySide6.QtCore import Qt
 
     from tests.ui.test_train_replay import TEXT, NaiveTrainer
-    from tokviz.ui.train_corpus import CorpusSource
+    from tokviz.ui.train.corpus import CorpusSource
 
     win = _window(qtbot, tmp_path)
     win.show()

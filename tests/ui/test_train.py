@@ -13,10 +13,10 @@ from PySide6.QtGui import QTextDocument
 from tests.ui.test_train_replay import TEXT, NaiveTrainer
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.ui.main_window import MainWindow
-from tokviz.ui.train import BUSY_FRAME_MS, SPEEDS, TrainPanel
-from tokviz.ui.train_corpus import CorpusSource
-from tokviz.ui.train_vocab import visible_piece
-from tokviz.ui.train_worker import TrainRun
+from tokviz.ui.train.panel import BUSY_FRAME_MS, SPEEDS, TrainPanel
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.vocab import visible_piece
+from tokviz.ui.train.worker import TrainRun
 
 
 @pytest.fixture

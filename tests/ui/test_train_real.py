@@ -8,8 +8,8 @@ import pytest
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.ui.main_window import MainWindow
-from tokviz.ui.train import SPEEDS
-from tokviz.ui.train_corpus import CorpusSource, demo_corpus_path
+from tokviz.ui.train.panel import SPEEDS
+from tokviz.ui.train.corpus import CorpusSource, demo_corpus_path
 
 LINES = [
     "안녕하세요 여러분 오늘은 토크나이저를 배워요\n",

@@ -15,9 +15,9 @@ from tokviz.ui import fonts
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.settings import Settings
-from tokviz.ui.train import FRESH_BG, SPEEDS
-from tokviz.ui.train_corpus import CorpusSource, line_kind
-from tokviz.ui.train_vocab import visible_piece
+from tokviz.ui.train.panel import FRESH_BG, SPEEDS
+from tokviz.ui.train.corpus import CorpusSource, line_kind
+from tokviz.ui.train.vocab import visible_piece
 
 MERGES = 60
 

@@ -22,9 +22,9 @@ from tokviz.ui.settings import Settings
 # view name -> (tab title, module, class). Each panel is a QWidget taking the Session; it may
 # implement shutdown() (stop workers; called on close) and prepare_screenshot(options).
 PANELS = {
-    "inspect": (QT_TRANSLATE_NOOP("MainWindow", "Inspect"), "tokviz.ui.inspect", "InspectPanel"),
-    "train": (QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train", "TrainPanel"),
-    "compare": (QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare", "ComparePanel"),
+    "inspect": (QT_TRANSLATE_NOOP("MainWindow", "Inspect"), "tokviz.ui.inspect.panel", "InspectPanel"),
+    "train": (QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train.panel", "TrainPanel"),
+    "compare": (QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare.panel", "ComparePanel"),
 }
 
 PRESENTATION_SCALE = 1.6  # font scale on entering presentation mode (projectors are far away)

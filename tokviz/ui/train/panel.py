@@ -48,13 +48,13 @@ from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import readable_on, text_color_on, token_colors
-from tokviz.ui.train_corpus import CorpusSource
-from tokviz.ui.train_plots import MergeSeries, TrainPlots
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.plots import MergeSeries, TrainPlots
 from tokviz.ui.train_replay import MergeReplay, Segment, keep_hangul
-from tokviz.ui.train_sample import Run, TokenLinesView, mark_runs
-from tokviz.ui.train_tree import MergeTreeView
-from tokviz.ui.train_vocab import VocabFilter, VocabModel, token_length, visible_piece
-from tokviz.ui.train_worker import TrainRun
+from tokviz.ui.train.sample import Run, TokenLinesView, mark_runs
+from tokviz.ui.train.tree import MergeTreeView
+from tokviz.ui.train.vocab import VocabFilter, VocabModel, token_length, visible_piece
+from tokviz.ui.train.worker import TrainRun
 
 FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
 BUSY_FRAME_MS = 100  # 10 per second while following a computing trainer at full speed (it needs the CPU)

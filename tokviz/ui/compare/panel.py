@@ -28,9 +28,9 @@ from tokviz.core.compare import (
     encode_outcome, overlap_of, sample_sets, vocabulary,
 )
 from tokviz.core.errors import TokvizError, check_text
-from tokviz.ui.compare_charts import GroupedBarChart, TokenBarChart, encoder_color, restyle
+from tokviz.ui.compare.charts import GroupedBarChart, TokenBarChart, encoder_color, restyle
 from tokviz.ui.compare_jobs import JobRunner
-from tokviz.ui.compare_rows import AlignedRowsView, RowData, error_color, prepare_rows
+from tokviz.ui.compare.rows import AlignedRowsView, RowData, error_color, prepare_rows
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.theme import is_dark
 from tokviz.ui.token_colors import readable_on, text_color_on, token_color

@@ -33,9 +33,9 @@ from tokviz.core.errors import InvalidTextError, TokvizError, find_lone_surrogat
 from tokviz.core.metrics import Metrics, measure
 from tokviz.ui import fonts, theme
 from tokviz.ui.token_colors import token_colors, token_marks
-from tokviz.ui.widgets.byte_layers import ByteLayersView, Layers, build_layers
-from tokviz.ui.widgets.chat_composer import ChatComposer
-from tokviz.ui.widgets.token_view import (
+from tokviz.ui.inspect.byte_layers import ByteLayersView, Layers, build_layers
+from tokviz.ui.inspect.chat_composer import ChatComposer
+from tokviz.ui.inspect.token_view import (
     MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, TokenView, describe_token, partial_piece, token_cells, view_fonts,
     wrap_cells,
 )
