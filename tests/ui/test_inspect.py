@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QToolTip
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel, encoding_json
-from tokviz.ui.inspect import panel as inspect_module
+from tokviz.ui.inspect import jobs as inspect_jobs
+from tokviz.ui.inspect import release as inspect_release
 from tokviz.ui.session import Session
 from tokviz.ui.inspect.chat_composer import render_chat
 
@@ -526,9 +527,10 @@ class _LineEncoder(_Renamed):
         return Encoding.from_byte_tokens(self.name, text, [(i % 50_000, b) for i, b in enumerate(lines)])
 
 
-def test_large_paste_stays_responsive_and_the_drawing_is_capped(qtbot, registry, monkeypatch):
+def test_large_paste_is_encoded_off_the_gui_thread_and_the_drawing_is_capped(qtbot, registry, monkeypatch):
+    """How long the GUI stalls meanwhile is measured by benchmarks/inspector_stall.py."""
     cap = 30_000  # lower than the real cap so that ~100k line tokens exceed it
-    monkeypatch.setattr(inspect_module, "MAX_DRAWN_TOKENS", cap)
+    monkeypatch.setattr(inspect_jobs, "MAX_DRAWN_TOKENS", cap)
     session = Session(Registry())
     session.registry.add(_LineEncoder(registry.get("cl100k_base"), "lines"))
     p = InspectPanel(session)
@@ -538,24 +540,11 @@ def test_large_paste_stays_responsive_and_the_drawing_is_capped(qtbot, registry,
         line = "안녕하세요 반갑습니다 hello world 👋 값\n"
         big = line * (5_000_000 // len(line.encode("utf-8")))
         assert len(big.encode("utf-8")) > 4_900_000
-        ticks = []
-        timer = QTimer()
-        timer.timeout.connect(lambda: ticks.append(time.monotonic()))
-        timer.start(10)
         p.editor.clear()
         assert p.paste_text(big)
-        t0 = time.monotonic()
         p.encode_now()
         assert not p.is_current()  # encoding happens in the worker, after the call returned
         wait_shown(qtbot, p, big, timeout=60_000)
-        timer.stop()
-        # the event loop kept running meanwhile: no gap between 10 ms ticks of seconds (a freeze)
-        during = [t for t in ticks if t > t0]
-        assert len(during) >= 5
-        longest = max(b - a for a, b in zip(during, during[1:]))
-        # measured on a 2-core machine: 0.12-0.25 s with the worker; encoding on the GUI thread
-        # freezes it 4.3 s. 2.5 s leaves a loaded CI machine room and still catches that freeze.
-        assert longest < 2.5, f"the GUI froze for {longest:.2f} s"
         n = len(big.splitlines())
         assert p.counts.value("tokens") == f"{n:,}"
         assert p.token_view.hidden_token_count() == n - cap
@@ -580,7 +569,7 @@ def test_stale_results_are_dropped(qtbot, panel):
     panel._on_result(old)  # arrives late: must not be shown again as if it were the answer
     assert not panel.is_current()
     assert panel.result is old and panel.token_view.shown_labels() == ["first"]
-    stale = inspect_module.EncodeResult(inspect_module.EncodeRequest(old.request.generation, "stale text", "cl100k_base"),
+    stale = inspect_jobs.EncodeResult(inspect_jobs.EncodeRequest(old.request.generation, "stale text", "cl100k_base"),
                                         encoding=panel.session.registry.get("cl100k_base").encode("stale text"))
     panel._on_result(stale)  # a result for an older generation with other content: dropped
     assert panel.token_view.shown_labels() == ["first"]
@@ -597,8 +586,9 @@ def test_no_work_after_shutdown(qtbot, registry):
     p.shutdown()
     shown = p.result
     p.set_text("typed while the window closes")
-    qtbot.wait(DEBOUNCE_WAIT_MS)
-    assert p.result is shown and p._pool.activeThreadCount() == 0
+    p.encode_now()  # what the debounce timer would call
+    p.relayout()  # and a zoom
+    assert not p.busy() and p.result is shown
 
 
 def test_screenshot_selection_without_cut_characters_takes_the_first_tokens(registry):
@@ -819,10 +809,10 @@ def test_a_big_previous_result_is_freed_in_slices_and_one_still_held_is_left_alo
     def big_result(text):
         enc = registry.get("cl100k_base").encode(text)
         enc.token_at_byte(0), enc.tokens_at_char(0)  # the lookup tables, as the worker builds them
-        return inspect_module.EncodeResult(inspect_module.EncodeRequest(1, text, "cl100k_base"), encoding=enc,
+        return inspect_jobs.EncodeResult(inspect_jobs.EncodeRequest(1, text, "cl100k_base"), encoding=enc,
                                            cells=token_cells(enc))
 
-    release = inspect_module.SlicedRelease()
+    release = inspect_release.SlicedRelease()
     held = big_result("hello world " * 20_000)
     tokens = held.encoding.tokens
     release.drop(held)

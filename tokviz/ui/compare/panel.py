@@ -2,7 +2,8 @@
 corpus comparison, vocabulary overlap and in-app SentencePiece training.
 
 Everything that can be slow (loading an encoder, encoding, a corpus, a 200k vocabulary, training)
-runs as a background job (:mod:`tokviz.ui.compare_jobs`); the panel only lays out and paints.
+runs as a background task (task functions in :mod:`tokviz.ui.compare.jobs`, run by the common
+TaskRunner, one per kind of work); the panel only lays out and paints.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import io
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGridLayout,
@@ -22,26 +23,27 @@ from PySide6.QtWidgets import (
     QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from tokviz.core.atomic import replacing, write_atomic
+from tokviz.core.atomic import write_atomic
 from tokviz.core.compare import (
-    DIFF_LIMIT, CorpusTotals, EncoderOutcome, ParagraphCache, describe_failure, safe_cut, TextSet, alternative_segmentations, compare_corpus, corpus_set,
-    encode_outcome, overlap_of, sample_sets, vocabulary,
+    DIFF_LIMIT, CorpusTotals, EncoderOutcome, ParagraphCache, TextSet, alternative_segmentations, compare_corpus, corpus_set,
+    overlap_of, sample_sets, vocabulary,
 )
 from tokviz.core.errors import TokvizError, check_text
 from tokviz.ui.compare.charts import GroupedBarChart, TokenBarChart, encoder_color, restyle
-from tokviz.ui.compare_jobs import JobRunner
-from tokviz.ui.compare.rows import AlignedRowsView, RowData, error_color, prepare_rows
+from tokviz.ui.common.image_export import save_widget_png
+from tokviz.ui.common.message_bar import MessageBar
+from tokviz.ui.common.panel import PanelAction
+from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.compare.jobs import (
+    DEMO_BPE_NAME, PREVIEW_CHARS, TRAINED_PLACEHOLDER, OutcomeCache, RowsJob, changed_chars, encode_rows, preview_cut,
+    train_demo_bpe,
+)
+from tokviz.ui.compare.rows import AlignedRowsView, error_color
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.theme import is_dark
 from tokviz.ui.token_colors import readable_on, text_color_on, token_color
 
-DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
-DEMO_BPE_MERGES = 500
 DEFAULT_ENCODERS = ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram", DEMO_BPE_NAME]
-# The row of the Train panel's model while the Train panel has none (reset): it keeps its place in
-# the list and takes the model's name again when training offers one.
-TRAINED_PLACEHOLDER = "tokviz BPE (Train panel)"
-
 DEFAULT_TEXT = (
     "안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.\n"
     "Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def greet(name): return f\"Hi {name}\""
@@ -90,76 +92,10 @@ def write_csv_atomic(path: str | Path, header: list[str], rows: list[list[str]])
 
 
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
-PREVIEW_CHARS = 2000  # a longer text shows its first part first (more than any window shows at once)
-
-
-def changed_chars(before: str | None, after: str) -> int:
-    """Characters of ``after`` outside the prefix and suffix it shares with ``before`` (all of them
-    when there is no ``before``): how much of the text an edit brought in.
-
-    >>> changed_chars("abcdef", "abXXdef"), changed_chars("abc", "abc"), changed_chars(None, "abc")
-    (2, 0, 3)
-    """
-    if before is None:
-        return len(after)
-    limit = min(len(before), len(after))
-    lo, hi = 0, limit  # longest common prefix, by halving (each test is one C-level compare)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if before[:mid] == after[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    prefix = lo
-    lo, hi = 0, limit - prefix
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if before[len(before) - mid:] == after[len(after) - mid:]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return len(after) - prefix - lo
-
-
-def preview_cut(text: str, at: int = PREVIEW_CHARS) -> int | None:
-    r"""Where to cut a long text for a quick first view: after a newline that a non-space character
-    follows, where no encoder's token can cross (regex pre-splitters end a piece there, SentencePiece
-    splits on whitespace). None when the text is short or has no such place soon after ``at``.
-
-    >>> preview_cut("a" * 10)
-    >>> preview_cut("x" * 2500 + "\nnext line" + "y" * 3000)
-    2501
-    """
-    if len(text) <= 2 * at:
-        return None
-    i = at
-    while True:
-        i = text.find("\n", i, 2 * at)
-        if i < 0:
-            return None
-        if safe_cut(text, i + 1):
-            return i + 1
-        i += 1
-
-
 def name_color(index: int, palette: QPalette) -> QColor:
     """An encoder's colour for its name as text, darkened or lightened until it reads on the theme's
     base (a fixed darker(120) left gpt2's blue at ~2:1 on the dark base, orange at 3.4:1 on white)."""
     return readable_on(encoder_color(index), palette.color(QPalette.ColorRole.Base))
-
-
-def rows_for(result) -> list[RowData]:
-    """One RowData per (name, outcome or None, note) entry, coloured by position."""
-    rows = []
-    for i, (name, outcome, note) in enumerate(result):
-        color = encoder_color(i)
-        if outcome is None:
-            rows.append(RowData(name, None, note, False, color))
-        elif outcome.ok:
-            rows.append(RowData(name, outcome.encoding, None, False, color))
-        else:
-            rows.append(RowData(name, None, outcome.error, True, color))
-    return rows
 
 
 class ComparePanel(QWidget):
@@ -174,7 +110,11 @@ class ComparePanel(QWidget):
     def __init__(self, session, parent: QWidget | None = None, *, encoders: list[str] | None = None):
         super().__init__(parent)
         self.session = session
-        self.jobs = JobRunner(self)
+        self.jobs = TaskRunner(self)  # the rows of the current text: the latest text wins
+        self._corpus_tasks = TaskRunner(self, threads=1)
+        self._side_tasks = TaskRunner(self, threads=1)  # a vocabulary overlap
+        self._sp_tasks = TaskRunner(self, threads=1)  # SentencePiece training
+        self._bpe_tasks = TaskRunner(self, threads=1)  # the demo BPE, trained on first use
         self.outcomes: list[EncoderOutcome] = []
         self.corpus_totals: list[CorpusTotals] = []
         self._generation = 0
@@ -191,9 +131,8 @@ class ComparePanel(QWidget):
         self._preview_ms = 0.0
         self._charts_dark = is_dark()
         self._stale = False
-        # (encoder name, id of the encoder) -> (text, outcome): reordering, adding or removing rows
-        # re-encodes nothing
-        self._outcome_cache: dict[tuple[str, int], tuple[str, EncoderOutcome]] = {}
+        # reordering, adding or removing rows re-encodes nothing (keyed by the encoder object)
+        self._outcome_cache = OutcomeCache()
         # unchanged paragraphs of a long text are not re-encoded by byte-level encoders
         self._paragraphs = ParagraphCache()
         self._debounce = QTimer(self)
@@ -256,11 +195,8 @@ class ComparePanel(QWidget):
         top.addLayout(side)
         outer.addLayout(top)
 
-        self.message_label = QLabel()
-        self.message_label.setWordWrap(True)
-        self.message_label.setVisible(False)
-        self._style_message()
-        outer.addWidget(self.message_label)
+        self.message_bar = MessageBar()
+        outer.addWidget(self.message_bar)
 
         split = QSplitter(Qt.Orientation.Vertical)
         upper = QSplitter(Qt.Orientation.Horizontal)
@@ -463,19 +399,14 @@ class ComparePanel(QWidget):
         share = 0.3 if index == 0 else 0.58
         self.splitter.setSizes([int(total * (1 - share)), int(total * share)])
 
-    def _style_message(self) -> None:
-        self.message_label.setStyleSheet(f"color: {error_color(self.palette()).name()};")
-
     def changeEvent(self, event) -> None:  # noqa: N802
         super().changeEvent(event)
-        if event.type() in (event.Type.PaletteChange, event.Type.ApplicationPaletteChange) and hasattr(self, "message_label"):
-            self._style_message()  # error text stays readable when the theme changes
+        if event.type() in (event.Type.PaletteChange, event.Type.ApplicationPaletteChange) and hasattr(self, "encoder_list"):
             for i in range(self.encoder_list.count()):
                 # the panel's palette: children get theirs after this event
                 self.encoder_list.item(i).setForeground(name_color(i, self.palette()))
 
     def _on_theme(self, *_args) -> None:
-        self._style_message()
         self._encoders_edited()  # name colours have a dark variant
         self._charts_dark = is_dark()
         restyle(self.token_chart)
@@ -645,28 +576,17 @@ class ComparePanel(QWidget):
         return True
 
     def show_message(self, text: str | None) -> None:
-        self.message_label.setText(text or "")
-        self.message_label.setVisible(bool(text))
+        """An error in the message bar (None clears it)."""
+        if text:
+            self.message_bar.show_message(text, "error")
+        else:
+            self.message_bar.clear()
 
     # ---- the demo BPE encoder -----------------------------------------------------------------
     def _ensure_demo_bpe(self) -> None:
         if DEMO_BPE_NAME in self.session.registry or self._pending_bpe or self._bpe_failed:
             return
         self._pending_bpe = True
-
-        def train(state):
-            from tokviz.core.bpe.events import TrainerConfig
-            from tokviz.core.bpe.trainer import BPETrainer
-            from tokviz.core.encoders.sentencepiece_train import demo_corpus_path
-
-            text = demo_corpus_path().read_text(encoding="utf-8")
-            trainer = BPETrainer(TrainerConfig(mode="byte", merges=DEMO_BPE_MERGES, pattern="gpt4"))
-            for _ in trainer.run(text.splitlines(keepends=True), cancel=state.is_cancelled):
-                pass
-            model = trainer.model()
-            model.name = DEMO_BPE_NAME
-            model.source = f"trained in tokviz on the demo corpus ({DEMO_BPE_MERGES} byte-level merges, gpt4 pattern)"
-            return model
 
         def done(model):
             self._pending_bpe = False
@@ -677,7 +597,7 @@ class ComparePanel(QWidget):
             self._bpe_failed = msg
             self._debounce.start()
 
-        self.jobs.start(train, finished=done, failed=failed)
+        self._bpe_tasks.start(train_demo_bpe, finished=done, failed=failed)
 
     # ---- encoding -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
@@ -718,8 +638,6 @@ class ComparePanel(QWidget):
             restyle(self.token_chart)
             restyle(self.corpus_chart)
 
-        cache = self._outcome_cache
-        paragraphs = self._paragraphs
         cut = preview_cut(text)
         # A preview only for a text that is mostly new (the first look, a paste, a sample). An edit
         # re-uses the unchanged paragraphs, so the whole update is quick, and the rows on screen stay
@@ -727,54 +645,13 @@ class ComparePanel(QWidget):
         # while the worker encoded, competed with it for the GIL: 10,000 characters x 5 encoders took
         # ~390 ms instead of < 200. (Deciding by the last pass's time made that slowdown self-feeding.)
         mostly_new = cut is not None and changed_chars(self._last_full_text, text) > PREVIEW_CHARS
-
-        def encode_with(name: str, piece: str, use_cache: bool):
-            if name == TRAINED_PLACEHOLDER and name not in registry:
-                return (name, None, self.tr("no model: the Train panel was reset; train some merges and it shows here"))
-            if name in waiting and name not in registry:
-                return (name, None, self.tr("training on the demo corpus…"))
-            if name == DEMO_BPE_NAME and bpe_failed and name not in registry:
-                return (name, EncoderOutcome(name, error=self.tr("could not train: {err}").format(err=bpe_failed)), None)
-            try:
-                encoder = registry.get(name)
-            except Exception as err:  # noqa: BLE001 - shown in the row
-                return (name, EncoderOutcome(name, error=describe_failure(err)), None)
-            key = (name, id(encoder))
-            hit = cache.get(key) if use_cache else None
-            if hit is not None and hit[0] == piece:
-                return (name, hit[1], None)  # same encoder, same text: reordering or adding rows
-            outcome = encode_outcome(encoder, piece, paragraphs)
-            if use_cache:
-                cache[key] = (piece, outcome)
-            return (name, outcome, None)
-
-        def encode_all(state):
-            self._worker_started = time.perf_counter()
-            cached = {k[0] for k, v in list(cache.items()) if v[0] == text}
-            if mostly_new and not set(names) <= cached:
-                # a long text: first the part in view (cut where no token can cross), shown at once
-                head = text[:cut]
-                out = [encode_with(n, head, False) for n in names]
-                if state.is_cancelled():
-                    return None
-                state.progress(1, 2, (out, prepare_rows(head, rows_for(out), dark=dark)))
-            full_started = time.perf_counter()
-            out = []
-            for name in names:
-                if state.is_cancelled():
-                    return None
-                out.append(encode_with(name, text, True))
-            self._full_seconds = time.perf_counter() - full_started
-            self._last_full_text = text
-            # token colours, grapheme clusters and boundaries are computed here too, off the GUI thread
-            prepared = prepare_rows(text, rows_for(out), dark=dark)
-            self._worker_seconds = time.perf_counter() - self._worker_started
-            return out, prepared
+        job = RowsJob(registry, names, text, self._outcome_cache, self._paragraphs, dark=dark, mostly_new=mostly_new,
+                      cut=cut, waiting=waiting, bpe_failed=bpe_failed)
 
         def preview(payload):
             if gen != self._generation:
                 return
-            _, _, (out, prepared) = payload
+            prepared = payload[2].prepared
             self.view.set_prepared(prepared)
             self._preview_ms = (time.perf_counter() - started) * 1000
             self.status.setText(self.tr("showing the first {shown} of {total} characters; encoding the rest…").format(
@@ -785,7 +662,9 @@ class ComparePanel(QWidget):
             if result is None or gen != self._generation:
                 return  # a newer text or encoder list is on its way
             shown = time.perf_counter()
-            self._show_outcomes(*result)
+            self._last_full_text = text
+            self._worker_seconds, self._full_seconds = result.worker_seconds, result.encode_seconds
+            self._show_outcomes(result.rows, result.prepared)
             now = time.perf_counter()
             self._last_update_ms = (now - started) * 1000
             # where the time went: encoding (worker), showing (GUI thread), and waiting in between
@@ -802,7 +681,7 @@ class ComparePanel(QWidget):
             if gen == self._generation:
                 self.show_message(msg)
 
-        self.jobs.start(encode_all, finished=done, failed=failed, progressed=preview)
+        self.jobs.start(lambda state: encode_rows(job, state), finished=done, failed=failed, progressed=preview)
 
     def _show_outcomes(self, result, prepared) -> None:
         self.show_message(None)
@@ -928,7 +807,7 @@ class ComparePanel(QWidget):
         self.corpus_progress.setValue(0)
         self.corpus_status.setText(self.tr("Comparing…"))
         self._corpus_started = time.perf_counter()
-        self._corpus_job = self.jobs.start(work, finished=self._corpus_done, failed=self._corpus_failed,
+        self._corpus_job = self._corpus_tasks.start(work, finished=self._corpus_done, failed=self._corpus_failed,
                                            progressed=self._corpus_progress)
 
     def cancel_corpus(self) -> None:
@@ -1009,7 +888,7 @@ class ComparePanel(QWidget):
             self.overlap_label.setText(self.tr("Could not compare vocabularies: {err}").format(err=html.escape(msg)))
             self.overlapFinished.emit(None)
 
-        self.jobs.start(work, finished=done, failed=failed)
+        self._side_tasks.start(work, finished=done, failed=failed)
 
     # ---- SentencePiece ------------------------------------------------------------------------
     def train_sentencepiece(self, sets: list[TextSet] | None = None) -> None:
@@ -1050,7 +929,7 @@ class ComparePanel(QWidget):
 
         self.sp_train_button.setEnabled(False)
         self.sp_status.setText(self.tr("Training {config}…").format(config=config.describe()))
-        self.jobs.start(work, finished=done, failed=failed)
+        self._sp_tasks.start(work, finished=done, failed=failed)
 
     def show_segmentations(self, name: str | None = None, text: str | None = None) -> bool:
         """Fill the segmentation view for ``name`` (default: the chosen model) and ``text`` (default:
@@ -1121,11 +1000,7 @@ class ComparePanel(QWidget):
 
     def save_png(self, path: str | Path) -> Path:
         """Save the aligned rows (the whole text, not just what is scrolled into view) as a PNG."""
-        path = Path(path)
-        with replacing(path, suffix=".png") as tmp:
-            if not self.view.grab().save(str(tmp), "PNG"):
-                raise TokvizError(f"could not write {path}")
-        return path
+        return save_widget_png(self.view, path)
 
     def _ask_export_csv(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table as CSV"), "compare.csv", "CSV (*.csv)")
@@ -1151,9 +1026,9 @@ class ComparePanel(QWidget):
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             QApplication.processEvents()
-            if not self.jobs.busy and not self._debounce.isActive() and not self._pending_bpe:
+            if not self.busy() and not self._debounce.isActive() and not self._pending_bpe:
                 QApplication.processEvents()
-                if not self.jobs.busy:
+                if not self.busy():
                     return True
             time.sleep(0.005)
         return False
@@ -1177,6 +1052,36 @@ class ComparePanel(QWidget):
                 self.view.set_hovered_char(i)
         self.show_segmentations()
 
+    def busy(self) -> bool:
+        """Some background task still runs (or its result is on its way)."""
+        return any(r.busy for r in self._runners())
+
+    def _runners(self) -> list[TaskRunner]:
+        return [self.jobs, self._corpus_tasks, self._side_tasks, self._sp_tasks, self._bpe_tasks]
+
+    # ---- the Panel protocol -------------------------------------------------------------------
+    def menu_title(self) -> str:
+        return QCoreApplication.translate("MainWindow", "&Compare")
+
+    def menu_actions(self) -> list[PanelAction | None]:
+        # the menu's words belong to the main window's translations
+        return [
+            PanelAction("add", QCoreApplication.translate("MainWindow", "&Add encoder"), lambda: self.add_encoder_name(self.add_combo.currentText()),
+                        ("Ctrl+Shift+A",)),
+            PanelAction("remove", QCoreApplication.translate("MainWindow", "&Remove encoder"), self._remove_selected, ("Ctrl+Shift+D",)),
+            None,
+            PanelAction("csv", QCoreApplication.translate("MainWindow", "Export &CSV…"), shortcuts=("Ctrl+Shift+E",), button=self.csv_button),
+            PanelAction("png", QCoreApplication.translate("MainWindow", "Save &PNG…"), shortcuts=("Ctrl+E",), button=self.png_button),
+        ]
+
+    def auto_play(self, pace: float) -> bool:
+        return False  # the rows stay as the presenter left them
+
+    def stop_auto_play(self) -> None:
+        pass
+
     def shutdown(self) -> None:
+        """Stop every task (the window is closing): running encoder calls finish, their results are dropped."""
         self._debounce.stop()
-        self.jobs.shutdown()
+        for runner in self._runners():
+            runner.shutdown()

@@ -4,46 +4,48 @@ Layout: a toolbar (encoder, normalization, special tokens, text/ids, copy, expor
 problems with the input, the editor (or the chat composer) beside the token view, the counts bar and
 the byte layers of the selected tokens.
 
-Encoding runs off the GUI thread, in the panel's own thread pool of two threads: typing restarts a
-150 ms debounce timer, each request carries a generation number, a job that finds itself stale skips
-its remaining steps and the panel drops results that are not the latest. Two threads, because an
-encoder call cannot be interrupted: while a 5 MB paste is still being encoded (seconds), the short
-text typed after it is encoded beside it and shown at once.
+Encoding runs off the GUI thread through the panel's TaskRunner (latest wins: a new request
+supersedes the one before): typing restarts a 150 ms debounce timer, each request carries a generation
+number and the panel drops results that are not the latest. Encoding and layout are separate steps
+(:mod:`tokviz.ui.inspect.jobs`): a font, theme or width change lays the last Encoding out again
+without calling the encoder.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import time
-import unicodedata
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QFontMetricsF, QGuiApplication, QPalette, QStandardItem, QStandardItemModel, QTextCursor
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFontMetricsF, QGuiApplication, QPalette, QStandardItem, QStandardItemModel, QTextCursor
 from PySide6.QtWidgets import (
-    QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QHBoxLayout, QLabel,
-    QMenu, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
+    QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel,
+    QMenu, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
-from tokviz.core.atomic import replacing
 from tokviz.core.encoding import Encoding
-from tokviz.core.errors import InvalidTextError, TokvizError, find_lone_surrogate, replace_lone_surrogates
-from tokviz.core.metrics import Metrics, measure
+from tokviz.core.errors import InvalidTextError, find_lone_surrogate, replace_lone_surrogates
 from tokviz.ui import fonts, theme
-from tokviz.ui.token_colors import token_colors, token_marks
+from tokviz.ui.common.image_export import save_widget_png
+from tokviz.ui.common.message_bar import MessageBar
+from tokviz.ui.common.panel import PanelAction
+from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.inspect.byte_layers import ByteLayersView, Layers, build_layers
 from tokviz.ui.inspect.chat_composer import ChatComposer
-from tokviz.ui.inspect.token_view import (
-    MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, TokenView, describe_token, partial_piece, token_cells, view_fonts,
-    wrap_cells,
-)
+from tokviz.ui.inspect.describe import encoding_json, screenshot_selection, selection_details
+from tokviz.ui.inspect.jobs import EncodeRequest, EncodeResult, encode_for_view, lay_out, open_model, relaid
+from tokviz.ui.inspect.release import SlicedRelease
+from tokviz.ui.inspect.token_view import TokenView, view_fonts
+from tokviz.ui.inspect.views import CountsBar, DetailsBox, LayersSplitter, TextEditor
+from tokviz.ui.token_colors import token_colors
 
+# Up to this many drawn cells a font change is measured right here (at once, so the views never show
+# old sizes); more are measured by the worker (tens of milliseconds per 10,000 cells).
+GUI_MEASURE_LIMIT = 20_000
 DEBOUNCE_MS = 150
 NORMALIZATIONS = ("none", "NFC", "NFD", "NFKC", "NFKD")
 OPEN_MODEL = "\x00open-model"  # combo data of the "Open model file…" entry (never an encoder name)
-LARGE_TEXT = 1_000_000  # characters; above this the panel says that only the beginning is drawn
 
 DEMO_TEXT = (
     "안녕 👋 이 커피 값은 얼마예요?\n"
@@ -51,478 +53,6 @@ DEMO_TEXT = (
     "def greet(name):\n"
     "    return f\"Hello, {name}!\"\n"
 )
-
-
-# ---- the work done off the GUI thread ---------------------------------------------------------
-@dataclass(frozen=True)
-class EncodeRequest:
-    generation: int
-    text: str
-    encoder: str
-    normalization: str = "none"
-    allow_special: bool = False
-    dark: bool = False
-    fonts: tuple | None = None  # (text, hex) QFonts of the token view, to measure cells in the worker
-    view_width: int = 0  # the token view's viewport width and mode, to wrap the cells in the worker
-    view_mode: str = "text"
-
-
-@dataclass
-class EncodeResult:
-    request: EncodeRequest
-    encoding: Encoding | None = None
-    metrics: Metrics | None = None
-    cells: list[Cell] = field(default_factory=list)
-    colors: list[QColor] = field(default_factory=list)
-    marks: list[bool] = field(default_factory=list)  # outlined tokens (same colour as the left neighbour)
-    widths: tuple[list[float], list[float]] | None = None  # cell widths showing text, showing ids
-    layout: CellLayout | None = None  # the cells wrapped for the request's view width
-    special_tokens: list[str] = field(default_factory=list)
-    unnormalized_tokens: int | None = None  # token count of the text before normalization
-    error: str | None = None
-    seconds: float = 0.0
-
-
-def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) -> EncodeResult | None:
-    """Encode, measure and prepare the drawing of ``request`` (runs in the worker thread).
-
-    Returns None when the request went stale on the way (a newer one is waiting). Errors become
-    ``result.error`` (a sentence for the message bar), never an exception.
-    """
-    t0 = time.perf_counter()
-    out = EncodeResult(request)
-    try:
-        encoder = registry.get(request.encoder)
-        text = request.text
-        if request.normalization != "none":
-            text = unicodedata.normalize(request.normalization, text)
-        encoding = encoder.encode(text, allow_special=request.allow_special)
-        if is_stale():
-            return None
-        out.special_tokens = list(encoder.special_tokens())
-        if request.normalization != "none":
-            out.unnormalized_tokens = len(encoder.encode(request.text, allow_special=request.allow_special).tokens)
-    except TokvizError as err:
-        out.error = str(err)
-        return out
-    except Exception as err:  # a third-party model may fail in ways we cannot list; say so, keep working
-        out.error = QCoreApplication.translate("InspectPanel", "{encoder} could not encode this text: {kind}: {err}").format(
-            encoder=request.encoder, kind=type(err).__name__, err=err)
-        return out
-    if is_stale():
-        return None
-    out.encoding = encoding
-    # Build the Encoding's lookup tables here, not on the GUI thread's first click (a 5 MB text
-    # has millions of tokens).
-    encoding.token_at_byte(0)
-    encoding.tokens_at_char(0)
-    out.metrics = measure(encoding)
-    out.cells = token_cells(encoding, MAX_DRAWN_TOKENS)
-    out.colors = token_colors(encoding.ids[:MAX_DRAWN_TOKENS], dark=request.dark)
-    out.marks = token_marks(encoding.ids[:MAX_DRAWN_TOKENS])
-    if request.fonts is not None:
-        measure_cells = CellMeasure(*request.fonts)
-        out.widths = (measure_cells.widths(out.cells), measure_cells.id_widths(out.cells, encoding))
-        if request.view_width > 0:
-            out.layout = wrap_cells(out.cells, out.widths[request.view_mode == "ids"], request.view_width, request.view_mode)
-    out.seconds = time.perf_counter() - t0
-    return out
-
-
-class EncodeSignals(QObject):
-    """Carries results from pool threads back to the GUI thread (queued connections)."""
-
-    finished = Signal(object)  # EncodeResult
-    modelOpened = Signal(str, object, str)  # path, encoder or None, error message
-
-
-class EncodeJob(QRunnable):
-    """Encode one request in a pool thread. ``latest`` is a one-item list the GUI thread updates
-    (reading an int is atomic), so a job can tell that it went stale and skip its remaining steps."""
-
-    def __init__(self, registry, request: EncodeRequest, latest: list[int], signals: EncodeSignals):
-        super().__init__()
-        self.registry = registry
-        self.request = request
-        self.latest = latest
-        self.signals = signals
-
-    def run(self) -> None:
-        if self.request.generation < self.latest[0]:
-            return
-        result = encode_for_view(self.registry, self.request, lambda: self.request.generation < self.latest[0])
-        if result is not None:
-            self.signals.finished.emit(result)
-
-
-class _Moving:
-    """A tuple being emptied: it cannot shrink, so its items move to a list a slice at a time."""
-
-    __slots__ = ("tup", "items")
-
-    def __init__(self, tup: tuple):
-        self.tup = tup
-        self.items: list = []
-
-    def __len__(self) -> int:
-        return len(self.tup)
-
-
-class SlicedRelease(QObject):
-    """Lets go of big results a slice at a time on the GUI thread, from a zero timer.
-
-    Freeing a 5 MB text's result at once (1.4 million tokens, the Encoding's two lookup tables,
-    150,000 cells) takes ~165 ms, all of it holding the GIL: on the GUI thread that is a stall,
-    and in a pool thread it is the same stall, since deallocation runs in C without giving up the
-    GIL. Here each step frees at most SLICE objects, and the event loop runs between steps. Only
-    objects nobody else refers to are taken apart (their reference counts say so); a result or
-    Encoding still held elsewhere is simply let go, and is not freed now anyway. QColors and
-    QFonts are freed on the GUI thread, where they were used.
-    """
-
-    SLICE = 20_000
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self._inbox: list[EncodeResult] = []  # results to take apart at the next step
-        self._work: list = []  # lists and dicts to empty, tuples (as _Moving) to turn into lists first
-        self._timer = QTimer(self)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self.step)
-
-    def drop(self, result: EncodeResult) -> None:
-        """Free ``result`` in steps, once its caller (and the views) have let go of it."""
-        self._inbox.append(result)
-        if not self._timer.isActive():
-            self._timer.start()
-
-    def _take_apart(self) -> None:
-        result = self._inbox.pop()
-        # references: ``result`` and getrefcount's argument. More: someone still holds it.
-        if sys.getrefcount(result) > 2:
-            return
-        enc, result.encoding = result.encoding, None
-        parts = [result.cells, result.colors, result.marks]
-        result.cells = result.colors = result.marks = []
-        if result.layout is not None:
-            parts.append(result.layout.token_cell)  # its positions are flat arrays: free at once
-            result.layout = None
-        del result
-        if enc is not None and sys.getrefcount(enc) <= 2:
-            for name in ("_starts", "_byte_ends"):  # cached lookup tables, rebuilt on demand
-                table = vars(enc).pop(name, None)
-                if table is not None:
-                    parts.append(table)
-            parts.append(enc.tokens)
-            object.__setattr__(enc, "tokens", ())  # a frozen dataclass, but this one is ours alone
-        del enc
-        for part in parts:
-            # emptied in place only if nothing else refers to it (``parts``, ``part``, the argument)
-            if len(part) > 0 and sys.getrefcount(part) <= 3:
-                self._work.append(_Moving(part) if isinstance(part, tuple) else part)
-
-    def pending(self) -> int:
-        """Objects still waiting to be freed (a result not yet taken apart counts one)."""
-        return len(self._inbox) + sum(len(p) for p in self._work)
-
-    def step(self) -> None:
-        """Free up to SLICE objects."""
-        if self._inbox:
-            self._take_apart()
-            return
-        budget = self.SLICE
-        while self._work and budget > 0:
-            part = self._work[-1]
-            if isinstance(part, _Moving):
-                # copying pointers is several times cheaper than freeing what they point to
-                done = len(part.items)
-                n = min(4 * budget, len(part.tup) - done)
-                part.items.extend(part.tup[done:done + n])
-                budget -= max(1, n // 4)
-                if len(part.items) == len(part.tup):
-                    # the tuple goes: one pass over its pointers (~10 ms for 2 million), nothing freed
-                    self._work[-1] = part.items
-                    del part
-                continue
-            n = min(budget, len(part))
-            if isinstance(part, dict):
-                pop = part.popitem
-                for _ in range(n):
-                    pop()
-            else:
-                del part[len(part) - n:]
-            budget -= n
-            if not part:
-                self._work.pop()
-        if not self._work and not self._inbox:
-            self._timer.stop()
-
-
-class OpenModelJob(QRunnable):
-    """Load a model file in a pool thread (parsing a 100k-rank file takes a second or more)."""
-
-    def __init__(self, path: str, signals: EncodeSignals):
-        super().__init__()
-        self.path = path
-        self.signals = signals
-
-    def run(self) -> None:
-        path = self.path
-        try:
-            from tokviz.core.encoders.files import open_model_file
-
-            encoder = open_model_file(path)
-        except ImportError:
-            self.signals.modelOpened.emit(path, None, QCoreApplication.translate("InspectPanel", "Opening model files is not available in this build."))
-        except TokvizError as err:
-            self.signals.modelOpened.emit(path, None, str(err))
-        except Exception as err:  # a file we cannot list every way of being broken
-            self.signals.modelOpened.emit(path, None, QCoreApplication.translate("InspectPanel", "{path}: not a model tokviz can read ({kind}: {err})").format(
-                path=path, kind=type(err).__name__, err=err))
-        else:
-            self.signals.modelOpened.emit(path, encoder, "")
-
-
-def encoding_json(encoding: Encoding, metrics: Metrics | None = None) -> dict:
-    """The Encoding as JSON: tokens with ids, bytes in hex, pieces and spans (``Copy as JSON``)."""
-    return {
-        "encoder": encoding.encoder,
-        "text": encoding.text,
-        "ids": encoding.ids,
-        "tokens": [
-            {
-                "id": t.id, "bytes": t.bytes.hex(), "piece": t.piece, "byte_start": t.byte_start,
-                "byte_end": t.byte_end, "start": t.start, "end": t.end, "partial": t.partial, "kind": t.kind,
-            }
-            for t in encoding.tokens
-        ],
-        "metrics": metrics.as_json() if metrics is not None else measure(encoding).as_json(),
-    }
-
-
-# ---- widgets ----------------------------------------------------------------------------------
-class TextEditor(QPlainTextEdit):
-    """The editor; pastes go through the panel, which refuses lone surrogates with a message."""
-
-    pasted = Signal(object)  # object, not str: a QString would silently drop a lone surrogate
-
-    def insertFromMimeData(self, source) -> None:  # noqa: N802
-        self.pasted.emit(mime_text(source))
-
-
-def mime_text(source) -> str:
-    """Text of a paste, read from the clipboard's bytes so that a lone surrogate (half of a broken
-    emoji) reaches the panel's check instead of vanishing silently on the way.
-
-    Why bytes: PySide drops a lone surrogate when it turns a QString into a Python str (no error,
-    the character is just gone), and Qt's own decoding turns one sent as UTF-8 bytes (``ED A0 BD``,
-    as WTF-8 writers do) into three U+FFFD; a ``text/plain;charset=utf-16`` payload it ignores
-    altogether (the paste inserts nothing). So UTF-16 payloads are decoded with ``surrogatepass``
-    (honouring a byte-order mark) and UTF-8 ones too; bytes that are not even that fall back to
-    Qt's text (with its U+FFFD).
-    """
-    for fmt in source.formats():
-        low = fmt.lower().replace(" ", "")
-        if not low.startswith("text/plain"):
-            continue
-        data = bytes(source.data(fmt))
-        if "utf-16" in low:
-            tail = low.rsplit("utf-16", 1)[1]
-            if data[:2] in (b"\xff\xfe", b"\xfe\xff") and not tail:
-                codec, data = ("utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be"), data[2:]
-            else:
-                codec = "utf-16-be" if "be" in tail else "utf-16-le"
-            return data.decode(codec, "surrogatepass")
-        if low == "text/plain" or "charset=utf-8" in low:
-            try:
-                return data.decode("utf-8", "surrogatepass")
-            except UnicodeDecodeError:
-                break
-    return source.text()
-
-
-class DetailsBox(QPlainTextEdit):
-    """The selection's id, bytes and piece beside the byte layers. Read-only text on the window's
-    own palette colours (no style sheet: a widget with one keeps its old colours after a theme
-    switch); the hint sentence wraps, the column tables scroll rather than wrap."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setReadOnly(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setBackgroundRole(QPalette.ColorRole.Window)
-        self.viewport().setBackgroundRole(QPalette.ColorRole.Window)
-        self.viewport().setForegroundRole(QPalette.ColorRole.WindowText)
-        self.setForegroundRole(QPalette.ColorRole.WindowText)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
-
-    def setText(self, text: str) -> None:  # noqa: N802 (QLabel's name, which callers know)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap if "\n" in text
-                             else QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.setPlainText(text)
-
-    def text(self) -> str:
-        return self.toPlainText()
-
-
-class MessageBar(QFrame):
-    """A strip above the views for a problem with the input, with at most one fix-it action."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("inspectMessageBar")
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(10, 6, 6, 6)
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.action = QPushButton()
-        close = QToolButton()
-        close.setText("✕")
-        close.setToolTip(self.tr("Dismiss"))
-        close.clicked.connect(self.clear)
-        lay.addWidget(self.label, 1)
-        lay.addWidget(self.action)
-        lay.addWidget(close)
-        self._callback = None
-        self.action.clicked.connect(self._run)
-        self.hide()
-
-    def show_message(self, text: str, level: str = "error", action: str | None = None, callback=None) -> None:
-        colors = {"error": ("#fde2e1", "#8a1c16"), "warning": ("#fff3cd", "#6b4e00"), "info": ("#e3eefc", "#17406d")}
-        bg, fg = colors[level]
-        self.setStyleSheet(f"#inspectMessageBar {{ background: {bg}; border-radius: 4px; }} "
-                           f"#inspectMessageBar QLabel {{ color: {fg}; }}")
-        self.label.setText(text)
-        self.level = level
-        self._callback = callback
-        self.action.setVisible(action is not None)
-        self.action.setText(action or "")
-        self.show()
-
-    def text(self) -> str:
-        """The message shown ("" when the bar is hidden)."""
-        return "" if self.isHidden() else self.label.text()
-
-    def action_text(self) -> str:
-        return self.action.text() if self.action.isVisibleTo(self) else ""
-
-    def clear(self) -> None:
-        self.label.clear()
-        self._callback = None
-        self.hide()
-
-    def _run(self) -> None:
-        callback = self._callback
-        self.clear()
-        if callback is not None:
-            callback()
-
-
-class CountsBar(QWidget):
-    """Tokens, characters, bytes, words, chars/token, bytes/token, partial tokens — large, for demos."""
-
-    FIELDS = (
-        ("tokens", "tokens"), ("characters", "characters"), ("bytes", "bytes"), ("words", "words"),
-        ("chars_per_token", "chars / token"), ("bytes_per_token", "bytes / token"),
-        ("partial_tokens", "partial-char tokens"),
-    )
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self._grid = QGridLayout(self)
-        self._grid.setContentsMargins(4, 2, 4, 2)
-        self.values: dict[str, QLabel] = {}
-        self.titles: list[QLabel] = []
-        self._boxes: list[QWidget] = []
-        self.columns = len(self.FIELDS)
-        titles = [self.tr("tokens"), self.tr("characters"), self.tr("bytes"), self.tr("words"),
-                  self.tr("chars / token"), self.tr("bytes / token"), self.tr("partial-char tokens")]
-        for (key, _), title in zip(self.FIELDS, titles):
-            cell = QWidget()
-            box = QVBoxLayout(cell)
-            box.setContentsMargins(0, 0, 0, 0)
-            box.setSpacing(0)
-            v = QLabel("–")
-            v.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            t = QLabel(title)
-            self.titles.append(t)
-            t.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            box.addWidget(v)
-            box.addWidget(t)
-            self._boxes.append(cell)
-            self.values[key] = v
-        self.note = QLabel()
-        self.note.setWordWrap(True)
-        self.note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self._place()
-        self.refresh_fonts()
-
-    def set_columns(self, columns: int) -> None:
-        """All seven counts on one row (under the token view), or ``columns`` to a row in smaller
-        fonts (in the column beside the byte layers, on a short screen)."""
-        if columns != self.columns:
-            self.columns = columns
-            self._place()
-            self.refresh_fonts()
-
-    def _place(self) -> None:
-        for w in (*self._boxes, self.note):
-            self._grid.removeWidget(w)
-        for c in range(self._grid.columnCount()):
-            self._grid.setColumnStretch(c, 0)
-        n = self.columns
-        for i, cell in enumerate(self._boxes):
-            self._grid.addWidget(cell, i // n, i % n)
-        for c in range(n):
-            self._grid.setColumnStretch(c, 1)
-        if n >= len(self._boxes):
-            self._grid.addWidget(self.note, 0, n)
-            self._grid.setColumnStretch(n, 2)
-        else:
-            self._grid.addWidget(self.note, (len(self._boxes) + n - 1) // n, 0, 1, n)
-        self._grid.setVerticalSpacing(2 if n < len(self._boxes) else 6)
-
-    def show_metrics(self, m: Metrics | None) -> None:
-        for key, _ in self.FIELDS:
-            if m is None:
-                self.values[key].setText("–")
-                continue
-            v = getattr(m, key)
-            self.values[key].setText(f"{v:.2f}" if isinstance(v, float) else f"{v:,}")
-
-    def refresh_fonts(self) -> None:
-        # in columns (a short projector screen) the numbers grow by half the font scale, not all of it
-        s = fonts.scale()
-        k = 1.0 if self.columns >= len(self._boxes) or s <= 1 else (1 + (s - 1) * 0.5) / s
-        for v in self.values.values():
-            v.setFont(fonts.ui_font(16 * k))
-        for t in self.titles:
-            t.setFont(fonts.ui_font(9 * k))
-
-    def value(self, key: str) -> str:
-        return self.values[key].text()
-
-
-class LayersSplitter(QSplitter):
-    """The splitter between the tokens and the byte layers. It knows when its sizes are the user's:
-    dragged, or restored from the settings (the main window calls :meth:`restoreState`); the panel
-    then stops fitting it to the layers' rows, which would undo the user's choice at the next
-    resize or token click."""
-
-    def __init__(self, orientation, parent: QWidget | None = None):
-        super().__init__(orientation, parent)
-        self.user_sized = False
-        self.splitterMoved.connect(self._on_moved)  # emitted for drags only, not for setSizes
-
-    def _on_moved(self, *_args) -> None:
-        self.user_sized = True
-
-    def restoreState(self, state) -> bool:  # noqa: N802 (Qt's name)
-        restored = super().restoreState(state)
-        self.user_sized = self.user_sized or restored
-        return restored
 
 
 class InspectPanel(QWidget):
@@ -539,13 +69,16 @@ class InspectPanel(QWidget):
         self._pending_paste: str | None = None
         self._current_encoder: str | None = None
         self._build()
-        self._latest = [0]
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
-        self._signals = EncodeSignals(self)
-        self._signals.finished.connect(self._on_result)
-        self._signals.modelOpened.connect(self._on_model_opened)
+        self._encoding_tasks = TaskRunner(self)
+        self._model_tasks = TaskRunner(self, threads=1)
         self._release = SlicedRelease(self)
+        self._pending_relayout = False  # the latest request only lays the shown Encoding out again
+        self._relayout_timer = QTimer(self)  # a big view's new width: laid out by the worker, once resizing rests
+        self._relayout_timer.setSingleShot(True)
+        self._relayout_timer.setInterval(50)
+        self._relayout_timer.timeout.connect(self.relayout)
+        self.token_view.inline_layout_limit = GUI_MEASURE_LIMIT
+        self.token_view.layoutWanted.connect(self._relayout_timer.start)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(DEBOUNCE_MS)
@@ -821,7 +354,8 @@ class InspectPanel(QWidget):
         # remembered so that the "still opening" checks do not depend on the language
         self._opening_text = self.tr("Opening {name}…").format(name=Path(path).name)
         self.message_bar.show_message(self._opening_text, "info")
-        self._pool.start(OpenModelJob(path, self._signals))
+        self._model_tasks.start(lambda _state: (path, *open_model(path)),
+                                finished=lambda opened: self._on_model_opened(*opened))
 
     def _on_model_opened(self, path: str, encoder, error: str) -> None:
         if encoder is None:
@@ -945,14 +479,37 @@ class InspectPanel(QWidget):
             self.token_view.set_placeholder(self.tr("No encoder is available. Install the packages named in the encoder list."))
             return self._generation
         self._generation += 1
-        self._latest[0] = self._generation
+        self._pending_relayout = False
         request = EncodeRequest(
             self._generation, self.source_text(), self._current_encoder, self.norm_combo.currentText(),
             self.special_check.isChecked(), theme.is_dark(), view_fonts()[:2],
             self.token_view.viewport().width(), self.token_view.mode,
         )
-        self._pool.start(EncodeJob(self.session.registry, request, self._latest, self._signals))
+        registry = self.session.registry
+        self._encoding_tasks.start(lambda state: encode_for_view(registry, request, state.is_cancelled),
+                                   finished=self._on_result)
         return self._generation
+
+    def relayout(self) -> int:
+        """Lay the last Encoding out again in the worker for the view's current fonts, width, mode and
+        theme, without calling the encoder; returns the generation. With no Encoding shown or on its
+        way to a layout, the text is encoded (an encoding in flight measures with the old fonts)."""
+        self._relayout_timer.stop()
+        if self._closed:
+            return self._generation
+        base = self.result
+        if base is None or base.encoding is None or not (self.is_current() or self._pending_relayout):
+            return self.encode_now()
+        self._generation += 1
+        job = relaid(base, self._generation, fonts=view_fonts()[:2], view_width=self.token_view.viewport().width(),
+                     view_mode=self.token_view.mode, dark=theme.is_dark())
+        self._pending_relayout = True
+        self._encoding_tasks.start(lambda state: lay_out(job, state.is_cancelled), finished=self._on_result)
+        return self._generation
+
+    def busy(self) -> bool:
+        """A text is being encoded or laid out, or a model file opened (or its result is on its way)."""
+        return self._encoding_tasks.busy or self._model_tasks.busy
 
     def is_current(self) -> bool:
         """True when the views show the result of the latest request."""
@@ -1039,7 +596,8 @@ class InspectPanel(QWidget):
         if hidden:
             notes.append(self.tr("Large text ({chars} characters, {tokens} tokens): the view draws the first {drawn} "
                                  "tokens; the counts and copies cover everything.").format(
-                chars=f"{len(text):,}", tokens=f"{len(result.encoding.tokens):,}", drawn=f"{MAX_DRAWN_TOKENS:,}"))
+                chars=f"{len(text):,}", tokens=f"{len(result.encoding.tokens):,}",
+                drawn=f"{len(result.encoding.tokens) - hidden:,}"))
         if notes:
             self.message_bar.show_message(" ".join(notes), "info")
         elif self.message_bar.isVisible() and self.message_bar.level == "info" and not self.message_bar.action_text() \
@@ -1202,15 +760,16 @@ class InspectPanel(QWidget):
         self.layers_view.refresh_fonts()
         self._fit_layers()
         self.counts.refresh_fonts()
-        if len(self.token_view.cells) > 20_000:
-            # measuring that many cells would stall the GUI: the worker measures them with the new fonts
+        if len(self.token_view.cells) > GUI_MEASURE_LIMIT:
+            # measuring that many cells would stall the GUI: the worker measures them with the new
+            # fonts, from the Encoding already made (the encoder is not called again)
             self.token_view.refresh_fonts_only()
-            self.encode_now()
+            self.relayout()
             return
         self.token_view.refresh_fonts()
         if self.result is not None and self.result.encoding is not None:
             dark = theme.is_dark()
-            self.result.colors = token_colors(self.result.encoding.ids[:MAX_DRAWN_TOKENS], dark=dark)
+            self.result.colors = token_colors(self.result.encoding.ids[:len(self.result.cells)], dark=dark)
             self.token_view.set_cells(self.result.encoding, self.result.cells, self.result.colors, dark=dark,
                                       marks=self.result.marks)
             self._show_layers(self.token_view.selected_tokens())
@@ -1244,23 +803,42 @@ class InspectPanel(QWidget):
         """Save the panel as a PNG, atomically (temp file in the same folder, then rename)."""
         p = Path(path)
         try:
-            with replacing(p, suffix=".png") as tmp:
-                if not self.grab().save(str(tmp), "PNG"):
-                    raise OSError(f"Could not write the image {p}.")
+            save_widget_png(self, p)
         except OSError as err:
             self.message_bar.show_message(self.tr("Cannot write {path}: {err}").format(path=p, err=err.strerror or err), "error")
             return False
         return True
 
-    # ---- life cycle -----------------------------------------------------------------------------------
+    # ---- the Panel protocol (menus, life cycle, screenshots) ------------------------------------------
+    def menu_title(self) -> str:
+        return QCoreApplication.translate("MainWindow", "&Inspect")
+
+    def menu_actions(self) -> list[PanelAction | None]:
+        # the menu's words belong to the main window's translations
+        return [
+            PanelAction("open", QCoreApplication.translate("MainWindow", "&Open text…"), self._choose_text_file, ("Ctrl+O",)),
+            None,
+            PanelAction("copy_text", QCoreApplication.translate("MainWindow", "Copy &text"), self.copy_text, ("Ctrl+Shift+C",)),
+            PanelAction("copy_ids", QCoreApplication.translate("MainWindow", "Copy &IDs"), self.copy_ids, ("Ctrl+Shift+I",)),
+            PanelAction("copy_json", QCoreApplication.translate("MainWindow", "Copy as &JSON"), self.copy_json, ("Ctrl+Shift+J",)),
+            None,
+            PanelAction("export_png", QCoreApplication.translate("MainWindow", "&Export PNG…"), self._choose_export, ("Ctrl+E",)),
+        ]
+
+    def auto_play(self, pace: float) -> bool:
+        return False  # nothing plays here: the text stays as the presenter left it
+
+    def stop_auto_play(self) -> None:
+        pass
+
     def shutdown(self) -> None:
         """Stop encoding (the main window calls this on close): queued jobs are dropped, running
         ones finish (an encoder call cannot be interrupted) and their results are ignored."""
         self._closed = True
         self._debounce.stop()
-        self._latest[0] = 1 << 62  # everything still queued or running is stale
-        self._pool.clear()
-        self._pool.waitForDone(120_000)
+        self._relayout_timer.stop()
+        self._encoding_tasks.shutdown(120_000)
+        self._model_tasks.shutdown(120_000)
 
     def prepare_screenshot(self, args) -> None:
         """Fill the panel for ``tokviz screenshot --view inspect``: the text, the encoder, and a
@@ -1295,49 +873,3 @@ class InspectPanel(QWidget):
         if first >= 0:
             self.select_tokens(first, last)
         QApplication.processEvents()
-
-
-def selection_details(encoding: Encoding, selection: tuple[int, int] | None, limit: int = 8) -> str:
-    """What the details box beside the layers says about the selected tokens (plain text)."""
-    if selection is None:
-        return QCoreApplication.translate(
-            "InspectPanel", "Click a token to see its id, bytes, piece and spans here. Shift-click selects a range; ← → move.")
-    a, b = selection
-    if a == b:
-        return describe_token(encoding, a)
-    toks = encoding.tokens[a:b + 1]
-    nbytes = sum(len(t.bytes) for t in toks)
-    lines = [QCoreApplication.translate("InspectPanel", "tokens {first}–{last}: {n} tokens, {bytes} bytes").format(
-        first=a + 1, last=b + 1, n=len(toks), bytes=nbytes)]
-    head_bytes = QCoreApplication.translate("InspectPanel", "bytes")
-    # pad by display width: a Hangul header takes two columns per character in a monospace font
-    wide = sum(1 for ch in head_bytes if unicodedata.east_asian_width(ch) in "WF")
-    lines.append(f"{'id':>6}  {head_bytes:<{11 - wide}} " + QCoreApplication.translate("InspectPanel", "piece"))
-    for k, t in enumerate(toks[:limit]):
-        piece = t.piece
-        shown = repr(piece) if piece is not None else partial_piece(encoding, a + k)
-        lines.append(f"{t.id:>6}  {t.bytes.hex(' ').upper():<11} {shown}")
-    if len(toks) > limit:
-        lines.append(QCoreApplication.translate("InspectPanel", "… {n} more").format(n=len(toks) - limit))
-    return "\n".join(lines)
-
-
-def screenshot_selection(encoding: Encoding, demo: bool) -> tuple[int, int]:
-    """Tokens to select for a screenshot: the demo's ``안녕 👋`` (two Hangul syllables and an emoji,
-    all cut between tokens by cl100k), else the tokens around the first cut character."""
-    if not encoding.tokens:
-        return -1, -1
-    if demo:
-        first = encoding.tokens_at_char(0)
-        last = encoding.tokens_at_char(3)
-        if first and last:
-            return first[0], last[-1]
-    for i, t in enumerate(encoding.tokens):
-        if t.partial:
-            owners = encoding.tokens_at_char(t.start)
-            return owners[0], owners[-1]
-    # nothing cut: the first tokens that fit the layers comfortably (about 20 bytes)
-    last = 0
-    while last + 1 < len(encoding.tokens) and encoding.tokens[last + 1].byte_end <= 20:
-        last += 1
-    return 0, last

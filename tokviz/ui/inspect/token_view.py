@@ -344,6 +344,9 @@ class TokenView(QAbstractScrollArea):
     """Tokens as coloured boxes; hover for details, click to select (shift-click extends)."""
 
     selectionChanged = Signal(int, int)  # first and last selected token index (-1, -1: none)
+    # the width changed and there are more than ``inline_layout_limit`` cells: the owner lays them
+    # out off the GUI thread (wrap_cells) and calls set_cells; meanwhile the old lines stay
+    layoutWanted = Signal()
 
     MARGIN = MARGIN
     CELL_GAP = CELL_GAP
@@ -369,6 +372,7 @@ class TokenView(QAbstractScrollArea):
         self._pos: CellPositions | list = []  # per cell: line, x, width
         self._line_first: list[int] = []  # first cell index of every line
         self._hover_cell = -1
+        self.inline_layout_limit: int | None = None  # None: always lay out here
         self._update_fonts()
 
     # ---- data -------------------------------------------------------------------------------
@@ -397,9 +401,11 @@ class TokenView(QAbstractScrollArea):
         self._widths, self._id_widths = widths
         if self._sel is not None and (encoding is None or self._sel[1] >= len(encoding.tokens)):
             self._sel = None
-        if (layout is not None and layout.width == self.viewport().width() and layout.mode == self.mode
-                and len(layout.pos) == len(cells)):
+        if layout is not None and layout.mode == self.mode and len(layout.pos) == len(cells) and (
+                layout.width == self.viewport().width() or self._lays_out_elsewhere()):
             self._apply_layout(layout)
+            if layout.width != self.viewport().width():
+                self.layoutWanted.emit()  # resized while the worker laid out: once more for this width
         else:
             self._relayout(new_cells=True)
 
@@ -555,9 +561,17 @@ class TokenView(QAbstractScrollArea):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         if self.viewport().width() != getattr(self, "_laid_out_width", None):
-            self._relayout()  # lines wrap at the width: only a new width moves cells
+            # lines wrap at the width: only a new width moves cells
+            if self._lays_out_elsewhere():
+                self._update_scroll_range()
+                self.layoutWanted.emit()
+            else:
+                self._relayout()
         else:
             self._update_scroll_range()
+
+    def _lays_out_elsewhere(self) -> bool:
+        return self.inline_layout_limit is not None and len(self.cells) > self.inline_layout_limit
 
     def sizeHint(self) -> QSize:
         return QSize(700, 400)

@@ -48,9 +48,12 @@ from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import readable_on, text_color_on, token_colors
+from tokviz.ui.common.message_bar import MessageBar
+from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.plots import MergeSeries, TrainPlots
 from tokviz.ui.train_replay import MergeReplay, Segment, keep_hangul
+from tokviz.ui.train.state import Playback
 from tokviz.ui.train.sample import Run, TokenLinesView, mark_runs
 from tokviz.ui.train.tree import MergeTreeView
 from tokviz.ui.train.vocab import VocabFilter, VocabModel, token_length, visible_piece
@@ -165,43 +168,6 @@ def _mute(label: QLabel) -> None:
     label.setPalette(pal)
 
 
-class MessageArea(QFrame):
-    """Errors and notices shown inside the panel (never a traceback dialog), with an optional action."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setObjectName("trainMessage")
-        self.setStyleSheet("#trainMessage { background: #fdecea; border: 1px solid #e0a0a0; border-radius: 4px; }"
-                           "#trainMessage QLabel { color: #611a15; }")
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(8, 4, 8, 4)
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.action = QPushButton()
-        self.close_button = QPushButton(self.tr("Dismiss"))
-        self.close_button.clicked.connect(self.hide)
-        lay.addWidget(self.label, 1)
-        lay.addWidget(self.action)
-        lay.addWidget(self.close_button)
-        self._callback: Callable[[], None] | None = None
-        self.action.clicked.connect(self._run_action)
-        self.hide()
-
-    def show_message(self, text: str, action: str | None = None, callback: Callable[[], None] | None = None) -> None:
-        self.label.setText(text)
-        self._callback = callback
-        self.action.setVisible(action is not None)
-        if action:
-            self.action.setText(action)
-        self.show()
-
-    def _run_action(self) -> None:
-        self.hide()
-        if self._callback is not None:
-            self._callback()
-
-
 class PasteDialog(QDialog):
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -221,6 +187,12 @@ class PasteDialog(QDialog):
 class TrainPanel(QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
+    # the playback state's fields, as the panel's own (scripts and tests read them here)
+    cursor = property(lambda self: self.playback.cursor, lambda self, v: setattr(self.playback, "cursor", v))
+    playing = property(lambda self: self.playback.playing, lambda self, v: setattr(self.playback, "playing", v))
+    fast_forward = property(lambda self: self.playback.fast_forward,
+                            lambda self, v: setattr(self.playback, "fast_forward", v))
+
     def __init__(self, session, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
@@ -233,11 +205,7 @@ class TrainPanel(QWidget):
         self.replay: MergeReplay | None = None
         self.series = MergeSeries()
         self.finished: Finished | None = None
-        self.cursor = 0  # the step on screen
-        self.playing = False  # the animation advances the cursor
-        self.fast_forward = False  # Run to end: follow the trainer as fast as it goes
-        self._step_target: int | None = None
-        self._budget = 0.0
+        self.playback = Playback(pace=SPEEDS[DEFAULT_SPEED][1])  # the step on screen, playing, pace
         self._last_frame = time.monotonic()
         self._dirty = True
         self._gc_frozen = False  # gc.freeze() holds while a run trains (see start_training)
@@ -372,7 +340,7 @@ class TrainPanel(QWidget):
         row2.addWidget(self.progress_bar)
         root.addLayout(row2)
 
-        self.message = MessageArea()
+        self.message = MessageBar()
         root.addWidget(self.message)
 
         # the merge of the current step, big enough for a projector
@@ -562,8 +530,8 @@ class TrainPanel(QWidget):
     # ================================================================ transport
     def train_or_play(self) -> None:
         """Train (a new run), or continue playing a paused animation / run."""
-        if self.replay is not None and (self.run is not None or self.cursor < len(self.replay)):
-            self.playing = True
+        if self.replay is not None and self.playback.can_play_on(len(self.replay), self.run is not None):
+            self.playback.play()
             if self.run is not None:
                 self.run.worker.resume()
                 self._worker_quiet = False
@@ -572,7 +540,7 @@ class TrainPanel(QWidget):
             return
         self.start_training()
 
-    def auto_play(self, pace: float) -> None:
+    def auto_play(self, pace: float) -> bool:
         """Presentation mode: play at ``pace`` merges per second, hands-free.
 
         With nothing trained yet, a run starts on the current corpus; a paused run or animation
@@ -588,6 +556,7 @@ class TrainPanel(QWidget):
         if self.replay is not None and self.run is None and self.cursor >= len(self.replay) > 0:
             self.set_step(0)
         self.train_or_play()
+        return True
 
     def stop_auto_play(self) -> None:
         """Leaving presentation mode: back to the speed the user had chosen (playing goes on)."""
@@ -602,12 +571,12 @@ class TrainPanel(QWidget):
             self.sources[self.corpus_combo.currentIndex()] = source
         self._stop_run()
         self.reset()
-        self.message.hide()
+        self.message.clear()
         config = self.current_config()
         try:
             trainer = self.trainer_factory(config)
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
-            self.message.show_message(self.tr("Cannot start training: {err}").format(err=err))
+            self.message.show_message(self.tr("Cannot start training: {err}").format(err=err), "error")
             return
         self.config = config
         self.trainer = trainer
@@ -672,8 +641,7 @@ class TrainPanel(QWidget):
 
     def pause(self) -> None:
         """Stop the animation and the trainer where they are (the worker blocks between merges)."""
-        self.playing = False
-        self.fast_forward = False
+        self.playback.pause()
         if self.run is not None:
             self.run.worker.pause()
         self._update_buttons()
@@ -681,15 +649,13 @@ class TrainPanel(QWidget):
 
     def step(self) -> None:
         """One merge forward: from the recording when it is ahead, else ask the trainer for one more."""
-        self.playing = False
-        self.fast_forward = False
         if self.replay is None:
+            self.playback.pause()
             return
-        if self.cursor < len(self.replay):
-            self.set_step(self.cursor + 1)
+        if self.playback.step_forward(len(self.replay)):
+            self.set_step(self.cursor)
         elif self.run is not None:
             self.run.worker.pause()
-            self._step_target = self.cursor + 1
             self.run.worker.step_once()
             self._worker_quiet = False
             self._ensure_timer()
@@ -699,8 +665,7 @@ class TrainPanel(QWidget):
         """Show the last step and keep following the trainer as fast as it goes."""
         if self.replay is None:
             self.start_training()
-        self.fast_forward = True
-        self.playing = True
+        self.playback.play(fast=True)
         if self.run is not None:
             self.run.worker.resume()
             self._worker_quiet = False
@@ -731,10 +696,7 @@ class TrainPanel(QWidget):
         self.trainer = None
         self.finished = None
         self.series.clear()
-        self.cursor = 0
-        self.playing = False
-        self.fast_forward = False
-        self._step_target = None
+        self.playback.reset()
         self._selected_token = None
         self.vocab_model.reset([], self.mode_combo.currentData())
         self.plots.clear_data()
@@ -753,15 +715,13 @@ class TrainPanel(QWidget):
 
     def set_step(self, step: int) -> None:
         """Show recorded step ``step`` (0 = before any merge)."""
-        n = len(self.replay) if self.replay is not None else 0
-        self.cursor = max(0, min(step, n))
+        self.playback.seek(step, len(self.replay) if self.replay is not None else 0)
         self._dirty = True
         self._render()
         self._request_offer()
 
     def _on_scrub(self, value: int) -> None:
-        self.playing = False
-        self.fast_forward = False
+        self.playback.pause()
         self.set_step(value)
         self._update_buttons()
 
@@ -820,12 +780,12 @@ class TrainPanel(QWidget):
     def _on_failed(self, message: str, invalid_utf8: bool) -> None:
         if invalid_utf8 and self.source.errors == "strict":
             self.message.show_message(
-                message + "\n" + self.tr("You can train anyway with each invalid byte replaced by U+FFFD."),
+                message + "\n" + self.tr("You can train anyway with each invalid byte replaced by U+FFFD."), "error",
                 self.tr("Replace invalid bytes and train"),
                 lambda: self.start_training(self.source.with_replacement()),
             )
         else:
-            self.message.show_message(message)
+            self.message.show_message(message, "error")
 
     def _on_waiting(self, merges: int) -> None:
         self._worker_quiet = True
@@ -869,24 +829,12 @@ class TrainPanel(QWidget):
         dt = now - self._last_frame
         self._last_frame = now
         n = len(self.replay) if self.replay is not None else 0
-        if self._step_target is not None and n >= self._step_target:
-            self.cursor = self._step_target
-            self._step_target = None
+        self.playback.pace = SPEEDS[self.speed_combo.currentIndex()][1]
+        moved = self.playback.advance(dt, n)
+        if moved is not None:
             self._dirty = True
+        if moved == "target":
             self._request_offer()
-        elif self.playing and self.cursor < n:
-            speed = None if self.fast_forward else SPEEDS[self.speed_combo.currentIndex()][1]
-            if speed is None:
-                self.cursor = n
-            else:
-                self._budget += dt * speed
-                k = int(self._budget)
-                if k:
-                    self._budget -= k
-                    self.cursor = min(n, self.cursor + k)
-            self._dirty = True
-        if self.playing and self.cursor >= n:
-            self._budget = min(self._budget, 1.0)  # no burst when the trainer catches up
         if self._dirty:
             self._render()
         busy = self.run is not None and not self._worker_quiet and (
@@ -894,11 +842,9 @@ class TrainPanel(QWidget):
         interval = BUSY_FRAME_MS if busy else FRAME_MS
         if self.frame_timer.interval() != interval:
             self.frame_timer.setInterval(interval)
-        animation_done = self.run is None and (not self.playing or self.cursor >= n) and self._step_target is None
-        if animation_done:
+        if self.playback.finished(n, self.run is not None):
             if self.playing:
-                self.playing = False
-                self.fast_forward = False
+                self.playback.pause()
                 self._update_buttons()
                 self._request_offer()
             self.frame_timer.stop()
@@ -1127,7 +1073,8 @@ class TrainPanel(QWidget):
         try:
             model = self.trainer.model(step=self.cursor)
         except Exception as err:  # noqa: BLE001
-            self.message.show_message(self.tr("The model at step {step} is not available: {err}").format(step=self.cursor, err=err))
+            self.message.show_message(self.tr("The model at step {step} is not available: {err}").format(step=self.cursor, err=err),
+                                      "error")
             return
         offer = getattr(self.session, "offer_trained_model", None)
         if offer is not None:
@@ -1175,11 +1122,36 @@ class TrainPanel(QWidget):
 
             written = save_model(self.current_model(), path, fmt) or [path]
         except Exception as err:  # noqa: BLE001
-            self.message.show_message(self.tr("Could not save the model: {err}").format(err=err))
+            self.message.show_message(self.tr("Could not save the model: {err}").format(err=err), "error")
             return []
         names = ", ".join(str(p) for p in written)
-        self.message.show_message(self.tr("Saved the model at step {step} ({fmt}): {names}").format(step=self.cursor, fmt=fmt, names=names))
+        self.message.show_message(self.tr("Saved the model at step {step} ({fmt}): {names}").format(
+            step=self.cursor, fmt=fmt, names=names), "info")
         return list(written)
+
+    # ================================================================ the Panel protocol
+    def menu_title(self) -> str:
+        return QCoreApplication.translate("MainWindow", "&Train")
+
+    def menu_actions(self) -> list[PanelAction | None]:
+        # the menu's words belong to the main window's translations
+        return [
+            PanelAction("open", QCoreApplication.translate("MainWindow", "&Open corpus…"), shortcuts=("Ctrl+O",), button=self.open_button),
+            PanelAction("paste", QCoreApplication.translate("MainWindow", "&Paste corpus…"), button=self.paste_button),
+            None,
+            # F5, not Space: Space belongs to the focused button, check box or text field.
+            PanelAction("play", QCoreApplication.translate("MainWindow", "&Train / Pause"), self.train_or_pause, ("F5",)),
+            PanelAction("step", QCoreApplication.translate("MainWindow", "&Step"), shortcuts=("F10", "."), button=self.step_button),
+            PanelAction("end", QCoreApplication.translate("MainWindow", "&Run to end"), shortcuts=("Ctrl+F5",), button=self.end_button),
+            PanelAction("cancel", QCoreApplication.translate("MainWindow", "&Cancel training"), shortcuts=("Esc",), button=self.cancel_button),
+            PanelAction("reset", QCoreApplication.translate("MainWindow", "R&eset"), shortcuts=("Ctrl+R",), button=self.reset_button),
+            None,
+            PanelAction("save", QCoreApplication.translate("MainWindow", "Sa&ve model…"), shortcuts=("Ctrl+S",), button=self.save_button),
+        ]
+
+    def train_or_pause(self) -> None:
+        """The play/pause toggle of the menu and F5: pause while playing, else train or play on."""
+        (self.pause_button if self.pause_button.isEnabled() else self.train_button).click()
 
     # ================================================================ screenshot
     def wait_until_trained(self, timeout: float = 120.0) -> bool:
