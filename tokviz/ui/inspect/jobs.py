@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from contextlib import nullcontext
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -23,8 +24,12 @@ from PySide6.QtGui import QColor
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
 from tokviz.core.metrics import Metrics, measure
+from tokviz.ui.common.tasks import collection_paused
 from tokviz.ui.inspect.token_view import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, token_cells, wrap_cells
 from tokviz.ui.token_colors import token_colors, token_marks
+
+
+PAUSE_COLLECTION_CHARS = 100_000  # a text this long builds its result with garbage collection paused
 
 
 @dataclass(frozen=True)
@@ -126,12 +131,14 @@ def lay_out(result: EncodeResult, is_stale=lambda: False) -> EncodeResult | None
 def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) -> EncodeResult | None:
     """Encode, measure and prepare the drawing of ``request`` (runs in the worker thread).
 
-    Returns None when the request went stale on the way (a newer one is waiting).
+    Returns None when the request went stale on the way (a newer one is waiting). A big text is
+    built with garbage collection paused (see :func:`~tokviz.ui.common.tasks.collection_paused`).
     """
-    result = encode_text(registry, request, is_stale)
-    if result is None or result.error is not None:
-        return result
-    return lay_out(result, is_stale)
+    with collection_paused() if len(request.text) >= PAUSE_COLLECTION_CHARS else nullcontext():
+        result = encode_text(registry, request, is_stale)
+        if result is None or result.error is not None:
+            return result
+        return lay_out(result, is_stale)
 
 
 def relaid(result: EncodeResult, generation: int, *, fonts: tuple, view_width: int, view_mode: str,
