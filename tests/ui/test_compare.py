@@ -368,7 +368,7 @@ def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
     the model to its new step (it used to say "no such encoder")."""
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.settings import Settings
-    from tokviz.ui.train.panel import SPEEDS
+    from tokviz.ui.train.views import SPEEDS
     from tokviz.ui.train.corpus import CorpusSource
 
     text = "안녕하세요 여러분 토크나이저를 배워요 the lowest newest tokens\n" * 20

@@ -13,7 +13,9 @@ from PySide6.QtGui import QTextDocument
 from tests.ui.test_train_replay import TEXT, NaiveTrainer
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.ui.main_window import MainWindow
-from tokviz.ui.train.panel import BUSY_FRAME_MS, SPEEDS, TrainPanel
+from tokviz.ui.train.panel import TrainPanel
+from tokviz.ui.train.render import BUSY_FRAME_MS
+from tokviz.ui.train.views import SPEEDS
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.vocab import visible_piece
 from tokviz.ui.train.worker import TrainRun

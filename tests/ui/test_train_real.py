@@ -8,7 +8,7 @@ import pytest
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.ui.main_window import MainWindow
-from tokviz.ui.train.panel import SPEEDS
+from tokviz.ui.train.views import SPEEDS
 from tokviz.ui.train.corpus import CorpusSource, demo_corpus_path
 
 LINES = [

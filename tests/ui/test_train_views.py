@@ -15,7 +15,7 @@ from tokviz.ui import fonts
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.settings import Settings
-from tokviz.ui.train.panel import FRESH_BG, SPEEDS
+from tokviz.ui.train.views import FRESH_BG, SPEEDS
 from tokviz.ui.train.corpus import CorpusSource, line_kind
 from tokviz.ui.train.vocab import visible_piece
 
