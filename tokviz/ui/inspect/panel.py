@@ -18,24 +18,46 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFontMetricsF, QGuiApplication, QPalette, QStandardItem, QStandardItemModel, QTextCursor
+from PySide6.QtGui import QAction, QGuiApplication, QPalette, QStandardItemModel
 from PySide6.QtWidgets import (
-    QApplication, QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel,
-    QMenu, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QTextEdit, QToolButton, QVBoxLayout, QWidget,
+    QApplication,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from tokviz.core.encoding import Encoding
-from tokviz.core.errors import InvalidTextError, find_lone_surrogate, replace_lone_surrogates
 from tokviz.ui import fonts, theme
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
-from tokviz.ui.inspect.byte_layers import ByteLayersView, Layers, build_layers
+from tokviz.ui.inspect.byte_layers import ByteLayersView
 from tokviz.ui.inspect.chat_composer import ChatComposer
-from tokviz.ui.inspect.describe import encoding_json, screenshot_selection, selection_details
-from tokviz.ui.inspect.jobs import EncodeRequest, EncodeResult, encode_for_view, lay_out, open_model, relaid
+from tokviz.ui.inspect.describe import encoding_json, screenshot_selection
+from tokviz.ui.inspect.encoder_picker import EncoderPicker
+from tokviz.ui.inspect.jobs import (
+    EncodeRequest,
+    EncodeResult,
+    encode_for_view,
+    lay_out,
+    relaid,
+)
 from tokviz.ui.inspect.release import SlicedRelease
+from tokviz.ui.inspect.selection import TokenSelection
+from tokviz.ui.inspect.text_input import TextInput
 from tokviz.ui.inspect.token_view import TokenView, view_fonts
 from tokviz.ui.inspect.views import CountsBar, DetailsBox, LayersSplitter, TextEditor
 from tokviz.ui.token_colors import token_colors
@@ -45,7 +67,6 @@ from tokviz.ui.token_colors import token_colors
 GUI_MEASURE_LIMIT = 20_000
 DEBOUNCE_MS = 150
 NORMALIZATIONS = ("none", "NFC", "NFD", "NFKC", "NFKD")
-OPEN_MODEL = "\x00open-model"  # combo data of the "Open model file…" entry (never an encoder name)
 
 DEMO_TEXT = (
     "안녕 👋 이 커피 값은 얼마예요?\n"
@@ -55,7 +76,7 @@ DEMO_TEXT = (
 )
 
 
-class InspectPanel(QWidget):
+class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
     """The Inspect tab. Built from the shared Session (its registry and change signals)."""
 
     resultShown = Signal(object)  # an EncodeResult was applied to the views (tests wait on it)
@@ -236,232 +257,6 @@ class InspectPanel(QWidget):
         split.setSizes([450, 380])
         root.addWidget(split, 1)
 
-    # ---- encoder picker -----------------------------------------------------------------------------
-    def _fill_encoders(self) -> None:
-        """(Re)list every registry encoder; unavailable ones are disabled, the reason is the tooltip."""
-        model: QStandardItemModel = self.encoder_combo.model()
-        previous = self._current_encoder
-        statuses = self.session.registry.statuses()
-        names = [s.name for s in statuses]
-        self.encoder_combo.blockSignals(True)
-        model.clear()
-        for s in statuses:
-            label = s.name if s.vocab_size is None else f"{s.name}  ·  {s.vocab_size:,}"
-            item = QStandardItem(label)
-            item.setData(s.name, Qt.ItemDataRole.UserRole)
-            item.setToolTip(s.reason if s.available else self.tr("Unavailable: {reason}").format(reason=s.reason))
-            item.setEnabled(s.available)
-            model.appendRow(item)
-        opener = QStandardItem(self.tr("Open model file…"))
-        opener.setData(OPEN_MODEL, Qt.ItemDataRole.UserRole)
-        opener.setToolTip(self.tr("Add a .tiktoken, SentencePiece .model or tokviz model file as an encoder"))
-        model.appendRow(opener)
-        available = [s.name for s in statuses if s.available]
-        if previous not in available:
-            previous = "cl100k_base" if "cl100k_base" in available else (available[0] if available else None)
-        if previous is not None:
-            self.encoder_combo.setCurrentIndex(names.index(previous))
-        self.encoder_combo.blockSignals(False)
-        changed = previous != self._current_encoder
-        self._current_encoder = previous
-        if changed:
-            self.encode_now()
-
-    def _default_encoder(self) -> str | None:
-        available = [s.name for s in self.session.registry.statuses() if s.available]
-        return "cl100k_base" if "cl100k_base" in available else (available[0] if available else None)
-
-    def _on_encoder_renamed(self, old: str, new: str) -> None:
-        # the Train panel's model at another step: the registry already lists it under the new name
-        if self._current_encoder == old:
-            self._current_encoder = new
-            self.encode_now()
-
-    def _on_trained_model(self, encoder) -> None:
-        previous, self._trained_name = self._trained_name, (encoder.name if encoder is not None else None)
-        if encoder is None and previous is not None and self._current_encoder == previous:
-            # Reset: the model shown is gone. Say so (the view changes under the user) and show
-            # the default encoder; the next trained model is followed again.
-            fallback = self._default_encoder()
-            self._lost_trained = True
-            self._reset_text = self.tr("The Train panel was reset, so its model ({name}) is gone; the tokens below "
-                                       "are from {fallback}. Train again to see the new model here.").format(
-                name=previous, fallback=fallback or "–")
-            self.message_bar.show_message(self._reset_text, "warning")
-            self._current_encoder = fallback
-            self.encode_now()
-        elif encoder is not None and self._lost_trained:
-            self._lost_trained = False
-            if self.message_bar.text() == self._reset_text:
-                self.message_bar.clear()
-            self._current_encoder = encoder.name
-            self.encode_now()
-
-    def _chose_encoder(self) -> None:
-        """The user picked an encoder: no longer waiting for the Train panel's next model."""
-        self._lost_trained = False
-        if self._reset_text is not None and self.message_bar.text() == self._reset_text:
-            self.message_bar.clear()
-
-    def encoder_names(self) -> list[tuple[str, bool, str]]:
-        """(name, enabled, tooltip) of every entry in the picker, in order."""
-        model: QStandardItemModel = self.encoder_combo.model()
-        return [
-            (model.item(i).data(Qt.ItemDataRole.UserRole), model.item(i).isEnabled(), model.item(i).toolTip())
-            for i in range(model.rowCount())
-        ]
-
-    def set_encoder(self, name: str) -> None:
-        """Show the text through encoder ``name`` (must be listed and available)."""
-        for i, (n, enabled, tip) in enumerate(self.encoder_names()):
-            if n == name:
-                if not enabled:
-                    self.message_bar.show_message(self.tr("{name} is unavailable: {reason}").format(name=name, reason=tip), "warning")
-                    return
-                self.encoder_combo.setCurrentIndex(i)
-                self._chose_encoder()
-                self._current_encoder = name
-                self.encode_now()
-                return
-        self.message_bar.show_message(self.tr("There is no encoder called {name}.").format(name=repr(name)), "warning")
-
-    def current_encoder(self) -> str | None:
-        return self._current_encoder
-
-    def _on_encoder_activated(self, index: int) -> None:
-        name = self.encoder_combo.itemData(index, Qt.ItemDataRole.UserRole)
-        if name == OPEN_MODEL:
-            self._restore_encoder_index()
-            path, _ = QFileDialog.getOpenFileName(
-                self, self.tr("Open model file"), "", self.tr("Models (*.model *.tiktoken *.json *.txt *.codes);;All files (*)")
-            )
-            if path:
-                self.open_model_path(path)
-            return
-        self._chose_encoder()
-        self._current_encoder = name
-        self.encode_now()
-
-    def _restore_encoder_index(self) -> None:
-        names = [n for n, _, _ in self.encoder_names()]
-        if self._current_encoder in names:
-            self.encoder_combo.setCurrentIndex(names.index(self._current_encoder))
-
-    def open_model_path(self, path: str) -> None:
-        """Load a model file in the worker; it becomes an encoder for every panel, or a message says why not."""
-        if self._closed:
-            return
-        # remembered so that the "still opening" checks do not depend on the language
-        self._opening_text = self.tr("Opening {name}…").format(name=Path(path).name)
-        self.message_bar.show_message(self._opening_text, "info")
-        self._model_tasks.start(lambda _state: (path, *open_model(path)),
-                                finished=lambda opened: self._on_model_opened(*opened))
-
-    def _on_model_opened(self, path: str, encoder, error: str) -> None:
-        if encoder is None:
-            self.message_bar.show_message(self.tr("Cannot open the model file: {err}").format(err=error), "error")
-            self._restore_encoder_index()
-            return
-        self.message_bar.clear()
-        self._current_encoder = encoder.name
-        self.session.add_encoder(encoder)  # -> _fill_encoders keeps it selected
-        self.set_encoder(encoder.name)
-
-    # ---- text input -------------------------------------------------------------------------------
-    def text(self) -> str:
-        return self.editor.toPlainText()
-
-    def set_text(self, text: str) -> bool:
-        """Replace the editor's text. A text with a lone surrogate is held back with a message and a
-        "Replace with U+FFFD" action (the editor keeps its text); returns whether it was shown."""
-        if self._refuse_surrogates(text, lambda fixed: self.editor.setPlainText(fixed), "text"):
-            return False
-        self.editor.setPlainText(text)
-        return True
-
-    def paste_text(self, text: str) -> bool:
-        """Insert pasted ``text`` at the cursor (same lone-surrogate check as :meth:`set_text`)."""
-        if self._refuse_surrogates(text, lambda fixed: self.editor.insertPlainText(fixed), self.tr("pasted text")):
-            return False
-        self.editor.insertPlainText(text)
-        return True
-
-    def _refuse_surrogates(self, text: str, apply, what: str) -> bool:
-        index = find_lone_surrogate(text)
-        if index is None:
-            return False
-        self._pending_paste = text  # nothing is lost: the action inserts it repaired
-        err = InvalidTextError(text, index)
-        self.message_bar.show_message(
-            self.tr("The {what} was not inserted. {err}").format(what=what, err=err), "error",
-            self.tr("Replace with U+FFFD"),
-            lambda: self._apply_pending(apply),
-        )
-        return True
-
-    def _apply_pending(self, apply) -> None:
-        text, self._pending_paste = self._pending_paste, None
-        if text is not None:
-            apply(replace_lone_surrogates(text))
-
-    def pending_text(self) -> str | None:
-        """The text held back because of a lone surrogate (None when nothing is waiting)."""
-        return self._pending_paste
-
-    def _choose_text_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open text file"), "",
-                                              self.tr("Text (*.txt *.md *.py *.json);;All files (*)"))
-        if path:
-            self.open_text_file(path)
-
-    def open_text_file(self, path: str | Path, *, replace_invalid: bool = False) -> bool:
-        """Load a UTF-8 text file. Invalid bytes are reported (where, which byte) with an action to open
-        it anyway with U+FFFD replacements; without that action the editor is left as it was."""
-        p = Path(path)
-        try:
-            data = p.read_bytes()
-        except OSError as err:
-            self.message_bar.show_message(self.tr("Cannot read {path}: {err}").format(path=p, err=err.strerror or err), "error")
-            return False
-        try:
-            text = data.decode("utf-8", "replace" if replace_invalid else "strict")
-        except UnicodeDecodeError as err:
-            bad = data[err.start:err.end].hex(" ").upper()
-            self.message_bar.show_message(
-                (self.tr("{name} is not valid UTF-8: bytes {bad} at offset {offset} cannot be decoded ({reason}). "
-                         "Nothing was loaded.") if err.end - err.start > 1 else
-                 self.tr("{name} is not valid UTF-8: byte {bad} at offset {offset} cannot be decoded ({reason}). "
-                         "Nothing was loaded.")).format(name=p.name, bad=bad, offset=f"{err.start:,}", reason=err.reason),
-                "error", self.tr("Open with U+FFFD replacements"), lambda: self.open_text_file(p, replace_invalid=True),
-            )
-            return False
-        self.input_tabs.setCurrentWidget(self.editor)
-        self.editor.setPlainText(text)
-        return True
-
-    def _size_input_pages(self) -> None:
-        """Only the shown input page counts for the panel's minimum height: the hidden chat
-        composer (its counts table wants six rows) would otherwise push the byte layers' token row
-        off a 720-pixel-high window."""
-        for i in range(self.input_tabs.count()):
-            page = self.input_tabs.widget(i)
-            shown = page is self.input_tabs.currentWidget()
-            page.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred if shown else QSizePolicy.Policy.Ignored)
-        self.input_tabs.updateGeometry()
-
-    def _on_input_tab(self, index: int) -> None:
-        self._size_input_pages()
-        if self.input_tabs.widget(index) is self.composer:
-            self._on_chat_rendered(self.composer.text)
-        else:
-            self.encode_now()  # back to the editor's own text
-
-    def _on_chat_rendered(self, text: str) -> None:
-        # The chat view shows the rendered template in the token view; the editor keeps its own text.
-        if self.input_tabs.currentWidget() is self.composer:
-            self.special_check.setChecked(True)
-            self._debounce.start()
-
     # ---- encoding -----------------------------------------------------------------------------------
     def source_text(self) -> str:
         """What is being encoded: the editor's text, or the rendered chat on the Chat tab."""
@@ -604,131 +399,6 @@ class InspectPanel(QWidget):
                 and self.message_bar.text() != getattr(self, "_opening_text", None):
             self.message_bar.clear()
 
-    # ---- selection and byte layers ------------------------------------------------------------------
-    def select_tokens(self, first: int, last: int | None = None) -> None:
-        self.token_view.select_tokens(first, last)
-
-    def _on_selection(self, first: int, last: int) -> None:
-        self._show_layers(None if first < 0 else (first, last))
-        self._mark_in_editor(None if first < 0 else (first, last))
-
-    def _mark_in_editor(self, selection: tuple[int, int] | None) -> None:
-        """Highlight the selected tokens' characters in the editor (without moving its cursor)."""
-        enc = self._encoding()
-        marks = []
-        if (selection is not None and enc is not None and self.input_tabs.currentWidget() is self.editor
-                and self.result.request.normalization == "none"):
-            a, b = selection
-            start, end = enc.tokens[a].start, max(enc.tokens[b].end, enc.tokens[a].start)
-            # the editor counts UTF-16 code units: astral characters (emoji) count two
-            to_units = lambda i: len(enc.text[:i].encode("utf-16-le")) // 2  # noqa: E731
-            sel = QTextEdit.ExtraSelection()
-            sel.cursor = QTextCursor(self.editor.document())
-            sel.cursor.setPosition(to_units(start))
-            sel.cursor.setPosition(to_units(end), QTextCursor.MoveMode.KeepAnchor)
-            # a pale tint of the highlight on a light theme, a deep one on a dark theme (the text stays readable)
-            hl = self.palette().color(QPalette.ColorRole.Highlight)
-            sel.format.setBackground(hl.darker(180) if theme.is_dark() else hl.lighter(170))
-            marks.append(sel)
-        self.editor.setExtraSelections(marks)
-
-    def _show_layers(self, selection: tuple[int, int] | None) -> None:
-        enc = self.result.encoding if self.result is not None else None
-        if enc is None or not enc.text:
-            self.layers_view.set_layers(Layers(), [])
-            self.layers_title.setText(self.tr("Byte layers"))
-            self.details.setText("")
-            return
-        self.details.setText(selection_details(enc, selection))
-        if selection is not None and selection[1] < len(enc.tokens):
-            a, b = selection
-            c0 = enc.tokens[a].start
-            c1 = max(enc.tokens[b].end, c0 + 1 if enc.tokens[b].end <= c0 else enc.tokens[b].end)
-            c1 = min(c1, len(enc.text))
-            what = (self.tr("tokens {first}–{last} of {total}") if b > a else self.tr("token {first} of {total}")).format(
-                first=a + 1, last=b + 1, total=f"{len(enc.tokens):,}")
-        else:
-            c0, c1 = 0, len(enc.text)
-            what = self.tr("the beginning of the text (click a token to choose)")
-        layers = build_layers(enc, c0, c1)
-        colors = self.result.colors
-        self.layers_view.set_layers(layers, colors, selection, self.result.marks)
-        shown = enc.text[layers.char_start:layers.char_end]
-        more = " " + self.tr("(first bytes only)") if layers.truncated else ""
-        title = (self.tr("<b>Byte layers</b> — {what}: {n} code point, {bytes} UTF-8 bytes{more}. "
-                         "Each byte is owned by exactly one token (same colours as above).") if len(shown) == 1 else
-                 self.tr("<b>Byte layers</b> — {what}: {n} code points, {bytes} UTF-8 bytes{more}. "
-                         "Each byte is owned by exactly one token (same colours as above)."))
-        self.layers_title.setText(title.format(what=what, n=len(shown), bytes=layers.columns, more=more))
-        self._fit_layers()  # after the caption: its wrapped height counts
-        span = self.layers_view.selection_x_range()
-        if span is not None and span[1] - span[0] > self.layers_scroll.viewport().width() - 80:
-            self.layers_scroll.horizontalScrollBar().setValue(max(0, int(span[0]) - 40))  # wide: show its start
-        elif span is not None:
-            self.layers_scroll.ensureVisible(int((span[0] + span[1]) / 2), 10, int((span[1] - span[0]) / 2) + 40, 0)
-        else:
-            self.layers_scroll.horizontalScrollBar().setValue(0)
-
-    def _fit_layers(self) -> None:
-        """Give the byte layers the height their rows need (large fonts in presentation mode), as
-        long as the token view keeps a useful part of the panel. When the full rows would leave the
-        token view fewer than three lines of cells (a 1366x768 projector in presentation mode), the
-        layers switch to their compact rows, so the token ids and three token lines both fit."""
-        sizes = self.split.sizes()
-        total = sum(sizes)
-        if total <= 0:
-            return
-        lv = self.layers_view
-        scrollbar = (self.layers_scroll.horizontalScrollBar().sizeHint().height()
-                     if lv.sizeHint().width() > self.layers_scroll.width() else 0)
-        # the caption wraps: its height at the panel's width (its sizeHint assumes a narrow label)
-        title_h = self.layers_title.heightForWidth(max(self.split.width(), 400))
-        extra = title_h + scrollbar + 12
-        tv = self.token_view
-        lines = tv.lines_height(min(3, max(1, tv.line_count())))
-        # from quantities that hold while the counts move between layouts: the frame, and the counts
-        # bar's one-row height (not the token view's viewport, whose new height comes later)
-        chrome = tv.height() - tv.viewport().height()
-        under_tokens = self._middle.spacing() + self.counts_row_height()
-        # only with enlarged fonts: at normal size the full rows take 64% at most (1280x720) and the
-        # details column keeps its room for the selection's table
-        if self.split.user_sized:
-            # the user's sizes stay; only the rows adapt: compact when the full ones do not fit
-            self._set_compact(fonts.scale() > 1 and lv.height_for(False) + extra > sizes[1])
-            return
-        compact = fonts.scale() > 1 and lv.height_for(False) + extra > total - (chrome + under_tokens + lines)
-        self._set_compact(compact)
-        top_need = chrome + lines + (0 if compact else under_tokens)
-        needed = lv.sizeHint().height() + extra
-        if sizes[1] < needed:
-            # up to 64%: at 1280x720 (and 1920x1080 in presentation mode) every row down to the
-            # token ids fits, and the token view above keeps about three rows of tokens
-            needed = min(needed, int(total * 0.64))
-            self.split.setSizes([total - needed, needed])
-        elif sizes[0] < top_need and sizes[1] > needed:
-            # the layers have more than their rows need and the token lines are cut: give it back
-            self.split.setSizes([total - max(needed, total - top_need), max(needed, total - top_need)])
-
-    def counts_row_height(self) -> int:
-        """Height of the counts bar in its one-row form (under the token view) at the current scale."""
-        if self.counts.columns == len(CountsBar.FIELDS):
-            return self.counts.sizeHint().height()
-        return int(QFontMetricsF(fonts.ui_font(16)).height() + QFontMetricsF(fonts.ui_font(9)).height()) + 6
-
-    def _set_compact(self, on: bool) -> None:
-        """Compact look for a short screen: compact layer rows, and the counts move from under the
-        token view to the column beside the layers, where the details leave room."""
-        self.layers_view.set_compact(on)
-        if on == (self.counts.columns < len(CountsBar.FIELDS)):
-            return
-        if on:
-            self._middle.removeWidget(self.counts)
-            self._side.insertWidget(0, self.counts)
-            self.counts.set_columns(4)
-        else:
-            self._side.removeWidget(self.counts)
-            self._middle.addWidget(self.counts)
-            self.counts.set_columns(len(CountsBar.FIELDS))
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
