@@ -47,12 +47,10 @@ def char_marker(ch: str) -> str | None:
     marker = invisible_marker(ch)
     if marker is not None:
         return marker
-    o = ord(ch)
-    cat = unicodedata.category(ch)
-    if cat == "Cc":
-        return chr(0x2400 + o) if o < 0x20 else ("␡" if o == 0x7F else f"⟨{o:02X}⟩")
-    if cat in ("Cf", "Zl", "Zp", "Co", "Cs", "Cn") or (cat == "Zs" and ch != " "):
-        return f"⟨{o:04X}⟩"
+    # the core marks controls, spaces and format characters; what is left without a glyph is a
+    # private-use, surrogate or unassigned code point
+    if unicodedata.category(ch) in ("Co", "Cs", "Cn"):
+        return f"⟨{ord(ch):04X}⟩"
     return None
 
 

@@ -328,9 +328,6 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         self.offer_timer.stop()
         self._stop_run()
 
-    def is_training(self) -> bool:
-        return self.run is not None
-
     # ================================================================ worker events
     def _on_batch(self, steps: list) -> None:
         if self.replay is None:
