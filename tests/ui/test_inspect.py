@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QToolTip
 
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.registry import Registry
-from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel, encoding_json
+from tokviz.ui.inspect.describe import encoding_json
+from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel
 from tokviz.ui.inspect import jobs as inspect_jobs
 from tokviz.ui.inspect import release as inspect_release
 from tokviz.ui.session import Session
@@ -592,7 +593,7 @@ def test_no_work_after_shutdown(qtbot, registry):
 
 
 def test_screenshot_selection_without_cut_characters_takes_the_first_tokens(registry):
-    from tokviz.ui.inspect.panel import screenshot_selection
+    from tokviz.ui.inspect.describe import screenshot_selection
 
     enc = registry.get("o200k_base").encode("토큰화는 재미있어요 tokenization")
     assert not any(t.partial for t in enc.tokens)
@@ -667,7 +668,7 @@ def test_dark_theme_details_box_and_byte_cells_are_readable(qtbot, panel):
 def test_big_result_is_laid_out_in_the_worker(qtbot, panel):
     """Wrapping 150,000 cells took the GUI thread ~150 ms per result; the worker does it now and the
     view takes the lines as they are (same cells, same positions as a wrap done by the view)."""
-    from tokviz.ui.inspect.token_view import wrap_cells
+    from tokviz.ui.inspect.cells import wrap_cells
 
     text = "값싼 컴퓨터 뷁 🇰🇷 " * 400
     show(qtbot, panel, text)
@@ -734,7 +735,7 @@ def test_byte_layers_token_row_reads_like_the_token_box_for_a_whole_emoji():
     token view does; the code point row above still names the ZWJ."""
     from tokviz.core.encoding import Encoding
     from tokviz.ui.inspect.byte_layers import build_layers
-    from tokviz.ui.inspect.token_view import token_cells
+    from tokviz.ui.inspect.cells import token_cells
 
     text = "👨‍👩 a"
     enc = Encoding.from_byte_tokens("test", text, [(7, "👨‍👩".encode()), (8, b" a")])
@@ -748,7 +749,7 @@ def test_a_zoom_while_the_worker_measures_does_not_leave_boxes_too_small(qtbot, 
     """The worker measures cell widths in the fonts of the moment it was asked; a zoom before its
     result arrives must not leave boxes measured at the old scale (text spilling out of them)."""
     from tokviz.ui import fonts
-    from tokviz.ui.inspect.token_view import CellMeasure, view_fonts
+    from tokviz.ui.inspect.cells import CellMeasure, view_fonts
 
     text = "hello wonderful world of tokens 안녕하세요"
     show(qtbot, panel, text)
@@ -804,7 +805,7 @@ def test_a_big_previous_result_is_freed_in_slices_and_one_still_held_is_left_alo
     it is freed from a zero timer, at most SLICE objects a step, and never while someone holds it."""
     import weakref
 
-    from tokviz.ui.inspect.token_view import token_cells
+    from tokviz.ui.inspect.cells import token_cells
 
     def big_result(text):
         enc = registry.get("cl100k_base").encode(text)

@@ -82,7 +82,8 @@ def test_text_on_every_palette_colour_is_readable():
 def test_token_view_and_byte_layers_outline_the_marked_neighbour(qtbot):
     """The outline is drawn: ``ㅋㅋ`` is the same id twice, the second box gets a dark ring."""
     from tokviz.ui.inspect.byte_layers import ByteLayersView, build_layers
-    from tokviz.ui.inspect.token_view import MAX_DRAWN_TOKENS, TokenView, token_cells
+    from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, token_cells
+    from tokviz.ui.inspect.token_view import TokenView
 
     enc = default_registry().get("cl100k_base").encode("!!!!!!!!!!!!!!!!")
     assert len(set(enc.ids)) == 1 and len(enc.ids) >= 2
@@ -144,7 +145,8 @@ def _edge_is_outlined(image, rect, fill, ring) -> bool:
 
 
 def _token_view(qtbot, enc, dark):
-    from tokviz.ui.inspect.token_view import MAX_DRAWN_TOKENS, TokenView, token_cells
+    from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, token_cells
+    from tokviz.ui.inspect.token_view import TokenView
 
     view = TokenView()
     qtbot.addWidget(view)

@@ -1,2 +1,3 @@
-"""The Compare panel: the same text through many encoders (``jobs`` encode off the GUI thread, ``rows``
-draws them aligned, ``charts`` and the tables show the numbers)."""
+"""The Compare panel: the same text through many encoders. ``panel`` wires the text and the rows job
+(``jobs`` encode off the GUI thread, ``rows`` draws them aligned); ``encoder_list``, ``corpus_tab`` and
+``sentencepiece_tab`` are the panel's parts; ``tables`` and ``charts`` show the numbers."""

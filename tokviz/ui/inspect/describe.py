@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.encoding import Encoding
 from tokviz.core.metrics import Metrics, measure
-from tokviz.ui.inspect.token_view import describe_token, partial_piece
+from tokviz.ui.inspect.cells import shown_char
 
 
 def encoding_json(encoding: Encoding, metrics: Metrics | None = None) -> dict:
@@ -73,3 +73,62 @@ def screenshot_selection(encoding: Encoding, demo: bool) -> tuple[int, int]:
     while last + 1 < len(encoding.tokens) and encoding.tokens[last + 1].byte_end <= 20:
         last += 1
     return 0, last
+
+
+def token_char_parts(encoding: Encoding, index: int) -> list[tuple[int, bool]]:
+    """(character index, wholly inside the token?) for every character token ``index`` touches.
+
+    >>> from tokviz.core.encoding import Encoding, char_byte_starts
+    >>> enc = Encoding.from_byte_tokens("d", "a안", [(1, b"a\\xec"), (2, b"\\x95\\x88")])
+    >>> token_char_parts(enc, 0), token_char_parts(enc, 1)
+    ([(0, True), (1, False)], [(1, False)])
+    """
+    t = encoding.tokens[index]
+    text = encoding.text
+    pos = len(text[:t.start].encode("utf-8", "surrogatepass"))  # C speed, even deep in a big text
+    out = []
+    for c in range(t.start, t.end):
+        n = len(text[c].encode("utf-8", "surrogatepass"))
+        out.append((c, t.byte_start <= pos and pos + n <= t.byte_end))
+        pos += n
+    return out
+
+
+def partial_piece(encoding: Encoding, index: int) -> str:
+    """A token that cuts a character, in words: ``' ' + part of 👋``."""
+    parts: list[str] = []
+    run = ""
+    for c, whole in token_char_parts(encoding, index):
+        if whole:
+            run += encoding.text[c]
+            continue
+        if run:
+            parts.append(repr(run))
+            run = ""
+        parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(char=shown_char(encoding.text[c])))
+    if run:
+        parts.append(repr(run))
+    return " + ".join(parts)
+
+
+def describe_token(encoding: Encoding, index: int) -> str:
+    """The hover text of token ``index``: id, bytes in hex, piece, byte and character span."""
+    t = encoding.tokens[index]
+    lines = [QCoreApplication.translate("TokenView", "token {n} of {total} · id {id}").format(n=index + 1, total=len(encoding.tokens), id=t.id)
+             + (f" · {t.kind}" if t.kind != "normal" else "")]
+    hex_bytes = t.bytes.hex(" ").upper() or QCoreApplication.translate("TokenView", "(none)")
+    lines.append((QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} byte)") if len(t.bytes) == 1 else
+                  QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} bytes)")).format(hex=hex_bytes, n=len(t.bytes)))
+    piece = t.piece
+    if piece is not None:
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=repr(piece)))
+    else:
+        cut = [c for c, whole in token_char_parts(encoding, index) if not whole]
+        chars = ", ".join(f"{shown_char(encoding.text[c])} U+{ord(encoding.text[c]):04X}" for c in cut)
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=partial_piece(encoding, index)))
+        lines.append(QCoreApplication.translate("TokenView", "cuts {chars}").format(chars=chars))
+    if t.raw is not None:
+        lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=repr(t.raw)))
+    lines.append(QCoreApplication.translate("TokenView", "byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})").format(
+        byte_start=t.byte_start, byte_end=t.byte_end, start=t.start, end=t.end))
+    return "\n".join(lines)

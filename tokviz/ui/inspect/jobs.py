@@ -25,7 +25,7 @@ from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
 from tokviz.core.metrics import Metrics, measure
 from tokviz.ui.common.tasks import collection_paused
-from tokviz.ui.inspect.token_view import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, token_cells, wrap_cells
+from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, token_cells, wrap_cells
 from tokviz.ui.token_colors import token_colors, token_marks
 
 

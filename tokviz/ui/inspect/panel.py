@@ -58,7 +58,8 @@ from tokviz.ui.inspect.jobs import (
 from tokviz.ui.inspect.release import SlicedRelease
 from tokviz.ui.inspect.selection import TokenSelection
 from tokviz.ui.inspect.text_input import TextInput
-from tokviz.ui.inspect.token_view import TokenView, view_fonts
+from tokviz.ui.inspect.cells import view_fonts
+from tokviz.ui.inspect.token_view import TokenView
 from tokviz.ui.inspect.views import CountsBar, DetailsBox, LayersSplitter, TextEditor
 from tokviz.ui.token_colors import token_colors
 
