@@ -158,7 +158,8 @@ def _token_view(qtbot, enc, dark):
 
 
 def _compare_rows(qtbot, enc, dark):
-    from tokviz.ui.compare.rows import AlignedRowsView, RowData, prepare_rows
+    from tokviz.ui.compare.alignment import RowData, prepare_rows
+    from tokviz.ui.compare.rows import AlignedRowsView
 
     view = AlignedRowsView()
     qtbot.addWidget(view)

@@ -16,7 +16,7 @@ from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.compare import EncoderOutcome, ParagraphCache, describe_failure, encode_outcome, safe_cut
 from tokviz.ui.compare.charts import encoder_color
-from tokviz.ui.compare.rows import RowData, prepare_rows
+from tokviz.ui.compare.alignment import RowData, prepare_rows
 
 DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
 DEMO_BPE_MERGES = 500
