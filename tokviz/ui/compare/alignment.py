@@ -112,5 +112,14 @@ def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> Prepa
             first_byte[b] = 1
         cluster_at = list(accumulate(first_byte, initial=-1))[1:]
         cut = {cluster_at[b] for b in inside}
-    return PreparedRows(text, prepared, clusters, char_cluster, cluster_bytes, byte_starts,
-                        sorted(common - {0, total}), sorted(union - common), cut)
+    return PreparedRows(
+        text,
+        prepared,
+        clusters,
+        char_cluster,
+        cluster_bytes,
+        byte_starts,
+        sorted(common - {0, total}),
+        sorted(union - common),
+        cut,
+    )

@@ -9,14 +9,26 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QSpinBox, QSplitter,
-    QTableWidget, QVBoxLayout, QWidget,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from tokviz.core.compare import CorpusTotals, TextSet, compare_corpus, corpus_set, overlap_of, sample_sets, vocabulary
 from tokviz.core.errors import TokvizError
 from tokviz.ui.compare.charts import GroupedBarChart, encoder_color
 from tokviz.ui.compare.tables import CORPUS_COLUMNS, CORPUS_METRICS, fill_corpus_table
+
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 
 class CorpusTab:
@@ -27,19 +39,25 @@ class CorpusTab:
         lay = QVBoxLayout(w)
         bar = QHBoxLayout()
         self.corpus_source = QComboBox()
-        self.corpus_source.addItems([QCoreApplication.translate("ComparePanel", "Built-in sample sets"), QCoreApplication.translate("ComparePanel", "Demo corpus"), QCoreApplication.translate("ComparePanel", "Corpus file…")])
+        self.corpus_source.addItems(
+            [
+                translate("ComparePanel", "Built-in sample sets"),
+                translate("ComparePanel", "Demo corpus"),
+                translate("ComparePanel", "Corpus file…"),
+            ]
+        )
         self.corpus_source.activated.connect(self._corpus_source_changed)
-        bar.addWidget(QLabel(QCoreApplication.translate("ComparePanel", "Texts:")))
+        bar.addWidget(QLabel(translate("ComparePanel", "Texts:")))
         bar.addWidget(self.corpus_source)
         self.max_lines = QSpinBox()
         self.max_lines.setRange(1, 10_000_000)
         self.max_lines.setValue(200_000)
-        self.max_lines.setPrefix(QCoreApplication.translate("ComparePanel", "at most "))
+        self.max_lines.setPrefix(translate("ComparePanel", "at most "))
         self.max_lines.setSuffix(" lines")
         bar.addWidget(self.max_lines)
-        self.corpus_run = QPushButton(QCoreApplication.translate("ComparePanel", "Compare corpus"))
+        self.corpus_run = QPushButton(translate("ComparePanel", "Compare corpus"))
         self.corpus_run.clicked.connect(lambda: self.run_corpus())
-        self.corpus_cancel = QPushButton(QCoreApplication.translate("ComparePanel", "Cancel"))
+        self.corpus_cancel = QPushButton(translate("ComparePanel", "Cancel"))
         self.corpus_cancel.setEnabled(False)
         self.corpus_cancel.clicked.connect(self.cancel_corpus)
         bar.addWidget(self.corpus_run)
@@ -49,16 +67,20 @@ class CorpusTab:
         bar.addWidget(self.corpus_progress, 1)
         self.metric_combo = QComboBox()
         for label, attr in CORPUS_METRICS.items():
-            self.metric_combo.addItem(QCoreApplication.translate("ComparePanel", label), attr)
+            self.metric_combo.addItem(translate("ComparePanel", label), attr)
         self.metric_combo.currentIndexChanged.connect(lambda _: self._show_corpus(self.corpus_totals))
-        bar.addWidget(QLabel(QCoreApplication.translate("ComparePanel", "Chart:")))
+        bar.addWidget(QLabel(translate("ComparePanel", "Chart:")))
         bar.addWidget(self.metric_combo)
         lay.addLayout(bar)
-        self.corpus_status = QLabel(QCoreApplication.translate("ComparePanel", "Compare every encoder in the list over the built-in sample sets or a corpus file."))
+        self.corpus_status = QLabel(
+            translate(
+                "ComparePanel", "Compare every encoder in the list over the built-in sample sets or a corpus file."
+            )
+        )
         lay.addWidget(self.corpus_status)
         split = QSplitter(Qt.Orientation.Horizontal)
         self.corpus_table = QTableWidget(0, len(CORPUS_COLUMNS))
-        self.corpus_table.setHorizontalHeaderLabels([QCoreApplication.translate("ComparePanel", c) for c in CORPUS_COLUMNS])
+        self.corpus_table.setHorizontalHeaderLabels([translate("ComparePanel", c) for c in CORPUS_COLUMNS])
         self.corpus_table.verticalHeader().setVisible(False)
         self.corpus_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         split.addWidget(self.corpus_table)
@@ -67,16 +89,18 @@ class CorpusTab:
         split.setSizes([760, 560])
         lay.addWidget(split, 1)
         ov = QHBoxLayout()
-        ov.addWidget(QLabel(QCoreApplication.translate("ComparePanel", "Vocabulary overlap:")))
+        ov.addWidget(QLabel(translate("ComparePanel", "Vocabulary overlap:")))
         self.overlap_a = QComboBox()
         self.overlap_b = QComboBox()
         ov.addWidget(self.overlap_a)
-        ov.addWidget(QLabel(QCoreApplication.translate("ComparePanel", "vs")))
+        ov.addWidget(QLabel(translate("ComparePanel", "vs")))
         ov.addWidget(self.overlap_b)
-        go = QPushButton(QCoreApplication.translate("ComparePanel", "Compute"))
+        go = QPushButton(translate("ComparePanel", "Compute"))
         go.clicked.connect(lambda: self.compute_overlap(self.overlap_a.currentText(), self.overlap_b.currentText()))
         ov.addWidget(go)
-        self.overlap_label = QLabel(QCoreApplication.translate("ComparePanel", "Shared token byte strings and Jaccard index of two vocabularies."))
+        self.overlap_label = QLabel(
+            translate("ComparePanel", "Shared token byte strings and Jaccard index of two vocabularies.")
+        )
         self.overlap_label.setWordWrap(True)
         self.overlap_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         ov.addWidget(self.overlap_label, 1)
@@ -84,8 +108,13 @@ class CorpusTab:
         return w
 
     def _corpus_source_changed(self, index: int) -> None:
-        if self.corpus_source.itemText(index) == QCoreApplication.translate("ComparePanel", "Corpus file…"):
-            path, _ = QFileDialog.getOpenFileName(self, QCoreApplication.translate("ComparePanel", "Corpus file"), "", QCoreApplication.translate("ComparePanel", "Text (*.txt);;All files (*)"))
+        if self.corpus_source.itemText(index) == translate("ComparePanel", "Corpus file…"):
+            path, _ = QFileDialog.getOpenFileName(
+                self,
+                translate("ComparePanel", "Corpus file"),
+                "",
+                translate("ComparePanel", "Text (*.txt);;All files (*)"),
+            )
             if path:
                 self.set_corpus_file(path)
             else:
@@ -144,40 +173,46 @@ class CorpusTab:
         self.corpus_run.setEnabled(False)
         self.corpus_cancel.setEnabled(True)
         self.corpus_progress.setValue(0)
-        self.corpus_status.setText(QCoreApplication.translate("ComparePanel", "Comparing…"))
+        self.corpus_status.setText(translate("ComparePanel", "Comparing…"))
         self._corpus_started = time.perf_counter()
-        self._corpus_job = self._corpus_tasks.start(work, finished=self._corpus_done, failed=self._corpus_failed,
-                                           progressed=self._corpus_progress)
+        self._corpus_job = self._corpus_tasks.start(
+            work, finished=self._corpus_done, failed=self._corpus_failed, progressed=self._corpus_progress
+        )
 
     def cancel_corpus(self) -> None:
         if self._corpus_job is not None:
             self._corpus_job.cancel()
-            self.corpus_status.setText(QCoreApplication.translate("ComparePanel", "Cancelling…"))
+            self.corpus_status.setText(translate("ComparePanel", "Cancelling…"))
 
     def _corpus_progress(self, payload) -> None:
         done, total, totals = payload
         self.corpus_progress.setValue(int(1000 * done / total) if total else 1000)
         elapsed = time.perf_counter() - self._corpus_started
-        self.corpus_status.setText(QCoreApplication.translate("ComparePanel", "{done} of {total} characters through every encoder · {seconds} s").format(
-            done=f"{done:,}", total=f"{total:,}", seconds=f"{elapsed:.1f}"))
+        self.corpus_status.setText(
+            translate("ComparePanel", "{done} of {total} characters through every encoder · {seconds} s").format(
+                done=f"{done:,}", total=f"{total:,}", seconds=f"{elapsed:.1f}"
+            )
+        )
         self._show_corpus(totals)
 
     def _corpus_done(self, result) -> None:
         self.corpus_run.setEnabled(True)
         self.corpus_cancel.setEnabled(False)
         self._show_corpus(result.snapshot())
-        state = QCoreApplication.translate("ComparePanel", "Cancelled") if result.cancelled else QCoreApplication.translate("ComparePanel", "Done")
+        state = translate("ComparePanel", "Cancelled") if result.cancelled else translate("ComparePanel", "Done")
         if not result.cancelled:
             self.corpus_progress.setValue(1000)
         errors = "; ".join(f"{n}: {e}" for n, e in self._corpus_errors.items())
-        self.corpus_status.setText(QCoreApplication.translate("ComparePanel", "{state} in {seconds} s.").format(state=state, seconds=f"{result.seconds:.1f}")
-                                   + (" " + QCoreApplication.translate("ComparePanel", "Skipped: {errors}").format(errors=errors) if errors else ""))
+        self.corpus_status.setText(
+            translate("ComparePanel", "{state} in {seconds} s.").format(state=state, seconds=f"{result.seconds:.1f}")
+            + (" " + translate("ComparePanel", "Skipped: {errors}").format(errors=errors) if errors else "")
+        )
         self.corpusFinished.emit(result)
 
     def _corpus_failed(self, msg: str) -> None:
         self.corpus_run.setEnabled(True)
         self.corpus_cancel.setEnabled(False)
-        self.corpus_status.setText(QCoreApplication.translate("ComparePanel", "Could not compare: {err}").format(err=msg))
+        self.corpus_status.setText(translate("ComparePanel", "Could not compare: {err}").format(err=msg))
         self.corpusFinished.emit(None)
 
     def _show_corpus(self, totals: list[CorpusTotals]) -> None:
@@ -198,7 +233,9 @@ class CorpusTab:
         registry = self.session.registry
         if not a or not b:
             return
-        self.overlap_label.setText(QCoreApplication.translate("ComparePanel", "Reading the vocabularies of {a} and {b}…").format(a=a, b=b))
+        self.overlap_label.setText(
+            translate("ComparePanel", "Reading the vocabularies of {a} and {b}…").format(a=a, b=b)
+        )
 
         def work(state):
             ea, eb = registry.get(a), registry.get(b)
@@ -210,13 +247,20 @@ class CorpusTab:
 
             self.overlap_label.setText(
                 f"<b>{html.escape(ov.describe())}</b><br>"
-                + QCoreApplication.translate("ComparePanel", "shared e.g. {shared}<br>only {a}: {only_a}<br>only {b}: {only_b}").format(
-                    shared=show(ov.shared_examples), a=html.escape(ov.a), only_a=show(ov.only_a_examples),
-                    b=html.escape(ov.b), only_b=show(ov.only_b_examples)))
+                + translate("ComparePanel", "shared e.g. {shared}<br>only {a}: {only_a}<br>only {b}: {only_b}").format(
+                    shared=show(ov.shared_examples),
+                    a=html.escape(ov.a),
+                    only_a=show(ov.only_a_examples),
+                    b=html.escape(ov.b),
+                    only_b=show(ov.only_b_examples),
+                )
+            )
             self.overlapFinished.emit(ov)
 
         def failed(msg):
-            self.overlap_label.setText(QCoreApplication.translate("ComparePanel", "Could not compare vocabularies: {err}").format(err=html.escape(msg)))
+            self.overlap_label.setText(
+                translate("ComparePanel", "Could not compare vocabularies: {err}").format(err=html.escape(msg))
+            )
             self.overlapFinished.emit(None)
 
         self._side_tasks.start(work, finished=done, failed=failed)

@@ -5,13 +5,23 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QGridLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
-    QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from tokviz.core.errors import TokvizError
 from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
 from tokviz.ui.compare.tables import name_color
+
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 DEFAULT_ENCODERS = ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram", DEMO_BPE_NAME]
 
@@ -23,29 +33,29 @@ class EncoderList:
         box = QWidget()
         lay = QVBoxLayout(box)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(QLabel(QCoreApplication.translate("ComparePanel", "Encoders (drag to reorder)")))
+        lay.addWidget(QLabel(translate("ComparePanel", "Encoders (drag to reorder)")))
         self.encoder_list = QListWidget()
         self.encoder_list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.encoder_list.model().rowsMoved.connect(lambda *a: self._encoders_edited(remember=True))
         lay.addWidget(self.encoder_list, 1)
         self.add_combo = QComboBox()
-        self.add_combo.setToolTip(QCoreApplication.translate("ComparePanel", "Encoders known to tokviz that are not in the list"))
+        self.add_combo.setToolTip(translate("ComparePanel", "Encoders known to tokviz that are not in the list"))
         lay.addWidget(self.add_combo)
         grid = QGridLayout()
-        add = QPushButton(QCoreApplication.translate("ComparePanel", "Add"))
+        add = QPushButton(translate("ComparePanel", "Add"))
         add.clicked.connect(lambda: self.add_encoder_name(self.add_combo.currentText()))
-        remove = QPushButton(QCoreApplication.translate("ComparePanel", "Remove"))
+        remove = QPushButton(translate("ComparePanel", "Remove"))
         remove.clicked.connect(self._remove_selected)
-        up = QPushButton(QCoreApplication.translate("ComparePanel", "▲ Up"))
+        up = QPushButton(translate("ComparePanel", "▲ Up"))
         up.clicked.connect(lambda: self._move_selected(-1))
-        down = QPushButton(QCoreApplication.translate("ComparePanel", "▼ Down"))
+        down = QPushButton(translate("ComparePanel", "▼ Down"))
         down.clicked.connect(lambda: self._move_selected(1))
         grid.addWidget(add, 0, 0)
         grid.addWidget(remove, 0, 1)
         grid.addWidget(up, 1, 0)
         grid.addWidget(down, 1, 1)
         lay.addLayout(grid)
-        open_btn = QPushButton(QCoreApplication.translate("ComparePanel", "Open model file…"))
+        open_btn = QPushButton(translate("ComparePanel", "Open model file…"))
         open_btn.clicked.connect(self._ask_open_model)
         lay.addWidget(open_btn)
         self._refresh_add_combo()
@@ -185,8 +195,12 @@ class EncoderList:
             self._debounce.start()
 
     def _ask_open_model(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, QCoreApplication.translate("ComparePanel", "Open model file"), "",
-                                              QCoreApplication.translate("ComparePanel", "Models (*.model *.tiktoken *.json);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            translate("ComparePanel", "Open model file"),
+            "",
+            translate("ComparePanel", "Models (*.model *.tiktoken *.json);;All files (*)"),
+        )
         if path:
             self.open_model_file(path)
 
@@ -197,10 +211,14 @@ class EncoderList:
 
             encoder = open_model_file(path)
         except TokvizError as err:
-            self.show_message(QCoreApplication.translate("ComparePanel", "Cannot open model: {err}").format(err=err))
+            self.show_message(translate("ComparePanel", "Cannot open model: {err}").format(err=err))
             return False
         except Exception as err:  # noqa: BLE001 - a broken file must never take the panel down
-            self.show_message(QCoreApplication.translate("ComparePanel", "Cannot open model {path}: {kind}: {err}").format(path=path, kind=type(err).__name__, err=err))
+            self.show_message(
+                translate("ComparePanel", "Cannot open model {path}: {kind}: {err}").format(
+                    path=path, kind=type(err).__name__, err=err
+                )
+            )
             return False
         self.show_message(None)
         self.session.add_encoder(encoder)

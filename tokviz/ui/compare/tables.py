@@ -19,23 +19,42 @@ from tokviz.ui.compare.charts import encoder_color
 from tokviz.ui.compare.rows import error_color
 from tokviz.ui.token_colors import readable_on
 
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
 # titles are translated when shown (lupdate reads the literals; the English stays the key)
-STAT_COLUMNS = [QT_TRANSLATE_NOOP("ComparePanel", "Encoder"), QT_TRANSLATE_NOOP("ComparePanel", "Tokens"),
-                QT_TRANSLATE_NOOP("ComparePanel", "Chars/token"), QT_TRANSLATE_NOOP("ComparePanel", "Bytes/token"),
-                QT_TRANSLATE_NOOP("ComparePanel", "Tokens/word"), QT_TRANSLATE_NOOP("ComparePanel", "Partial"),
-                QT_TRANSLATE_NOOP("ComparePanel", "Byte fallback"), QT_TRANSLATE_NOOP("ComparePanel", "Unknown"),
-                QT_TRANSLATE_NOOP("ComparePanel", "Round trip"), QT_TRANSLATE_NOOP("ComparePanel", "Vocab size")]
-CORPUS_COLUMNS = [QT_TRANSLATE_NOOP("ComparePanel", "Set"), QT_TRANSLATE_NOOP("ComparePanel", "Encoder"),
-                  QT_TRANSLATE_NOOP("ComparePanel", "Texts"), QT_TRANSLATE_NOOP("ComparePanel", "Tokens"),
-                  QT_TRANSLATE_NOOP("ComparePanel", "Chars/token"), QT_TRANSLATE_NOOP("ComparePanel", "Bytes/token"),
-                  QT_TRANSLATE_NOOP("ComparePanel", "Tokens/word"), QT_TRANSLATE_NOOP("ComparePanel", "Partial"),
-                  QT_TRANSLATE_NOOP("ComparePanel", "Byte fallback"), QT_TRANSLATE_NOOP("ComparePanel", "Unknown"),
-                  QT_TRANSLATE_NOOP("ComparePanel", "Round-trip failures"), QT_TRANSLATE_NOOP("ComparePanel", "Errors")]
-CORPUS_METRICS = {QT_TRANSLATE_NOOP("ComparePanel", "chars per token"): "chars_per_token",
-                  QT_TRANSLATE_NOOP("ComparePanel", "tokens"): "tokens",
-                  QT_TRANSLATE_NOOP("ComparePanel", "bytes per token"): "bytes_per_token",
-                  QT_TRANSLATE_NOOP("ComparePanel", "tokens per word"): "fertility",
-                  QT_TRANSLATE_NOOP("ComparePanel", "partial tokens"): "partial_tokens"}
+STAT_COLUMNS = [
+    QT_TRANSLATE_NOOP("ComparePanel", "Encoder"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Tokens"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Chars/token"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Bytes/token"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Tokens/word"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Partial"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Byte fallback"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Unknown"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Round trip"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Vocab size"),
+]
+CORPUS_COLUMNS = [
+    QT_TRANSLATE_NOOP("ComparePanel", "Set"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Encoder"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Texts"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Tokens"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Chars/token"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Bytes/token"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Tokens/word"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Partial"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Byte fallback"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Unknown"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Round-trip failures"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Errors"),
+]
+CORPUS_METRICS = {
+    QT_TRANSLATE_NOOP("ComparePanel", "chars per token"): "chars_per_token",
+    QT_TRANSLATE_NOOP("ComparePanel", "tokens"): "tokens",
+    QT_TRANSLATE_NOOP("ComparePanel", "bytes per token"): "bytes_per_token",
+    QT_TRANSLATE_NOOP("ComparePanel", "tokens per word"): "fertility",
+    QT_TRANSLATE_NOOP("ComparePanel", "partial tokens"): "partial_tokens",
+}
 
 
 def number(value: float, digits: int = 2) -> str:
@@ -113,11 +132,21 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
             continue
         m = outcome.metrics
         rt_tip = "\n".join(d.describe() for d in outcome.differences[:20]) or "decode(encode(text)) == text"
-        cells = [f"{m.tokens:,}", number(m.chars_per_token), number(m.bytes_per_token), number(m.fertility),
-                 f"{m.partial_tokens:,}", f"{m.fallback_tokens:,}", f"{m.unknown_tokens:,}",
-                 QCoreApplication.translate("ComparePanel", "exact") if m.round_trip else QCoreApplication.translate("ComparePanel", "differs ({n})").format(
-                     n=f"{len(outcome.differences)}{'+' if len(outcome.differences) >= DIFF_LIMIT else ''}"),
-                 f"{outcome.vocab_size:,}" if outcome.vocab_size else "?"]
+        cells = [
+            f"{m.tokens:,}",
+            number(m.chars_per_token),
+            number(m.bytes_per_token),
+            number(m.fertility),
+            f"{m.partial_tokens:,}",
+            f"{m.fallback_tokens:,}",
+            f"{m.unknown_tokens:,}",
+            translate("ComparePanel", "exact")
+            if m.round_trip
+            else translate("ComparePanel", "differs ({n})").format(
+                n=f"{len(outcome.differences)}{'+' if len(outcome.differences) >= DIFF_LIMIT else ''}"
+            ),
+            f"{outcome.vocab_size:,}" if outcome.vocab_size else "?",
+        ]
         for c, value in enumerate(cells, start=1):
             item = table_item(value, tip=rt_tip if c == 8 else None)
             if c == 8 and not m.round_trip:
@@ -126,10 +155,16 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
         values.append(m.tokens)
         if outcome.differences:
             shown = "; ".join(d.describe() for d in outcome.differences[:3])
-            more = (" " + QCoreApplication.translate("ComparePanel", "(+{n} more)").format(n=len(outcome.differences) - 3)
-                    if len(outcome.differences) > 3 else "")
-            diffs.append(QCoreApplication.translate("ComparePanel", "<b>{name}</b> round trip: {diffs}").format(
-                name=html.escape(name), diffs=html.escape(shown) + more))
+            more = (
+                " " + translate("ComparePanel", "(+{n} more)").format(n=len(outcome.differences) - 3)
+                if len(outcome.differences) > 3
+                else ""
+            )
+            diffs.append(
+                translate("ComparePanel", "<b>{name}</b> round trip: {diffs}").format(
+                    name=html.escape(name), diffs=html.escape(shown) + more
+                )
+            )
     return StatsShown(names, values, colors, diffs)
 
 
@@ -137,36 +172,108 @@ def fill_corpus_table(t: QTableWidget, totals: list[CorpusTotals]) -> None:
     """One row per (text set, encoder) of a corpus comparison."""
     t.setRowCount(len(totals))
     for r, c in enumerate(totals):
-        cells = [c.set_name, c.encoder, f"{c.texts:,}", f"{c.tokens:,}", number(c.chars_per_token),
-                 number(c.bytes_per_token), number(c.fertility), f"{c.partial_tokens:,}", f"{c.fallback_tokens:,}",
-                 f"{c.unknown_tokens:,}", f"{c.round_trip_failures:,}", f"{c.failed_texts:,}"]
+        cells = [
+            c.set_name,
+            c.encoder,
+            f"{c.texts:,}",
+            f"{c.tokens:,}",
+            number(c.chars_per_token),
+            number(c.bytes_per_token),
+            number(c.fertility),
+            f"{c.partial_tokens:,}",
+            f"{c.fallback_tokens:,}",
+            f"{c.unknown_tokens:,}",
+            f"{c.round_trip_failures:,}",
+            f"{c.failed_texts:,}",
+        ]
         for col, value in enumerate(cells):
             t.setItem(r, col, table_item(value, align_right=col >= 2, tip=c.first_error if col == 11 else None))
 
 
 def stats_csv(outcomes: list[EncoderOutcome]) -> tuple[list[str], list[list]]:
     """The stats of the current text as CSV rows: numbers unformatted."""
-    header = ["encoder", "tokens", "characters", "bytes", "words", "chars_per_token", "bytes_per_token",
-              "fertility", "partial_tokens", "fallback_tokens", "unknown_tokens", "round_trip", "vocab_size", "error"]
+    header = [
+        "encoder",
+        "tokens",
+        "characters",
+        "bytes",
+        "words",
+        "chars_per_token",
+        "bytes_per_token",
+        "fertility",
+        "partial_tokens",
+        "fallback_tokens",
+        "unknown_tokens",
+        "round_trip",
+        "vocab_size",
+        "error",
+    ]
     rows = []
     for o in outcomes:
         if o.metrics is None:
             rows.append([o.encoder] + [""] * 12 + [o.error or ""])
             continue
         m = o.metrics
-        rows.append([o.encoder, m.tokens, m.characters, m.bytes, m.words, f"{m.chars_per_token:.4f}",
-                     f"{m.bytes_per_token:.4f}", f"{m.fertility:.4f}", m.partial_tokens, m.fallback_tokens,
-                     m.unknown_tokens, "exact" if m.round_trip else "differs", o.vocab_size or "", ""])
+        rows.append(
+            [
+                o.encoder,
+                m.tokens,
+                m.characters,
+                m.bytes,
+                m.words,
+                f"{m.chars_per_token:.4f}",
+                f"{m.bytes_per_token:.4f}",
+                f"{m.fertility:.4f}",
+                m.partial_tokens,
+                m.fallback_tokens,
+                m.unknown_tokens,
+                "exact" if m.round_trip else "differs",
+                o.vocab_size or "",
+                "",
+            ]
+        )
     return header, rows
 
 
 def corpus_csv(totals: list[CorpusTotals]) -> tuple[list[str], list[list]]:
     """The corpus totals as CSV rows: numbers unformatted."""
-    header = ["set", "encoder", "texts", "tokens", "characters", "bytes", "words", "chars_per_token",
-              "bytes_per_token", "fertility", "partial_tokens", "fallback_tokens", "unknown_tokens",
-              "round_trip_failures", "failed_texts", "first_error"]
-    rows = [[c.set_name, c.encoder, c.texts, c.tokens, c.characters, c.bytes, c.words, f"{c.chars_per_token:.4f}",
-             f"{c.bytes_per_token:.4f}", f"{c.fertility:.4f}", c.partial_tokens, c.fallback_tokens,
-             c.unknown_tokens, c.round_trip_failures, c.failed_texts, c.first_error or ""]
-            for c in totals]
+    header = [
+        "set",
+        "encoder",
+        "texts",
+        "tokens",
+        "characters",
+        "bytes",
+        "words",
+        "chars_per_token",
+        "bytes_per_token",
+        "fertility",
+        "partial_tokens",
+        "fallback_tokens",
+        "unknown_tokens",
+        "round_trip_failures",
+        "failed_texts",
+        "first_error",
+    ]
+    rows = [
+        [
+            c.set_name,
+            c.encoder,
+            c.texts,
+            c.tokens,
+            c.characters,
+            c.bytes,
+            c.words,
+            f"{c.chars_per_token:.4f}",
+            f"{c.bytes_per_token:.4f}",
+            f"{c.fertility:.4f}",
+            c.partial_tokens,
+            c.fallback_tokens,
+            c.unknown_tokens,
+            c.round_trip_failures,
+            c.failed_texts,
+            c.first_error or "",
+        ]
+        for c in totals
+    ]
     return header, rows

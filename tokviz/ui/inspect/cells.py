@@ -78,7 +78,7 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     drawn = encoding.tokens[:limit]
     if len(encoding.tokens) > limit and drawn:
         # only the characters up to the last drawn token matter (the text may be megabytes)
-        text = text[:max(t.end for t in drawn[-64:])]
+        text = text[: max(t.end for t in drawn[-64:])]
     data = text.encode("utf-8", "surrogatepass")
     starts = char_byte_starts(text, data)
     cells: list[Cell] = []
@@ -142,7 +142,7 @@ def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict
     c0 = c = bisect.bisect_right(starts, bs) - 1
     head: Segment | None = None
     if starts[c] < bs:  # the token starts inside character c
-        head = Segment("hex", data[bs:min(be, starts[c + 1])].hex(" ").upper(), 0)
+        head = Segment("hex", data[bs : min(be, starts[c + 1])].hex(" ").upper(), 0)
         c += 1
     e = bisect.bisect_right(starts, be) - 1  # characters [c, e) lie wholly inside the token
     tail = e < len(text) and starts[e] < be and e >= c
@@ -161,7 +161,7 @@ def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict
         return Cell(ti, c0, inner, line_break)
     segs = ([head] if head else []) + list(inner)
     if tail:  # the token ends inside character e
-        segs.append(Segment("hex", data[max(bs, starts[e]):be].hex(" ").upper(), e - c0))
+        segs.append(Segment("hex", data[max(bs, starts[e]) : be].hex(" ").upper(), e - c0))
     return Cell(ti, c0, tuple(segs), line_break)
 
 
@@ -205,8 +205,9 @@ CELL_GAP = 4  # between two cells on a line
 MARGIN = 10  # around the cells in the viewport
 
 
-def wrap_cells(cells: list[Cell], widths: list[float], viewport_width: int, mode: str,
-               token_cell: dict[int, int] | None = None) -> CellLayout:
+def wrap_cells(
+    cells: list[Cell], widths: list[float], viewport_width: int, mode: str, token_cell: dict[int, int] | None = None
+) -> CellLayout:
     """Place ``cells`` of ``widths`` on lines of the viewport (plain Python, thread-safe);
     ``token_cell`` is reused when the cells are the same (a resize)."""
     avail = max(200.0, viewport_width - 2 * MARGIN)
@@ -256,13 +257,22 @@ class CellMeasure:
     def widths(self, cells: list[Cell]) -> array:
         """Width of each cell showing its text."""
         seg, pad, gap = self.segment, 2 * self.PAD, self.SEG_GAP
-        return array("d", [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells])
+        return array(
+            "d", [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells]
+        )
 
     def id_widths(self, cells: list[Cell], encoding: Encoding) -> array:
         """Width of each cell showing its token id."""
         seg, pad, toks = self.segment, 2 * self.PAD, encoding.tokens
-        return array("d", [seg("text", str(toks[c.token].id)) + pad if c.token >= 0 else
-                           sum(seg(s.kind, s.text) for s in c.segments) + pad for c in cells])
+        return array(
+            "d",
+            [
+                seg("text", str(toks[c.token].id)) + pad
+                if c.token >= 0
+                else sum(seg(s.kind, s.text) for s in c.segments) + pad
+                for c in cells
+            ],
+        )
 
 
 def shown_char(ch: str) -> str:

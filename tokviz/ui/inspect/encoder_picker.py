@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QFileDialog
 
 from tokviz.ui.inspect.jobs import open_model
 
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
 OPEN_MODEL = "\x00open-model"  # combo data of the "Open model file…" entry (never an encoder name)
 
 
@@ -30,12 +32,16 @@ class EncoderPicker:
             label = s.name if s.vocab_size is None else f"{s.name}  ·  {s.vocab_size:,}"
             item = QStandardItem(label)
             item.setData(s.name, Qt.ItemDataRole.UserRole)
-            item.setToolTip(s.reason if s.available else QCoreApplication.translate("InspectPanel", "Unavailable: {reason}").format(reason=s.reason))
+            item.setToolTip(
+                s.reason if s.available else translate("InspectPanel", "Unavailable: {reason}").format(reason=s.reason)
+            )
             item.setEnabled(s.available)
             model.appendRow(item)
-        opener = QStandardItem(QCoreApplication.translate("InspectPanel", "Open model file…"))
+        opener = QStandardItem(translate("InspectPanel", "Open model file…"))
         opener.setData(OPEN_MODEL, Qt.ItemDataRole.UserRole)
-        opener.setToolTip(QCoreApplication.translate("InspectPanel", "Add a .tiktoken, SentencePiece .model or tokviz model file as an encoder"))
+        opener.setToolTip(
+            translate("InspectPanel", "Add a .tiktoken, SentencePiece .model or tokviz model file as an encoder")
+        )
         model.appendRow(opener)
         available = [s.name for s in statuses if s.available]
         if previous not in available:
@@ -65,9 +71,11 @@ class EncoderPicker:
             # the default encoder; the next trained model is followed again.
             fallback = self._default_encoder()
             self._lost_trained = True
-            self._reset_text = QCoreApplication.translate("InspectPanel", "The Train panel was reset, so its model ({name}) is gone; the tokens below "
-                                       "are from {fallback}. Train again to see the new model here.").format(
-                name=previous, fallback=fallback or "–")
+            self._reset_text = translate(
+                "InspectPanel",
+                "The Train panel was reset, so its model ({name}) is gone; the tokens below "
+                "are from {fallback}. Train again to see the new model here.",
+            ).format(name=previous, fallback=fallback or "–")
             self.message_bar.show_message(self._reset_text, "warning")
             self._current_encoder = fallback
             self.encode_now()
@@ -97,14 +105,19 @@ class EncoderPicker:
         for i, (n, enabled, tip) in enumerate(self.encoder_names()):
             if n == name:
                 if not enabled:
-                    self.message_bar.show_message(QCoreApplication.translate("InspectPanel", "{name} is unavailable: {reason}").format(name=name, reason=tip), "warning")
+                    self.message_bar.show_message(
+                        translate("InspectPanel", "{name} is unavailable: {reason}").format(name=name, reason=tip),
+                        "warning",
+                    )
                     return
                 self.encoder_combo.setCurrentIndex(i)
                 self._chose_encoder()
                 self._current_encoder = name
                 self.encode_now()
                 return
-        self.message_bar.show_message(QCoreApplication.translate("InspectPanel", "There is no encoder called {name}.").format(name=repr(name)), "warning")
+        self.message_bar.show_message(
+            translate("InspectPanel", "There is no encoder called {name}.").format(name=repr(name)), "warning"
+        )
 
     def current_encoder(self) -> str | None:
         return self._current_encoder
@@ -114,7 +127,10 @@ class EncoderPicker:
         if name == OPEN_MODEL:
             self._restore_encoder_index()
             path, _ = QFileDialog.getOpenFileName(
-                self, QCoreApplication.translate("InspectPanel", "Open model file"), "", QCoreApplication.translate("InspectPanel", "Models (*.model *.tiktoken *.json *.txt *.codes);;All files (*)")
+                self,
+                translate("InspectPanel", "Open model file"),
+                "",
+                translate("InspectPanel", "Models (*.model *.tiktoken *.json *.txt *.codes);;All files (*)"),
             )
             if path:
                 self.open_model_path(path)
@@ -133,14 +149,17 @@ class EncoderPicker:
         if self._closed:
             return
         # remembered so that the "still opening" checks do not depend on the language
-        self._opening_text = QCoreApplication.translate("InspectPanel", "Opening {name}…").format(name=Path(path).name)
+        self._opening_text = translate("InspectPanel", "Opening {name}…").format(name=Path(path).name)
         self.message_bar.show_message(self._opening_text, "info")
-        self._model_tasks.start(lambda _state: (path, *open_model(path)),
-                                finished=lambda opened: self._on_model_opened(*opened))
+        self._model_tasks.start(
+            lambda _state: (path, *open_model(path)), finished=lambda opened: self._on_model_opened(*opened)
+        )
 
     def _on_model_opened(self, path: str, encoder, error: str) -> None:
         if encoder is None:
-            self.message_bar.show_message(QCoreApplication.translate("InspectPanel", "Cannot open the model file: {err}").format(err=error), "error")
+            self.message_bar.show_message(
+                translate("InspectPanel", "Cannot open the model file: {err}").format(err=error), "error"
+            )
             self._restore_encoder_index()
             return
         self.message_bar.clear()

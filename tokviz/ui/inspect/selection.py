@@ -13,6 +13,8 @@ from tokviz.ui.inspect.byte_layers import Layers, build_layers
 from tokviz.ui.inspect.describe import selection_details
 from tokviz.ui.inspect.views import CountsBar
 
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
 
 class TokenSelection:
     """The selection and its byte layers (mixed into InspectPanel; the strings are InspectPanel's)."""
@@ -28,8 +30,12 @@ class TokenSelection:
         """Highlight the selected tokens' characters in the editor (without moving its cursor)."""
         enc = self._encoding()
         marks = []
-        if (selection is not None and enc is not None and self.input_tabs.currentWidget() is self.editor
-                and self.result.request.normalization == "none"):
+        if (
+            selection is not None
+            and enc is not None
+            and self.input_tabs.currentWidget() is self.editor
+            and self.result.request.normalization == "none"
+        ):
             a, b = selection
             start, end = enc.tokens[a].start, max(enc.tokens[b].end, enc.tokens[a].start)
             # the editor counts UTF-16 code units: astral characters (emoji) count two
@@ -48,7 +54,7 @@ class TokenSelection:
         enc = self.result.encoding if self.result is not None else None
         if enc is None or not enc.text:
             self.layers_view.set_layers(Layers(), [])
-            self.layers_title.setText(QCoreApplication.translate("InspectPanel", "Byte layers"))
+            self.layers_title.setText(translate("InspectPanel", "Byte layers"))
             self.details.setText("")
             return
         self.details.setText(selection_details(enc, selection))
@@ -57,20 +63,32 @@ class TokenSelection:
             c0 = enc.tokens[a].start
             c1 = max(enc.tokens[b].end, c0 + 1 if enc.tokens[b].end <= c0 else enc.tokens[b].end)
             c1 = min(c1, len(enc.text))
-            what = (QCoreApplication.translate("InspectPanel", "tokens {first}–{last} of {total}") if b > a else QCoreApplication.translate("InspectPanel", "token {first} of {total}")).format(
-                first=a + 1, last=b + 1, total=f"{len(enc.tokens):,}")
+            what = (
+                translate("InspectPanel", "tokens {first}–{last} of {total}")
+                if b > a
+                else translate("InspectPanel", "token {first} of {total}")
+            ).format(first=a + 1, last=b + 1, total=f"{len(enc.tokens):,}")
         else:
             c0, c1 = 0, len(enc.text)
-            what = QCoreApplication.translate("InspectPanel", "the beginning of the text (click a token to choose)")
+            what = translate("InspectPanel", "the beginning of the text (click a token to choose)")
         layers = build_layers(enc, c0, c1)
         colors = self.result.colors
         self.layers_view.set_layers(layers, colors, selection, self.result.marks)
-        shown = enc.text[layers.char_start:layers.char_end]
-        more = " " + QCoreApplication.translate("InspectPanel", "(first bytes only)") if layers.truncated else ""
-        title = (QCoreApplication.translate("InspectPanel", "<b>Byte layers</b> — {what}: {n} code point, {bytes} UTF-8 bytes{more}. "
-                         "Each byte is owned by exactly one token (same colours as above).") if len(shown) == 1 else
-                 QCoreApplication.translate("InspectPanel", "<b>Byte layers</b> — {what}: {n} code points, {bytes} UTF-8 bytes{more}. "
-                         "Each byte is owned by exactly one token (same colours as above)."))
+        shown = enc.text[layers.char_start : layers.char_end]
+        more = " " + translate("InspectPanel", "(first bytes only)") if layers.truncated else ""
+        title = (
+            translate(
+                "InspectPanel",
+                "<b>Byte layers</b> — {what}: {n} code point, {bytes} UTF-8 bytes{more}. "
+                "Each byte is owned by exactly one token (same colours as above).",
+            )
+            if len(shown) == 1
+            else translate(
+                "InspectPanel",
+                "<b>Byte layers</b> — {what}: {n} code points, {bytes} UTF-8 bytes{more}. "
+                "Each byte is owned by exactly one token (same colours as above).",
+            )
+        )
         self.layers_title.setText(title.format(what=what, n=len(shown), bytes=layers.columns, more=more))
         self._fit_layers()  # after the caption: its wrapped height counts
         span = self.layers_view.selection_x_range()
@@ -91,8 +109,11 @@ class TokenSelection:
         if total <= 0:
             return
         lv = self.layers_view
-        scrollbar = (self.layers_scroll.horizontalScrollBar().sizeHint().height()
-                     if lv.sizeHint().width() > self.layers_scroll.width() else 0)
+        scrollbar = (
+            self.layers_scroll.horizontalScrollBar().sizeHint().height()
+            if lv.sizeHint().width() > self.layers_scroll.width()
+            else 0
+        )
         # the caption wraps: its height at the panel's width (its sizeHint assumes a narrow label)
         title_h = self.layers_title.heightForWidth(max(self.split.width(), 400))
         extra = title_h + scrollbar + 12

@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QFileDialog, QSizePolicy
 
 from tokviz.core.errors import InvalidTextError, find_lone_surrogate, replace_lone_surrogates
 
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
 
 class TextInput:
     """The text input (mixed into InspectPanel; the strings are InspectPanel's)."""
@@ -27,7 +29,9 @@ class TextInput:
 
     def paste_text(self, text: str) -> bool:
         """Insert pasted ``text`` at the cursor (same lone-surrogate check as :meth:`set_text`)."""
-        if self._refuse_surrogates(text, lambda fixed: self.editor.insertPlainText(fixed), QCoreApplication.translate("InspectPanel", "pasted text")):
+        if self._refuse_surrogates(
+            text, lambda fixed: self.editor.insertPlainText(fixed), translate("InspectPanel", "pasted text")
+        ):
             return False
         self.editor.insertPlainText(text)
         return True
@@ -39,8 +43,9 @@ class TextInput:
         self._pending_paste = text  # nothing is lost: the action inserts it repaired
         err = InvalidTextError(text, index)
         self.message_bar.show_message(
-            QCoreApplication.translate("InspectPanel", "The {what} was not inserted. {err}").format(what=what, err=err), "error",
-            QCoreApplication.translate("InspectPanel", "Replace with U+FFFD"),
+            translate("InspectPanel", "The {what} was not inserted. {err}").format(what=what, err=err),
+            "error",
+            translate("InspectPanel", "Replace with U+FFFD"),
             lambda: self._apply_pending(apply),
         )
         return True
@@ -55,8 +60,12 @@ class TextInput:
         return self._pending_paste
 
     def _choose_text_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, QCoreApplication.translate("InspectPanel", "Open text file"), "",
-                                              QCoreApplication.translate("InspectPanel", "Text (*.txt *.md *.py *.json);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            translate("InspectPanel", "Open text file"),
+            "",
+            translate("InspectPanel", "Text (*.txt *.md *.py *.json);;All files (*)"),
+        )
         if path:
             self.open_text_file(path)
 
@@ -67,18 +76,31 @@ class TextInput:
         try:
             data = p.read_bytes()
         except OSError as err:
-            self.message_bar.show_message(QCoreApplication.translate("InspectPanel", "Cannot read {path}: {err}").format(path=p, err=err.strerror or err), "error")
+            self.message_bar.show_message(
+                translate("InspectPanel", "Cannot read {path}: {err}").format(path=p, err=err.strerror or err), "error"
+            )
             return False
         try:
             text = data.decode("utf-8", "replace" if replace_invalid else "strict")
         except UnicodeDecodeError as err:
-            bad = data[err.start:err.end].hex(" ").upper()
+            bad = data[err.start : err.end].hex(" ").upper()
             self.message_bar.show_message(
-                (QCoreApplication.translate("InspectPanel", "{name} is not valid UTF-8: bytes {bad} at offset {offset} cannot be decoded ({reason}). "
-                         "Nothing was loaded.") if err.end - err.start > 1 else
-                 QCoreApplication.translate("InspectPanel", "{name} is not valid UTF-8: byte {bad} at offset {offset} cannot be decoded ({reason}). "
-                         "Nothing was loaded.")).format(name=p.name, bad=bad, offset=f"{err.start:,}", reason=err.reason),
-                "error", QCoreApplication.translate("InspectPanel", "Open with U+FFFD replacements"), lambda: self.open_text_file(p, replace_invalid=True),
+                (
+                    translate(
+                        "InspectPanel",
+                        "{name} is not valid UTF-8: bytes {bad} at offset {offset} cannot be decoded ({reason}). "
+                        "Nothing was loaded.",
+                    )
+                    if err.end - err.start > 1
+                    else translate(
+                        "InspectPanel",
+                        "{name} is not valid UTF-8: byte {bad} at offset {offset} cannot be decoded ({reason}). "
+                        "Nothing was loaded.",
+                    )
+                ).format(name=p.name, bad=bad, offset=f"{err.start:,}", reason=err.reason),
+                "error",
+                translate("InspectPanel", "Open with U+FFFD replacements"),
+                lambda: self.open_text_file(p, replace_invalid=True),
             )
             return False
         self.input_tabs.setCurrentWidget(self.editor)
@@ -92,7 +114,9 @@ class TextInput:
         for i in range(self.input_tabs.count()):
             page = self.input_tabs.widget(i)
             shown = page is self.input_tabs.currentWidget()
-            page.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred if shown else QSizePolicy.Policy.Ignored)
+            page.setSizePolicy(
+                QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred if shown else QSizePolicy.Policy.Ignored
+            )
         self.input_tabs.updateGeometry()
 
     def _on_input_tab(self, index: int) -> None:

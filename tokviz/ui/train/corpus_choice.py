@@ -13,6 +13,8 @@ from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.views import PasteDialog
 from tokviz.ui.train_replay import keep_hangul
 
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
 
 class CorpusChoice:
     """The corpus and the trainer settings (mixed into TrainPanel)."""
@@ -51,8 +53,12 @@ class CorpusChoice:
 
     def _open_file(self) -> None:
         last = self._settings().last_corpus if self._settings() is not None else None
-        path, _ = QFileDialog.getOpenFileName(self, QCoreApplication.translate("TrainPanel", "Open a text corpus"), str(Path(last).parent) if last else "",
-                                              QCoreApplication.translate("TrainPanel", "Text files (*.txt);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            translate("TrainPanel", "Open a text corpus"),
+            str(Path(last).parent) if last else "",
+            translate("TrainPanel", "Text files (*.txt);;All files (*)"),
+        )
         if path:
             self.open_corpus_file(path)
 

@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QFileDialog
 
 from tokviz.ui.train.views import FORMATS
 
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
 
 class ModelAtStep:
     """Offers and saves the model at ``self.cursor`` (mixed into TrainPanel)."""
@@ -33,8 +35,12 @@ class ModelAtStep:
         try:
             model = self.trainer.model(step=self.cursor)
         except Exception as err:  # noqa: BLE001
-            self.message.show_message(QCoreApplication.translate("TrainPanel", "The model at step {step} is not available: {err}").format(step=self.cursor, err=err),
-                                      "error")
+            self.message.show_message(
+                translate("TrainPanel", "The model at step {step} is not available: {err}").format(
+                    step=self.cursor, err=err
+                ),
+                "error",
+            )
             return
         offer = getattr(self.session, "offer_trained_model", None)
         if offer is not None:
@@ -61,14 +67,18 @@ class ModelAtStep:
         subword-nmt codes are char-level; tokviz's own JSON holds both)."""
         mode = self.config.mode if self.config is not None else self.mode_combo.currentData()
         fits = {"byte": ("tokviz", "tiktoken", "gpt2"), "char": ("tokviz", "subword-nmt")}[mode]
-        return [(name, QCoreApplication.translate("TrainPanel", f)) for name, f in FORMATS if name in fits]
+        return [(name, translate("TrainPanel", f)) for name, f in FORMATS if name in fits]
 
     def _ask_and_save(self) -> None:
         if self.trainer is None or self.cursor == 0:
             return
         formats = self.formats_for_mode()
         path, chosen = QFileDialog.getSaveFileName(
-            self, QCoreApplication.translate("TrainPanel", "Save the model at step {step}").format(step=self.cursor), "", ";;".join(f for _, f in formats))
+            self,
+            translate("TrainPanel", "Save the model at step {step}").format(step=self.cursor),
+            "",
+            ";;".join(f for _, f in formats),
+        )
         if not path:
             return
         fmt = next((name for name, f in formats if f == chosen), "tokviz")
@@ -82,9 +92,15 @@ class ModelAtStep:
 
             written = save_model(self.current_model(), path, fmt) or [path]
         except Exception as err:  # noqa: BLE001
-            self.message.show_message(QCoreApplication.translate("TrainPanel", "Could not save the model: {err}").format(err=err), "error")
+            self.message.show_message(
+                translate("TrainPanel", "Could not save the model: {err}").format(err=err), "error"
+            )
             return []
         names = ", ".join(str(p) for p in written)
-        self.message.show_message(QCoreApplication.translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
-            step=self.cursor, fmt=fmt, names=names), "info")
+        self.message.show_message(
+            translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
+                step=self.cursor, fmt=fmt, names=names
+            ),
+            "info",
+        )
         return list(written)

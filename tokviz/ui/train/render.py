@@ -19,6 +19,8 @@ from tokviz.ui.train.views import mute_label, muted_color, segment_runs
 from tokviz.ui.train.vocab import visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
 FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
 BUSY_FRAME_MS = 100  # 10 per second while following a computing trainer at full speed (it needs the CPU)
 SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame while the trainer runs
@@ -27,8 +29,15 @@ SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame whil
 HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
 # seconds between refreshes of each heavy view while the trainer computes (a pyqtgraph repaint
 # is the costliest); when the trainer is paused or done, every view follows every step
-HEAVY_INTERVAL = {"sample": 0.3, "vocab": 0.3, "probe": 0.5,
-                  "plot:vocab": 0.5, "plot:count": 0.5, "plot:corpus": 0.5, "plot:length": 0.5}
+HEAVY_INTERVAL = {
+    "sample": 0.3,
+    "vocab": 0.3,
+    "probe": 0.5,
+    "plot:vocab": 0.5,
+    "plot:count": 0.5,
+    "plot:corpus": 0.5,
+    "plot:length": 0.5,
+}
 
 
 class StepRendering:
@@ -49,10 +58,18 @@ class StepRendering:
         target = self.config.merges if self.config is not None else self.merges_spin.value()
         state = ""
         if self.finished is not None and step == n:
-            state = " · " + {"merges": QCoreApplication.translate("TrainPanel", "done"), "cancelled": QCoreApplication.translate("TrainPanel", "cancelled"),
-                             "min_frequency": QCoreApplication.translate("TrainPanel", "min frequency reached"),
-                             "exhausted": QCoreApplication.translate("TrainPanel", "no pairs left")}[self.finished.reason]
-        self.step_label.setText(QCoreApplication.translate("TrainPanel", "step {step} / {target}").format(step=f"{step:,}", target=f"{target:,}") + state)
+            state = (
+                " · "
+                + {
+                    "merges": translate("TrainPanel", "done"),
+                    "cancelled": translate("TrainPanel", "cancelled"),
+                    "min_frequency": translate("TrainPanel", "min frequency reached"),
+                    "exhausted": translate("TrainPanel", "no pairs left"),
+                }[self.finished.reason]
+            )
+        self.step_label.setText(
+            translate("TrainPanel", "step {step} / {target}").format(step=f"{step:,}", target=f"{target:,}") + state
+        )
         self._render_banner(step)
         if self._selected_token is not None and replay is not None:
             self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
@@ -86,10 +103,10 @@ class StepRendering:
         self._view_drawn[view] = time.monotonic()
         if view == "vocab":
             self.vocab_model.set_shown(step)
-            self.vocab_title.setText(QCoreApplication.translate("TrainPanel", "<b>Learned tokens</b> ({n})").format(n=f"{step:,}"))
+            self.vocab_title.setText(translate("TrainPanel", "<b>Learned tokens</b> ({n})").format(n=f"{step:,}"))
             done = True
         elif view.startswith("plot:"):
-            self.plots.show_step(self.series, step, parts=(view[len("plot:"):],))
+            self.plots.show_step(self.series, step, parts=(view[len("plot:") :],))
             done = True
         elif view == "probe":
             self._render_probe()
@@ -104,13 +121,18 @@ class StepRendering:
 
         bg = token_color(token_id, dark=self._dark)
         weight = "font-weight:bold;" if bold else ""
-        return (f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
-                f"&nbsp;{html.escape(visible_piece(piece))}&nbsp;</span>")
+        return (
+            f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
+            f"&nbsp;{html.escape(visible_piece(piece))}&nbsp;</span>"
+        )
 
     def _render_banner(self, step: int) -> None:
         if self.replay is None or step == 0:
-            hint = (QCoreApplication.translate("TrainPanel", "Press ▶ Train to watch BPE learn merge by merge") if self.replay is None
-                    else QCoreApplication.translate("TrainPanel", "step 0: no merges yet"))
+            hint = (
+                translate("TrainPanel", "Press ▶ Train to watch BPE learn merge by merge")
+                if self.replay is None
+                else translate("TrainPanel", "step 0: no merges yet")
+            )
             color = muted_color(self.palette()).name()
             self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
             return
@@ -119,8 +141,9 @@ class StepRendering:
             f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
             f"{self._piece_span(s.new_piece, s.token_id, True)}"
             + '&nbsp;&nbsp;<span style="font-size:13pt">'
-            + QCoreApplication.translate("TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens").format(
-                count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
+            + translate(
+                "TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens"
+            ).format(count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
             + "</span>"
         )
 
@@ -129,7 +152,7 @@ class StepRendering:
         ``budget`` seconds; True when every line shows the current step."""
         view = self.sample_view
         if not self._sample:
-            view.set_plain_lines([QCoreApplication.translate("TrainPanel", "(no sample lines)")])
+            view.set_plain_lines([translate("TrainPanel", "(no sample lines)")])
             self._sample_steps = []
             return True
         if self.replay is None:
@@ -165,12 +188,14 @@ class StepRendering:
             self.probe_view.set_plain_lines([text])
             self._probe_text = text
         if self.replay is None:
-            self.probe_status.setText(QCoreApplication.translate("TrainPanel", "{chars} characters").format(chars=len(text)))
+            self.probe_status.setText(translate("TrainPanel", "{chars} characters").format(chars=len(text)))
             return
         segs = self.replay.segment(text, self.cursor)
         count = sum(1 for s in segs if s.token_id is not None)
         self.probe_view.set_line(0, segment_runs(segs, dark=self._dark))
-        self.probe_status.setText(QCoreApplication.translate("TrainPanel", "{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text)))
+        self.probe_status.setText(
+            translate("TrainPanel", "{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text))
+        )
 
     def _on_vocab_row(self, current, _previous) -> None:
         if not current.isValid() or self.replay is None:
@@ -184,8 +209,11 @@ class StepRendering:
             return
         self._selected_token = token_id
         tree = self.replay.merge_tree(token_id, self.cursor)
-        self.tree_title.setText(QCoreApplication.translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
-            piece=html.escape(visible_piece(tree.piece)), leaves=tree.leaves(), levels=tree.depth() - 1))
+        self.tree_title.setText(
+            translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
+                piece=html.escape(visible_piece(tree.piece)), leaves=tree.leaves(), levels=tree.depth() - 1
+            )
+        )
         self.tree_view.set_tree(tree)
 
     def _apply_fonts(self) -> None:
@@ -227,8 +255,11 @@ class StepRendering:
         has_run = self.run is not None
         has_steps = self.replay is not None and len(self.replay) > 0
         paused = self.replay is not None and not self.playing
-        self.train_button.setText(QCoreApplication.translate("TrainPanel", "▶ Play") if (paused and (has_run or (has_steps and self.cursor < len(self.replay))))
-                                  else QCoreApplication.translate("TrainPanel", "▶ Train"))
+        self.train_button.setText(
+            translate("TrainPanel", "▶ Play")
+            if (paused and (has_run or (has_steps and self.cursor < len(self.replay))))
+            else translate("TrainPanel", "▶ Train")
+        )
         self.train_button.setEnabled(not self.playing)
         self.pause_button.setEnabled(self.playing)
         self.step_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)))

@@ -36,16 +36,24 @@ from tokviz.ui.train.tree import MergeTreeView
 from tokviz.ui.train.vocab import VocabFilter, VocabModel
 from tokviz.ui.train_replay import Segment
 
-SPEEDS = [(QT_TRANSLATE_NOOP("TrainPanel", "1 merge/s"), 1.0), (QT_TRANSLATE_NOOP("TrainPanel", "3 merges/s"), 3.0),
-          (QT_TRANSLATE_NOOP("TrainPanel", "10 merges/s"), 10.0), (QT_TRANSLATE_NOOP("TrainPanel", "30 merges/s"), 30.0),
-          (QT_TRANSLATE_NOOP("TrainPanel", "100 merges/s"), 100.0),
-          (QT_TRANSLATE_NOOP("TrainPanel", "1000 merges/s"), 1000.0),
-          (QT_TRANSLATE_NOOP("TrainPanel", "as fast as possible"), None)]
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
+SPEEDS = [
+    (QT_TRANSLATE_NOOP("TrainPanel", "1 merge/s"), 1.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "3 merges/s"), 3.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "10 merges/s"), 10.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "30 merges/s"), 30.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "100 merges/s"), 100.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "1000 merges/s"), 1000.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "as fast as possible"), None),
+]
 DEFAULT_SPEED = 2
-FORMATS = [("tokviz", QT_TRANSLATE_NOOP("TrainPanel", "tokviz model (*.json)")),
-           ("tiktoken", QT_TRANSLATE_NOOP("TrainPanel", "tiktoken rank file (*.tiktoken)")),
-           ("subword-nmt", QT_TRANSLATE_NOOP("TrainPanel", "subword-nmt codes (*.codes *.txt)")),
-           ("gpt2", QT_TRANSLATE_NOOP("TrainPanel", "GPT-2 vocab.json + merges.txt (*.json)"))]
+FORMATS = [
+    ("tokviz", QT_TRANSLATE_NOOP("TrainPanel", "tokviz model (*.json)")),
+    ("tiktoken", QT_TRANSLATE_NOOP("TrainPanel", "tiktoken rank file (*.tiktoken)")),
+    ("subword-nmt", QT_TRANSLATE_NOOP("TrainPanel", "subword-nmt codes (*.codes *.txt)")),
+    ("gpt2", QT_TRANSLATE_NOOP("TrainPanel", "GPT-2 vocab.json + merges.txt (*.json)")),
+]
 PROBE_TEXT = "토크나이저는 글자를 조각으로 나눕니다. Tokenizers split words into pieces 🙂"
 FRESH_BG = "#ff8c00"
 
@@ -152,50 +160,52 @@ class TrainLayout:
 
         # corpus and settings
         row1 = QHBoxLayout()
-        row1.addWidget(QLabel(QCoreApplication.translate("TrainPanel", "Corpus")))
+        row1.addWidget(QLabel(translate("TrainPanel", "Corpus")))
         self.corpus_combo = QComboBox()
         self.corpus_combo.setMinimumWidth(220)
         self.corpus_combo.addItem(self.source.label)
         self.corpus_combo.activated.connect(self._on_corpus_chosen)
         row1.addWidget(self.corpus_combo)
-        self.open_button = QPushButton(QCoreApplication.translate("TrainPanel", "Open file…"))
+        self.open_button = QPushButton(translate("TrainPanel", "Open file…"))
         self.open_button.clicked.connect(self._open_file)
-        self.paste_button = QPushButton(QCoreApplication.translate("TrainPanel", "Paste…"))
+        self.paste_button = QPushButton(translate("TrainPanel", "Paste…"))
         self.paste_button.clicked.connect(self._paste)
         row1.addWidget(self.open_button)
         row1.addWidget(self.paste_button)
         # settings on a row of their own, so the panel fits a 1024-pixel-wide screen
         settings_row = QHBoxLayout()
-        settings_row.addWidget(QLabel(QCoreApplication.translate("TrainPanel", "Mode")))
+        settings_row.addWidget(QLabel(translate("TrainPanel", "Mode")))
         self.mode_combo = QComboBox()
-        self.mode_combo.addItem(QCoreApplication.translate("TrainPanel", "byte (UTF-8 bytes)"), "byte")
-        self.mode_combo.addItem(QCoreApplication.translate("TrainPanel", "char (</w> words)"), "char")
+        self.mode_combo.addItem(translate("TrainPanel", "byte (UTF-8 bytes)"), "byte")
+        self.mode_combo.addItem(translate("TrainPanel", "char (</w> words)"), "char")
         self.mode_combo.currentIndexChanged.connect(self._on_mode)
         settings_row.addWidget(self.mode_combo)
-        self.pattern_label = QLabel(QCoreApplication.translate("TrainPanel", "Pattern"))
+        self.pattern_label = QLabel(translate("TrainPanel", "Pattern"))
         settings_row.addWidget(self.pattern_label)
         self.pattern_combo = QComboBox()
         for name in PATTERNS:
             self.pattern_combo.addItem(name)
         self.pattern_combo.setCurrentText("gpt4")
         settings_row.addWidget(self.pattern_combo)
-        self.hangul_check = QCheckBox(QCoreApplication.translate("TrainPanel", "Hangul only"))
-        self.hangul_check.setToolTip(QCoreApplication.translate("TrainPanel", "Count only Hangul and spaces (the classic Korean BPE tutorial's preset)"))
+        self.hangul_check = QCheckBox(translate("TrainPanel", "Hangul only"))
+        self.hangul_check.setToolTip(
+            translate("TrainPanel", "Count only Hangul and spaces (the classic Korean BPE tutorial's preset)")
+        )
         settings_row.addWidget(self.hangul_check)
         self.hangul_check.toggled.connect(self._on_keep_toggled)
-        settings_row.addWidget(QLabel(QCoreApplication.translate("TrainPanel", "Merges")))
+        settings_row.addWidget(QLabel(translate("TrainPanel", "Merges")))
         self.merges_spin = QSpinBox()
         self.merges_spin.setRange(1, 1_000_000)
         self.merges_spin.setValue(300)
         settings_row.addWidget(self.merges_spin)
-        settings_row.addWidget(QLabel(QCoreApplication.translate("TrainPanel", "Min freq")))
+        settings_row.addWidget(QLabel(translate("TrainPanel", "Min freq")))
         self.minfreq_spin = QSpinBox()
         self.minfreq_spin.setRange(1, 1_000_000)
         self.minfreq_spin.setValue(2)
         settings_row.addWidget(self.minfreq_spin)
         settings_row.addStretch(1)
         row1.addStretch(1)
-        self.save_button = QPushButton(QCoreApplication.translate("TrainPanel", "Save model…"))
+        self.save_button = QPushButton(translate("TrainPanel", "Save model…"))
         self.save_button.clicked.connect(self._save_model)
         row1.addWidget(self.save_button)
         root.addLayout(row1)
@@ -203,38 +213,44 @@ class TrainLayout:
 
         # transport
         row2 = QHBoxLayout()
-        self.train_button = QPushButton(QCoreApplication.translate("TrainPanel", "▶ Train"))
-        self.pause_button = QPushButton(QCoreApplication.translate("TrainPanel", "⏸ Pause"))
-        self.step_button = QPushButton(QCoreApplication.translate("TrainPanel", "Step"))
-        self.end_button = QPushButton(QCoreApplication.translate("TrainPanel", "⏭ Run to end"))
-        self.cancel_button = QPushButton(QCoreApplication.translate("TrainPanel", "■ Cancel"))
-        self.reset_button = QPushButton(QCoreApplication.translate("TrainPanel", "Reset"))
+        self.train_button = QPushButton(translate("TrainPanel", "▶ Train"))
+        self.pause_button = QPushButton(translate("TrainPanel", "⏸ Pause"))
+        self.step_button = QPushButton(translate("TrainPanel", "Step"))
+        self.end_button = QPushButton(translate("TrainPanel", "⏭ Run to end"))
+        self.cancel_button = QPushButton(translate("TrainPanel", "■ Cancel"))
+        self.reset_button = QPushButton(translate("TrainPanel", "Reset"))
         self.train_button.clicked.connect(self.train_or_play)
         self.pause_button.clicked.connect(self.pause)
         self.step_button.clicked.connect(self.step)
         self.end_button.clicked.connect(self.run_to_end)
         self.cancel_button.clicked.connect(self.cancel)
         self.reset_button.clicked.connect(self.reset)
-        for b in (self.train_button, self.pause_button, self.step_button, self.end_button,
-                  self.cancel_button, self.reset_button):
+        for b in (
+            self.train_button,
+            self.pause_button,
+            self.step_button,
+            self.end_button,
+            self.cancel_button,
+            self.reset_button,
+        ):
             row2.addWidget(b)
         row2.addSpacing(8)
-        row2.addWidget(QLabel(QCoreApplication.translate("TrainPanel", "Speed")))
+        row2.addWidget(QLabel(translate("TrainPanel", "Speed")))
         self.speed_combo = QComboBox()
         for label, _ in SPEEDS:
-            self.speed_combo.addItem(QCoreApplication.translate("TrainPanel", label))
+            self.speed_combo.addItem(translate("TrainPanel", label))
         self.speed_combo.setCurrentIndex(DEFAULT_SPEED)
         row2.addWidget(self.speed_combo)
         self.scrubber = QSlider(Qt.Orientation.Horizontal)
         self.scrubber.setRange(0, 0)
         self.scrubber.valueChanged.connect(self._on_scrub)
         row2.addWidget(self.scrubber, 1)
-        self.step_label = QLabel(QCoreApplication.translate("TrainPanel", "step 0"))
+        self.step_label = QLabel(translate("TrainPanel", "step 0"))
         self.step_label.setMinimumWidth(150)
         row2.addWidget(self.step_label)
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
-        self.progress_bar.setFormat(QCoreApplication.translate("TrainPanel", "counting… %p%"))
+        self.progress_bar.setFormat(translate("TrainPanel", "counting… %p%"))
         self.progress_bar.hide()
         row2.addWidget(self.progress_bar)
         root.addLayout(row2)
@@ -254,13 +270,15 @@ class TrainLayout:
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
-        self.sample_title = QLabel(QCoreApplication.translate("TrainPanel", "<b>Corpus sample</b> — pieces at the current step; the merge just made in orange"))
+        self.sample_title = QLabel(
+            translate("TrainPanel", "<b>Corpus sample</b> — pieces at the current step; the merge just made in orange")
+        )
         # captions wrap: a one-line caption would set the pane's minimum width, and in presentation
         # mode on a 1366-pixel projector it pushed the plots off the screen
         self.sample_title.setWordWrap(True)
         ll.addWidget(self.sample_title)
         # what the grey pieces' small numbers mean, on screen (a projector shows no tooltips)
-        self.sample_legend = QLabel(QCoreApplication.translate("TrainPanel", "grey 영₃ = one character still split into 3 byte tokens"))
+        self.sample_legend = QLabel(translate("TrainPanel", "grey 영₃ = one character still split into 3 byte tokens"))
         mute_label(self.sample_legend)
         self.sample_legend.setWordWrap(True)
         ll.addWidget(self.sample_legend)
@@ -268,7 +286,9 @@ class TrainLayout:
         self.sample_view.setFont(ui_font(13))
         self.sample_view.setToolTip(self.sample_legend.text())
         ll.addWidget(self.sample_view, 3)
-        probe_title = QLabel(QCoreApplication.translate("TrainPanel", "<b>Probe</b> — type anything; it is segmented at the current step"))
+        probe_title = QLabel(
+            translate("TrainPanel", "<b>Probe</b> — type anything; it is segmented at the current step")
+        )
         probe_title.setWordWrap(True)
         ll.addWidget(probe_title)
         self.probe_edit = QLineEdit(PROBE_TEXT)
@@ -292,10 +312,10 @@ class TrainLayout:
         ml = QVBoxLayout(mid)
         ml.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        self.vocab_title = QLabel(QCoreApplication.translate("TrainPanel", "<b>Learned tokens</b>"))
+        self.vocab_title = QLabel(translate("TrainPanel", "<b>Learned tokens</b>"))
         head.addWidget(self.vocab_title)
         self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText(QCoreApplication.translate("TrainPanel", "search token or hex…"))
+        self.search_edit.setPlaceholderText(translate("TrainPanel", "search token or hex…"))
         self.search_edit.setClearButtonEnabled(True)
         head.addWidget(self.search_edit, 1)
         ml.addLayout(head)
@@ -315,7 +335,7 @@ class TrainLayout:
         hdr.setStretchLastSection(True)
         self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
         ml.addWidget(self.vocab_view, 3)
-        self.tree_title = QLabel(QCoreApplication.translate("TrainPanel", "<b>Merge tree</b>"))
+        self.tree_title = QLabel(translate("TrainPanel", "<b>Merge tree</b>"))
         self.tree_title.setWordWrap(True)
         ml.addWidget(self.tree_title)
         self.tree_view = MergeTreeView()
