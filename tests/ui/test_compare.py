@@ -9,12 +9,11 @@ import time
 
 import pytest
 
-from tokviz.core.compare import TextSet
-from tokviz.core.encoders import Registry
-from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
-from tokviz.core.encoders import tiktoken_family
-from tokviz.core.encoding import Encoding
 from tokviz import resources_dir
+from tokviz.core.compare import TextSet
+from tokviz.core.encoders import Registry, tiktoken_family
+from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
+from tokviz.core.encoding import Encoding
 from tokviz.ui.compare.panel import ComparePanel
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
@@ -133,7 +132,7 @@ def test_same_colour_neighbours_in_a_row_are_outlined(qtbot, session):
     """gpt2 reads ㅋㅋㅋㅋ as id 40345 twice, and 안녕's bytes as ids 167, 227 (one palette colour):
     the second of each pair gets a ring in the text colour, its left neighbour does not, so the
     boundary shows (without it 6-10 neighbours per row of the default text had the same fill)."""
-    from tests.ui.test_token_colors import _edge_is_outlined
+    from tests.support.pixels import edge_is_outlined
     from tokviz.ui.token_colors import text_color_on, token_color, token_marks
 
     panel = make_panel(qtbot, session, ["cl100k_base", "gpt2"], text="안녕하세요 ㅋㅋㅋㅋ!!!! 👋 Hello world 123")
@@ -147,8 +146,8 @@ def test_same_colour_neighbours_in_a_row_are_outlined(qtbot, session):
     for left, right in ((15, 16), (3, 4)):
         fill = token_color(ids[right])
         ring = text_color_on(fill)
-        assert not _edge_is_outlined(image, view.token_rect(1, left), fill, ring)
-        assert _edge_is_outlined(image, view.token_rect(1, right), fill, ring)
+        assert not edge_is_outlined(image, view.token_rect(1, left), fill, ring)
+        assert edge_is_outlined(image, view.token_rect(1, right), fill, ring)
     panel.shutdown()
 
 
@@ -368,8 +367,8 @@ def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
     the model to its new step (it used to say "no such encoder")."""
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.settings import Settings
-    from tokviz.ui.train.views import SPEEDS
     from tokviz.ui.train.corpus import CorpusSource
+    from tokviz.ui.train.views import SPEEDS
 
     text = "안녕하세요 여러분 토크나이저를 배워요 the lowest newest tokens\n" * 20
     win = MainWindow(settings=Settings.ephemeral())
@@ -478,7 +477,7 @@ def _contrast(a, b) -> float:
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_error_text_is_readable_in_both_themes(qtbot, session, theme):
-    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtGui import QPalette
 
     from tokviz.ui import theme as theme_module
     from tokviz.ui.theme import apply_theme, is_dark

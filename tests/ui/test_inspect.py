@@ -9,18 +9,18 @@ import unicodedata
 from types import SimpleNamespace
 
 import pytest
-from PySide6.QtCore import QByteArray, QMimeData, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QTextCursor
 from PySide6.QtWidgets import QToolTip
 
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.registry import Registry
-from tokviz.ui.inspect.describe import encoding_json
-from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel
 from tokviz.ui.inspect import jobs as inspect_jobs
 from tokviz.ui.inspect import release as inspect_release
-from tokviz.ui.session import Session
 from tokviz.ui.inspect.chat_composer import render_chat
+from tokviz.ui.inspect.describe import encoding_json
+from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel
+from tokviz.ui.session import Session
 
 FAMILY = "👨‍👩‍👧‍👦"
 DEBOUNCE_WAIT_MS = 400  # the 150 ms debounce plus slack
@@ -688,6 +688,7 @@ def test_projector_1366x768_shows_every_byte_layer_and_three_token_rows(qtbot):
     """A common projector size in presentation mode: the Token id row (which token owns which byte,
     the point of the layers) is not scrolled off, and the token view keeps three rows of cells."""
     from PySide6.QtCore import QPoint, QRect
+
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.settings import Settings
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.inspect_panel import wait_shown
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui import fonts
 from tokviz.ui.inspect import panel as inspect_panel
 from tokviz.ui.inspect.panel import InspectPanel
 from tokviz.ui.session import Session
-from tests.support.inspect_panel import wait_shown
 
 TEXT = "안녕하세요 👋 Tokenizers split text into tokens. " * 40
 
