@@ -4,6 +4,10 @@ corpus comparison, vocabulary overlap and in-app SentencePiece training.
 Everything that can be slow (loading an encoder, encoding, a corpus, a 200k vocabulary, training)
 runs as a background task (task functions in :mod:`tokviz.ui.compare.jobs`, run by the common
 TaskRunner, one per kind of work); the panel only lays out and paints.
+
+This module wires the text and its rows; the encoder list (:mod:`~tokviz.ui.compare.encoder_list`), the
+Corpus tab (:mod:`~tokviz.ui.compare.corpus_tab`), the SentencePiece tab
+(:mod:`~tokviz.ui.compare.sentencepiece_tab`) and the tables (:mod:`~tokviz.ui.compare.tables`) live beside it.
 """
 
 from __future__ import annotations

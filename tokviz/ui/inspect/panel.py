@@ -9,6 +9,10 @@ supersedes the one before): typing restarts a 150 ms debounce timer, each reques
 number and the panel drops results that are not the latest. Encoding and layout are separate steps
 (:mod:`tokviz.ui.inspect.jobs`): a font, theme or width change lays the last Encoding out again
 without calling the encoder.
+
+The panel's parts live beside it: which encoder (:mod:`~tokviz.ui.inspect.encoder_picker`), which text
+(:mod:`~tokviz.ui.inspect.text_input`) and which tokens are selected, with their byte layers
+(:mod:`~tokviz.ui.inspect.selection`).
 """
 
 from __future__ import annotations

@@ -2,11 +2,17 @@
 
 The core trainer runs in a child process (``tokviz.core.bpe.trainer_process``: its own
 interpreter, so its work never holds this process's GIL while the GUI paints); a worker thread
-(``train_worker``) streams the corpus to it, takes its events and sends the MergeSteps to the panel
-in batches by time. The panel records them and shows any recorded step: an animation plays them at
-the chosen speed from ONE frame timer, the scrubber and the Step button jump to a step, and every
-view (merge banner, corpus sample, probe, vocabulary table, plots, merge tree) is redrawn from that
-timer for the current step — by replaying recorded events (``train_replay``), never by retraining.
+(:mod:`tokviz.ui.train.worker`) streams the corpus to it, takes its events and sends the MergeSteps
+to the panel in batches by time. The panel records them and shows any recorded step: an animation
+plays them at the chosen speed from ONE frame timer, the scrubber and the Step button jump to a step
+(the cursor, pace and target are plain Python in :mod:`tokviz.ui.train.state`), and every view is
+redrawn from that timer for the current step (:mod:`tokviz.ui.train.render`) by replaying recorded
+events (:mod:`tokviz.ui.train_replay`), never by retraining.
+
+This module holds the wiring: the transport (train, pause, step, run to end, cancel, reset), the
+worker's events, the frame timer and the Panel protocol. The widgets are built in
+:mod:`tokviz.ui.train.views`, the corpus and settings in :mod:`tokviz.ui.train.corpus_choice`, and the
+model at the step on screen is offered and saved by :mod:`tokviz.ui.train.model_at_step`.
 """
 
 from __future__ import annotations
