@@ -67,8 +67,9 @@ from tokviz.ui.theme import is_dark
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
 DEFAULT_TEXT = (
     "안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.\n"
-    "Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def greet(name): return f\"Hi {name}\""
+    'Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def greet(name): return f"Hi {name}"'
 )
+
 
 class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
     """The Compare tab. Public methods are what tests, the benchmark and screenshots drive."""
@@ -227,7 +228,9 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
 
     def changeEvent(self, event) -> None:  # noqa: N802
         super().changeEvent(event)
-        if event.type() in (event.Type.PaletteChange, event.Type.ApplicationPaletteChange) and hasattr(self, "encoder_list"):
+        if event.type() in (event.Type.PaletteChange, event.Type.ApplicationPaletteChange) and hasattr(
+            self, "encoder_list"
+        ):
             for i in range(self.encoder_list.count()):
                 # the panel's palette: children get theirs after this event
                 self.encoder_list.item(i).setForeground(name_color(i, self.palette()))
@@ -314,8 +317,18 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         # while the worker encoded, competed with it for the GIL: 10,000 characters x 5 encoders took
         # ~390 ms instead of < 200. (Deciding by the last pass's time made that slowdown self-feeding.)
         mostly_new = cut is not None and changed_chars(self._last_full_text, text) > PREVIEW_CHARS
-        job = RowsJob(registry, names, text, self._outcome_cache, self._paragraphs, dark=dark, mostly_new=mostly_new,
-                      cut=cut, waiting=waiting, bpe_failed=bpe_failed)
+        job = RowsJob(
+            registry,
+            names,
+            text,
+            self._outcome_cache,
+            self._paragraphs,
+            dark=dark,
+            mostly_new=mostly_new,
+            cut=cut,
+            waiting=waiting,
+            bpe_failed=bpe_failed,
+        )
 
         def preview(payload):
             if gen != self._generation:
@@ -323,8 +336,11 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             prepared = payload[2].prepared
             self.view.set_prepared(prepared)
             self._preview_ms = (time.perf_counter() - started) * 1000
-            self.status.setText(self.tr("showing the first {shown} of {total} characters; encoding the rest…").format(
-                shown=f"{len(prepared.text):,}", total=f"{len(text):,}"))
+            self.status.setText(
+                self.tr("showing the first {shown} of {total} characters; encoding the rest…").format(
+                    shown=f"{len(prepared.text):,}", total=f"{len(text):,}"
+                )
+            )
             self.rowsPreviewed.emit()
 
         def done(result):
@@ -337,13 +353,19 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             now = time.perf_counter()
             self._last_update_ms = (now - started) * 1000
             # where the time went: encoding (worker), showing (GUI thread), and waiting in between
-            self.timings = {"worker_ms": self._worker_seconds * 1000, "gui_ms": (now - shown) * 1000,
-                            "encode_ms": self._full_seconds * 1000, "total_ms": self._last_update_ms}
+            self.timings = {
+                "worker_ms": self._worker_seconds * 1000,
+                "gui_ms": (now - shown) * 1000,
+                "encode_ms": self._full_seconds * 1000,
+                "total_ms": self._last_update_ms,
+            }
             self.status.setText(
-                self.tr("{chars} characters · {encoders} encoders · updated in {ms} ms"
-                        "  ·  hover a character: its token is outlined in every row"
-                        "  ·  ▼ = encoders disagree on a boundary").format(
-                    chars=f"{len(text):,}", encoders=len(names), ms=f"{self._last_update_ms:.0f}"))
+                self.tr(
+                    "{chars} characters · {encoders} encoders · updated in {ms} ms"
+                    "  ·  hover a character: its token is outlined in every row"
+                    "  ·  ▼ = encoders disagree on a boundary"
+                ).format(chars=f"{len(text):,}", encoders=len(names), ms=f"{self._last_update_ms:.0f}")
+            )
             self.rowsUpdated.emit()
 
         def failed(msg):
@@ -417,8 +439,9 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         for path in getattr(args, "model", None) or []:
             self.open_model_file(path)
         if names:
-            self.set_encoders(list(names) + [n for n in self.encoder_names() if n not in names and
-                                              n not in DEFAULT_ENCODERS])
+            self.set_encoders(
+                list(names) + [n for n in self.encoder_names() if n not in names and n not in DEFAULT_ENCODERS]
+            )
         text = getattr(args, "text", None)
         self.set_text(text if text is not None else DEFAULT_TEXT)
         self.wait_until_idle()
@@ -445,12 +468,31 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
     def menu_actions(self) -> list[PanelAction | None]:
         # the menu's words belong to the main window's translations
         return [
-            PanelAction("add", QCoreApplication.translate("MainWindow", "&Add encoder"), lambda: self.add_encoder_name(self.add_combo.currentText()),
-                        ("Ctrl+Shift+A",)),
-            PanelAction("remove", QCoreApplication.translate("MainWindow", "&Remove encoder"), self._remove_selected, ("Ctrl+Shift+D",)),
+            PanelAction(
+                "add",
+                QCoreApplication.translate("MainWindow", "&Add encoder"),
+                lambda: self.add_encoder_name(self.add_combo.currentText()),
+                ("Ctrl+Shift+A",),
+            ),
+            PanelAction(
+                "remove",
+                QCoreApplication.translate("MainWindow", "&Remove encoder"),
+                self._remove_selected,
+                ("Ctrl+Shift+D",),
+            ),
             None,
-            PanelAction("csv", QCoreApplication.translate("MainWindow", "Export &CSV…"), shortcuts=("Ctrl+Shift+E",), button=self.csv_button),
-            PanelAction("png", QCoreApplication.translate("MainWindow", "Save &PNG…"), shortcuts=("Ctrl+E",), button=self.png_button),
+            PanelAction(
+                "csv",
+                QCoreApplication.translate("MainWindow", "Export &CSV…"),
+                shortcuts=("Ctrl+Shift+E",),
+                button=self.csv_button,
+            ),
+            PanelAction(
+                "png",
+                QCoreApplication.translate("MainWindow", "Save &PNG…"),
+                shortcuts=("Ctrl+E",),
+                button=self.png_button,
+            ),
         ]
 
     def auto_play(self, pace: float) -> bool:

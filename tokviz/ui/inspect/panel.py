@@ -49,6 +49,7 @@ from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.inspect.byte_layers import ByteLayersView
+from tokviz.ui.inspect.cells import view_fonts
 from tokviz.ui.inspect.chat_composer import ChatComposer
 from tokviz.ui.inspect.describe import encoding_json, screenshot_selection
 from tokviz.ui.inspect.encoder_picker import EncoderPicker
@@ -62,7 +63,6 @@ from tokviz.ui.inspect.jobs import (
 from tokviz.ui.inspect.release import SlicedRelease
 from tokviz.ui.inspect.selection import TokenSelection
 from tokviz.ui.inspect.text_input import TextInput
-from tokviz.ui.inspect.cells import view_fonts
 from tokviz.ui.inspect.token_view import TokenView
 from tokviz.ui.inspect.views import CountsBar, DetailsBox, LayersSplitter, TextEditor
 from tokviz.ui.token_colors import token_colors
@@ -77,7 +77,7 @@ DEMO_TEXT = (
     "안녕 👋 이 커피 값은 얼마예요?\n"
     "Tokenizers split text into tokens: 👨‍👩‍👧‍👦 is one emoji but many tokens.\n"
     "def greet(name):\n"
-    "    return f\"Hello, {name}!\"\n"
+    '    return f"Hello, {name}!"\n'
 )
 
 
@@ -151,12 +151,16 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
         bar.addWidget(QLabel(self.tr("Normalize")))
         self.norm_combo = QComboBox()
         self.norm_combo.addItems(NORMALIZATIONS)
-        self.norm_combo.setToolTip(self.tr("Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)"))
+        self.norm_combo.setToolTip(
+            self.tr("Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)")
+        )
         self.norm_combo.currentIndexChanged.connect(self.encode_now)
         bar.addWidget(self.norm_combo)
         bar.addSpacing(12)
         self.special_check = QCheckBox(self.tr("Special tokens"))
-        self.special_check.setToolTip(self.tr("Parse special-token strings such as <|endoftext|> as single special tokens"))
+        self.special_check.setToolTip(
+            self.tr("Parse special-token strings such as <|endoftext|> as single special tokens")
+        )
         self.special_check.toggled.connect(self.encode_now)
         bar.addWidget(self.special_check)
         bar.addSpacing(12)
@@ -178,8 +182,11 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
         copy.setText(self.tr("Copy"))
         copy.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(copy)
-        for title, slot in ((self.tr("Copy text"), self.copy_text), (self.tr("Copy ids"), self.copy_ids),
-                            (self.tr("Copy as JSON"), self.copy_json)):
+        for title, slot in (
+            (self.tr("Copy text"), self.copy_text),
+            (self.tr("Copy ids"), self.copy_ids),
+            (self.tr("Copy as JSON"), self.copy_json),
+        ):
             act = QAction(title, menu)
             act.triggered.connect(slot)
             menu.addAction(act)
@@ -276,18 +283,27 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
             return self._generation  # shut down: no new work (a late signal while the window closes)
         if self._current_encoder is None:
             self.token_view.set_cells(None, [], [])
-            self.token_view.set_placeholder(self.tr("No encoder is available. Install the packages named in the encoder list."))
+            self.token_view.set_placeholder(
+                self.tr("No encoder is available. Install the packages named in the encoder list.")
+            )
             return self._generation
         self._generation += 1
         self._pending_relayout = False
         request = EncodeRequest(
-            self._generation, self.source_text(), self._current_encoder, self.norm_combo.currentText(),
-            self.special_check.isChecked(), theme.is_dark(), view_fonts()[:2],
-            self.token_view.viewport().width(), self.token_view.mode,
+            self._generation,
+            self.source_text(),
+            self._current_encoder,
+            self.norm_combo.currentText(),
+            self.special_check.isChecked(),
+            theme.is_dark(),
+            view_fonts()[:2],
+            self.token_view.viewport().width(),
+            self.token_view.mode,
         )
         registry = self.session.registry
-        self._encoding_tasks.start(lambda state: encode_for_view(registry, request, state.is_cancelled),
-                                   finished=self._on_result)
+        self._encoding_tasks.start(
+            lambda state: encode_for_view(registry, request, state.is_cancelled), finished=self._on_result
+        )
         return self._generation
 
     def relayout(self) -> int:
@@ -301,8 +317,14 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
         if base is None or base.encoding is None or not (self.is_current() or self._pending_relayout):
             return self.encode_now()
         self._generation += 1
-        job = relaid(base, self._generation, fonts=view_fonts()[:2], view_width=self.token_view.viewport().width(),
-                     view_mode=self.token_view.mode, dark=theme.is_dark())
+        job = relaid(
+            base,
+            self._generation,
+            fonts=view_fonts()[:2],
+            view_width=self.token_view.viewport().width(),
+            view_mode=self.token_view.mode,
+            dark=theme.is_dark(),
+        )
         self._pending_relayout = True
         self._encoding_tasks.start(lambda state: lay_out(job, state.is_cancelled), finished=self._on_result)
         return self._generation
@@ -339,12 +361,24 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
             self._show_layers(None)
             self.resultShown.emit(result)
             return
-        if self.message_bar.isVisible() and getattr(self.message_bar, "level", "") == "error" \
-                and self._pending_paste is None and not self.message_bar.action_text():
+        if (
+            self.message_bar.isVisible()
+            and getattr(self.message_bar, "level", "") == "error"
+            and self._pending_paste is None
+            and not self.message_bar.action_text()
+        ):
             self.message_bar.clear()  # an old encoding error no longer applies
         enc = result.encoding
-        self.token_view.set_cells(enc, result.cells, result.colors, dark=result.request.dark, widths=result.widths,
-                                  marks=result.marks, layout=result.layout, measured_with=result.request.fonts)
+        self.token_view.set_cells(
+            enc,
+            result.cells,
+            result.colors,
+            dark=result.request.dark,
+            widths=result.widths,
+            marks=result.marks,
+            layout=result.layout,
+            measured_with=result.request.fonts,
+        )
         self.token_view.set_placeholder(self.tr("Type or paste text to see its tokens."))
         self.counts.show_metrics(result.metrics)
         self.counts.note.setText(self._note_for(result))
@@ -366,19 +400,31 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
         if req.normalization != "none":
             before = len(req.text)
             after = len(result.encoding.text)
-            parts.append(self.tr("{form}: {before} → {after} characters, {tokens_before} → {tokens_after} tokens").format(
-                form=req.normalization, before=f"{before:,}", after=f"{after:,}",
-                tokens_before=f"{result.unnormalized_tokens:,}", tokens_after=f"{len(result.encoding.tokens):,}"))
+            parts.append(
+                self.tr("{form}: {before} → {after} characters, {tokens_before} → {tokens_after} tokens").format(
+                    form=req.normalization,
+                    before=f"{before:,}",
+                    after=f"{after:,}",
+                    tokens_before=f"{result.unnormalized_tokens:,}",
+                    tokens_after=f"{len(result.encoding.tokens):,}",
+                )
+            )
         m = result.metrics
         if m is not None and m.special_tokens:
             parts.append(self.tr("{n} special").format(n=m.special_tokens))
         if m is not None and (m.fallback_tokens or m.unknown_tokens):
-            parts.append(self.tr("{fallback} byte-fallback, {unknown} unknown").format(fallback=m.fallback_tokens,
-                                                                                    unknown=m.unknown_tokens))
+            parts.append(
+                self.tr("{fallback} byte-fallback, {unknown} unknown").format(
+                    fallback=m.fallback_tokens, unknown=m.unknown_tokens
+                )
+            )
         if m is not None and (m.special_tokens or m.fallback_tokens or m.unknown_tokens):
             parts.append(self.tr("(dashed boxes)"))
-        self.counts.note.setToolTip(self.tr("encoded, measured and laid out in {ms} ms (worker thread)").format(
-            ms=f"{result.seconds * 1000:.0f}"))
+        self.counts.note.setToolTip(
+            self.tr("encoded, measured and laid out in {ms} ms (worker thread)").format(
+                ms=f"{result.seconds * 1000:.0f}"
+            )
+        )
         return " · ".join(parts)
 
     def _input_notes(self, result: EncodeResult) -> None:
@@ -388,22 +434,40 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
         notes = []
         nul = text.count("\x00")
         if nul:
-            notes.append((self.tr("The text contains {n} NUL characters (U+0000, shown as ⟨NUL⟩); "
-                                  "they are encoded like any other character.") if nul > 1 else
-                          self.tr("The text contains {n} NUL character (U+0000, shown as ⟨NUL⟩); "
-                                  "they are encoded like any other character.")).format(n=f"{nul:,}"))
+            notes.append(
+                (
+                    self.tr(
+                        "The text contains {n} NUL characters (U+0000, shown as ⟨NUL⟩); "
+                        "they are encoded like any other character."
+                    )
+                    if nul > 1
+                    else self.tr(
+                        "The text contains {n} NUL character (U+0000, shown as ⟨NUL⟩); "
+                        "they are encoded like any other character."
+                    )
+                ).format(n=f"{nul:,}")
+            )
         hidden = self.token_view.hidden_token_count()
         if hidden:
-            notes.append(self.tr("Large text ({chars} characters, {tokens} tokens): the view draws the first {drawn} "
-                                 "tokens; the counts and copies cover everything.").format(
-                chars=f"{len(text):,}", tokens=f"{len(result.encoding.tokens):,}",
-                drawn=f"{len(result.encoding.tokens) - hidden:,}"))
+            notes.append(
+                self.tr(
+                    "Large text ({chars} characters, {tokens} tokens): the view draws the first {drawn} "
+                    "tokens; the counts and copies cover everything."
+                ).format(
+                    chars=f"{len(text):,}",
+                    tokens=f"{len(result.encoding.tokens):,}",
+                    drawn=f"{len(result.encoding.tokens) - hidden:,}",
+                )
+            )
         if notes:
             self.message_bar.show_message(" ".join(notes), "info")
-        elif self.message_bar.isVisible() and self.message_bar.level == "info" and not self.message_bar.action_text() \
-                and self.message_bar.text() != getattr(self, "_opening_text", None):
+        elif (
+            self.message_bar.isVisible()
+            and self.message_bar.level == "info"
+            and not self.message_bar.action_text()
+            and self.message_bar.text() != getattr(self, "_opening_text", None)
+        ):
             self.message_bar.clear()
-
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -444,9 +508,10 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
         self.token_view.refresh_fonts()
         if self.result is not None and self.result.encoding is not None:
             dark = theme.is_dark()
-            self.result.colors = token_colors(self.result.encoding.ids[:len(self.result.cells)], dark=dark)
-            self.token_view.set_cells(self.result.encoding, self.result.cells, self.result.colors, dark=dark,
-                                      marks=self.result.marks)
+            self.result.colors = token_colors(self.result.encoding.ids[: len(self.result.cells)], dark=dark)
+            self.token_view.set_cells(
+                self.result.encoding, self.result.cells, self.result.colors, dark=dark, marks=self.result.marks
+            )
             self._show_layers(self.token_view.selected_tokens())
 
     # ---- copy and export ----------------------------------------------------------------------------
@@ -470,7 +535,9 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
             )
 
     def _choose_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view as PNG"), "tokens.png", self.tr("PNG image (*.png)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export view as PNG"), "tokens.png", self.tr("PNG image (*.png)")
+        )
         if path:
             self.export_png(path)
 
@@ -480,7 +547,9 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
         try:
             save_widget_png(self, p)
         except OSError as err:
-            self.message_bar.show_message(self.tr("Cannot write {path}: {err}").format(path=p, err=err.strerror or err), "error")
+            self.message_bar.show_message(
+                self.tr("Cannot write {path}: {err}").format(path=p, err=err.strerror or err), "error"
+            )
             return False
         return True
 
@@ -491,13 +560,26 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
     def menu_actions(self) -> list[PanelAction | None]:
         # the menu's words belong to the main window's translations
         return [
-            PanelAction("open", QCoreApplication.translate("MainWindow", "&Open text…"), self._choose_text_file, ("Ctrl+O",)),
+            PanelAction(
+                "open", QCoreApplication.translate("MainWindow", "&Open text…"), self._choose_text_file, ("Ctrl+O",)
+            ),
             None,
-            PanelAction("copy_text", QCoreApplication.translate("MainWindow", "Copy &text"), self.copy_text, ("Ctrl+Shift+C",)),
-            PanelAction("copy_ids", QCoreApplication.translate("MainWindow", "Copy &IDs"), self.copy_ids, ("Ctrl+Shift+I",)),
-            PanelAction("copy_json", QCoreApplication.translate("MainWindow", "Copy as &JSON"), self.copy_json, ("Ctrl+Shift+J",)),
+            PanelAction(
+                "copy_text", QCoreApplication.translate("MainWindow", "Copy &text"), self.copy_text, ("Ctrl+Shift+C",)
+            ),
+            PanelAction(
+                "copy_ids", QCoreApplication.translate("MainWindow", "Copy &IDs"), self.copy_ids, ("Ctrl+Shift+I",)
+            ),
+            PanelAction(
+                "copy_json",
+                QCoreApplication.translate("MainWindow", "Copy as &JSON"),
+                self.copy_json,
+                ("Ctrl+Shift+J",),
+            ),
             None,
-            PanelAction("export_png", QCoreApplication.translate("MainWindow", "&Export PNG…"), self._choose_export, ("Ctrl+E",)),
+            PanelAction(
+                "export_png", QCoreApplication.translate("MainWindow", "&Export PNG…"), self._choose_export, ("Ctrl+E",)
+            ),
         ]
 
     def auto_play(self, pace: float) -> bool:

@@ -54,8 +54,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
     # the playback state's fields, as the panel's own (scripts and tests read them here)
     cursor = property(lambda self: self.playback.cursor, lambda self, v: setattr(self.playback, "cursor", v))
     playing = property(lambda self: self.playback.playing, lambda self, v: setattr(self.playback, "playing", v))
-    fast_forward = property(lambda self: self.playback.fast_forward,
-                            lambda self, v: setattr(self.playback, "fast_forward", v))
+    fast_forward = property(
+        lambda self: self.playback.fast_forward, lambda self, v: setattr(self.playback, "fast_forward", v)
+    )
 
     def __init__(self, session, parent: QWidget | None = None):
         super().__init__(parent)
@@ -359,7 +360,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
     def _on_failed(self, message: str, invalid_utf8: bool) -> None:
         if invalid_utf8 and self.source.errors == "strict":
             self.message.show_message(
-                message + "\n" + self.tr("You can train anyway with each invalid byte replaced by U+FFFD."), "error",
+                message + "\n" + self.tr("You can train anyway with each invalid byte replaced by U+FFFD."),
+                "error",
                 self.tr("Replace invalid bytes and train"),
                 lambda: self.start_training(self.source.with_replacement()),
             )
@@ -416,8 +418,11 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
             self._request_offer()
         if self._dirty:
             self._render()
-        busy = self.run is not None and not self._worker_quiet and (
-            self.fast_forward or SPEEDS[self.speed_combo.currentIndex()][1] is None)
+        busy = (
+            self.run is not None
+            and not self._worker_quiet
+            and (self.fast_forward or SPEEDS[self.speed_combo.currentIndex()][1] is None)
+        )
         interval = BUSY_FRAME_MS if busy else FRAME_MS
         if self.frame_timer.interval() != interval:
             self.frame_timer.setInterval(interval)
@@ -435,17 +440,49 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
     def menu_actions(self) -> list[PanelAction | None]:
         # the menu's words belong to the main window's translations
         return [
-            PanelAction("open", QCoreApplication.translate("MainWindow", "&Open corpus…"), shortcuts=("Ctrl+O",), button=self.open_button),
+            PanelAction(
+                "open",
+                QCoreApplication.translate("MainWindow", "&Open corpus…"),
+                shortcuts=("Ctrl+O",),
+                button=self.open_button,
+            ),
             PanelAction("paste", QCoreApplication.translate("MainWindow", "&Paste corpus…"), button=self.paste_button),
             None,
             # F5, not Space: Space belongs to the focused button, check box or text field.
-            PanelAction("play", QCoreApplication.translate("MainWindow", "&Train / Pause"), self.train_or_pause, ("F5",)),
-            PanelAction("step", QCoreApplication.translate("MainWindow", "&Step"), shortcuts=("F10", "."), button=self.step_button),
-            PanelAction("end", QCoreApplication.translate("MainWindow", "&Run to end"), shortcuts=("Ctrl+F5",), button=self.end_button),
-            PanelAction("cancel", QCoreApplication.translate("MainWindow", "&Cancel training"), shortcuts=("Esc",), button=self.cancel_button),
-            PanelAction("reset", QCoreApplication.translate("MainWindow", "R&eset"), shortcuts=("Ctrl+R",), button=self.reset_button),
+            PanelAction(
+                "play", QCoreApplication.translate("MainWindow", "&Train / Pause"), self.train_or_pause, ("F5",)
+            ),
+            PanelAction(
+                "step",
+                QCoreApplication.translate("MainWindow", "&Step"),
+                shortcuts=("F10", "."),
+                button=self.step_button,
+            ),
+            PanelAction(
+                "end",
+                QCoreApplication.translate("MainWindow", "&Run to end"),
+                shortcuts=("Ctrl+F5",),
+                button=self.end_button,
+            ),
+            PanelAction(
+                "cancel",
+                QCoreApplication.translate("MainWindow", "&Cancel training"),
+                shortcuts=("Esc",),
+                button=self.cancel_button,
+            ),
+            PanelAction(
+                "reset",
+                QCoreApplication.translate("MainWindow", "R&eset"),
+                shortcuts=("Ctrl+R",),
+                button=self.reset_button,
+            ),
             None,
-            PanelAction("save", QCoreApplication.translate("MainWindow", "Sa&ve model…"), shortcuts=("Ctrl+S",), button=self.save_button),
+            PanelAction(
+                "save",
+                QCoreApplication.translate("MainWindow", "Sa&ve model…"),
+                shortcuts=("Ctrl+S",),
+                button=self.save_button,
+            ),
         ]
 
     def train_or_pause(self) -> None:
