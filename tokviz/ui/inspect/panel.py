@@ -21,36 +21,20 @@ import json
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QPalette, QStandardItemModel
+from PySide6.QtCore import QCoreApplication, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
-    QButtonGroup,
-    QCheckBox,
-    QComboBox,
     QFileDialog,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QPushButton,
-    QScrollArea,
-    QSplitter,
-    QTabWidget,
-    QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from tokviz.core.encoding import Encoding
 from tokviz.ui import fonts, theme
 from tokviz.ui.common.image_export import save_widget_png
-from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
-from tokviz.ui.inspect.byte_layers import ByteLayersView
 from tokviz.ui.inspect.cells import view_fonts
-from tokviz.ui.inspect.chat_composer import ChatComposer
 from tokviz.ui.inspect.describe import encoding_json, screenshot_selection
 from tokviz.ui.inspect.encoder_picker import EncoderPicker
 from tokviz.ui.inspect.jobs import (
@@ -60,18 +44,16 @@ from tokviz.ui.inspect.jobs import (
     lay_out,
     relaid,
 )
+from tokviz.ui.inspect.panel_widgets import InspectWidgets
 from tokviz.ui.inspect.release import SlicedRelease
 from tokviz.ui.inspect.selection import TokenSelection
 from tokviz.ui.inspect.text_input import TextInput
-from tokviz.ui.inspect.token_view import TokenView
-from tokviz.ui.inspect.views import CountsBar, DetailsBox, LayersSplitter, TextEditor
 from tokviz.ui.token_colors import token_colors
 
 # Up to this many drawn cells a font change is measured right here (at once, so the views never show
 # old sizes); more are measured by the worker (tens of milliseconds per 10,000 cells).
 GUI_MEASURE_LIMIT = 20_000
 DEBOUNCE_MS = 150
-NORMALIZATIONS = ("none", "NFC", "NFD", "NFKC", "NFKD")
 
 DEMO_TEXT = (
     "안녕 👋 이 커피 값은 얼마예요?\n"
@@ -81,7 +63,7 @@ DEMO_TEXT = (
 )
 
 
-class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
+class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWidget):
     """The Inspect tab. Built from the shared Session (its registry and change signals)."""
 
     resultShown = Signal(object)  # an EncodeResult was applied to the views (tests wait on it)
@@ -135,139 +117,6 @@ class InspectPanel(EncoderPicker, TextInput, TokenSelection, QWidget):
         self.editor.setPlainText(DEMO_TEXT)
         self.editor.blockSignals(False)
         self._fill_encoders()
-
-    # ---- construction -----------------------------------------------------------------------------
-    def _build(self) -> None:
-        root = QVBoxLayout(self)
-        root.setContentsMargins(8, 8, 8, 8)
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel(self.tr("Encoder")))
-        self.encoder_combo = QComboBox()
-        self.encoder_combo.setMinimumWidth(200)
-        self.encoder_combo.setModel(QStandardItemModel(self.encoder_combo))
-        self.encoder_combo.activated.connect(self._on_encoder_activated)
-        bar.addWidget(self.encoder_combo)
-        bar.addSpacing(12)
-        bar.addWidget(QLabel(self.tr("Normalize")))
-        self.norm_combo = QComboBox()
-        self.norm_combo.addItems(NORMALIZATIONS)
-        self.norm_combo.setToolTip(
-            self.tr("Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)")
-        )
-        self.norm_combo.currentIndexChanged.connect(self.encode_now)
-        bar.addWidget(self.norm_combo)
-        bar.addSpacing(12)
-        self.special_check = QCheckBox(self.tr("Special tokens"))
-        self.special_check.setToolTip(
-            self.tr("Parse special-token strings such as <|endoftext|> as single special tokens")
-        )
-        self.special_check.toggled.connect(self.encode_now)
-        bar.addWidget(self.special_check)
-        bar.addSpacing(12)
-        self.mode_group = QButtonGroup(self)
-        for mode, title in (("text", self.tr("Text")), ("ids", self.tr("IDs"))):
-            b = QToolButton()
-            b.setText(title)
-            b.setCheckable(True)
-            b.setChecked(mode == "text")
-            b.setProperty("mode", mode)
-            self.mode_group.addButton(b)
-            bar.addWidget(b)
-        self.mode_group.buttonClicked.connect(lambda b: self.set_view_mode(b.property("mode")))
-        bar.addStretch(1)
-        open_text = QPushButton(self.tr("Open text…"))
-        open_text.clicked.connect(self._choose_text_file)
-        bar.addWidget(open_text)
-        copy = QToolButton()
-        copy.setText(self.tr("Copy"))
-        copy.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(copy)
-        for title, slot in (
-            (self.tr("Copy text"), self.copy_text),
-            (self.tr("Copy ids"), self.copy_ids),
-            (self.tr("Copy as JSON"), self.copy_json),
-        ):
-            act = QAction(title, menu)
-            act.triggered.connect(slot)
-            menu.addAction(act)
-        copy.setMenu(menu)
-        bar.addWidget(copy)
-        export = QPushButton(self.tr("Export PNG…"))
-        export.clicked.connect(self._choose_export)
-        bar.addWidget(export)
-        root.addLayout(bar)
-
-        self.message_bar = MessageBar()
-        root.addWidget(self.message_bar)
-
-        self.editor = TextEditor()
-        self.editor.setFont(fonts.mono_font(13))
-        self.editor.setPlaceholderText(self.tr("Type or paste text here…"))
-        self.editor.pasted.connect(self.paste_text)
-        self.composer = ChatComposer()
-        self.composer.renderedChanged.connect(self._on_chat_rendered)
-        self.input_tabs = QTabWidget()
-        self.input_tabs.addTab(self.editor, self.tr("Text"))
-        self.input_tabs.addTab(self.composer, self.tr("Chat"))
-        self.input_tabs.currentChanged.connect(self._on_input_tab)
-        self._size_input_pages()
-
-        self.token_view = TokenView()
-        self.token_view.selectionChanged.connect(self._on_selection)
-
-        top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(self.input_tabs)
-        top.addWidget(self.token_view)
-        top.setStretchFactor(0, 2)
-        top.setStretchFactor(1, 3)
-        top.setSizes([420, 900])
-
-        self.counts = CountsBar()
-
-        layers_box = QWidget()
-        lb = QVBoxLayout(layers_box)
-        lb.setContentsMargins(0, 0, 0, 0)
-        self.layers_title = QLabel()
-        self.layers_title.setFont(fonts.ui_font(10.5))
-        # wraps: one long unwrapped line would set the whole window's minimum width (wider than a
-        # 1280 screen at normal size, than a 1920 projector in presentation mode)
-        self.layers_title.setWordWrap(True)
-        self.layers_view = ByteLayersView()
-        self.layers_scroll = QScrollArea()
-        self.layers_scroll.setWidget(self.layers_view)
-        self.layers_scroll.setWidgetResizable(False)
-        self.layers_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        lb.addWidget(self.layers_title)
-        row = QHBoxLayout()
-        row.addWidget(self.layers_scroll, 1)
-        # the hover text, kept on screen for the selection: tooltips do not show on a projector
-        self.details = DetailsBox()
-        self.details.setFont(fonts.mono_font(10.5))
-        self.details.setFixedWidth(340)
-        rule = QFrame()
-        rule.setFrameShape(QFrame.Shape.VLine)
-        rule.setFrameShadow(QFrame.Shadow.Plain)
-        rule.setForegroundRole(QPalette.ColorRole.Mid)
-        row.addWidget(rule)
-        # the column beside the layers: the details, and on a short screen the counts too (see _fit_layers)
-        self._side = QVBoxLayout()
-        self._side.setContentsMargins(0, 0, 0, 0)
-        self._side.addWidget(self.details, 1)
-        row.addLayout(self._side)
-        lb.addLayout(row, 1)
-
-        self.split = split = LayersSplitter(Qt.Orientation.Vertical)
-        middle = QWidget()
-        self._middle = ml = QVBoxLayout(middle)
-        ml.setContentsMargins(0, 0, 0, 0)
-        ml.addWidget(top, 1)
-        ml.addWidget(self.counts)
-        split.addWidget(middle)
-        split.addWidget(layers_box)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([450, 380])
-        root.addWidget(split, 1)
 
     # ---- encoding -----------------------------------------------------------------------------------
     def source_text(self) -> str:
