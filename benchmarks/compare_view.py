@@ -97,7 +97,7 @@ def main() -> int:
 
     make_application()
     from tokviz.core.compare import corpus_set
-    from tokviz.ui.compare import DEMO_BPE_NAME, PREVIEW_CHARS, ComparePanel
+    from tokviz.ui.compare.panel import DEMO_BPE_NAME, PREVIEW_CHARS, ComparePanel
     from tokviz.ui.session import Session
 
     session = Session()

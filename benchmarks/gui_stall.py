@@ -60,7 +60,7 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
 
     from tokviz.ui.app import make_application
     from tokviz.ui.main_window import MainWindow
-    from tokviz.ui.train_corpus import CorpusSource
+    from tokviz.ui.train.corpus import CorpusSource
 
     if switch_interval is not None:
         sys.setswitchinterval(switch_interval)

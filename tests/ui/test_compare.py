@@ -9,13 +9,12 @@ import time
 
 import pytest
 
-from tokviz.core.compare import TextSet
-from tokviz.core.encoders import Registry
-from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
-from tokviz.core.encoders import tiktoken_family
-from tokviz.core.encoding import Encoding
 from tokviz import resources_dir
-from tokviz.ui.compare import ComparePanel
+from tokviz.core.compare import TextSet
+from tokviz.core.encoders import Registry, tiktoken_family
+from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
+from tokviz.core.encoding import Encoding
+from tokviz.ui.compare.panel import ComparePanel
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
 
@@ -133,7 +132,7 @@ def test_same_colour_neighbours_in_a_row_are_outlined(qtbot, session):
     """gpt2 reads ㅋㅋㅋㅋ as id 40345 twice, and 안녕's bytes as ids 167, 227 (one palette colour):
     the second of each pair gets a ring in the text colour, its left neighbour does not, so the
     boundary shows (without it 6-10 neighbours per row of the default text had the same fill)."""
-    from tests.ui.test_token_colors import _edge_is_outlined
+    from tests.support.pixels import edge_is_outlined
     from tokviz.ui.token_colors import text_color_on, token_color, token_marks
 
     panel = make_panel(qtbot, session, ["cl100k_base", "gpt2"], text="안녕하세요 ㅋㅋㅋㅋ!!!! 👋 Hello world 123")
@@ -147,8 +146,8 @@ def test_same_colour_neighbours_in_a_row_are_outlined(qtbot, session):
     for left, right in ((15, 16), (3, 4)):
         fill = token_color(ids[right])
         ring = text_color_on(fill)
-        assert not _edge_is_outlined(image, view.token_rect(1, left), fill, ring)
-        assert _edge_is_outlined(image, view.token_rect(1, right), fill, ring)
+        assert not edge_is_outlined(image, view.token_rect(1, left), fill, ring)
+        assert edge_is_outlined(image, view.token_rect(1, right), fill, ring)
     panel.shutdown()
 
 
@@ -190,14 +189,14 @@ def test_corrupt_model_file_is_a_message_and_nothing_changes(qtbot, session, tmp
     bad = tmp_path / "broken.model"
     bad.write_bytes(b"\x0a\x05hello-not-a-model")
     assert panel.open_model_file(str(bad)) is False
-    assert panel.message_label.isVisibleTo(panel) and "broken.model" in panel.message_label.text()
+    assert panel.message_bar.isVisibleTo(panel) and "broken.model" in panel.message_bar.text()
     assert panel.encoder_names() == ["gpt2"]
     missing = tmp_path / "missing.tiktoken"
     assert panel.open_model_file(str(missing)) is False
     # a good file is added
     with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
         assert panel.open_model_file(str(DEMO_SP)) is True
-    assert len(panel.encoder_names()) == 2 and not panel.message_label.isVisibleTo(panel)
+    assert len(panel.encoder_names()) == 2 and not panel.message_bar.isVisibleTo(panel)
     panel.shutdown()
 
 
@@ -216,7 +215,7 @@ def test_lone_surrogate_is_a_message(qtbot, session):
     panel.editor.blockSignals(False)
     panel.editor.toPlainText = lambda: "bad \ud83d half"  # a broken paste
     panel.refresh_now()
-    assert "lone surrogate" in panel.message_label.text()
+    assert "lone surrogate" in panel.message_bar.text()
     panel.shutdown()
 
 
@@ -304,7 +303,7 @@ def test_segmentations_need_a_unigram_model(qtbot, session):
 
 
 def test_long_text_shows_its_first_part_first_and_tokens_agree(qtbot, session):
-    from tokviz.ui.compare import preview_cut
+    from tokviz.ui.compare.panel import preview_cut
 
     line = "안녕하세요 여러분, tokenizers differ 👋🏽 42\n"
     text = line * 150
@@ -368,8 +367,8 @@ def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
     the model to its new step (it used to say "no such encoder")."""
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.settings import Settings
-    from tokviz.ui.train import SPEEDS
-    from tokviz.ui.train_corpus import CorpusSource
+    from tokviz.ui.train.corpus import CorpusSource
+    from tokviz.ui.train.views import SPEEDS
 
     text = "안녕하세요 여러분 토크나이저를 배워요 the lowest newest tokens\n" * 20
     win = MainWindow(settings=Settings.ephemeral())
@@ -478,7 +477,7 @@ def _contrast(a, b) -> float:
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_error_text_is_readable_in_both_themes(qtbot, session, theme):
-    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtGui import QPalette
 
     from tokviz.ui import theme as theme_module
     from tokviz.ui.theme import apply_theme, is_dark
@@ -499,9 +498,8 @@ def test_error_text_is_readable_in_both_themes(qtbot, session, theme):
         err = panel.stats_table.item(1, 1)
         assert "digits are not supported" in err.text()
         assert _contrast(err.foreground().color(), base) >= 4.5
-        window = panel.palette().color(QPalette.ColorRole.Window)
-        label = QColor(panel.message_label.styleSheet().split("color:")[1].strip(" ;"))
-        assert _contrast(label, window) >= 4.5
+        background, label = panel.message_bar.colors()
+        assert _contrast(label, background) >= 4.5
         # the encoders' names keep their colour and can be read (orange on white was 3.4:1)
         for r in range(panel.stats_table.rowCount()):
             assert _contrast(panel.stats_table.item(r, 0).foreground().color(), base) >= 4.5
@@ -550,7 +548,7 @@ def test_open_tokviz_and_tiktoken_model_files(qtbot, session, tmp_path, small_bp
     panel = make_panel(qtbot, session, ["gpt2"], text="안녕하세요 hello tokens")
     with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
         assert panel.open_model_file(str(tmp_path / file_name)) is True
-    assert len(panel.encoder_names()) == 2 and not panel.message_label.isVisibleTo(panel)
+    assert len(panel.encoder_names()) == 2 and not panel.message_bar.isVisibleTo(panel)
     row = panel.view.rows[1].data
     assert not row.error, row.message
     assert row.encoding.ids == small_bpe.encode("안녕하세요 hello tokens").ids
@@ -600,7 +598,8 @@ def test_byte_cells_hold_their_hex_at_every_font_scale(qtbot, session, monkeypat
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QFontMetricsF, QPainter
 
-    from tokviz.ui import compare_rows, fonts
+    from tokviz.ui import fonts
+    from tokviz.ui.compare import rows as compare_rows
     from tokviz.ui.main_window import MainWindow
 
     drawn = []

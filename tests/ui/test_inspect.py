@@ -9,16 +9,18 @@ import unicodedata
 from types import SimpleNamespace
 
 import pytest
-from PySide6.QtCore import QByteArray, QMimeData, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMimeData, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QTextCursor
 from PySide6.QtWidgets import QToolTip
 
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.registry import Registry
-from tokviz.ui.inspect import DEMO_TEXT, InspectPanel, encoding_json
-from tokviz.ui import inspect as inspect_module
+from tokviz.ui.inspect import jobs as inspect_jobs
+from tokviz.ui.inspect import release as inspect_release
+from tokviz.ui.inspect.chat_composer import render_chat
+from tokviz.ui.inspect.describe import encoding_json
+from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel
 from tokviz.ui.session import Session
-from tokviz.ui.widgets.chat_composer import render_chat
 
 FAMILY = "👨‍👩‍👧‍👦"
 DEBOUNCE_WAIT_MS = 400  # the 150 ms debounce plus slack
@@ -526,9 +528,10 @@ class _LineEncoder(_Renamed):
         return Encoding.from_byte_tokens(self.name, text, [(i % 50_000, b) for i, b in enumerate(lines)])
 
 
-def test_large_paste_stays_responsive_and_the_drawing_is_capped(qtbot, registry, monkeypatch):
+def test_large_paste_is_encoded_off_the_gui_thread_and_the_drawing_is_capped(qtbot, registry, monkeypatch):
+    """How long the GUI stalls meanwhile is measured by benchmarks/inspector_stall.py."""
     cap = 30_000  # lower than the real cap so that ~100k line tokens exceed it
-    monkeypatch.setattr(inspect_module, "MAX_DRAWN_TOKENS", cap)
+    monkeypatch.setattr(inspect_jobs, "MAX_DRAWN_TOKENS", cap)
     session = Session(Registry())
     session.registry.add(_LineEncoder(registry.get("cl100k_base"), "lines"))
     p = InspectPanel(session)
@@ -538,24 +541,11 @@ def test_large_paste_stays_responsive_and_the_drawing_is_capped(qtbot, registry,
         line = "안녕하세요 반갑습니다 hello world 👋 값\n"
         big = line * (5_000_000 // len(line.encode("utf-8")))
         assert len(big.encode("utf-8")) > 4_900_000
-        ticks = []
-        timer = QTimer()
-        timer.timeout.connect(lambda: ticks.append(time.monotonic()))
-        timer.start(10)
         p.editor.clear()
         assert p.paste_text(big)
-        t0 = time.monotonic()
         p.encode_now()
         assert not p.is_current()  # encoding happens in the worker, after the call returned
         wait_shown(qtbot, p, big, timeout=60_000)
-        timer.stop()
-        # the event loop kept running meanwhile: no gap between 10 ms ticks of seconds (a freeze)
-        during = [t for t in ticks if t > t0]
-        assert len(during) >= 5
-        longest = max(b - a for a, b in zip(during, during[1:]))
-        # measured on a 2-core machine: 0.12-0.25 s with the worker; encoding on the GUI thread
-        # freezes it 4.3 s. 2.5 s leaves a loaded CI machine room and still catches that freeze.
-        assert longest < 2.5, f"the GUI froze for {longest:.2f} s"
         n = len(big.splitlines())
         assert p.counts.value("tokens") == f"{n:,}"
         assert p.token_view.hidden_token_count() == n - cap
@@ -580,7 +570,7 @@ def test_stale_results_are_dropped(qtbot, panel):
     panel._on_result(old)  # arrives late: must not be shown again as if it were the answer
     assert not panel.is_current()
     assert panel.result is old and panel.token_view.shown_labels() == ["first"]
-    stale = inspect_module.EncodeResult(inspect_module.EncodeRequest(old.request.generation, "stale text", "cl100k_base"),
+    stale = inspect_jobs.EncodeResult(inspect_jobs.EncodeRequest(old.request.generation, "stale text", "cl100k_base"),
                                         encoding=panel.session.registry.get("cl100k_base").encode("stale text"))
     panel._on_result(stale)  # a result for an older generation with other content: dropped
     assert panel.token_view.shown_labels() == ["first"]
@@ -597,12 +587,13 @@ def test_no_work_after_shutdown(qtbot, registry):
     p.shutdown()
     shown = p.result
     p.set_text("typed while the window closes")
-    qtbot.wait(DEBOUNCE_WAIT_MS)
-    assert p.result is shown and p._pool.activeThreadCount() == 0
+    p.encode_now()  # what the debounce timer would call
+    p.relayout()  # and a zoom
+    assert not p.busy() and p.result is shown
 
 
 def test_screenshot_selection_without_cut_characters_takes_the_first_tokens(registry):
-    from tokviz.ui.inspect import screenshot_selection
+    from tokviz.ui.inspect.describe import screenshot_selection
 
     enc = registry.get("o200k_base").encode("토큰화는 재미있어요 tokenization")
     assert not any(t.partial for t in enc.tokens)
@@ -677,7 +668,7 @@ def test_dark_theme_details_box_and_byte_cells_are_readable(qtbot, panel):
 def test_big_result_is_laid_out_in_the_worker(qtbot, panel):
     """Wrapping 150,000 cells took the GUI thread ~150 ms per result; the worker does it now and the
     view takes the lines as they are (same cells, same positions as a wrap done by the view)."""
-    from tokviz.ui.widgets.token_view import wrap_cells
+    from tokviz.ui.inspect.cells import wrap_cells
 
     text = "값싼 컴퓨터 뷁 🇰🇷 " * 400
     show(qtbot, panel, text)
@@ -697,6 +688,7 @@ def test_projector_1366x768_shows_every_byte_layer_and_three_token_rows(qtbot):
     """A common projector size in presentation mode: the Token id row (which token owns which byte,
     the point of the layers) is not scrolled off, and the token view keeps three rows of cells."""
     from PySide6.QtCore import QPoint, QRect
+
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.settings import Settings
 
@@ -743,8 +735,8 @@ def test_byte_layers_token_row_reads_like_the_token_box_for_a_whole_emoji():
     """A token holding a whole ZWJ sequence reads as the picture on the token row, as its box in the
     token view does; the code point row above still names the ZWJ."""
     from tokviz.core.encoding import Encoding
-    from tokviz.ui.widgets.byte_layers import build_layers
-    from tokviz.ui.widgets.token_view import token_cells
+    from tokviz.ui.inspect.byte_layers import build_layers
+    from tokviz.ui.inspect.cells import token_cells
 
     text = "👨‍👩 a"
     enc = Encoding.from_byte_tokens("test", text, [(7, "👨‍👩".encode()), (8, b" a")])
@@ -758,7 +750,7 @@ def test_a_zoom_while_the_worker_measures_does_not_leave_boxes_too_small(qtbot, 
     """The worker measures cell widths in the fonts of the moment it was asked; a zoom before its
     result arrives must not leave boxes measured at the old scale (text spilling out of them)."""
     from tokviz.ui import fonts
-    from tokviz.ui.widgets.token_view import CellMeasure, view_fonts
+    from tokviz.ui.inspect.cells import CellMeasure, view_fonts
 
     text = "hello wonderful world of tokens 안녕하세요"
     show(qtbot, panel, text)
@@ -814,15 +806,15 @@ def test_a_big_previous_result_is_freed_in_slices_and_one_still_held_is_left_alo
     it is freed from a zero timer, at most SLICE objects a step, and never while someone holds it."""
     import weakref
 
-    from tokviz.ui.widgets.token_view import token_cells
+    from tokviz.ui.inspect.cells import token_cells
 
     def big_result(text):
         enc = registry.get("cl100k_base").encode(text)
         enc.token_at_byte(0), enc.tokens_at_char(0)  # the lookup tables, as the worker builds them
-        return inspect_module.EncodeResult(inspect_module.EncodeRequest(1, text, "cl100k_base"), encoding=enc,
+        return inspect_jobs.EncodeResult(inspect_jobs.EncodeRequest(1, text, "cl100k_base"), encoding=enc,
                                            cells=token_cells(enc))
 
-    release = inspect_module.SlicedRelease()
+    release = inspect_release.SlicedRelease()
     held = big_result("hello world " * 20_000)
     tokens = held.encoding.tokens
     release.drop(held)

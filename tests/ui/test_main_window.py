@@ -181,8 +181,8 @@ def test_inspect_copy_ids_from_the_menu_puts_the_ids_on_the_clipboard(qtbot, tmp
 def test_train_menu_steps_one_merge_and_keys_act_only_on_their_tab(qtbot, tmp_path):
     from PySide6.QtCore import Qt
 
-    from tests.ui.test_train_replay import TEXT, NaiveTrainer
-    from tokviz.ui.train_corpus import CorpusSource
+    from tests.support.naive_trainer import TEXT, NaiveTrainer
+    from tokviz.ui.train.corpus import CorpusSource
 
     win = _window(qtbot, tmp_path)
     win.show()

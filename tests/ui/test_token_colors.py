@@ -3,15 +3,22 @@ colour, or by the outline the views draw when the colours are the same)."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 from PySide6.QtGui import QColor
 
+from tests.support.pixels import edge_is_outlined
 from tokviz.core.encoders import default_registry
 from tokviz.ui.token_colors import (
-    DARK_PALETTE, LIGHT_PALETTE, MIN_PALETTE_DISTANCE, contrast_ratio, delta_e, readable_on, text_color_on, token_color,
-    token_colors, token_marks,
+    DARK_PALETTE,
+    LIGHT_PALETTE,
+    MIN_PALETTE_DISTANCE,
+    contrast_ratio,
+    delta_e,
+    readable_on,
+    text_color_on,
+    token_color,
+    token_colors,
+    token_marks,
 )
 
 CLEARLY_DIFFERENT = 12.0  # CIEDE2000; ~2 is just noticeable, the old gpt2 안 pair was ~5
@@ -81,8 +88,9 @@ def test_text_on_every_palette_colour_is_readable():
 
 def test_token_view_and_byte_layers_outline_the_marked_neighbour(qtbot):
     """The outline is drawn: ``ㅋㅋ`` is the same id twice, the second box gets a dark ring."""
-    from tokviz.ui.widgets.byte_layers import ByteLayersView, build_layers
-    from tokviz.ui.widgets.token_view import MAX_DRAWN_TOKENS, TokenView, token_cells
+    from tokviz.ui.inspect.byte_layers import ByteLayersView, build_layers
+    from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, token_cells
+    from tokviz.ui.inspect.token_view import TokenView
 
     enc = default_registry().get("cl100k_base").encode("!!!!!!!!!!!!!!!!")
     assert len(set(enc.ids)) == 1 and len(enc.ids) >= 2
@@ -129,22 +137,9 @@ def test_contrast_ratio_and_readable_text_on_known_colours():
         assert out.hue() == pytest.approx(QColor("#ff7f0e").hue(), abs=3)  # still orange
 
 
-def _edge_is_outlined(image, rect, fill, ring) -> bool:
-    """Whether the pixel column just inside ``rect``'s left edge is the outline (``ring``) rather
-    than the token's ``fill`` (away from the rounded corners). A wide glyph in a narrow Compare cell
-    (하, 요) touches the edge, so a few pixels of text colour are allowed; half and half fails."""
-    def dist(a, b):
-        return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue())
-
-    x = math.ceil(rect.left())
-    column = [image.pixelColor(x, y) for y in range(int(rect.top()) + 4, int(rect.bottom()) - 3)]
-    share = sum(dist(c, ring) < dist(c, fill) for c in column) / len(column)
-    assert share >= 0.9 or share <= 0.25, [c.name() for c in column]
-    return share >= 0.9
-
-
 def _token_view(qtbot, enc, dark):
-    from tokviz.ui.widgets.token_view import MAX_DRAWN_TOKENS, TokenView, token_cells
+    from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, token_cells
+    from tokviz.ui.inspect.token_view import TokenView
 
     view = TokenView()
     qtbot.addWidget(view)
@@ -156,7 +151,8 @@ def _token_view(qtbot, enc, dark):
 
 
 def _compare_rows(qtbot, enc, dark):
-    from tokviz.ui.compare_rows import AlignedRowsView, RowData, prepare_rows
+    from tokviz.ui.compare.alignment import RowData, prepare_rows
+    from tokviz.ui.compare.rows import AlignedRowsView
 
     view = AlignedRowsView()
     qtbot.addWidget(view)
@@ -183,7 +179,7 @@ def test_views_draw_the_outline_exactly_where_token_marks_says(qtbot, registry, 
         if rect is None or t.kind != "normal" or rect.width() < 8:
             continue
         fill = token_color(t.id, dark=dark)
-        assert _edge_is_outlined(image, rect, fill, text_color_on(fill)) == marks[i], (encoder, i, t)
+        assert edge_is_outlined(image, rect, fill, text_color_on(fill)) == marks[i], (encoder, i, t)
         checked += 1
         outlined += marks[i]
     assert checked >= len(enc.tokens) * 0.8 and outlined >= 3, (checked, outlined)

@@ -8,15 +8,16 @@ import time
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QTextDocument
 
-from tests.ui.test_train_replay import TEXT, NaiveTrainer
+from tests.support.naive_trainer import TEXT, NaiveTrainer
+from tests.support.train_panel import banner_text, merge_banner_line
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.ui.main_window import MainWindow
-from tokviz.ui.train import BUSY_FRAME_MS, SPEEDS, TrainPanel
-from tokviz.ui.train_corpus import CorpusSource
-from tokviz.ui.train_vocab import visible_piece
-from tokviz.ui.train_worker import TrainRun
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.panel import TrainPanel
+from tokviz.ui.train.render import BUSY_FRAME_MS
+from tokviz.ui.train.views import SPEEDS
+from tokviz.ui.train.worker import TrainRun
 
 
 @pytest.fixture
@@ -40,20 +41,6 @@ def _panel(window, *, merges=30, **trainer_kw) -> tuple[TrainPanel, list[NaiveTr
     panel.set_source(CorpusSource.paste(TEXT))
     panel.merges_spin.setValue(merges)
     return panel, made
-
-
-def banner_text(panel) -> str:
-    """The merge banner as the user reads it (rich text to plain, runs of spaces as one)."""
-    doc = QTextDocument()
-    doc.setHtml(panel.merge_banner.text())
-    return " ".join(doc.toPlainText().replace("\xa0", " ").split())
-
-
-def merge_banner_line(step) -> str:
-    """What the banner must say for MergeStep ``step``: the pair, what it became, count and rank."""
-    left, right, new = (visible_piece(p) for p in (step.left_piece, step.right_piece, step.new_piece))
-    return (f"{left} + {right} → {new} count {step.count:,} · rank {step.step:,} · "
-            f"vocab {step.vocab_size:,} · corpus {step.corpus_tokens:,} tokens")
 
 
 def _plot_len(item) -> int:

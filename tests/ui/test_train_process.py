@@ -15,8 +15,9 @@ from tests.core.bpe.conftest import english_text, korean_text
 from tests.core.bpe.stand_in_trainers import CrashingTrainer
 from tokviz.core.bpe.trainer_process import ProcessTrainer
 from tokviz.ui.main_window import MainWindow
-from tokviz.ui.train import SPEEDS, default_trainer_factory
-from tokviz.ui.train_corpus import CorpusSource
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.panel import default_trainer_factory
+from tokviz.ui.train.views import SPEEDS
 
 # long enough that 3000 merges with min frequency 1 are far from done when the tests step in
 TEXT = korean_text(3000) + english_text()

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tokviz.core.bpe.events import MergeStep, TrainerConfig
-from tokviz.core.bpe.trainer import BPETrainer
+from tests.support.train_panel import LINES, TEXT, core_steps
 from tokviz.ui.main_window import MainWindow
-from tokviz.ui.train import SPEEDS
-from tokviz.ui.train_corpus import CorpusSource, demo_corpus_path
+from tokviz.ui.train.corpus import CorpusSource, demo_corpus_path
+from tokviz.ui.train.views import SPEEDS
 
-LINES = [
-    "안녕하세요 여러분 오늘은 토크나이저를 배워요\n",
-    "토크나이저는 글자를 조각으로 나눕니다 안녕 안녕히 가세요\n",
-    "the lower newest widest lowest tokenizer tokens\n",
-    "def merge(pair, tokens): return [t for t in tokens] 🙂🙂\n",
-    "영화가 정말 재미있어요 영화 최고 재미없는 영화는 싫어요 😀\n",
-] * 6
-TEXT = "".join(LINES)
 PROBES = ["안녕하세요 토크나이저", "the lowest tokens 🙂", "영화 재미있어요!"]
 
 
@@ -43,15 +34,10 @@ def _train(panel, qtbot, source, *, mode="byte", merges=60, keep=False):
     qtbot.waitUntil(lambda: panel.cursor == len(panel.replay), timeout=3000)
 
 
-def _core_steps(config: TrainerConfig, lines) -> tuple[BPETrainer, list[MergeStep]]:
-    trainer = BPETrainer(config)
-    return trainer, [e for e in trainer.run(lines) if isinstance(e, MergeStep)]
-
-
 @pytest.mark.parametrize("mode,keep", [("byte", False), ("byte", True), ("char", False), ("char", True)])
 def test_merges_shown_equal_the_cores_and_replayed_segmentation_equals_the_model(panel, qtbot, mode, keep):
     _train(panel, qtbot, CorpusSource.paste(TEXT), mode=mode, merges=60, keep=keep)
-    trainer, core = _core_steps(panel.config, LINES)
+    trainer, core = core_steps(panel.config, LINES)
     assert panel.replay.steps == core
     assert panel.vocab_model.rowCount() == len(core)
     for step in (0, 1, 10, len(core)):

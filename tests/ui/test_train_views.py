@@ -8,16 +8,15 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QColor, QFontMetrics, QPalette
 
-from tests.ui.test_train import banner_text, merge_banner_line
-from tests.ui.test_train_real import LINES, TEXT, _core_steps
+from tests.support.train_panel import LINES, TEXT, banner_text, core_steps, merge_banner_line
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.ui import fonts
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.settings import Settings
-from tokviz.ui.train import FRESH_BG, SPEEDS
-from tokviz.ui.train_corpus import CorpusSource, line_kind
-from tokviz.ui.train_vocab import visible_piece
+from tokviz.ui.train.corpus import CorpusSource, line_kind
+from tokviz.ui.train.views import FRESH_BG, SPEEDS
+from tokviz.ui.train.vocab import visible_piece
 
 MERGES = 60
 
@@ -46,7 +45,7 @@ def _train(window, qtbot, text=TEXT, merges=MERGES):
 @pytest.fixture
 def trained(window, qtbot):
     panel = _train(window, qtbot)
-    trainer, core = _core_steps(panel.config, LINES)
+    trainer, core = core_steps(panel.config, LINES)
     assert panel.replay.steps == core
     return panel, trainer, core
 

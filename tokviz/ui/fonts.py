@@ -43,9 +43,3 @@ def mono_font(point_size: float | None = None) -> QFont:
     f.setStyleHint(QFont.StyleHint.Monospace)
     f.setPointSizeF((point_size or 10.0) * _scale["value"])
     return f
-
-
-def missing_fonts() -> list[str]:
-    """Fallback fonts that are not installed (Hangul or emoji would render as boxes)."""
-    have = set(QFontDatabase.families())
-    return [f for f in ("Noto Sans CJK KR", "Noto Color Emoji") if f not in have]

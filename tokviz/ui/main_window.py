@@ -11,7 +11,7 @@ import importlib
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractButton, QApplication, QDialog, QDialogButtonBox, QFileDialog, QLabel, QMainWindow, QMessageBox,
+    QAbstractButton, QApplication, QDialog, QDialogButtonBox, QFileDialog, QMainWindow, QMessageBox,
     QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget,
 )
 
@@ -19,12 +19,12 @@ from tokviz.ui import fonts, theme
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
 
-# view name -> (tab title, module, class). Each panel is a QWidget taking the Session; it may
-# implement shutdown() (stop workers; called on close) and prepare_screenshot(options).
+# view name -> (tab title, module, class). Each panel is a QWidget taking the Session and implementing
+# the Panel protocol (tokviz.ui.common.panel: its menu, shutdown, screenshot preparation, auto-play).
 PANELS = {
-    "inspect": (QT_TRANSLATE_NOOP("MainWindow", "Inspect"), "tokviz.ui.inspect", "InspectPanel"),
-    "train": (QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train", "TrainPanel"),
-    "compare": (QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare", "ComparePanel"),
+    "inspect": (QT_TRANSLATE_NOOP("MainWindow", "Inspect"), "tokviz.ui.inspect.panel", "InspectPanel"),
+    "train": (QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train.panel", "TrainPanel"),
+    "compare": (QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare.panel", "ComparePanel"),
 }
 
 PRESENTATION_SCALE = 1.6  # font scale on entering presentation mode (projectors are far away)
@@ -36,17 +36,6 @@ PRESENTATION_PACES = [
     (QT_TRANSLATE_NOOP("MainWindow", "10 merges per second"), 10.0),
     (QT_TRANSLATE_NOOP("MainWindow", "30 merges per second"), 30.0),
 ]
-
-
-class PendingPanel(QLabel):
-    """Shown in place of a panel whose module is not built yet (it says so)."""
-
-    def __init__(self, title: str, parent: QWidget | None = None):
-        super().__init__(f"The {title} panel is not built yet.", parent)
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-
-    def prepare_screenshot(self, options) -> None:
-        pass
 
 
 class _EnabledMirror(QObject):
@@ -83,14 +72,7 @@ class MainWindow(QMainWindow):
         self._auto_played: set[str] = set()  # panels presentation mode has set playing
         self.panels: dict[str, QWidget] = {}
         for view, (title, module, cls) in PANELS.items():
-            try:
-                panel_cls = getattr(importlib.import_module(module), cls)
-            except ModuleNotFoundError as err:
-                if err.name != module:
-                    raise
-                panel = PendingPanel(title)
-            else:
-                panel = panel_cls(self.session)
+            panel = getattr(importlib.import_module(module), cls)(self.session)
             self.panels[view] = panel
             self.tabs.addTab(panel, self.tr(title))
         self._build_menus()
@@ -192,54 +174,15 @@ class MainWindow(QMainWindow):
 
     def _build_panel_menus(self, bar) -> None:
         """One menu per panel with every action of its buttons (keys listed in the menu)."""
-        inspect, train, compare = (self.panels.get(v) for v in ("inspect", "train", "compare"))
-        if hasattr(inspect, "open_text_file"):
-            menu = bar.addMenu(self.tr("&Inspect"))
-            acts = self.panel_actions["inspect"] = {
-                "open": self._panel_action("inspect", self.tr("&Open text…"), self.open_text_file, ["Ctrl+O"]),
-                "copy_text": self._panel_action("inspect", self.tr("Copy &text"), inspect.copy_text, ["Ctrl+Shift+C"]),
-                "copy_ids": self._panel_action("inspect", self.tr("Copy &IDs"), inspect.copy_ids, ["Ctrl+Shift+I"]),
-                "copy_json": self._panel_action("inspect", self.tr("Copy as &JSON"), inspect.copy_json, ["Ctrl+Shift+J"]),
-                "export_png": self._panel_action("inspect", self.tr("&Export PNG…"), self.export_inspect_png, ["Ctrl+E"]),
-            }
-            menu.addAction(acts["open"])
-            menu.addSeparator()
-            for key in ("copy_text", "copy_ids", "copy_json"):
-                menu.addAction(acts[key])
-            menu.addSeparator()
-            menu.addAction(acts["export_png"])
-        if hasattr(train, "train_button"):
-            menu = bar.addMenu(self.tr("&Train"))
-            acts = self.panel_actions["train"] = {
-                "open": self._panel_action("train", self.tr("&Open corpus…"), None, ["Ctrl+O"], train.open_button),
-                "paste": self._panel_action("train", self.tr("&Paste corpus…"), None, [], train.paste_button),
-                # F5, not Space: Space belongs to the focused button, check box or text field.
-                "play": self._panel_action("train", self.tr("&Train / Pause"), self.train_or_pause, ["F5"]),
-                "step": self._panel_action("train", self.tr("&Step"), None, ["F10", "."], train.step_button),
-                "end": self._panel_action("train", self.tr("&Run to end"), None, ["Ctrl+F5"], train.end_button),
-                "cancel": self._panel_action("train", self.tr("&Cancel training"), None, ["Esc"], train.cancel_button),
-                "reset": self._panel_action("train", self.tr("R&eset"), None, ["Ctrl+R"], train.reset_button),
-                "save": self._panel_action("train", self.tr("Sa&ve model…"), None, ["Ctrl+S"], train.save_button),
-            }
-            for key in ("open", "paste", None, "play", "step", "end", "cancel", "reset", None, "save"):
-                if key is None:
+        for view, panel in self.panels.items():
+            menu = bar.addMenu(panel.menu_title())
+            acts = self.panel_actions[view] = {}
+            for entry in panel.menu_actions():
+                if entry is None:
                     menu.addSeparator()
-                else:
-                    menu.addAction(acts[key])
-        if hasattr(compare, "add_encoder_name"):
-            menu = bar.addMenu(self.tr("&Compare"))
-            acts = self.panel_actions["compare"] = {
-                "add": self._panel_action("compare", self.tr("&Add encoder"),
-                                          lambda: compare.add_encoder_name(compare.add_combo.currentText()), ["Ctrl+Shift+A"]),
-                "remove": self._panel_action("compare", self.tr("&Remove encoder"), self.remove_compare_encoder, ["Ctrl+Shift+D"]),
-                "csv": self._panel_action("compare", self.tr("Export &CSV…"), None, ["Ctrl+Shift+E"], compare.csv_button),
-                "png": self._panel_action("compare", self.tr("Save &PNG…"), None, ["Ctrl+E"], compare.png_button),
-            }
-            for key in ("add", "remove", None, "csv", "png"):
-                if key is None:
-                    menu.addSeparator()
-                else:
-                    menu.addAction(acts[key])
+                    continue
+                acts[entry.key] = self._panel_action(view, entry.text, entry.slot, entry.shortcuts, entry.button)
+                menu.addAction(acts[entry.key])
 
     # ---- views -------------------------------------------------------------------------------
     def show_view(self, view: str) -> QWidget:
@@ -274,22 +217,6 @@ class MainWindow(QMainWindow):
                 return False
         self.show_view("inspect")
         return bool(self.panels["inspect"].open_text_file(path))
-
-    def export_inspect_png(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view as PNG"), "tokens.png", self.tr("PNG image (*.png)"))
-        if path:
-            self.panels["inspect"].export_png(path)
-
-    def train_or_pause(self) -> None:
-        """The Train panel's play/pause toggle: pause while playing, else train or play on."""
-        train = self.panels["train"]
-        (train.pause_button if train.pause_button.isEnabled() else train.train_button).click()
-
-    def remove_compare_encoder(self) -> None:
-        compare = self.panels["compare"]
-        item = compare.encoder_list.currentItem()
-        if item is not None:
-            compare.remove_encoder_name(item.text())
 
     def open_model_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -364,9 +291,7 @@ class MainWindow(QMainWindow):
             self.showNormal()
             self.set_font_scale(self._scale_before_presentation)
             for panel in self.panels.values():
-                stop = getattr(panel, "stop_auto_play", None)
-                if stop is not None:
-                    stop()
+                panel.stop_auto_play()
             self._auto_played.clear()
 
     def set_presentation_pace(self, pace: float) -> None:
@@ -381,12 +306,11 @@ class MainWindow(QMainWindow):
         """In presentation mode, set a panel that can play (Train) playing at the chosen pace - once
         per presentation, so a presenter who pauses and leaves the tab finds it paused on return."""
         pace = self.settings.presentation_pace
-        play = getattr(panel, "auto_play", None)
         view = next((v for v, p in self.panels.items() if p is panel), None)
-        if play is None or pace <= 0 or view in self._auto_played:
+        if pace <= 0 or view in self._auto_played:
             return
-        self._auto_played.add(view)
-        play(pace)
+        if panel.auto_play(pace):
+            self._auto_played.add(view)
 
     def _on_tab_changed(self, _index: int) -> None:
         self._focus_into(self.current_panel())
@@ -447,9 +371,7 @@ class MainWindow(QMainWindow):
             self._follows_system = False
         # Stop every panel's workers before the widgets go away (no "QThread destroyed while running").
         for panel in self.panels.values():
-            shutdown = getattr(panel, "shutdown", None)
-            if shutdown is not None:
-                shutdown()
+            panel.shutdown()
         if self._presentation:
             self.toggle_presentation(False)
         self.settings.window_geometry = self.saveGeometry()

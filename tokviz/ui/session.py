@@ -35,10 +35,6 @@ class Session(QObject):
         self.registry.add(encoder)
         self.encodersChanged.emit()
 
-    def remove_encoder(self, name: str) -> None:
-        self.registry.remove(name)
-        self.encodersChanged.emit()
-
     def offer_trained_model(self, encoder: Encoder | None) -> None:
         """The Train panel's model at its current step, listed as ``tokviz BPE (step N)``.
 

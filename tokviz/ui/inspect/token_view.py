@@ -1,7 +1,7 @@
 """The token view: every token of an Encoding as a coloured box, laid out like running text.
 
-What is drawn comes from :func:`token_cells`, a plain function (no Qt) the Inspector's worker thread
-runs, so that splitting a 100k-character text into drawable pieces never blocks the GUI. The widget
+What is drawn comes from :func:`tokviz.ui.inspect.cells.token_cells`, a plain function the Inspector's
+worker thread runs, so that splitting a 100k-character text into drawable pieces never blocks the GUI. The widget
 then only measures and places the cells (widths cached per string) and paints the lines that are
 visible.
 
@@ -12,338 +12,27 @@ bracket, so one sees the character cut in two, never a replacement character.
 
 from __future__ import annotations
 
-import bisect
-from array import array
-import unicodedata
-from dataclasses import dataclass
 
-import regex
-
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
-from tokviz.core.encoding import Encoding, char_byte_starts
-from tokviz.core.unicode import invisible_marker
+from tokviz.core.encoding import Encoding
 from tokviz.ui import fonts
-from tokviz.ui.token_colors import text_color_on, token_marks
-
-# Beyond this many tokens the view draws the first ones and says how many it left out; counts and
-# byte layers still cover the whole text. Keeps a 5 MB paste from building millions of boxes.
-MAX_DRAWN_TOKENS = 150_000
-
-# Characters that only make sense joined to their neighbour (emoji ZWJ sequences, presentation
-# selectors, skin tones): inside a token after a visible character they are drawn as text so the
-# emoji renders as one picture; alone they get a marker.
-_JOINERS = {"\u200d", "\ufe0f", "\ufe0e"} | {chr(c) for c in range(0x1F3FB, 0x1F400)}
-
-
-def char_marker(ch: str) -> str | None:
-    """The visible stand-in for an invisible character (space ·, tab →, newline ↵, ZWJ, BOM, NUL ...).
-
-    >>> char_marker(" "), char_marker("a"), char_marker("\\x00")
-    ('·', None, '⟨NUL⟩')
-    """
-    marker = invisible_marker(ch)
-    if marker is not None:
-        return marker
-    o = ord(ch)
-    cat = unicodedata.category(ch)
-    if cat == "Cc":
-        return chr(0x2400 + o) if o < 0x20 else ("␡" if o == 0x7F else f"⟨{o:02X}⟩")
-    if cat in ("Cf", "Zl", "Zp", "Co", "Cs", "Cn") or (cat == "Zs" and ch != " "):
-        return f"⟨{o:04X}⟩"
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """A run inside a cell: ``text`` (whole characters), ``mark`` (a marker for an invisible
-    character) or ``hex`` (the bytes of a character cut by a token boundary). ``char`` is the offset
-    of the (first) character the run belongs to from the cell's first character (so that equal runs
-    of text share their segments)."""
-
-    kind: str
-    text: str
-    char: int
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One drawn box: token ``token`` (index into the Encoding), or -1 for text no token covers."""
-
-    token: int
-    start: int  # index of the first character the cell touches
-    segments: tuple[Segment, ...]
-    line_break: bool  # the covered text ends a line (newline): the next cell starts a new line
-
-
-def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]:
-    """Drawable cells for the first ``limit`` tokens (plus gaps no token covers).
-
-    >>> from tokviz.core.encoding import Encoding, char_byte_starts
-    >>> enc = Encoding.from_byte_tokens("d", "안 a", [(1, b"\\xec\\x95"), (2, b"\\x88 a")])
-    >>> [[(s.kind, s.text) for s in c.segments] for c in token_cells(enc)]
-    [[('hex', 'EC 95')], [('hex', '88'), ('mark', '·'), ('text', 'a')]]
-    """
-    text = encoding.text
-    drawn = encoding.tokens[:limit]
-    if len(encoding.tokens) > limit and drawn:
-        # only the characters up to the last drawn token matter (the text may be megabytes)
-        text = text[:max(t.end for t in drawn[-64:])]
-    data = text.encode("utf-8", "surrogatepass")
-    starts = char_byte_starts(text, data)
-    cells: list[Cell] = []
-    cache: dict[str, tuple[tuple[Segment, ...], bool]] = {}
-    prev_byte_end = 0
-    for ti, tok in enumerate(drawn):
-        if tok.byte_start > prev_byte_end:  # bytes no token covers (tokens with gaps)
-            cells.append(_cell(-1, text, data, starts, prev_byte_end, tok.byte_start, cache))
-        if tok.byte_end == tok.byte_start:  # covers no text (SentencePiece's dummy prefix, a lone special)
-            shown = tok.raw if tok.raw else (tok.bytes.decode("utf-8", "replace") or "∅")
-            cells.append(Cell(ti, tok.start, (Segment("mark", shown, 0),), False))
-        else:
-            cells.append(_cell(ti, text, data, starts, tok.byte_start, tok.byte_end, cache))
-        prev_byte_end = max(prev_byte_end, tok.byte_end)
-    if len(encoding.tokens) <= limit and prev_byte_end < len(data):
-        cells.append(_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
-    return cells
-
-
-# Characters that may need a marker (a superset: char_marker decides). Scanning with one regex keeps
-# the per-character work in C, so a 100k-token text is split into cells in about a second.
-_MAYBE_INVISIBLE = regex.compile(
-    r"[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\u115f\u1160\u3164\uffa0\ufe00-\ufe0f"
-    r"\U000e0100-\U000e01ef]"
+from tokviz.ui.inspect.cells import (
+    CELL_GAP, MARGIN, Cell, CellLayout, CellMeasure, CellPositions, char_marker, view_fonts, wrap_cells,
 )
-
-
-def run_segments(run: str) -> tuple[tuple[Segment, ...], bool]:
-    """Segments of whole characters ``run`` (offsets relative to the run) and whether it ends a line.
-
-    The one place that decides how a piece's invisible characters are drawn (the token view, the
-    byte layers' token row and the vocabulary table all use it): markers for spaces, newlines,
-    ZWJ and the like, except joiners right after visible text of the same run, which stay text so
-    that an emoji ZWJ sequence renders as one picture.
-
-    >>> "".join(s.text for s in run_segments(" a\\n")[0]), run_segments(" a\\n")[1]
-    ('·a↵', True)
-    """
-    segs: list[Segment] = []
-    pos = 0
-    line_break = False
-    for m in _MAYBE_INVISIBLE.finditer(run):
-        i = m.start()
-        ch = run[i]
-        joined = ch in _JOINERS and i > pos  # right after visible text of this token
-        marker = None if joined else char_marker(ch)
-        if marker is None:
-            continue  # stays part of the surrounding text run
-        if i > pos:
-            segs.append(Segment("text", run[pos:i], pos))
-        segs.append(Segment("mark", marker, i))
-        if ch == "\n":
-            line_break = True
-        pos = i + 1
-    if pos < len(run):
-        segs.append(Segment("text", run[pos:], pos))
-    return tuple(segs), line_break
-
-
-def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict) -> Cell:
-    c0 = c = bisect.bisect_right(starts, bs) - 1
-    head: Segment | None = None
-    if starts[c] < bs:  # the token starts inside character c
-        head = Segment("hex", data[bs:min(be, starts[c + 1])].hex(" ").upper(), 0)
-        c += 1
-    e = bisect.bisect_right(starts, be) - 1  # characters [c, e) lie wholly inside the token
-    tail = e < len(text) and starts[e] < be and e >= c
-    inner: tuple[Segment, ...] = ()
-    line_break = False
-    if e > c:
-        # Natural text repeats its tokens (Zipf): the same run of characters gets the same segments.
-        run = text[c:e]
-        got = cache.get(run)
-        if got is None:
-            got = cache[run] = run_segments(run)
-        inner, line_break = got
-        if c != c0:
-            inner = tuple(Segment(sg.kind, sg.text, sg.char + 1) for sg in inner)
-    if head is None and not tail:
-        return Cell(ti, c0, inner, line_break)
-    segs = ([head] if head else []) + list(inner)
-    if tail:  # the token ends inside character e
-        segs.append(Segment("hex", data[max(bs, starts[e]):be].hex(" ").upper(), e - c0))
-    return Cell(ti, c0, tuple(segs), line_break)
-
-
-def view_fonts() -> tuple[QFont, QFont, QFont]:
-    """The token view's fonts at the current scale: token text, hex pieces, cut-character labels."""
-    # cut-character labels (👨 over F0 9F | 91 A8) at 13 pt: they must read from the back of a room
-    return fonts.mono_font(15), fonts.mono_font(11), fonts.ui_font(13)
-
-
-class CellPositions:
-    """(line, x, width) of every cell, kept in flat arrays: freeing 150,000 tuples of floats when
-    the next result replaces them cost the GUI thread ~50 ms; arrays free at once."""
-
-    __slots__ = ("line", "x", "w")
-
-    def __init__(self, widths) -> None:
-        self.line = array("i")
-        self.x = array("d")
-        self.w = widths
-
-    def __getitem__(self, i: int) -> tuple[int, float, float]:
-        return self.line[i], self.x[i], self.w[i]
-
-    def __len__(self) -> int:
-        return len(self.line)
-
-
-@dataclass
-class CellLayout:
-    """Cells wrapped into lines for a viewport ``width`` in ``mode`` (built by the encoding worker so
-    that the GUI thread does not spend ~0.1-0.2 s wrapping 150,000 cells after each result)."""
-
-    width: int
-    mode: str
-    pos: CellPositions
-    line_first: list[int]  # first cell index of every line
-    token_cell: dict[int, int]  # token index -> its cell
-
-
-CELL_GAP = 4  # between two cells on a line
-MARGIN = 10  # around the cells in the viewport
-
-
-def wrap_cells(cells: list[Cell], widths: list[float], viewport_width: int, mode: str,
-               token_cell: dict[int, int] | None = None) -> CellLayout:
-    """Place ``cells`` of ``widths`` on lines of the viewport (plain Python, thread-safe);
-    ``token_cell`` is reused when the cells are the same (a resize)."""
-    avail = max(200.0, viewport_width - 2 * MARGIN)
-    pos = CellPositions(widths)
-    add_line, add_x = pos.line.append, pos.x.append
-    line_first = [0]
-    line = 0
-    x = 0.0
-    last = len(cells) - 1
-    for i, (cell, w) in enumerate(zip(cells, widths)):
-        if x > 0 and x + w > avail:
-            line += 1
-            line_first.append(i)
-            x = 0.0
-        add_line(line)
-        add_x(x)
-        x += w + CELL_GAP
-        if cell.line_break and i < last:
-            line += 1
-            line_first.append(i + 1)
-            x = 0.0
-    if token_cell is None:
-        token_cell = {c.token: i for i, c in enumerate(cells) if c.token >= 0}
-    return CellLayout(viewport_width, mode, pos, line_first if cells else [], token_cell)
-
-
-class CellMeasure:
-    """Cell widths in the view's fonts. QFontMetricsF is reentrant, so the encoding worker measures
-    the cells of a big text in its own thread and the GUI thread only places them."""
-
-    PAD = 6  # inside a cell, left and right
-    SEG_GAP = 2  # between the segments of a cell
-
-    def __init__(self, text_font: QFont, hex_font: QFont):
-        self.tfm = QFontMetricsF(text_font)
-        self.hfm = QFontMetricsF(hex_font)
-        self._cache: dict[tuple[str, str], float] = {}
-
-    def segment(self, kind: str, text: str) -> float:
-        key = (kind, text)
-        w = self._cache.get(key)
-        if w is None:
-            w = self.hfm.horizontalAdvance(text) + 8 if kind == "hex" else self.tfm.horizontalAdvance(text)
-            self._cache[key] = w
-        return w
-
-    def widths(self, cells: list[Cell]) -> array:
-        """Width of each cell showing its text."""
-        seg, pad, gap = self.segment, 2 * self.PAD, self.SEG_GAP
-        return array("d", [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells])
-
-    def id_widths(self, cells: list[Cell], encoding: Encoding) -> array:
-        """Width of each cell showing its token id."""
-        seg, pad, toks = self.segment, 2 * self.PAD, encoding.tokens
-        return array("d", [seg("text", str(toks[c.token].id)) + pad if c.token >= 0 else
-                           sum(seg(s.kind, s.text) for s in c.segments) + pad for c in cells])
-
-
-def token_char_parts(encoding: Encoding, index: int) -> list[tuple[int, bool]]:
-    """(character index, wholly inside the token?) for every character token ``index`` touches.
-
-    >>> from tokviz.core.encoding import Encoding, char_byte_starts
-    >>> enc = Encoding.from_byte_tokens("d", "a안", [(1, b"a\\xec"), (2, b"\\x95\\x88")])
-    >>> token_char_parts(enc, 0), token_char_parts(enc, 1)
-    ([(0, True), (1, False)], [(1, False)])
-    """
-    t = encoding.tokens[index]
-    text = encoding.text
-    pos = len(text[:t.start].encode("utf-8", "surrogatepass"))  # C speed, even deep in a big text
-    out = []
-    for c in range(t.start, t.end):
-        n = len(text[c].encode("utf-8", "surrogatepass"))
-        out.append((c, t.byte_start <= pos and pos + n <= t.byte_end))
-        pos += n
-    return out
-
-
-def _shown(ch: str) -> str:
-    return char_marker(ch) or ch
-
-
-def partial_piece(encoding: Encoding, index: int) -> str:
-    """A token that cuts a character, in words: ``' ' + part of 👋``."""
-    parts: list[str] = []
-    run = ""
-    for c, whole in token_char_parts(encoding, index):
-        if whole:
-            run += encoding.text[c]
-            continue
-        if run:
-            parts.append(repr(run))
-            run = ""
-        parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(char=_shown(encoding.text[c])))
-    if run:
-        parts.append(repr(run))
-    return " + ".join(parts)
-
-
-def describe_token(encoding: Encoding, index: int) -> str:
-    """The hover text of token ``index``: id, bytes in hex, piece, byte and character span."""
-    t = encoding.tokens[index]
-    lines = [QCoreApplication.translate("TokenView", "token {n} of {total} · id {id}").format(n=index + 1, total=len(encoding.tokens), id=t.id)
-             + (f" · {t.kind}" if t.kind != "normal" else "")]
-    hex_bytes = t.bytes.hex(" ").upper() or QCoreApplication.translate("TokenView", "(none)")
-    lines.append((QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} byte)") if len(t.bytes) == 1 else
-                  QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} bytes)")).format(hex=hex_bytes, n=len(t.bytes)))
-    piece = t.piece
-    if piece is not None:
-        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=repr(piece)))
-    else:
-        cut = [c for c, whole in token_char_parts(encoding, index) if not whole]
-        chars = ", ".join(f"{_shown(encoding.text[c])} U+{ord(encoding.text[c]):04X}" for c in cut)
-        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=partial_piece(encoding, index)))
-        lines.append(QCoreApplication.translate("TokenView", "cuts {chars}").format(chars=chars))
-    if t.raw is not None:
-        lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=repr(t.raw)))
-    lines.append(QCoreApplication.translate("TokenView", "byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})").format(
-        byte_start=t.byte_start, byte_end=t.byte_end, start=t.start, end=t.end))
-    return "\n".join(lines)
+from tokviz.ui.inspect.describe import describe_token
+from tokviz.ui.token_colors import text_color_on, token_marks
 
 
 class TokenView(QAbstractScrollArea):
     """Tokens as coloured boxes; hover for details, click to select (shift-click extends)."""
 
     selectionChanged = Signal(int, int)  # first and last selected token index (-1, -1: none)
+    # the width changed and there are more than ``inline_layout_limit`` cells: the owner lays them
+    # out off the GUI thread (wrap_cells) and calls set_cells; meanwhile the old lines stay
+    layoutWanted = Signal()
 
     MARGIN = MARGIN
     CELL_GAP = CELL_GAP
@@ -369,6 +58,7 @@ class TokenView(QAbstractScrollArea):
         self._pos: CellPositions | list = []  # per cell: line, x, width
         self._line_first: list[int] = []  # first cell index of every line
         self._hover_cell = -1
+        self.inline_layout_limit: int | None = None  # None: always lay out here
         self._update_fonts()
 
     # ---- data -------------------------------------------------------------------------------
@@ -397,9 +87,11 @@ class TokenView(QAbstractScrollArea):
         self._widths, self._id_widths = widths
         if self._sel is not None and (encoding is None or self._sel[1] >= len(encoding.tokens)):
             self._sel = None
-        if (layout is not None and layout.width == self.viewport().width() and layout.mode == self.mode
-                and len(layout.pos) == len(cells)):
+        if layout is not None and layout.mode == self.mode and len(layout.pos) == len(cells) and (
+                layout.width == self.viewport().width() or self._lays_out_elsewhere()):
             self._apply_layout(layout)
+            if layout.width != self.viewport().width():
+                self.layoutWanted.emit()  # resized while the worker laid out: once more for this width
         else:
             self._relayout(new_cells=True)
 
@@ -555,9 +247,17 @@ class TokenView(QAbstractScrollArea):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         if self.viewport().width() != getattr(self, "_laid_out_width", None):
-            self._relayout()  # lines wrap at the width: only a new width moves cells
+            # lines wrap at the width: only a new width moves cells
+            if self._lays_out_elsewhere():
+                self._update_scroll_range()
+                self.layoutWanted.emit()
+            else:
+                self._relayout()
         else:
             self._update_scroll_range()
+
+    def _lays_out_elsewhere(self) -> bool:
+        return self.inline_layout_limit is not None and len(self.cells) > self.inline_layout_limit
 
     def sizeHint(self) -> QSize:
         return QSize(700, 400)

@@ -7,10 +7,10 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, 
 from PySide6.QtGui import QColor
 
 from tokviz.core.bpe.events import MergeStep
+from tokviz.core.bpe.model import END_OF_WORD
 from tokviz.ui.fonts import mono_font
+from tokviz.ui.inspect.cells import run_segments
 from tokviz.ui.token_colors import token_color
-from tokviz.ui.train_replay import END_OF_WORD
-from tokviz.ui.widgets.token_view import run_segments
 
 # header titles, translated when shown (the English names stay the columns' identifiers)
 COLUMNS = (QT_TRANSLATE_NOOP("VocabModel", "rank"), QT_TRANSLATE_NOOP("VocabModel", "token"),

@@ -86,9 +86,6 @@ class TrainWorker(QObject):
             self._paused = False
             self._cond.notify_all()
 
-    def is_paused(self) -> bool:
-        return self._paused
-
     def step_once(self) -> None:
         """While paused, let one more merge through."""
         with self._cond:
@@ -223,9 +220,6 @@ class TrainRun(QObject):
 
     def start(self) -> None:
         self.thread.start()
-
-    def is_running(self) -> bool:
-        return self.thread.isRunning()
 
     def stop(self, timeout: float = 1.0) -> bool:
         """Cancel and wait; True when the thread has ended."""

@@ -3,7 +3,7 @@
 ``tokviz screenshot --view compare`` covers the main view; the Corpus and SentencePiece tabs need a
 corpus run and a segmentation first, which this does:
 
-    python -m tokviz.ui.compare_screenshots docs/screenshots
+    python -m tokviz.ui.compare.screenshots docs/screenshots
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from tokviz.core.encoding import Encoding
 from tokviz.core.unicode import code_points, decompose_hangul, display_char, graphemes, utf8_bytes
 from tokviz.ui import fonts
 from tokviz.ui.token_colors import text_color_on
-from tokviz.ui.widgets.token_view import run_segments
+from tokviz.ui.inspect.cells import run_segments
 
 MAX_LAYER_BYTES = 96  # more columns than this do not fit a screen; the view says what it left out
 

@@ -13,70 +13,16 @@ encoders disagree on, and one row per encoder. Only the bands in view are painte
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
-from itertools import accumulate
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from tokviz.core.encoding import Encoding, char_byte_starts
-from tokviz.core.metrics import grapheme_spans
+from tokviz.ui.compare.alignment import PreparedRows, RowData, RowSpans, prepare_rows
 from tokviz.ui.fonts import mono_font, ui_font
-from tokviz.ui.token_colors import text_color_on, token_color, token_marks
 
 # How invisible characters are drawn in the ruler and in tokens.
 VISIBLE = {" ": "·", "\n": "↵", "\r\n": "↵", "\r": "↵", "\t": "→", "\u200d": "ZWJ", "\ufe0f": "VS16"}
-
-
-@dataclass
-class RowData:
-    """One encoder's row: its Encoding, or a message (an error, or "loading…") instead."""
-
-    name: str
-    encoding: Encoding | None = None
-    message: str | None = None
-    error: bool = False
-    color: QColor = field(default_factory=lambda: QColor("#888888"))
-
-
-@dataclass
-class _Row:
-    data: RowData
-    starts: list[int] = field(default_factory=list)  # token byte starts
-    ends: list[int] = field(default_factory=list)  # token byte ends
-    ids: list[int] = field(default_factory=list)
-    # token_marks(ids): which tokens get an outline because their left neighbour has the same colour
-    # (made for the whole row on the worker: a token's mark depends on the run it ends)
-    marks: list[bool] = field(default_factory=list)
-    dark: bool = False
-    # token index -> (background, text colour), filled for the tokens that get painted
-    _colors: dict[int, tuple[QColor, QColor]] = field(default_factory=dict)
-
-    def colors(self, lo: int, hi: int) -> None:
-        """Make sure tokens ``lo..hi-1`` have their colours (their ids' colours, see
-        :func:`token_color`), without colouring the 10,000 tokens nobody is looking at."""
-        for i in range(lo, hi):
-            if i not in self._colors:
-                c = token_color(self.ids[i], dark=self.dark)
-                self._colors[i] = (c, text_color_on(c))
-
-
-@dataclass
-class PreparedRows:
-    """Everything about the rows that does not depend on fonts or widget size (so it can be
-    computed on the worker thread that encoded the text)."""
-
-    text: str
-    rows: list[_Row]
-    clusters: list[tuple[int, int]]  # (char start, char end) of each grapheme cluster
-    char_cluster: list[int]  # cluster index of each character
-    cluster_bytes: list[int]  # UTF-8 byte start of each cluster, plus the total
-    byte_starts: tuple[int, ...]  # UTF-8 byte start of each character, plus the total
-    agree: list[int]  # byte offsets where every row has a boundary
-    disagree: list[int]  # byte offsets where some rows have a boundary and others do not
-    cut_clusters: set[int]  # clusters some row cuts inside (they get wider, byte-divided cells)
-
 
 ERROR_LIGHT, ERROR_DARK = "#b21f1f", "#ff8a80"  # >= 5:1 contrast on the light / dark theme's base colours
 
@@ -93,57 +39,6 @@ def error_color(palette_or_dark: QPalette | bool) -> QColor:
     return QColor(ERROR_DARK if dark else ERROR_LIGHT)
 
 
-def prepare_rows(text: str, rows: list[RowData], *, dark: bool = False) -> PreparedRows:
-    """Token spans per row, which tokens get an outline, grapheme clusters, and where the rows'
-    boundaries differ (token colours are made when a token is first painted)."""
-    prepared = []
-    for r in rows:
-        row = _Row(r)
-        enc = r.encoding
-        if enc is not None:
-            row.starts = [t.byte_start for t in enc.tokens]
-            row.ends = [t.byte_end for t in enc.tokens]
-            row.ids = enc.ids
-            row.marks = token_marks(row.ids)
-            row.dark = dark
-        prepared.append(row)
-    byte_starts = char_byte_starts(text)
-    clusters = grapheme_spans(text)
-    if len(clusters) == len(text):  # no character joins its neighbour: cluster i is character i
-        char_cluster = list(range(len(text)))
-    else:
-        # 1 where a cluster starts, summed up: a C-level scan instead of a Python step per character
-        first = bytearray(len(text))
-        for s, _ in clusters:
-            first[s] = 1
-        char_cluster = list(accumulate(first, initial=-1))[1:]
-    cluster_bytes = [byte_starts[s] for s, _ in clusters] + [byte_starts[len(text)]]
-    sets = []
-    for row in prepared:
-        if row.data.encoding is None:
-            continue
-        b = set(row.starts)
-        b.update(row.ends)
-        sets.append(b)
-    total = cluster_bytes[-1]
-    union = set().union(*sets) if sets else set()
-    common = set.intersection(*sets) if sets else set()
-    union.discard(0)
-    union.discard(total)
-    # Boundaries not between clusters cut one; which one is read off a byte -> cluster map (a
-    # C-level scan) rather than searched for (gpt2 cuts ~6,000 Hangul syllables in 10,000 characters).
-    inside = union.difference(cluster_bytes)
-    cut = set()
-    if inside:
-        first_byte = bytearray(total + 1)
-        for b in cluster_bytes:
-            first_byte[b] = 1
-        cluster_at = list(accumulate(first_byte, initial=-1))[1:]
-        cut = {cluster_at[b] for b in inside}
-    return PreparedRows(text, prepared, clusters, char_cluster, cluster_bytes, byte_starts,
-                        sorted(common - {0, total}), sorted(union - common), cut)
-
-
 class AlignedRowsView(QWidget):
     """Paints the aligned rows. ``set_rows`` takes the text and one RowData per encoder."""
 
@@ -157,7 +52,7 @@ class AlignedRowsView(QWidget):
         self.setMouseTracking(True)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, False)
         self.text = ""
-        self.rows: list[_Row] = []
+        self.rows: list[RowSpans] = []
         self.hovered_char: int | None = None
         self._make_fonts(12)
         self._width_cache: dict[str, float] = {}
@@ -229,7 +124,7 @@ class AlignedRowsView(QWidget):
         """Show ``rows`` for ``text`` (every encoding must be of this text)."""
         self.set_prepared(prepare_rows(text, rows))
 
-    def set_prepared(self, prep: "PreparedRows") -> None:
+    def set_prepared(self, prep: PreparedRows) -> None:
         """Show rows prepared (possibly on a worker thread) by :func:`prepare_rows`; only the
         font-dependent cell widths and the wrapping are computed here."""
         if prep.text != self.text:
@@ -523,7 +418,7 @@ class AlignedRowsView(QWidget):
                 continue
             self._paint_tokens(p, row, line, ry, lb0, lb1, hovered[r_index])
 
-    def _paint_row_name(self, p: QPainter, row: _Row, ry: float) -> None:
+    def _paint_row_name(self, p: QPainter, row: RowSpans, ry: float) -> None:
         p.setFont(self._name_font)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(row.data.color)
@@ -534,7 +429,7 @@ class AlignedRowsView(QWidget):
         p.drawText(QRectF(self.PAD + 10, ry, self.GUTTER - self.NAME_MARGIN, self._row_h),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
 
-    def _paint_message(self, p: QPainter, row: _Row, ry: float, line: int, x0: float) -> None:
+    def _paint_message(self, p: QPainter, row: RowSpans, ry: float, line: int, x0: float) -> None:
         rect = QRectF(x0, ry, self._wrap_width, self._row_h)
         if row.data.error:
             p.fillRect(rect, QColor(214, 39, 40, 40))
@@ -548,7 +443,7 @@ class AlignedRowsView(QWidget):
             msg = fm.elidedText(row.data.message or "", Qt.TextElideMode.ElideRight, rect.width() - 12)
             p.drawText(rect.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, msg)
 
-    def _paint_tokens(self, p: QPainter, row: _Row, line: int, ry: float, lb0: int, lb1: int,
+    def _paint_tokens(self, p: QPainter, row: RowSpans, line: int, ry: float, lb0: int, lb1: int,
                       hovered: list[tuple[int, int]]) -> None:
         enc = row.data.encoding
         tokens = enc.tokens

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.token_colors import text_color_on, token_color
 from tokviz.ui.train_replay import MergeNode
-from tokviz.ui.train_vocab import visible_piece
+from tokviz.ui.train.vocab import visible_piece
 
 _GAP_X = 8.0
 _PAD = 6.0

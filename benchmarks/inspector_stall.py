@@ -1,0 +1,192 @@
+"""How long does pasting a big text into the Inspector stall the GUI?
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/inspector_stall.py --chars 5000000
+
+Opens the real main window offscreen, shows the Inspector, lets the other panels finish loading, then
+pastes N characters (Korean, English and emoji, in lines of about 80 characters) through the
+clipboard into the editor, as a user's Ctrl+V does, while a 10 ms heartbeat QTimer runs on the main
+thread. A stall is how late the heartbeat fires. The run ends a second after the views show the
+pasted text's tokens (so freeing the previous result counts too). Prints one JSON object:
+
+    {"max_stall_ms", "p99_ms", "chars", "tokens", "seconds", "stalls_over_50ms", ...}
+
+Target (issue 11): max stall <= 100 ms at 5,000,000 characters. ``--where`` also samples every
+thread's stack during each stall over 50 ms and prints the lines seen most.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gc
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+# run from a source checkout without installing
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+HEARTBEAT_MS = 10
+PIECES = ["안녕하세요 ", "토크나이저는 글자를 조각으로 나눕니다. ", "Tokenizers split text into tokens ", "👋 ",
+          "👨‍👩‍👧‍👦 ", "값은 얼마예요? ", "def greet(name): ", "return f\"Hello, {name}!\" ", "🇰🇷 ", "1234567.89 "]
+
+
+def mixed_text(chars: int) -> str:
+    """``chars`` characters of mixed Korean, English and emoji, a newline about every 80."""
+    out: list[str] = []
+    n = line = 0
+    i = 0
+    while n < chars:
+        piece = PIECES[i % len(PIECES)]
+        i += 1
+        if line + len(piece) > 80:
+            piece = piece.rstrip() + "\n"
+            line = 0
+        else:
+            line += len(piece)
+        out.append(piece)
+        n += len(piece)
+    return "".join(out)[:chars]
+
+
+def run(chars: int, encoder: str, settle: float, where: bool) -> dict:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtGui import QGuiApplication
+
+    from tokviz.ui.app import make_application
+    from tokviz.ui.main_window import MainWindow
+    from tokviz.ui.settings import Settings
+
+    app = make_application()
+    settings_dir = Path(os.environ.get("TMPDIR", "/tmp")) / f"tokviz-inspector-stall-{os.getpid()}"
+    window = MainWindow(settings=Settings.at(settings_dir / "tokviz.ini"))
+    window.resize(1400, 900)
+    panel = window.show_view("inspect")
+    window.show()
+    if encoder:
+        panel.set_encoder(encoder)
+    loop = QEventLoop()
+    QTimer.singleShot(int(settle * 1000), loop.quit)  # the other panels load their encoders meanwhile
+    loop.exec()
+    panel.wait_for_result()
+
+    text = mixed_text(chars)
+    QGuiApplication.clipboard().setText(text)
+    lateness: list[float] = []
+    long_stalls: list[dict] = []
+    state = {"last": 0.0, "cpu_last": 0.0, "shown_at": None, "phase": "pasting"}
+    main_ident = threading.get_ident()
+    samples: collections.Counter = collections.Counter()
+    stop_sampler = threading.Event()
+
+    def sample_threads() -> None:
+        # a stall is a heartbeat that is late: look at what every thread does meanwhile (the main
+        # thread busy itself, or waiting for the GIL a worker holds in one long call)
+        me = threading.get_ident()
+        while not stop_sampler.wait(0.02):
+            if time.perf_counter() - state["last"] > 0.05:
+                for ident, frame in sys._current_frames().items():
+                    if ident == me:
+                        continue
+                    who = "main" if ident == main_ident else "worker"
+                    for fs in traceback.extract_stack(frame)[-2:]:
+                        samples[f"{who} {Path(fs.filename).name}:{fs.lineno} {fs.name}"] += 1
+
+    heartbeat = QTimer()
+    heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
+    heartbeat.setInterval(HEARTBEAT_MS)
+
+    def beat() -> None:
+        now = time.perf_counter()
+        late = (now - state["last"]) * 1000 - HEARTBEAT_MS
+        state["last"] = now
+        cpu = time.thread_time()
+        lateness.append(max(0.0, late))
+        if late > 50:
+            long_stalls.append({"ms": round(late, 1), "gui_cpu_ms": round((cpu - state["cpu_last"]) * 1000, 1),
+                                "during": state["phase"]})
+        state["cpu_last"] = cpu
+        enc = panel.result.encoding if panel.result is not None else None
+        if state["shown_at"] is None:
+            if panel.is_current() and enc is not None and len(enc.text) == len(text):
+                state["shown_at"] = now
+                state["phase"] = "after showing (freeing the previous result)"
+            elif not panel._debounce.isActive() and state["phase"] == "waiting for the debounce":
+                state["phase"] = "encoding and laying out (worker)"
+        elif now - state["shown_at"] > 1.0:
+            heartbeat.stop()
+            QTimer.singleShot(0, loop.quit)
+
+    def paste() -> None:
+        state["phase"] = "pasting"
+        panel.editor.selectAll()
+        panel.editor.paste()  # the real path: insertFromMimeData -> the panel's lone-surrogate check
+        state["phase"] = "waiting for the debounce"
+
+    gc_worst = {0: 0.0, 1: 0.0, 2: 0.0}
+    gc_start: dict[str, float] = {}
+
+    def on_gc(phase: str, info: dict) -> None:
+        # a collection holds the GIL: every thread waits, whichever thread triggered it
+        if phase == "start":
+            gc_start["t"] = time.perf_counter()
+        elif "t" in gc_start:
+            ms = (time.perf_counter() - gc_start.pop("t")) * 1000
+            gc_worst[info["generation"]] = max(gc_worst[info["generation"]], round(ms, 1))
+
+    gc.callbacks.append(on_gc)
+    heartbeat.timeout.connect(beat)
+    sampler = threading.Thread(target=sample_threads, daemon=True)
+    if where:
+        sampler.start()
+    load_before = os.getloadavg()[0]
+    t0 = state["last"] = time.perf_counter()
+    state["cpu_last"] = time.thread_time()
+    heartbeat.start()
+    QTimer.singleShot(50, paste)
+    QTimer.singleShot(600_000, loop.quit)  # a hard stop: never hang a shared machine
+    loop.exec()
+    stop_sampler.set()
+    gc.callbacks.remove(on_gc)
+    seconds = (state["shown_at"] or time.perf_counter()) - t0
+    enc = panel.result.encoding if panel.result is not None else None
+    tokens = len(enc.tokens) if enc is not None and len(enc.text) == len(text) else None
+    window.close()
+    app.processEvents()
+    lateness.sort()
+    p99 = lateness[int(0.99 * (len(lateness) - 1))] if lateness else 0.0
+    out = {
+        "max_stall_ms": round(lateness[-1], 1) if lateness else 0.0,
+        "p99_ms": round(p99, 1),
+        "chars": chars,
+        "encoder": panel.current_encoder(),
+        "tokens": tokens,
+        "seconds": round(seconds, 2),
+        "heartbeats": len(lateness),
+        "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "stalls_over_50ms": sorted(long_stalls, key=lambda d: -d["ms"])[:6],
+        "gc_max_ms_by_generation": gc_worst,
+    }
+    if where:
+        out["threads_during_stalls"] = [f"{n}x {line}" for line, n in samples.most_common(16)]
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--chars", type=int, default=1_000_000)
+    ap.add_argument("--encoder", default="cl100k_base")
+    ap.add_argument("--settle", type=float, default=3.0, help="seconds to let the other panels load first")
+    ap.add_argument("--where", action="store_true", help="sample the threads' stacks during stalls")
+    args = ap.parse_args()
+    print(json.dumps(run(args.chars, args.encoder, args.settle, args.where), ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

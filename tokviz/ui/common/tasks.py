@@ -1,0 +1,232 @@
+"""The one background-task runner of the interface.
+
+A task is a plain function ``fn(state)`` run on a pool thread. ``state`` (a :class:`TaskState`) is
+how it reports progress and partial results and notices a cancel; it is Qt-free, so tests call task
+functions directly with ``TaskState()``. The function never touches widgets: it returns what the
+panel shows, and the result arrives by signal on the GUI thread.
+
+A :class:`TaskRunner` is one channel of work, latest wins: starting a task supersedes the one before
+(its cancel flag is set and whatever it still returns or reports is dropped). A panel with
+independent kinds of work (Compare: the rows, a corpus run, a vocabulary overlap) keeps one runner
+per kind. ``task.cancel()`` on its own only asks the function to stop; what it returns then (a
+partial result) is still delivered.
+
+    runner = TaskRunner(self)
+    runner.start(lambda state: encode(text, state), finished=self.show_tokens, failed=self.show_error)
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+from tokviz.core.compare import describe_failure
+
+
+_pause_lock = threading.Lock()
+_pauses = [0]  # tasks inside collection_paused(); collection resumes when the last one leaves
+
+
+@contextmanager
+def collection_paused():
+    """No automatic garbage collection while a task builds a big result, and what it built is kept
+    out of later collections (``gc.freeze``).
+
+    Building the Encoding and drawing of a 5 MB paste allocates millions of objects; each such burst
+    set off collections up to a full one, which scans every object of the app while holding the GIL,
+    so the GUI thread waited 100-200 ms at a time. The result lives until the next one replaces it
+    and is freed by reference counting (it holds no cycles), so it need never be scanned. Nested and
+    concurrent uses are counted.
+    """
+    with _pause_lock:
+        _pauses[0] += 1
+        if _pauses[0] == 1:
+            was_enabled = gc.isenabled()
+            gc.disable()
+            _pauses.append(was_enabled)
+    try:
+        yield
+    finally:
+        with _pause_lock:
+            _pauses[0] -= 1
+            if _pauses[0] == 0:
+                gc.freeze()  # the new objects join the permanent generation: no collection walks them
+                if _pauses.pop():
+                    gc.enable()
+
+
+class TaskState:
+    """What a running task sees. Thread-safe; satisfies ``tokviz.core.compare.CompareState``.
+
+    >>> state = TaskState()
+    >>> state.is_cancelled()
+    False
+    >>> state.cancel(); state.is_cancelled()
+    True
+    """
+
+    def __init__(self, on_progress: Callable[[tuple], None] | None = None):
+        self._cancel = threading.Event()
+        self._on_progress = on_progress
+
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def progress(self, done: int, total: int, result: Any = None) -> None:
+        """Report ``done`` of ``total`` and a partial result (an object with ``snapshot()`` is
+        snapshotted here, in the worker, so the GUI gets a copy the worker no longer changes)."""
+        if self._on_progress is None or self.is_cancelled():
+            return
+        snapshot = result.snapshot() if hasattr(result, "snapshot") else result
+        self._on_progress((done, total, snapshot))
+
+
+class Task(QObject):
+    """One run of a task function. Its public signals fire on the GUI thread."""
+
+    progressed = Signal(object)  # (done, total, partial result)
+    finished = Signal(object)  # the function's return value
+    failed = Signal(str)  # a one-line message for the user (the function raised)
+    ended = Signal()  # after finished or failed (or at once for a superseded task)
+
+    # emitted from the pool thread; they reach this object's (GUI) thread by queued connections.
+    # Values travel wrapped in a tuple: PySide6 mishandles a bare None sent across threads.
+    _done = Signal(object)
+    _error = Signal(str)
+    _progress = Signal(object)
+
+    def __init__(self, fn: Callable[[TaskState], Any], parent: QObject | None = None):
+        super().__init__(parent)
+        self.fn = fn
+        self.state = TaskState(self._progress.emit)
+        self.running = True
+        self.superseded = False
+        self._done.connect(self._on_done)
+        self._error.connect(self._on_error)
+        self._progress.connect(self._on_progress)
+
+    def cancel(self) -> None:
+        """Ask the function to stop at its next check; its result is still delivered."""
+        self.state.cancel()
+
+    @property
+    def cancelled(self) -> bool:
+        return self.state.is_cancelled()
+
+    def supersede(self) -> None:
+        """Cancel and drop everything the function still sends (a newer task took its place)."""
+        self.superseded = True
+        self.state.cancel()
+
+    def run_here(self) -> None:
+        """Run the function in the calling thread (the pool thread) and send its outcome."""
+        if self.superseded:
+            self._done.emit((None,))
+            return
+        try:
+            result = self.fn(self.state)
+        except Exception as err:  # noqa: BLE001 - shown in the panel, never a traceback
+            self._error.emit(describe_failure(err))
+        else:
+            self._done.emit((result,))
+
+    @Slot(object)
+    def _on_progress(self, payload) -> None:
+        if not self.superseded and not self.cancelled:
+            self.progressed.emit(payload)
+
+    @Slot(object)
+    def _on_done(self, wrapped) -> None:
+        self.running = False
+        if not self.superseded:
+            self.finished.emit(wrapped[0])
+        self.ended.emit()
+
+    @Slot(str)
+    def _on_error(self, message: str) -> None:
+        self.running = False
+        if not self.superseded:
+            self.failed.emit(message)
+        self.ended.emit()
+
+
+class _TaskRunnable(QRunnable):
+    def __init__(self, task: Task):
+        super().__init__()
+        self.task = task
+
+    def run(self) -> None:
+        self.task.run_here()
+
+
+class TaskRunner(QObject):
+    """One channel of background work, latest wins (see the module docstring).
+
+    ``threads`` is how many tasks may run at once: 2 by default, because a superseded task may be
+    stuck in a call it cannot leave (an encoder's encode of a 5 MB text) while its successor, a
+    short text typed after it, should be done at once beside it.
+    """
+
+    def __init__(self, parent: QObject | None = None, *, threads: int = 2):
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(threads)
+        self._tasks: set[Task] = set()
+        self.current: Task | None = None
+        self._closed = False
+
+    def start(self, fn: Callable[[TaskState], Any], *, finished=None, failed=None, progressed=None) -> Task:
+        """Run ``fn(state)`` in the pool, superseding the runner's previous task; the callbacks are
+        called on the GUI thread. After :meth:`shutdown` nothing runs (the task never ends)."""
+        if self.current is not None and self.current.running:
+            self.current.supersede()
+        task = Task(fn, self)
+        if finished is not None:
+            task.finished.connect(finished)
+        if failed is not None:
+            task.failed.connect(failed)
+        if progressed is not None:
+            task.progressed.connect(progressed)
+        task.ended.connect(lambda t=task: self._forget(t))
+        self.current = task
+        if self._closed:
+            task.supersede()
+            return task
+        self._tasks.add(task)
+        self._pool.start(_TaskRunnable(task))
+        return task
+
+    def cancel(self) -> None:
+        """Ask the current task to stop (its partial result is still delivered)."""
+        if self.current is not None:
+            self.current.cancel()
+
+    def _forget(self, task: Task) -> None:
+        self._tasks.discard(task)
+        if task is self.current:
+            self.current = None
+        task.deleteLater()
+
+    @property
+    def busy(self) -> bool:
+        return any(t.running for t in self._tasks)
+
+    def wait(self, ms: int = 30_000) -> bool:
+        """Block until every started task has returned (results are still to be delivered)."""
+        return self._pool.waitForDone(ms)
+
+    def shutdown(self, ms: int = 30_000) -> None:
+        """Stop for good (the window is closing): queued tasks never run, running ones are
+        superseded and waited for (a call that cannot be interrupted finishes; its result is dropped)."""
+        self._closed = True
+        for task in list(self._tasks):
+            task.supersede()
+        self._pool.clear()
+        self._pool.waitForDone(ms)

@@ -1,0 +1,226 @@
+"""The Compare panel's list of encoders: adding, removing, reordering (remembered for the next run),
+following the Train panel's model from step to step, and opening model files."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokviz.core.errors import TokvizError
+from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
+from tokviz.ui.compare.tables import name_color
+
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
+DEFAULT_ENCODERS = ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram", DEMO_BPE_NAME]
+
+
+class EncoderList:
+    """The encoder list and what edits it (mixed into ComparePanel; the strings are ComparePanel's)."""
+
+    def _build_encoder_list(self) -> QWidget:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel(translate("ComparePanel", "Encoders (drag to reorder)")))
+        self.encoder_list = QListWidget()
+        self.encoder_list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.encoder_list.model().rowsMoved.connect(lambda *a: self._encoders_edited(remember=True))
+        lay.addWidget(self.encoder_list, 1)
+        self.add_combo = QComboBox()
+        self.add_combo.setToolTip(translate("ComparePanel", "Encoders known to tokviz that are not in the list"))
+        lay.addWidget(self.add_combo)
+        grid = QGridLayout()
+        add = QPushButton(translate("ComparePanel", "Add"))
+        add.clicked.connect(lambda: self.add_encoder_name(self.add_combo.currentText()))
+        remove = QPushButton(translate("ComparePanel", "Remove"))
+        remove.clicked.connect(self._remove_selected)
+        up = QPushButton(translate("ComparePanel", "▲ Up"))
+        up.clicked.connect(lambda: self._move_selected(-1))
+        down = QPushButton(translate("ComparePanel", "▼ Down"))
+        down.clicked.connect(lambda: self._move_selected(1))
+        grid.addWidget(add, 0, 0)
+        grid.addWidget(remove, 0, 1)
+        grid.addWidget(up, 1, 0)
+        grid.addWidget(down, 1, 1)
+        lay.addLayout(grid)
+        open_btn = QPushButton(translate("ComparePanel", "Open model file…"))
+        open_btn.clicked.connect(self._ask_open_model)
+        lay.addWidget(open_btn)
+        self._refresh_add_combo()
+        return box
+
+    def encoder_names(self) -> list[str]:
+        return [self.encoder_list.item(i).text() for i in range(self.encoder_list.count())]
+
+    def set_encoders(self, names: list[str]) -> None:
+        self.encoder_list.clear()
+        for n in dict.fromkeys(names):
+            self.encoder_list.addItem(QListWidgetItem(n))
+        self._encoders_edited()
+
+    def add_encoder_name(self, name: str) -> None:
+        if name and name not in self.encoder_names():
+            self.encoder_list.addItem(QListWidgetItem(name))
+            self._encoders_edited(remember=True)
+
+    def remove_encoder_name(self, name: str) -> None:
+        for i in range(self.encoder_list.count()):
+            if self.encoder_list.item(i).text() == name:
+                self.encoder_list.takeItem(i)
+                self._encoders_edited(remember=True)
+                return
+
+    def move_encoder(self, name: str, delta: int) -> None:
+        names = self.encoder_names()
+        if name not in names:
+            return
+        i = names.index(name)
+        j = max(0, min(len(names) - 1, i + delta))
+        if i != j:
+            item = self.encoder_list.takeItem(i)
+            self.encoder_list.insertItem(j, item)
+            self.encoder_list.setCurrentRow(j)
+            self._encoders_edited(remember=True)
+
+    def _remove_selected(self) -> None:
+        item = self.encoder_list.currentItem()
+        if item is not None:
+            self.remove_encoder_name(item.text())
+
+    def _move_selected(self, delta: int) -> None:
+        item = self.encoder_list.currentItem()
+        if item is not None:
+            self.move_encoder(item.text(), delta)
+
+    def rename_encoder(self, old: str, new: str) -> None:
+        """Show ``new`` where ``old`` was (the Train panel's model at another step), keeping its place."""
+        names = self.encoder_names()
+        if old not in names:
+            return
+        i = names.index(old)
+        if new in names:  # listed twice would be one row twice
+            self.encoder_list.takeItem(i)
+        else:
+            self.encoder_list.item(i).setText(new)
+        self._encoders_edited()  # not saved: a trained model's name is gone in the next run anyway
+
+    def _on_trained_model(self, encoder) -> None:
+        previous, self._trained_name = self._trained_name, (encoder.name if encoder is not None else None)
+        if encoder is None and previous is not None:
+            # the Train panel was reset: the row says so instead of "no such encoder"
+            self.rename_encoder(previous, TRAINED_PLACEHOLDER)
+        elif encoder is not None:
+            self.rename_encoder(TRAINED_PLACEHOLDER, encoder.name)
+
+    def _available_names(self) -> set[str]:
+        names = {s.name for s in self.session.registry.statuses() if s.available}
+        return names | {DEMO_BPE_NAME}  # trained on first use
+
+    def remembered_encoders(self) -> list[str]:
+        """The list saved by the last run, without names no longer available (an opened file that
+        moved, a trained model); the default list when none is left."""
+        settings = getattr(self.session, "settings", None)
+        saved = list(settings.last_encoders) if settings is not None else []
+        available = self._available_names()
+        names = [n for n in dict.fromkeys(saved) if n in available]
+        return names or [n for n in DEFAULT_ENCODERS if n in available]
+
+    def _encoders_edited(self, *, remember: bool = False) -> None:
+        for i in range(self.encoder_list.count()):
+            item = self.encoder_list.item(i)
+            item.setForeground(name_color(i, self.palette()))
+        self._refresh_add_combo()
+        if remember:  # a user's add / remove / reorder is kept for the next run
+            settings = getattr(self.session, "settings", None)
+            if settings is not None:
+                settings.last_encoders = [n for n in self.encoder_names() if n != TRAINED_PLACEHOLDER]
+        self._debounce.start()
+
+    def _refresh_add_combo(self) -> None:
+        present = set(self.encoder_names()) if hasattr(self, "encoder_list") else set()
+        names = [s.name for s in self.session.registry.statuses() if s.available and s.name not in present]
+        if DEMO_BPE_NAME not in present and DEMO_BPE_NAME not in names:
+            names.append(DEMO_BPE_NAME)
+        self.add_combo.clear()
+        self.add_combo.addItems(names)
+        all_names = [s.name for s in self.session.registry.statuses() if s.available]
+        if hasattr(self, "overlap_a"):
+            for combo, default in ((self.overlap_a, "cl100k_base"), (self.overlap_b, "o200k_base")):
+                current = combo.currentText()
+                combo.clear()
+                combo.addItems(all_names)
+                if current in all_names:
+                    combo.setCurrentText(current)
+                elif default in all_names:
+                    combo.setCurrentText(default)
+            sp = [s.name for s in self.session.registry.statuses() if s.available and s.family == "sentencepiece"]
+            current = self.seg_model.currentText()
+            self.seg_model.clear()
+            self.seg_model.addItems(sp)
+            if current in sp:
+                self.seg_model.setCurrentText(current)
+
+    def _on_registry_changed(self) -> None:
+        names = set(self.session.registry.names())
+        new = names - self._known
+        self._known = names
+        for n in sorted(new):
+            # a model opened from the File menu joins the comparison; the Train panel's model of the
+            # moment (renamed every step) does not flood the list
+            if not n.startswith("tokviz BPE (step") and n != DEMO_BPE_NAME:
+                self.add_encoder_name(n)
+        self._refresh_add_combo()
+        # The Train panel offers its model at every step; a hidden Compare tab catches up when shown.
+        if self.isVisible():
+            self._debounce.start()
+        else:
+            self._stale = True
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
+            self._debounce.start()
+
+    def _ask_open_model(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            translate("ComparePanel", "Open model file"),
+            "",
+            translate("ComparePanel", "Models (*.model *.tiktoken *.json);;All files (*)"),
+        )
+        if path:
+            self.open_model_file(path)
+
+    def open_model_file(self, path: str) -> bool:
+        """Add a model file as an encoder; a bad file gets a message in the panel, nothing else changes."""
+        try:
+            from tokviz.core.encoders.files import open_model_file
+
+            encoder = open_model_file(path)
+        except TokvizError as err:
+            self.show_message(translate("ComparePanel", "Cannot open model: {err}").format(err=err))
+            return False
+        except Exception as err:  # noqa: BLE001 - a broken file must never take the panel down
+            self.show_message(
+                translate("ComparePanel", "Cannot open model {path}: {kind}: {err}").format(
+                    path=path, kind=type(err).__name__, err=err
+                )
+            )
+            return False
+        self.show_message(None)
+        self.session.add_encoder(encoder)
+        self.add_encoder_name(encoder.name)
+        return True

@@ -1,0 +1,280 @@
+"""What the token view draws, computed off the GUI thread: every token of an Encoding as a cell of
+segments (text, invisible-character markers, hex pieces of a cut character), the cells measured in the
+view's fonts and wrapped into lines. Plain functions and data (QtGui only for font metrics), so the
+Inspector's worker builds them for a big text while the GUI thread only places and paints.
+"""
+
+from __future__ import annotations
+
+import bisect
+import unicodedata
+from array import array
+from dataclasses import dataclass
+
+import regex
+from PySide6.QtGui import QFont, QFontMetricsF
+
+from tokviz.core.encoding import Encoding, char_byte_starts
+from tokviz.core.unicode import invisible_marker
+from tokviz.ui import fonts
+
+# Beyond this many tokens the view draws the first ones and says how many it left out; counts and
+# byte layers still cover the whole text. Keeps a 5 MB paste from building millions of boxes.
+MAX_DRAWN_TOKENS = 150_000
+
+# Characters that only make sense joined to their neighbour (emoji ZWJ sequences, presentation
+# selectors, skin tones): inside a token after a visible character they are drawn as text so the
+# emoji renders as one picture; alone they get a marker.
+_JOINERS = {"\u200d", "\ufe0f", "\ufe0e"} | {chr(c) for c in range(0x1F3FB, 0x1F400)}
+
+
+def char_marker(ch: str) -> str | None:
+    """The visible stand-in for an invisible character (space ·, tab →, newline ↵, ZWJ, BOM, NUL ...).
+
+    >>> char_marker(" "), char_marker("a"), char_marker("\\x00")
+    ('·', None, '⟨NUL⟩')
+    """
+    marker = invisible_marker(ch)
+    if marker is not None:
+        return marker
+    # the core marks controls, spaces and format characters; what is left without a glyph is a
+    # private-use, surrogate or unassigned code point
+    if unicodedata.category(ch) in ("Co", "Cs", "Cn"):
+        return f"⟨{ord(ch):04X}⟩"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run inside a cell: ``text`` (whole characters), ``mark`` (a marker for an invisible
+    character) or ``hex`` (the bytes of a character cut by a token boundary). ``char`` is the offset
+    of the (first) character the run belongs to from the cell's first character (so that equal runs
+    of text share their segments)."""
+
+    kind: str
+    text: str
+    char: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One drawn box: token ``token`` (index into the Encoding), or -1 for text no token covers."""
+
+    token: int
+    start: int  # index of the first character the cell touches
+    segments: tuple[Segment, ...]
+    line_break: bool  # the covered text ends a line (newline): the next cell starts a new line
+
+
+def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]:
+    """Drawable cells for the first ``limit`` tokens (plus gaps no token covers).
+
+    >>> from tokviz.core.encoding import Encoding, char_byte_starts
+    >>> enc = Encoding.from_byte_tokens("d", "안 a", [(1, b"\\xec\\x95"), (2, b"\\x88 a")])
+    >>> [[(s.kind, s.text) for s in c.segments] for c in token_cells(enc)]
+    [[('hex', 'EC 95')], [('hex', '88'), ('mark', '·'), ('text', 'a')]]
+    """
+    text = encoding.text
+    drawn = encoding.tokens[:limit]
+    if len(encoding.tokens) > limit and drawn:
+        # only the characters up to the last drawn token matter (the text may be megabytes)
+        text = text[: max(t.end for t in drawn[-64:])]
+    data = text.encode("utf-8", "surrogatepass")
+    starts = char_byte_starts(text, data)
+    cells: list[Cell] = []
+    cache: dict[str, tuple[tuple[Segment, ...], bool]] = {}
+    prev_byte_end = 0
+    for ti, tok in enumerate(drawn):
+        if tok.byte_start > prev_byte_end:  # bytes no token covers (tokens with gaps)
+            cells.append(_cell(-1, text, data, starts, prev_byte_end, tok.byte_start, cache))
+        if tok.byte_end == tok.byte_start:  # covers no text (SentencePiece's dummy prefix, a lone special)
+            shown = tok.raw if tok.raw else (tok.bytes.decode("utf-8", "replace") or "∅")
+            cells.append(Cell(ti, tok.start, (Segment("mark", shown, 0),), False))
+        else:
+            cells.append(_cell(ti, text, data, starts, tok.byte_start, tok.byte_end, cache))
+        prev_byte_end = max(prev_byte_end, tok.byte_end)
+    if len(encoding.tokens) <= limit and prev_byte_end < len(data):
+        cells.append(_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
+    return cells
+
+
+# Characters that may need a marker (a superset: char_marker decides). Scanning with one regex keeps
+# the per-character work in C, so a 100k-token text is split into cells in about a second.
+_MAYBE_INVISIBLE = regex.compile(
+    r"[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\u115f\u1160\u3164\uffa0\ufe00-\ufe0f"
+    r"\U000e0100-\U000e01ef]"
+)
+
+
+def run_segments(run: str) -> tuple[tuple[Segment, ...], bool]:
+    """Segments of whole characters ``run`` (offsets relative to the run) and whether it ends a line.
+
+    The one place that decides how a piece's invisible characters are drawn (the token view, the
+    byte layers' token row and the vocabulary table all use it): markers for spaces, newlines,
+    ZWJ and the like, except joiners right after visible text of the same run, which stay text so
+    that an emoji ZWJ sequence renders as one picture.
+
+    >>> "".join(s.text for s in run_segments(" a\\n")[0]), run_segments(" a\\n")[1]
+    ('·a↵', True)
+    """
+    segs: list[Segment] = []
+    pos = 0
+    line_break = False
+    for m in _MAYBE_INVISIBLE.finditer(run):
+        i = m.start()
+        ch = run[i]
+        joined = ch in _JOINERS and i > pos  # right after visible text of this token
+        marker = None if joined else char_marker(ch)
+        if marker is None:
+            continue  # stays part of the surrounding text run
+        if i > pos:
+            segs.append(Segment("text", run[pos:i], pos))
+        segs.append(Segment("mark", marker, i))
+        if ch == "\n":
+            line_break = True
+        pos = i + 1
+    if pos < len(run):
+        segs.append(Segment("text", run[pos:], pos))
+    return tuple(segs), line_break
+
+
+def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict) -> Cell:
+    c0 = c = bisect.bisect_right(starts, bs) - 1
+    head: Segment | None = None
+    if starts[c] < bs:  # the token starts inside character c
+        head = Segment("hex", data[bs : min(be, starts[c + 1])].hex(" ").upper(), 0)
+        c += 1
+    e = bisect.bisect_right(starts, be) - 1  # characters [c, e) lie wholly inside the token
+    tail = e < len(text) and starts[e] < be and e >= c
+    inner: tuple[Segment, ...] = ()
+    line_break = False
+    if e > c:
+        # Natural text repeats its tokens (Zipf): the same run of characters gets the same segments.
+        run = text[c:e]
+        got = cache.get(run)
+        if got is None:
+            got = cache[run] = run_segments(run)
+        inner, line_break = got
+        if c != c0:
+            inner = tuple(Segment(sg.kind, sg.text, sg.char + 1) for sg in inner)
+    if head is None and not tail:
+        return Cell(ti, c0, inner, line_break)
+    segs = ([head] if head else []) + list(inner)
+    if tail:  # the token ends inside character e
+        segs.append(Segment("hex", data[max(bs, starts[e]) : be].hex(" ").upper(), e - c0))
+    return Cell(ti, c0, tuple(segs), line_break)
+
+
+def view_fonts() -> tuple[QFont, QFont, QFont]:
+    """The token view's fonts at the current scale: token text, hex pieces, cut-character labels."""
+    # cut-character labels (👨 over F0 9F | 91 A8) at 13 pt: they must read from the back of a room
+    return fonts.mono_font(15), fonts.mono_font(11), fonts.ui_font(13)
+
+
+class CellPositions:
+    """(line, x, width) of every cell, kept in flat arrays: freeing 150,000 tuples of floats when
+    the next result replaces them cost the GUI thread ~50 ms; arrays free at once."""
+
+    __slots__ = ("line", "x", "w")
+
+    def __init__(self, widths) -> None:
+        self.line = array("i")
+        self.x = array("d")
+        self.w = widths
+
+    def __getitem__(self, i: int) -> tuple[int, float, float]:
+        return self.line[i], self.x[i], self.w[i]
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+
+@dataclass
+class CellLayout:
+    """Cells wrapped into lines for a viewport ``width`` in ``mode`` (built by the encoding worker so
+    that the GUI thread does not spend ~0.1-0.2 s wrapping 150,000 cells after each result)."""
+
+    width: int
+    mode: str
+    pos: CellPositions
+    line_first: list[int]  # first cell index of every line
+    token_cell: dict[int, int]  # token index -> its cell
+
+
+CELL_GAP = 4  # between two cells on a line
+MARGIN = 10  # around the cells in the viewport
+
+
+def wrap_cells(
+    cells: list[Cell], widths: list[float], viewport_width: int, mode: str, token_cell: dict[int, int] | None = None
+) -> CellLayout:
+    """Place ``cells`` of ``widths`` on lines of the viewport (plain Python, thread-safe);
+    ``token_cell`` is reused when the cells are the same (a resize)."""
+    avail = max(200.0, viewport_width - 2 * MARGIN)
+    pos = CellPositions(widths)
+    add_line, add_x = pos.line.append, pos.x.append
+    line_first = [0]
+    line = 0
+    x = 0.0
+    last = len(cells) - 1
+    for i, (cell, w) in enumerate(zip(cells, widths)):
+        if x > 0 and x + w > avail:
+            line += 1
+            line_first.append(i)
+            x = 0.0
+        add_line(line)
+        add_x(x)
+        x += w + CELL_GAP
+        if cell.line_break and i < last:
+            line += 1
+            line_first.append(i + 1)
+            x = 0.0
+    if token_cell is None:
+        token_cell = {c.token: i for i, c in enumerate(cells) if c.token >= 0}
+    return CellLayout(viewport_width, mode, pos, line_first if cells else [], token_cell)
+
+
+class CellMeasure:
+    """Cell widths in the view's fonts. QFontMetricsF is reentrant, so the encoding worker measures
+    the cells of a big text in its own thread and the GUI thread only places them."""
+
+    PAD = 6  # inside a cell, left and right
+    SEG_GAP = 2  # between the segments of a cell
+
+    def __init__(self, text_font: QFont, hex_font: QFont):
+        self.tfm = QFontMetricsF(text_font)
+        self.hfm = QFontMetricsF(hex_font)
+        self._cache: dict[tuple[str, str], float] = {}
+
+    def segment(self, kind: str, text: str) -> float:
+        key = (kind, text)
+        w = self._cache.get(key)
+        if w is None:
+            w = self.hfm.horizontalAdvance(text) + 8 if kind == "hex" else self.tfm.horizontalAdvance(text)
+            self._cache[key] = w
+        return w
+
+    def widths(self, cells: list[Cell]) -> array:
+        """Width of each cell showing its text."""
+        seg, pad, gap = self.segment, 2 * self.PAD, self.SEG_GAP
+        return array(
+            "d", [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells]
+        )
+
+    def id_widths(self, cells: list[Cell], encoding: Encoding) -> array:
+        """Width of each cell showing its token id."""
+        seg, pad, toks = self.segment, 2 * self.PAD, encoding.tokens
+        return array(
+            "d",
+            [
+                seg("text", str(toks[c.token].id)) + pad
+                if c.token >= 0
+                else sum(seg(s.kind, s.text) for s in c.segments) + pad
+                for c in cells
+            ],
+        )
+
+
+def shown_char(ch: str) -> str:
+    """``ch`` as the view draws it on its own: its marker when it is invisible."""
+    return char_marker(ch) or ch

@@ -1,0 +1,134 @@
+"""What the Inspector says about an Encoding in words: the selection's details, the JSON copy, and
+the tokens a screenshot selects. Plain functions (Qt only for translation)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from PySide6.QtCore import QCoreApplication
+
+from tokviz.core.encoding import Encoding
+from tokviz.core.metrics import Metrics, measure
+from tokviz.ui.inspect.cells import shown_char
+
+
+def encoding_json(encoding: Encoding, metrics: Metrics | None = None) -> dict:
+    """The Encoding as JSON: tokens with ids, bytes in hex, pieces and spans (``Copy as JSON``)."""
+    return {
+        "encoder": encoding.encoder,
+        "text": encoding.text,
+        "ids": encoding.ids,
+        "tokens": [
+            {
+                "id": t.id, "bytes": t.bytes.hex(), "piece": t.piece, "byte_start": t.byte_start,
+                "byte_end": t.byte_end, "start": t.start, "end": t.end, "partial": t.partial, "kind": t.kind,
+            }
+            for t in encoding.tokens
+        ],
+        "metrics": metrics.as_json() if metrics is not None else measure(encoding).as_json(),
+    }
+
+
+def selection_details(encoding: Encoding, selection: tuple[int, int] | None, limit: int = 8) -> str:
+    """What the details box beside the layers says about the selected tokens (plain text)."""
+    if selection is None:
+        return QCoreApplication.translate(
+            "InspectPanel", "Click a token to see its id, bytes, piece and spans here. Shift-click selects a range; ← → move.")
+    a, b = selection
+    if a == b:
+        return describe_token(encoding, a)
+    toks = encoding.tokens[a:b + 1]
+    nbytes = sum(len(t.bytes) for t in toks)
+    lines = [QCoreApplication.translate("InspectPanel", "tokens {first}–{last}: {n} tokens, {bytes} bytes").format(
+        first=a + 1, last=b + 1, n=len(toks), bytes=nbytes)]
+    head_bytes = QCoreApplication.translate("InspectPanel", "bytes")
+    # pad by display width: a Hangul header takes two columns per character in a monospace font
+    wide = sum(1 for ch in head_bytes if unicodedata.east_asian_width(ch) in "WF")
+    lines.append(f"{'id':>6}  {head_bytes:<{11 - wide}} " + QCoreApplication.translate("InspectPanel", "piece"))
+    for k, t in enumerate(toks[:limit]):
+        piece = t.piece
+        shown = repr(piece) if piece is not None else partial_piece(encoding, a + k)
+        lines.append(f"{t.id:>6}  {t.bytes.hex(' ').upper():<11} {shown}")
+    if len(toks) > limit:
+        lines.append(QCoreApplication.translate("InspectPanel", "… {n} more").format(n=len(toks) - limit))
+    return "\n".join(lines)
+
+
+def screenshot_selection(encoding: Encoding, demo: bool) -> tuple[int, int]:
+    """Tokens to select for a screenshot: the demo's ``안녕 👋`` (two Hangul syllables and an emoji,
+    all cut between tokens by cl100k), else the tokens around the first cut character."""
+    if not encoding.tokens:
+        return -1, -1
+    if demo:
+        first = encoding.tokens_at_char(0)
+        last = encoding.tokens_at_char(3)
+        if first and last:
+            return first[0], last[-1]
+    for i, t in enumerate(encoding.tokens):
+        if t.partial:
+            owners = encoding.tokens_at_char(t.start)
+            return owners[0], owners[-1]
+    # nothing cut: the first tokens that fit the layers comfortably (about 20 bytes)
+    last = 0
+    while last + 1 < len(encoding.tokens) and encoding.tokens[last + 1].byte_end <= 20:
+        last += 1
+    return 0, last
+
+
+def token_char_parts(encoding: Encoding, index: int) -> list[tuple[int, bool]]:
+    """(character index, wholly inside the token?) for every character token ``index`` touches.
+
+    >>> from tokviz.core.encoding import Encoding, char_byte_starts
+    >>> enc = Encoding.from_byte_tokens("d", "a안", [(1, b"a\\xec"), (2, b"\\x95\\x88")])
+    >>> token_char_parts(enc, 0), token_char_parts(enc, 1)
+    ([(0, True), (1, False)], [(1, False)])
+    """
+    t = encoding.tokens[index]
+    text = encoding.text
+    pos = len(text[:t.start].encode("utf-8", "surrogatepass"))  # C speed, even deep in a big text
+    out = []
+    for c in range(t.start, t.end):
+        n = len(text[c].encode("utf-8", "surrogatepass"))
+        out.append((c, t.byte_start <= pos and pos + n <= t.byte_end))
+        pos += n
+    return out
+
+
+def partial_piece(encoding: Encoding, index: int) -> str:
+    """A token that cuts a character, in words: ``' ' + part of 👋``."""
+    parts: list[str] = []
+    run = ""
+    for c, whole in token_char_parts(encoding, index):
+        if whole:
+            run += encoding.text[c]
+            continue
+        if run:
+            parts.append(repr(run))
+            run = ""
+        parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(char=shown_char(encoding.text[c])))
+    if run:
+        parts.append(repr(run))
+    return " + ".join(parts)
+
+
+def describe_token(encoding: Encoding, index: int) -> str:
+    """The hover text of token ``index``: id, bytes in hex, piece, byte and character span."""
+    t = encoding.tokens[index]
+    lines = [QCoreApplication.translate("TokenView", "token {n} of {total} · id {id}").format(n=index + 1, total=len(encoding.tokens), id=t.id)
+             + (f" · {t.kind}" if t.kind != "normal" else "")]
+    hex_bytes = t.bytes.hex(" ").upper() or QCoreApplication.translate("TokenView", "(none)")
+    lines.append((QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} byte)") if len(t.bytes) == 1 else
+                  QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} bytes)")).format(hex=hex_bytes, n=len(t.bytes)))
+    piece = t.piece
+    if piece is not None:
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=repr(piece)))
+    else:
+        cut = [c for c, whole in token_char_parts(encoding, index) if not whole]
+        chars = ", ".join(f"{shown_char(encoding.text[c])} U+{ord(encoding.text[c]):04X}" for c in cut)
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=partial_piece(encoding, index)))
+        lines.append(QCoreApplication.translate("TokenView", "cuts {chars}").format(chars=chars))
+    if t.raw is not None:
+        lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=repr(t.raw)))
+    lines.append(QCoreApplication.translate("TokenView", "byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})").format(
+        byte_start=t.byte_start, byte_end=t.byte_end, start=t.start, end=t.end))
+    return "\n".join(lines)

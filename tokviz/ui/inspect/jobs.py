@@ -1,0 +1,167 @@
+"""The Inspector's work off the GUI thread, as plain functions a TaskRunner runs.
+
+Two steps, so that a font or width change re-lays out the last Encoding without calling the encoder:
+
+- :func:`encode_text` — normalize, encode, count (the encoder call);
+- :func:`lay_out` — the drawing of an Encoding: cells, colours, cell widths in the view's fonts and
+  the cells wrapped for the view's width.
+
+``encode_for_view`` runs both (a new text). Errors become ``result.error`` (a sentence for the
+message bar), never an exception.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from contextlib import nullcontext
+import unicodedata
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QColor
+
+from tokviz.core.encoding import Encoding
+from tokviz.core.errors import TokvizError
+from tokviz.core.metrics import Metrics, measure
+from tokviz.ui.common.tasks import collection_paused
+from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, token_cells, wrap_cells
+from tokviz.ui.token_colors import token_colors, token_marks
+
+
+PAUSE_COLLECTION_CHARS = 100_000  # a text this long builds its result with garbage collection paused
+
+
+@dataclass(frozen=True)
+class EncodeRequest:
+    generation: int
+    text: str
+    encoder: str
+    normalization: str = "none"
+    allow_special: bool = False
+    dark: bool = False
+    fonts: tuple | None = None  # (text, hex) QFonts of the token view, to measure cells in the worker
+    view_width: int = 0  # the token view's viewport width and mode, to wrap the cells in the worker
+    view_mode: str = "text"
+
+
+@dataclass
+class EncodeResult:
+    request: EncodeRequest
+    encoding: Encoding | None = None
+    metrics: Metrics | None = None
+    cells: list[Cell] = field(default_factory=list)
+    colors: list[QColor] = field(default_factory=list)
+    marks: list[bool] = field(default_factory=list)  # outlined tokens (same colour as the left neighbour)
+    widths: tuple[list[float], list[float]] | None = None  # cell widths showing text, showing ids
+    layout: CellLayout | None = None  # the cells wrapped for the request's view width
+    special_tokens: list[str] = field(default_factory=list)
+    unnormalized_tokens: int | None = None  # token count of the text before normalization
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def encode_text(registry, request: EncodeRequest, is_stale=lambda: False) -> EncodeResult | None:
+    """The encoder call of ``request``: the Encoding, its metrics and lookup tables.
+
+    Returns None when the request went stale on the way (a newer one is waiting).
+    """
+    t0 = time.perf_counter()
+    out = EncodeResult(request)
+    try:
+        encoder = registry.get(request.encoder)
+        text = request.text
+        if request.normalization != "none":
+            text = unicodedata.normalize(request.normalization, text)
+        encoding = encoder.encode(text, allow_special=request.allow_special)
+        if is_stale():
+            return None
+        out.special_tokens = list(encoder.special_tokens())
+        if request.normalization != "none":
+            out.unnormalized_tokens = len(encoder.encode(request.text, allow_special=request.allow_special).tokens)
+    except TokvizError as err:
+        out.error = str(err)
+        return out
+    except Exception as err:  # a third-party model may fail in ways we cannot list; say so, keep working
+        out.error = QCoreApplication.translate("InspectPanel", "{encoder} could not encode this text: {kind}: {err}").format(
+            encoder=request.encoder, kind=type(err).__name__, err=err)
+        return out
+    if is_stale():
+        return None
+    out.encoding = encoding
+    # Build the Encoding's lookup tables here, not on the GUI thread's first click (a 5 MB text
+    # has millions of tokens).
+    encoding.token_at_byte(0)
+    encoding.tokens_at_char(0)
+    out.metrics = measure(encoding)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def lay_out(result: EncodeResult, is_stale=lambda: False) -> EncodeResult | None:
+    """Fill in the drawing of ``result.encoding`` for ``result.request``'s colours, fonts and width.
+
+    Cells and colours are made once per Encoding and reused when only the fonts or the width changed
+    (``result.cells`` already filled); widths are measured and the cells wrapped again.
+    """
+    t0 = time.perf_counter()
+    request, encoding = result.request, result.encoding
+    if encoding is None:
+        return result
+    if not result.cells and len(encoding.tokens):
+        result.cells = token_cells(encoding, MAX_DRAWN_TOKENS)
+        result.marks = token_marks(encoding.ids[:MAX_DRAWN_TOKENS])
+    if is_stale():
+        return None
+    if len(result.colors) != len(result.cells):  # relaid() empties them for a new theme
+        result.colors = token_colors(encoding.ids[:len(result.cells)], dark=request.dark)
+    result.widths = result.layout = None
+    if request.fonts is not None:
+        measure_cells = CellMeasure(*request.fonts)
+        result.widths = (measure_cells.widths(result.cells), measure_cells.id_widths(result.cells, encoding))
+        if is_stale():
+            return None
+        if request.view_width > 0:
+            result.layout = wrap_cells(result.cells, result.widths[request.view_mode == "ids"], request.view_width,
+                                       request.view_mode)
+    result.seconds += time.perf_counter() - t0
+    return result
+
+
+def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) -> EncodeResult | None:
+    """Encode, measure and prepare the drawing of ``request`` (runs in the worker thread).
+
+    Returns None when the request went stale on the way (a newer one is waiting). A big text is
+    built with garbage collection paused (see :func:`~tokviz.ui.common.tasks.collection_paused`).
+    """
+    with collection_paused() if len(request.text) >= PAUSE_COLLECTION_CHARS else nullcontext():
+        result = encode_text(registry, request, is_stale)
+        if result is None or result.error is not None:
+            return result
+        return lay_out(result, is_stale)
+
+
+def relaid(result: EncodeResult, generation: int, *, fonts: tuple, view_width: int, view_mode: str,
+           dark: bool) -> EncodeResult:
+    """A copy of ``result`` to lay out again for new fonts, width or mode: same Encoding, metrics and
+    cells (no encoder call), a new request generation."""
+    request = dataclasses.replace(result.request, generation=generation, fonts=fonts, view_width=view_width,
+                                  view_mode=view_mode, dark=dark)
+    return dataclasses.replace(result, request=request, widths=None, layout=None, seconds=0.0,
+                               colors=result.colors if dark == result.request.dark else [])
+
+
+def open_model(path: str):
+    """Load a model file (parsing a 100k-rank file takes a second or more): (encoder, "") or
+    (None, a message saying why not)."""
+    try:
+        from tokviz.core.encoders.files import open_model_file
+
+        return open_model_file(path), ""
+    except ImportError:
+        return None, QCoreApplication.translate("InspectPanel", "Opening model files is not available in this build.")
+    except TokvizError as err:
+        return None, str(err)
+    except Exception as err:  # a file we cannot list every way of being broken
+        return None, QCoreApplication.translate("InspectPanel", "{path}: not a model tokviz can read ({kind}: {err})").format(
+            path=path, kind=type(err).__name__, err=err)

@@ -1,0 +1,481 @@
+"""The Inspector: type, paste or open a text and see exactly how an encoder splits it.
+
+Layout: a toolbar (encoder, normalization, special tokens, text/ids, copy, export), a message bar for
+problems with the input, the editor (or the chat composer) beside the token view, the counts bar and
+the byte layers of the selected tokens.
+
+Encoding runs off the GUI thread through the panel's TaskRunner (latest wins: a new request
+supersedes the one before): typing restarts a 150 ms debounce timer, each request carries a generation
+number and the panel drops results that are not the latest. Encoding and layout are separate steps
+(:mod:`tokviz.ui.inspect.jobs`): a font, theme or width change lays the last Encoding out again
+without calling the encoder.
+
+The panel's parts live beside it: which encoder (:mod:`~tokviz.ui.inspect.encoder_picker`), which text
+(:mod:`~tokviz.ui.inspect.text_input`) and which tokens are selected, with their byte layers
+(:mod:`~tokviz.ui.inspect.selection`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QWidget,
+)
+
+from tokviz.core.encoding import Encoding
+from tokviz.ui import fonts, theme
+from tokviz.ui.common.image_export import save_widget_png
+from tokviz.ui.common.panel import PanelAction
+from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.inspect.cells import view_fonts
+from tokviz.ui.inspect.describe import encoding_json, screenshot_selection
+from tokviz.ui.inspect.encoder_picker import EncoderPicker
+from tokviz.ui.inspect.jobs import (
+    EncodeRequest,
+    EncodeResult,
+    encode_for_view,
+    lay_out,
+    relaid,
+)
+from tokviz.ui.inspect.panel_widgets import InspectWidgets
+from tokviz.ui.inspect.release import SlicedRelease
+from tokviz.ui.inspect.selection import TokenSelection
+from tokviz.ui.inspect.text_input import TextInput
+from tokviz.ui.token_colors import token_colors
+
+# Up to this many drawn cells a font change is measured right here (at once, so the views never show
+# old sizes); more are measured by the worker (tens of milliseconds per 10,000 cells).
+GUI_MEASURE_LIMIT = 20_000
+DEBOUNCE_MS = 150
+
+DEMO_TEXT = (
+    "안녕 👋 이 커피 값은 얼마예요?\n"
+    "Tokenizers split text into tokens: 👨‍👩‍👧‍👦 is one emoji but many tokens.\n"
+    "def greet(name):\n"
+    '    return f"Hello, {name}!"\n'
+)
+
+
+class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWidget):
+    """The Inspect tab. Built from the shared Session (its registry and change signals)."""
+
+    resultShown = Signal(object)  # an EncodeResult was applied to the views (tests wait on it)
+
+    def __init__(self, session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.result: EncodeResult | None = None
+        self._generation = 0
+        self._closed = False
+        self._pending_paste: str | None = None
+        self._current_encoder: str | None = None
+        self._build()
+        self._encoding_tasks = TaskRunner(self)
+        self._model_tasks = TaskRunner(self, threads=1)
+        self._release = SlicedRelease(self)
+        self._pending_relayout = False  # the latest request only lays the shown Encoding out again
+        self._relayout_timer = QTimer(self)  # a big view's new width: laid out by the worker, once resizing rests
+        self._relayout_timer.setSingleShot(True)
+        self._relayout_timer.setInterval(50)
+        self._relayout_timer.timeout.connect(self.relayout)
+        self.token_view.inline_layout_limit = GUI_MEASURE_LIMIT
+        self.token_view.layoutWanted.connect(self._relayout_timer.start)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.encode_now)
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self._fit_layers)
+        self.editor.textChanged.connect(self._debounce.start)
+        # The Train panel's model is re-listed under a new name at each step and goes away on its
+        # Reset: the panel follows it through the session's signals, not by guessing from names.
+        trained = getattr(session, "trained_model", None)
+        self._trained_name: str | None = trained.name if trained is not None else None
+        self._lost_trained = False  # showing the default because the Train panel was reset
+        self._reset_text: str | None = None
+        renamed = getattr(session, "encoderRenamed", None)
+        if renamed is not None:
+            renamed.connect(self._on_encoder_renamed)
+        trained_signal = getattr(session, "trainedModelChanged", None)
+        if trained_signal is not None:
+            trained_signal.connect(self._on_trained_model)
+        session.encodersChanged.connect(self._fill_encoders)
+        for name in ("fontScaleChanged", "themeChanged"):
+            sig = getattr(session, name, None)
+            if sig is not None:
+                sig.connect(self._on_font_scale if name == "fontScaleChanged" else self._refresh_look)
+        self.editor.blockSignals(True)
+        self.editor.setPlainText(DEMO_TEXT)
+        self.editor.blockSignals(False)
+        self._fill_encoders()
+
+    # ---- encoding -----------------------------------------------------------------------------------
+    def source_text(self) -> str:
+        """What is being encoded: the editor's text, or the rendered chat on the Chat tab."""
+        if self.input_tabs.currentWidget() is self.composer:
+            return self.composer.text
+        return self.editor.toPlainText()
+
+    def encode_now(self) -> int:
+        """Send the current text to the worker at once (skips the debounce); returns the generation."""
+        self._debounce.stop()
+        if self._closed:
+            return self._generation  # shut down: no new work (a late signal while the window closes)
+        if self._current_encoder is None:
+            self.token_view.set_cells(None, [], [])
+            self.token_view.set_placeholder(
+                self.tr("No encoder is available. Install the packages named in the encoder list.")
+            )
+            return self._generation
+        self._generation += 1
+        self._pending_relayout = False
+        request = EncodeRequest(
+            self._generation,
+            self.source_text(),
+            self._current_encoder,
+            self.norm_combo.currentText(),
+            self.special_check.isChecked(),
+            theme.is_dark(),
+            view_fonts()[:2],
+            self.token_view.viewport().width(),
+            self.token_view.mode,
+        )
+        registry = self.session.registry
+        self._encoding_tasks.start(
+            lambda state: encode_for_view(registry, request, state.is_cancelled), finished=self._on_result
+        )
+        return self._generation
+
+    def relayout(self) -> int:
+        """Lay the last Encoding out again in the worker for the view's current fonts, width, mode and
+        theme, without calling the encoder; returns the generation. With no Encoding shown or on its
+        way to a layout, the text is encoded (an encoding in flight measures with the old fonts)."""
+        self._relayout_timer.stop()
+        if self._closed:
+            return self._generation
+        base = self.result
+        if base is None or base.encoding is None or not (self.is_current() or self._pending_relayout):
+            return self.encode_now()
+        self._generation += 1
+        job = relaid(
+            base,
+            self._generation,
+            fonts=view_fonts()[:2],
+            view_width=self.token_view.viewport().width(),
+            view_mode=self.token_view.mode,
+            dark=theme.is_dark(),
+        )
+        self._pending_relayout = True
+        self._encoding_tasks.start(lambda state: lay_out(job, state.is_cancelled), finished=self._on_result)
+        return self._generation
+
+    def busy(self) -> bool:
+        """A text is being encoded or laid out, or a model file opened (or its result is on its way)."""
+        return self._encoding_tasks.busy or self._model_tasks.busy
+
+    def is_current(self) -> bool:
+        """True when the views show the result of the latest request."""
+        return self.result is not None and self.result.request.generation == self._generation
+
+    def wait_for_result(self, timeout: float = 30.0) -> bool:
+        """Spin the event loop until the latest request's result is shown (screenshots, scripts)."""
+        deadline = time.monotonic() + timeout
+        while not self.is_current() and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.005)  # the worker thread runs meanwhile
+        QApplication.processEvents()
+        return self.is_current()
+
+    def _on_result(self, result: EncodeResult) -> None:
+        if result.request.generation != self._generation:
+            return  # stale: the text or the options changed since it was asked for
+        previous = self.result
+        self.result = result
+        self._release_later(previous)
+        if result.error is not None:
+            self.message_bar.show_message(result.error, "error")
+            self.token_view.set_cells(None, [], [])
+            self.token_view.set_placeholder(self.tr("No tokens: see the message above."))
+            self.counts.show_metrics(None)
+            self.counts.note.setText("")
+            self._show_layers(None)
+            self.resultShown.emit(result)
+            return
+        if (
+            self.message_bar.isVisible()
+            and getattr(self.message_bar, "level", "") == "error"
+            and self._pending_paste is None
+            and not self.message_bar.action_text()
+        ):
+            self.message_bar.clear()  # an old encoding error no longer applies
+        enc = result.encoding
+        self.token_view.set_cells(
+            enc,
+            result.cells,
+            result.colors,
+            dark=result.request.dark,
+            widths=result.widths,
+            marks=result.marks,
+            layout=result.layout,
+            measured_with=result.request.fonts,
+        )
+        self.token_view.set_placeholder(self.tr("Type or paste text to see its tokens."))
+        self.counts.show_metrics(result.metrics)
+        self.counts.note.setText(self._note_for(result))
+        self._input_notes(result)
+        if self.input_tabs.currentWidget() is self.composer:
+            self.composer.show_counts(enc, result.special_tokens, result.request.allow_special)
+        sel = self.token_view.selected_tokens()
+        self._show_layers(sel)
+        self.resultShown.emit(result)
+
+    def _release_later(self, previous: EncodeResult | None) -> None:
+        # the views have let go of the previous result; a big one is freed in slices (SlicedRelease)
+        if previous is not None and previous.encoding is not None and len(previous.encoding.tokens) > 20_000:
+            self._release.drop(previous)
+
+    def _note_for(self, result: EncodeResult) -> str:
+        req = result.request
+        parts = []
+        if req.normalization != "none":
+            before = len(req.text)
+            after = len(result.encoding.text)
+            parts.append(
+                self.tr("{form}: {before} → {after} characters, {tokens_before} → {tokens_after} tokens").format(
+                    form=req.normalization,
+                    before=f"{before:,}",
+                    after=f"{after:,}",
+                    tokens_before=f"{result.unnormalized_tokens:,}",
+                    tokens_after=f"{len(result.encoding.tokens):,}",
+                )
+            )
+        m = result.metrics
+        if m is not None and m.special_tokens:
+            parts.append(self.tr("{n} special").format(n=m.special_tokens))
+        if m is not None and (m.fallback_tokens or m.unknown_tokens):
+            parts.append(
+                self.tr("{fallback} byte-fallback, {unknown} unknown").format(
+                    fallback=m.fallback_tokens, unknown=m.unknown_tokens
+                )
+            )
+        if m is not None and (m.special_tokens or m.fallback_tokens or m.unknown_tokens):
+            parts.append(self.tr("(dashed boxes)"))
+        self.counts.note.setToolTip(
+            self.tr("encoded, measured and laid out in {ms} ms (worker thread)").format(
+                ms=f"{result.seconds * 1000:.0f}"
+            )
+        )
+        return " · ".join(parts)
+
+    def _input_notes(self, result: EncodeResult) -> None:
+        text = result.request.text
+        if self.message_bar.isVisible() and self.message_bar.level == "error":
+            return  # a pending problem with the input stays visible
+        notes = []
+        nul = text.count("\x00")
+        if nul:
+            notes.append(
+                (
+                    self.tr(
+                        "The text contains {n} NUL characters (U+0000, shown as ⟨NUL⟩); "
+                        "they are encoded like any other character."
+                    )
+                    if nul > 1
+                    else self.tr(
+                        "The text contains {n} NUL character (U+0000, shown as ⟨NUL⟩); "
+                        "they are encoded like any other character."
+                    )
+                ).format(n=f"{nul:,}")
+            )
+        hidden = self.token_view.hidden_token_count()
+        if hidden:
+            notes.append(
+                self.tr(
+                    "Large text ({chars} characters, {tokens} tokens): the view draws the first {drawn} "
+                    "tokens; the counts and copies cover everything."
+                ).format(
+                    chars=f"{len(text):,}",
+                    tokens=f"{len(result.encoding.tokens):,}",
+                    drawn=f"{len(result.encoding.tokens) - hidden:,}",
+                )
+            )
+        if notes:
+            self.message_bar.show_message(" ".join(notes), "info")
+        elif (
+            self.message_bar.isVisible()
+            and self.message_bar.level == "info"
+            and not self.message_bar.action_text()
+            and self.message_bar.text() != getattr(self, "_opening_text", None)
+        ):
+            self.message_bar.clear()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._refit.start()  # once the splitter has its new height (full screen arrives after F11)
+
+    # ---- view options -------------------------------------------------------------------------------
+    def set_view_mode(self, mode: str) -> None:
+        self.token_view.set_mode(mode)
+        for b in self.mode_group.buttons():
+            b.setChecked(b.property("mode") == mode)
+
+    def set_normalization(self, form: str) -> None:
+        self.norm_combo.setCurrentText(form)
+
+    def set_allow_special(self, on: bool) -> None:
+        self.special_check.setChecked(on)
+
+    def _on_font_scale(self, *_args) -> None:
+        # sizes the user chose for the old font sizes no longer fit the layers' rows (presentation
+        # mode makes them 1.6 times taller): fit the splitter again, until the user moves it again
+        self.split.user_sized = False
+        self._refresh_look()
+
+    def _refresh_look(self, *_args) -> None:
+        self.editor.setFont(fonts.mono_font(13))
+        self.layers_title.setFont(fonts.ui_font(10.5))
+        self.details.setFont(fonts.mono_font(10.5))
+        self.details.setFixedWidth(int(340 * fonts.scale()))
+        self.layers_view.refresh_fonts()
+        self._fit_layers()
+        self.counts.refresh_fonts()
+        if len(self.token_view.cells) > GUI_MEASURE_LIMIT:
+            # measuring that many cells would stall the GUI: the worker measures them with the new
+            # fonts, from the Encoding already made (the encoder is not called again)
+            self.token_view.refresh_fonts_only()
+            self.relayout()
+            return
+        self.token_view.refresh_fonts()
+        if self.result is not None and self.result.encoding is not None:
+            dark = theme.is_dark()
+            self.result.colors = token_colors(self.result.encoding.ids[: len(self.result.cells)], dark=dark)
+            self.token_view.set_cells(
+                self.result.encoding, self.result.cells, self.result.colors, dark=dark, marks=self.result.marks
+            )
+            self._show_layers(self.token_view.selected_tokens())
+
+    # ---- copy and export ----------------------------------------------------------------------------
+    def _encoding(self) -> Encoding | None:
+        return self.result.encoding if self.result is not None else None
+
+    def copy_text(self) -> None:
+        enc = self._encoding()
+        QGuiApplication.clipboard().setText(enc.text if enc is not None else self.source_text())
+
+    def copy_ids(self) -> None:
+        enc = self._encoding()
+        if enc is not None:
+            QGuiApplication.clipboard().setText(" ".join(str(i) for i in enc.ids))
+
+    def copy_json(self) -> None:
+        enc = self._encoding()
+        if enc is not None:
+            QGuiApplication.clipboard().setText(
+                json.dumps(encoding_json(enc, self.result.metrics), ensure_ascii=False, indent=1)
+            )
+
+    def _choose_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export view as PNG"), "tokens.png", self.tr("PNG image (*.png)")
+        )
+        if path:
+            self.export_png(path)
+
+    def export_png(self, path: str | Path) -> bool:
+        """Save the panel as a PNG, atomically (temp file in the same folder, then rename)."""
+        p = Path(path)
+        try:
+            save_widget_png(self, p)
+        except OSError as err:
+            self.message_bar.show_message(
+                self.tr("Cannot write {path}: {err}").format(path=p, err=err.strerror or err), "error"
+            )
+            return False
+        return True
+
+    # ---- the Panel protocol (menus, life cycle, screenshots) ------------------------------------------
+    def menu_title(self) -> str:
+        return QCoreApplication.translate("MainWindow", "&Inspect")
+
+    def menu_actions(self) -> list[PanelAction | None]:
+        # the menu's words belong to the main window's translations
+        return [
+            PanelAction(
+                "open", QCoreApplication.translate("MainWindow", "&Open text…"), self._choose_text_file, ("Ctrl+O",)
+            ),
+            None,
+            PanelAction(
+                "copy_text", QCoreApplication.translate("MainWindow", "Copy &text"), self.copy_text, ("Ctrl+Shift+C",)
+            ),
+            PanelAction(
+                "copy_ids", QCoreApplication.translate("MainWindow", "Copy &IDs"), self.copy_ids, ("Ctrl+Shift+I",)
+            ),
+            PanelAction(
+                "copy_json",
+                QCoreApplication.translate("MainWindow", "Copy as &JSON"),
+                self.copy_json,
+                ("Ctrl+Shift+J",),
+            ),
+            None,
+            PanelAction(
+                "export_png", QCoreApplication.translate("MainWindow", "&Export PNG…"), self._choose_export, ("Ctrl+E",)
+            ),
+        ]
+
+    def auto_play(self, pace: float) -> bool:
+        return False  # nothing plays here: the text stays as the presenter left it
+
+    def stop_auto_play(self) -> None:
+        pass
+
+    def shutdown(self) -> None:
+        """Stop encoding (the main window calls this on close): queued jobs are dropped, running
+        ones finish (an encoder call cannot be interrupted) and their results are ignored."""
+        self._closed = True
+        self._debounce.stop()
+        self._relayout_timer.stop()
+        self._encoding_tasks.shutdown(120_000)
+        self._model_tasks.shutdown(120_000)
+
+    def prepare_screenshot(self, args) -> None:
+        """Fill the panel for ``tokviz screenshot --view inspect``: the text, the encoder, and a
+        selection whose byte layers show a character cut between tokens."""
+        text = getattr(args, "text", None) or DEMO_TEXT
+        encoders = getattr(args, "encoders", None) or []
+        opened = None
+        for path in getattr(args, "model", None) or []:
+            self.open_model_path(path)
+            deadline = time.monotonic() + 60
+            while self.message_bar.text() == getattr(self, "_opening_text", None) and time.monotonic() < deadline:
+                QApplication.processEvents()
+                time.sleep(0.01)
+            if not self.message_bar.isVisible():
+                opened = self._current_encoder  # the model just added is the one to show
+        self.input_tabs.setCurrentWidget(self.editor)
+        self.editor.blockSignals(True)
+        ok = self.set_text(text)
+        self.editor.blockSignals(False)
+        if encoders:
+            self.set_encoder(encoders[0])
+        elif opened is not None:
+            self.set_encoder(opened)
+        elif self._current_encoder != "cl100k_base" and "cl100k_base" in self.session.registry:
+            self.set_encoder("cl100k_base")
+        self.encode_now()
+        self.wait_for_result()
+        enc = self._encoding()
+        if enc is None or not ok:
+            return
+        first, last = screenshot_selection(enc, text == DEMO_TEXT)
+        if first >= 0:
+            self.select_tokens(first, last)
+        QApplication.processEvents()

@@ -1,0 +1,173 @@
+"""The Inspector's widgets and their arrangement: the toolbar (encoder, normalization, special tokens,
+text/ids, open, copy, export), the message bar, the editor and chat composer beside the token view,
+the counts, and the byte layers with the selection's details."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QAction, QPalette, QStandardItemModel
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokviz.ui import fonts
+from tokviz.ui.common.message_bar import MessageBar
+from tokviz.ui.inspect.byte_layers import ByteLayersView
+from tokviz.ui.inspect.chat_composer import ChatComposer
+from tokviz.ui.inspect.token_view import TokenView
+from tokviz.ui.inspect.views import CountsBar, DetailsBox, LayersSplitter, TextEditor
+
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
+NORMALIZATIONS = ("none", "NFC", "NFD", "NFKC", "NFKD")
+
+
+class InspectWidgets:
+    """Builds the Inspector's widgets (mixed into InspectPanel; the strings are InspectPanel's)."""
+
+    def _build(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(8, 8, 8, 8)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel(translate("InspectPanel", "Encoder")))
+        self.encoder_combo = QComboBox()
+        self.encoder_combo.setMinimumWidth(200)
+        self.encoder_combo.setModel(QStandardItemModel(self.encoder_combo))
+        self.encoder_combo.activated.connect(self._on_encoder_activated)
+        bar.addWidget(self.encoder_combo)
+        bar.addSpacing(12)
+        bar.addWidget(QLabel(translate("InspectPanel", "Normalize")))
+        self.norm_combo = QComboBox()
+        self.norm_combo.addItems(NORMALIZATIONS)
+        self.norm_combo.setToolTip(
+            translate(
+                "InspectPanel", "Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)"
+            )
+        )
+        self.norm_combo.currentIndexChanged.connect(self.encode_now)
+        bar.addWidget(self.norm_combo)
+        bar.addSpacing(12)
+        self.special_check = QCheckBox(translate("InspectPanel", "Special tokens"))
+        self.special_check.setToolTip(
+            translate("InspectPanel", "Parse special-token strings such as <|endoftext|> as single special tokens")
+        )
+        self.special_check.toggled.connect(self.encode_now)
+        bar.addWidget(self.special_check)
+        bar.addSpacing(12)
+        self.mode_group = QButtonGroup(self)
+        for mode, title in (("text", translate("InspectPanel", "Text")), ("ids", translate("InspectPanel", "IDs"))):
+            b = QToolButton()
+            b.setText(title)
+            b.setCheckable(True)
+            b.setChecked(mode == "text")
+            b.setProperty("mode", mode)
+            self.mode_group.addButton(b)
+            bar.addWidget(b)
+        self.mode_group.buttonClicked.connect(lambda b: self.set_view_mode(b.property("mode")))
+        bar.addStretch(1)
+        open_text = QPushButton(translate("InspectPanel", "Open text…"))
+        open_text.clicked.connect(self._choose_text_file)
+        bar.addWidget(open_text)
+        copy = QToolButton()
+        copy.setText(translate("InspectPanel", "Copy"))
+        copy.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(copy)
+        for title, slot in (
+            (translate("InspectPanel", "Copy text"), self.copy_text),
+            (translate("InspectPanel", "Copy ids"), self.copy_ids),
+            (translate("InspectPanel", "Copy as JSON"), self.copy_json),
+        ):
+            act = QAction(title, menu)
+            act.triggered.connect(slot)
+            menu.addAction(act)
+        copy.setMenu(menu)
+        bar.addWidget(copy)
+        export = QPushButton(translate("InspectPanel", "Export PNG…"))
+        export.clicked.connect(self._choose_export)
+        bar.addWidget(export)
+        root.addLayout(bar)
+
+        self.message_bar = MessageBar()
+        root.addWidget(self.message_bar)
+
+        self.editor = TextEditor()
+        self.editor.setFont(fonts.mono_font(13))
+        self.editor.setPlaceholderText(translate("InspectPanel", "Type or paste text here…"))
+        self.editor.pasted.connect(self.paste_text)
+        self.composer = ChatComposer()
+        self.composer.renderedChanged.connect(self._on_chat_rendered)
+        self.input_tabs = QTabWidget()
+        self.input_tabs.addTab(self.editor, translate("InspectPanel", "Text"))
+        self.input_tabs.addTab(self.composer, translate("InspectPanel", "Chat"))
+        self.input_tabs.currentChanged.connect(self._on_input_tab)
+        self._size_input_pages()
+
+        self.token_view = TokenView()
+        self.token_view.selectionChanged.connect(self._on_selection)
+
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.input_tabs)
+        top.addWidget(self.token_view)
+        top.setStretchFactor(0, 2)
+        top.setStretchFactor(1, 3)
+        top.setSizes([420, 900])
+
+        self.counts = CountsBar()
+
+        layers_box = QWidget()
+        lb = QVBoxLayout(layers_box)
+        lb.setContentsMargins(0, 0, 0, 0)
+        self.layers_title = QLabel()
+        self.layers_title.setFont(fonts.ui_font(10.5))
+        # wraps: one long unwrapped line would set the whole window's minimum width (wider than a
+        # 1280 screen at normal size, than a 1920 projector in presentation mode)
+        self.layers_title.setWordWrap(True)
+        self.layers_view = ByteLayersView()
+        self.layers_scroll = QScrollArea()
+        self.layers_scroll.setWidget(self.layers_view)
+        self.layers_scroll.setWidgetResizable(False)
+        self.layers_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        lb.addWidget(self.layers_title)
+        row = QHBoxLayout()
+        row.addWidget(self.layers_scroll, 1)
+        # the hover text, kept on screen for the selection: tooltips do not show on a projector
+        self.details = DetailsBox()
+        self.details.setFont(fonts.mono_font(10.5))
+        self.details.setFixedWidth(340)
+        rule = QFrame()
+        rule.setFrameShape(QFrame.Shape.VLine)
+        rule.setFrameShadow(QFrame.Shadow.Plain)
+        rule.setForegroundRole(QPalette.ColorRole.Mid)
+        row.addWidget(rule)
+        # the column beside the layers: the details, and on a short screen the counts too (see _fit_layers)
+        self._side = QVBoxLayout()
+        self._side.setContentsMargins(0, 0, 0, 0)
+        self._side.addWidget(self.details, 1)
+        row.addLayout(self._side)
+        lb.addLayout(row, 1)
+
+        self.split = split = LayersSplitter(Qt.Orientation.Vertical)
+        middle = QWidget()
+        self._middle = ml = QVBoxLayout(middle)
+        ml.setContentsMargins(0, 0, 0, 0)
+        ml.addWidget(top, 1)
+        ml.addWidget(self.counts)
+        split.addWidget(middle)
+        split.addWidget(layers_box)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([450, 380])
+        root.addWidget(split, 1)

@@ -1,0 +1,181 @@
+"""The Inspector's small widgets: the editor (pastes keep lone surrogates for the panel's check), the
+details box beside the byte layers, the counts bar and the splitter that knows when the user sized it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+
+from tokviz.core.metrics import Metrics
+from tokviz.ui import fonts
+
+
+class TextEditor(QPlainTextEdit):
+    """The editor; pastes go through the panel, which refuses lone surrogates with a message."""
+
+    pasted = Signal(object)  # object, not str: a QString would silently drop a lone surrogate
+
+    def insertFromMimeData(self, source) -> None:  # noqa: N802
+        self.pasted.emit(mime_text(source))
+
+
+def mime_text(source) -> str:
+    """Text of a paste, read from the clipboard's bytes so that a lone surrogate (half of a broken
+    emoji) reaches the panel's check instead of vanishing silently on the way.
+
+    Why bytes: PySide drops a lone surrogate when it turns a QString into a Python str (no error,
+    the character is just gone), and Qt's own decoding turns one sent as UTF-8 bytes (``ED A0 BD``,
+    as WTF-8 writers do) into three U+FFFD; a ``text/plain;charset=utf-16`` payload it ignores
+    altogether (the paste inserts nothing). So UTF-16 payloads are decoded with ``surrogatepass``
+    (honouring a byte-order mark) and UTF-8 ones too; bytes that are not even that fall back to
+    Qt's text (with its U+FFFD).
+    """
+    for fmt in source.formats():
+        low = fmt.lower().replace(" ", "")
+        if not low.startswith("text/plain"):
+            continue
+        data = bytes(source.data(fmt))
+        if "utf-16" in low:
+            tail = low.rsplit("utf-16", 1)[1]
+            if data[:2] in (b"\xff\xfe", b"\xfe\xff") and not tail:
+                codec, data = ("utf-16-le" if data[:2] == b"\xff\xfe" else "utf-16-be"), data[2:]
+            else:
+                codec = "utf-16-be" if "be" in tail else "utf-16-le"
+            return data.decode(codec, "surrogatepass")
+        if low == "text/plain" or "charset=utf-8" in low:
+            try:
+                return data.decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                break
+    return source.text()
+
+
+class DetailsBox(QPlainTextEdit):
+    """The selection's id, bytes and piece beside the byte layers. Read-only text on the window's
+    own palette colours (no style sheet: a widget with one keeps its old colours after a theme
+    switch); the hint sentence wraps, the column tables scroll rather than wrap."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setBackgroundRole(QPalette.ColorRole.Window)
+        self.viewport().setBackgroundRole(QPalette.ColorRole.Window)
+        self.viewport().setForegroundRole(QPalette.ColorRole.WindowText)
+        self.setForegroundRole(QPalette.ColorRole.WindowText)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (QLabel's name, which callers know)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap if "\n" in text
+                             else QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setPlainText(text)
+
+    def text(self) -> str:
+        return self.toPlainText()
+
+
+class CountsBar(QWidget):
+    """Tokens, characters, bytes, words, chars/token, bytes/token, partial tokens — large, for demos."""
+
+    FIELDS = (
+        ("tokens", "tokens"), ("characters", "characters"), ("bytes", "bytes"), ("words", "words"),
+        ("chars_per_token", "chars / token"), ("bytes_per_token", "bytes / token"),
+        ("partial_tokens", "partial-char tokens"),
+    )
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(4, 2, 4, 2)
+        self.values: dict[str, QLabel] = {}
+        self.titles: list[QLabel] = []
+        self._boxes: list[QWidget] = []
+        self.columns = len(self.FIELDS)
+        titles = [self.tr("tokens"), self.tr("characters"), self.tr("bytes"), self.tr("words"),
+                  self.tr("chars / token"), self.tr("bytes / token"), self.tr("partial-char tokens")]
+        for (key, _), title in zip(self.FIELDS, titles):
+            cell = QWidget()
+            box = QVBoxLayout(cell)
+            box.setContentsMargins(0, 0, 0, 0)
+            box.setSpacing(0)
+            v = QLabel("–")
+            v.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            t = QLabel(title)
+            self.titles.append(t)
+            t.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            box.addWidget(v)
+            box.addWidget(t)
+            self._boxes.append(cell)
+            self.values[key] = v
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._place()
+        self.refresh_fonts()
+
+    def set_columns(self, columns: int) -> None:
+        """All seven counts on one row (under the token view), or ``columns`` to a row in smaller
+        fonts (in the column beside the byte layers, on a short screen)."""
+        if columns != self.columns:
+            self.columns = columns
+            self._place()
+            self.refresh_fonts()
+
+    def _place(self) -> None:
+        for w in (*self._boxes, self.note):
+            self._grid.removeWidget(w)
+        for c in range(self._grid.columnCount()):
+            self._grid.setColumnStretch(c, 0)
+        n = self.columns
+        for i, cell in enumerate(self._boxes):
+            self._grid.addWidget(cell, i // n, i % n)
+        for c in range(n):
+            self._grid.setColumnStretch(c, 1)
+        if n >= len(self._boxes):
+            self._grid.addWidget(self.note, 0, n)
+            self._grid.setColumnStretch(n, 2)
+        else:
+            self._grid.addWidget(self.note, (len(self._boxes) + n - 1) // n, 0, 1, n)
+        self._grid.setVerticalSpacing(2 if n < len(self._boxes) else 6)
+
+    def show_metrics(self, m: Metrics | None) -> None:
+        for key, _ in self.FIELDS:
+            if m is None:
+                self.values[key].setText("–")
+                continue
+            v = getattr(m, key)
+            self.values[key].setText(f"{v:.2f}" if isinstance(v, float) else f"{v:,}")
+
+    def refresh_fonts(self) -> None:
+        # in columns (a short projector screen) the numbers grow by half the font scale, not all of it
+        s = fonts.scale()
+        k = 1.0 if self.columns >= len(self._boxes) or s <= 1 else (1 + (s - 1) * 0.5) / s
+        for v in self.values.values():
+            v.setFont(fonts.ui_font(16 * k))
+        for t in self.titles:
+            t.setFont(fonts.ui_font(9 * k))
+
+    def value(self, key: str) -> str:
+        return self.values[key].text()
+
+
+class LayersSplitter(QSplitter):
+    """The splitter between the tokens and the byte layers. It knows when its sizes are the user's:
+    dragged, or restored from the settings (the main window calls :meth:`restoreState`); the panel
+    then stops fitting it to the layers' rows, which would undo the user's choice at the next
+    resize or token click."""
+
+    def __init__(self, orientation, parent: QWidget | None = None):
+        super().__init__(orientation, parent)
+        self.user_sized = False
+        self.splitterMoved.connect(self._on_moved)  # emitted for drags only, not for setSizes
+
+    def _on_moved(self, *_args) -> None:
+        self.user_sized = True
+
+    def restoreState(self, state) -> bool:  # noqa: N802 (Qt's name)
+        restored = super().restoreState(state)
+        self.user_sized = self.user_sized or restored
+        return restored

@@ -1,0 +1,542 @@
+"""The Train panel: watch tokviz's BPE learn, merge by merge.
+
+The core trainer runs in a child process (``tokviz.core.bpe.trainer_process``: its own
+interpreter, so its work never holds this process's GIL while the GUI paints); a worker thread
+(:mod:`tokviz.ui.train.worker`) streams the corpus to it, takes its events and sends the MergeSteps
+to the panel in batches by time. The panel records them and shows any recorded step: an animation
+plays them at the chosen speed from ONE frame timer, the scrubber and the Step button jump to a step
+(the cursor, pace and target are plain Python in :mod:`tokviz.ui.train.state`), and every view is
+redrawn from that timer for the current step (:mod:`tokviz.ui.train.render`) by replaying recorded
+events (:mod:`tokviz.ui.train_replay`), never by retraining.
+
+This module holds the wiring: the transport (train, pause, step, run to end, cancel, reset), the
+worker's events, the frame timer and the Panel protocol. The widgets are built in
+:mod:`tokviz.ui.train.views`, the corpus and settings in :mod:`tokviz.ui.train.corpus_choice`, and the
+model at the step on screen is offered and saved by :mod:`tokviz.ui.train.model_at_step`.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from typing import Callable
+
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
+from PySide6.QtWidgets import QWidget
+
+from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
+from tokviz.ui import theme
+from tokviz.ui.common.panel import PanelAction
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.corpus_choice import CorpusChoice
+from tokviz.ui.train.model_at_step import ModelAtStep
+from tokviz.ui.train.plots import MergeSeries
+from tokviz.ui.train.render import BUSY_FRAME_MS, FRAME_MS, HEAVY_VIEWS, StepRendering
+from tokviz.ui.train.state import Playback
+from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, TrainLayout, speed_index
+from tokviz.ui.train.vocab import token_length
+from tokviz.ui.train.worker import TrainRun
+from tokviz.ui.train_replay import MergeReplay
+
+
+def default_trainer_factory(config: TrainerConfig):
+    """tokviz's own BPE trainer, run in a child process so that the GUI process's GIL stays free
+    for painting (see ``tokviz.core.bpe.trainer_process``; imported late: the panel opens even
+    before a first run)."""
+    from tokviz.core.bpe.trainer_process import ProcessTrainer
+
+    return ProcessTrainer(config)
+
+
+class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget):
+    """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
+
+    # the playback state's fields, as the panel's own (scripts and tests read them here)
+    cursor = property(lambda self: self.playback.cursor, lambda self, v: setattr(self.playback, "cursor", v))
+    playing = property(lambda self: self.playback.playing, lambda self, v: setattr(self.playback, "playing", v))
+    fast_forward = property(
+        lambda self: self.playback.fast_forward, lambda self, v: setattr(self.playback, "fast_forward", v)
+    )
+
+    def __init__(self, session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.trainer_factory: Callable[[TrainerConfig], object] = default_trainer_factory
+        self.source = CorpusSource.demo()
+        self.sources: list[CorpusSource] = [self.source]
+        self.run: TrainRun | None = None
+        self.trainer = None
+        self.config: TrainerConfig | None = None
+        self.replay: MergeReplay | None = None
+        self.series = MergeSeries()
+        self.finished: Finished | None = None
+        self.playback = Playback(pace=SPEEDS[DEFAULT_SPEED][1])  # the step on screen, playing, pace
+        self._last_frame = time.monotonic()
+        self._dirty = True
+        self._gc_frozen = False  # gc.freeze() holds while a run trains (see start_training)
+        self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
+        self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
+        self._offer_pending = False
+        self._quiet_callbacks: list[Callable[[], None]] = []
+        self._sample: list[str] = []
+        self._sample_steps: list[int] = []  # the step each sample line shows
+        self._sample_keep = False  # the Hangul-only setting the sample lines were picked with
+        self._probe_text: str | None = None  # the text the probe view holds (None: not set yet)
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
+        self._next_heavy = 0
+        self._view_drawn: dict[str, float] = {}  # when each heavy view was last refreshed
+        self._selected_token: int | None = None
+        self._dark = theme.is_dark()
+
+        self._build()
+        self.frame_timer = QTimer(self)
+        self.frame_timer.setInterval(FRAME_MS)
+        self.frame_timer.timeout.connect(self._on_frame)
+        self.probe_timer = QTimer(self)
+        self.probe_timer.setSingleShot(True)
+        self.probe_timer.setInterval(150)  # debounce typing in the probe
+        self.probe_timer.timeout.connect(self._render_probe)
+        self.offer_timer = QTimer(self)
+        self.offer_timer.setSingleShot(True)
+        self.offer_timer.setInterval(300)  # offer the model when the step settles, not every merge
+        self.offer_timer.timeout.connect(self._offer_model)
+        if hasattr(session, "themeChanged"):
+            session.themeChanged.connect(self._on_theme)
+        if hasattr(session, "fontScaleChanged"):
+            session.fontScaleChanged.connect(lambda _scale: self._apply_fonts())
+        self._apply_fonts()
+        self._offer_last_corpus()
+        self._load_sample()
+        self._update_buttons()
+        self._render()
+
+    # ================================================================ transport
+    def train_or_play(self) -> None:
+        """Train (a new run), or continue playing a paused animation / run."""
+        if self.replay is not None and self.playback.can_play_on(len(self.replay), self.run is not None):
+            self.playback.play()
+            if self.run is not None:
+                self.run.worker.resume()
+                self._worker_quiet = False
+            self._ensure_timer()
+            self._update_buttons()
+            return
+        self.start_training()
+
+    def auto_play(self, pace: float) -> bool:
+        """Presentation mode: play at ``pace`` merges per second, hands-free.
+
+        With nothing trained yet, a run starts on the current corpus; a paused run or animation
+        goes on; a finished recording shown at its end plays again from step 0 (no retraining).
+        The speed box shows the pace and can still be changed; :meth:`stop_auto_play` gives the
+        user's own speed back.
+        """
+        index = speed_index(pace)
+        if self._speed_before_auto is None:
+            self._speed_before_auto = self.speed_combo.currentIndex()
+        self.speed_combo.setCurrentIndex(index)
+        self.fast_forward = False
+        if self.replay is not None and self.run is None and self.cursor >= len(self.replay) > 0:
+            self.set_step(0)
+        self.train_or_play()
+        return True
+
+    def stop_auto_play(self) -> None:
+        """Leaving presentation mode: back to the speed the user had chosen (playing goes on)."""
+        if self._speed_before_auto is not None:
+            self.speed_combo.setCurrentIndex(self._speed_before_auto)
+            self._speed_before_auto = None
+
+    def start_training(self, source: CorpusSource | None = None) -> None:
+        """Start a new run on ``source`` (default: the current corpus) with the current settings."""
+        if source is not None:
+            self.source = source
+            self.sources[self.corpus_combo.currentIndex()] = source
+        self._stop_run()
+        self.reset()
+        self.message.clear()
+        config = self.current_config()
+        try:
+            trainer = self.trainer_factory(config)
+        except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
+            self.message.show_message(self.tr("Cannot start training: {err}").format(err=err), "error")
+            return
+        self.config = config
+        self.trainer = trainer
+        self.replay = MergeReplay(config.mode, config.pattern, config.keep)
+        self.vocab_model.reset(self.replay.steps, config.mode)
+        self.plots.set_length_unit("chars" if config.mode == "char" else "bytes")
+        self.plots.set_step_range(config.merges)
+        source_now = self.source
+
+        def make_events(cancel):
+            return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
+
+        run = TrainRun(make_events, self)
+        run.worker.batch.connect(self._on_batch)
+        run.worker.progress.connect(self._on_progress)
+        run.worker.failed.connect(self._on_failed)
+        run.worker.waiting.connect(self._on_waiting)
+        run.worker.finished.connect(self._on_finished)
+        self.run = run
+        self.playing = True
+        self.progress_bar.setValue(0)
+        self.progress_bar.show()
+        self._update_buttons()
+        # Show and paint step 0 in full BEFORE the worker starts. A trainer counting in the worker
+        # thread (an injected one; the default trains in a child process) holds the GIL in
+        # str.split/Counter.update calls of ~15 ms each, and every Python override a repaint calls
+        # (pyqtgraph's paint/boundingRect, the sample view's paintEvent) waits for one: the first
+        # repaint of a run took 700-900 ms there, 40 ms here. With the training process the
+        # worker only streams corpus lines, in short GIL holds, but the paint still comes first.
+        self._render()  # the worker is still quiet: every view follows step 0 on this frame
+        self._paint_now()
+        self._worker_quiet = False
+        self._last_frame = time.monotonic()
+        # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
+        # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
+        # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
+        # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
+        # ends (_thaw_gc).
+        if not self._gc_frozen:
+            gc.freeze()
+            self._gc_frozen = True
+        run.start()
+        self._ensure_timer()
+
+    def _paint_now(self) -> None:
+        """Paint the panel's pending changes now instead of from a later event-loop pass: the
+        plots' scene updates and layout requests are queued events, flushed here so that the
+        window's update request paints them. A pyqtgraph paint can ask for another one (auto-range
+        and axis text sizes settle while painting), so the follow-up requests are served here too."""
+        if not self.isVisible():
+            return
+        scene = self.plots.scene()
+
+        def flush() -> None:
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            QCoreApplication.sendPostedEvents(scene, QEvent.Type.MetaCall)
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+        for _ in range(3):
+            flush()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)  # paints only what is dirty
+
+    def pause(self) -> None:
+        """Stop the animation and the trainer where they are (the worker blocks between merges)."""
+        self.playback.pause()
+        if self.run is not None:
+            self.run.worker.pause()
+        self._update_buttons()
+        self._request_offer()
+
+    def step(self) -> None:
+        """One merge forward: from the recording when it is ahead, else ask the trainer for one more."""
+        if self.replay is None:
+            self.playback.pause()
+            return
+        if self.playback.step_forward(len(self.replay)):
+            self.set_step(self.cursor)
+        elif self.run is not None:
+            self.run.worker.pause()
+            self.run.worker.step_once()
+            self._worker_quiet = False
+            self._ensure_timer()
+        self._update_buttons()
+
+    def run_to_end(self) -> None:
+        """Show the last step and keep following the trainer as fast as it goes."""
+        if self.replay is None:
+            self.start_training()
+        self.playback.play(fast=True)
+        if self.run is not None:
+            self.run.worker.resume()
+            self._worker_quiet = False
+        self._ensure_timer()
+        self._update_buttons()
+
+    def cancel(self) -> None:
+        """Stop the trainer; what it learned so far stays (playable, scrubbable, savable)."""
+        if self.run is not None:
+            self._stop_run()
+            self.finished = Finished("cancelled", len(self.replay or ()), self.tr("Training cancelled."))
+            self.step_label.setToolTip(self.tr("cancelled"))
+        # a playing animation goes on to the last merge learned; the trainer is gone
+        self._dirty = True
+        self._ensure_timer()
+        self._update_buttons()
+        self._request_offer()
+
+    def reset(self) -> None:
+        """Forget the run: stop the trainer, clear every view and withdraw the model offered to the
+        other panels (it belonged to the run that is gone)."""
+        self._stop_run()
+        self.offer_timer.stop()
+        self._offer_pending = False
+        if getattr(self.session, "trained_model", None) is not None:
+            self.session.offer_trained_model(None)
+        self.replay = None
+        self.trainer = None
+        self.finished = None
+        self.series.clear()
+        self.playback.reset()
+        self._selected_token = None
+        self.vocab_model.reset([], self.mode_combo.currentData())
+        self.plots.clear_data()
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}
+        self.tree_view.set_tree(None)
+        if self._sample_keep != self.hangul_check.isChecked():
+            # Hangul-only was toggled during the run: the next run must not show lines it blanks
+            self._load_sample()
+        self.progress_bar.hide()
+        self.scrubber.blockSignals(True)
+        self.scrubber.setRange(0, 0)
+        self.scrubber.blockSignals(False)
+        self._dirty = True
+        self._render()
+        self._update_buttons()
+
+    def set_step(self, step: int) -> None:
+        """Show recorded step ``step`` (0 = before any merge)."""
+        self.playback.seek(step, len(self.replay) if self.replay is not None else 0)
+        self._dirty = True
+        self._render()
+        self._request_offer()
+
+    def _on_scrub(self, value: int) -> None:
+        self.playback.pause()
+        self.set_step(value)
+        self._update_buttons()
+
+    def _stop_run(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        self.run = None
+        for sig in (run.worker.batch, run.worker.progress, run.worker.failed, run.worker.waiting, run.worker.finished):
+            try:
+                sig.disconnect()
+            except (RuntimeError, TypeError):
+                pass
+        run.stop(1.0)
+        self._thaw_gc()
+        self._worker_quiet = True
+        self.progress_bar.hide()
+
+    def _thaw_gc(self) -> None:
+        """Give the objects frozen at the start of a run back to the collector."""
+        if self._gc_frozen:
+            gc.unfreeze()
+            self._gc_frozen = False
+
+    def shutdown(self) -> None:
+        """Called when the window closes: stop the worker within a second."""
+        self.frame_timer.stop()
+        self.offer_timer.stop()
+        self._stop_run()
+
+    # ================================================================ worker events
+    def _on_batch(self, steps: list) -> None:
+        if self.replay is None:
+            return
+        self.progress_bar.hide()
+        self.replay.add(steps)
+        mode = self.replay.mode
+        self.series.add(steps, [token_length(s, mode) for s in steps])
+        self.scrubber.blockSignals(True)
+        self.scrubber.setMaximum(len(self.replay))
+        self.scrubber.blockSignals(False)
+        self._dirty = True
+
+    def _on_progress(self, progress: Progress) -> None:
+        if progress.total:
+            self.progress_bar.setMaximum(1000)
+            self.progress_bar.setValue(int(1000 * min(progress.done, progress.total) / progress.total))
+        else:
+            self.progress_bar.setMaximum(0)  # busy indicator when the size is unknown
+        phase = {"counting": self.tr("counting"), "indexing": self.tr("indexing")}.get(progress.phase, progress.phase)
+        self.progress_bar.setFormat(self.tr("{phase}… %p%").format(phase=phase))
+
+    def _on_failed(self, message: str, invalid_utf8: bool) -> None:
+        if invalid_utf8 and self.source.errors == "strict":
+            self.message.show_message(
+                message + "\n" + self.tr("You can train anyway with each invalid byte replaced by U+FFFD."),
+                "error",
+                self.tr("Replace invalid bytes and train"),
+                lambda: self.start_training(self.source.with_replacement()),
+            )
+        else:
+            self.message.show_message(message, "error")
+
+    def _on_waiting(self, merges: int) -> None:
+        self._worker_quiet = True
+        self._run_quiet_callbacks()
+
+    def _on_finished(self, finished: Finished, ok: bool = True) -> None:
+        run = self.run
+        self.run = None
+        if run is not None:
+            run.thread.wait(1000)
+        self._thaw_gc()
+        self._worker_quiet = True
+        self.progress_bar.hide()
+        if not ok:  # failed: the message is already shown
+            self.playing = False
+        else:
+            self.finished = finished
+            if finished.reason in ("min_frequency", "exhausted") and finished.message:
+                self.step_label.setToolTip(finished.message)
+        self._dirty = True
+        self._ensure_timer()
+        self._update_buttons()
+        self._run_quiet_callbacks()
+        self._request_offer()
+
+    def _run_quiet_callbacks(self) -> None:
+        callbacks, self._quiet_callbacks = self._quiet_callbacks, []
+        for cb in callbacks:
+            cb()
+        if self._offer_pending:
+            self._offer_model()
+
+    # ================================================================ the one frame timer
+    def _ensure_timer(self) -> None:
+        if not self.frame_timer.isActive():
+            self._last_frame = time.monotonic()
+            self.frame_timer.start()
+
+    def _on_frame(self) -> None:
+        now = time.monotonic()
+        dt = now - self._last_frame
+        self._last_frame = now
+        n = len(self.replay) if self.replay is not None else 0
+        self.playback.pace = SPEEDS[self.speed_combo.currentIndex()][1]
+        moved = self.playback.advance(dt, n)
+        if moved is not None:
+            self._dirty = True
+        if moved == "target":
+            self._request_offer()
+        if self._dirty:
+            self._render()
+        busy = (
+            self.run is not None
+            and not self._worker_quiet
+            and (self.fast_forward or SPEEDS[self.speed_combo.currentIndex()][1] is None)
+        )
+        interval = BUSY_FRAME_MS if busy else FRAME_MS
+        if self.frame_timer.interval() != interval:
+            self.frame_timer.setInterval(interval)
+        if self.playback.finished(n, self.run is not None):
+            if self.playing:
+                self.playback.pause()
+                self._update_buttons()
+                self._request_offer()
+            self.frame_timer.stop()
+
+    # ================================================================ the Panel protocol
+    def menu_title(self) -> str:
+        return QCoreApplication.translate("MainWindow", "&Train")
+
+    def menu_actions(self) -> list[PanelAction | None]:
+        # the menu's words belong to the main window's translations
+        return [
+            PanelAction(
+                "open",
+                QCoreApplication.translate("MainWindow", "&Open corpus…"),
+                shortcuts=("Ctrl+O",),
+                button=self.open_button,
+            ),
+            PanelAction("paste", QCoreApplication.translate("MainWindow", "&Paste corpus…"), button=self.paste_button),
+            None,
+            # F5, not Space: Space belongs to the focused button, check box or text field.
+            PanelAction(
+                "play", QCoreApplication.translate("MainWindow", "&Train / Pause"), self.train_or_pause, ("F5",)
+            ),
+            PanelAction(
+                "step",
+                QCoreApplication.translate("MainWindow", "&Step"),
+                shortcuts=("F10", "."),
+                button=self.step_button,
+            ),
+            PanelAction(
+                "end",
+                QCoreApplication.translate("MainWindow", "&Run to end"),
+                shortcuts=("Ctrl+F5",),
+                button=self.end_button,
+            ),
+            PanelAction(
+                "cancel",
+                QCoreApplication.translate("MainWindow", "&Cancel training"),
+                shortcuts=("Esc",),
+                button=self.cancel_button,
+            ),
+            PanelAction(
+                "reset",
+                QCoreApplication.translate("MainWindow", "R&eset"),
+                shortcuts=("Ctrl+R",),
+                button=self.reset_button,
+            ),
+            None,
+            PanelAction(
+                "save",
+                QCoreApplication.translate("MainWindow", "Sa&ve model…"),
+                shortcuts=("Ctrl+S",),
+                button=self.save_button,
+            ),
+        ]
+
+    def train_or_pause(self) -> None:
+        """The play/pause toggle of the menu and F5: pause while playing, else train or play on."""
+        (self.pause_button if self.pause_button.isEnabled() else self.train_button).click()
+
+    # ================================================================ screenshot
+    def wait_until_trained(self, timeout: float = 120.0) -> bool:
+        """Spin the event loop until the current run ends (tests, screenshots)."""
+        deadline = time.monotonic() + timeout
+        while self.run is not None and time.monotonic() < deadline:
+            loop = QEventLoop()
+            QTimer.singleShot(20, loop.quit)
+            loop.exec()
+        return self.run is None
+
+    def prepare_screenshot(self, args) -> None:
+        corpus = getattr(args, "corpus", None)
+        merges = getattr(args, "merges", None) or 300
+        if corpus:
+            self.set_source(CorpusSource.file(corpus))
+        self.merges_spin.setValue(merges)
+        self.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+        self.start_training()
+        self.run_to_end()
+        self.wait_until_trained(300.0)
+        if not self.replay and self.message.isVisible():
+            # a Train screenshot without a single merge documents nothing; failing loudly also
+            # lets the frozen-app smoke test catch a training process that cannot start
+            from tokviz.core.errors import TokvizError
+
+            raise TokvizError(f"training learned no merge: {self.message.label.text()}")
+        self.playing = False
+        self.set_step(len(self.replay) if self.replay is not None else 0)
+        self._update_buttons()
+        if self.replay is not None and len(self.replay):
+            self.select_token(self._showcase_token())
+            rows = [i for i, s in enumerate(self.replay.steps) if s.token_id == self._selected_token]
+            if rows:
+                self.vocab_view.selectRow(self.vocab_filter.mapFromSource(self.vocab_model.index(rows[0], 0)).row())
+                self.vocab_view.scrollTo(self.vocab_filter.mapFromSource(self.vocab_model.index(rows[0], 0)))
+        self._offer_pending = True
+        self._offer_model()
+
+    def _showcase_token(self) -> int:
+        """A token with an interesting merge tree: prefer Hangul, several levels, still fits."""
+        best, best_score = self.replay.steps[-1].token_id, -1.0
+        for s in self.replay.steps:
+            tree = self.replay.merge_tree(s.token_id)
+            leaves = tree.leaves()
+            if leaves > 7 or "<0x" in s.new_piece:
+                continue
+            hangul = any("\uac00" <= ch <= "\ud7a3" for ch in s.new_piece)
+            score = tree.depth() + leaves * 0.3 + (2 if hangul else 0) + min(s.count, 1000) / 10000
+            if score > best_score:
+                best, best_score = s.token_id, score
+        return best

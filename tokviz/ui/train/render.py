@@ -1,0 +1,269 @@
+"""Drawing the step on screen into every view of the Train panel: the step label and merge banner,
+the corpus sample, the probe, the vocabulary table, the plots and the merge tree. While the trainer
+computes, the heavy views take turns (one per frame, each a few times per second at most)."""
+
+from __future__ import annotations
+
+import html
+import time
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QFontMetrics
+
+from tokviz.core.bpe.events import MergeStep
+from tokviz.ui import theme
+from tokviz.ui.fonts import mono_font, ui_font
+from tokviz.ui.fonts import scale as font_scale
+from tokviz.ui.token_colors import text_color_on
+from tokviz.ui.train.views import mute_label, muted_color, segment_runs
+from tokviz.ui.train.vocab import visible_piece
+from tokviz.ui.train_replay import keep_hangul
+
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
+FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
+BUSY_FRAME_MS = 100  # 10 per second while following a computing trainer at full speed (it needs the CPU)
+SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame while the trainer runs
+# the four plots are separate views: while the trainer computes, one plot is repainted per frame
+# (a repaint of all four when their axes first get ranges held the main thread ~120 ms)
+HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
+# seconds between refreshes of each heavy view while the trainer computes (a pyqtgraph repaint
+# is the costliest); when the trainer is paused or done, every view follows every step
+HEAVY_INTERVAL = {
+    "sample": 0.3,
+    "vocab": 0.3,
+    "probe": 0.5,
+    "plot:vocab": 0.5,
+    "plot:count": 0.5,
+    "plot:corpus": 0.5,
+    "plot:length": 0.5,
+}
+
+
+class StepRendering:
+    """Redraws the Train panel's views for ``self.cursor`` (mixed into TrainPanel)."""
+
+    def _render(self) -> None:
+        if theme.is_dark() != self._dark:  # the theme can be applied without a signal (start-up)
+            self._on_theme(theme.is_dark())
+            return
+        self._dirty = False
+        replay = self.replay
+        step = self.cursor
+        n = len(replay) if replay is not None else 0
+        self.scrubber.blockSignals(True)
+        self.scrubber.setMaximum(n)
+        self.scrubber.setValue(step)
+        self.scrubber.blockSignals(False)
+        target = self.config.merges if self.config is not None else self.merges_spin.value()
+        state = ""
+        if self.finished is not None and step == n:
+            state = (
+                " · "
+                + {
+                    "merges": translate("TrainPanel", "done"),
+                    "cancelled": translate("TrainPanel", "cancelled"),
+                    "min_frequency": translate("TrainPanel", "min frequency reached"),
+                    "exhausted": translate("TrainPanel", "no pairs left"),
+                }[self.finished.reason]
+            )
+        self.step_label.setText(
+            translate("TrainPanel", "step {step} / {target}").format(step=f"{step:,}", target=f"{target:,}") + state
+        )
+        self._render_banner(step)
+        if self._selected_token is not None and replay is not None:
+            self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
+        # The heavy views. While the trainer is computing, they take turns (one per frame) so
+        # that no frame holds the main thread long (a pyqtgraph repaint alone takes 15-50 ms).
+        # Otherwise they all follow on the same frame.
+        stale = [v for v in HEAVY_VIEWS if self._view_step[v] != step]
+        if not stale:
+            return
+        if self.run is not None and not self._worker_quiet:
+            # while the trainer computes, each heavy view is refreshed a few times per second at
+            # most: the training process needs a CPU core of its own (two cores are common), and
+            # a trainer in the worker thread waits for every millisecond the GUI holds the GIL
+            now = time.monotonic()
+            stale = [v for v in stale if now - self._view_drawn.get(v, 0.0) >= HEAVY_INTERVAL[v]]
+            if not stale:
+                self._dirty = True
+                return
+            start = self._next_heavy
+            order = HEAVY_VIEWS[start:] + HEAVY_VIEWS[:start]
+            view = next(v for v in order if v in stale)
+            self._next_heavy = (HEAVY_VIEWS.index(view) + 1) % len(HEAVY_VIEWS)
+            self._render_heavy(view, step, budget=SAMPLE_BUDGET)
+            if any(self._view_step[v] != step for v in HEAVY_VIEWS):
+                self._dirty = True
+        else:
+            for view in stale:
+                self._render_heavy(view, step, budget=None)
+
+    def _render_heavy(self, view: str, step: int, budget: float | None) -> None:
+        self._view_drawn[view] = time.monotonic()
+        if view == "vocab":
+            self.vocab_model.set_shown(step)
+            self.vocab_title.setText(translate("TrainPanel", "<b>Learned tokens</b> ({n})").format(n=f"{step:,}"))
+            done = True
+        elif view.startswith("plot:"):
+            self.plots.show_step(self.series, step, parts=(view[len("plot:") :],))
+            done = True
+        elif view == "probe":
+            self._render_probe()
+            done = True
+        else:
+            done = self._render_sample(budget)
+        if done:
+            self._view_step[view] = step
+
+    def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
+        from tokviz.ui.token_colors import token_color
+
+        bg = token_color(token_id, dark=self._dark)
+        weight = "font-weight:bold;" if bold else ""
+        return (
+            f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
+            f"&nbsp;{html.escape(visible_piece(piece))}&nbsp;</span>"
+        )
+
+    def _render_banner(self, step: int) -> None:
+        if self.replay is None or step == 0:
+            hint = (
+                translate("TrainPanel", "Press ▶ Train to watch BPE learn merge by merge")
+                if self.replay is None
+                else translate("TrainPanel", "step 0: no merges yet")
+            )
+            color = muted_color(self.palette()).name()
+            self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
+            return
+        s: MergeStep = self.replay.steps[step - 1]
+        self.merge_banner.setText(
+            f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
+            f"{self._piece_span(s.new_piece, s.token_id, True)}"
+            + '&nbsp;&nbsp;<span style="font-size:13pt">'
+            + translate(
+                "TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens"
+            ).format(count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
+            + "</span>"
+        )
+
+    def _render_sample(self, budget: float | None = None) -> bool:
+        """Re-segment the sample at the current step, visible lines first, spending at most
+        ``budget`` seconds; True when every line shows the current step."""
+        view = self.sample_view
+        if not self._sample:
+            view.set_plain_lines([translate("TrainPanel", "(no sample lines)")])
+            self._sample_steps = []
+            return True
+        if self.replay is None:
+            view.set_plain_lines(self._sample)
+            self._sample_steps = [-1] * len(self._sample)
+            return True
+        keep = self.replay.keep == "hangul"
+        step = self.cursor
+        n = len(self._sample)
+        if len(self._sample_steps) != n or view.line_count() != n:
+            view.set_plain_lines(self._sample)
+            self._sample_steps = [-1] * n
+        t0 = time.perf_counter()
+        first = min(view.first_visible_line(), n - 1)
+        for k in range(n):
+            i = (first + k) % n
+            if self._sample_steps[i] == step:
+                continue
+            line = keep_hangul(self._sample[i]) if keep else self._sample[i]
+            view.set_line(i, segment_runs(self.replay.segment(line, step), dark=self._dark))
+            self._sample_steps[i] = step
+            if budget is not None and time.perf_counter() - t0 > budget:
+                return all(s == step for s in self._sample_steps)
+        return True
+
+    def _render_probe(self) -> None:
+        """Segment the probe sentence at the step on screen (after typing settles, and at every step)."""
+        self.probe_timer.stop()
+        text = self.probe_edit.text()
+        if self.replay is None or text != self._probe_text or self.probe_view.line_count() != 1:
+            # only for a new text: set_line below then replaces the line only when its pieces
+            # change (a second document rebuild per frame during playback otherwise)
+            self.probe_view.set_plain_lines([text])
+            self._probe_text = text
+        if self.replay is None:
+            self.probe_status.setText(translate("TrainPanel", "{chars} characters").format(chars=len(text)))
+            return
+        segs = self.replay.segment(text, self.cursor)
+        count = sum(1 for s in segs if s.token_id is not None)
+        self.probe_view.set_line(0, segment_runs(segs, dark=self._dark))
+        self.probe_status.setText(
+            translate("TrainPanel", "{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text))
+        )
+
+    def _on_vocab_row(self, current, _previous) -> None:
+        if not current.isValid() or self.replay is None:
+            return
+        token_id = self.vocab_filter.data(current.siblingAtColumn(1), Qt.ItemDataRole.UserRole)
+        self.select_token(token_id)
+
+    def select_token(self, token_id: int) -> None:
+        """Show the merge tree of ``token_id`` (as of the current step)."""
+        if self.replay is None:
+            return
+        self._selected_token = token_id
+        tree = self.replay.merge_tree(token_id, self.cursor)
+        self.tree_title.setText(
+            translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
+                piece=html.escape(visible_piece(tree.piece)), leaves=tree.leaves(), levels=tree.depth() - 1
+            )
+        )
+        self.tree_view.set_tree(tree)
+
+    def _apply_fonts(self) -> None:
+        """Fonts for the token views, sized by the window's zoom (Ctrl +/-, presentation mode)."""
+        self.merge_banner.setFont(mono_font(20))
+        self.sample_view.setFont(ui_font(13))
+        self.probe_edit.setFont(ui_font(12))
+        self.probe_view.setFont(ui_font(14))
+        self.tree_view.set_fonts(mono_font(12), ui_font(8))
+        self.plots.set_font_scale(font_scale())
+        self.vocab_model.set_font(mono_font())
+        fm = QFontMetrics(mono_font())
+        pad = 14
+        # the hex column holds six bytes (two Hangul syllables); longer tokens are elided, with the
+        # full bytes in the tooltip
+        for col, sample in enumerate(("00000", "MMMMMMMMMM", "00 00 00 00 00 00", "000000", "000")):
+            self.vocab_view.setColumnWidth(col, fm.horizontalAdvance(sample) + pad)
+        self.vocab_view.verticalHeader().setDefaultSectionSize(fm.height() + 6)
+        self._sample_steps = []
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}
+        self._dirty = True
+        self._ensure_timer()
+
+    def _on_theme(self, dark: bool) -> None:
+        self._dark = dark
+        self.vocab_model.dark = dark
+        self.tree_view.dark = dark
+        self.vocab_view.viewport().update()
+        self.plots.apply_theme(dark)
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}
+        self._sample_steps = []
+        self.sample_view.clear_formats()
+        for label in (self.sample_legend, self.probe_status):
+            mute_label(label)
+        self._dirty = True
+        self._render()
+
+    def _update_buttons(self) -> None:
+        has_run = self.run is not None
+        has_steps = self.replay is not None and len(self.replay) > 0
+        paused = self.replay is not None and not self.playing
+        self.train_button.setText(
+            translate("TrainPanel", "▶ Play")
+            if (paused and (has_run or (has_steps and self.cursor < len(self.replay))))
+            else translate("TrainPanel", "▶ Train")
+        )
+        self.train_button.setEnabled(not self.playing)
+        self.pause_button.setEnabled(self.playing)
+        self.step_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)))
+        self.end_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)) or self.replay is None)
+        self.cancel_button.setEnabled(has_run)
+        self.reset_button.setEnabled(self.replay is not None)
+        self.save_button.setEnabled(has_steps and self.trainer is not None)

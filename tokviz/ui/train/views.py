@@ -1,0 +1,354 @@
+"""The Train panel's widgets: their construction, the corpus-sample colouring, the paste dialog, and
+the speeds and export formats offered."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokviz.core.pretokenize import PATTERNS
+from tokviz.ui.common.message_bar import MessageBar
+from tokviz.ui.fonts import mono_font, ui_font
+from tokviz.ui.token_colors import readable_on, text_color_on, token_colors
+from tokviz.ui.train.plots import TrainPlots
+from tokviz.ui.train.sample import Run, TokenLinesView, mark_runs
+from tokviz.ui.train.tree import MergeTreeView
+from tokviz.ui.train.vocab import VocabFilter, VocabModel
+from tokviz.ui.train_replay import Segment
+
+translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
+SPEEDS = [
+    (QT_TRANSLATE_NOOP("TrainPanel", "1 merge/s"), 1.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "3 merges/s"), 3.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "10 merges/s"), 10.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "30 merges/s"), 30.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "100 merges/s"), 100.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "1000 merges/s"), 1000.0),
+    (QT_TRANSLATE_NOOP("TrainPanel", "as fast as possible"), None),
+]
+DEFAULT_SPEED = 2
+FORMATS = [
+    ("tokviz", QT_TRANSLATE_NOOP("TrainPanel", "tokviz model (*.json)")),
+    ("tiktoken", QT_TRANSLATE_NOOP("TrainPanel", "tiktoken rank file (*.tiktoken)")),
+    ("subword-nmt", QT_TRANSLATE_NOOP("TrainPanel", "subword-nmt codes (*.codes *.txt)")),
+    ("gpt2", QT_TRANSLATE_NOOP("TrainPanel", "GPT-2 vocab.json + merges.txt (*.json)")),
+]
+PROBE_TEXT = "토크나이저는 글자를 조각으로 나눕니다. Tokenizers split words into pieces 🙂"
+FRESH_BG = "#ff8c00"
+
+
+def speed_index(pace: float) -> int:
+    """Index in SPEEDS of the animated speed nearest to ``pace`` merges per second."""
+    animated = [(i, v) for i, (_, v) in enumerate(SPEEDS) if v is not None]
+    return min(animated, key=lambda iv: abs(iv[1] - pace))[0]
+
+
+NEWLINE_MARK = "↵"  # the newline marker of the Inspector and Compare (core.unicode.invisible_marker)
+
+
+def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, ...]:
+    """Coloured runs for a segmented line (shared token colours); the tokens the current merge made
+    stand out in orange.
+
+    Byte tokens that hold only part of a character are drawn as one grey run per group of whole
+    characters, with the number of tokens the run takes as a subscript (``영₃`` = three byte tokens):
+    readable on a projector, and the subscript shrinks as merges assemble the bytes.
+    Neighbours drawn in the same colour (a repeated piece, a palette collision, two fresh pieces)
+    are told apart by an outline on every other one (``Run.mark``, as the Inspector's ``token_marks``).
+    """
+    ids = [s.token_id for s in segments if s.token_id is not None]
+    colors = token_colors(ids, dark=dark)
+    partial_bg, partial_fg = ("#3a3d44", "#c8c8c8") if dark else ("#e3e4e8", "#4a4d55")
+    out: list[Run] = []
+    k = 0  # index into colors
+    i = 0
+    while i < len(segments):
+        seg = segments[i]
+        if seg.token_id is None:
+            out.append(Run(seg.text))
+            i += 1
+            continue
+        if seg.partial:
+            data = b""
+            j = i
+            fresh = False
+            text = ""
+            while j < len(segments) and segments[j].token_id is not None:
+                data += segments[j].data
+                fresh = fresh or segments[j].fresh
+                j += 1
+                try:
+                    text = data.decode("utf-8")
+                    break
+                except UnicodeDecodeError:
+                    text = data.decode("utf-8", "replace")
+            bg, fg = (FRESH_BG, "#ffffff") if fresh else (partial_bg, partial_fg)
+            out.append(Run(text.replace("\n", NEWLINE_MARK), bg, fg, fresh, str(j - i)))
+            k += j - i
+            i = j
+            continue
+        color = colors[k]
+        k += 1
+        i += 1
+        text = seg.text.replace("\n", NEWLINE_MARK)
+        if seg.fresh:
+            out.append(Run(text, FRESH_BG, "#ffffff", True))
+        else:
+            out.append(Run(text, color.name(), text_color_on(color).name()))
+    return tuple(mark_runs(out))
+
+
+def muted_color(palette: QPalette) -> QColor:
+    """Secondary-text colour for ``palette``'s theme: its placeholder grey, darkened (light theme) or
+    lightened (dark theme) to a 4.5:1 contrast on the window colour. The plain greys were not
+    readable enough: #808080 is ~3.6:1 on the light window, the light theme's placeholder ~2.9:1."""
+    return readable_on(palette.color(QPalette.ColorRole.PlaceholderText), palette.color(QPalette.ColorRole.Window))
+
+
+def mute_label(label: QLabel) -> None:
+    """Grey secondary text (call again on a theme change). A palette, not a style sheet: a label
+    with its own style sheet kept its size when the app's font grew (presentation mode)."""
+    pal = label.palette()
+    pal.setColor(QPalette.ColorRole.WindowText, muted_color(pal))
+    label.setPalette(pal)
+
+
+class PasteDialog(QDialog):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Paste a corpus"))
+        lay = QVBoxLayout(self)
+        lay.addWidget(QLabel(self.tr("One document or sentence per line:")))
+        self.edit = QPlainTextEdit()
+        self.edit.setFont(mono_font())
+        lay.addWidget(self.edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.resize(600, 400)
+
+
+class TrainLayout:
+    """Builds the Train panel's widgets (mixed into TrainPanel)."""
+
+    def _build(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(8, 6, 8, 6)
+        root.setSpacing(6)
+
+        # corpus and settings
+        row1 = QHBoxLayout()
+        row1.addWidget(QLabel(translate("TrainPanel", "Corpus")))
+        self.corpus_combo = QComboBox()
+        self.corpus_combo.setMinimumWidth(220)
+        self.corpus_combo.addItem(self.source.label)
+        self.corpus_combo.activated.connect(self._on_corpus_chosen)
+        row1.addWidget(self.corpus_combo)
+        self.open_button = QPushButton(translate("TrainPanel", "Open file…"))
+        self.open_button.clicked.connect(self._open_file)
+        self.paste_button = QPushButton(translate("TrainPanel", "Paste…"))
+        self.paste_button.clicked.connect(self._paste)
+        row1.addWidget(self.open_button)
+        row1.addWidget(self.paste_button)
+        # settings on a row of their own, so the panel fits a 1024-pixel-wide screen
+        settings_row = QHBoxLayout()
+        settings_row.addWidget(QLabel(translate("TrainPanel", "Mode")))
+        self.mode_combo = QComboBox()
+        self.mode_combo.addItem(translate("TrainPanel", "byte (UTF-8 bytes)"), "byte")
+        self.mode_combo.addItem(translate("TrainPanel", "char (</w> words)"), "char")
+        self.mode_combo.currentIndexChanged.connect(self._on_mode)
+        settings_row.addWidget(self.mode_combo)
+        self.pattern_label = QLabel(translate("TrainPanel", "Pattern"))
+        settings_row.addWidget(self.pattern_label)
+        self.pattern_combo = QComboBox()
+        for name in PATTERNS:
+            self.pattern_combo.addItem(name)
+        self.pattern_combo.setCurrentText("gpt4")
+        settings_row.addWidget(self.pattern_combo)
+        self.hangul_check = QCheckBox(translate("TrainPanel", "Hangul only"))
+        self.hangul_check.setToolTip(
+            translate("TrainPanel", "Count only Hangul and spaces (the classic Korean BPE tutorial's preset)")
+        )
+        settings_row.addWidget(self.hangul_check)
+        self.hangul_check.toggled.connect(self._on_keep_toggled)
+        settings_row.addWidget(QLabel(translate("TrainPanel", "Merges")))
+        self.merges_spin = QSpinBox()
+        self.merges_spin.setRange(1, 1_000_000)
+        self.merges_spin.setValue(300)
+        settings_row.addWidget(self.merges_spin)
+        settings_row.addWidget(QLabel(translate("TrainPanel", "Min freq")))
+        self.minfreq_spin = QSpinBox()
+        self.minfreq_spin.setRange(1, 1_000_000)
+        self.minfreq_spin.setValue(2)
+        settings_row.addWidget(self.minfreq_spin)
+        settings_row.addStretch(1)
+        row1.addStretch(1)
+        self.save_button = QPushButton(translate("TrainPanel", "Save model…"))
+        self.save_button.clicked.connect(self._save_model)
+        row1.addWidget(self.save_button)
+        root.addLayout(row1)
+        root.addLayout(settings_row)
+
+        # transport
+        row2 = QHBoxLayout()
+        self.train_button = QPushButton(translate("TrainPanel", "▶ Train"))
+        self.pause_button = QPushButton(translate("TrainPanel", "⏸ Pause"))
+        self.step_button = QPushButton(translate("TrainPanel", "Step"))
+        self.end_button = QPushButton(translate("TrainPanel", "⏭ Run to end"))
+        self.cancel_button = QPushButton(translate("TrainPanel", "■ Cancel"))
+        self.reset_button = QPushButton(translate("TrainPanel", "Reset"))
+        self.train_button.clicked.connect(self.train_or_play)
+        self.pause_button.clicked.connect(self.pause)
+        self.step_button.clicked.connect(self.step)
+        self.end_button.clicked.connect(self.run_to_end)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.reset_button.clicked.connect(self.reset)
+        for b in (
+            self.train_button,
+            self.pause_button,
+            self.step_button,
+            self.end_button,
+            self.cancel_button,
+            self.reset_button,
+        ):
+            row2.addWidget(b)
+        row2.addSpacing(8)
+        row2.addWidget(QLabel(translate("TrainPanel", "Speed")))
+        self.speed_combo = QComboBox()
+        for label, _ in SPEEDS:
+            self.speed_combo.addItem(translate("TrainPanel", label))
+        self.speed_combo.setCurrentIndex(DEFAULT_SPEED)
+        row2.addWidget(self.speed_combo)
+        self.scrubber = QSlider(Qt.Orientation.Horizontal)
+        self.scrubber.setRange(0, 0)
+        self.scrubber.valueChanged.connect(self._on_scrub)
+        row2.addWidget(self.scrubber, 1)
+        self.step_label = QLabel(translate("TrainPanel", "step 0"))
+        self.step_label.setMinimumWidth(150)
+        row2.addWidget(self.step_label)
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setMaximumWidth(220)
+        self.progress_bar.setFormat(translate("TrainPanel", "counting… %p%"))
+        self.progress_bar.hide()
+        row2.addWidget(self.progress_bar)
+        root.addLayout(row2)
+
+        self.message = MessageBar()
+        root.addWidget(self.message)
+
+        # the merge of the current step, big enough for a projector
+        self.merge_banner = QLabel()
+        self.merge_banner.setTextFormat(Qt.TextFormat.RichText)
+        self.merge_banner.setFont(mono_font(20))
+        self.merge_banner.setMinimumHeight(46)
+        root.addWidget(self.merge_banner)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        # left: corpus sample and probe
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        self.sample_title = QLabel(
+            translate("TrainPanel", "<b>Corpus sample</b> — pieces at the current step; the merge just made in orange")
+        )
+        # captions wrap: a one-line caption would set the pane's minimum width, and in presentation
+        # mode on a 1366-pixel projector it pushed the plots off the screen
+        self.sample_title.setWordWrap(True)
+        ll.addWidget(self.sample_title)
+        # what the grey pieces' small numbers mean, on screen (a projector shows no tooltips)
+        self.sample_legend = QLabel(translate("TrainPanel", "grey 영₃ = one character still split into 3 byte tokens"))
+        mute_label(self.sample_legend)
+        self.sample_legend.setWordWrap(True)
+        ll.addWidget(self.sample_legend)
+        self.sample_view = TokenLinesView()
+        self.sample_view.setFont(ui_font(13))
+        self.sample_view.setToolTip(self.sample_legend.text())
+        ll.addWidget(self.sample_view, 3)
+        probe_title = QLabel(
+            translate("TrainPanel", "<b>Probe</b> — type anything; it is segmented at the current step")
+        )
+        probe_title.setWordWrap(True)
+        ll.addWidget(probe_title)
+        self.probe_edit = QLineEdit(PROBE_TEXT)
+        self.probe_edit.setFont(ui_font(12))
+        self.probe_edit.setCursorPosition(0)
+        self.probe_edit.textChanged.connect(lambda _=None: self.probe_timer.start())
+        ll.addWidget(self.probe_edit)
+        # the same line view as the sample: the probe's pieces are drawn (and readable) the same way
+        self.probe_view = TokenLinesView()
+        self.probe_view.setFont(ui_font(14))
+        self.probe_view.setMaximumHeight(90)
+        self.probe_view.setToolTip(self.sample_legend.text())
+        ll.addWidget(self.probe_view, 1)
+        self.probe_status = QLabel()
+        mute_label(self.probe_status)
+        ll.addWidget(self.probe_status)
+        split.addWidget(left)
+
+        # middle: vocabulary and merge tree
+        mid = QWidget()
+        ml = QVBoxLayout(mid)
+        ml.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        self.vocab_title = QLabel(translate("TrainPanel", "<b>Learned tokens</b>"))
+        head.addWidget(self.vocab_title)
+        self.search_edit = QLineEdit()
+        self.search_edit.setPlaceholderText(translate("TrainPanel", "search token or hex…"))
+        self.search_edit.setClearButtonEnabled(True)
+        head.addWidget(self.search_edit, 1)
+        ml.addLayout(head)
+        self.vocab_model = VocabModel(self)
+        self.vocab_filter = VocabFilter(self)
+        self.vocab_filter.setSourceModel(self.vocab_model)
+        self.search_edit.textChanged.connect(self.vocab_filter.set_query)
+        self.vocab_view = QTableView()
+        self.vocab_view.setModel(self.vocab_filter)
+        self.vocab_view.setSortingEnabled(False)
+        self.vocab_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.vocab_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.vocab_view.verticalHeader().hide()
+        self.vocab_view.verticalHeader().setDefaultSectionSize(22)
+        hdr = self.vocab_view.horizontalHeader()
+        hdr.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hdr.setStretchLastSection(True)
+        self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
+        ml.addWidget(self.vocab_view, 3)
+        self.tree_title = QLabel(translate("TrainPanel", "<b>Merge tree</b>"))
+        self.tree_title.setWordWrap(True)
+        ml.addWidget(self.tree_title)
+        self.tree_view = MergeTreeView()
+        self.tree_view.setMinimumHeight(180)
+        ml.addWidget(self.tree_view, 2)
+        split.addWidget(mid)
+
+        # right: plots
+        self.plots = TrainPlots(dark=self._dark)
+        split.addWidget(self.plots)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 3)
+        split.setStretchFactor(2, 4)
+        split.setSizes([460, 450, 490])
+        root.addWidget(split, 1)
+        self._on_mode()

@@ -1,1 +1,0 @@
-"""Reusable widgets that draw Encodings: the token view, the byte layers and the chat composer."""
