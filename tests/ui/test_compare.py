@@ -546,13 +546,34 @@ def test_open_tokviz_and_tiktoken_model_files(qtbot, session, tmp_path, small_bp
 
     save_model(small_bpe, tmp_path / file_name, fmt)
     panel = make_panel(qtbot, session, ["gpt2"], text="안녕하세요 hello tokens")
+    asked = []
+    # a rank file records no pattern: the panel asks (a dialog for users; the test answers)
+    panel.ask_pattern = lambda path: asked.append(path.name) or "gpt4"
     with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
         assert panel.open_model_file(str(tmp_path / file_name)) is True
+    assert asked == ([file_name] if fmt == "tiktoken" else [])
     assert len(panel.encoder_names()) == 2 and not panel.message_bar.isVisibleTo(panel)
     row = panel.view.rows[1].data
     assert not row.error, row.message
     assert row.encoding.ids == small_bpe.encode("안녕하세요 hello tokens").ids
     assert panel.stats_table.item(1, 1).text() == str(len(row.encoding.ids))
+    panel.shutdown()
+
+
+def test_a_rank_file_whose_pattern_the_user_does_not_give_is_not_opened(qtbot, session, tmp_path, small_bpe,
+                                                                         monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    from tokviz.core.bpe.formats import save_model
+
+    save_model(small_bpe, tmp_path / "r.tiktoken", "tiktoken")
+    panel = make_panel(qtbot, session, ["gpt2"], text="hello")
+    shown = []
+    # the real dialog, cancelled: nothing is added and the message says why
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *a, **k: shown.append(a[3]) or ("", False)))
+    assert panel.open_model_file(str(tmp_path / "r.tiktoken")) is False
+    assert shown and "gpt4" in shown[0] and len(panel.encoder_names()) == 1
+    assert "needs its pre-split pattern" in panel.message_bar.text()
     panel.shutdown()
 
 

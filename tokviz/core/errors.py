@@ -35,6 +35,12 @@ class ModelFileError(TokvizError):
         super().__init__(f"{self.path}: {problem}")
 
 
+class PatternNeeded(ModelFileError):
+    """A model file (a rank file of unknown origin) records no pre-split pattern: the caller must ask
+    for one (``--pattern`` in the CLI, a question in the GUI) instead of guessing, since a wrong
+    pattern gives wrong ids silently."""
+
+
 class EncoderUnavailable(TokvizError):
     """The encoder's data cannot be found offline or failed verification."""
 

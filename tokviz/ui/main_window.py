@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.ui import fonts, theme
+from tokviz.ui.common.model_open import MODEL_FILE_FILTER
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
 
@@ -220,20 +221,18 @@ class MainWindow(QMainWindow):
 
     def open_model_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Open model file"), "", self.tr("Models (*.model *.tiktoken *.json *.codes *.txt);;All files (*)")
+            self, self.tr("Open model file"), "", MODEL_FILE_FILTER
         )
         if path:
             self.add_model_file(path)
 
     def add_model_file(self, path: str) -> bool:
         """Open a model file as an encoder for every panel; a bad file gets a message, nothing breaks."""
-        from tokviz.core.encoders.files import open_model_file
-        from tokviz.core.errors import TokvizError
+        from tokviz.ui.common.model_open import ask_pattern_dialog, open_model
 
-        try:
-            encoder = open_model_file(path)
-        except TokvizError as err:
-            QMessageBox.warning(self, self.tr("Cannot open model"), str(err))
+        encoder, problem = open_model(path, ask_pattern_dialog(self))
+        if encoder is None:
+            QMessageBox.warning(self, self.tr("Cannot open model"), problem)
             return False
         self.session.add_encoder(encoder)
         self.statusBar().showMessage(self.tr("Added encoder {name} ({size} tokens)").format(name=encoder.name, size=f"{encoder.vocab_size:,}"), 5000)

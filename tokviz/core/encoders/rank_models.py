@@ -32,7 +32,7 @@ from tokviz.core.encoders.files import HEAD_BYTES
 from tokviz.core.encoders.tiktoken_family import SPECS as OPENAI_SPECS
 from tokviz.core.encoders.tiktoken_family import TiktokenEncoder, parse_tiktoken_ranks
 from tokviz.core.encoding import Encoding
-from tokviz.core.errors import ModelFileError, check_text
+from tokviz.core.errors import ModelFileError, PatternNeeded, check_text
 from tokviz.core.pretokenize import O200K_PATTERN
 
 FAMILY = "tiktoken"
@@ -303,7 +303,7 @@ def open_rank_file(path: str | Path, pattern: str | None = None,
     if known is not None and pattern is None and not special_tokens:
         return load_known(known, p, name=known.key, source=f"{p} (recognised by SHA-256 as {known.title})")
     if pattern is None:
-        raise ModelFileError(
+        raise PatternNeeded(
             p,
             "this rank file matches no model tokviz knows (by SHA-256), and a rank file does not record how the "
             "text is pre-split. Give its pattern (--pattern NAME or a regex, e.g. gpt4, o200k) and its special "

@@ -29,6 +29,9 @@ DEFAULT_ENCODERS = ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram", DEMO
 class EncoderList:
     """The encoder list and what edits it (mixed into ComparePanel; the strings are ComparePanel's)."""
 
+    # How a rank file's unknown pre-split pattern is asked for: None means a dialog; tests answer it.
+    ask_pattern = None
+
     def _build_encoder_list(self) -> QWidget:
         box = QWidget()
         lay = QVBoxLayout(box)
@@ -206,19 +209,11 @@ class EncoderList:
 
     def open_model_file(self, path: str) -> bool:
         """Add a model file as an encoder; a bad file gets a message in the panel, nothing else changes."""
-        try:
-            from tokviz.core.encoders.files import open_model_file
+        from tokviz.ui.common.model_open import ask_pattern_dialog, open_model
 
-            encoder = open_model_file(path)
-        except TokvizError as err:
-            self.show_message(translate("ComparePanel", "Cannot open model: {err}").format(err=err))
-            return False
-        except Exception as err:  # noqa: BLE001 - a broken file must never take the panel down
-            self.show_message(
-                translate("ComparePanel", "Cannot open model {path}: {kind}: {err}").format(
-                    path=path, kind=type(err).__name__, err=err
-                )
-            )
+        encoder, problem = open_model(path, self.ask_pattern or ask_pattern_dialog(self))
+        if encoder is None:
+            self.show_message(translate("ComparePanel", "Cannot open model: {err}").format(err=problem))
             return False
         self.show_message(None)
         self.session.add_encoder(encoder)
