@@ -174,9 +174,11 @@ def test_every_sentence_of_real_runs_comes_from_a_listed_template():
     assert listed - seen == {"BPE merges the most frequent pair (count {count:,})."}
 
 
-def test_hook_with_qt_translate():
+def test_hook_with_qt_translate(qapp):
+    # pytest-qt's QApplication: a bare QCoreApplication made here would outlive the test and make
+    # every later QWidget abort the interpreter ("Cannot create a QWidget without QApplication")
     qt = pytest.importorskip("PySide6.QtCore")
-    app = qt.QCoreApplication.instance() or qt.QCoreApplication([])
+    app = qapp
 
     class Korean(qt.QTranslator):
         def translate(self, context, source, disambiguation=None, n=-1):
