@@ -90,8 +90,8 @@ def _template(arg: str | None, encoder) -> str:
 
 def run(args) -> int:
     from tokviz.commands.encode import load_encoder, render_tokens, use_color
-    from tokviz.core.display import token_json, visible_piece
     from tokviz.core.chat import build_prompt, parse_messages
+    from tokviz.core.display import token_json, visible_piece
     from tokviz.core.errors import TokvizError
 
     raw = _read_utf8(args.messages, "messages")
@@ -116,7 +116,7 @@ def run(args) -> int:
             "template": prompt.template,
             "text": prompt.text,
             "tokens": [token_json(t) for t in prompt.encoding.tokens],
-            "messages": [{"role": m.role, "tokens": n} for m, n in zip(prompt.messages, prompt.message_tokens)],
+            "messages": [{"role": m.role, "tokens": n} for m, n in zip(prompt.messages, prompt.message_tokens, strict=True)],
             "overhead": prompt.overhead,
             "total": len(prompt.encoding),
         }
@@ -126,7 +126,7 @@ def run(args) -> int:
     out = [f"{encoder.name} · template {prompt.template}",
            render_tokens(prompt.encoding, color=use_color(sys.stdout)), ""]
     width = max([len("template"), *(len(m.role) for m in prompt.messages)])
-    for m, n in zip(prompt.messages, prompt.message_tokens):
+    for m, n in zip(prompt.messages, prompt.message_tokens, strict=True):
         preview = visible_piece(m.content[:40]) + ("…" if len(m.content) > 40 else "")
         out.append(f"{m.role:<{width}}  {n:>6,} tokens  {preview}")
     out.append(f"{'template':<{width}}  {prompt.overhead:>6,} tokens  (special tokens, roles, separators)")

@@ -11,9 +11,9 @@ import errno
 import json
 import os
 import tempfile
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
 
 
 @contextmanager
@@ -120,7 +120,7 @@ def replacing_together(paths: Sequence[str | Path], suffix: str = ".tmp") -> Ite
         for tmp in temps:
             os.chmod(tmp, 0o644)  # mkstemp makes it private; these are ordinary shareable files
             _fsync_file(tmp)
-        plan = [[str(tmp), str(target)] for tmp, target in zip(temps, targets)]
+        plan = [[str(tmp), str(target)] for tmp, target in zip(temps, targets, strict=True)]
         write_atomic(journal, json.dumps({"replace": plan}, ensure_ascii=False), fsync=True)
         committed = True
         _finish(journal, plan)

@@ -321,7 +321,7 @@ class ChatPrompt:
         return {
             "template": self.template,
             "text": self.text,
-            "messages": [{"role": m.role, "tokens": n} for m, n in zip(self.messages, self.message_tokens)],
+            "messages": [{"role": m.role, "tokens": n} for m, n in zip(self.messages, self.message_tokens, strict=True)],
             "overhead": self.overhead,
             "total": len(self.encoding),
         }

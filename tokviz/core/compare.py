@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import time
 import weakref
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol
 
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.encoding import Encoding
@@ -85,7 +86,7 @@ class EncoderOutcome:
         return out
 
 
-def encode_outcome(encoder: Encoder, text: str, cache: "ParagraphCache | None" = None) -> EncoderOutcome:
+def encode_outcome(encoder: Encoder, text: str, cache: ParagraphCache | None = None) -> EncoderOutcome:
     """Encode ``text`` with one encoder; any failure becomes an outcome with ``error`` set.
 
     ``cache`` (a :class:`ParagraphCache`) re-uses unchanged paragraphs of long texts.
@@ -265,7 +266,7 @@ class CorpusTotals:
         if self.first_error is None:
             self.first_error = message
 
-    def copy(self) -> "CorpusTotals":
+    def copy(self) -> CorpusTotals:
         return CorpusTotals(**self.__dict__)
 
     def as_json(self) -> dict:
@@ -281,7 +282,7 @@ class CompareState(Protocol):
 
     def is_cancelled(self) -> bool: ...
 
-    def progress(self, done: int, total: int, result: "CorpusComparison") -> None:
+    def progress(self, done: int, total: int, result: CorpusComparison) -> None:
         """``done`` of ``total`` characters are through every encoder; ``result`` holds the totals
         so far (read it now, in this call: it keeps changing afterwards)."""
         ...
@@ -293,7 +294,7 @@ class NoState:
     def is_cancelled(self) -> bool:
         return False
 
-    def progress(self, done: int, total: int, result: "CorpusComparison") -> None:
+    def progress(self, done: int, total: int, result: CorpusComparison) -> None:
         pass
 
 
@@ -345,7 +346,7 @@ def compare_corpus(
         except Exception:
             vocab.append(None)
     for s in sets:
-        for name, v in zip(names, vocab):
+        for name, v in zip(names, vocab, strict=True):
             result.totals.append(CorpusTotals(s.name, name, v))
     total = sum(s.characters for s in sets)
     done = 0
@@ -360,7 +361,7 @@ def compare_corpus(
                 result.seconds = time.perf_counter() - started
                 state.progress(done, total, result)
                 return result
-            for enc, totals in zip(encoders, row_totals):
+            for enc, totals in zip(encoders, row_totals, strict=True):
                 try:
                     encoding = enc.encode(text)
                     totals.add(measure(encoding, enc.decode(encoding.ids)))

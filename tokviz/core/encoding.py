@@ -346,7 +346,7 @@ class Encoding:
 
     def _token_bytes(self) -> list[bytes]:
         bl = self._blob
-        return [bl[x:y] for x, y in zip(self._blob_start.tolist(), self._blob_end.tolist())]
+        return [bl[x:y] for x, y in zip(self._blob_start.tolist(), self._blob_end.tolist(), strict=True)]
 
     def __repr__(self) -> str:
         return f"Encoding({self.encoder!r}, {len(self.text)} characters, {len(self)} tokens)"
@@ -445,7 +445,7 @@ class _Columns:
     def between(self, a: int, b: int) -> list[Token]:
         """Tokens ``a`` to ``b - 1``: each column converted to a list in C, then one zip."""
         bl = self.blob
-        blob = [bl[x:y] for x, y in zip(self.blob_start[a:b].tolist(), self.blob_end[a:b].tolist())]
+        blob = [bl[x:y] for x, y in zip(self.blob_start[a:b].tolist(), self.blob_end[a:b].tolist(), strict=True)]
         kinds = [KIND_NAMES[k] for k in self.kinds[a:b].tolist()]
         if self.raw_index is not None:
             table = self.raw_table
@@ -455,7 +455,8 @@ class _Columns:
         new = tuple.__new__  # Token(...) without the NamedTuple's Python-level __new__ frame
         return [new(Token, row) for row in zip(
             self.ids[a:b].tolist(), blob, self.byte_starts[a:b].tolist(), self.byte_ends[a:b].tolist(),
-            self.starts[a:b].tolist(), self.ends[a:b].tolist(), self.partial[a:b].tolist(), kinds, raws)]
+            self.starts[a:b].tolist(), self.ends[a:b].tolist(), self.partial[a:b].tolist(), kinds, raws,
+            strict=False)]  # raws may be repeat(None)
 
 
 class TokenSequence(Sequence[Token]):
@@ -497,7 +498,7 @@ class TokenSequence(Sequence[Token]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, (Sequence, TokenSequence)) or isinstance(other, (str, bytes)):
             return NotImplemented
-        return len(self) == len(other) and all(x == y for x, y in zip(self, other))
+        return len(self) == len(other) and all(x == y for x, y in zip(self, other, strict=True))
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -69,7 +69,7 @@ def unigram_tokenizer_json(model: UnigramModel) -> dict:
         "model": {
             "type": "Unigram",
             "unk_id": model.unk_id,
-            "vocab": [[p, s] for p, s in zip(model.pieces, model.scores)],
+            "vocab": [[p, s] for p, s in zip(model.pieces, model.scores, strict=True)],
             "byte_fallback": False,
         },
     }

@@ -87,10 +87,10 @@ def grapheme_spans(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     pos = 0
     for w0, w1 in _joining_windows(text):
-        out += zip(range(pos, w0), range(pos + 1, w0 + 1))
+        out += zip(range(pos, w0), range(pos + 1, w0 + 1), strict=True)
         out += [m.span() for m in _GRAPHEME.finditer(text, w0, w1)]
         pos = w1
-    out += zip(range(pos, n), range(pos + 1, n + 1))
+    out += zip(range(pos, n), range(pos + 1, n + 1), strict=True)
     return out
 
 

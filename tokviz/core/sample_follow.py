@@ -27,8 +27,8 @@ Qt-free and plain: the panel runs :meth:`SampleIndex.follow` in a worker.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from tokviz.core.encoding import Encoding
 

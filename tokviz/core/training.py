@@ -22,7 +22,8 @@ dataclasses, and a small step view in the Train panel.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol, runtime_checkable
 
 from tokviz.core.encoders.base import Encoder
 

@@ -6,9 +6,10 @@ values and knows nothing of the registry; tokviz.core.encoders.builtin puts them
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, NamedTuple, Protocol, Sequence, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from tokviz.core.encoding import Encoding
 

@@ -17,8 +17,8 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from tokviz.core.encoders.base import Encoder, ModelLoader
 from tokviz.core.errors import ModelFileError, TokvizError

@@ -323,7 +323,7 @@ def tokenizer_json(vocab: GGUFVocab, path: str | Path = "<gguf>") -> str:
     added = [
         {"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False, "normalized": False,
          "special": kind == CONTROL}
-        for i, (tok, kind) in enumerate(zip(vocab.tokens, vocab.types)) if kind in (CONTROL, USER_DEFINED)
+        for i, (tok, kind) in enumerate(zip(vocab.tokens, vocab.types, strict=True)) if kind in (CONTROL, USER_DEFINED)
     ]
     doc = {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": added, "normalizer": None,
@@ -391,7 +391,7 @@ def sentencepiece_model_proto(vocab: GGUFVocab, path: str | Path = "<gguf>") -> 
     pieces = b"".join(
         _bytes_field(1, _bytes_field(1, tok.encode("utf-8")) + _tag(2, 5) + struct.pack("<f", score)
                      + _int_field(3, kind))
-        for tok, score, kind in zip(vocab.tokens, vocab.scores, vocab.types)
+        for tok, score, kind in zip(vocab.tokens, vocab.scores, vocab.types, strict=True)
     )
     unk = vocab.unk_id if vocab.unk_id is not None else next(
         (i for i, t in enumerate(vocab.types) if t == UNKNOWN), 0)

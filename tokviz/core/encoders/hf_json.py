@@ -326,7 +326,7 @@ class HFTokenizerEncoder:
         raws = [self._tok.id_to_token(i) for i in ids]
         normalized = self.normalize(text) if self._has_normalizer else text
         if normalized == text and "unknown" not in kinds and b"".join(pieces) == data:
-            return Encoding.from_byte_tokens(self.name, text, list(zip(ids, pieces)), kinds=kinds, raws=raws)
+            return Encoding.from_byte_tokens(self.name, text, list(zip(ids, pieces, strict=True)), kinds=kinds, raws=raws)
         rows = _rows_from_offsets(data, text, ids, pieces, offsets, kinds, raws)
         return Encoding.from_spans(self.name, text, rows, None if normalized == text else normalized)
 

@@ -13,8 +13,8 @@ tokviz.core.encoders.builtin fills the default one from the families' ``entries(
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from tokviz.core.encoders.base import Encoder, EncoderEntry
 from tokviz.core.errors import EncoderUnavailable, TokvizError

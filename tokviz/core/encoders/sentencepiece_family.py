@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
 from pathlib import Path
-from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -521,7 +521,7 @@ def _spread_byte_fallback(bs: np.ndarray, be: np.ndarray, kinds: np.ndarray, b0:
         be[token[same]] = at[same] + 1
     for g in np.flatnonzero(fits & (ones != n)).tolist():  # pieces of other lengths (never seen)
         i, j, low = int(first[g]), int(closing[g]), int(lo[g])
-        pieces = b"".join(blob[x:y] for x, y in zip(b0[i:j + 1].tolist(), b1[i:j + 1].tolist()))
+        pieces = b"".join(blob[x:y] for x, y in zip(b0[i:j + 1].tolist(), b1[i:j + 1].tolist(), strict=True))
         if data[low:int(hi[g])] == pieces:
             bs[i:j + 1] = np.arange(low, low + j + 1 - i)
             be[i:j + 1] = bs[i:j + 1] + 1

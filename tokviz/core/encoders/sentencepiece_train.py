@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Literal
+from typing import Literal
 
 from tokviz.core.atomic import write_atomic
 from tokviz.core.errors import CorpusError, TokvizError

@@ -16,15 +16,20 @@ import importlib.util
 import os
 import re
 import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.files import (
-    HEAD_BYTES, MAX_NUMBER_DIGITS, MAX_TOKEN_ID, parse_json, pattern_regex, read_regular_file,
+    HEAD_BYTES,
+    MAX_NUMBER_DIGITS,
+    MAX_TOKEN_ID,
+    parse_json,
+    pattern_regex,
+    read_regular_file,
 )
 from tokviz.core.encoding import KIND_CODES, Encoding, EncodingMismatch
 from tokviz.core.errors import ModelFileError, check_text

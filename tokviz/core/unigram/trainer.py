@@ -311,7 +311,7 @@ class _State:
         cc = np.frombuffer("".join(wl).encode("utf-32-le"), dtype=np.uint32)
         uc, inv = np.unique(cc, return_inverse=True)
         per_char = np.bincount(inv, weights=np.repeat(wf, [len(w) for w in wl]), minlength=len(uc))
-        char_count: Counter = Counter({chr(u): int(k) for u, k in zip(uc.tolist(), per_char.tolist())})
+        char_count: Counter = Counter({chr(u): int(k) for u, k in zip(uc.tolist(), per_char.tolist(), strict=True)})
         char_count[SPACE_MARK] += int(wf.sum())
         total = sum(char_count.values())
         ranked = sorted(char_count.items(), key=lambda x: (-x[1], x[0]))
@@ -380,7 +380,7 @@ class _State:
         chars = sorted(((c, k) for c, k in required.items()), key=lambda x: (-x[1], x[0]))
         cand = np.flatnonzero(sub_count >= 2)
         cand_score = sub_count[cand] * sub_len[cand]
-        cand_str = [joined[a:a + n] for a, n in zip(sub_first[cand].tolist(), sub_len[cand].tolist())]
+        cand_str = [joined[a:a + n] for a, n in zip(sub_first[cand].tolist(), sub_len[cand].tolist(), strict=True)]
         order = sorted(range(len(cand)), key=lambda i: (-cand_score[i], cand_str[i]))
         order = order[: max(0, cfg.seed_size - len(chars))]
         seeds = [c for c, _ in chars] + [cand_str[i] for i in order]
@@ -457,7 +457,7 @@ class _State:
         ex = counts[ids]
         low = ex < EXPECTED_FREQUENCY_THRESHOLD
         dropped = [RemovedPiece(self.seeds[i], "low_expected_count", float(c))
-                   for i, c in zip(ids[low].tolist(), ex[low].tolist())]
+                   for i, c in zip(ids[low].tolist(), ex[low].tolist(), strict=True)]
         self.alive[ids[low]] = False
         keep = ids[~low]
         total = ex[~low].sum()
@@ -607,7 +607,7 @@ def _substring_ids(codes, first, last, lens, maxlen: int):
     if np.any(~new_group[1:] & (sc[1:] != sc[:-1])):  # a hash collision: group exactly instead
         joined = codes.tobytes().decode("utf-32-le")
         index: dict[str, int] = {}
-        ids = np.array([index.setdefault(joined[a:a + k], len(index)) for a, k in zip(start.tolist(), length.tolist())],
+        ids = np.array([index.setdefault(joined[a:a + k], len(index)) for a, k in zip(start.tolist(), length.tolist(), strict=True)],
                        dtype=np.int64)
     else:
         ids = np.empty(len(key), dtype=np.int64)

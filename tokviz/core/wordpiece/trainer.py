@@ -187,7 +187,7 @@ class WordPieceTrainer:
         pair_count: dict[tuple[int, int], int] = {}
         where: dict[tuple[int, int], set[int]] = {}
         pairs_of: dict[int, set[tuple[int, int]]] = {}
-        for wi, (seq, f) in enumerate(zip(seqs, freq)):
+        for wi, (seq, f) in enumerate(zip(seqs, freq, strict=True)):
             for s in seq:
                 sym_count[s] += f
             for p in itertools.pairwise(seq):
