@@ -28,14 +28,16 @@ def add_parser(sub) -> None:
     )
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("-e", "--encoder", metavar="NAME", help="encoder name from `tokviz encoders`")
-    which.add_argument("--model", metavar="PATH", help="model file or model folder (tokenizer.json + tokenizer_config.json)")
+    which.add_argument("--model", metavar="PATH",
+                       help="model file or model folder (tokenizer.json + tokenizer_config.json)")
     p.add_argument("--template", metavar="NAME|FILE",
                    help=f"a built-in template ({', '.join(BUILTIN_TEMPLATES)}) or a Jinja file; "
                    "default: the model's own chat_template, else the built-in its special tokens call for")
     p.add_argument("--no-generation-prompt", action="store_true", help="do not add the assistant's turn header")
     p.add_argument("--pattern", choices=list(PATTERNS), metavar="NAME", help="pre-split pattern for rank files")
     p.add_argument("--json", action="store_true",
-                   help='print JSON: {"text", "tokens": [...as tokviz encode --json...], "messages": [{"role", "tokens"}], '
+                   help='print JSON: {"text", "tokens": [...as tokviz encode --json...], '
+                   '"messages": [{"role", "tokens"}], '
                    '"overhead", "total"}')
     p.add_argument("messages", metavar="MESSAGES", help="JSON file of messages, or - for standard input")
     p.set_defaults(func=run)
@@ -116,7 +118,8 @@ def run(args) -> int:
             "template": prompt.template,
             "text": prompt.text,
             "tokens": [token_json(t) for t in prompt.encoding.tokens],
-            "messages": [{"role": m.role, "tokens": n} for m, n in zip(prompt.messages, prompt.message_tokens, strict=True)],
+            "messages": [{"role": m.role, "tokens": n}
+                         for m, n in zip(prompt.messages, prompt.message_tokens, strict=True)],
             "overhead": prompt.overhead,
             "total": len(prompt.encoding),
         }

@@ -127,7 +127,8 @@ def print_table(text: str, entries: list[dict]) -> None:
         ))
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for r in [header, *rows]:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip())
+        cells = (c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+        print("  ".join(cells).rstrip())
     for e in entries:
         for d in e.get("round_trip_differences", [])[:5]:
             print(f"  {e['encoder']} round trip: {d}")

@@ -65,20 +65,23 @@ def add_parser(sub) -> None:
                    help="decompose Hangul syllables into conjoining jamo (NFD) before counting")
     p.add_argument("--mode", choices=["char", "byte"], default="byte", help="char or byte BPE (default: byte)")
     p.add_argument("--pattern", choices=list(PATTERNS), default="gpt4",
-                   help="byte mode pre-split: gpt2, gpt4 (default), o200k, whitespace, or none (each line is one piece)")
+                   help="byte mode pre-split: gpt2, gpt4 (default), o200k, whitespace, "
+                   "or none (each line is one piece)")
     p.add_argument("--merges", type=_non_negative, default=1000, metavar="N", help="number of merges (default 1000)")
     p.add_argument("--min-frequency", type=_positive, default=2, metavar="K",
                    help="stop when the best pair occurs fewer than K times (default 2)")
     p.add_argument("--keep", choices=["hangul"], default=None,
                    help="keep only Hangul and whitespace before counting (the classic Korean BPE tutorial)")
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
-                   help="invalid UTF-8 in the corpus: stop with the line number (strict, default) or replace with U+FFFD")
+                   help="invalid UTF-8 in the corpus: stop with the line number (strict, default) "
+                   "or replace with U+FFFD")
     p.add_argument("--special", action="append", default=[], metavar="TOKEN",
                    help="special token reserved after the merges (repeatable), e.g. <|endoftext|>")
     p.add_argument("--export", nargs=2, action="append", default=[], metavar=("FORMAT", "OUT"),
                    help=f"write the model: FORMAT is one of {', '.join(FORMATS + HF_FORMATS)} for bpe, "
                    "tokenizer-json or vocab-txt for wordpiece, tokenizer-json for unigram (repeatable). "
-                   "gpt2 writes OUT/vocab.json + OUT/merges.txt when OUT is a folder, else OUT-vocab.json + OUT-merges.txt")
+                   "gpt2 writes OUT/vocab.json + OUT/merges.txt when OUT is a folder, "
+                   "else OUT-vocab.json + OUT-merges.txt")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -270,7 +273,8 @@ def run(args) -> int:
             continue
         # a rank file cannot record its pre-split pattern (tokviz asks for it rather than guessing); a
         # GPT-2 pair is read with the GPT-4 pattern unless told otherwise
-        pattern = f" --pattern {args.pattern}" if fmt == "tiktoken" or (fmt == "gpt2" and args.pattern != "gpt4") else ""
+        needs_pattern = fmt == "tiktoken" or (fmt == "gpt2" and args.pattern != "gpt4")
+        pattern = f" --pattern {args.pattern}" if needs_pattern else ""
         jamo = " --jamo" if args.jamo else ""  # the model reads jamo: the text must be decomposed too
         print(f"              try: tokviz encode --model {written[0]}{pattern}{jamo} \"your text\"", file=out)
     return 0

@@ -321,7 +321,8 @@ class ChatPrompt:
         return {
             "template": self.template,
             "text": self.text,
-            "messages": [{"role": m.role, "tokens": n} for m, n in zip(self.messages, self.message_tokens, strict=True)],
+            "messages": [{"role": m.role, "tokens": n}
+                         for m, n in zip(self.messages, self.message_tokens, strict=True)],
             "overhead": self.overhead,
             "total": len(self.encoding),
         }
@@ -388,7 +389,8 @@ def _count(encoding: Encoding, contents: list[tuple[int, int, int]], n_messages:
     for t in encoding.tokens:
         owner = None
         for index, start, end in contents:
-            if t.byte_start < end and start < t.byte_end or (t.byte_start == t.byte_end and start <= t.byte_start < end):
+            overlaps = t.byte_start < end and start < t.byte_end
+            if overlaps or (t.byte_start == t.byte_end and start <= t.byte_start < end):
                 owner = index
                 break
         if owner is None or t.kind == "special":
