@@ -30,7 +30,10 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections import Counter
+from collections import Counter, deque
+from functools import partial
+from itertools import repeat
+from operator import lshift, or_, sub
 
 from tokviz.core.bpe.model import END_OF_WORD, display_bytes
 from tokviz.core.errors import CorpusError
@@ -54,6 +57,8 @@ class MergeState:
     for it, in a handful of vectorized steps, so a merge costs O(occurrences), not O(corpus).
     """
 
+    fresh_keys = False
+
     def __init__(self):
         self.pair_counts: dict[int, int] = {}
         self.heap: list[int] = []
@@ -70,6 +75,10 @@ class MergeState:
         self._starts = None
         self._pair_slots = None
         self._new_slots: dict[int, list] = {}  # pair key -> slot arrays where it was born
+        # Pairs below the trainer's min_frequency can never be merged (their counts only go down,
+        # except when a char-mode string is made again), so they get no heap entry; byte mode also
+        # keeps no slot list for them. Only their counts are kept, to tell the end right.
+        self.floor = 1
 
     def _candidates(self, key: int):
         """Slots that may hold pair ``key`` (stale ones are filtered by the caller); the flag says
@@ -116,8 +125,8 @@ class MergeState:
         lsel = left[(tok[left] >= 0) & ~mark[left]]
         mark[j] = False
         rsel = right[tok[right] >= 0]
-        _add_by_token(pc, tok[lsel], weight[lsel], n_vocab, lambda x: (x << _SHIFT) | a, -1)
-        _add_by_token(pc, tok[rsel], weight[rsel], n_vocab, lambda y: (b << _SHIFT) | y, -1)
+        _subtract_by_token(pc, tok[lsel], weight[lsel], n_vocab, 0, a)
+        _subtract_by_token(pc, tok[rsel], weight[rsel], n_vocab, b, 0)
         pc[key] = 0  # left-to-right merging leaves no occurrence behind
         self.corpus_tokens -= int(weight[pos].sum())
         tok[pos] = t
@@ -131,19 +140,61 @@ class MergeState:
         lborn = new_left[(tok[new_left] >= 0) & ~mark[new_left]]
         mark[pos] = False
         rborn = pos[tok[nxt[pos]] >= 0]
-        heap = self.heap
+        self._add_born(np.concatenate(((tok[lborn].astype(np.int64) << _SHIFT) | t,
+                                       (t << _SHIFT) | tok[nxt[rborn]].astype(np.int64))),
+                       np.concatenate((lborn, rborn)))
+
+    def _add_born(self, keys, slots) -> None:
+        """Count the pairs just made (``keys[i]`` at slot ``slots[i]``, each holding the new token):
+        grouped by one sort, then the counts, heap entries and slot lists are added in bulk."""
+        import numpy as np
+
+        if not len(keys):
+            return
+        order = np.argsort(keys, kind="stable")
+        sk = keys[order]
+        starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1])))
+        sorted_slots = slots[order]
+        sums = np.add.reduceat(self.weight[sorted_slots], starts).astype(np.int64)
+        bounds = starts.tolist()
+        bounds.append(len(sk))
+        klist = sk[starts].tolist()
+        pc = self.pair_counts
+        fresh = self.fresh_keys or pc.keys().isdisjoint(klist)
+        if not fresh:  # char mode: a string made again adds to the count its pair already has
+            clist = [c + pc.get(k, 0) for k, c in zip(klist, sums.tolist())]
+            sums = np.array(clist, dtype=np.int64)
+        else:
+            clist = sums.tolist()
+        pc.update(zip(klist, clist))
+        if self.floor > 1:
+            keep = np.flatnonzero(sums >= self.floor)
+            if len(keep) < len(klist):
+                heap_keys = [klist[i] for i in keep.tolist()]
+                heap_counts = sums[keep].tolist()
+            else:
+                heap_keys, heap_counts = klist, clist
+        else:
+            heap_keys, heap_counts = klist, clist
+        _push_all(self.heap, heap_counts, heap_keys)
+        # byte mode keeps no slots for a pair that can never be merged (its key is never made again)
+        slot_keys = heap_keys if self.fresh_keys else klist
+        if slot_keys is klist:
+            idx = range(len(klist))
+        else:
+            idx = keep.tolist()
         new_slots = self._new_slots
-        for side, slots, toks in ((0, lborn, tok[lborn]), (1, rborn, tok[nxt[rborn]])):
-            for x, cnt, grp in _group_by_token(toks, slots, weight, n_vocab):
-                k = (x << _SHIFT) | t if side == 0 else (t << _SHIFT) | x
-                cnt += pc.get(k, 0)
-                pc[k] = cnt
-                heapq.heappush(heap, ((_MAXC - cnt) << _KEY_BITS) | k)
+        arrays = map(sorted_slots.__getitem__, map(slice, map(bounds.__getitem__, idx),
+                                                    map(bounds.__getitem__, map((1).__add__, idx))))
+        if fresh:
+            new_slots.update(zip(slot_keys, map(_one, arrays)))
+        else:
+            for k, arr in zip(slot_keys, arrays):
                 lst = new_slots.get(k)
                 if lst is None:
-                    new_slots[k] = [grp]
+                    new_slots[k] = [arr]
                 else:
-                    lst.append(grp)
+                    lst.append(arr)
 
     def _merge_small(self, cand, key: int, a: int, b: int, t: int) -> None:
         """:meth:`merge` for a handful of slots: the same steps in plain Python after a few bulk
@@ -216,16 +267,31 @@ class MergeState:
                     entry[1].append(p_)
         heap = self.heap
         new_slots = self._new_slots
+        floor = self.floor
+        fresh = self.fresh_keys
         for k, (w, slots) in born.items():
             cnt = pc.get(k, 0) + int(w)
             pc[k] = cnt
-            heapq.heappush(heap, ((_MAXC - cnt) << _KEY_BITS) | k)
+            if cnt < floor:
+                if fresh:
+                    continue  # never merged, never made again: only its count is kept
+            else:
+                heapq.heappush(heap, ((_MAXC - cnt) << _KEY_BITS) | k)
             arr = np.array(slots, dtype=np.int32)
             lst = new_slots.get(k)
             if lst is None:
                 new_slots[k] = [arr]
             else:
                 lst.append(arr)
+
+    def _best_below_floor(self, key: int, count: int) -> tuple[int, int]:
+        """The heap holds no pair at the floor any more: the true best count among all pairs
+        (those without a heap entry too), so that training ends saying how frequent the best pair
+        is, or that none is left. One scan of the counts, once, at the end of training."""
+        best = max(self.pair_counts.values(), default=0)
+        if best <= count:
+            return key, count
+        return next(k for k, c in self.pair_counts.items() if c == best), best
 
     # ---- what the two modes do differently --------------------------------------------------
     def _symbols(self, joined: str, codes, char_lens):
@@ -241,11 +307,13 @@ class MergeState:
         raise NotImplementedError
 
     @classmethod
-    def build(cls, word_counts: Counter) -> MergeState:
-        """Index ``word_counts`` (unique word -> count): slots, pair counts, the pair index, the heap."""
+    def build(cls, word_counts: Counter, floor: int = 1) -> MergeState:
+        """Index ``word_counts`` (unique word -> count): slots, pair counts, the pair index, the heap.
+        Pairs counted fewer than ``floor`` times (the trainer's min_frequency) get no heap entry."""
         import numpy as np
 
         st = cls()
+        st.floor = max(1, floor)
         n = len(word_counts)
         st.unique_words = n
         counts = np.fromiter(word_counts.values(), dtype=np.int64, count=n)
@@ -288,7 +356,8 @@ class MergeState:
             klist = ukeys.tolist()
             clist = pcounts.tolist()
             st.pair_counts = dict(zip(klist, clist))
-            st.heap = [((_MAXC - c) << _KEY_BITS) | k for k, c in zip(klist, clist)]
+            floor = st.floor
+            st.heap = [((_MAXC - c) << _KEY_BITS) | k for k, c in zip(klist, clist) if c >= floor]
             heapq.heapify(st.heap)
         else:
             st._keys = np.zeros(0, dtype=np.int64)
@@ -306,6 +375,8 @@ class MergeState:
 
 class ByteMergeState(MergeState):
     """Byte mode: 256 base bytes, ties to the smallest pair of ids, one new id per merge."""
+
+    fresh_keys = True  # every pair made holds the brand-new token: its key never existed before
 
     def _symbols(self, joined: str, codes, char_lens):
         import numpy as np
@@ -330,7 +401,8 @@ class ByteMergeState(MergeState):
         return ((keys >> 8) << _SHIFT) | (keys & 0xFF)
 
     def select(self) -> tuple[int, int]:
-        return _pop_best(self.heap, self.pair_counts)
+        k, c = _pop_best(self.heap, self.pair_counts)
+        return (k, c) if c >= self.floor else self._best_below_floor(k, c)
 
     def new_token(self, a: int, b: int) -> int:
         t = self.next_id
@@ -342,6 +414,8 @@ class ByteMergeState(MergeState):
 
 class CharMergeState(MergeState):
     """Char mode: characters and word-final ``x</w>`` symbols, subword-nmt's ties, one id per string."""
+
+    fresh_keys = False  # a string made again keeps its id, so a pair key can be made again
 
     def __init__(self):
         super().__init__()
@@ -371,7 +445,8 @@ class CharMergeState(MergeState):
         return flat, lens
 
     def select(self) -> tuple[int, int]:
-        return self._ties.select(self.heap, self.pair_counts, self.names)
+        k, c = self._ties.select(self.heap, self.pair_counts, self.names)
+        return (k, c) if c >= self.floor else self._best_below_floor(k, c)
 
     def new_token(self, a: int, b: int) -> int:
         piece = self.names[a] + self.names[b]
@@ -390,9 +465,10 @@ def pair_of(key: int) -> tuple[int, int]:
     return key >> _SHIFT, key & _MASK
 
 
-def merge_state(mode: str, word_counts: Counter) -> MergeState:
-    """The indexed merge state of ``word_counts`` for ``mode`` (``"byte"`` or ``"char"``)."""
-    return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts)
+def merge_state(mode: str, word_counts: Counter, floor: int = 1) -> MergeState:
+    """The indexed merge state of ``word_counts`` for ``mode`` (``"byte"`` or ``"char"``); pairs
+    counted fewer than ``floor`` times are never offered as the next merge."""
+    return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor)
 
 
 def _pop_best(heap: list[int], pc: dict) -> tuple[int, int]:
@@ -471,47 +547,36 @@ class _TieBucket:
 
 
 
-def _add_by_token(pc: dict, toks, weights, n_vocab: int, key_of, sign: int) -> list[int]:
-    """``pc[key_of(x)] += sign * (sum of weights where toks == x)`` for every token x present;
-    returns the keys touched. Sums by ``bincount`` over the vocabulary when that is cheaper than
-    sorting (many occurrences), else by ``np.unique``."""
-    import numpy as np
-
-    if not len(toks):
-        return []
-    if len(toks) * 8 > n_vocab:
-        sums = np.bincount(toks, weights=weights, minlength=n_vocab)
-        present = np.flatnonzero(sums)
-        xs = present.tolist()
-        vals = sums[present].astype(np.int64).tolist()
-    else:
-        uk, inv = np.unique(toks, return_inverse=True)
-        xs = uk.tolist()
-        vals = np.bincount(inv, weights=weights).astype(np.int64).tolist()
-    keys = []
-    for x, v in zip(xs, vals):
-        k = key_of(x)
-        pc[k] = pc.get(k, 0) + sign * v
-        keys.append(k)
-    return keys
-
-
-def _group_by_token(toks, slots, weight, n_vocab: int):
-    """Yield ``(token, summed weight, slots)`` for each distinct value of ``toks`` (aligned with
-    ``slots``). One stable sort; with fewer than 65,536 token ids numpy sorts 16-bit keys by radix."""
+def _subtract_by_token(pc: dict, toks, weights, n_vocab: int, left: int, right: int) -> None:
+    """Take the weights of the pairs that disappear off their counts: for every token x in ``toks``,
+    the pair ``(x, right)`` (when ``left`` is 0) or ``(left, x)`` loses the summed weight of its
+    occurrences. Sums by ``bincount`` over the
+    vocabulary when that is cheaper than sorting (many occurrences), else by ``np.unique``; the
+    dict is updated without a Python-level loop."""
     import numpy as np
 
     if not len(toks):
         return
-    keys = toks.astype(np.uint16) if n_vocab <= 0xFFFF else toks
-    order = np.argsort(keys, kind="stable")
-    sk = keys[order]
-    bounds = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
-    sorted_slots = slots[order]
-    sums = np.add.reduceat(weight[sorted_slots], bounds).astype(np.int64).tolist()
-    b = bounds.tolist() + [len(sk)]
-    for i, x in enumerate(sk[bounds].tolist()):
-        yield x, sums[i], sorted_slots[b[i]: b[i + 1]]
+    if len(toks) * 8 > n_vocab:
+        sums = np.bincount(toks, weights=weights, minlength=n_vocab)
+        present = np.flatnonzero(sums)
+        vals = sums[present].astype(np.int64).tolist()
+    else:
+        present, inv = np.unique(toks, return_inverse=True)
+        vals = np.bincount(inv, weights=weights).astype(np.int64).tolist()
+    present = present.astype(np.int64)
+    keys = ((present << _SHIFT) | right if left == 0 else (left << _SHIFT) | present).tolist()
+    pc.update(zip(keys, map(sub, map(pc.get, keys, repeat(0)), vals)))
+
+
+def _push_all(heap: list[int], counts: list[int], keys: list[int]) -> None:
+    """Push the heap entries of pairs ``keys`` with ``counts`` (the loop runs in C)."""
+    entries = map(or_, map(lshift, map(sub, repeat(_MAXC), counts), repeat(_KEY_BITS)), keys)
+    deque(map(partial(heapq.heappush, heap), entries), maxlen=0)
+
+
+def _one(arr) -> list:
+    return [arr]
 
 
 def _non_overlapping(pos, nxt):

@@ -118,7 +118,7 @@ class BPETrainer:
                     else "it is empty or only whitespace")
             raise CorpusError(f"The corpus has no words to train on: {what}.")
         yield Progress("indexing", 0, 1)
-        state = merge_state(self.config.mode, word_counts)
+        state = merge_state(self.config.mode, word_counts, self.config.min_frequency)
         del word_counts
         self._base = state.base
         self._stats = {"unique_words": state.unique_words, "corpus_chars": state.corpus_chars}
