@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import regex
 
+from tokviz.core.bpe import counting_process
 from tokviz.core.bpe.corpus import LinePart
 from tokviz.core.bpe.events import Progress, TrainerConfig
 from tokviz.core.bpe.model import HANGUL_DROP, pattern_regex
@@ -68,53 +69,100 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
                 counts.update(pieces)
                 return text[cut:]
 
-    buf: list[str] = []
-    buf_chars = 0
-    limit = _CHUNK_CHARS  # count when the buffer holds this much
-    fresh = 0  # characters taken in since the last cancel check
-    done_bytes = 0
-    last_report = 0.0
-    pending: str | None = None
-    yield Progress("counting", 0, total_bytes)
-    for line in lines:
+    # The helper process's share of a chunk: (text before a cut found without splitting the chunk,
+    # the cut the helper must check in byte mode, the cut), or None when the chunk has no such place.
+    if cfg.keep is not None:
+        split_off = None  # the Hangul filter runs before a cut is chosen: this stays one process
+    elif cfg.mode == "char":
+
+        def split_off(text: str):
+            cut = _last_space_end(text)
+            return (text[:cut], None, cut) if cut else None
+    elif rx is None:
+
+        def split_off(text: str):
+            cut = text.rfind("\n") + 1
+            return (text[:cut], None, cut) if cut else None
+    else:
+
+        def split_off(text: str):
+            cuts = _safe_cuts(text, 1)
+            if not cuts:
+                return None
+            seen = _NON_SPACE.search(text, cuts[0]).end()  # the helper splits a little past the cut
+            return text[:seen], cuts[0], cuts[0]
+
+    helper_ok = split_off is not None and counting_process.helper_allowed()
+    helper: counting_process.CountingHelper | None = None
+    try:
+        buf: list[str] = []
+        buf_chars = 0
+        limit = _CHUNK_CHARS  # count when the buffer holds this much
+        fresh = 0  # characters taken in since the last cancel check
+        done_bytes = 0
+        last_report = 0.0
+        pending: str | None = None
+        yield Progress("counting", 0, total_bytes)
+        for line in lines:
+            if pending is not None:
+                if not pending.endswith("\n") and type(pending) is not LinePart:
+                    pending += "\n"
+                buf.append(pending)
+                buf_chars += len(pending)
+                fresh += len(pending)
+            pending = line
+            if fresh >= _CHUNK_CHARS:
+                fresh = 0
+                if cancelled():
+                    yield None
+                    return
+            if buf_chars >= limit:
+                text = "".join(buf)
+                done_bytes += _utf8_len(text)
+                if helper is None and helper_ok and max(total_bytes or 0, done_bytes) >= counting_process.HELPER_MIN_BYTES:
+                    helper_ok = False  # one attempt
+                    try:
+                        helper = counting_process.CountingHelper(cfg.mode, cfg.pattern)
+                    except OSError:
+                        helper = None  # no second process here: count in this one
+                share = split_off(text) if helper is not None and helper.has_room() else None
+                if share is not None:
+                    head, check, cut = share
+                    helper.give(head, check)
+                    rest = text[cut:]
+                else:
+                    rest = count_chunk(text, False)
+                if rest:
+                    done_bytes -= _utf8_len(rest)
+                buf = [rest] if rest else []
+                buf_chars = len(rest)
+                # A text with no safe cut (a long line of CJK without spaces, \r-only line ends)
+                # keeps its whole buffer: try again only once it has doubled, so the re-joining and
+                # re-scanning stay linear overall instead of quadratic.
+                limit = max(_CHUNK_CHARS, 2 * buf_chars)
+                now = time.monotonic()
+                if now - last_report >= _PROGRESS_INTERVAL:
+                    last_report = now
+                    yield Progress("counting", done_bytes, total_bytes)
         if pending is not None:
-            if not pending.endswith("\n") and type(pending) is not LinePart:
-                pending += "\n"
             buf.append(pending)
-            buf_chars += len(pending)
-            fresh += len(pending)
-        pending = line
-        if fresh >= _CHUNK_CHARS:
-            fresh = 0
+        if buf:
             if cancelled():
                 yield None
                 return
-        if buf_chars >= limit:
             text = "".join(buf)
             done_bytes += _utf8_len(text)
-            rest = count_chunk(text, False)
-            if rest:
-                done_bytes -= _utf8_len(rest)
-            buf = [rest] if rest else []
-            buf_chars = len(rest)
-            # A text with no safe cut (a long line of CJK without spaces, \r-only line ends)
-            # keeps its whole buffer: try again only once it has doubled, so the re-joining and
-            # re-scanning stay linear overall instead of quadratic.
-            limit = max(_CHUNK_CHARS, 2 * buf_chars)
-            now = time.monotonic()
-            if now - last_report >= _PROGRESS_INTERVAL:
-                last_report = now
-                yield Progress("counting", done_bytes, total_bytes)
-    if pending is not None:
-        buf.append(pending)
-    if buf:
-        if cancelled():
-            yield None
-            return
-        text = "".join(buf)
-        done_bytes += _utf8_len(text)
-        count_chunk(text, True)
-    yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
+            count_chunk(text, True)
+        if helper is not None:
+            more = helper.counts(cancelled)
+            if more is None:
+                yield None
+                return
+            counting_process.add_counts(counts, more)
+        yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
+    finally:
+        if helper is not None:
+            helper.close()
 
 
 
