@@ -31,6 +31,7 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections import Counter, deque
+from collections.abc import Callable
 from functools import partial
 from itertools import repeat
 from operator import lshift, or_, sub
@@ -312,11 +313,15 @@ class MergeState:
         raise NotImplementedError
 
     @classmethod
-    def build(cls, word_counts: Counter, floor: int = 1) -> MergeState:
+    def build(cls, word_counts: Counter, floor: int = 1,
+              cancelled: Callable[[], bool] | None = None) -> MergeState | None:
         """Index ``word_counts`` (unique word -> count): slots, pair counts, the pair index, the heap.
-        Pairs counted fewer than ``floor`` times (the trainer's min_frequency) get no heap entry."""
+        Pairs counted fewer than ``floor`` times (the trainer's min_frequency) get no heap entry.
+        ``cancelled`` is polled between the steps (each well under 0.5 s on a 100 MB corpus); None
+        is returned when it says so."""
         import numpy as np
 
+        stop = cancelled or (lambda: False)
         st = cls()
         st.floor = max(1, floor)
         n = len(word_counts)
@@ -326,7 +331,12 @@ class MergeState:
         char_lens = np.fromiter(map(len, word_counts), dtype=np.int64, count=n)
         codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
         st.corpus_chars = int((char_lens * counts).sum())
+        if stop():
+            return None
         flat, lens = st._symbols(joined, codes, char_lens)
+        del joined, codes
+        if stop():
+            return None
         if len(flat) and int(flat.max()) >= _MASK:
             raise CorpusError("the corpus has more distinct symbols than tokviz's BPE supports (16.7 million)")
         total = len(flat)
@@ -347,12 +357,17 @@ class MergeState:
         st.mark = np.zeros(total + 1, dtype=bool)  # scratch flags for O(k) de-duplication
         st.weight = np.concatenate((np.repeat(counts, lens), [0])).astype(np.float64)
         st._views = (memoryview(st.tok), memoryview(nxt), memoryview(prv), memoryview(st.weight))
+        if stop():
+            return None
         # every adjacent pair inside a word, weighted by the word's count, grouped by one stable sort
         left = np.flatnonzero(nxt[:total] != sentinel).astype(np.int32)
         if len(left):
             small = st._initial_keys(flat, left)
-            order = np.argsort(small, kind="stable")
+            order = st._pair_order(flat, left, small)
             sk = small[order]
+            del small
+            if stop():
+                return None
             group = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
             ukeys = st._pair_keys(sk[group].astype(np.int64))
             st._pair_slots = left[order]
@@ -361,9 +376,13 @@ class MergeState:
             pcounts = np.add.reduceat(st.weight[st._pair_slots], group).astype(np.int64)
             klist = ukeys.tolist()
             clist = pcounts.tolist()
+            if stop():
+                return None
             st.pair_counts = dict(zip(klist, clist))
             floor = st.floor
             st.heap = [((_MAXC - c) << _KEY_BITS) | k for k, c in zip(klist, clist) if c >= floor]
+            if stop():
+                return None
             heapq.heapify(st.heap)
         else:
             st._keys = np.zeros(0, dtype=np.int64)
@@ -377,6 +396,17 @@ class MergeState:
     def _pair_keys(self, keys):
         """Pair keys (``left << 24 | right``) from the sorted keys of :meth:`_initial_keys`."""
         return keys
+
+    def _pair_order(self, flat, left, keys):
+        """The stable sort order of the pairs at slots ``left`` by their ``keys``. With fewer than
+        65,536 symbols, two stable passes over 16-bit ids (right, then left): numpy sorts those by
+        radix, ~10x faster than a stable sort of the 64-bit keys (0.38 s for 3.9M pairs)."""
+        import numpy as np
+
+        if keys.dtype.itemsize <= 2 or self.next_id > 0xFFFF:
+            return np.argsort(keys, kind="stable")
+        order = np.argsort(flat[left + 1].astype(np.uint16), kind="stable")
+        return order[np.argsort(flat[left[order]].astype(np.uint16), kind="stable")]
 
 
 class ByteMergeState(MergeState):
@@ -471,10 +501,12 @@ def pair_of(key: int) -> tuple[int, int]:
     return key >> _SHIFT, key & _MASK
 
 
-def merge_state(mode: str, word_counts: Counter, floor: int = 1) -> MergeState:
+def merge_state(mode: str, word_counts: Counter, floor: int = 1,
+                cancelled: Callable[[], bool] | None = None) -> MergeState | None:
     """The indexed merge state of ``word_counts`` for ``mode`` (``"byte"`` or ``"char"``); pairs
-    counted fewer than ``floor`` times are never offered as the next merge."""
-    return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor)
+    counted fewer than ``floor`` times are never offered as the next merge. None when
+    ``cancelled()`` turned True while indexing."""
+    return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor, cancelled)
 
 
 def _pop_best(heap: list[int], pc: dict) -> tuple[int, int]:
