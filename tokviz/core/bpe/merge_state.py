@@ -300,8 +300,9 @@ class MergeState:
         return next(k for k, c in self.pair_counts.items() if c == best), best
 
     # ---- what the two modes do differently --------------------------------------------------
-    def _symbols(self, joined: str, codes, char_lens):
-        """The base symbols of the words: (flat ids, symbols per word); sets names and bytes."""
+    def _symbols(self, words, joined: str, char_lens):
+        """The base symbols of ``words`` (``joined`` is them all in one string, ``char_lens`` their
+        lengths): (flat ids, symbols per word); sets names and bytes."""
         raise NotImplementedError
 
     def select(self) -> tuple[int, int]:
@@ -329,12 +330,11 @@ class MergeState:
         counts = np.fromiter(word_counts.values(), dtype=np.int64, count=n)
         joined = "".join(word_counts)
         char_lens = np.fromiter(map(len, word_counts), dtype=np.int64, count=n)
-        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
         st.corpus_chars = int((char_lens * counts).sum())
         if stop():
             return None
-        flat, lens = st._symbols(joined, codes, char_lens)
-        del joined, codes
+        flat, lens = st._symbols(word_counts, joined, char_lens)
+        del joined
         if stop():
             return None
         if len(flat) and int(flat.max()) >= _MASK:
@@ -343,7 +343,10 @@ class MergeState:
         st.corpus_tokens = int((lens * counts).sum())
         sentinel = total
         # int32 slots and links halve the memory traffic of the gathers in every merge
-        st.tok = np.concatenate((flat, [-1])).astype(np.int32)
+        # filled in place: each temporary copy of a few million slots costs tens of ms in page faults
+        st.tok = np.empty(total + 1, dtype=np.int32)
+        st.tok[:total] = flat
+        st.tok[total] = -1
         idx = np.arange(total + 1, dtype=np.int32)
         ends = np.cumsum(lens)
         starts = ends - lens
@@ -355,7 +358,9 @@ class MergeState:
         prv[sentinel] = sentinel
         st.nxt, st.prv = nxt, prv
         st.mark = np.zeros(total + 1, dtype=bool)  # scratch flags for O(k) de-duplication
-        st.weight = np.concatenate((np.repeat(counts, lens), [0])).astype(np.float64)
+        st.weight = np.empty(total + 1, dtype=np.float64)
+        st.weight[:total] = np.repeat(counts.astype(np.float64), lens)
+        st.weight[total] = 0
         st._views = (memoryview(st.tok), memoryview(nxt), memoryview(prv), memoryview(st.weight))
         if stop():
             return None
@@ -414,15 +419,12 @@ class ByteMergeState(MergeState):
 
     fresh_keys = True  # every pair made holds the brand-new token: its key never existed before
 
-    def _symbols(self, joined: str, codes, char_lens):
+    def _symbols(self, words, joined: str, char_lens):
         import numpy as np
 
-        # UTF-8 length of every character, summed per word
-        nbytes = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)
-        char_starts = np.concatenate(([0], np.cumsum(char_lens)[:-1]))
-        lens = np.add.reduceat(nbytes, char_starts) if len(codes) else char_lens
-        lens[char_lens == 0] = 0
-        flat = np.frombuffer(joined.encode("utf-8"), dtype=np.uint8).astype(np.int64)
+        # UTF-8 length of every word: encoding each one is cheaper than per-character arithmetic
+        lens = np.fromiter(map(len, map(str.encode, words)), dtype=np.int64, count=len(char_lens))
+        flat = np.frombuffer(joined.encode("utf-8"), dtype=np.uint8).astype(np.uint16)
         self.tok_bytes = [bytes([i]) for i in range(256)]
         self.names = [display_bytes(x) for x in self.tok_bytes]
         self.next_id = 256
@@ -457,9 +459,10 @@ class CharMergeState(MergeState):
         super().__init__()
         self._ties = _TieBucket()
 
-    def _symbols(self, joined: str, codes, char_lens):
+    def _symbols(self, words, joined: str, char_lens):
         import numpy as np
 
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
         lens = char_lens
         ends = np.cumsum(lens) - 1
         final = np.zeros(len(codes), dtype=np.int64)
