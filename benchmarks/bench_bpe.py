@@ -39,7 +39,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = Path(os.environ.get("TOKVIZ_BENCH_CORPUS", ROOT.parent / "shared" / "corpora" / "nsmc_train_150k.txt"))
+# the shared corpora sit next to the checkout (/work/main) or two levels up (a worktree in /work/wt/NAME)
+_SHARED = [p / "shared" / "corpora" / "nsmc_train_150k.txt" for p in (ROOT.parent, ROOT.parent.parent)]
+DEFAULT_CORPUS = Path(os.environ.get("TOKVIZ_BENCH_CORPUS") or next((p for p in _SHARED if p.exists()), _SHARED[0]))
 BIG_SEED = 15
 
 

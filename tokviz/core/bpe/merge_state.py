@@ -143,18 +143,23 @@ class MergeState:
         lborn = new_left[(tok[new_left] >= 0) & ~mark[new_left]]
         mark[pos] = False
         rborn = pos[tok[nxt[pos]] >= 0]
-        self._add_born(np.concatenate(((tok[lborn].astype(np.int64) << _SHIFT) | t,
-                                       (t << _SHIFT) | tok[nxt[rborn]].astype(np.int64))),
-                       np.concatenate((lborn, rborn)))
+        xl = tok[lborn]
+        xr = tok[nxt[rborn]]
+        keys = np.concatenate(((xl.astype(np.int64) << _SHIFT) | t, (t << _SHIFT) | xr.astype(np.int64)))
+        if 2 * n_vocab <= 0x10000:  # 16-bit sort keys (the other token, + n_vocab on the right): radix sort
+            order = np.argsort(np.concatenate((xl, xr + n_vocab)).astype(np.uint16), kind="stable")
+        else:
+            order = np.argsort(keys)  # any order within a group will do
+        self._add_born(keys, np.concatenate((lborn, rborn)), order)
 
-    def _add_born(self, keys, slots) -> None:
-        """Count the pairs just made (``keys[i]`` at slot ``slots[i]``, each holding the new token):
-        grouped by one sort, then the counts, heap entries and slot lists are added in bulk."""
+    def _add_born(self, keys, slots, order) -> None:
+        """Count the pairs just made (``keys[i]`` at slot ``slots[i]``, each holding the new token;
+        ``order`` sorts them by key): grouped, then the counts, heap entries and slot lists are added
+        in bulk."""
         import numpy as np
 
         if not len(keys):
             return
-        order = np.argsort(keys, kind="stable")
         sk = keys[order]
         starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1])))
         sorted_slots = slots[order]
