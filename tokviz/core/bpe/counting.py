@@ -27,6 +27,7 @@ from tokviz.core.errors import CorpusError
 # counting (benchmarks/gui_stall.py); 64K keeps each hold short and costs nothing measurable.
 _CHUNK_CHARS = 1 << 16
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
+_HELPER_TAIL_BYTES = 2 << 20
 
 
 def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, cancelled: Callable[[], bool],
@@ -119,13 +120,15 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
             if buf_chars >= limit:
                 text = "".join(buf)
                 done_bytes += _utf8_len(text)
-                if helper is None and helper_ok and max(total_bytes or 0, done_bytes) >= counting_process.HELPER_MIN_BYTES:
+                if helper_ok and max(total_bytes or 0, done_bytes) >= counting_process.HELPER_MIN_BYTES:
                     helper_ok = False  # one attempt
                     try:
                         helper = counting_process.CountingHelper(cfg.mode, cfg.pattern)
                     except OSError:
                         helper = None  # no second process here: count in this one
-                share = split_off(text) if helper is not None and helper.has_room() else None
+                # the last ~2 MB stay here: the helper would still be busy with them when this ends
+                near_end = total_bytes is not None and total_bytes - done_bytes < _HELPER_TAIL_BYTES
+                share = split_off(text) if helper is not None and not near_end and helper.has_room() else None
                 if share is not None:
                     head, check, cut = share
                     helper.give(head, check)
