@@ -106,3 +106,20 @@ def test_add_counts():
     c = Counter({"a": 1, "b": 2})
     counting_process.add_counts(c, Counter({"b": 3, "c": 4}))
     assert c == Counter({"a": 1, "b": 5, "c": 4})
+
+
+def test_a_helper_only_pays_for_a_big_corpus_or_an_idle_core():
+    class Idle:
+        def __init__(self, cores):
+            self.cores = cores
+
+        def since(self):
+            return self.cores
+
+    mb = 1 << 20
+    assert counting_process.helper_pays(40 * mb, None)  # big: always
+    assert not counting_process.helper_pays(4 * mb, Idle(2.0))  # small: never
+    assert counting_process.helper_pays(12 * mb, Idle(1.0))  # in between: only with a free core
+    assert not counting_process.helper_pays(12 * mb, Idle(0.3))
+    assert not counting_process.helper_pays(12 * mb, None)
+    assert counting_process.IdleCores().since() >= 0.0

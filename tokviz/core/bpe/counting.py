@@ -94,6 +94,7 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
             return text[:seen], cuts[0], cuts[0]
 
     helper_ok = split_off is not None and counting_process.helper_allowed()
+    idle = counting_process.IdleCores() if helper_ok else None  # sampled until the first chunk is counted
     helper: counting_process.CountingHelper | None = None
     try:
         buf: list[str] = []
@@ -103,6 +104,7 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
         done_bytes = 0
         last_report = 0.0
         pending: str | None = None
+        first_chunk = True
         yield Progress("counting", 0, total_bytes)
         for line in lines:
             if pending is not None:
@@ -120,12 +122,16 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
             if buf_chars >= limit:
                 text = "".join(buf)
                 done_bytes += _utf8_len(text)
-                if helper_ok and max(total_bytes or 0, done_bytes) >= counting_process.HELPER_MIN_BYTES:
-                    helper_ok = False  # one attempt
-                    try:
-                        helper = counting_process.CountingHelper(cfg.mode, cfg.pattern)
-                    except OSError:
-                        helper = None  # no second process here: count in this one
+                if helper_ok and not first_chunk:  # decided once the first chunk is counted
+                    if counting_process.helper_pays(total_bytes if total_bytes is not None else done_bytes, idle):
+                        helper_ok = False
+                        try:
+                            helper = counting_process.CountingHelper(cfg.mode, cfg.pattern)
+                        except OSError:
+                            helper = None  # no second process here: count in this one
+                    elif total_bytes is not None:
+                        helper_ok = False  # a known size: decided (an unknown one may still grow)
+                first_chunk = False
                 # the last ~2 MB stay here: the helper would still be busy with them when this ends
                 near_end = total_bytes is not None and total_bytes - done_bytes < _HELPER_TAIL_BYTES
                 share = split_off(text) if helper is not None and not near_end and helper.has_room() else None

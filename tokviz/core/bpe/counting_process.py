@@ -35,14 +35,25 @@ from pathlib import Path
 
 from tokviz.core.errors import TokvizError
 
-# Below this many corpus bytes the helper's start-up (a Python process importing regex, ~0.3 s on a
-# busy machine), sending it the chunks and adding up the two Counters cost more than they save:
-# on the 12.8 MB NSMC corpus counting took 1.0 -> 1.2-2.3 s wall with a helper on a loaded 2-core
-# machine; on a 100 MB corpus 12.2 -> 6.8 s (benchmarks/bench_bpe.py --big).
+# The helper's start-up (a Python process importing regex, 0.1-0.3 s), sending it the chunks and
+# adding up the two Counters cost ~0.25 s. From 32 MB on it always pays (a 100 MB corpus: counting
+# 12.2 -> 6.8 s wall). From 8 MB it pays only when the second core is really free: on the 12.8 MB
+# NSMC corpus counting went 1.06 -> 0.83-0.86 s wall on an idle machine, but 1.0 -> 1.2-2.3 s when
+# other processes kept both cores busy. So between the two sizes the machine's idle time is sampled
+# while the first chunk is counted (IdleCores).
 HELPER_MIN_BYTES = 32 << 20
+HELPER_IDLE_MIN_BYTES = 8 << 20
+_IDLE_CORES = 0.7  # at least this much of a core idle while the first chunk was counted
 _QUEUE_CHUNKS = 1  # chunks waiting for the helper at most (the trainer counts the rest itself)
 _WAIT = 0.05  # seconds between cancel checks while waiting for the helper's counts
 _ENV_PROCESSES = "TOKVIZ_COUNT_PROCESSES"  # "1": count in one process (benchmarks compare both)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def helper_allowed() -> bool:
@@ -50,11 +61,43 @@ def helper_allowed() -> bool:
     ``TOKVIZ_COUNT_PROCESSES=1``."""
     if os.environ.get(_ENV_PROCESSES, "").strip() == "1" or not sys.executable:
         return False
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return cores >= 2
+    return _cores() >= 2
+
+
+class IdleCores:
+    """How many cores the whole machine left idle since this was made (Linux's /proc/stat; 0.0
+    where it cannot be read, so no helper is started there).
+
+    >>> probe = IdleCores(); probe.since() >= 0.0
+    True
+    """
+
+    def __init__(self):
+        self._start = self._read()
+
+    @staticmethod
+    def _read() -> tuple[int, int] | None:
+        try:
+            with open("/proc/stat", encoding="utf-8") as f:
+                fields = [int(x) for x in f.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+        return idle, sum(fields[:8])
+
+    def since(self) -> float:
+        now = self._read()
+        if now is None or self._start is None or now[1] <= self._start[1]:
+            return 0.0
+        share = (now[0] - self._start[0]) / (now[1] - self._start[1])
+        return share * (os.cpu_count() or 1)
+
+
+def helper_pays(corpus_bytes: int, idle: IdleCores | None) -> bool:
+    """Whether to count a corpus of ``corpus_bytes`` with a helper (see the sizes above)."""
+    if corpus_bytes >= HELPER_MIN_BYTES:
+        return True
+    return corpus_bytes >= HELPER_IDLE_MIN_BYTES and idle is not None and idle.since() >= _IDLE_CORES
 
 
 class CountingHelper:
