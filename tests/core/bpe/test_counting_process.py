@@ -23,6 +23,8 @@ def small_chunks(monkeypatch):
     """Chunks of ~2,000 characters and a helper for any size: a small corpus gets many chunks of both kinds."""
     monkeypatch.setattr(counting, "_CHUNK_CHARS", 2000)
     monkeypatch.setattr(counting_process, "HELPER_MIN_BYTES", 0)
+    # a long queue: the helper gets every chunk after the first, so every cut it is given is tested
+    monkeypatch.setattr(counting_process, "_QUEUE_CHUNKS", 10_000)
     monkeypatch.delenv("TOKVIZ_COUNT_PROCESSES", raising=False)
     given = []
     give = counting_process.CountingHelper.give

@@ -87,11 +87,16 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
     else:
 
         def split_off(text: str):
-            cuts = _safe_cuts(text, 1)
-            if not cuts:
+            # Only rule B: no piece of any of our patterns crosses a single space between two
+            # non-spaces, so the cut needs no splitting here. Rule A is not for every pattern
+            # (gpt2's `\s+(?!\S)` takes "\n " before an indented line), and here a cut that is no
+            # piece end could not be taken back; the helper still checks the cut.
+            m = _SPACE_CUT.search(text, max(0, len(text) - 2 * _CHUNK_CHARS))
+            if m is None:
                 return None
-            seen = _NON_SPACE.search(text, cuts[0]).end()  # the helper splits a little past the cut
-            return text[:seen], cuts[0], cuts[0]
+            cut = m.start()
+            seen = _NON_SPACE.search(text, cut).end()  # the helper splits a little past the cut
+            return text[:seen], cut, cut
 
     helper_ok = split_off is not None and counting_process.helper_allowed()
     idle = counting_process.IdleCores() if helper_ok else None  # sampled until the first chunk is counted
@@ -196,6 +201,7 @@ def _utf8_len(text: str) -> int:
 # character (`\s++$`, `\s+(?!\S)`), so splitting stops just past the first non-space after it.
 _CUT = regex.compile(r"(?r)\n(?=[^\S\r\n]*\S)|(?<=\S) (?=\S)")
 _NON_SPACE = regex.compile(r"\S")
+_SPACE_CUT = regex.compile(r"(?r)(?<=\S) (?=\S)")  # rule B alone, last first
 
 
 def _safe_cuts(text: str, most: int = 16) -> list[int]:
