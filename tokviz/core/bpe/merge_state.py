@@ -75,7 +75,9 @@ class MergeState:
         self._keys = None
         self._starts = None
         self._pair_slots = None
-        self._new_slots: dict[int, list] = {}  # pair key -> slot arrays where it was born
+        # pair key -> where it was born: a list of slot arrays (or lists), or for a pair born in one
+        # large merge, (sorted slots of that merge, start, end) - made by zip in C, no slicing per pair
+        self._new_slots: dict[int, list | tuple] = {}
         # Pairs below the trainer's min_frequency can never be merged (their counts only go down,
         # except when a char-mode string is made again), so they get no heap entry; byte mode also
         # keeps no slot list for them. Only their counts are kept, to tell the end right.
@@ -91,6 +93,8 @@ class MergeState:
 
         parts = self._new_slots.pop(key, None)
         if parts is not None:
+            if type(parts) is tuple:
+                return parts[0][parts[1]: parts[2]], False
             return (parts[0], False) if len(parts) == 1 else (np.concatenate(parts), True)
         j = int(np.searchsorted(self._keys, key))
         if j < len(self._keys) and int(self._keys[j]) == key:
@@ -192,15 +196,21 @@ class MergeState:
         else:
             idx = keep.tolist()
         new_slots = self._new_slots
-        arrays = map(sorted_slots.__getitem__, map(slice, map(bounds.__getitem__, idx),
-                                                    map(bounds.__getitem__, map((1).__add__, idx))))
-        if fresh:
-            new_slots.update(zip(slot_keys, map(_one, arrays)))
+        if type(idx) is range:
+            starts_at, ends_at = bounds[:-1], bounds[1:]
         else:
-            for k, arr in zip(slot_keys, arrays):
+            starts_at = map(bounds.__getitem__, idx)
+            ends_at = map(bounds.__getitem__, map((1).__add__, idx))
+        if fresh:
+            new_slots.update(zip(slot_keys, zip(repeat(sorted_slots), starts_at, ends_at)))
+        else:
+            for k, start, end in zip(slot_keys, starts_at, ends_at):
+                arr = sorted_slots[start:end]
                 lst = new_slots.get(k)
                 if lst is None:
                     new_slots[k] = [arr]
+                elif type(lst) is tuple:
+                    new_slots[k] = [lst[0][lst[1]: lst[2]], arr]
                 else:
                     lst.append(arr)
 
@@ -292,6 +302,8 @@ class MergeState:
             lst = new_slots.get(k)
             if lst is None:
                 new_slots[k] = [entry]
+            elif type(lst) is tuple:
+                new_slots[k] = [lst[0][lst[1]: lst[2]], entry]
             else:
                 lst.append(entry)
 
@@ -619,10 +631,6 @@ def _push_all(heap: list[int], counts: list[int], keys: list[int]) -> None:
     """Push the heap entries of pairs ``keys`` with ``counts`` (the loop runs in C)."""
     entries = map(or_, map(lshift, map(sub, repeat(_MAXC), counts), repeat(_KEY_BITS)), keys)
     deque(map(partial(heapq.heappush, heap), entries), maxlen=0)
-
-
-def _one(arr) -> list:
-    return [arr]
 
 
 def _non_overlapping(pos, nxt):
