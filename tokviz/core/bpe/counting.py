@@ -6,6 +6,10 @@ pre-splits with the regex pattern. Only *unique* words are kept, with their coun
 lines (each ending with ``\\n``) is the same as feeding it as one document: byte mode only cuts the
 text between chunks where no pattern's piece can cross (see ``_safe_cuts``), and checks that a
 piece really ends there. With pattern ``"none"`` each line (with its newline) is one piece.
+
+A big corpus is counted on two cores: a helper process takes the chunks it has room for (see
+:mod:`~tokviz.core.bpe.counting_process`, which says from what size and why), and the two Counters
+are summed at the end, which gives exactly the one-process counts.
 """
 
 from __future__ import annotations

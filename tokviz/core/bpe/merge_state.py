@@ -12,7 +12,11 @@ and the heap that picks the next merge.
    current count, and the first entry whose stored count is current is the true maximum. Merging a
    pair touches only the slots listed for it: the pairs around each occurrence lose its weight,
    the new pairs (they always contain the new token) gain it, get heap entries and their own slot
-   lists. Merges with many occurrences run vectorized; merges with a few run in plain Python.
+   lists. Merges with many occurrences run vectorized; merges with a few run in plain Python
+   (through memoryviews of the arrays). A pair counted below the trainer's min_frequency gets no
+   heap entry (it can never be merged), and in byte mode no slot list either.
+3. Cancelling. Indexing runs in steps with a cancel check between them (each well under 0.5 s on
+   a 100 MB corpus); merging is checked by the trainer between merges.
 
 The two modes differ in three small ways, each a method of :class:`ByteMergeState` or
 :class:`CharMergeState`: the base symbols, which pair wins a tie, and what id a new token gets.
