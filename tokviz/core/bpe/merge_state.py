@@ -49,6 +49,7 @@ _KEY_BITS = 2 * _SHIFT
 _KEY_MASK = (1 << _KEY_BITS) - 1
 _MAXC = 1 << 40  # heap entry = (MAXC - count) << 48 | pair key: the smallest entry is the best pair
 _SMALL_MERGE = 48  # at most this many candidate slots: merge in plain Python
+_SMALL_SUBTRACT = 160  # at most this many broken pairs: their counts are summed in plain Python
 
 
 class MergeState:
@@ -136,8 +137,12 @@ class MergeState:
         lsel = left[(tok[left] >= 0) & ~mark[left]]
         mark[j] = False
         rsel = right[tok[right] >= 0]
-        _subtract_by_token(pc, tok[lsel], weight[lsel], n_vocab, 0, a)
-        _subtract_by_token(pc, tok[rsel], weight[rsel], n_vocab, b, 0)
+        if len(lsel) + len(rsel) <= _SMALL_SUBTRACT:
+            _subtract_few(pc, tok[lsel].tolist(), weight[lsel].tolist(), tok[rsel].tolist(), weight[rsel].tolist(),
+                          a, b)
+        else:
+            _subtract_by_token(pc, tok[lsel], weight[lsel], n_vocab, 0, a)
+            _subtract_by_token(pc, tok[rsel], weight[rsel], n_vocab, b, 0)
         pc[key] = 0  # left-to-right merging leaves no occurrence behind
         self.corpus_tokens -= int(weight[pos].sum())
         tok[pos] = t
@@ -629,6 +634,23 @@ def _subtract_by_token(pc: dict, toks, weights, n_vocab: int, left: int, right: 
     present = present.astype(np.int64)
     keys = ((present << _SHIFT) | right if left == 0 else (left << _SHIFT) | present).tolist()
     pc.update(zip(keys, map(sub, map(pc.get, keys, repeat(0)), vals)))
+
+
+def _subtract_few(pc: dict, left_toks: list, left_weights: list, right_toks: list, right_weights: list,
+                  a: int, b: int) -> None:
+    """:func:`_subtract_by_token` for both sides of a merge of ``(a, b)`` at once, in plain Python:
+    for a few hundred neighbours, cheaper than sorting or counting them with numpy."""
+    lost: dict[int, float] = {}
+    get = lost.get
+    for x, w in zip(left_toks, left_weights):
+        k = (x << _SHIFT) | a
+        lost[k] = get(k, 0.0) + w
+    high = b << _SHIFT
+    for y, w in zip(right_toks, right_weights):
+        k = high | y
+        lost[k] = get(k, 0.0) + w
+    for k, w in lost.items():
+        pc[k] -= int(w)
 
 
 def _push_all(heap: list[int], counts: list[int], keys: list[int]) -> None:
