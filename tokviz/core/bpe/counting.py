@@ -6,6 +6,10 @@ pre-splits with the regex pattern. Only *unique* words are kept, with their coun
 lines (each ending with ``\\n``) is the same as feeding it as one document: byte mode only cuts the
 text between chunks where no pattern's piece can cross (see ``_safe_cuts``), and checks that a
 piece really ends there. With pattern ``"none"`` each line (with its newline) is one piece.
+
+A big corpus is counted on two cores: a helper process takes the chunks it has room for (see
+:mod:`~tokviz.core.bpe.counting_process`, which says from what size and why), and the two Counters
+are summed at the end, which gives exactly the one-process counts.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import regex
 
+from tokviz.core.bpe import counting_process
 from tokviz.core.bpe.corpus import LinePart
 from tokviz.core.bpe.events import Progress, TrainerConfig
 from tokviz.core.bpe.model import HANGUL_DROP, pattern_regex
@@ -26,6 +31,7 @@ from tokviz.core.errors import CorpusError
 # counting (benchmarks/gui_stall.py); 64K keeps each hold short and costs nothing measurable.
 _CHUNK_CHARS = 1 << 16
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
+_HELPER_TAIL_BYTES = 2 << 20
 
 
 def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, cancelled: Callable[[], bool],
@@ -68,53 +74,113 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
                 counts.update(pieces)
                 return text[cut:]
 
-    buf: list[str] = []
-    buf_chars = 0
-    limit = _CHUNK_CHARS  # count when the buffer holds this much
-    fresh = 0  # characters taken in since the last cancel check
-    done_bytes = 0
-    last_report = 0.0
-    pending: str | None = None
-    yield Progress("counting", 0, total_bytes)
-    for line in lines:
+    # The helper process's share of a chunk: (text before a cut found without splitting the chunk,
+    # the cut the helper must check in byte mode, the cut), or None when the chunk has no such place.
+    if cfg.keep is not None:
+        split_off = None  # the Hangul filter runs before a cut is chosen: this stays one process
+    elif cfg.mode == "char":
+
+        def split_off(text: str):
+            cut = _last_space_end(text)
+            return (text[:cut], None, cut) if cut else None
+    elif rx is None:
+
+        def split_off(text: str):
+            cut = text.rfind("\n") + 1
+            return (text[:cut], None, cut) if cut else None
+    else:
+
+        def split_off(text: str):
+            # Only rule B: no piece of any of our patterns crosses a single space between two
+            # non-spaces, so the cut needs no splitting here. Rule A is not for every pattern
+            # (gpt2's `\s+(?!\S)` takes "\n " before an indented line), and here a cut that is no
+            # piece end could not be taken back; the helper still checks the cut.
+            m = _SPACE_CUT.search(text, max(0, len(text) - 2 * _CHUNK_CHARS))
+            if m is None:
+                return None
+            cut = m.start()
+            seen = _NON_SPACE.search(text, cut).end()  # the helper splits a little past the cut
+            return text[:seen], cut, cut
+
+    helper_ok = split_off is not None and counting_process.helper_allowed()
+    idle = counting_process.IdleCores() if helper_ok else None  # sampled until the first chunk is counted
+    helper: counting_process.CountingHelper | None = None
+    try:
+        buf: list[str] = []
+        buf_chars = 0
+        limit = _CHUNK_CHARS  # count when the buffer holds this much
+        fresh = 0  # characters taken in since the last cancel check
+        done_bytes = 0
+        last_report = 0.0
+        pending: str | None = None
+        first_chunk = True
+        yield Progress("counting", 0, total_bytes)
+        for line in lines:
+            if pending is not None:
+                if not pending.endswith("\n") and type(pending) is not LinePart:
+                    pending += "\n"
+                buf.append(pending)
+                buf_chars += len(pending)
+                fresh += len(pending)
+            pending = line
+            if fresh >= _CHUNK_CHARS:
+                fresh = 0
+                if cancelled():
+                    yield None
+                    return
+            if buf_chars >= limit:
+                text = "".join(buf)
+                done_bytes += _utf8_len(text)
+                if helper_ok and not first_chunk:  # decided once the first chunk is counted
+                    if counting_process.helper_pays(total_bytes if total_bytes is not None else done_bytes, idle):
+                        helper_ok = False
+                        try:
+                            helper = counting_process.CountingHelper(cfg.mode, cfg.pattern)
+                        except OSError:
+                            helper = None  # no second process here: count in this one
+                    elif total_bytes is not None:
+                        helper_ok = False  # a known size: decided (an unknown one may still grow)
+                first_chunk = False
+                # the last ~2 MB stay here: the helper would still be busy with them when this ends
+                near_end = total_bytes is not None and total_bytes - done_bytes < _HELPER_TAIL_BYTES
+                share = split_off(text) if helper is not None and not near_end and helper.has_room() else None
+                if share is not None:
+                    head, check, cut = share
+                    helper.give(head, check)
+                    rest = text[cut:]
+                else:
+                    rest = count_chunk(text, False)
+                if rest:
+                    done_bytes -= _utf8_len(rest)
+                buf = [rest] if rest else []
+                buf_chars = len(rest)
+                # A text with no safe cut (a long line of CJK without spaces, \r-only line ends)
+                # keeps its whole buffer: try again only once it has doubled, so the re-joining and
+                # re-scanning stay linear overall instead of quadratic.
+                limit = max(_CHUNK_CHARS, 2 * buf_chars)
+                now = time.monotonic()
+                if now - last_report >= _PROGRESS_INTERVAL:
+                    last_report = now
+                    yield Progress("counting", done_bytes, total_bytes)
         if pending is not None:
-            if not pending.endswith("\n") and type(pending) is not LinePart:
-                pending += "\n"
             buf.append(pending)
-            buf_chars += len(pending)
-            fresh += len(pending)
-        pending = line
-        if fresh >= _CHUNK_CHARS:
-            fresh = 0
+        if buf:
             if cancelled():
                 yield None
                 return
-        if buf_chars >= limit:
             text = "".join(buf)
             done_bytes += _utf8_len(text)
-            rest = count_chunk(text, False)
-            if rest:
-                done_bytes -= _utf8_len(rest)
-            buf = [rest] if rest else []
-            buf_chars = len(rest)
-            # A text with no safe cut (a long line of CJK without spaces, \r-only line ends)
-            # keeps its whole buffer: try again only once it has doubled, so the re-joining and
-            # re-scanning stay linear overall instead of quadratic.
-            limit = max(_CHUNK_CHARS, 2 * buf_chars)
-            now = time.monotonic()
-            if now - last_report >= _PROGRESS_INTERVAL:
-                last_report = now
-                yield Progress("counting", done_bytes, total_bytes)
-    if pending is not None:
-        buf.append(pending)
-    if buf:
-        if cancelled():
-            yield None
-            return
-        text = "".join(buf)
-        done_bytes += _utf8_len(text)
-        count_chunk(text, True)
-    yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
+            count_chunk(text, True)
+        if helper is not None:
+            more = helper.counts(cancelled)
+            if more is None:
+                yield None
+                return
+            counting_process.add_counts(counts, more)
+        yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
+    finally:
+        if helper is not None:
+            helper.close()
 
 
 
@@ -139,6 +205,7 @@ def _utf8_len(text: str) -> int:
 # character (`\s++$`, `\s+(?!\S)`), so splitting stops just past the first non-space after it.
 _CUT = regex.compile(r"(?r)\n(?=[^\S\r\n]*\S)|(?<=\S) (?=\S)")
 _NON_SPACE = regex.compile(r"\S")
+_SPACE_CUT = regex.compile(r"(?r)(?<=\S) (?=\S)")  # rule B alone, last first
 
 
 def _safe_cuts(text: str, most: int = 16) -> list[int]:

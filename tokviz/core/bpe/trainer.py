@@ -118,8 +118,12 @@ class BPETrainer:
                     else "it is empty or only whitespace")
             raise CorpusError(f"The corpus has no words to train on: {what}.")
         yield Progress("indexing", 0, 1)
-        state = merge_state(self.config.mode, word_counts)
+        state = merge_state(self.config.mode, word_counts, self.config.min_frequency, cancelled)
         del word_counts
+        if state is None:
+            self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
+            yield self._finished
+            return
         self._base = state.base
         self._stats = {"unique_words": state.unique_words, "corpus_chars": state.corpus_chars}
         yield Progress("indexing", 1, 1)
