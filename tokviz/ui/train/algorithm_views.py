@@ -148,8 +148,9 @@ class AlgorithmPlots(pg.GraphicsLayoutWidget):
             plot.enableAutoRange()
 
     def curve_data(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """The x and y of curve ``name`` (tests)."""
-        return self.curves[name].getData()
+        """The x and y of curve ``name`` as given (not log-transformed; tests)."""
+        curve = self.curves[name]
+        return curve.xData, curve.yData
 
 
 class AlgorithmView(QWidget):
