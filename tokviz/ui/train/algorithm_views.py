@@ -38,6 +38,7 @@ from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
 from tokviz.core.wordpiece.trainer import WordPieceStep
 from tokviz.ui.fonts import ui_font
 from tokviz.ui.lattice_view import LatticeView
+from tokviz.ui.theme import is_dark
 
 BLUE, ORANGE, GREEN, PURPLE = "#1f77b4", "#e8590c", "#2b9348", "#7048e8"
 
@@ -67,24 +68,42 @@ def _style(plot: pg.PlotItem, left: str, bottom: str) -> None:
         plot.getAxis(axis).enableAutoSIPrefix(False)
 
 
+class StepAxis(pg.AxisItem):
+    """A bottom axis that labels whole steps only (pyqtgraph would label 1.5 on a short run)."""
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802, N803 (pyqtgraph naming)
+        levels = super().tickValues(minVal, maxVal, size)
+        return [(max(1.0, spacing), [v for v in values if float(v).is_integer()]) for spacing, values in levels]
+
+
 class AlgorithmPlots(pg.GraphicsLayoutWidget):
     """Two stacked plots whose curves depend on the algorithm (see the module docstring)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.top = self.addPlot(row=0, col=0)
-        self.bottom = self.addPlot(row=1, col=0)
+        self.top = self.addPlot(row=0, col=0, axisItems={"bottom": StepAxis("bottom")})
+        self.bottom = self.addPlot(row=1, col=0, axisItems={"bottom": StepAxis("bottom")})
         self.algorithm = ""
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.markers = [pg.InfiniteLine(angle=90, pen=pg.mkPen("#888888", width=1, style=Qt.PenStyle.DashLine))
                         for _ in range(2)]
+        self.apply_theme(is_dark())
+
+    def apply_theme(self, dark: bool) -> None:
+        """The background and axis colours of the light or dark theme (as the BPE plots)."""
+        self.setBackground("#16181c" if dark else "w")
+        fg = "#d8d8d8" if dark else "#333333"
+        for plot in (self.top, self.bottom):
+            for axis in ("left", "bottom"):
+                plot.getAxis(axis).setPen(fg)
+                plot.getAxis(axis).setTextPen(fg)
 
     def set_algorithm(self, algorithm: str) -> None:
         if algorithm == self.algorithm:
             return
         self.algorithm = algorithm
         self.curves = {}
-        for plot, marker in zip((self.top, self.bottom), self.markers):
+        for plot, marker in zip((self.top, self.bottom), self.markers, strict=True):
             plot.clear()
             plot.setLogMode(y=False)
             plot.addItem(marker)
@@ -221,6 +240,8 @@ class AlgorithmView(QWidget):
         self.apply_fonts()
         if session is not None and hasattr(session, "fontScaleChanged"):
             session.fontScaleChanged.connect(lambda _scale: self.apply_fonts())
+        if session is not None and hasattr(session, "themeChanged"):
+            session.themeChanged.connect(self.plots.apply_theme)
 
     def apply_fonts(self) -> None:
         """Follow the font scale (presentation mode makes everything larger)."""
@@ -298,15 +319,17 @@ class AlgorithmView(QWidget):
     def show_comparison_failed(self, message: str) -> None:
         self.compare_text.setPlainText(self.tr("The comparison failed: {message}").format(message=message))
 
-    def show_comparison(self, result) -> None:
-        """Show a :class:`~tokviz.core.merge_criteria.CriteriaComparison`: the agreed steps, then
-        the first disagreement and the counts behind both choices."""
+    def show_comparison(self, result, steps: list = ()) -> None:
+        """Show a :class:`~tokviz.core.merge_criteria.CriteriaComparison`: both trainers' merges
+        step by step (``steps``: SideBySideStep), then the first disagreement and the counts behind
+        both choices."""
         from tokviz.core.step_text import disagreement_text
 
         parts = []
         agreed = ", ".join(f"{a}+{b}" for a, b in result.agreed[:12]) + (" …" if len(result.agreed) > 12 else "")
-        parts.append("<p>" + html.escape(self.tr("Both criteria agree on the first {n} merges: {pairs}").format(
-            n=len(result.agreed), pairs=agreed or "—")) + "</p>")
+        if result.agreed:
+            parts.append("<p>" + html.escape(self.tr("Both criteria agree on the first {n} merges: {pairs}").format(
+                n=len(result.agreed), pairs=agreed)) + "</p>")
         d = result.disagreement
         if d is None:
             parts.append("<p>" + html.escape(self.tr("No disagreement found: {why}").format(why=result.message))
@@ -316,7 +339,24 @@ class AlgorithmView(QWidget):
             parts.append(f"<p><b>{html.escape(lines[0])}</b></p><ul>"
                          + "".join(f"<li>{html.escape(s)}</li>" for s in lines[1:]) + "</ul>")
             parts.append(self._evidence_table(d))
+        if steps:
+            parts.append(self._steps_table(steps, d.step if d is not None else 0))
         self.compare_text.setHtml("".join(parts))
+
+    def _steps_table(self, steps, first: int) -> str:
+        """Both trainers' merges side by side; the first disagreement in bold on orange."""
+        head = [self.tr("step"), self.tr("BPE merge (count)"), self.tr("WordPiece merge (score)")]
+        out = "<p></p><table border='1' cellspacing='0'><tr>" + "".join(
+            f"<th style='padding:2px 8px'>{html.escape(h)}</th>" for h in head) + "</tr>"
+        for s in steps:
+            b, w = s.bpe, s.wordpiece
+            cells = [str(s.step), f"{b.left_piece} + {b.right_piece}  ({b.count:,})",
+                     f"{w.left} + {w.right}  ({w.score:.4g})"]
+            style = " style='background:#ffe8cc;font-weight:bold'" if s.step == first else (
+                "" if s.same else " style='color:#888888'")
+            out += f"<tr{style}>" + "".join(f"<td style='padding:2px 8px'>{html.escape(c)}</td>" for c in cells) \
+                + "</tr>"
+        return out + "</table>"
 
     def _evidence_table(self, d) -> str:
         head = [self.tr("choice"), self.tr("pair"), "freq(ab)", "freq(a)", "freq(b)", self.tr("WordPiece score"),

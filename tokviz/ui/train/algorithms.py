@@ -57,6 +57,7 @@ class AlgorithmTraining(QObject):
         self.pace: float | None = None
         self._switching = False  # while the choice changes, the panel's own reset clears the BPE run
         self.comparison = None  # merge_criteria.CriteriaComparison of the last compare
+        self.compared_steps: list = []  # merge_criteria.SideBySideStep, both trainers' first merges
         self.compare_tasks = TaskRunner(self, threads=1)
         self.anim_timer = QTimer(self)
         self.anim_timer.timeout.connect(self._advance)
@@ -237,6 +238,7 @@ class AlgorithmTraining(QObject):
         self.cursor = 0
         self.finished = None
         self.comparison = None
+        self.compared_steps = []
         session = self.panel.session
         if getattr(session, "trained_model", None) is not None:
             session.offer_trained_model(None)
@@ -376,21 +378,50 @@ class AlgorithmTraining(QObject):
     # ---- WordPiece beside BPE ------------------------------------------------------------------
     def start_compare(self) -> None:
         """Run both criteria on the panel's corpus in the background; the view shows the outcome."""
-        from tokviz.core.merge_criteria import first_disagreement
-
         source = self.panel.source
         limit = max(1, self.vocab_spin.value())
         self.view.show_comparison_running()
 
-        def compare(state):
-            return first_disagreement(source.lines(), max_steps=limit, cancel=state.is_cancelled)
-
         def done(result) -> None:
-            self.comparison = result
-            self.view.show_comparison(result)
+            self.comparison, self.compared_steps = result
+            self.view.show_comparison(*result)
 
-        self.compare_tasks.start(compare, finished=done,
-                                 failed=lambda message: self.view.show_comparison_failed(message))
+        self.compare_tasks.start(lambda state: compare_criteria(source.lines(), limit, state.is_cancelled),
+                                 finished=done, failed=lambda message: self.view.show_comparison_failed(message))
+
+
+AFTER_DISAGREEMENT = 5  # side-by-side steps shown after the first disagreement
+
+
+def compare_criteria(lines, max_steps: int, cancel=None):
+    """BPE and WordPiece in lockstep (:class:`~tokviz.core.merge_criteria.SideBySide`) until a few
+    steps after they first disagree. Returns the
+    :class:`~tokviz.core.merge_criteria.CriteriaComparison` (as ``first_disagreement`` gives it) and
+    the side-by-side steps made, for the table of both trainers' merges."""
+    from tokviz.core.bpe.events import Finished as Done
+    from tokviz.core.merge_criteria import CriteriaComparison, SideBySide, explain
+
+    runner = SideBySide(max_steps)
+    steps: list = []
+    found = None
+    message = ""
+    events = runner.run(lines, cancel=cancel)
+    try:
+        for event in events:
+            if isinstance(event, Done):
+                message = event.message
+                break
+            steps.append(event)
+            if found is None and not event.same:
+                found = explain(event, steps[:-1], runner.word_counts)
+            if found is not None and len(steps) >= found.step + AFTER_DISAGREEMENT:
+                break
+    finally:
+        events.close()
+    if found is None:
+        return CriteriaComparison(tuple(s.bpe_surface for s in steps), None, f"no disagreement: {message}"), steps
+    agreed = tuple(s.bpe_surface for s in steps[:found.step - 1])
+    return CriteriaComparison(agreed, found, f"the criteria first disagree at step {found.step}"), steps
 
 
 def _layout_holding(layout, widget):

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import QWidget
 from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
-from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.algorithms import AlgorithmTraining
+from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.corpus_choice import CorpusChoice
 from tokviz.ui.train.model_at_step import ModelAtStep
 from tokviz.ui.train.plots import MergeSeries
