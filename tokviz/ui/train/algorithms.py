@@ -134,6 +134,7 @@ class AlgorithmTraining(QObject):
             self.vocab_spin.setValue(DEFAULT_VOCAB[self.algorithm])
         if hasattr(self, "view"):
             self._show_views()
+            self._update_buttons()
 
     def _show_views(self) -> None:
         p = self.panel
