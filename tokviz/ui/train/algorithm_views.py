@@ -23,8 +23,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
+    QScrollArea,
     QSlider,
     QSplitter,
     QStackedWidget,
@@ -39,6 +41,7 @@ from tokviz.core.wordpiece.trainer import WordPieceStep
 from tokviz.ui.fonts import ui_font
 from tokviz.ui.lattice_view import LatticeView
 from tokviz.ui.theme import is_dark
+from tokviz.ui.train.plots import OneTwoFiveLogAxis
 
 BLUE, ORANGE, GREEN, PURPLE = "#1f77b4", "#e8590c", "#2b9348", "#7048e8"
 
@@ -81,8 +84,11 @@ class AlgorithmPlots(pg.GraphicsLayoutWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.top = self.addPlot(row=0, col=0, axisItems={"bottom": StepAxis("bottom")})
-        self.bottom = self.addPlot(row=1, col=0, axisItems={"bottom": StepAxis("bottom")})
+        # log axes labelled at 1, 2 and 5 only (the BPE plots' axis), whole steps below
+        self.top = self.addPlot(row=0, col=0, axisItems={"bottom": StepAxis("bottom"),
+                                                         "left": OneTwoFiveLogAxis("left")})
+        self.bottom = self.addPlot(row=1, col=0, axisItems={"bottom": StepAxis("bottom"),
+                                                            "left": OneTwoFiveLogAxis("left")})
         self.algorithm = ""
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.markers = [pg.InfiniteLine(angle=90, pen=pg.mkPen("#888888", width=1, style=Qt.PenStyle.DashLine))
@@ -191,8 +197,13 @@ class AlgorithmView(QWidget):
         self.banner.setTextFormat(Qt.TextFormat.RichText)
         self.banner.setWordWrap(True)
         self.banner.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.banner.setMinimumHeight(90)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a long explanation scrolls instead of squeezing the lattice (presentation mode on a projector)
+        self.banner_scroll = QScrollArea()
+        self.banner_scroll.setWidget(self.banner)
+        self.banner_scroll.setWidgetResizable(True)
+        self.banner_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.banner_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         # left: the lattice (Unigram) or the comparison with BPE (WordPiece)
         self.left = QStackedWidget()
@@ -235,7 +246,7 @@ class AlgorithmView(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(step_row)
-        lay.addWidget(self.banner)
+        lay.addWidget(self.banner_scroll)
         lay.addWidget(split, 1)
         self.apply_fonts()
         if session is not None and hasattr(session, "fontScaleChanged"):
@@ -243,12 +254,22 @@ class AlgorithmView(QWidget):
         if session is not None and hasattr(session, "themeChanged"):
             session.themeChanged.connect(self.plots.apply_theme)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        super().resizeEvent(event)
+        self._fit_banner()
+
+    def _fit_banner(self) -> None:
+        """The banner is as tall as its text, but at most a third of the view."""
+        wanted = self.banner.heightForWidth(max(100, self.banner_scroll.viewport().width())) + 4
+        self.banner_scroll.setFixedHeight(max(60, min(wanted, self.height() // 3)))
+
     def apply_fonts(self) -> None:
         """Follow the font scale (presentation mode makes everything larger)."""
         self.banner.setFont(ui_font(13))
         self.compare_text.setFont(ui_font(12))
         self.line_combo.setFont(ui_font(11))
         self.lattice.apply_font_scale()
+        self._fit_banner()
 
     def set_algorithm(self, algorithm: str, sample_lines: list[str]) -> None:
         """Show the views of ``algorithm``; the lattice offers ``sample_lines``."""
@@ -303,6 +324,7 @@ class AlgorithmView(QWidget):
         if lines:
             title, rest = html.escape(lines[0]), "".join(f"<br>{html.escape(s)}" for s in lines[1:])
             self.banner.setText(f"<span style='font-size:130%'><b>{title}</b></span>{rest}")
+            self._fit_banner()
         elif steps == [] and finished is None:
             self.banner.setText(html.escape(self.tr("Press Train: each step of the algorithm is explained here.")))
         if finished is not None and cursor == len(steps) and finished.message:

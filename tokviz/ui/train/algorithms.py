@@ -77,6 +77,7 @@ class AlgorithmTraining(QObject):
         row = _layout_holding(p.layout(), p.mode_combo)
         self.algorithm_label = QLabel(self.tr("Algorithm"))
         self.algorithm_combo = QComboBox()
+        self.algorithm_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # grows with the font
         for name, label in (("bpe", "BPE"), ("wordpiece", "WordPiece"), ("unigram", "Unigram")):
             self.algorithm_combo.addItem(label, name)
         self.algorithm_combo.setToolTip(self.tr("BPE merges the most frequent pair; WordPiece the pair with the "
