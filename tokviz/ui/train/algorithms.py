@@ -168,7 +168,7 @@ class AlgorithmTraining(QObject):
         run = TrainRun(make_events, self)
         run.worker.batch.connect(self._on_batch)
         run.worker.progress.connect(self._on_progress)
-        run.worker.failed.connect(lambda message, _utf8: p.message.show_message(message, "error"))
+        run.worker.failed.connect(self._on_failed)  # a bound slot: queued to this (GUI) thread, never a lambda
         run.worker.finished.connect(self._on_finished)
         self.run = run
         p.progress_bar.setValue(0)
@@ -297,6 +297,9 @@ class AlgorithmTraining(QObject):
             elif self.cursor == 0:
                 self.play()
         self._update_buttons()
+
+    def _on_failed(self, message: str, _invalid_utf8: bool) -> None:
+        self.panel.message.show_message(message, "error")
 
     def _on_progress(self, progress: Progress) -> None:
         bar = self.panel.progress_bar
