@@ -2067,6 +2067,26 @@ byte span [{start}, {end})</source>
         <source>The model at step {step} is not available: {err}</source>
         <translation>단계 {step}의 모델을 쓸 수 없습니다: {err}</translation>
     </message>
+    <message>
+        <source>Hugging Face tokenizer.json (*.json)</source>
+        <translation>Hugging Face tokenizer.json (*.json)</translation>
+    </message>
+    <message>
+        <source>BERT vocab.txt (*.txt)</source>
+        <translation>BERT vocab.txt (*.txt)</translation>
+    </message>
+    <message>
+        <source>Save the model at step {step}</source>
+        <translation>단계 {step}의 모델 저장</translation>
+    </message>
+    <message>
+        <source>Could not save the model: {err}</source>
+        <translation>모델을 저장할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>Saved the model at step {step}: {path}</source>
+        <translation>단계 {step}의 모델을 저장했습니다: {path}</translation>
+    </message>
 </context>
 <context>
     <name>AlgorithmView</name>

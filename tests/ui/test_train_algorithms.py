@@ -196,3 +196,20 @@ def test_every_step_template_has_a_korean_translation():
     have = TsTranslator(TS)._messages
     missing = [t for t in templates() if (CONTEXT, t) not in have]
     assert missing == []
+
+
+@pytest.mark.parametrize("algorithm", ["wordpiece", "unigram"])
+def test_the_model_at_the_step_on_screen_saves_as_a_tokenizer_json_that_tokenizers_reads(window, qtbot, tmp_path,
+                                                                                        algorithm):
+    tokenizers = pytest.importorskip("tokenizers")
+    panel, algos = _panel(window, algorithm, 700, corpus_text(100))
+    panel.end_button.click()
+    _trained(qtbot, algos)
+    algos.show_step(2)
+    assert panel.save_button.isEnabled()
+    [written] = algos.save_model_to(str(tmp_path / "model.json"), "tokenizer-json")
+    hf = tokenizers.Tokenizer.from_file(str(written))
+    model = algos.trainer.model(2)
+    line = corpus_text(100).splitlines()[5]
+    assert hf.encode(line).ids == list(model.encode(line).ids)
+    assert hf.get_vocab_size() == model.vocab_size

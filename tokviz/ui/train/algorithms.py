@@ -98,6 +98,10 @@ class AlgorithmTraining(QObject):
         for offset, w in enumerate((self.vocab_label, self.vocab_spin, self.compare_check)):
             row.insertWidget(at + offset, w)
         self.algorithm_combo.currentIndexChanged.connect(self._on_algorithm)
+        self.compare_check.toggled.connect(self._on_compare_toggled)
+        # Save model… saves the chosen algorithm's model (the panel's own save stays BPE's)
+        p.save_button.clicked.disconnect()
+        p.save_button.clicked.connect(lambda: self.save() if self.active() else p._save_model())
         self._bpe_widgets = [w for w in (p.mode_combo, p.pattern_combo, p.pattern_label, p.hangul_check,
                                           p.merges_spin, p.minfreq_spin) if w is not None]
         self._on_algorithm()
@@ -378,7 +382,52 @@ class AlgorithmTraining(QObject):
         p.end_button.setEnabled(True)
         p.cancel_button.setEnabled(running)
         p.reset_button.setEnabled(bool(self.steps) or running)
-        p.save_button.setEnabled(False)  # exports of these models are the CLI's (tokenizer.json, vocab.txt)
+        p.save_button.setEnabled(self.cursor > 0)
+
+    # ---- saving ---------------------------------------------------------------------------------
+    def formats(self) -> list[tuple[str, str]]:
+        """The export formats of the chosen algorithm: Hugging Face's tokenizer.json; WordPiece also
+        BERT's vocab.txt."""
+        out = [("tokenizer-json", self.tr("Hugging Face tokenizer.json (*.json)"))]
+        if self.algorithm == "wordpiece":
+            out.append(("vocab-txt", self.tr("BERT vocab.txt (*.txt)")))
+        return out
+
+    def save(self) -> None:
+        """Ask where, then save the model at the step on screen (pauses a running trainer first)."""
+        from PySide6.QtWidgets import QFileDialog
+
+        if self.trainer is None or self.cursor == 0:
+            return
+        if self.run is not None:
+            self.pause()
+        formats = self.formats()
+        path, chosen = QFileDialog.getSaveFileName(
+            self.panel, self.tr("Save the model at step {step}").format(step=self.cursor), "",
+            ";;".join(f for _, f in formats))
+        if path:
+            self.save_model_to(path, next((name for name, f in formats if f == chosen), "tokenizer-json"))
+
+    def save_model_to(self, path: str, fmt: str) -> list:
+        """Save the model at the step on screen as ``fmt`` ("tokenizer-json" or "vocab-txt"),
+        atomically; returns the files written. Errors go to the message bar."""
+        from tokviz.core.hf_export import write_tokenizer_json, write_vocab_txt
+
+        try:
+            model = self.model_at_cursor()
+            written = write_vocab_txt(model, path) if fmt == "vocab-txt" else write_tokenizer_json(model, path)
+        except Exception as err:  # noqa: BLE001 — shown in the window
+            self.panel.message.show_message(self.tr("Could not save the model: {err}").format(err=err), "error")
+            return []
+        self.panel.message.show_message(self.tr("Saved the model at step {step}: {path}").format(
+            step=self.cursor, path=written), "info")
+        return [written]
+
+    def _on_compare_toggled(self, on: bool) -> None:
+        """Ticked after a WordPiece run: compare on that run's corpus now."""
+        if on and self.active() and self.algorithm == "wordpiece" and self.trainer is not None \
+                and self.comparison is None:
+            self.start_compare()
 
     # ---- WordPiece beside BPE ------------------------------------------------------------------
     def start_compare(self) -> None:
