@@ -111,6 +111,7 @@ class AlgorithmPlots(pg.GraphicsLayoutWidget):
         self.curves = {}
         for plot, marker in zip((self.top, self.bottom), self.markers, strict=True):
             plot.clear()
+            plot.setRange(xRange=(0, 1), yRange=(0, 1))  # an old range read as powers of ten would overflow
             plot.setLogMode(y=False)
             plot.addItem(marker)
         step = QCoreApplication.translate("AlgorithmPlots", "step")
