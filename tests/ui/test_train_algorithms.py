@@ -159,9 +159,7 @@ def test_a_vocabulary_smaller_than_the_alphabet_gives_a_message(window, qtbot, a
 
 def test_presentation_mode_plays_unigram_step_by_step(window, qtbot):
     panel, algos = _panel(window, "unigram", 700, corpus_text(100))
-    seen: list[int] = []
-    algos.view.slider.valueChanged.connect(seen.append)  # not emitted by show_step: use the banner
-    shown: list[str] = []
+    shown: list[int] = []  # every step the view was asked to show
     original = algos.view.show_step
 
     def spy(steps, cursor, model, finished):
