@@ -1982,4 +1982,340 @@ byte span [{start}, {end})</source>
         <translation>이 메시지 삭제</translation>
     </message>
 </context>
+<context>
+    <name>AlgorithmPlots</name>
+    <message>
+        <source>step</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>vocabulary size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>log-likelihood per EM iteration</source>
+        <translation>EM 반복별 로그 우도</translation>
+    </message>
+    <message>
+        <source>pieces</source>
+        <translation>조각 수</translation>
+    </message>
+    <message>
+        <source>log-likelihood</source>
+        <translation>로그 우도</translation>
+    </message>
+    <message>
+        <source>merge</source>
+        <translation>병합</translation>
+    </message>
+    <message>
+        <source>score freq(ab) / (freq(a) · freq(b))</source>
+        <translation>점수 freq(ab) / (freq(a) · freq(b))</translation>
+    </message>
+    <message>
+        <source>score (log)</source>
+        <translation>점수 (로그)</translation>
+    </message>
+    <message>
+        <source>count (log)</source>
+        <translation>빈도 (로그)</translation>
+    </message>
+</context>
+<context>
+    <name>AlgorithmTraining</name>
+    <message>
+        <source>Algorithm</source>
+        <translation>알고리즘</translation>
+    </message>
+    <message>
+        <source>BPE merges the most frequent pair; WordPiece the pair with the best freq(ab) / (freq(a) × freq(b)); Unigram starts big and prunes by likelihood</source>
+        <translation>BPE는 가장 자주 나오는 쌍을, WordPiece는 freq(ab) / (freq(a) × freq(b))가 가장 큰 쌍을 병합합니다. Unigram은 큰 어휘에서 시작해 우도를 기준으로 가지치기합니다</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>Vocabulary size to reach, special tokens included</source>
+        <translation>도달할 어휘 크기 (특수 토큰 포함)</translation>
+    </message>
+    <message>
+        <source>Compare with BPE</source>
+        <translation>BPE와 비교</translation>
+    </message>
+    <message>
+        <source>Run BPE&apos;s count beside WordPiece&apos;s score on the same words and show where they first choose different pairs</source>
+        <translation>같은 단어에서 BPE의 빈도와 WordPiece의 점수를 나란히 계산해, 두 기준이 처음으로 다른 쌍을 고르는 곳을 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>Cannot start training: {err}</source>
+        <translation>학습을 시작할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>Training cancelled.</source>
+        <translation>학습을 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Training cancelled after {n} steps; the model at the step on screen is kept.</source>
+        <translation>{n}단계 후 학습을 취소했습니다. 화면에 보이는 단계의 모델은 그대로 남습니다.</translation>
+    </message>
+    <message>
+        <source>step {step} / {total}</source>
+        <translation>단계 {step} / {total}</translation>
+    </message>
+    <message>
+        <source>The model at step {step} is not available: {err}</source>
+        <translation>단계 {step}의 모델을 쓸 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>Hugging Face tokenizer.json (*.json)</source>
+        <translation>Hugging Face tokenizer.json (*.json)</translation>
+    </message>
+    <message>
+        <source>BERT vocab.txt (*.txt)</source>
+        <translation>BERT vocab.txt (*.txt)</translation>
+    </message>
+    <message>
+        <source>Save the model at step {step}</source>
+        <translation>단계 {step}의 모델 저장</translation>
+    </message>
+    <message>
+        <source>Could not save the model: {err}</source>
+        <translation>모델을 저장할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>Saved the model at step {step}: {path}</source>
+        <translation>단계 {step}의 모델을 저장했습니다: {path}</translation>
+    </message>
+</context>
+<context>
+    <name>AlgorithmView</name>
+    <message>
+        <source>&lt;b&gt;Lattice&lt;/b&gt; of the sample line</source>
+        <translation>샘플 줄의 &lt;b&gt;격자&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;WordPiece beside BPE&lt;/b&gt; — the same words, two criteria</source>
+        <translation>&lt;b&gt;WordPiece와 BPE 나란히&lt;/b&gt; — 같은 단어, 두 가지 기준</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Tick “Compare with BPE” and train to see where BPE&apos;s count and WordPiece&apos;s score first choose different pairs.</source>
+        <translation>“BPE와 비교”를 켜고 학습하면 BPE의 빈도와 WordPiece의 점수가 처음으로 다른 쌍을 고르는 곳을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Press Train: each step of the algorithm is explained here.</source>
+        <translation>학습을 누르세요. 알고리즘의 각 단계가 여기에 설명됩니다.</translation>
+    </message>
+    <message>
+        <source>Running BPE and WordPiece side by side on the same words…</source>
+        <translation>같은 단어로 BPE와 WordPiece를 나란히 실행하는 중…</translation>
+    </message>
+    <message>
+        <source>The comparison failed: {message}</source>
+        <translation>비교에 실패했습니다: {message}</translation>
+    </message>
+    <message>
+        <source>Both criteria agree on the first {n} merges: {pairs}</source>
+        <translation>두 기준은 처음 {n}번의 병합에서 일치합니다: {pairs}</translation>
+    </message>
+    <message>
+        <source>No disagreement found: {why}</source>
+        <translation>차이를 찾지 못했습니다: {why}</translation>
+    </message>
+    <message>
+        <source>choice</source>
+        <translation>선택</translation>
+    </message>
+    <message>
+        <source>pair</source>
+        <translation>쌍</translation>
+    </message>
+    <message>
+        <source>WordPiece score</source>
+        <translation>WordPiece 점수</translation>
+    </message>
+    <message>
+        <source>BPE count</source>
+        <translation>BPE 빈도</translation>
+    </message>
+    <message>
+        <source>BPE&apos;s</source>
+        <translation>BPE의 선택</translation>
+    </message>
+    <message>
+        <source>WordPiece&apos;s</source>
+        <translation>WordPiece의 선택</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>BPE merge (count)</source>
+        <translation>BPE 병합 (빈도)</translation>
+    </message>
+    <message>
+        <source>WordPiece merge (score)</source>
+        <translation>WordPiece 병합 (점수)</translation>
+    </message>
+</context>
+<context>
+    <name>StepText</name>
+    <message>
+        <source>WordPiece merges the pair with the highest score freq(ab) / (freq(a) × freq(b)) = {pair:,} / ({left_count:,} × {right_count:,}) = {score:.4g}.</source>
+        <translation>WordPiece는 점수 freq(ab) / (freq(a) × freq(b))가 가장 높은 쌍을 병합합니다: {pair:,} / ({left_count:,} × {right_count:,}) = {score:.4g}.</translation>
+    </message>
+    <message>
+        <source>The vocabulary now holds {size:,} tokens.</source>
+        <translation>이제 어휘에 토큰이 {size:,}개 있습니다.</translation>
+    </message>
+    <message>
+        <source>Merge {step:,}: {left} + {right} → {new}</source>
+        <translation>병합 {step:,}: {left} + {right} → {new}</translation>
+    </message>
+    <message>
+        <source>BPE merges the most frequent pair (count {count:,}).</source>
+        <translation>BPE는 가장 자주 나오는 쌍을 병합합니다 (빈도 {count:,}).</translation>
+    </message>
+    <message>
+        <source>E-step: forward–backward over every word&apos;s lattice gives each piece its expected count; the corpus log-likelihood under the current scores is {log_likelihood:,.1f}.</source>
+        <translation>E 단계: 모든 단어의 격자에 전향–후향 알고리즘을 적용해 각 조각의 기대 빈도를 구합니다. 현재 점수에서 말뭉치의 로그 우도는 {log_likelihood:,.1f}입니다.</translation>
+    </message>
+    <message>
+        <source>M-step: each piece&apos;s new score is digamma(its expected count) − digamma(the sum of all expected counts), a log-probability with a prior that favours fewer pieces.</source>
+        <translation>M 단계: 각 조각의 새 점수는 digamma(그 조각의 기대 빈도) − digamma(모든 기대 빈도의 합)으로, 조각이 적은 쪽을 선호하는 사전 분포가 들어간 로그 확률입니다.</translation>
+    </message>
+    <message>
+        <source>The best segmentation of the corpus takes {tokens:,} tokens; the vocabulary holds {size:,} pieces.</source>
+        <translation>말뭉치의 최적 분할은 토큰 {tokens:,}개이고, 어휘에는 조각이 {size:,}개 있습니다.</translation>
+    </message>
+    <message>
+        <source>EM round {round}, iteration {iteration}</source>
+        <translation>EM 라운드 {round}, 반복 {iteration}</translation>
+    </message>
+    <message>
+        <source>A piece&apos;s loss is how much the corpus log-likelihood would drop if the piece were gone and its occurrences were split the next best way; the pieces with the smallest losses go.</source>
+        <translation>조각의 손실은 그 조각이 없어져 그 자리가 차선의 방식으로 나뉠 때 말뭉치의 로그 우도가 얼마나 줄어드는지입니다. 손실이 가장 작은 조각들이 제거됩니다.</translation>
+    </message>
+    <message>
+        <source>This round keeps {share:.0%} of the pieces.</source>
+        <translation>이번 라운드는 조각의 {share:.0%}를 남깁니다.</translation>
+    </message>
+    <message>
+        <source>Pruning round {round}: {before:,} → {after:,} pieces</source>
+        <translation>가지치기 라운드 {round}: 조각 {before:,}개 → {after:,}개</translation>
+    </message>
+    <message>
+        <source>The size counts the meta pieces &lt;unk&gt;, &lt;s&gt; and &lt;/s&gt;.</source>
+        <translation>크기에는 메타 조각 &lt;unk&gt;, &lt;s&gt;, &lt;/s&gt;가 포함됩니다.</translation>
+    </message>
+    <message>
+        <source>Final vocabulary: {size:,} pieces</source>
+        <translation>최종 어휘: 조각 {size:,}개</translation>
+    </message>
+    <message>
+        <source>BPE merges {left} + {right}, the most frequent pair (count {count:,}).</source>
+        <translation>BPE는 가장 자주 나오는 쌍 {left} + {right}를 병합합니다 (빈도 {count:,}).</translation>
+    </message>
+    <message>
+        <source>WordPiece merges {left} + {right}, the best score {pair:,} / ({left_count:,} × {right_count:,}) = {score:.4g}.</source>
+        <translation>WordPiece는 점수가 가장 높은 {left} + {right}를 병합합니다: {pair:,} / ({left_count:,} × {right_count:,}) = {score:.4g}.</translation>
+    </message>
+    <message>
+        <source>Step {step:,}: the criteria disagree</source>
+        <translation>단계 {step:,}: 두 기준이 다르게 고릅니다</translation>
+    </message>
+    <message>
+        <source>Step {step:,}</source>
+        <translation>단계 {step:,}</translation>
+    </message>
+    <message>
+        <source>{left} and {right} never appear apart, so the score is as high as their count allows.</source>
+        <translation>{left}와 {right}는 늘 함께 나오므로, 점수는 빈도가 허용하는 만큼 높습니다.</translation>
+    </message>
+    <message>
+        <source>Both pieces continue a word, so {new} continues a word too (it keeps its ##).</source>
+        <translation>두 조각 모두 단어를 잇는 조각이므로 {new}도 단어를 잇는 조각입니다 (##가 남습니다).</translation>
+    </message>
+    <message>
+        <source>{left} starts a word, so {new} starts a word too (the ## of {right} goes).</source>
+        <translation>{left}가 단어를 시작하므로 {new}도 단어를 시작합니다 ({right}의 ##는 사라집니다).</translation>
+    </message>
+    <message>
+        <source>That is {change:+,.1f} since the previous iteration.</source>
+        <translation>이전 반복보다 {change:+,.1f} 달라졌습니다.</translation>
+    </message>
+    <message>
+        <source>Dropped because their expected count fell below 0.5: {count:,} ({examples}).</source>
+        <translation>기대 빈도가 0.5 아래로 떨어져 제거됨: {count:,}개 ({examples}).</translation>
+    </message>
+    <message>
+        <source>Removed for the smallest losses ({low:.3g} to {high:.3g}): {count:,} ({examples}).</source>
+        <translation>손실이 가장 작아 제거됨 ({low:.3g} ~ {high:.3g}): {count:,}개 ({examples}).</translation>
+    </message>
+    <message>
+        <source>Removed because no best segmentation of the corpus uses them: {count:,} ({examples}).</source>
+        <translation>말뭉치의 어떤 최적 분할도 쓰지 않아 제거됨: {count:,}개 ({examples}).</translation>
+    </message>
+    <message>
+        <source>Removed because their own best segmentation is other pieces: {count:,} ({examples}).</source>
+        <translation>자기 자신의 최적 분할이 다른 조각들이라 제거됨: {count:,}개 ({examples}).</translation>
+    </message>
+    <message>
+        <source>The smallest loss among the pieces kept is {kept:.3g}.</source>
+        <translation>남은 조각 중 가장 작은 손실은 {kept:.3g}입니다.</translation>
+    </message>
+    <message>
+        <source>Cut for the lowest scores to reach the vocabulary size: {count:,} ({examples}).</source>
+        <translation>어휘 크기에 맞추려고 점수가 가장 낮은 조각을 잘라냄: {count:,}개 ({examples}).</translation>
+    </message>
+    <message>
+        <source>Characters that EM had dropped, added back with the lowest scores so that every character of the corpus can still be written: {count:,} ({examples}).</source>
+        <translation>EM이 제거했던 문자를 가장 낮은 점수로 다시 넣어 말뭉치의 모든 문자를 여전히 쓸 수 있게 함: {count:,}개 ({examples}).</translation>
+    </message>
+    <message>
+        <source>WordPiece has no pair spelled {left} + {right} at this step.</source>
+        <translation>이 단계의 WordPiece에는 {left} + {right}로 쓰이는 쌍이 없습니다.</translation>
+    </message>
+    <message>
+        <source>BPE has no pair spelled {left} + {right} at this step.</source>
+        <translation>이 단계의 BPE에는 {left} + {right}로 쓰이는 쌍이 없습니다.</translation>
+    </message>
+    <message>
+        <source>{description}</source>
+        <translation>{description}</translation>
+    </message>
+    <message>
+        <source>Every {right} comes right after {left}.</source>
+        <translation>모든 {right}는 {left} 바로 뒤에 나옵니다.</translation>
+    </message>
+    <message>
+        <source>WordPiece scores BPE&apos;s choice as {left} + {right}: {pair:,} / ({left_count:,} × {right_count:,}) = {score:.4g}, the same score: WordPiece&apos;s tie rule decides.</source>
+        <translation>WordPiece는 BPE의 선택을 {left} + {right}로 보고 점수를 매깁니다: {pair:,} / ({left_count:,} × {right_count:,}) = {score:.4g}, 같은 점수이므로 WordPiece의 동점 규칙이 결정합니다.</translation>
+    </message>
+    <message>
+        <source>WordPiece scores BPE&apos;s choice as {left} + {right}: {pair:,} / ({left_count:,} × {right_count:,}) = {score:.4g}.</source>
+        <translation>WordPiece는 BPE의 선택을 {left} + {right}로 보고 점수를 매깁니다: {pair:,} / ({left_count:,} × {right_count:,}) = {score:.4g}.</translation>
+    </message>
+    <message>
+        <source>BPE counts WordPiece&apos;s choice as {left} + {right}: count {count:,}, the same count: BPE&apos;s tie rule decides.</source>
+        <translation>BPE는 WordPiece의 선택을 {left} + {right}로 보고 셉니다: 빈도 {count:,}, 같은 빈도이므로 BPE의 동점 규칙이 결정합니다.</translation>
+    </message>
+    <message>
+        <source>BPE counts WordPiece&apos;s choice as {left} + {right}: count {count:,}.</source>
+        <translation>BPE는 WordPiece의 선택을 {left} + {right}로 보고 셉니다: 빈도 {count:,}.</translation>
+    </message>
+    <message>
+        <source>Every {left} is followed by {right}.</source>
+        <translation>모든 {left} 뒤에는 {right}가 옵니다.</translation>
+    </message>
+    <message>
+        <source>{share:.0%} of the {left} are followed by {right}, and {share_right:.0%} of the {right} come after {left}.</source>
+        <translation>{left}의 {share:.0%} 뒤에 {right}가 오고, {right}의 {share_right:.0%}는 {left} 뒤에 나옵니다.</translation>
+    </message>
+</context>
 </TS>

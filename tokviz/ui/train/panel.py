@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QWidget
 from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
+from tokviz.ui.train.algorithms import AlgorithmTraining
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.corpus_choice import CorpusChoice
 from tokviz.ui.train.model_at_step import ModelAtStep
@@ -89,6 +90,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         self._dark = theme.is_dark()
 
         self._build()
+        self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
         self.frame_timer = QTimer(self)
         self.frame_timer.setInterval(FRAME_MS)
         self.frame_timer.timeout.connect(self._on_frame)
@@ -113,6 +115,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
     # ================================================================ transport
     def train_or_play(self) -> None:
         """Train (a new run), or continue playing a paused animation / run."""
+        if self.algorithms.active():
+            return self.algorithms.play()
         if self.replay is not None and self.playback.can_play_on(len(self.replay), self.run is not None):
             self.playback.play()
             if self.run is not None:
@@ -131,6 +135,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         The speed box shows the pace and can still be changed; :meth:`stop_auto_play` gives the
         user's own speed back.
         """
+        if self.algorithms.active():
+            self.algorithms.auto_play(pace)
+            return True
         index = speed_index(pace)
         if self._speed_before_auto is None:
             self._speed_before_auto = self.speed_combo.currentIndex()
@@ -143,6 +150,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
 
     def stop_auto_play(self) -> None:
         """Leaving presentation mode: back to the speed the user had chosen (playing goes on)."""
+        self.algorithms.stop_auto_play()
         if self._speed_before_auto is not None:
             self.speed_combo.setCurrentIndex(self._speed_before_auto)
             self._speed_before_auto = None
@@ -152,6 +160,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         if source is not None:
             self.source = source
             self.sources[self.corpus_combo.currentIndex()] = source
+        if self.algorithms.active():
+            return self.algorithms.start()
         self._stop_run()
         self.reset()
         self.message.clear()
@@ -224,6 +234,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
 
     def pause(self) -> None:
         """Stop the animation and the trainer where they are (the worker blocks between merges)."""
+        if self.algorithms.active():
+            return self.algorithms.pause()
         self.playback.pause()
         if self.run is not None:
             self.run.worker.pause()
@@ -232,6 +244,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
 
     def step(self) -> None:
         """One merge forward: from the recording when it is ahead, else ask the trainer for one more."""
+        if self.algorithms.active():
+            return self.algorithms.step()
         if self.replay is None:
             self.playback.pause()
             return
@@ -246,6 +260,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
 
     def run_to_end(self) -> None:
         """Show the last step and keep following the trainer as fast as it goes."""
+        if self.algorithms.active():
+            return self.algorithms.run_to_end()
         if self.replay is None:
             self.start_training()
         self.playback.play(fast=True)
@@ -257,6 +273,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
 
     def cancel(self) -> None:
         """Stop the trainer; what it learned so far stays (playable, scrubbable, savable)."""
+        if self.algorithms.active():
+            return self.algorithms.cancel()
         if self.run is not None:
             self._stop_run()
             self.finished = Finished("cancelled", len(self.replay or ()), self.tr("Training cancelled."))
@@ -270,6 +288,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
     def reset(self) -> None:
         """Forget the run: stop the trainer, clear every view and withdraw the model offered to the
         other panels (it belonged to the run that is gone)."""
+        if getattr(self, "algorithms", None) is not None and self.algorithms.active():
+            return self.algorithms.reset()
         self._stop_run()
         self.offer_timer.stop()
         self._offer_pending = False
@@ -334,6 +354,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         self.frame_timer.stop()
         self.offer_timer.stop()
         self._stop_run()
+        self.algorithms.shutdown()
 
     # ================================================================ worker events
     def _on_batch(self, steps: list) -> None:

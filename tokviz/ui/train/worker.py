@@ -121,7 +121,7 @@ class TrainWorker(QObject):
         try:
             events = iter(self._make_events(self.is_cancelled))
             for event in events:
-                if isinstance(event, MergeStep):
+                if is_step(event):
                     pending.append(event)
                     self.merges_seen = event.step
                 elif isinstance(event, Progress):
@@ -138,7 +138,7 @@ class TrainWorker(QObject):
                     break
                 if time.monotonic() - last_flush >= BATCH_SECONDS:
                     flush()
-                if self._paused and isinstance(event, MergeStep):
+                if self._paused and is_step(event):
                     flush()  # show everything done so far before blocking
                     self.waiting.emit(self.merges_seen)
                     self._wait_while_paused()
@@ -169,6 +169,13 @@ class TrainWorker(QObject):
                     pass
         flush()
         self.finished.emit(finished, True)
+
+
+def is_step(event: object) -> bool:
+    """A step event of any trainer (a BPE or WordPiece merge, a Unigram EM or pruning round): see
+    tokviz.core.training; Progress and Finished are not steps."""
+    return isinstance(event, MergeStep) or (
+        hasattr(event, "step") and hasattr(event, "description") and not isinstance(event, (Progress, Finished)))
 
 
 def _cancelled_message() -> str:
