@@ -285,12 +285,21 @@ class NormalizationView(QWidget):
             self.marked.show()
             self.cards.set_changes(report.changes)
             self.scroll.show()
-            # room for up to two rows of cards; more scroll
-            one_row = self.cards._card_size(report.changes[0]).height() + 10
-            self.scroll.setFixedHeight(int(min(self.cards.heightForWidth(max(self.scroll.viewport().width(), 400)),
-                                               2 * one_row + 6)) + 4)
+            self._fit_cards()
         self.show()
         self.shown.emit()
+
+    def _fit_cards(self) -> None:
+        """Room for the cards' rows at the view's width, two rows at most (more scroll)."""
+        if self.report is None or not self.report.changes:
+            return
+        one_row = self.cards._card_size(self.report.changes[0]).height() + 6
+        width = max(self.width(), 400) - 4
+        self.scroll.setFixedHeight(int(min(self.cards.heightForWidth(width), 2 * one_row + 4)) + 2)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_cards()
 
     def _mark_color(self) -> QColor:
         """A tint of the highlight over the window colour (rich text has no alpha): the text on it
