@@ -51,6 +51,11 @@ KIND_LABELS = {  # translated when the layers are built
 }
 JAMO_ROLES = ("초성", "중성", "종성")  # initial consonant, vowel, final consonant
 ROLE_INDEX = {"choseong": 0, "jungseong": 1, "jongseong": 2}
+BYTE_ROLE_WORDS = {  # the byte tooltip's words for a byte's role, translated when the layers are built
+    "lead": QT_TRANSLATE_NOOP("ByteLayersView", "lead byte"),
+    "continuation": QT_TRANSLATE_NOOP("ByteLayersView", "continuation byte"),
+    "ascii": QT_TRANSLATE_NOOP("ByteLayersView", "ASCII byte"),
+}
 COMPAT_JAMO_LABEL = QT_TRANSLATE_NOOP("ByteLayersView", "compat. jamo")
 
 
@@ -160,7 +165,9 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
         out.jamo.extend(jamo_spans(cp))
     for b in utf8_bytes(sub):
         out.bytes.append(Span(b.offset, b.offset + 1, f"{b.value:02X}", b.role,
-                              f"byte {out.byte_start + b.offset}: 0x{b.value:02X} = {b.value:08b} ({b.role})"))
+                              QCoreApplication.translate("ByteLayersView", "byte {offset}: 0x{hex} = {bits} ({role})").format(
+                                  offset=out.byte_start + b.offset, hex=f"{b.value:02X}", bits=f"{b.value:08b}",
+                                  role=QCoreApplication.translate("ByteLayersView", BYTE_ROLE_WORDS.get(b.role, b.role)))))
         out.byte_roles.append(b.role)
     # Which token owns each byte; consecutive bytes of one token form one span on the token row.
     owners = [encoding.token_at_byte(out.byte_start + k) for k in range(out.columns)]
@@ -511,7 +518,7 @@ class ByteLayersView(QWidget):
             p.drawText(QRectF(x0, y + 3, x1 - x0, mid_h), Qt.AlignmentFlag.AlignCenter, s.label)
             p.setFont(self._small)
             p.drawText(QRectF(x0, y + 3 + mid_h, x1 - x0, h - mid_h - 10), Qt.AlignmentFlag.AlignCenter,
-                       {"lead": self.tr("lead"), "continuation": self.tr("cont"), "ascii": "ascii"}.get(role, role))
+                       {"lead": self.tr("lead"), "continuation": self.tr("cont"), "ascii": self.tr("ascii")}.get(role, role))
             if owner >= 0 and owner < len(self.colors):
                 # the owning token's colour under each byte ties this row to the token row
                 p.fillRect(QRectF(x0, y + h - 5, x1 - x0, 4), self.colors[owner])
