@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtWidgets import QScrollArea
 
 from tokviz.core.bpe.model import BPEModel
+from tokviz.core.encoders.registry import Registry
 from tokviz.core.encoding import Encoding
 from tokviz.core.normalization import changes
 from tokviz.ui.inspect.byte_layers import ByteLayersView, build_layers
@@ -16,7 +17,6 @@ from tokviz.ui.inspect.describe import describe_token, selection_details
 from tokviz.ui.inspect.normalization_view import NormalizationView
 from tokviz.ui.inspect.panel import InspectPanel
 from tokviz.ui.session import Session
-from tokviz.core.encoders.registry import Registry
 from tokviz.ui.token_colors import token_colors
 
 BYTES = BPEModel(mode="byte", merges=[])  # every byte its own token: the layers show all of them

@@ -164,10 +164,10 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
                                     f"{cp.label} {cp.name}", name=cp.name))
         out.jamo.extend(jamo_spans(cp))
     for b in utf8_bytes(sub):
-        out.bytes.append(Span(b.offset, b.offset + 1, f"{b.value:02X}", b.role,
-                              QCoreApplication.translate("ByteLayersView", "byte {offset}: 0x{hex} = {bits} ({role})").format(
-                                  offset=out.byte_start + b.offset, hex=f"{b.value:02X}", bits=f"{b.value:08b}",
-                                  role=QCoreApplication.translate("ByteLayersView", BYTE_ROLE_WORDS.get(b.role, b.role)))))
+        role = QCoreApplication.translate("ByteLayersView", BYTE_ROLE_WORDS.get(b.role, b.role))
+        tip = QCoreApplication.translate("ByteLayersView", "byte {offset}: 0x{hex} = {bits} ({role})").format(
+            offset=out.byte_start + b.offset, hex=hex_bytes(bytes([b.value])), bits=f"{b.value:08b}", role=role)
+        out.bytes.append(Span(b.offset, b.offset + 1, hex_bytes(bytes([b.value])), b.role, tip))
         out.byte_roles.append(b.role)
     # Which token owns each byte; consecutive bytes of one token form one span on the token row.
     owners = [encoding.token_at_byte(out.byte_start + k) for k in range(out.columns)]
@@ -221,9 +221,9 @@ def jamo_spans(cp) -> list[Span]:
     if role is not None:
         word = JAMO_ROLES[ROLE_INDEX[role]]
         letter = jamo_letter(ch)
+        tip = QCoreApplication.translate("ByteLayersView", "{role} {letter}: conjoining jamo {point} {name}")
         return [Span(cp.byte_start, cp.byte_end, letter, word,
-                     QCoreApplication.translate("ByteLayersView", "{role} {letter}: conjoining jamo {point} {name}").format(
-                         role=word, letter=letter, point=cp.label, name=cp.name))]
+                     tip.format(role=word, letter=letter, point=cp.label, name=cp.name))]
     if is_compat_jamo(ch):
         return [Span(cp.byte_start, cp.byte_end, ch, QCoreApplication.translate("ByteLayersView", COMPAT_JAMO_LABEL),
                      QCoreApplication.translate(
@@ -429,8 +429,8 @@ class ByteLayersView(QWidget):
         for title, h in self._rows:
             if not h:
                 continue
-            p.drawText(QRectF(left + 4, y, self._title_w - 8, h), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                       self._titles.get(title, title))
+            p.drawText(QRectF(left + 4, y, self._title_w - 8, h),
+                       Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self._titles.get(title, title))
             y += h + self._gap
 
     def moveEvent(self, event) -> None:  # noqa: N802
@@ -518,7 +518,8 @@ class ByteLayersView(QWidget):
             p.drawText(QRectF(x0, y + 3, x1 - x0, mid_h), Qt.AlignmentFlag.AlignCenter, s.label)
             p.setFont(self._small)
             p.drawText(QRectF(x0, y + 3 + mid_h, x1 - x0, h - mid_h - 10), Qt.AlignmentFlag.AlignCenter,
-                       {"lead": self.tr("lead"), "continuation": self.tr("cont"), "ascii": self.tr("ascii")}.get(role, role))
+                       {"lead": self.tr("lead"), "continuation": self.tr("cont"),
+                        "ascii": self.tr("ascii")}.get(role, role))
             if owner >= 0 and owner < len(self.colors):
                 # the owning token's colour under each byte ties this row to the token row
                 p.fillRect(QRectF(x0, y + h - 5, x1 - x0, 4), self.colors[owner])

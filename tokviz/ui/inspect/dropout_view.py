@@ -11,8 +11,8 @@ Under it, a strip over the text's bytes::
      ▮  ▂  █  ▁                  share of N samples with a token boundary at that byte
 
 The bars are :func:`tokviz.core.dropout.boundary_frequencies` over N seeded samples; a boundary the
-plain encoding also has is drawn in the highlight colour (blue), one that only dropout makes orange. Both the sample and the
-statistics are computed in a worker (:class:`~tokviz.ui.common.tasks.TaskRunner`, latest wins).
+plain encoding also has is drawn in the highlight colour (blue), one that only dropout makes orange.
+Both the sample and the statistics are computed in a worker (:class:`~tokviz.ui.common.tasks.TaskRunner`, latest wins).
 """
 
 from __future__ import annotations

@@ -208,9 +208,8 @@ class ChangeCards(QWidget):
         pos = event.position()
         for rect, change, _ in self._cards:
             if rect.contains(pos):
-                QToolTip.showText(event.globalPosition().toPoint(),
-                                  f"{change.label}\n{code_points_line(change.before)} → {code_points_line(change.after)}",
-                                  self)
+                points = f"{code_points_line(change.before)} → {code_points_line(change.after)}"
+                QToolTip.showText(event.globalPosition().toPoint(), f"{change.label}\n{points}", self)
                 return
         QToolTip.hideText()
 

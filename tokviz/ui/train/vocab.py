@@ -8,8 +8,7 @@ from PySide6.QtGui import QColor
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe.model import END_OF_WORD
-# pieces and hex as every view and the CLI draw them (render.py and tree.py import them from here)
-from tokviz.core.display import hex_bytes, visible_piece  # noqa: F401
+from tokviz.core.display import hex_bytes, visible_piece  # noqa: F401 (as every view draws them; render, tree use them)
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.token_colors import token_color
 
