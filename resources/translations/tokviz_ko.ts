@@ -179,6 +179,10 @@ byte span [{start}, {end})</source>
         <source>The first {max} are shown as cards.</source>
         <translation>처음 {max}개를 카드로 보여 줍니다.</translation>
     </message>
+    <message>
+        <source>Show or hide the marked text and the changes</source>
+        <translation>표시한 텍스트와 바뀐 내용 보이기/숨기기</translation>
+    </message>
 </context>
 <context>
     <name>BoundaryStrip</name>
@@ -194,8 +198,12 @@ byte span [{start}, {end})</source>
 <context>
     <name>DropoutView</name>
     <message>
-        <source>&lt;b&gt;BPE-dropout&lt;/b&gt;</source>
-        <translation>&lt;b&gt;BPE 드롭아웃&lt;/b&gt;</translation>
+        <source>BPE-dropout</source>
+        <translation>BPE 드롭아웃</translation>
+    </message>
+    <message>
+        <source>Show or hide the sample and the boundary bars</source>
+        <translation>표본과 경계 막대 보이기/숨기기</translation>
     </message>
     <message>
         <source>P</source>

@@ -119,3 +119,11 @@ def test_the_inspector_offers_dropout_for_a_trained_model(qtbot, model):
     qtbot.waitUntil(lambda: not panel.dropout_view.busy())
     assert panel.dropout_view.result.text == TEXT
     panel.shutdown()
+
+
+def test_folding_gives_the_room_back(qtbot, view):
+    tall = view.height()
+    view.title.setChecked(False)
+    assert view.height() < tall / 2 and not view.strip_scroll.isVisible()
+    view.title.setChecked(True)
+    assert view.height() == tall

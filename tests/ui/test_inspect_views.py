@@ -159,3 +159,14 @@ def test_hex_is_upper_case_in_the_layers_and_the_details():
     layers = build_layers(enc, 0, 1)
     assert [s.label for s in layers.bytes] == ["ED", "95", "9C"]
     assert "ED" in selection_details(enc, (0, 0))
+
+
+def test_normalization_details_fold_to_the_summary_line(qtbot):
+    view = NormalizationView()
+    qtbot.addWidget(view)
+    view.show_changes("①", "NFKC")
+    assert view.scroll.isVisible() and view.marked.isVisible()
+    view.fold.setChecked(False)
+    assert not view.scroll.isVisible() and not view.marked.isVisible() and view.summary.isVisible()
+    view.show_changes("①②", "NFKC")  # a new text keeps the user's choice
+    assert not view.scroll.isVisible() and view.card_labels() == ["① → 1", "② → 2"]

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSlider,
     QSpinBox,
+    QToolButton,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -267,7 +268,16 @@ class DropoutView(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 4, 0, 2)
         row = QHBoxLayout()
-        self.title = QLabel(self.tr("<b>BPE-dropout</b>"))
+        # the title folds the sample and the bars away (a short projector screen needs the room)
+        self.title = QToolButton()
+        self.title.setText(self.tr("BPE-dropout"))
+        self.title.setCheckable(True)
+        self.title.setChecked(True)
+        self.title.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.title.setArrowType(Qt.ArrowType.DownArrow)
+        self.title.setAutoRaise(True)
+        self.title.setToolTip(self.tr("Show or hide the sample and the boundary bars"))
+        self.title.toggled.connect(self._on_expanded)
         row.addWidget(self.title)
         row.addWidget(QLabel(self.tr("P")))
         self.p_slider = QSlider(Qt.Orientation.Horizontal)
@@ -318,8 +328,11 @@ class DropoutView(QWidget):
         self.hide()
 
     def refresh_fonts(self) -> None:
-        for w in (self.title, self.summary, self.p_label):
+        for w in (self.summary, self.p_label):
             w.setFont(fonts.ui_font(10.5))
+        bold = fonts.ui_font(10.5)
+        bold.setBold(True)
+        self.title.setFont(bold)
         self.strip.set_result(self.result, theme.is_dark())
         if self.layout() is not None:
             self._fit_strip()
@@ -388,6 +401,15 @@ class DropoutView(QWidget):
         self._fit_strip()
         self.updated.emit()
 
+    def expanded(self) -> bool:
+        return self.title.isChecked()
+
+    def _on_expanded(self, on: bool) -> None:
+        self.title.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.summary.setVisible(on)
+        self.strip_scroll.setVisible(on)
+        self._fit_strip()
+
     def _set_summary(self, text: str) -> None:
         self._summary_text = text
         self.summary.setToolTip(text)
@@ -406,10 +428,10 @@ class DropoutView(QWidget):
         self.strip_scroll.setFixedHeight(strip_h)
         margins = self.layout().contentsMargins()
         controls = max(self.p_slider.sizeHint().height(), self.seed_spin.sizeHint().height(),
-                       self.reroll_button.sizeHint().height())
+                       self.reroll_button.sizeHint().height(), self.title.sizeHint().height())
         spacing = self.layout().spacing()
-        self.setFixedHeight(margins.top() + margins.bottom() + controls + self.summary.sizeHint().height()
-                            + strip_h + 2 * spacing)
+        details = self.summary.sizeHint().height() + strip_h + 2 * spacing if self.expanded() else 0
+        self.setFixedHeight(margins.top() + margins.bottom() + controls + details)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)

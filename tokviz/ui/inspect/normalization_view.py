@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QLabel, QScrollArea, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QToolTip, QVBoxLayout, QWidget
 
 from tokviz.core.display import piece_marker, visible_piece
 from tokviz.core.normalization import Change, changes
@@ -236,7 +236,18 @@ class NormalizationView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        box.addWidget(self.summary)
+        head = QHBoxLayout()
+        # folds the marked text and the cards away, leaving the summary line
+        self.fold = QToolButton()
+        self.fold.setCheckable(True)
+        self.fold.setChecked(True)
+        self.fold.setArrowType(Qt.ArrowType.DownArrow)
+        self.fold.setAutoRaise(True)
+        self.fold.setToolTip(self.tr("Show or hide the marked text and the changes"))
+        self.fold.toggled.connect(self._on_fold)
+        head.addWidget(self.fold)
+        head.addWidget(self.summary, 1)
+        box.addLayout(head)
         box.addWidget(self.marked)
         box.addWidget(self.scroll)
         self.refresh_fonts()
@@ -281,12 +292,18 @@ class NormalizationView(QWidget):
             self.summary.setText(count.format(form=report.form, n=f"{report.changed_chars:,}", k=f"{n:,}") + (
                 " " + self.tr("The first {max} are shown as cards.").format(max=MAX_CARDS) if n > MAX_CARDS else ""))
             self.marked.setText(marked_text_html(report, self._mark_color()))
-            self.marked.show()
+            self.marked.setVisible(self.fold.isChecked())
             self.cards.set_changes(report.changes)
-            self.scroll.show()
+            self.scroll.setVisible(self.fold.isChecked())
             self._fit_cards()
         self.show()
         self.shown.emit()
+
+    def _on_fold(self, on: bool) -> None:
+        self.fold.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        has_changes = self.report is not None and bool(self.report.changes)
+        self.marked.setVisible(on and has_changes)
+        self.scroll.setVisible(on and has_changes)
 
     def _fit_cards(self) -> None:
         """Room for the cards' rows at the view's width, two rows at most (more scroll)."""
