@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokviz.core.display import hex_bytes, token_label, visible_piece
+from tokviz.core.display import hex_bytes, visible_piece
 from tokviz.core.dropout import BoundaryStats, boundary_frequencies, supports_dropout
 from tokviz.core.encoding import Encoding
 from tokviz.ui import fonts, theme
@@ -102,8 +102,9 @@ class BoundaryStrip(QWidget):
 
     def _refresh_fonts(self) -> None:
         self._glyph = fonts.ui_font(15)
-        self._mono = fonts.mono_font(8.5)
-        self._col_w = max(14.0, QFontMetricsF(self._mono).horizontalAdvance("EC") + 6)
+        self._mono = fonts.mono_font(9.5)
+        # a one-byte token's id (three digits) and hex stay readable in their own column
+        self._col_w = max(18.0, QFontMetricsF(self._mono).horizontalAdvance("000") + 6)
 
     def set_result(self, result: DropoutResult | None, dark: bool = False) -> None:
         self.result = result
@@ -219,7 +220,8 @@ class BoundaryStrip(QWidget):
                            mfm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, rect.width()))
                 p.drawText(QRectF(rect.x(), ty + 2 + mfm.height(), rect.width(), mfm.height()),
                            Qt.AlignmentFlag.AlignCenter,
-                           mfm.elidedText(token_label(t), Qt.TextElideMode.ElideRight, rect.width()))
+                           mfm.elidedText(visible_piece(t.piece) if t.piece is not None else hex_bytes(t.bytes),
+                                          Qt.TextElideMode.ElideRight, rect.width()))
             # boundary bars
             by = ty + token_h + 4
             p.setPen(QPen(dim, 1))
