@@ -37,10 +37,8 @@ class NormalizationReport:
     text: str
     form: str
     changes: tuple[Change, ...]
-
-    @property
-    def changed_chars(self) -> int:
-        return sum(c.end - c.start for c in self.changes)
+    changed_chars: int = 0  # characters of the text inside a change (counted in the worker: NFD of a
+    # Korean paste makes millions of changes, too many to add up on the GUI thread)
 
 
 def find_changes(text: str, form: str, is_cancelled=lambda: False) -> NormalizationReport | None:
@@ -54,7 +52,7 @@ def find_changes(text: str, form: str, is_cancelled=lambda: False) -> Normalizat
     found = changes(text, form)
     if is_cancelled():
         return None
-    return NormalizationReport(text, form, tuple(found))
+    return NormalizationReport(text, form, tuple(found), sum(c.end - c.start for c in found))
 
 
 def code_points_line(s: str) -> str:
