@@ -114,6 +114,8 @@ def test_normalization_view_shows_nfd_splitting_syllables(qtbot):
     assert view.card_labels() == ["한 → \u1112\u1161\u11ab"]
     view.show_changes("한 a", "none")
     assert not view.isVisible()
+    view.refresh_fonts()  # presentation mode, theme switch: "none" stays hidden
+    assert not view.isVisible()
 
 
 def test_normalization_of_a_long_text_is_found_in_the_worker(qtbot):

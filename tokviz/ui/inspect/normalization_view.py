@@ -254,7 +254,7 @@ class NormalizationView(QWidget):
     def refresh_fonts(self) -> None:
         self.summary.setFont(fonts.ui_font(10.5))
         self.marked.setFont(fonts.ui_font(12))
-        if self.report is not None:
+        if self.report is not None and self.report.form != "none":
             self._show(self.report)
 
     def show_changes(self, text: str, form: str) -> None:
@@ -278,6 +278,10 @@ class NormalizationView(QWidget):
 
     def _show(self, report: NormalizationReport) -> None:
         self.report = report
+        if report.form == "none":
+            self.hide()
+            self.shown.emit()
+            return
         n = len(report.changes)
         if not n:
             self.summary.setText(self.tr("{form} changes nothing in this text.").format(form=report.form))
