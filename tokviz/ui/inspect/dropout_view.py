@@ -101,8 +101,12 @@ class BoundaryStrip(QWidget):
         self._refresh_fonts()
 
     def _refresh_fonts(self) -> None:
-        self._glyph = fonts.ui_font(15)
-        self._mono = fonts.mono_font(9.5)
+        # enlarged fonts (presentation mode) grow the glyphs by half the scale only: the strip sits
+        # between the token view and the byte layers and must leave both their room
+        s = fonts.scale()
+        damped = (1 + (s - 1) * 0.5) / s if s > 1 else 1.0
+        self._glyph = fonts.ui_font(15 * damped)
+        self._mono = fonts.mono_font(9.5 * max(damped, 0.85))
         # a one-byte token's id (three digits) and hex stay readable in their own column
         self._col_w = max(18.0, QFontMetricsF(self._mono).horizontalAdvance("000") + 6)
 
