@@ -238,6 +238,10 @@ byte span [{start}, {end})</source>
         <translation>표본 추출 중…</translation>
     </message>
     <message>
+        <source>P = {p:.2f}, seed {seed}: {n} tokens; counting boundaries over {samples} samples…</source>
+        <translation>P = {p:.2f}, 시드 {seed}: 토큰 {n}개; 표본 {samples}개에서 경계를 세는 중…</translation>
+    </message>
+    <message>
         <source>P = {p:.2f}, seed {seed}: {n} tokens (plain encoding: {plain}); over {samples} samples {mean:.1f} tokens on average. Bars: share of samples with a boundary at that byte (blue: the plain encoding has it too; orange: only dropout makes it).</source>
         <translation>P = {p:.2f}, 시드 {seed}: 토큰 {n}개 (일반 인코딩: {plain}개); 표본 {samples}개에서 평균 토큰 {mean:.1f}개. 막대: 그 바이트에 경계가 있는 표본의 비율 (파랑: 일반 인코딩에도 있음, 주황: 드롭아웃만 만듦).</translation>
     </message>

@@ -11,7 +11,7 @@ from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.dropout import boundary_frequencies
 from tokviz.core.encoders.registry import Registry
-from tokviz.ui.inspect.dropout_view import DropoutView, dropout_text
+from tokviz.ui.inspect.dropout_view import MAX_CHARS, DropoutView, dropout_text
 from tokviz.ui.inspect.panel import InspectPanel
 from tokviz.ui.session import Session
 
@@ -102,7 +102,7 @@ def test_hidden_for_an_encoder_without_dropout(qtbot, view):
 def test_long_text_is_cut_at_a_space():
     text = "가나 " * 2000
     cut = dropout_text(text)
-    assert len(cut) <= 2000 and cut.endswith(" ") and text.startswith(cut)
+    assert MAX_CHARS - 3 <= len(cut) <= MAX_CHARS and cut.endswith(" ") and text.startswith(cut)
 
 
 def test_the_inspector_offers_dropout_for_a_trained_model(qtbot, model):
@@ -127,3 +127,17 @@ def test_folding_gives_the_room_back(qtbot, view):
     assert view.height() < tall / 2 and not view.strip_scroll.isVisible()
     view.title.setChecked(True)
     assert view.height() == tall
+
+
+def test_the_sample_is_reported_before_the_count(model):
+    from tokviz.ui.common.tasks import TaskState
+    from tokviz.ui.inspect.dropout_view import sample_and_count
+
+    reports = []
+    result = sample_and_count(model, TEXT, 0.4, 9, 30, state=TaskState(reports.append))
+    (done, total, early), = reports
+    assert early.stats is None and early.sample.ids == result.sample.ids
+    assert result.stats.samples == 30
+    cancelled = TaskState()
+    cancelled.cancel()
+    assert sample_and_count(model, TEXT, 0.4, 9, 30, state=cancelled) is None
