@@ -11,7 +11,8 @@ from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.dropout import boundary_frequencies
 from tokviz.core.encoders.registry import Registry
-from tokviz.ui.inspect.dropout_view import MAX_CHARS, DropoutView, dropout_text
+from tokviz.ui.common.tasks import TaskState
+from tokviz.ui.inspect.dropout_view import MAX_CHARS, DropoutView, dropout_text, sample_and_count
 from tokviz.ui.inspect.panel import InspectPanel
 from tokviz.ui.session import Session
 
@@ -130,9 +131,6 @@ def test_folding_gives_the_room_back(qtbot, view):
 
 
 def test_the_sample_is_reported_before_the_count(model):
-    from tokviz.ui.common.tasks import TaskState
-    from tokviz.ui.inspect.dropout_view import sample_and_count
-
     reports = []
     result = sample_and_count(model, TEXT, 0.4, 9, 30, state=TaskState(reports.append))
     (done, total, early), = reports
