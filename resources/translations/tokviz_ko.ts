@@ -124,6 +124,135 @@ byte span [{start}, {end})</source>
         <source>cont</source>
         <translation>연속</translation>
     </message>
+    <message>
+        <source>ascii</source>
+        <translation>ASCII</translation>
+    </message>
+    <message>
+        <source>lead byte</source>
+        <translation>선두 바이트</translation>
+    </message>
+    <message>
+        <source>continuation byte</source>
+        <translation>연속 바이트</translation>
+    </message>
+    <message>
+        <source>ASCII byte</source>
+        <translation>ASCII 바이트</translation>
+    </message>
+    <message>
+        <source>byte {offset}: 0x{hex} = {bits} ({role})</source>
+        <translation>바이트 {offset}: 0x{hex} = {bits} ({role})</translation>
+    </message>
+    <message>
+        <source>compat. jamo</source>
+        <translation>호환 자모</translation>
+    </message>
+    <message>
+        <source>{role} {letter}: conjoining jamo {point} {name}</source>
+        <translation>{role} {letter}: 조합형 자모 {point} {name}</translation>
+    </message>
+    <message>
+        <source>{letter}: compatibility jamo {point}, a letter on its own, not part of a syllable (NFKC turns it into the conjoining {conjoining})</source>
+        <translation>{letter}: 호환 자모 {point}, 음절에 속하지 않은 낱자입니다 (NFKC는 조합형 {conjoining}(으)로 바꿉니다)</translation>
+    </message>
+</context>
+<context>
+    <name>NormalizationView</name>
+    <message>
+        <source>{form}: looking for changed characters…</source>
+        <translation>{form}: 바뀐 문자를 찾는 중…</translation>
+    </message>
+    <message>
+        <source>{form} changes nothing in this text.</source>
+        <translation>{form}은(는) 이 텍스트에서 아무것도 바꾸지 않습니다.</translation>
+    </message>
+    <message>
+        <source>{form} changed {n} characters in {k} places; each is marked and numbered below.</source>
+        <translation>{form}이(가) {k}곳에서 문자 {n}개를 바꿨습니다. 아래에 각각 표시하고 번호를 붙였습니다.</translation>
+    </message>
+    <message>
+        <source>{form} changed {n} characters in {k} place; it is marked below.</source>
+        <translation>{form}이(가) {k}곳에서 문자 {n}개를 바꿨습니다. 아래에 표시했습니다.</translation>
+    </message>
+    <message>
+        <source>The first {max} are shown as cards.</source>
+        <translation>처음 {max}개를 카드로 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>Show or hide the marked text and the changes</source>
+        <translation>표시한 텍스트와 바뀐 내용 보이기/숨기기</translation>
+    </message>
+</context>
+<context>
+    <name>BoundaryStrip</name>
+    <message>
+        <source>byte {offset}: a boundary in {n} of {samples} samples ({share:.0%}){plain}</source>
+        <translation>바이트 {offset}: 표본 {samples}개 중 {n}개에서 경계 ({share:.0%}){plain}</translation>
+    </message>
+    <message>
+        <source>, and in the plain encoding</source>
+        <translation>, 일반 인코딩에도 있음</translation>
+    </message>
+</context>
+<context>
+    <name>DropoutView</name>
+    <message>
+        <source>BPE-dropout</source>
+        <translation>BPE 드롭아웃</translation>
+    </message>
+    <message>
+        <source>Show or hide the sample and the boundary bars</source>
+        <translation>표본과 경계 막대 보이기/숨기기</translation>
+    </message>
+    <message>
+        <source>P</source>
+        <translation>P</translation>
+    </message>
+    <message>
+        <source>Probability of skipping each applicable merge (0: plain encoding, 1: base tokens only)</source>
+        <translation>적용할 수 있는 각 병합을 건너뛸 확률 (0: 일반 인코딩, 1: 기본 토큰만)</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <source>Re-roll</source>
+        <translation>다시 뽑기</translation>
+    </message>
+    <message>
+        <source>Next seed: another dropout sample of the same text</source>
+        <translation>다음 시드: 같은 텍스트의 다른 드롭아웃 표본</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>표본 수</translation>
+    </message>
+    <message>
+        <source>How many dropout samples the boundary bars count</source>
+        <translation>경계 막대가 세는 드롭아웃 표본의 수</translation>
+    </message>
+    <message>
+        <source>Sampling…</source>
+        <translation>표본 추출 중…</translation>
+    </message>
+    <message>
+        <source>P = {p:.2f}, seed {seed}: {n} tokens; counting boundaries over {samples} samples…</source>
+        <translation>P = {p:.2f}, 시드 {seed}: 토큰 {n}개; 표본 {samples}개에서 경계를 세는 중…</translation>
+    </message>
+    <message>
+        <source>P = {p:.2f}, seed {seed}: {n} tokens (plain encoding: {plain}); over {samples} samples {mean:.1f} tokens on average. Bars: share of samples with a boundary at that byte (blue: the plain encoding has it too; orange: only dropout makes it).</source>
+        <translation>P = {p:.2f}, 시드 {seed}: 토큰 {n}개 (일반 인코딩: {plain}개); 표본 {samples}개에서 평균 토큰 {mean:.1f}개. 막대: 그 바이트에 경계가 있는 표본의 비율 (파랑: 일반 인코딩에도 있음, 주황: 드롭아웃만 만듦).</translation>
+    </message>
+    <message>
+        <source>(the first {n} characters)</source>
+        <translation>(처음 {n}자)</translation>
+    </message>
+    <message>
+        <source>The strip shows the first {n} bytes.</source>
+        <translation>띠에는 처음 {n}바이트를 보여 줍니다.</translation>
+    </message>
 </context>
 <context>
     <name>ChatComposer</name>

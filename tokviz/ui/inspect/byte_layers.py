@@ -4,7 +4,8 @@ Rows, aligned on one column per UTF-8 byte::
 
     grapheme cluster   [        👨‍👩‍👧‍👦         ]
     code point         [👨 U+1F468][ZWJ][👩 ...]
-    Hangul jamo        [초성 ㄱ][중성 ㅏ][종성 ㅄ]       (Hangul syllables only)
+    Hangul jamo        [초성 ㄱ][중성 ㅏ][종성 ㅄ]       (syllables, conjoining jamo of NFD and old Hangul,
+                                                     compatibility jamo such as ㅋ)
     UTF-8 byte          F0  9F  91  A8  E2 ...      (lead / continuation marked)
     token id           [    9468       ][ 101 ]       (the token that owns each byte, same colours)
 
@@ -13,17 +14,26 @@ The model for one range is built by :func:`build_layers` (plain Python), the wid
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
+from tokviz.core.display import hex_bytes, visible_piece
 from tokviz.core.encoding import Encoding
-from tokviz.core.unicode import code_points, decompose_hangul, display_char, graphemes, utf8_bytes
+from tokviz.core.unicode import (
+    code_point_name,
+    code_points,
+    decompose_hangul,
+    display_char,
+    graphemes,
+    jamo_role,
+    utf8_bytes,
+)
 from tokviz.ui import fonts
 from tokviz.ui.token_colors import text_color_on
-from tokviz.ui.inspect.cells import run_segments
 
 MAX_LAYER_BYTES = 96  # more columns than this do not fit a screen; the view says what it left out
 
@@ -40,6 +50,36 @@ KIND_LABELS = {  # translated when the layers are built
     "text": "",
 }
 JAMO_ROLES = ("초성", "중성", "종성")  # initial consonant, vowel, final consonant
+ROLE_INDEX = {"choseong": 0, "jungseong": 1, "jongseong": 2}
+BYTE_ROLE_WORDS = {  # the byte tooltip's words for a byte's role, translated when the layers are built
+    "lead": QT_TRANSLATE_NOOP("ByteLayersView", "lead byte"),
+    "continuation": QT_TRANSLATE_NOOP("ByteLayersView", "continuation byte"),
+    "ascii": QT_TRANSLATE_NOOP("ByteLayersView", "ASCII byte"),
+}
+COMPAT_JAMO_LABEL = QT_TRANSLATE_NOOP("ByteLayersView", "compat. jamo")
+
+
+def jamo_letter(ch: str) -> str:
+    """The letter a conjoining jamo shows on its own: its compatibility jamo when Unicode has one
+    of the same name (ᄒ → ㅎ, old Hangul ᆞ → ㆍ), else the jamo itself (a conjoining jamo alone
+    draws as a letter in the CJK fonts, but the compatibility form reads better).
+
+    >>> jamo_letter("\u1112"), jamo_letter("\u119e"), jamo_letter("\ua960")
+    ('ㅎ', 'ㆍ', 'ꥠ')
+    """
+    name = code_point_name(ch)
+    parts = name.split(" ", 2)
+    if len(parts) == 3 and parts[0] == "HANGUL":
+        try:
+            return unicodedata.lookup("HANGUL LETTER " + parts[2])
+        except KeyError:
+            pass
+    return ch
+
+
+def is_compat_jamo(ch: str) -> bool:
+    """Hangul Compatibility Jamo (U+3131..U+318E): the standalone letters of ㅋㅋ and ㅠㅠ."""
+    return 0x3131 <= ord(ch) <= 0x318E
 
 
 @dataclass(frozen=True)
@@ -122,20 +162,12 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
     for cp in code_points(sub):
         out.code_points.append(Span(cp.byte_start, cp.byte_end, display_char(cp.char), cp.label,
                                     f"{cp.label} {cp.name}", name=cp.name))
-        jamo = decompose_hangul(cp.char)
-        if jamo is not None:
-            n = len(jamo.compat)
-            width = cp.byte_end - cp.byte_start
-            for k, letter in enumerate(jamo.compat):
-                # Jamo are not bytes: the syllable's 3 columns are shared out among its 2 or 3 letters.
-                c0 = cp.byte_start + width * k / n
-                c1 = cp.byte_start + width * (k + 1) / n
-                conjoining = (jamo.choseong, jamo.jungseong, jamo.jongseong)[k]
-                out.jamo.append(Span(c0, c1, letter, JAMO_ROLES[k],
-                                     f"{JAMO_ROLES[k]} {letter} (U+{ord(conjoining):04X})"))
+        out.jamo.extend(jamo_spans(cp))
     for b in utf8_bytes(sub):
-        out.bytes.append(Span(b.offset, b.offset + 1, f"{b.value:02X}", b.role,
-                              f"byte {out.byte_start + b.offset}: 0x{b.value:02X} = {b.value:08b} ({b.role})"))
+        role = QCoreApplication.translate("ByteLayersView", BYTE_ROLE_WORDS.get(b.role, b.role))
+        tip = QCoreApplication.translate("ByteLayersView", "byte {offset}: 0x{hex} = {bits} ({role})").format(
+            offset=out.byte_start + b.offset, hex=hex_bytes(bytes([b.value])), bits=f"{b.value:08b}", role=role)
+        out.bytes.append(Span(b.offset, b.offset + 1, hex_bytes(bytes([b.value])), b.role, tip))
         out.byte_roles.append(b.role)
     # Which token owns each byte; consecutive bytes of one token form one span on the token row.
     owners = [encoding.token_at_byte(out.byte_start + k) for k in range(out.columns)]
@@ -150,19 +182,55 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
             t = encoding.tokens[o]
             label = str(t.id)
             piece = t.piece
-            # the piece as its box in the token view reads (·, ⟨NUL⟩, a ZWJ joined into its emoji), not
+            # the piece as core.display draws it everywhere (·, ⟨CR⟩, ⍽, a ZWJ joined into its emoji), not
             # Python escapes; the code point row above still shows every ZWJ on its own
-            detail = "".join(sg.text for sg in run_segments(piece)[0]) if piece is not None else t.bytes.hex(" ").upper()
+            detail = visible_piece(piece) if piece is not None else hex_bytes(t.bytes)
             out.tokens.append(Span(
                 k, j, label, detail,
                 QCoreApplication.translate("ByteLayersView", "token {n} · id {id}\nbytes {hex}\nbyte span [{start}, {end})").format(
-                    n=o + 1, id=t.id, hex=t.bytes.hex(" ").upper(), start=t.byte_start, end=t.byte_end),
+                    n=o + 1, id=t.id, hex=hex_bytes(t.bytes), start=t.byte_start, end=t.byte_end),
                 token=o,
                 open_left=t.byte_start < out.byte_start + k,
                 open_right=t.byte_end > out.byte_start + j,
             ))
         k = j
     return out
+
+
+def jamo_spans(cp) -> list[Span]:
+    """The Jamo row's spans for one code point (a :class:`~tokviz.core.unicode.CodePointInfo`).
+
+    A precomposed syllable shares its columns out among its 2 or 3 letters; a conjoining jamo (NFD
+    text, old Hangul such as ᄒᆞᆫ, the extension blocks U+A960 and U+D7B0) is its own letter with its
+    role; a compatibility jamo (ㅋ) is a letter of no syllable and says so.
+    """
+    ch = cp.char
+    jamo = decompose_hangul(ch)
+    if jamo is not None:
+        n = len(jamo.compat)
+        width = cp.byte_end - cp.byte_start
+        spans = []
+        for k, letter in enumerate(jamo.compat):
+            # Jamo are not bytes: the syllable's 3 columns are shared out among its 2 or 3 letters.
+            c0 = cp.byte_start + width * k / n
+            c1 = cp.byte_start + width * (k + 1) / n
+            conjoining = (jamo.choseong, jamo.jungseong, jamo.jongseong)[k]
+            spans.append(Span(c0, c1, letter, JAMO_ROLES[k], f"{JAMO_ROLES[k]} {letter} (U+{ord(conjoining):04X})"))
+        return spans
+    role = jamo_role(ch)
+    if role is not None:
+        word = JAMO_ROLES[ROLE_INDEX[role]]
+        letter = jamo_letter(ch)
+        tip = QCoreApplication.translate("ByteLayersView", "{role} {letter}: conjoining jamo {point} {name}")
+        return [Span(cp.byte_start, cp.byte_end, letter, word,
+                     tip.format(role=word, letter=letter, point=cp.label, name=cp.name))]
+    if is_compat_jamo(ch):
+        return [Span(cp.byte_start, cp.byte_end, ch, QCoreApplication.translate("ByteLayersView", COMPAT_JAMO_LABEL),
+                     QCoreApplication.translate(
+                         "ByteLayersView", "{letter}: compatibility jamo {point}, a letter on its own, not part of a "
+                         "syllable (NFKC turns it into the conjoining {conjoining})").format(
+                         letter=ch, point=cp.label, conjoining=unicodedata.normalize("NFKC", ch)))]
+    return []
 
 
 class ByteLayersView(QWidget):
@@ -330,10 +398,6 @@ class ByteLayersView(QWidget):
         for title, h in self._rows:
             if not h:
                 continue
-            p.setFont(self._title)
-            p.setPen(dim)
-            p.drawText(QRectF(4, y, self._title_w - 8, h), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                       self._titles.get(title, title))
             if title == "Grapheme":
                 self._paint_brackets(p, self.layers.graphemes, y, h, self._big, fg, dim)
             elif title == "Code point":
@@ -345,6 +409,35 @@ class ByteLayersView(QWidget):
             else:
                 self._paint_tokens(p, y, h)
             y += h + self._gap
+        self._paint_titles(p, pal, dim)
+
+    def title_left(self) -> float:
+        """Where the row titles are drawn: the left edge of the visible part of the view, so that
+        they stay in sight while the layers scroll sideways under them (sticky labels)."""
+        return float(max(0, -self.x()))
+
+    def _paint_titles(self, p, pal, dim) -> None:
+        left = self.title_left()
+        # an opaque column of the window's colour: the cells scrolling under it stay out of the titles
+        p.fillRect(QRectF(left, 0, self._title_w - 4, self.height()), pal.color(QPalette.ColorRole.Window))
+        if left > 0:
+            p.setPen(QPen(dim, 1))
+            p.drawLine(int(left + self._title_w - 4), 0, int(left + self._title_w - 4), self.height())
+        p.setFont(self._title)
+        p.setPen(dim)
+        y = 4.0
+        for title, h in self._rows:
+            if not h:
+                continue
+            p.drawText(QRectF(left + 4, y, self._title_w - 8, h),
+                       Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self._titles.get(title, title))
+            y += h + self._gap
+
+    def moveEvent(self, event) -> None:  # noqa: N802
+        # A scroll area scrolls by moving this widget and shifting the old pixels: the titles would
+        # scroll away with them, so the whole view is painted again at the new position.
+        super().moveEvent(event)
+        self.update()
 
     def _paint_brackets(self, p, spans, y, h, font, fg, dim, detail_font=None) -> None:
         detail_font = detail_font or self._small
@@ -425,7 +518,8 @@ class ByteLayersView(QWidget):
             p.drawText(QRectF(x0, y + 3, x1 - x0, mid_h), Qt.AlignmentFlag.AlignCenter, s.label)
             p.setFont(self._small)
             p.drawText(QRectF(x0, y + 3 + mid_h, x1 - x0, h - mid_h - 10), Qt.AlignmentFlag.AlignCenter,
-                       {"lead": self.tr("lead"), "continuation": self.tr("cont"), "ascii": "ascii"}.get(role, role))
+                       {"lead": self.tr("lead"), "continuation": self.tr("cont"),
+                        "ascii": self.tr("ascii")}.get(role, role))
             if owner >= 0 and owner < len(self.colors):
                 # the owning token's colour under each byte ties this row to the token row
                 p.fillRect(QRectF(x0, y + h - 5, x1 - x0, 4), self.colors[owner])
@@ -460,6 +554,9 @@ class ByteLayersView(QWidget):
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802
         pos = event.position()
+        if pos.x() < self.title_left() + self._title_w - 4:
+            QToolTip.hideText()  # the sticky titles cover whatever scrolled under them
+            return
         for r, tip in self._rects:
             if r.contains(pos) and tip:
                 QToolTip.showText(event.globalPosition().toPoint(), tip, self)

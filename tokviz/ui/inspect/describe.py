@@ -1,5 +1,9 @@
-"""What the Inspector says about an Encoding in words: the selection's details, the JSON copy, and
-the tokens a screenshot selects. Plain functions (Qt only for translation)."""
+"""What the Inspector says about an Encoding in words: the selection's details, the hover text and the
+tokens a screenshot selects. Plain functions (Qt only for translation).
+
+Pieces, markers and hex come from :mod:`tokviz.core.display` (the contract every view and the CLI
+share: a piece ``" hi\\r"`` reads ``·hi⟨CR⟩`` here as in the token view, never ``' hi\\r'``); so does
+the JSON of Copy as JSON (:func:`encoding_json`, re-exported for the panel)."""
 
 from __future__ import annotations
 
@@ -7,26 +11,20 @@ import unicodedata
 
 from PySide6.QtCore import QCoreApplication
 
+from tokviz.core.display import encoding_json, hex_bytes, piece_marker, visible_piece
 from tokviz.core.encoding import Encoding
-from tokviz.core.metrics import Metrics, measure
-from tokviz.ui.inspect.cells import shown_char
+
+__all__ = ["encoding_json", "selection_details", "screenshot_selection", "token_char_parts", "partial_piece",
+           "describe_token", "shown_char"]
 
 
-def encoding_json(encoding: Encoding, metrics: Metrics | None = None) -> dict:
-    """The Encoding as JSON: tokens with ids, bytes in hex, pieces and spans (``Copy as JSON``)."""
-    return {
-        "encoder": encoding.encoder,
-        "text": encoding.text,
-        "ids": encoding.ids,
-        "tokens": [
-            {
-                "id": t.id, "bytes": t.bytes.hex(), "piece": t.piece, "byte_start": t.byte_start,
-                "byte_end": t.byte_end, "start": t.start, "end": t.end, "partial": t.partial, "kind": t.kind,
-            }
-            for t in encoding.tokens
-        ],
-        "metrics": metrics.as_json() if metrics is not None else measure(encoding).as_json(),
-    }
+def shown_char(ch: str) -> str:
+    """``ch`` as the views draw it on its own: its marker (core.display) when it is invisible.
+
+    >>> shown_char("\\r"), shown_char("\\u00a0"), shown_char("안")
+    ('⟨CR⟩', '⍽', '안')
+    """
+    return piece_marker(ch) or ch
 
 
 def selection_details(encoding: Encoding, selection: tuple[int, int] | None, limit: int = 8) -> str:
@@ -47,8 +45,8 @@ def selection_details(encoding: Encoding, selection: tuple[int, int] | None, lim
     lines.append(f"{'id':>6}  {head_bytes:<{11 - wide}} " + QCoreApplication.translate("InspectPanel", "piece"))
     for k, t in enumerate(toks[:limit]):
         piece = t.piece
-        shown = repr(piece) if piece is not None else partial_piece(encoding, a + k)
-        lines.append(f"{t.id:>6}  {t.bytes.hex(' ').upper():<11} {shown}")
+        shown = visible_piece(piece) if piece is not None else partial_piece(encoding, a + k)
+        lines.append(f"{t.id:>6}  {hex_bytes(t.bytes):<11} {shown}")
     if len(toks) > limit:
         lines.append(QCoreApplication.translate("InspectPanel", "… {n} more").format(n=len(toks) - limit))
     return "\n".join(lines)
@@ -95,7 +93,8 @@ def token_char_parts(encoding: Encoding, index: int) -> list[tuple[int, bool]]:
 
 
 def partial_piece(encoding: Encoding, index: int) -> str:
-    """A token that cuts a character, in words: ``' ' + part of 👋``."""
+    """A token that cuts a character, in words: ``· + part of 👋`` (whole characters drawn as
+    core.display draws pieces)."""
     parts: list[str] = []
     run = ""
     for c, whole in token_char_parts(encoding, index):
@@ -103,11 +102,11 @@ def partial_piece(encoding: Encoding, index: int) -> str:
             run += encoding.text[c]
             continue
         if run:
-            parts.append(repr(run))
+            parts.append(visible_piece(run))
             run = ""
         parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(char=shown_char(encoding.text[c])))
     if run:
-        parts.append(repr(run))
+        parts.append(visible_piece(run))
     return " + ".join(parts)
 
 
@@ -116,19 +115,19 @@ def describe_token(encoding: Encoding, index: int) -> str:
     t = encoding.tokens[index]
     lines = [QCoreApplication.translate("TokenView", "token {n} of {total} · id {id}").format(n=index + 1, total=len(encoding.tokens), id=t.id)
              + (f" · {t.kind}" if t.kind != "normal" else "")]
-    hex_bytes = t.bytes.hex(" ").upper() or QCoreApplication.translate("TokenView", "(none)")
+    shown_hex = hex_bytes(t.bytes) or QCoreApplication.translate("TokenView", "(none)")
     lines.append((QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} byte)") if len(t.bytes) == 1 else
-                  QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} bytes)")).format(hex=hex_bytes, n=len(t.bytes)))
+                  QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} bytes)")).format(hex=shown_hex, n=len(t.bytes)))
     piece = t.piece
     if piece is not None:
-        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=repr(piece)))
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=visible_piece(piece)))
     else:
         cut = [c for c, whole in token_char_parts(encoding, index) if not whole]
         chars = ", ".join(f"{shown_char(encoding.text[c])} U+{ord(encoding.text[c]):04X}" for c in cut)
         lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=partial_piece(encoding, index)))
         lines.append(QCoreApplication.translate("TokenView", "cuts {chars}").format(chars=chars))
     if t.raw is not None:
-        lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=repr(t.raw)))
+        lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=visible_piece(t.raw)))
     lines.append(QCoreApplication.translate("TokenView", "byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})").format(
         byte_start=t.byte_start, byte_end=t.byte_end, start=t.start, end=t.end))
     return "\n".join(lines)

@@ -208,6 +208,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             self.counts.show_metrics(None)
             self.counts.note.setText("")
             self._show_layers(None)
+            self.dropout_view.set_source(None, "")
             self.resultShown.emit(result)
             return
         if (
@@ -232,6 +233,10 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self.counts.show_metrics(result.metrics)
         self.counts.note.setText(self._note_for(result))
         self._input_notes(result)
+        self.norm_view.show_changes(result.request.text, result.request.normalization)
+        self.dropout_view.set_source(self.session.registry.get(result.request.encoder)
+                                     if result.request.encoder in self.session.registry else None,
+                                     enc.text, result.request.allow_special)
         if self.input_tabs.currentWidget() is self.composer:
             self.composer.show_counts(enc, result.special_tokens, result.request.allow_special)
         sel = self.token_view.selected_tokens()
@@ -346,6 +351,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self.details.setFont(fonts.mono_font(10.5))
         self.details.setFixedWidth(int(340 * fonts.scale()))
         self.layers_view.refresh_fonts()
+        self.norm_view.refresh_fonts()
+        self.dropout_view.refresh_fonts()
         self._fit_layers()
         self.counts.refresh_fonts()
         if len(self.token_view.cells) > GUI_MEASURE_LIMIT:
@@ -444,6 +451,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self._debounce.stop()
         self._relayout_timer.stop()
         self._encoding_tasks.shutdown(120_000)
+        self.norm_view.shutdown()
+        self.dropout_view.shutdown()
         self._model_tasks.shutdown(120_000)
 
     def prepare_screenshot(self, args) -> None:

@@ -27,6 +27,8 @@ from tokviz.ui import fonts
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.inspect.byte_layers import ByteLayersView
 from tokviz.ui.inspect.chat_composer import ChatComposer
+from tokviz.ui.inspect.dropout_view import DropoutView
+from tokviz.ui.inspect.normalization_view import NormalizationView
 from tokviz.ui.inspect.token_view import TokenView
 from tokviz.ui.inspect.views import CountsBar, DetailsBox, LayersSplitter, TextEditor
 
@@ -102,6 +104,8 @@ class InspectWidgets:
 
         self.message_bar = MessageBar()
         root.addWidget(self.message_bar)
+        self.norm_view = NormalizationView()  # hidden unless a normalization form is chosen
+        root.addWidget(self.norm_view)
 
         self.editor = TextEditor()
         self.editor.setFont(fonts.mono_font(13))
@@ -165,6 +169,8 @@ class InspectWidgets:
         ml.setContentsMargins(0, 0, 0, 0)
         ml.addWidget(top, 1)
         ml.addWidget(self.counts)
+        self.dropout_view = DropoutView()  # shown for encoders that can do BPE-dropout
+        ml.addWidget(self.dropout_view)
         split.addWidget(middle)
         split.addWidget(layers_box)
         split.setStretchFactor(0, 3)

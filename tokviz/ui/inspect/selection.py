@@ -137,6 +137,8 @@ class TokenSelection:
             # up to 64%: at 1280x720 (and 1920x1080 in presentation mode) every row down to the
             # token ids fits, and the token view above keeps about three rows of tokens
             needed = min(needed, int(total * 0.64))
+            # never below what the tokens' side needs (the dropout strip has a fixed height there)
+            needed = min(needed, max(0, total - self.split.widget(0).minimumSizeHint().height()))
             self.split.setSizes([total - needed, needed])
         elif sizes[0] < top_need and sizes[1] > needed:
             # the layers have more than their rows need and the token lines are cut: give it back

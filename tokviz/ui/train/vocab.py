@@ -8,31 +8,14 @@ from PySide6.QtGui import QColor
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe.model import END_OF_WORD
+from tokviz.core.display import hex_bytes, visible_piece  # noqa: F401 (as every view draws them; render, tree use them)
 from tokviz.ui.fonts import mono_font
-from tokviz.ui.inspect.cells import run_segments
 from tokviz.ui.token_colors import token_color
 
 # header titles, translated when shown (the English names stay the columns' identifiers)
 COLUMNS = (QT_TRANSLATE_NOOP("VocabModel", "rank"), QT_TRANSLATE_NOOP("VocabModel", "token"),
            QT_TRANSLATE_NOOP("VocabModel", "bytes (hex)"), QT_TRANSLATE_NOOP("VocabModel", "count"),
            QT_TRANSLATE_NOOP("VocabModel", "length"))
-
-
-def visible_piece(piece: str) -> str:
-    """``piece`` with its invisible characters drawn the way the Inspector and Compare draw them
-    (space ·, newline ↵, tab →, ZWJ ...; joiners inside an emoji stay part of the picture): the
-    token view's own run splitter, so the three views cannot drift apart.
-
-    >>> visible_piece(" the"), visible_piece(".\\n")
-    ('·the', '.↵')
-    """
-    segments, _ = run_segments(piece)
-    return "".join(s.text for s in segments)
-
-
-def hex_bytes(data: bytes) -> str:
-    """Token bytes as the Inspector writes them: ``EC 95 88``."""
-    return data.hex(" ").upper()
 
 
 def token_length(step: MergeStep, mode: str) -> int:
