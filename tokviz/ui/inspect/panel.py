@@ -114,7 +114,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             if sig is not None:
                 sig.connect(self._on_font_scale if name == "fontScaleChanged" else self._refresh_look)
         self.editor.blockSignals(True)
-        self.editor.setPlainText(DEMO_TEXT)
+        self.exact_text.set_text(DEMO_TEXT)
         self.editor.blockSignals(False)
         self._fill_encoders()
 
@@ -123,7 +123,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         """What is being encoded: the editor's text, or the rendered chat on the Chat tab."""
         if self.input_tabs.currentWidget() is self.composer:
             return self.composer.text
-        return self.editor.toPlainText()
+        return self.exact_text.text()
 
     def encode_now(self) -> int:
         """Send the current text to the worker at once (skips the debounce); returns the generation."""

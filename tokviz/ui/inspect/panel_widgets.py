@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.ui import fonts
+from tokviz.ui.common.exact_text import ExactText
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.inspect.byte_layers import ByteLayersView
 from tokviz.ui.inspect.chat_composer import ChatComposer
@@ -107,6 +108,8 @@ class InspectWidgets:
         self.editor.setFont(fonts.mono_font(13))
         self.editor.setPlaceholderText(translate("InspectPanel", "Type or paste text here…"))
         self.editor.pasted.connect(self.paste_text)
+        # the exact text beside the editor (Qt's document folds CR, CRLF and U+2029 into one break)
+        self.exact_text = ExactText(self.editor, take_pastes=False)
         self.composer = ChatComposer()
         self.composer.renderedChanged.connect(self._on_chat_rendered)
         self.input_tabs = QTabWidget()

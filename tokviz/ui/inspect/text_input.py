@@ -8,7 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QSizePolicy
 
-from tokviz.core.errors import InvalidTextError, find_lone_surrogate, replace_lone_surrogates
+from tokviz.core.encoders.files import read_regular_file
+from tokviz.core.errors import InvalidTextError, TokvizError, find_lone_surrogate, replace_lone_surrogates
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
@@ -17,23 +18,22 @@ class TextInput:
     """The text input (mixed into InspectPanel; the strings are InspectPanel's)."""
 
     def text(self) -> str:
-        return self.editor.toPlainText()
+        """The editor's exact text (every NBSP, CR, CRLF, U+2028/2029 as typed, pasted or opened)."""
+        return self.exact_text.text()
 
     def set_text(self, text: str) -> bool:
         """Replace the editor's text. A text with a lone surrogate is held back with a message and a
         "Replace with U+FFFD" action (the editor keeps its text); returns whether it was shown."""
-        if self._refuse_surrogates(text, lambda fixed: self.editor.setPlainText(fixed), "text"):
+        if self._refuse_surrogates(text, self.exact_text.set_text, "text"):
             return False
-        self.editor.setPlainText(text)
+        self.exact_text.set_text(text)
         return True
 
     def paste_text(self, text: str) -> bool:
         """Insert pasted ``text`` at the cursor (same lone-surrogate check as :meth:`set_text`)."""
-        if self._refuse_surrogates(
-            text, lambda fixed: self.editor.insertPlainText(fixed), translate("InspectPanel", "pasted text")
-        ):
+        if self._refuse_surrogates(text, self.exact_text.insert, translate("InspectPanel", "pasted text")):
             return False
-        self.editor.insertPlainText(text)
+        self.exact_text.insert(text)
         return True
 
     def _refuse_surrogates(self, text: str, apply, what: str) -> bool:
@@ -74,10 +74,14 @@ class TextInput:
         it anyway with U+FFFD replacements; without that action the editor is left as it was."""
         p = Path(path)
         try:
-            data = p.read_bytes()
-        except OSError as err:
+            # only a regular file is read: a FIFO would block the window, a device never ends
+            data = read_regular_file(p, what="text")
+        except TokvizError as err:
             self.message_bar.show_message(
-                translate("InspectPanel", "Cannot read {path}: {err}").format(path=p, err=err.strerror or err), "error"
+                translate("InspectPanel", "Cannot read {path}: {err}").format(
+                    path=p, err=getattr(err, "problem", err)
+                ),
+                "error",
             )
             return False
         try:
@@ -103,8 +107,10 @@ class TextInput:
                 lambda: self.open_text_file(p, replace_invalid=True),
             )
             return False
+        if self._refuse_surrogates(text, self.exact_text.set_text, "text"):
+            return False  # a UTF-8 file cannot hold one, but the check costs nothing
         self.input_tabs.setCurrentWidget(self.editor)
-        self.editor.setPlainText(text)
+        self.exact_text.set_text(text)
         return True
 
     def _size_input_pages(self) -> None:
