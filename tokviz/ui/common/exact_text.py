@@ -16,7 +16,8 @@ text is the raw text with each boundary replaced by its own break:
     True
 
 Enter typed by the user is "\\n"; text inserted through :meth:`ExactText.insert` (pastes, opened files)
-keeps its own breaks; an undo or redo puts back the breaks the undone edit had.
+keeps its own breaks (and a leading U+FEFF, which Qt would drop as a byte-order mark); an undo or redo
+puts back the breaks the undone edit had.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from PySide6.QtWidgets import QPlainTextEdit
 # what Qt's text cursor turns into a block boundary (qtextcursor.cpp, insertText)
 LINE_BREAK = re.compile("\r\n|[\r\n\u2029\ufdd0\ufdd1]")
 BLOCK_SEPARATOR = "\u2029"  # how the document's raw text shows a block boundary
+BOM = "\ufeff"
+GUARD = "#"  # any character but a BOM (see ExactText.set_text)
 _UNDO_MEMORY = 64  # removed runs of breaks kept for undo / redo
 
 
@@ -71,6 +74,7 @@ class ExactText(QObject):
         self._incoming: list[str] | None = None  # breaks of the text being inserted through us
         self._replacing = False
         self._undoing = False
+        self._typed_break: str | None = None  # a break character typed as such (an input method's U+2029)
         self._removed: dict[tuple[int, int], list[str]] = {}  # (first block, count) -> breaks an edit removed
         self._take_pastes = take_pastes
         self._doc.contentsChange.connect(self._on_change)
@@ -98,7 +102,13 @@ class ExactText(QObject):
         """Replace the editor's whole text with ``text``, kept exactly."""
         self._replacing = True
         try:
-            self.editor.setPlainText(text)
+            if text.startswith(BOM):
+                # PySide passes a str to Qt as UTF-16 and Qt drops a leading U+FEFF as a byte-order
+                # mark: put a guard character in front and take it away inside the document
+                self.editor.setPlainText(GUARD + text)
+                QTextCursor(self._doc).deleteChar()
+            else:
+                self.editor.setPlainText(text)
         finally:
             self._replacing = False
         self._breaks = line_breaks(text)
@@ -109,7 +119,19 @@ class ExactText(QObject):
         """Insert ``text`` at the editor's cursor (replacing its selection), kept exactly."""
         self._incoming = line_breaks(text)
         try:
-            self.editor.insertPlainText(text)
+            if text.startswith(BOM):  # see set_text: the guard goes in and out in one undo step
+                cursor = self.editor.textCursor()
+                start = cursor.selectionStart()
+                cursor.beginEditBlock()
+                cursor.insertText(GUARD + text)
+                guard = QTextCursor(self._doc)
+                guard.setPosition(start)
+                guard.deleteChar()
+                cursor.endEditBlock()
+                self.editor.setTextCursor(cursor)
+                self.editor.ensureCursorVisible()
+            else:
+                self.editor.insertPlainText(text)
         finally:
             self._incoming = None
 
@@ -143,6 +165,8 @@ class ExactText(QObject):
             self._incoming = None  # used once (a replaced selection may report its removal first)
         elif self._undoing and (first, n_added) in self._removed:
             new = self._removed[(first, n_added)]
+        elif self._typed_break is not None and n_added == 1 and n_removed == 0:
+            new = [self._typed_break]
         elif n_added == n_removed:
             new = gone  # the same boundaries reported again (a wider range than what changed)
         else:
@@ -157,15 +181,19 @@ class ExactText(QObject):
         if watched is self.editor and event.type() == QEvent.Type.KeyPress:
             if event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo):
                 self._undoing = True
-                QTimer.singleShot(0, self._end_undo)
+                QTimer.singleShot(0, self._end_key)
+            elif event.text() and LINE_BREAK.fullmatch(event.text()) and event.text() not in ("\r", "\n"):
+                self._typed_break = event.text()  # Enter sends "\r" but means a newline
+                QTimer.singleShot(0, self._end_key)
             elif self._take_pastes and event.matches(QKeySequence.StandardKey.Paste):
                 if not self.editor.isReadOnly():
                     self.insert(clipboard_text())
                 return True
         return False
 
-    def _end_undo(self) -> None:
+    def _end_key(self) -> None:
         self._undoing = False
+        self._typed_break = None
 
 
 def clipboard_text() -> str:
