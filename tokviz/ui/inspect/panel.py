@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.core.encoding import Encoding
+from tokviz.core.errors import TokvizError
 from tokviz.ui import fonts, theme
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.panel import PanelAction
@@ -462,7 +463,15 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
                 opened = self._current_encoder  # the model just added is the one to show
         self.input_tabs.setCurrentWidget(self.editor)
         self.editor.blockSignals(True)
-        ok = self.set_text(text)
+        text_file = getattr(args, "text_file", None)
+        if text_file:
+            ok = self.open_text_file(text_file)  # exactly what File → Open does
+            if not ok:
+                self.editor.blockSignals(False)
+                raise TokvizError(self.message_bar.text())
+            text = self.text()
+        else:
+            ok = self.set_text(text)
         self.editor.blockSignals(False)
         if encoders:
             self.set_encoder(encoders[0])

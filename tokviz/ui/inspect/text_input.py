@@ -14,6 +14,14 @@ from tokviz.core.errors import InvalidTextError, TokvizError, find_lone_surrogat
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 
+def read_text_file(path: str | Path, *, replace_invalid: bool = False) -> str:
+    """The text of the UTF-8 file at ``path``, exactly (BOM, CR, CRLF and NUL kept). Only a regular
+    file is read (TokvizError otherwise: a FIFO would block, a device never ends); invalid UTF-8
+    raises UnicodeDecodeError unless ``replace_invalid`` (then U+FFFD)."""
+    data = read_regular_file(path, what="text")
+    return data.decode("utf-8", "replace" if replace_invalid else "strict")
+
+
 class TextInput:
     """The text input (mixed into InspectPanel; the strings are InspectPanel's)."""
 
@@ -74,8 +82,7 @@ class TextInput:
         it anyway with U+FFFD replacements; without that action the editor is left as it was."""
         p = Path(path)
         try:
-            # only a regular file is read: a FIFO would block the window, a device never ends
-            data = read_regular_file(p, what="text")
+            data = read_regular_file(p, what="text")  # a FIFO would block the window, a device never ends
         except TokvizError as err:
             self.message_bar.show_message(
                 translate("InspectPanel", "Cannot read {path}: {err}").format(
