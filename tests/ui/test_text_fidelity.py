@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 
 import pytest
@@ -168,3 +170,48 @@ def test_exact_text_round_trips_through_a_plain_editor(qtbot, text):
     exact._text = None  # rebuild from the document, not from the cache
     assert exact.text() == text
     assert join_blocks(editor.document().toRawText(), line_breaks(text)) == text
+
+
+def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    return subprocess.run(
+        [sys.executable, "-m", "tokviz", *args], input=stdin, capture_output=True, env=env, timeout=120, check=False
+    )
+
+
+def test_screenshot_takes_a_text_file_exactly_and_writes_the_tokens_it_shows(tmp_path):
+    text = "".join(TEXTS.values())
+    source = tmp_path / "exact.txt"
+    source.write_bytes(text.encode("utf-8"))
+    png, tokens = tmp_path / "inspect.png", tmp_path / "tokens.json"
+    shot = run_cli("screenshot", "--view", "inspect", "-e", "cl100k_base", "--text-file", str(source),
+                   "--tokens", str(tokens), "-o", str(png), "--size", "900x600")
+    assert shot.returncode == 0, shot.stderr.decode()
+    assert png.stat().st_size > 0
+    cli = run_cli("encode", "--json", "-e", "cl100k_base", "-", stdin=text.encode("utf-8"))
+    assert cli.returncode == 0, cli.stderr.decode()
+    assert json.loads(tokens.read_text(encoding="utf-8")) == {"tokens": json.loads(cli.stdout)["tokens"]}
+
+
+def test_screenshot_tokens_of_compare_name_each_row(tmp_path):
+    text = "안녕 tokens 👋\n"
+    source = tmp_path / "plain.txt"
+    source.write_bytes(text.encode("utf-8"))
+    tokens = tmp_path / "tokens.json"
+    shot = run_cli("screenshot", "--view", "compare", "-e", "cl100k_base", "-e", "sp:demo_unigram", "--text-file",
+                   str(source), "--tokens", str(tokens), "-o", str(tmp_path / "compare.png"), "--size", "900x600")
+    assert shot.returncode == 0, shot.stderr.decode()
+    rows = json.loads(tokens.read_text(encoding="utf-8"))["encoders"]
+    assert [r["name"] for r in rows][:2] == ["cl100k_base", "sp:demo_unigram"]
+    for row in rows[:2]:
+        cli = run_cli("encode", "--json", "-e", row["name"], "-", stdin=text.encode("utf-8"))
+        assert row["tokens"] == json.loads(cli.stdout)["tokens"]
+
+
+def test_screenshot_refuses_a_fifo_as_the_text_file(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    shot = run_cli("screenshot", "--view", "inspect", "--text-file", str(fifo), "-o", str(tmp_path / "x.png"))
+    assert shot.returncode != 0
+    assert "FIFO" in shot.stderr.decode() and "Traceback" not in shot.stderr.decode()
+    assert not (tmp_path / "x.png").exists()
