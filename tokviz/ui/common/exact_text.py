@@ -24,13 +24,17 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtGui import QGuiApplication, QKeySequence, QTextCursor
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence, QTextCursor, QTextOption
 from PySide6.QtWidgets import QPlainTextEdit
 
 # what Qt's text cursor turns into a block boundary (qtextcursor.cpp, insertText)
 LINE_BREAK = re.compile("\r\n|[\r\n\u2029\ufdd0\ufdd1]")
 BLOCK_SEPARATOR = "\u2029"  # how the document's raw text shows a block boundary
+SLICE_CHARS = 250_000  # a longer text goes into the editor in slices of whole lines, one per event-loop turn
+PREVIEW_LINE_CHARS = 100_000  # a longer line is not laid out: the editor shows the text's beginning, read-only
+PREVIEW_CHARS = 20_000  # how much of such a text the editor shows
+WRAP_ANYWHERE_LINE_CHARS = 5_000  # a longer line wraps anywhere, not at word boundaries
 BOM = "\ufeff"
 GUARD = "#"  # any character but a BOM (see ExactText.set_text)
 _UNDO_MEMORY = 64  # removed runs of breaks kept for undo / redo
@@ -43,6 +47,15 @@ def line_breaks(text: str) -> list[str]:
     ['\\r\\n', '\\r', '\\n']
     """
     return LINE_BREAK.findall(text)
+
+
+def longest_line(text: str) -> int:
+    """Length of the longest line of ``text`` (in characters; line breaks as Qt's document sees them).
+
+    >>> longest_line("ab\\r\\ncde\\rf")
+    3
+    """
+    return max(map(len, LINE_BREAK.split(text)))
 
 
 def join_blocks(raw: str, breaks: list[str]) -> str:
@@ -63,7 +76,16 @@ class ExactText(QObject):
     Put text in through :meth:`set_text` and :meth:`insert`. Ctrl+V / Shift+Insert pastes are taken
     exactly too (from the clipboard's own text) unless ``take_pastes`` is False (an editor that routes
     its pastes to :meth:`insert` itself).
+
+    Big texts never freeze the window: a text longer than :data:`SLICE_CHARS` goes into the editor in
+    slices of whole lines, one per event-loop turn (the editor is read-only meanwhile, and :meth:`text`
+    is the whole text at once); a text with a line longer than :data:`PREVIEW_LINE_CHARS` is not laid
+    out at all (Qt lays a line out whole, a million emoji in seconds): the editor shows its beginning,
+    read-only (:meth:`previewing`), and a paste replaces it.
     """
+
+    loadingChanged = Signal(bool)  # slices of a big text are still going into the editor
+    previewChanged = Signal(bool)  # the editor shows a read-only beginning of a text too long to lay out
 
     def __init__(self, editor: QPlainTextEdit, *, take_pastes: bool = True):
         super().__init__(editor)
@@ -71,27 +93,54 @@ class ExactText(QObject):
         self._doc = editor.document()
         self._breaks: list[str] = ["\n"] * (self._doc.blockCount() - 1)
         self._text: str | None = None  # the exact text, while known without rebuilding
+        self._held: str | None = None  # the whole exact text while it is loading or previewed
+        self._preview = False
+        self._load_at = self._load_end = 0  # the part of _held still to go into the editor
+        self._load_cursor: QTextCursor | None = None
+        self._load_timer = QTimer(self)
+        self._load_timer.setSingleShot(True)
+        self._load_timer.setInterval(0)
+        self._load_timer.timeout.connect(self._load_next)
         self._incoming: list[str] | None = None  # breaks of the text being inserted through us
         self._replacing = False
         self._undoing = False
         self._typed_break: str | None = None  # a break character typed as such (an input method's U+2029)
         self._removed: dict[tuple[int, int], list[str]] = {}  # (first block, count) -> breaks an edit removed
         self._take_pastes = take_pastes
+        self.on_paste = None  # called with the clipboard's text for a paste into a preview (default: set_text)
         self._doc.contentsChange.connect(self._on_change)
         editor.installEventFilter(self)
 
     # ---- reading --------------------------------------------------------------------------------
     def text(self) -> str:
         """The exact text: what was set, inserted and typed, every character and line break kept."""
+        if self._held is not None:
+            return self._held
         if self._text is None:
             self._text = join_blocks(self._doc.toRawText(), self._breaks)
         return self._text
+
+    def loading(self) -> bool:
+        """Slices of a big text are still going into the editor (it is read-only meanwhile)."""
+        return self._load_cursor is not None
+
+    def previewing(self) -> bool:
+        """The editor shows only the beginning of the text, read-only (a line too long to lay out)."""
+        return self._preview
 
     def document_position(self, index: int) -> int:
         """The document position (UTF-16 code units, one per line break) of character ``index`` of
         :meth:`text` (an emoji counts two, a "\\r\\n" one)."""
         prefix = self.text()[:index]
         return len(prefix.encode("utf-16-le")) // 2 - prefix.count("\r\n")
+
+    def text_index(self, position: int) -> int:
+        """The index in :meth:`text` of document ``position`` (the inverse of :meth:`document_position`)."""
+        cursor = QTextCursor(self._doc)
+        cursor.setPosition(min(position, self._doc.characterCount() - 1), QTextCursor.MoveMode.KeepAnchor)
+        raw = cursor.selectedText()  # block boundaries as U+2029, astral characters whole
+        n_breaks = raw.count(BLOCK_SEPARATOR)
+        return len(raw) + sum(len(b) for b in self._breaks[:n_breaks]) - n_breaks
 
     def breaks(self) -> list[str]:
         """The line breaks, one per block boundary of the document (a copy)."""
@@ -100,6 +149,40 @@ class ExactText(QObject):
     # ---- writing --------------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
         """Replace the editor's whole text with ``text``, kept exactly."""
+        self._stop_loading()
+        self._end_preview()
+        longest = longest_line(text) if len(text) <= SLICE_CHARS else 0
+        if longest > PREVIEW_LINE_CHARS:
+            self._start_preview(text)
+            return
+        self._wrap_for(longest)
+        if len(text) <= SLICE_CHARS:
+            self._set_now(text)
+            return
+        self._set_now("")
+        self._start_loading(text, 0, len(text), QTextCursor(self._doc))
+
+    def insert(self, text: str) -> None:
+        """Insert ``text`` at the editor's cursor (replacing its selection), kept exactly."""
+        if self._preview:
+            self.set_text(text)  # a previewed text cannot be edited: a paste replaces it
+            return
+        self._finish_loading()
+        if len(text) <= SLICE_CHARS and longest_line(text) <= PREVIEW_LINE_CHARS:
+            self._insert_now(self.editor.textCursor(), text, move_editor_cursor=True)
+            return
+        cursor = self.editor.textCursor()
+        whole = self.text()
+        a, b = self.text_index(cursor.selectionStart()), self.text_index(cursor.selectionEnd())
+        combined = whole[:a] + text + whole[b:]
+        if len(text) <= SLICE_CHARS:  # a long line: the whole text becomes a preview
+            self.set_text(combined)
+            return
+        cursor.removeSelectedText()
+        self._start_loading(combined, a, a + len(text), cursor)
+
+    # ---- putting text into the document -------------------------------------------------------------
+    def _set_now(self, text: str) -> None:
         self._replacing = True
         try:
             if text.startswith(BOM):
@@ -115,12 +198,10 @@ class ExactText(QObject):
         self._removed.clear()
         self._text = text
 
-    def insert(self, text: str) -> None:
-        """Insert ``text`` at the editor's cursor (replacing its selection), kept exactly."""
+    def _insert_now(self, cursor: QTextCursor, text: str, *, move_editor_cursor: bool = False) -> None:
         self._incoming = line_breaks(text)
         try:
-            if text.startswith(BOM):  # see set_text: the guard goes in and out in one undo step
-                cursor = self.editor.textCursor()
+            if text.startswith(BOM):  # see _set_now: the guard goes in and out in one undo step
                 start = cursor.selectionStart()
                 cursor.beginEditBlock()
                 cursor.insertText(GUARD + text)
@@ -128,12 +209,93 @@ class ExactText(QObject):
                 guard.setPosition(start)
                 guard.deleteChar()
                 cursor.endEditBlock()
+            else:
+                cursor.insertText(text)
+            if move_editor_cursor:
                 self.editor.setTextCursor(cursor)
                 self.editor.ensureCursorVisible()
-            else:
-                self.editor.insertPlainText(text)
         finally:
             self._incoming = None
+
+    def _start_loading(self, whole: str, start: int, end: int, cursor: QTextCursor) -> None:
+        self._held = whole
+        self._load_at, self._load_end = start, end
+        self._load_cursor = cursor
+        self.editor.setReadOnly(True)
+        self._doc.setUndoRedoEnabled(False)  # slices are no undo steps (and the history would hold megabytes)
+        self.loadingChanged.emit(True)
+        self._load_next()
+
+    def _load_next(self) -> None:
+        whole, i, end = self._held, self._load_at, self._load_end
+        if self._load_cursor is None or whole is None:
+            return
+        cut = min(i + SLICE_CHARS, end)
+        if cut < end:
+            # cut after the slice's last line break: each slice adds whole blocks, which Qt lays out
+            # once (a "\r\n" is never split: two breaks would come out of it)
+            last = max(whole.rfind(ch, i, cut) for ch in "\n\r\u2029\ufdd0\ufdd1")
+            if last < i:
+                self._start_preview(whole)  # a line longer than a slice
+                return
+            cut = last + (2 if whole.startswith("\r\n", last) else 1)
+        piece = whole[i:cut]
+        longest = longest_line(piece)
+        if longest > PREVIEW_LINE_CHARS:
+            self._start_preview(whole)
+            return
+        if longest > WRAP_ANYWHERE_LINE_CHARS:
+            self._wrap_for(longest)
+        self._insert_now(self._load_cursor, piece)
+        self._load_at = cut
+        if cut < end:
+            self._load_timer.start()
+            return
+        self._stop_loading()
+        self._text = whole
+
+    def _finish_loading(self) -> None:
+        """Put the rest of a loading text in at once (an edit is about to follow)."""
+        while self._load_cursor is not None and not self._preview:
+            self._load_next()
+
+    def _stop_loading(self) -> None:
+        if self._load_cursor is None:
+            return
+        self._load_timer.stop()
+        self._load_cursor = None
+        self._held = None
+        self._doc.setUndoRedoEnabled(True)
+        self.editor.setReadOnly(False)
+        self.loadingChanged.emit(False)
+
+    def _start_preview(self, whole: str) -> None:
+        self._stop_loading()
+        self._wrap_for(PREVIEW_LINE_CHARS + 1)
+        self._set_now(whole[:PREVIEW_CHARS])
+        self._held = whole
+        self._preview = True
+        self.editor.setReadOnly(True)
+        self.previewChanged.emit(True)
+
+    def _end_preview(self) -> None:
+        if not self._preview:
+            return
+        self._preview = False
+        self._held = None
+        self.editor.setReadOnly(False)
+        self.previewChanged.emit(False)
+
+    def _wrap_for(self, longest: int) -> None:
+        # Qt's word wrapping of a long line without spaces is quadratic (80,000 characters: 0.7 s);
+        # wrapping anywhere is linear
+        mode = (
+            QTextOption.WrapMode.WrapAnywhere
+            if longest > WRAP_ANYWHERE_LINE_CHARS
+            else QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
+        )
+        if self.editor.wordWrapMode() != mode:
+            self.editor.setWordWrapMode(mode)
 
     # ---- following the document -------------------------------------------------------------------
     def _on_change(self, position: int, removed: int, added: int) -> None:
@@ -185,6 +347,9 @@ class ExactText(QObject):
             elif event.text() and LINE_BREAK.fullmatch(event.text()) and event.text() not in ("\r", "\n"):
                 self._typed_break = event.text()  # Enter sends "\r" but means a newline
                 QTimer.singleShot(0, self._end_key)
+            elif self._preview and event.matches(QKeySequence.StandardKey.Paste):
+                (self.on_paste or self.set_text)(clipboard_text())
+                return True
             elif self._take_pastes and event.matches(QKeySequence.StandardKey.Paste):
                 if not self.editor.isReadOnly():
                     self.insert(clipboard_text())

@@ -110,11 +110,11 @@ def lay_out(result: EncodeResult, is_stale=lambda: False) -> EncodeResult | None
         return result
     if not result.cells and len(encoding.tokens):
         result.cells = token_cells(encoding, MAX_DRAWN_TOKENS)
-        result.marks = token_marks(encoding.ids[:MAX_DRAWN_TOKENS])
+        result.marks = token_marks(encoding.id_array[:MAX_DRAWN_TOKENS].tolist())
     if is_stale():
         return None
     if len(result.colors) != len(result.cells):  # relaid() empties them for a new theme
-        result.colors = token_colors(encoding.ids[:len(result.cells)], dark=request.dark)
+        result.colors = token_colors(encoding.id_array[: len(result.cells)].tolist(), dark=request.dark)
     result.widths = result.layout = None
     if request.fonts is not None:
         measure_cells = CellMeasure(*request.fonts)

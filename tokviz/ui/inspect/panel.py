@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
 from tokviz.ui import fonts, theme
+from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
@@ -309,7 +310,16 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
                     drawn=f"{len(result.encoding.tokens) - hidden:,}",
                 )
             )
-        if notes:
+        if self.exact_text.previewing():
+            notes.append(
+                self.tr(
+                    "A line of this text is too long to lay out in the editor (over {limit} characters): the editor "
+                    "shows its first {shown} characters, read-only. The tokens, counts and copies cover all {chars} "
+                    "characters; paste or open a text to replace it."
+                ).format(limit=f"{PREVIEW_LINE_CHARS:,}", shown=f"{PREVIEW_CHARS:,}", chars=f"{len(text):,}")
+            )
+            self.message_bar.show_message(" ".join(notes), "info", self.tr("Clear the text"), lambda: self.set_text(""))
+        elif notes:
             self.message_bar.show_message(" ".join(notes), "info")
         elif (
             self.message_bar.isVisible()
@@ -358,7 +368,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self.token_view.refresh_fonts()
         if self.result is not None and self.result.encoding is not None:
             dark = theme.is_dark()
-            self.result.colors = token_colors(self.result.encoding.ids[: len(self.result.cells)], dark=dark)
+            ids = self.result.encoding.id_array[: len(self.result.cells)].tolist()
+            self.result.colors = token_colors(ids, dark=dark)
             self.token_view.set_cells(
                 self.result.encoding, self.result.cells, self.result.colors, dark=dark, marks=self.result.marks
             )
@@ -375,7 +386,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
     def copy_ids(self) -> None:
         enc = self._encoding()
         if enc is not None:
-            QGuiApplication.clipboard().setText(" ".join(str(i) for i in enc.ids))
+            QGuiApplication.clipboard().setText(" ".join(map(str, enc.id_array.tolist())))
 
     def copy_json(self) -> None:
         enc = self._encoding()

@@ -110,6 +110,7 @@ class InspectWidgets:
         self.editor.pasted.connect(self.paste_text)
         # the exact text beside the editor (Qt's document folds CR, CRLF and U+2029 into one break)
         self.exact_text = ExactText(self.editor, take_pastes=False)
+        self.exact_text.on_paste = self.paste_text  # a paste into a read-only preview replaces the text
         self.composer = ChatComposer()
         self.composer.renderedChanged.connect(self._on_chat_rendered)
         self.input_tabs = QTabWidget()

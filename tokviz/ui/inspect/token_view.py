@@ -77,7 +77,7 @@ class TokenView(QAbstractScrollArea):
         self.cells = cells
         self.colors = colors
         if marks is None or len(marks) != len(colors):
-            marks = token_marks(encoding.ids[:len(colors)]) if encoding is not None else []
+            marks = token_marks(encoding.id_array[: len(colors)].tolist()) if encoding is not None else []
         self.marks = marks
         self.dark = dark
         if measured_with is not None and tuple(measured_with) != (self._text_font, self._hex_font):
