@@ -8,12 +8,17 @@ stays in the document's raw text (``QTextDocument.toRawText()``, block boundarie
 
 :class:`ExactText` therefore keeps one thing beside the document: the list of line breaks as they
 really were, one per block boundary, updated from the document's ``contentsChange`` signal. The exact
-text is the raw text with each boundary replaced by its own break:
+text is the raw text with each boundary replaced by its own break::
 
-    >>> exact = ExactText(editor)
-    >>> exact.set_text("a\\u00a0b\\r\\nc\\rd")
-    >>> exact.text() == "a\\u00a0b\\r\\nc\\rd"
-    True
+    exact = ExactText(editor)
+    exact.set_text("a\\u00a0b\\r\\nc\\rd")
+    exact.text() == "a\\u00a0b\\r\\nc\\rd"  # True; editor.toPlainText() == "a b\\nc\\nd"
+
+Any editor whose text is encoded uses it: build it beside the editor, put text in with ``set_text`` /
+``insert`` instead of ``setPlainText`` / ``insertPlainText``, and read ``text()`` instead of
+``toPlainText()``. Ctrl+V is taken exactly by the helper itself; for every other way of pasting (context
+menu, middle click, drop) use :class:`tokviz.ui.inspect.views.TextEditor` as the editor and connect its
+``pasted`` signal to ``insert`` (``ExactText(editor, take_pastes=False)``), as the Inspector does.
 
 Enter typed by the user is "\\n"; text inserted through :meth:`ExactText.insert` (pastes, opened files)
 keeps its own breaks (and a leading U+FEFF, which Qt would drop as a byte-order mark); an undo or redo
@@ -132,7 +137,8 @@ class ExactText(QObject):
         """The document position (UTF-16 code units, one per line break) of character ``index`` of
         :meth:`text` (an emoji counts two, a "\\r\\n" one)."""
         prefix = self.text()[:index]
-        return len(prefix.encode("utf-16-le")) // 2 - prefix.count("\r\n")
+        position = len(prefix.encode("utf-16-le")) // 2 - prefix.count("\r\n")
+        return min(position, self._doc.characterCount() - 1)  # a preview or a loading text ends early
 
     def text_index(self, position: int) -> int:
         """The index in :meth:`text` of document ``position`` (the inverse of :meth:`document_position`)."""
