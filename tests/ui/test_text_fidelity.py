@@ -119,9 +119,9 @@ def test_typed_text_gives_the_cli_ids(qtbot, panel, monkeypatch, capsys):
     # (no BOM here: PySide drops it from a one-character key event text; pastes and files carry it)
     type_text(qtbot, panel.editor, "x\u00a0y\tz\u2028w\u200dv")
     qtbot.keyClick(panel.editor, Qt.Key.Key_Return)
-    type_text(qtbot, panel.editor, "끝")
+    type_text(qtbot, panel.editor, "끝\u2029")  # an input method's paragraph separator stays one
     qtbot.keyClick(panel.editor, Qt.Key.Key_Return)
-    text = "x\u00a0y\tz\u2028w\u200dv\n끝\n"
+    text = "x\u00a0y\tz\u2028w\u200dv\n끝\u2029\n"
     assert shown(qtbot, panel, text) == cli_ids(monkeypatch, capsys, "cl100k_base", text)
 
 
@@ -215,3 +215,19 @@ def test_screenshot_refuses_a_fifo_as_the_text_file(tmp_path):
     assert shot.returncode != 0
     assert "FIFO" in shot.stderr.decode() and "Traceback" not in shot.stderr.decode()
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_clicked_token_is_highlighted_on_its_own_characters_after_crlf_and_emoji(qtbot, panel, monkeypatch, tmp_path):
+    path = tmp_path / "crlf.txt"
+    path.write_bytes("👋\r\n👋\r\nend".encode())
+    open_through_menu(panel, monkeypatch, path)
+    panel.set_encoder("cl100k_base")
+    text = "👋\r\n👋\r\nend"
+    shown(qtbot, panel, text)
+    enc = panel.result.encoding
+    last = len(enc.tokens) - 1
+    assert enc.text[enc.tokens[last].start : enc.tokens[last].end] == "end"
+    rect = panel.token_view.token_rect(last)
+    qtbot.mouseClick(panel.token_view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+    marks = panel.editor.extraSelections()
+    assert len(marks) == 1 and marks[0].cursor.selectedText() == "end"

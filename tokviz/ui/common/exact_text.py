@@ -347,6 +347,7 @@ class ExactText(QObject):
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802
         if watched is self.editor and event.type() == QEvent.Type.KeyPress:
+            self._end_key()  # what the key before meant is over (keys may come faster than the event loop)
             if event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo):
                 self._undoing = True
                 QTimer.singleShot(0, self._end_key)
