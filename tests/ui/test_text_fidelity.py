@@ -103,12 +103,20 @@ def test_pasted_text_gives_the_cli_ids(qtbot, panel, monkeypatch, capsys, encode
 
 
 @pytest.mark.parametrize("encoder", ENCODERS)
-def test_opened_file_gives_the_cli_ids(qtbot, panel, monkeypatch, capsys, tmp_path, encoder):
+def test_file_open_from_the_window_menu_gives_the_cli_ids(qtbot, monkeypatch, capsys, tmp_path, encoder):
+    from tokviz.ui.main_window import MainWindow
+    from tokviz.ui.settings import Settings
+
     text = "".join(TEXTS.values())
     path = tmp_path / "exact.txt"
     path.write_bytes(text.encode("utf-8"))
+    win = MainWindow(settings=Settings.ephemeral())
+    qtbot.addWidget(win)
+    win.show()
+    panel = win.panels["inspect"]
     panel.set_encoder(encoder)
-    open_through_menu(panel, monkeypatch, path)
+    monkeypatch.setattr(text_input.QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    win.panel_actions["inspect"]["open"].trigger()  # Inspect → Open text… (Ctrl+O)
     assert shown(qtbot, panel, text) == cli_ids(monkeypatch, capsys, encoder, text)
 
 
