@@ -36,7 +36,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 # what Qt's text cursor turns into a block boundary (qtextcursor.cpp, insertText)
 LINE_BREAK = re.compile("\r\n|[\r\n\u2029\ufdd0\ufdd1]")
 BLOCK_SEPARATOR = "\u2029"  # how the document's raw text shows a block boundary
-SLICE_CHARS = 250_000  # a longer text goes into the editor in slices of whole lines, one per event-loop turn
+SLICE_CHARS = 150_000  # a longer text goes into the editor in slices of whole lines, one per event-loop turn
 PREVIEW_LINE_CHARS = 100_000  # a longer line is not laid out: the editor shows the text's beginning, read-only
 PREVIEW_CHARS = 20_000  # how much of such a text the editor shows
 WRAP_ANYWHERE_LINE_CHARS = 5_000  # a longer line wraps anywhere, not at word boundaries
@@ -230,7 +230,7 @@ class ExactText(QObject):
         self.editor.setReadOnly(True)
         self._doc.setUndoRedoEnabled(False)  # slices are no undo steps (and the history would hold megabytes)
         self.loadingChanged.emit(True)
-        self._load_next()
+        self._load_timer.start()  # the first slice too: the paste's own event-loop turn stays short
 
     def _load_next(self) -> None:
         whole, i, end = self._held, self._load_at, self._load_end
