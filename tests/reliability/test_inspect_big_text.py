@@ -59,7 +59,9 @@ def test_a_line_too_long_to_lay_out_is_previewed_and_encoded_whole(qtbot, panel,
     biggest = largest_insert(panel)
     panel.editor.selectAll()
     assert panel.paste_text(text)
-    # the editor holds only the preview: Qt never lays the long line out
+    assert panel.text() == text  # at once, while the editor takes it slice by slice
+    # the first slice holds no line break: the editor shows a preview, Qt never lays the long line out
+    qtbot.waitUntil(lambda: not panel.exact_text.loading(), timeout=60_000)
     assert panel.exact_text.previewing()
     assert panel.editor.isReadOnly()
     assert panel.editor.document().characterCount() <= 2 * PREVIEW_CHARS + 1
