@@ -132,3 +132,18 @@ def test_word_count_in_slices_equals_one_split(text, size):
 def test_longest_line_counts_every_kind_of_break():
     assert exact_text.longest_line("ab\r\ncde\rf\u2029ghij\u2028k") == 6  # U+2028 stays inside a block
     assert PREVIEW_LINE_CHARS < SLICE_CHARS  # a slice without a break is always a previewed line
+
+
+def test_a_big_paste_into_the_middle_of_a_crlf_text_keeps_both_exact(qtbot, panel):
+    panel.set_text("first\r\nsecond 👋 line\r\nthird")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(13)  # "first", one block boundary for the CRLF, "second "
+    cursor.setPosition(15, cursor.MoveMode.KeepAnchor)  # 👋 is two UTF-16 units
+    panel.editor.setTextCursor(cursor)
+    pasted = "α\rβ\u2029γ\n" * (SLICE_CHARS // 3)
+    assert panel.paste_text(pasted)
+    expected = "first\r\nsecond " + pasted + " line\r\nthird"
+    assert panel.text() == expected
+    qtbot.waitUntil(lambda: not panel.exact_text.loading(), timeout=60_000)
+    panel.exact_text._text = None  # rebuild from the document
+    assert panel.text() == expected
