@@ -10,8 +10,9 @@ pasted text's tokens (so freeing the previous result counts too). Prints one JSO
 
     {"max_stall_ms", "p99_ms", "chars", "tokens", "seconds", "stalls_over_50ms", ...}
 
-Target (issue 11): max stall <= 100 ms at 5,000,000 characters. ``--where`` also samples every
-thread's stack during each stall over 50 ms and prints the lines seen most.
+Target (issue 11): max stall <= 100 ms at 5,000,000 characters. ``--kind one-line`` / ``--kind zwj``
+paste one line without a break (issue 16: the editor froze for minutes laying it out; target <= 1 s).
+``--where`` also samples every thread's stack during each stall over 50 ms and prints the lines seen most.
 """
 
 from __future__ import annotations
@@ -53,7 +54,22 @@ def mixed_text(chars: int) -> str:
     return "".join(out)[:chars]
 
 
-def run(chars: int, encoder: str, settle: float, where: bool) -> dict:
+def one_line_text(chars: int) -> str:
+    """``chars`` characters on one line without a break or a space (issue 16's frozen window)."""
+    unit = "abcdefghij"
+    return (unit * (chars // len(unit) + 1))[:chars]
+
+
+def zwj_text(chars: int) -> str:
+    """About ``chars`` characters of family emoji (ZWJ sequences), on one line."""
+    unit = "👨‍👩‍👧‍👦"
+    return unit * max(1, chars // len(unit))
+
+
+TEXTS = {"mixed": mixed_text, "one-line": one_line_text, "zwj": zwj_text}
+
+
+def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed") -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtGui import QGuiApplication
@@ -75,7 +91,7 @@ def run(chars: int, encoder: str, settle: float, where: bool) -> dict:
     loop.exec()
     panel.wait_for_result()
 
-    text = mixed_text(chars)
+    text = TEXTS[kind](chars)
     QGuiApplication.clipboard().setText(text)
     lateness: list[float] = []
     long_stalls: list[dict] = []
@@ -164,6 +180,7 @@ def run(chars: int, encoder: str, settle: float, where: bool) -> dict:
         "max_stall_ms": round(lateness[-1], 1) if lateness else 0.0,
         "p99_ms": round(p99, 1),
         "chars": chars,
+        "kind": kind,
         "encoder": panel.current_encoder(),
         "tokens": tokens,
         "seconds": round(seconds, 2),
@@ -183,8 +200,10 @@ def main() -> int:
     ap.add_argument("--encoder", default="cl100k_base")
     ap.add_argument("--settle", type=float, default=3.0, help="seconds to let the other panels load first")
     ap.add_argument("--where", action="store_true", help="sample the threads' stacks during stalls")
+    ap.add_argument("--kind", choices=sorted(TEXTS), default="mixed",
+                    help="mixed lines of about 80 characters (default), one line of ASCII, or one line of ZWJ emoji")
     args = ap.parse_args()
-    print(json.dumps(run(args.chars, args.encoder, args.settle, args.where), ensure_ascii=False))
+    print(json.dumps(run(args.chars, args.encoder, args.settle, args.where, args.kind), ensure_ascii=False))
     return 0
 
 

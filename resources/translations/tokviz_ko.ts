@@ -1135,6 +1135,16 @@ byte span [{start}, {end})</source>
         <source>… {n} more</source>
         <translation>… {n}개 더</translation>
     </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect/panel.py" />
+        <source>A line of this text is too long to lay out in the editor (over {limit} characters): the editor shows its first {shown} characters, read-only. The tokens, counts and copies cover all {chars} characters; paste or open a text to replace it.</source>
+        <translation>이 텍스트의 한 줄이 편집기에 배치하기에는 너무 깁니다({limit}자 초과): 편집기는 처음 {shown}자만 읽기 전용으로 보여 줍니다. 토큰, 개수와 복사는 {chars}자 전체를 다룹니다. 바꾸려면 텍스트를 붙여 넣거나 여세요.</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect/panel.py" />
+        <source>Clear the text</source>
+        <translation>텍스트 지우기</translation>
+    </message>
 </context>
 <context>
     <name>LatticeCanvas</name>

@@ -6,6 +6,7 @@ encoders, corpus, merges) and returns once everything shown is ready (it may spi
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -16,7 +17,14 @@ def add_parser(sub) -> None:
     p = sub.add_parser("screenshot", help="render a panel offscreen to a PNG (docs, CI)")
     p.add_argument("--view", choices=VIEWS, default="inspect")
     p.add_argument("-o", "--output", required=True, help="PNG file to write")
-    p.add_argument("--text", help="text for the inspect / compare views")
+    text = p.add_mutually_exclusive_group()
+    text.add_argument("--text", help="text for the inspect / compare views")
+    text.add_argument("--text-file", metavar="FILE",
+                      help="UTF-8 file whose text (taken exactly, as File → Open takes it) the inspect / compare "
+                      "views show")
+    p.add_argument("--tokens", metavar="OUT.json",
+                   help="also write the tokens the view shows: inspect {\"tokens\": [...]}, compare "
+                   "{\"encoders\": [{\"name\", \"tokens\"}, ...]}, each token as `tokviz encode --json` prints it")
     p.add_argument("-e", "--encoder", action="append", dest="encoders", metavar="NAME",
                    help="encoder name (repeat for compare)")
     p.add_argument("--model", action="append", default=[], metavar="FILE", help="model file to add as an encoder")
@@ -41,7 +49,44 @@ def parse_size(size: str) -> tuple[int, int]:
     return w, h
 
 
+def rendered_tokens(view: str, panel) -> dict:
+    """What ``panel`` shows as token JSON (the ``tokviz encode --json`` token schema).
+
+    inspect: ``{"tokens": [...]}``; compare: ``{"encoders": [{"name": ..., "tokens": [...]}, ...]}``, the
+    rows in their order on screen (a row that shows a message instead of tokens has ``"error"``)."""
+    from tokviz.core.display import token_json
+    from tokviz.core.errors import TokvizError
+
+    if view == "inspect":
+        result = panel.result
+        if result is None or result.encoding is None:
+            raise TokvizError("the Inspector shows no tokens: " + (panel.message_bar.text() or "nothing encoded"))
+        return {"tokens": [token_json(t) for t in result.encoding.tokens]}
+    if view == "compare":
+        encoders = []
+        for row in panel.view.rows:
+            data = row.data
+            entry: dict = {"name": data.name}
+            if data.encoding is not None:
+                entry["tokens"] = [token_json(t) for t in data.encoding.tokens]
+            else:
+                entry["error"] = data.message or "no tokens"
+            encoders.append(entry)
+        return {"encoders": encoders}
+    raise TokvizError(f"--tokens is for the inspect and compare views, not {view}")
+
+
+def _check_options(args) -> None:
+    from tokviz.core.errors import TokvizError
+
+    if args.tokens and args.view not in ("inspect", "compare"):
+        raise TokvizError(f"--tokens is for the inspect and compare views, not {args.view}")
+    if args.text_file and args.view not in ("inspect", "compare"):
+        raise TokvizError(f"--text-file is for the inspect and compare views, not {args.view}")
+
+
 def run(args) -> int:
+    _check_options(args)  # before any window: a wrong option fails fast
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from tokviz.ui.app import make_application
     from tokviz.ui.main_window import MainWindow
@@ -67,8 +112,28 @@ def run(args) -> int:
         settings.presentation_pace = 0.0
         window.toggle_presentation(True, full_screen=False)
     app.processEvents()
-    window.current_panel().prepare_screenshot(args)
-    app.processEvents()
+    panel = window.current_panel()
+    if args.text_file and args.view == "compare":
+        from tokviz.ui.inspect.text_input import read_text_file
+
+        try:
+            args.text = read_text_file(args.text_file)  # the reader behind the Inspector's File → Open
+        except UnicodeDecodeError as err:
+            from tokviz.core.errors import TokvizError
+
+            window.close()
+            raise TokvizError(
+                f"{args.text_file} is not valid UTF-8: byte 0x{err.object[err.start]:02X} at byte offset "
+                f"{err.start} ({err.reason}); give the text as UTF-8."
+            ) from None
+    try:
+        panel.prepare_screenshot(args)  # inspect opens --text-file itself, as File → Open does
+        app.processEvents()
+        tokens = rendered_tokens(args.view, panel) if args.tokens else None
+    except BaseException:
+        window.close()
+        app.processEvents()
+        raise
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     ok = window.grab().save(str(out) + ".tmp.png", "PNG")
@@ -81,4 +146,9 @@ def run(args) -> int:
 
         raise TokvizError(f"could not write {out}")
     print(out)
+    if tokens is not None:
+        from tokviz.core.atomic import write_atomic
+
+        write_atomic(args.tokens, json.dumps(tokens, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(args.tokens)
     return 0

@@ -88,6 +88,9 @@ def _frozen(a, dtype) -> np.ndarray:
     return a
 
 
+_CUMSUM_SLICE = 1 << 20
+
+
 def _char_columns(data: bytes, n_chars: int, bs: np.ndarray, be: np.ndarray):
     """(start, end, partial) columns of tokens with byte spans ``[bs, be)`` into ``data``."""
     total = len(data)
@@ -97,9 +100,15 @@ def _char_columns(data: bytes, n_chars: int, bs: np.ndarray, be: np.ndarray):
     is_start = np.empty(total + 1, dtype=bool)
     np.not_equal(raw & 0xC0, 0x80, out=is_start[:total])
     is_start[total] = True
-    # char_at[b]: the character holding byte b (for b == total: the number of characters)
-    char_at = np.cumsum(is_start, dtype=np.int32)
-    char_at -= 1
+    # char_at[b]: the character holding byte b (for b == total: the number of characters); summed in
+    # slices, since one numpy call over megabytes holds the GIL long enough to stall the GUI thread
+    char_at = np.empty(total + 1, dtype=np.int32)
+    before = -1
+    for a in range(0, total + 1, _CUMSUM_SLICE):
+        b = min(a + _CUMSUM_SLICE, total + 1)
+        np.cumsum(is_start[a:b], dtype=np.int32, out=char_at[a:b])
+        char_at[a:b] += before
+        before = int(char_at[b - 1])
     s = char_at[bs].astype(np.int64)
     start_b, start_e = is_start[bs], is_start[be]
     # the first character starting at or after ``be`` (for an empty span at a character start,

@@ -217,7 +217,7 @@ def wrap_cells(
     line = 0
     x = 0.0
     last = len(cells) - 1
-    for i, (cell, w) in enumerate(zip(cells, widths)):
+    for i, (cell, w) in enumerate(zip(cells, widths, strict=False)):
         if x > 0 and x + w > avail:
             line += 1
             line_first.append(i)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from contextlib import nullcontext
 import unicodedata
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QCoreApplication
@@ -27,7 +27,6 @@ from tokviz.core.metrics import Metrics, measure
 from tokviz.ui.common.tasks import collection_paused
 from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, token_cells, wrap_cells
 from tokviz.ui.token_colors import token_colors, token_marks
-
 
 PAUSE_COLLECTION_CHARS = 100_000  # a text this long builds its result with garbage collection paused
 
@@ -83,8 +82,9 @@ def encode_text(registry, request: EncodeRequest, is_stale=lambda: False) -> Enc
         out.error = str(err)
         return out
     except Exception as err:  # a third-party model may fail in ways we cannot list; say so, keep working
-        out.error = QCoreApplication.translate("InspectPanel", "{encoder} could not encode this text: {kind}: {err}").format(
-            encoder=request.encoder, kind=type(err).__name__, err=err)
+        out.error = QCoreApplication.translate(
+            "InspectPanel", "{encoder} could not encode this text: {kind}: {err}"
+        ).format(encoder=request.encoder, kind=type(err).__name__, err=err)
         return out
     if is_stale():
         return None
@@ -110,11 +110,11 @@ def lay_out(result: EncodeResult, is_stale=lambda: False) -> EncodeResult | None
         return result
     if not result.cells and len(encoding.tokens):
         result.cells = token_cells(encoding, MAX_DRAWN_TOKENS)
-        result.marks = token_marks(encoding.ids[:MAX_DRAWN_TOKENS])
+        result.marks = token_marks(encoding.id_array[:MAX_DRAWN_TOKENS].tolist())
     if is_stale():
         return None
     if len(result.colors) != len(result.cells):  # relaid() empties them for a new theme
-        result.colors = token_colors(encoding.ids[:len(result.cells)], dark=request.dark)
+        result.colors = token_colors(encoding.id_array[: len(result.cells)].tolist(), dark=request.dark)
     result.widths = result.layout = None
     if request.fonts is not None:
         measure_cells = CellMeasure(*request.fonts)
@@ -163,5 +163,6 @@ def open_model(path: str):
     except TokvizError as err:
         return None, str(err)
     except Exception as err:  # a file we cannot list every way of being broken
-        return None, QCoreApplication.translate("InspectPanel", "{path}: not a model tokviz can read ({kind}: {err})").format(
-            path=path, kind=type(err).__name__, err=err)
+        return None, QCoreApplication.translate(
+            "InspectPanel", "{path}: not a model tokviz can read ({kind}: {err})"
+        ).format(path=path, kind=type(err).__name__, err=err)

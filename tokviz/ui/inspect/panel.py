@@ -30,7 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.core.encoding import Encoding
+from tokviz.core.errors import TokvizError
 from tokviz.ui import fonts, theme
+from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
@@ -114,7 +116,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             if sig is not None:
                 sig.connect(self._on_font_scale if name == "fontScaleChanged" else self._refresh_look)
         self.editor.blockSignals(True)
-        self.editor.setPlainText(DEMO_TEXT)
+        self.exact_text.set_text(DEMO_TEXT)
         self.editor.blockSignals(False)
         self._fill_encoders()
 
@@ -123,7 +125,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         """What is being encoded: the editor's text, or the rendered chat on the Chat tab."""
         if self.input_tabs.currentWidget() is self.composer:
             return self.composer.text
-        return self.editor.toPlainText()
+        return self.exact_text.text()
 
     def encode_now(self) -> int:
         """Send the current text to the worker at once (skips the debounce); returns the generation."""
@@ -313,7 +315,16 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
                     drawn=f"{len(result.encoding.tokens) - hidden:,}",
                 )
             )
-        if notes:
+        if self.exact_text.previewing():
+            notes.append(
+                self.tr(
+                    "A line of this text is too long to lay out in the editor (over {limit} characters): the editor "
+                    "shows its first {shown} characters, read-only. The tokens, counts and copies cover all {chars} "
+                    "characters; paste or open a text to replace it."
+                ).format(limit=f"{PREVIEW_LINE_CHARS:,}", shown=f"{PREVIEW_CHARS:,}", chars=f"{len(text):,}")
+            )
+            self.message_bar.show_message(" ".join(notes), "info", self.tr("Clear the text"), lambda: self.set_text(""))
+        elif notes:
             self.message_bar.show_message(" ".join(notes), "info")
         elif (
             self.message_bar.isVisible()
@@ -364,7 +375,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self.token_view.refresh_fonts()
         if self.result is not None and self.result.encoding is not None:
             dark = theme.is_dark()
-            self.result.colors = token_colors(self.result.encoding.ids[: len(self.result.cells)], dark=dark)
+            ids = self.result.encoding.id_array[: len(self.result.cells)].tolist()
+            self.result.colors = token_colors(ids, dark=dark)
             self.token_view.set_cells(
                 self.result.encoding, self.result.cells, self.result.colors, dark=dark, marks=self.result.marks
             )
@@ -381,7 +393,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
     def copy_ids(self) -> None:
         enc = self._encoding()
         if enc is not None:
-            QGuiApplication.clipboard().setText(" ".join(str(i) for i in enc.ids))
+            QGuiApplication.clipboard().setText(" ".join(map(str, enc.id_array.tolist())))
 
     def copy_json(self) -> None:
         enc = self._encoding()
@@ -471,7 +483,15 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
                 opened = self._current_encoder  # the model just added is the one to show
         self.input_tabs.setCurrentWidget(self.editor)
         self.editor.blockSignals(True)
-        ok = self.set_text(text)
+        text_file = getattr(args, "text_file", None)
+        if text_file:
+            ok = self.open_text_file(text_file)  # exactly what File → Open does
+            if not ok:
+                self.editor.blockSignals(False)
+                raise TokvizError(self.message_bar.text())
+            text = self.text()
+        else:
+            ok = self.set_text(text)
         self.editor.blockSignals(False)
         if encoders:
             self.set_encoder(encoders[0])

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.ui import fonts
+from tokviz.ui.common.exact_text import ExactText
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.inspect.byte_layers import ByteLayersView
 from tokviz.ui.inspect.chat_composer import ChatComposer
@@ -111,6 +112,9 @@ class InspectWidgets:
         self.editor.setFont(fonts.mono_font(13))
         self.editor.setPlaceholderText(translate("InspectPanel", "Type or paste text here…"))
         self.editor.pasted.connect(self.paste_text)
+        # the exact text beside the editor (Qt's document folds CR, CRLF and U+2029 into one break)
+        self.exact_text = ExactText(self.editor, take_pastes=False)
+        self.exact_text.on_paste = self.paste_text  # a paste into a read-only preview replaces the text
         self.composer = ChatComposer()
         self.composer.renderedChanged.connect(self._on_chat_rendered)
         self.input_tabs = QTabWidget()

@@ -38,8 +38,7 @@ class TokenSelection:
         ):
             a, b = selection
             start, end = enc.tokens[a].start, max(enc.tokens[b].end, enc.tokens[a].start)
-            # the editor counts UTF-16 code units: astral characters (emoji) count two
-            to_units = lambda i: len(enc.text[:i].encode("utf-16-le")) // 2  # noqa: E731
+            to_units = self.exact_text.document_position  # emoji count two, CRLF one
             sel = QTextEdit.ExtraSelection()
             sel.cursor = QTextCursor(self.editor.document())
             sel.cursor.setPosition(to_units(start))

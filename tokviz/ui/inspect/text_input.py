@@ -8,32 +8,40 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QSizePolicy
 
-from tokviz.core.errors import InvalidTextError, find_lone_surrogate, replace_lone_surrogates
+from tokviz.core.encoders.files import read_regular_file
+from tokviz.core.errors import InvalidTextError, TokvizError, find_lone_surrogate, replace_lone_surrogates
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
+
+def read_text_file(path: str | Path, *, replace_invalid: bool = False) -> str:
+    """The text of the UTF-8 file at ``path``, exactly (BOM, CR, CRLF and NUL kept). Only a regular
+    file is read (TokvizError otherwise: a FIFO would block, a device never ends); invalid UTF-8
+    raises UnicodeDecodeError unless ``replace_invalid`` (then U+FFFD)."""
+    data = read_regular_file(path, what="text")
+    return data.decode("utf-8", "replace" if replace_invalid else "strict")
 
 
 class TextInput:
     """The text input (mixed into InspectPanel; the strings are InspectPanel's)."""
 
     def text(self) -> str:
-        return self.editor.toPlainText()
+        """The editor's exact text (every NBSP, CR, CRLF, U+2028/2029 as typed, pasted or opened)."""
+        return self.exact_text.text()
 
     def set_text(self, text: str) -> bool:
         """Replace the editor's text. A text with a lone surrogate is held back with a message and a
         "Replace with U+FFFD" action (the editor keeps its text); returns whether it was shown."""
-        if self._refuse_surrogates(text, lambda fixed: self.editor.setPlainText(fixed), "text"):
+        if self._refuse_surrogates(text, self.exact_text.set_text, "text"):
             return False
-        self.editor.setPlainText(text)
+        self.exact_text.set_text(text)
         return True
 
     def paste_text(self, text: str) -> bool:
         """Insert pasted ``text`` at the cursor (same lone-surrogate check as :meth:`set_text`)."""
-        if self._refuse_surrogates(
-            text, lambda fixed: self.editor.insertPlainText(fixed), translate("InspectPanel", "pasted text")
-        ):
+        if self._refuse_surrogates(text, self.exact_text.insert, translate("InspectPanel", "pasted text")):
             return False
-        self.editor.insertPlainText(text)
+        self.exact_text.insert(text)
         return True
 
     def _refuse_surrogates(self, text: str, apply, what: str) -> bool:
@@ -74,10 +82,13 @@ class TextInput:
         it anyway with U+FFFD replacements; without that action the editor is left as it was."""
         p = Path(path)
         try:
-            data = p.read_bytes()
-        except OSError as err:
+            data = read_regular_file(p, what="text")  # a FIFO would block the window, a device never ends
+        except TokvizError as err:
             self.message_bar.show_message(
-                translate("InspectPanel", "Cannot read {path}: {err}").format(path=p, err=err.strerror or err), "error"
+                translate("InspectPanel", "Cannot read {path}: {err}").format(
+                    path=p, err=getattr(err, "problem", err)
+                ),
+                "error",
             )
             return False
         try:
@@ -103,8 +114,10 @@ class TextInput:
                 lambda: self.open_text_file(p, replace_invalid=True),
             )
             return False
+        if self._refuse_surrogates(text, self.exact_text.set_text, "text"):
+            return False  # a UTF-8 file cannot hold one, but the check costs nothing
         self.input_tabs.setCurrentWidget(self.editor)
-        self.editor.setPlainText(text)
+        self.exact_text.set_text(text)
         return True
 
     def _size_input_pages(self) -> None:

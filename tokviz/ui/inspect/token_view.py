@@ -12,7 +12,6 @@ bracket, so one sees the character cut in two, never a replacement character.
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
@@ -20,7 +19,15 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 from tokviz.core.encoding import Encoding
 from tokviz.ui import fonts
 from tokviz.ui.inspect.cells import (
-    CELL_GAP, MARGIN, Cell, CellLayout, CellMeasure, CellPositions, char_marker, view_fonts, wrap_cells,
+    CELL_GAP,
+    MARGIN,
+    Cell,
+    CellLayout,
+    CellMeasure,
+    CellPositions,
+    char_marker,
+    view_fonts,
+    wrap_cells,
 )
 from tokviz.ui.inspect.describe import describe_token
 from tokviz.ui.token_colors import text_color_on, token_marks
@@ -77,7 +84,7 @@ class TokenView(QAbstractScrollArea):
         self.cells = cells
         self.colors = colors
         if marks is None or len(marks) != len(colors):
-            marks = token_marks(encoding.ids[:len(colors)]) if encoding is not None else []
+            marks = token_marks(encoding.id_array[: len(colors)].tolist()) if encoding is not None else []
         self.marks = marks
         self.dark = dark
         if measured_with is not None and tuple(measured_with) != (self._text_font, self._hex_font):
@@ -374,9 +381,11 @@ class TokenView(QAbstractScrollArea):
             self._hover_cell = ci
             self.viewport().update()
         if ci >= 0 and self.cells[ci].token >= 0:
-            QToolTip.showText(event.globalPosition().toPoint(), self.tooltip_for_token(self.cells[ci].token), self.viewport())
+            tip = self.tooltip_for_token(self.cells[ci].token)
+            QToolTip.showText(event.globalPosition().toPoint(), tip, self.viewport())
         elif ci >= 0:
-            QToolTip.showText(event.globalPosition().toPoint(), self.tr("text no token covers (the encoder skipped it)"), self.viewport())
+            tip = self.tr("text no token covers (the encoder skipped it)")
+            QToolTip.showText(event.globalPosition().toPoint(), tip, self.viewport())
         else:
             QToolTip.hideText()
         super().mouseMoveEvent(event)

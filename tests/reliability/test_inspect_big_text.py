@@ -1,0 +1,149 @@
+"""Big and hostile texts in the Inspector: a million-character line, a million emoji, a big paste, and a
+FIFO, device or folder given as the text file. Each is shown (or refused with a message) without the
+editor laying out what would freeze the window, and the encoder still gets the whole exact text."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PySide6.QtCore import Qt
+
+from tests.support.inspect_panel import wait_shown
+from tokviz.core import metrics
+from tokviz.core.encoders import default_registry
+from tokviz.ui.common import exact_text
+from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS, SLICE_CHARS
+from tokviz.ui.inspect.panel import InspectPanel
+from tokviz.ui.session import Session
+
+ZWJ_FAMILY = "👨‍👩‍👧‍👦"
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return default_registry()
+
+
+@pytest.fixture
+def panel(qtbot, registry):
+    p = InspectPanel(Session(registry))
+    qtbot.addWidget(p)
+    p.resize(1200, 800)
+    p.show()
+    wait_shown(qtbot, p)
+    yield p
+    p.shutdown()
+
+
+def largest_insert(panel) -> list[int]:
+    """Record the largest single change of the editor's document (UTF-16 units added at once)."""
+    seen = [0]
+    panel.editor.document().contentsChange.connect(lambda _pos, _rem, added: seen.__setitem__(0, max(seen[0], added)))
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("encoder", "text"),
+    [
+        ("sp:demo_unigram", "abcdefghij" * 100_000),  # one 1,000,000-character line: froze the window 6 minutes
+        ("cl100k_base", ZWJ_FAMILY * (1_000_000 // len(ZWJ_FAMILY))),  # a million characters of ZWJ emoji
+    ],
+    ids=["one-line", "zwj-emoji"],
+)
+def test_a_line_too_long_to_lay_out_is_previewed_and_encoded_whole(qtbot, panel, encoder, text):
+    panel.set_encoder(encoder)
+    biggest = largest_insert(panel)
+    panel.editor.selectAll()
+    assert panel.paste_text(text)
+    assert panel.text() == text  # at once, while the editor takes it slice by slice
+    # the first slice holds no line break: the editor shows a preview, Qt never lays the long line out
+    qtbot.waitUntil(lambda: not panel.exact_text.loading(), timeout=60_000)
+    assert panel.exact_text.previewing()
+    assert panel.editor.isReadOnly()
+    assert panel.editor.document().characterCount() <= 2 * PREVIEW_CHARS + 1
+    assert biggest[0] <= 2 * PREVIEW_CHARS + 1
+    assert panel.text() == text
+    panel.encode_now()
+    wait_shown(qtbot, panel, text, timeout=120_000)
+    assert "read-only" in panel.message_bar.text()
+    # the message's action gives an empty, editable editor back
+    qtbot.mouseClick(panel.message_bar.action, Qt.MouseButton.LeftButton)
+    assert not panel.exact_text.previewing() and not panel.editor.isReadOnly()
+    assert panel.text() == ""
+
+
+def test_a_big_paste_goes_into_the_editor_in_slices_and_stays_exact(qtbot, panel):
+    line = "안녕 tokens\u00a0👋 CRLF\r\n" + "lone CR\r" + "plain line\n" + "\u2029"
+    text = "\ufeff" + line * (3 * SLICE_CHARS // len(line))
+    biggest = largest_insert(panel)
+    panel.editor.selectAll()
+    assert panel.paste_text(text)
+    assert panel.exact_text.loading() and panel.editor.isReadOnly()
+    assert panel.text() == text  # the whole text at once, while the editor fills
+    qtbot.waitUntil(lambda: not panel.exact_text.loading(), timeout=60_000)
+    assert not panel.editor.isReadOnly()
+    assert biggest[0] <= 2 * SLICE_CHARS  # never the whole text at once (UTF-16 units: emoji count two)
+    panel.exact_text._text = None  # rebuild from the document: every break came through the slices
+    assert panel.text() == text
+    panel.encode_now()
+    wait_shown(qtbot, panel, text, timeout=120_000)
+
+
+def test_typing_after_a_sliced_load_keeps_the_text_exact(qtbot, panel):
+    text = "a\r\n" * (SLICE_CHARS // 2)
+    panel.set_text(text)
+    qtbot.waitUntil(lambda: not panel.exact_text.loading(), timeout=60_000)
+    panel.editor.moveCursor(panel.editor.textCursor().MoveOperation.End)
+    qtbot.keyClicks(panel.editor, "end")
+    assert panel.text() == text + "end"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_only_regular_files_are_opened_as_text(panel, tmp_path, kind):
+    if kind == "fifo":
+        path = tmp_path / "pipe"
+        os.mkfifo(path)  # opening it for reading would block until a writer comes
+    elif kind == "device":
+        path = "/dev/zero"  # never ends
+    else:
+        path = tmp_path
+    before = panel.text()
+    assert not panel.open_text_file(path)
+    assert panel.message_bar.isVisible() and panel.message_bar.level == "error"
+    assert re.search(r"FIFO|device|folder", panel.message_bar.text())
+    assert panel.text() == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab \n\u3000\u00a0가\x1c\t", max_size=80), st.integers(1, 9))
+def test_word_count_in_slices_equals_one_split(text, size):
+    old = metrics._WORD_SLICE
+    metrics._WORD_SLICE = size
+    try:
+        assert metrics.count_words(text) == len(text.split())
+    finally:
+        metrics._WORD_SLICE = old
+
+
+def test_longest_line_counts_every_kind_of_break():
+    assert exact_text.longest_line("ab\r\ncde\rf\u2029ghij\u2028k") == 6  # U+2028 stays inside a block
+    assert PREVIEW_LINE_CHARS < SLICE_CHARS  # a slice without a break is always a previewed line
+
+
+def test_a_big_paste_into_the_middle_of_a_crlf_text_keeps_both_exact(qtbot, panel):
+    panel.set_text("first\r\nsecond 👋 line\r\nthird")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(13)  # "first", one block boundary for the CRLF, "second "
+    cursor.setPosition(15, cursor.MoveMode.KeepAnchor)  # 👋 is two UTF-16 units
+    panel.editor.setTextCursor(cursor)
+    pasted = "α\rβ\u2029γ\n" * (SLICE_CHARS // 3)
+    assert panel.paste_text(pasted)
+    expected = "first\r\nsecond " + pasted + " line\r\nthird"
+    assert panel.text() == expected
+    qtbot.waitUntil(lambda: not panel.exact_text.loading(), timeout=60_000)
+    panel.exact_text._text = None  # rebuild from the document
+    assert panel.text() == expected
