@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QSpinBox,
     QSplitter,
@@ -55,7 +56,9 @@ FORMATS = [
     ("gpt2", QT_TRANSLATE_NOOP("TrainPanel", "GPT-2 vocab.json + merges.txt (*.json)")),
 ]
 PROBE_TEXT = "토크나이저는 글자를 조각으로 나눕니다. Tokenizers split words into pieces 🙂"
-FRESH_BG = "#ff8c00"
+# "just merged": a signal red that no palette colour can be taken for (CIEDE2000 > 16 from every
+# colour of both palettes and the grey of split characters; tested), white text at 4.5:1
+FRESH_BG = "#ee0022"
 
 
 def speed_index(pace: float) -> int:
@@ -69,7 +72,7 @@ NEWLINE_MARK = "↵"  # the newline marker of the Inspector and Compare (core.un
 
 def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, ...]:
     """Coloured runs for a segmented line (shared token colours); the tokens the current merge made
-    stand out in orange.
+    stand out in red (``FRESH_BG``).
 
     Byte tokens that hold only part of a character are drawn as one grey run per group of whole
     characters, with the number of tokens the run takes as a subscript (``영₃`` = three byte tokens):
@@ -263,7 +266,22 @@ class TrainLayout:
         self.merge_banner.setTextFormat(Qt.TextFormat.RichText)
         self.merge_banner.setFont(mono_font(20))
         self.merge_banner.setMinimumHeight(46)
+        # a long merge wraps instead of widening the window (at 1366 px it pushed Save off screen)
+        self.merge_banner.setWordWrap(True)
+        self.merge_banner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         root.addWidget(self.merge_banner)
+        # byte merges named by the characters they belong to, hex beneath (byte mode only)
+        self.merge_names = QLabel()
+        self.merge_names.setTextFormat(Qt.TextFormat.RichText)
+        self.merge_names.setWordWrap(True)
+        self.merge_names.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        root.addWidget(self.merge_names)
+        # why this pair: the runners-up with their counts
+        self.why_label = QLabel()
+        self.why_label.setTextFormat(Qt.TextFormat.RichText)
+        self.why_label.setWordWrap(True)
+        self.why_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        root.addWidget(self.why_label)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         # left: corpus sample and probe
@@ -271,7 +289,11 @@ class TrainLayout:
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         self.sample_title = QLabel(
-            translate("TrainPanel", "<b>Corpus sample</b> — pieces at the current step; the merge just made in orange")
+            translate(
+                "TrainPanel",
+                "<b>Corpus sample</b> — pieces at the current step; the merge just made in red, lines that "
+                "show it first",
+            )
         )
         # captions wrap: a one-line caption would set the pane's minimum width, and in presentation
         # mode on a 1366-pixel projector it pushed the plots off the screen
