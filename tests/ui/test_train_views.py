@@ -16,7 +16,7 @@ from tokviz.ui.main_window import MainWindow
 from tokviz.ui.settings import Settings
 from tokviz.ui.train.corpus import CorpusSource, line_kind
 from tokviz.ui.train.views import FRESH_BG, SPEEDS
-from tokviz.ui.train.vocab import visible_piece
+from tokviz.ui.train.vocab import compact_label, visible_piece
 
 MERGES = 60
 
@@ -61,12 +61,20 @@ def _leaves(tree) -> int:
     return 1 if tree[2] is None else _leaves(tree[2]) + _leaves(tree[3])
 
 
-def _post_order(tree, depth=0):
+def _shown(token_id, piece, panel):
+    """A node's label: the piece, or a byte piece that is part of a character named by it, ``것 1–2/3``."""
+    if "<0x" in piece:
+        return compact_label(panel.replay.token_bytes(token_id), panel.tree_view.guesser)
+    return visible_piece(piece)
+
+
+def _post_order(tree, panel, depth=0):
     """(depth, shown label) of the core tree's nodes, leaves left to right, parents after children."""
     token_id, piece, left, right = tree
     if left is None:
-        return [(depth, visible_piece(piece))]
-    return _post_order(left, depth + 1) + _post_order(right, depth + 1) + [(depth, visible_piece(piece))]
+        return [(depth, _shown(token_id, piece, panel))]
+    return (_post_order(left, panel, depth + 1) + _post_order(right, panel, depth + 1)
+            + [(depth, _shown(token_id, piece, panel))])
 
 
 def test_banner_shows_each_steps_merge_as_the_core_made_it(trained):
@@ -86,7 +94,8 @@ def test_selecting_a_vocabulary_row_shows_that_tokens_merge_tree(trained, qtbot)
     panel.vocab_view.setCurrentIndex(panel.vocab_filter.index(row, 1))  # the user clicks the row
     expected = model.merge_tree(step.token_id)
     assert _as_tuple(panel.tree_view.tree) == expected
-    assert panel.tree_view.drawn_labels() == _post_order(expected)
+    assert panel.tree_view.drawn_labels() == _post_order(expected, panel)
+    assert any("/" in label for _, label in panel.tree_view.drawn_labels())  # a byte piece named by its character
     assert f"{_leaves(expected)} base tokens" in panel.tree_title.text()
     # another row, another tree
     other = core[0]

@@ -24,10 +24,11 @@ from PySide6.QtCore import QCoreApplication
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.bpe_candidates import Candidates, count_words, most_frequent, top_pairs
-from tokviz.core.byte_names import CharGuesser, byte_parts, name_merge
+from tokviz.core.byte_names import CharGuesser, name_merge
 from tokviz.core.sample_follow import SampleHit, SampleIndex
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.views import FRESH_BG
+from tokviz.ui.train.vocab import part_label
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate
@@ -116,7 +117,7 @@ def merge_names_html(left: bytes, right: bytes, guesser: CharGuesser | None, mut
         return ""
 
     def side(parts) -> str:
-        label = " · ".join(_part_label(p) for p in parts)
+        label = " · ".join(part_label(p) for p in parts)
         hexes = " ".join(p.hex for p in parts)
         return (f'<td align="center">{html.escape(label)}<br><span style="color:{muted}; font-size:small">'
                 f"{hexes}</span></td>")
@@ -128,24 +129,6 @@ def merge_names_html(left: bytes, right: bytes, guesser: CharGuesser | None, mut
                      + "</b></td>")
     return (f"<table><tr>{side(name.left)}<td>&nbsp;+&nbsp;</td>{side(name.right)}"
             f"<td>&nbsp;→&nbsp;</td>{side(name.new)}{completes}</tr></table>")
-
-
-def _part_label(part) -> str:
-    """A part as a student reads it, in the interface's language: ``것 bytes 1–2 of 3``."""
-    if part.whole:
-        return part.char
-    if part.char is None or not part.length:
-        return part.hex
-    if part.first == part.last:
-        where = translate("TrainPanel", "byte {n} of {of}").format(n=part.first, of=part.length)
-    else:
-        where = translate("TrainPanel", "bytes {a}–{b} of {of}").format(a=part.first, b=part.last, of=part.length)
-    return f"{part.char} {where}"
-
-
-def piece_label(data: bytes, guesser: CharGuesser | None) -> str:
-    """A token's bytes named by characters (``것 bytes 1–2 of 3``); whole characters as themselves."""
-    return " · ".join(_part_label(p) for p in byte_parts(data, guesser=guesser))
 
 
 class StepFollowing:
@@ -163,6 +146,9 @@ class StepFollowing:
         self._facts = None
         self._step_facts = None
         self._asked_step = -1
+        replay = self.replay
+        self.tree_view.token_bytes = replay.token_bytes if config.mode == "byte" and replay is not None else None
+        self.tree_view.guesser = self.vocab_model.guesser = None
         self.corpus_tasks.start(lambda state: corpus_facts(config, source.lines(), state),
                                 finished=self._on_corpus_facts)
 
@@ -171,6 +157,12 @@ class StepFollowing:
             return
         self._facts = facts
         self._asked_step = -1
+        self.vocab_model.guesser = facts.guesser
+        self.tree_view.guesser = facts.guesser
+        if self.replay is None or not len(self.replay):
+            return  # nothing named yet: no repaint while the trainer counts (it holds the GIL)
+        self.vocab_view.viewport().update()
+        self.tree_view.update()
         self._dirty = True
         self._ensure_timer()
 
@@ -216,8 +208,8 @@ class StepFollowing:
         for i, c in enumerate(cands.pairs):
             if byte_mode:  # both sides named together: EA + B2 are bytes of one character
                 name = name_merge(c.left_bytes, c.right_bytes, guesser=guesser)
-                left = " · ".join(_part_label(p) for p in name.left)
-                right = " · ".join(_part_label(p) for p in name.right)
+                left = " · ".join(part_label(p) for p in name.left)
+                right = " · ".join(part_label(p) for p in name.right)
             else:
                 left, right = c.left_piece, c.right_piece
             text = html.escape(f"{left} + {right}") + f" <b>{c.count:,}</b>"

@@ -233,7 +233,7 @@ class StepRendering:
         tree = self.replay.merge_tree(token_id, self.cursor)
         self.tree_title.setText(
             translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
-                piece=html.escape(visible_piece(tree.piece)), leaves=tree.leaves(), levels=tree.depth() - 1
+                piece=html.escape(self.tree_view.label(tree)), leaves=tree.leaves(), levels=tree.depth() - 1
             )
         )
         self.tree_view.set_tree(tree)
@@ -241,6 +241,8 @@ class StepRendering:
     def _apply_fonts(self) -> None:
         """Fonts for the token views, sized by the window's zoom (Ctrl +/-, presentation mode)."""
         self.merge_banner.setFont(mono_font(20))
+        self.merge_names.setFont(ui_font(14))
+        self.why_label.setFont(ui_font(11))
         self.sample_view.setFont(ui_font(13))
         self.probe_edit.setFont(ui_font(12))
         self.probe_view.setFont(ui_font(14))

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.token_colors import text_color_on, token_color
+from tokviz.ui.train.vocab import compact_label, visible_piece
 from tokviz.ui.train_replay import MergeNode
-from tokviz.ui.train.vocab import visible_piece
 
 _GAP_X = 8.0
 _PAD = 6.0
@@ -26,6 +26,10 @@ class MergeTreeView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._font = mono_font(12)
         self._small = ui_font(8)
+        # byte pieces that hold part of a character are named by it (``것 1–2/3``), hex beneath:
+        # the panel sets how to get a token's bytes and the corpus's character guesser
+        self.token_bytes = None
+        self.guesser = None
 
     def set_fonts(self, font, small) -> None:
         self._font = font
@@ -46,25 +50,41 @@ class MergeTreeView(QWidget):
             return []
         nodes: list = []
         self._layout(self.tree, 0, [0.0], QFontMetricsF(self._font), nodes)
-        return [(depth, self._label(node)) for node, _, depth, *_ in nodes]
+        return [(depth, self.label(node)) for node, _, depth, *_ in nodes]
 
     def _rows(self) -> tuple[float, float]:
         """(box height, row height): a row holds the node's box, its "#step" caption and room for
         the edges, all from the fonts, so presentation mode's larger type gets taller rows rather
         than overlapping text."""
-        box_h = QFontMetricsF(self._font).height() + 8
-        return box_h, box_h + QFontMetricsF(self._small).height() + 14
+        small = QFontMetricsF(self._small).height()
+        box_h = QFontMetricsF(self._font).height() + 8 + (small if self.token_bytes is not None else 0)
+        return box_h, box_h + small + 14
 
     def tree_height(self) -> float:
         """Height of the drawn tree before it is scaled down to fit (0 without a tree)."""
         return 0.0 if self.tree is None else self.tree.depth() * self._rows()[1]
 
-    def _label(self, node: MergeNode) -> str:
-        return visible_piece(node.piece)
+    def label(self, node: MergeNode) -> str:
+        """What the node's box says: the piece, or for part of a character its name (``것 1–2/3``)."""
+        data = self._partial_bytes(node)
+        return visible_piece(node.piece) if data is None else compact_label(data, self.guesser)
+
+    def _partial_bytes(self, node: MergeNode) -> bytes | None:
+        """The node's bytes when they are not whole characters (drawn named, with hex), else None."""
+        if self.token_bytes is None or "<0x" not in node.piece:
+            return None
+        return self.token_bytes(node.token_id) or None
+
+    def _box_width(self, node: MergeNode, fm: QFontMetricsF) -> float:
+        w = fm.horizontalAdvance(self.label(node))
+        data = self._partial_bytes(node)
+        if data is not None:
+            w = max(w, QFontMetricsF(self._small).horizontalAdvance(data.hex(" ").upper()))
+        return w + 2 * _PAD
 
     def _layout(self, node: MergeNode, depth: int, x: list[float], fm: QFontMetricsF, out: list) -> tuple[float, float]:
         """Leaves left to right; a parent centred over its children. Returns (centre x, box width)."""
-        w = fm.horizontalAdvance(self._label(node)) + 2 * _PAD
+        w = self._box_width(node, fm)
         if node.left is None or node.right is None:
             cx = x[0] + w / 2
             x[0] += w + _GAP_X
@@ -113,7 +133,16 @@ class MergeTreeView(QWidget):
             p.setBrush(bg)
             p.drawRoundedRect(rect, 5, 5)
             p.setPen(text_color_on(bg))
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._label(node))
+            data = self._partial_bytes(node)
+            if data is None:
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.label(node))
+            else:  # the name on top, its bytes in hex beneath
+                top = QRectF(rect.left(), rect.top() + 3, rect.width(), fm.height())
+                p.drawText(top, Qt.AlignmentFlag.AlignCenter, self.label(node))
+                p.setFont(self._small)
+                p.drawText(QRectF(rect.left(), top.bottom(), rect.width(), small.height()),
+                           Qt.AlignmentFlag.AlignCenter, data.hex(" ").upper())
+                p.setFont(self._font)
             if node.step is not None:
                 p.setFont(self._small)
                 p.setPen(fg)
