@@ -28,7 +28,7 @@ from tokviz.core.byte_names import CharGuesser, name_merge
 from tokviz.core.sample_follow import SampleHit, SampleIndex
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.views import FRESH_BG
-from tokviz.ui.train.vocab import part_label
+from tokviz.ui.train.vocab import elide_piece, part_label, visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate
@@ -211,8 +211,8 @@ class StepFollowing:
                 left = " · ".join(part_label(p) for p in name.left)
                 right = " · ".join(part_label(p) for p in name.right)
             else:
-                left, right = c.left_piece, c.right_piece
-            text = html.escape(f"{left} + {right}") + f" <b>{c.count:,}</b>"
+                left, right = visible_piece(c.left_piece), visible_piece(c.right_piece)
+            text = html.escape(f"{elide_piece(left)} + {elide_piece(right)}") + f" <b>{c.count:,}</b>"
             if i == 0:
                 text = f'<span style="background:{FRESH_BG}; color:#ffffff">&nbsp;{text}&nbsp;</span>'
             cells.append(text)

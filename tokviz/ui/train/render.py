@@ -17,7 +17,7 @@ from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
 from tokviz.ui.train.follow import merge_names_html
 from tokviz.ui.train.views import mute_label, muted_color, segment_runs
-from tokviz.ui.train.vocab import visible_piece
+from tokviz.ui.train.vocab import elide_piece, visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -131,7 +131,7 @@ class StepRendering:
         weight = "font-weight:bold;" if bold else ""
         return (
             f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
-            f"&nbsp;{html.escape(visible_piece(piece))}&nbsp;</span>"
+            f"&nbsp;{html.escape(elide_piece(visible_piece(piece)))}&nbsp;</span>"
         )
 
     def _render_banner(self, step: int) -> None:
@@ -146,6 +146,7 @@ class StepRendering:
             self.merge_names.setText("")
             return
         s: MergeStep = self.replay.steps[step - 1]
+        self.merge_banner.setToolTip(visible_piece(s.new_piece))
         if self.replay.mode == "byte":
             guesser = self._facts.guesser if self._facts is not None else None
             self.merge_names.setText(merge_names_html(
@@ -233,7 +234,7 @@ class StepRendering:
         tree = self.replay.merge_tree(token_id, self.cursor)
         self.tree_title.setText(
             translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
-                piece=html.escape(self.tree_view.label(tree)), leaves=tree.leaves(), levels=tree.depth() - 1
+                piece=html.escape(elide_piece(self.tree_view.label(tree))), leaves=tree.leaves(), levels=tree.depth() - 1
             )
         )
         self.tree_view.set_tree(tree)

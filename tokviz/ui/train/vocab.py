@@ -82,6 +82,21 @@ def piece_label(data: bytes, guesser: CharGuesser | None) -> str:
     return " · ".join(part_label(p) for p in byte_parts(data, guesser=guesser))
 
 
+BANNER_PIECE_CHARS = 24  # longer pieces are elided in the banner (a projector line holds ~60 characters)
+
+
+def elide_piece(text: str, most: int = BANNER_PIECE_CHARS) -> str:
+    """``text`` shortened in the middle to ``most`` characters, so a long merge cannot widen the window.
+
+    >>> elide_piece("abcdefghij", 7)
+    'abc…hij'
+    """
+    if len(text) <= most:
+        return text
+    head = (most - 1) // 2
+    return text[:head] + "…" + text[len(text) - (most - 1 - head):]
+
+
 def hex_bytes(data: bytes) -> str:
     """Token bytes as the Inspector writes them: ``EC 95 88``."""
     return data.hex(" ").upper()

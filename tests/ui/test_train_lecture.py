@@ -1,0 +1,133 @@
+"""The Train panel as a lecture: the sample follows each merge from the whole corpus, byte merges are
+named by their characters, the runners-up are shown, the tree follows the step, and the window fits
+a 1366×768 projector in presentation mode however long the merge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QColor
+
+from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.ui import fonts
+from tokviz.ui.main_window import MainWindow
+from tokviz.ui.settings import Settings
+from tokviz.ui.token_colors import DARK_PALETTE, LIGHT_PALETTE, MIN_PALETTE_DISTANCE, delta_e
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.views import FRESH_BG, SPEEDS
+
+NSMC = Path(__file__).resolve().parents[1] / "data" / "nsmc_ko_600.txt"
+MERGES = 40
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow(settings=Settings.at(tmp_path / "settings.ini"))
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    yield win
+    win.toggle_presentation(False)
+    win.close()
+
+
+def _train(window, qtbot, source, merges=MERGES, mode="byte"):
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer  # the core trainer in the worker thread
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData(mode))
+    panel.set_source(source)
+    panel.merges_spin.setValue(merges)
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.start_training()
+    assert panel.wait_until_trained(60)
+    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=5000)
+    qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
+    return panel
+
+
+def _show(panel, qtbot, step):
+    panel.set_step(step)
+    qtbot.waitUntil(lambda: panel._step_facts is not None and panel._step_facts.step == step, timeout=10000)
+    panel._render()
+
+
+@pytest.fixture
+def nsmc(window, qtbot):
+    return _train(window, qtbot, CorpusSource.file(NSMC))
+
+
+def test_every_step_shows_its_merge_in_the_sample_from_the_whole_corpus(nsmc, qtbot):
+    panel = nsmc
+    for step in range(1, MERGES + 1):
+        _show(panel, qtbot, step)
+        # every merge occurs in the corpus (its count is at least min_frequency), so it is on screen
+        assert panel.replay.steps[step - 1].count >= 2
+        assert panel.followed_lines(), step
+        first = panel.sample_view.line_runs(0)
+        assert any(r.bg == FRESH_BG for r in first), (step, first)
+        assert panel.sample_view.verticalScrollBar().value() == 0
+
+
+def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
+    panel = nsmc
+    partial = next(s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
+    _show(panel, qtbot, partial.step)
+    names = panel.merge_names.text()
+    assert "of 3" in names  # "X bytes 1–2 of 3": the part of a three-byte Hangul syllable
+    hexes = [partial.new_bytes[i:i + 1].hex().upper() for i in range(len(partial.new_bytes))]
+    assert all(h in names for h in hexes)
+    row = partial.step - 1
+    label = panel.vocab_filter.index(row, 1).data()
+    assert "<0x" not in label and "/3" in label
+    completing = next((s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" not in s.new_piece), None)
+    if completing is not None:
+        _show(panel, qtbot, completing.step)
+        assert "completes" in panel.merge_names.text()
+
+
+def test_why_this_pair_lists_the_winner_with_the_trainers_count(nsmc, qtbot):
+    panel = nsmc
+    for step in (1, 7, MERGES):
+        _show(panel, qtbot, step)
+        s = panel.replay.steps[step - 1]
+        cands = panel._step_facts.candidates
+        assert (cands.pairs[0].left, cands.pairs[0].right, cands.pairs[0].count) == (s.left, s.right, s.count)
+        text = panel.why_label.text()
+        assert f"<b>{s.count:,}</b>" in text and FRESH_BG in text
+        assert len(cands.pairs) > 1 and all(f"<b>{c.count:,}</b>" in text for c in cands.pairs)
+
+
+def test_merge_tree_follows_the_step_even_when_scrubbing_back(nsmc, qtbot):
+    panel = nsmc
+    deep = next(s for s in panel.replay.steps if panel.replay.merge_tree(s.token_id).depth() >= 3)
+    panel.set_step(MERGES)
+    panel.set_step(deep.step)  # scrub back
+    assert panel.tree_view.tree.token_id == deep.token_id
+    assert panel.tree_view.tree.depth() >= 3  # the step's own tree, not a root-only box
+
+
+def test_just_merged_colour_is_unlike_every_palette_colour():
+    fresh = QColor(FRESH_BG)
+    for colour in LIGHT_PALETTE + DARK_PALETTE + ("#e3e4e8", "#3a3d44"):  # the palettes and split-character grey
+        assert delta_e(fresh, QColor(colour)) > MIN_PALETTE_DISTANCE + 2, colour
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_presentation_fits_the_screen_with_a_very_long_merge(window, qtbot, size):
+    long_word = "".join(chr(0xAC00 + 37 * i) for i in range(60))  # 60 different Hangul syllables
+    panel = _train(window, qtbot, CorpusSource.paste((long_word + "\n") * 3), merges=59, mode="char")
+    assert len(panel.replay.steps[-1].new_piece) > 55
+    window.toggle_presentation(True, full_screen=False)
+    try:
+        window.resize(*size)
+        qtbot.waitUntil(lambda: fonts.scale() > 1.5, timeout=2000)
+        panel.set_step(len(panel.replay))
+        for widget in (window, panel):
+            hint = widget.minimumSizeHint()
+            assert hint.width() <= size[0] and hint.height() <= size[1], (widget, hint)
+        assert panel.merge_banner.minimumSizeHint().width() < size[0] // 2
+        qtbot.wait(50)
+        assert window.width() <= size[0]
+    finally:
+        window.toggle_presentation(False)
