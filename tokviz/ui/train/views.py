@@ -156,6 +156,22 @@ class PasteDialog(QDialog):
 class TrainLayout:
     """Builds the Train panel's widgets (mixed into TrainPanel)."""
 
+    def set_presentation(self, on: bool) -> None:
+        """Presentation mode: the sample and the banner get the screen. The settings row and the
+        probe are hidden and the sample's pane gets half the width (the plots shrink); leaving it
+        gives the previous layout back."""
+        if on == getattr(self, "_presenting", False):
+            return
+        self._presenting = on
+        self.settings_bar.setVisible(not on)
+        self.probe_box.setVisible(not on)
+        if on:
+            self._sizes_before = self.splitter.sizes()
+            total = sum(self._sizes_before) or 1
+            self.splitter.setSizes([total * 50 // 100, total * 25 // 100, total * 25 // 100])
+        elif getattr(self, "_sizes_before", None):
+            self.splitter.setSizes(self._sizes_before)
+
     def _build(self) -> None:
         root = QVBoxLayout(self)
         root.setContentsMargins(8, 6, 8, 6)
@@ -212,7 +228,11 @@ class TrainLayout:
         self.save_button.clicked.connect(self._save_model)
         row1.addWidget(self.save_button)
         root.addLayout(row1)
-        root.addLayout(settings_row)
+        # the settings row is hidden in presentation mode: the sample and the banner need the height
+        self.settings_bar = QWidget()
+        settings_row.setContentsMargins(0, 0, 0, 0)
+        self.settings_bar.setLayout(settings_row)
+        root.addWidget(self.settings_bar)
 
         # transport
         row2 = QHBoxLayout()
@@ -311,25 +331,30 @@ class TrainLayout:
         self.sample_view.setFont(ui_font(13))
         self.sample_view.setToolTip(self.sample_legend.text())
         ll.addWidget(self.sample_view, 3)
+        # the probe is hidden in presentation mode (the sample gets its height)
+        self.probe_box = QWidget()
+        pl = QVBoxLayout(self.probe_box)
+        pl.setContentsMargins(0, 0, 0, 0)
         probe_title = QLabel(
             translate("TrainPanel", "<b>Probe</b> — type anything; it is segmented at the current step")
         )
         probe_title.setWordWrap(True)
-        ll.addWidget(probe_title)
+        pl.addWidget(probe_title)
         self.probe_edit = QLineEdit(PROBE_TEXT)
         self.probe_edit.setFont(ui_font(12))
         self.probe_edit.setCursorPosition(0)
         self.probe_edit.textChanged.connect(lambda _=None: self.probe_timer.start())
-        ll.addWidget(self.probe_edit)
+        pl.addWidget(self.probe_edit)
         # the same line view as the sample: the probe's pieces are drawn (and readable) the same way
         self.probe_view = TokenLinesView()
         self.probe_view.setFont(ui_font(14))
         self.probe_view.setMaximumHeight(90)
         self.probe_view.setToolTip(self.sample_legend.text())
-        ll.addWidget(self.probe_view, 1)
+        pl.addWidget(self.probe_view, 1)
         self.probe_status = QLabel()
         mute_label(self.probe_status)
-        ll.addWidget(self.probe_status)
+        pl.addWidget(self.probe_status)
+        ll.addWidget(self.probe_box, 1)
         split.addWidget(left)
 
         # middle: vocabulary and merge tree
@@ -375,5 +400,6 @@ class TrainLayout:
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 4)
         split.setSizes([460, 450, 490])
+        self.splitter = split
         root.addWidget(split, 1)
         self._on_mode()
