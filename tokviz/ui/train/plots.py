@@ -117,9 +117,10 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.cpt_view.addItem(self.cpt_curve)
         # two curves on two axes: a legend says which is which, and each axis takes its curve's colour
         # (middle right: the falling token curve is low there and the rising chars/token one high)
-        self.corpus_legend = pg.LegendItem(labelTextSize=f"{LABEL_PT}pt", pen=pg.mkPen("#bbbbbb"))
-        self.corpus_legend.setParentItem(self.corpus_plot.getViewBox())
-        self.corpus_legend.anchor(itemPos=(1, 0.5), parentPos=(1, 0.5), offset=(-4, 0))
+        # The legend sits in a row of its own under the x axis, never over the curves (inside the
+        # view box it covered them wherever it was anchored, worst at presentation sizes).
+        self.corpus_legend = pg.LegendItem(labelTextSize=f"{LABEL_PT}pt", colCount=2)
+        self.corpus_plot.layout.addItem(self.corpus_legend, 4, 1)
         self.corpus_plot.getViewBox().sigResized.connect(self._sync_cpt_view)
 
         self.length_plot = self.addPlot(row=1, col=1)
@@ -182,7 +183,6 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         legend.clear()
         legend.setLabelTextSize(f"{LABEL_PT * k:.1f}pt")
         legend.setLabelTextColor(fg)
-        legend.setBrush(pg.mkBrush(22, 24, 28, 170) if dark else pg.mkBrush(255, 255, 255, 170))
         legend.addItem(self.tokens_curve, QCoreApplication.translate("TrainPlots", "tokens"))
         legend.addItem(self.cpt_curve, QCoreApplication.translate("TrainPlots", "chars / token"))
         self.updateGeometry()  # the minimum size changed with the text
