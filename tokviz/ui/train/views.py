@@ -202,9 +202,14 @@ class TrainLayout:
         self.pattern_label = QLabel(translate("TrainPanel", "Pattern"))
         settings_row.addWidget(self.pattern_label)
         self.pattern_combo = QComboBox()
+        # the model patterns keep their names; the two generic ones are words, so they are translated
+        shown = {
+            "whitespace": translate("TrainPanel", "whitespace"),
+            "none": translate("TrainPanel", "none (whole line)"),
+        }
         for name in PATTERNS:
-            self.pattern_combo.addItem(name)
-        self.pattern_combo.setCurrentText("gpt4")
+            self.pattern_combo.addItem(shown.get(name, name), name)
+        self.pattern_combo.setCurrentIndex(self.pattern_combo.findData("gpt4"))
         settings_row.addWidget(self.pattern_combo)
         self.hangul_check = QCheckBox(translate("TrainPanel", "Hangul only"))
         self.hangul_check.setToolTip(
