@@ -183,3 +183,14 @@ def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
         assert english == set(), sorted(english)
     finally:
         install_translation("en")
+
+
+def test_saving_says_so_in_green_not_in_error_pink(nsmc, tmp_path):
+    from tokviz.ui.token_colors import contrast_ratio
+
+    panel = nsmc
+    written = panel.save_model_to(str(tmp_path / "model.json"), "tokviz")
+    assert written and panel.message.level == "success"
+    bg, fg = panel.message.colors()
+    assert 90 <= bg.hue() <= 160  # green (the error pink's hue is ~2)
+    assert contrast_ratio(bg, fg) >= 7

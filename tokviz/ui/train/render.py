@@ -234,7 +234,9 @@ class StepRendering:
         tree = self.replay.merge_tree(token_id, self.cursor)
         self.tree_title.setText(
             translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
-                piece=html.escape(elide_piece(self.tree_view.label(tree))), leaves=tree.leaves(), levels=tree.depth() - 1
+                piece=html.escape(elide_piece(self.tree_view.label(tree))),
+                leaves=tree.leaves(),
+                levels=tree.depth() - 1,
             )
         )
         self.tree_view.set_tree(tree)
