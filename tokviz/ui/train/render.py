@@ -147,6 +147,8 @@ class StepRendering:
             return
         s: MergeStep = self.replay.steps[step - 1]
         self.merge_banner.setToolTip(visible_piece(s.new_piece))
+        # a row for the byte names in byte mode only (kept when empty, so the sample does not jump)
+        self.merge_names.setVisible(self.replay.mode == "byte")
         if self.replay.mode == "byte":
             guesser = self._facts.guesser if self._facts is not None else None
             self.merge_names.setText(merge_names_html(
