@@ -28,7 +28,7 @@ from tokviz.core.byte_names import CharGuesser, name_merge
 from tokviz.core.sample_follow import SampleHit, SampleIndex
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.views import FRESH_BG
-from tokviz.ui.train.vocab import elide_piece, part_label, visible_piece
+from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate
@@ -208,8 +208,7 @@ class StepFollowing:
         for i, c in enumerate(cands.pairs):
             if byte_mode:  # both sides named together: EA + B2 are bytes of one character
                 name = name_merge(c.left_bytes, c.right_bytes, guesser=guesser)
-                left = " · ".join(part_label(p) for p in name.left)
-                right = " · ".join(part_label(p) for p in name.right)
+                left, right = compact_parts(name.left), compact_parts(name.right)
             else:
                 left, right = visible_piece(c.left_piece), visible_piece(c.right_piece)
             text = html.escape(f"{elide_piece(left)} + {elide_piece(right)}") + f" <b>{c.count:,}</b>"

@@ -249,7 +249,7 @@ class StepRendering:
         self.set_presentation(bool(getattr(window, "presentation", False)) and window is not self)
         self.merge_banner.setFont(mono_font(20))
         self.merge_names.setFont(ui_font(14))
-        self.why_label.setFont(ui_font(11))
+        self.why_label.setFont(ui_font(10))
         self.sample_view.setFont(ui_font(13))
         self.probe_edit.setFont(ui_font(12))
         self.probe_view.setFont(ui_font(14))

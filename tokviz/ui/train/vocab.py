@@ -45,8 +45,13 @@ def compact_label(data: bytes, guesser: CharGuesser | None = None) -> str:
     >>> compact_label("a것".encode()[:3], CharGuesser({"것": 1}))
     'a 것 1–2/3'
     """
+    return compact_parts(byte_parts(data, guesser=guesser))
+
+
+def compact_parts(parts) -> str:
+    """The short names of :class:`~tokviz.core.byte_names.BytePart` runs (see :func:`compact_label`)."""
     out = []
-    for p in byte_parts(data, guesser=guesser):
+    for p in parts:
         if p.whole:
             out.append(visible_piece(p.char))
         elif p.char is not None and p.length:
