@@ -194,3 +194,27 @@ def test_saving_says_so_in_green_not_in_error_pink(nsmc, tmp_path):
     bg, fg = panel.message.colors()
     assert 90 <= bg.hue() <= 160  # green (the error pink's hue is ~2)
     assert contrast_ratio(bg, fg) >= 7
+
+
+def test_squeezed_log_axis_labels_only_powers_of_ten_and_titles_clear_the_ticks(qtbot):
+    import math
+
+    from PySide6.QtGui import QFontMetricsF
+
+    from tokviz.ui.train.plots import TrainPlots
+
+    plots = TrainPlots()
+    qtbot.addWidget(plots)
+    plots.resize(400, 260)  # a short plot, as at 1366×768 in presentation mode
+    plots.show()
+    qtbot.waitExposed(plots)
+    plots.count_plot.setYRange(1, 3.5, padding=0)
+    axis = plots.count_plot.getAxis("left")
+    values = [2.0, math.log10(200), math.log10(500), 3.0]
+    qtbot.waitUntil(lambda: axis.height() > 0)
+    assert [bool(s) for s in axis.tickStrings(values, 1, 1)] == [True, False, False, True]
+    plots.resize(400, 2400)  # tall: 1, 2 and 5 times each power of ten
+    qtbot.waitUntil(lambda: axis.height() > 1000)
+    assert all(axis.tickStrings(values, 1, 1))
+    fm = QFontMetricsF(axis.style["tickFont"])
+    assert axis.width() >= fm.horizontalAdvance("25000") + fm.height()  # the title beside the ticks
