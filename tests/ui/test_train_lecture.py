@@ -80,6 +80,16 @@ def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
     row = partial.step - 1
     label = panel.vocab_filter.index(row, 1).data()
     assert "<0x" not in label and "/3" in label
+    # the tree names every partial node by the root token's characters (one naming for the whole tree)
+    for s in panel.replay.steps:
+        if "<0x" not in s.new_piece:
+            continue
+        panel.select_token(s.token_id)
+        labels = panel.tree_view.drawn_labels()
+        root = labels[-1][1]
+        root_chars = {w for w in root.split() if "/" not in w}
+        for _, label in labels:
+            assert all(w in root_chars for w in label.split() if "/" not in w and w != "·"), (root, labels)
     completing = next((s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" not in s.new_piece), None)
     if completing is not None:
         _show(panel, qtbot, completing.step)

@@ -5,6 +5,8 @@ remembered corpus file."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtGui import QColor, QFontMetrics, QPalette
 
@@ -16,7 +18,7 @@ from tokviz.ui.main_window import MainWindow
 from tokviz.ui.settings import Settings
 from tokviz.ui.train.corpus import CorpusSource, line_kind
 from tokviz.ui.train.views import FRESH_BG, SPEEDS
-from tokviz.ui.train.vocab import compact_label, visible_piece
+from tokviz.ui.train.vocab import visible_piece
 
 MERGES = 60
 
@@ -62,10 +64,9 @@ def _leaves(tree) -> int:
 
 
 def _shown(token_id, piece, panel):
-    """A node's label: the piece, or a byte piece that is part of a character named by it, ``것 1–2/3``."""
-    if "<0x" in piece:
-        return compact_label(panel.replay.token_bytes(token_id), panel.tree_view.guesser)
-    return visible_piece(piece)
+    """A node's label: the piece; a byte piece that is part of a character is named by the tree's
+    characters (``것 1–2/3``), so only its shape is known here: ``None``."""
+    return None if "<0x" in piece else visible_piece(piece)
 
 
 def _post_order(tree, panel, depth=0):
@@ -94,8 +95,13 @@ def test_selecting_a_vocabulary_row_shows_that_tokens_merge_tree(trained, qtbot)
     panel.vocab_view.setCurrentIndex(panel.vocab_filter.index(row, 1))  # the user clicks the row
     expected = model.merge_tree(step.token_id)
     assert _as_tuple(panel.tree_view.tree) == expected
-    assert panel.tree_view.drawn_labels() == _post_order(expected, panel)
-    assert any("/" in label for _, label in panel.tree_view.drawn_labels())  # a byte piece named by its character
+    drawn, wanted = panel.tree_view.drawn_labels(), _post_order(expected, panel)
+    assert [d for d, _ in drawn] == [d for d, _ in wanted]
+    for (_, label), (_, want) in zip(drawn, wanted, strict=True):
+        if want is None:  # part of a character: named by a character of the token, ``것 1–2/3``
+            assert re.fullmatch(r"(\S+ )?\S \d(–\d)?/\d( \S+)*", label), label
+        else:
+            assert label == want
     assert f"{_leaves(expected)} base tokens" in panel.tree_title.text()
     # another row, another tree
     other = core[0]

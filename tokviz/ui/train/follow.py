@@ -159,6 +159,7 @@ class StepFollowing:
         self._asked_step = -1
         self.vocab_model.guesser = facts.guesser
         self.tree_view.guesser = facts.guesser
+        self.tree_view.set_tree(self.tree_view.tree)  # named again with the corpus's characters
         if self.replay is None or not len(self.replay):
             return  # nothing named yet: no repaint while the trainer counts (it holds the GIL)
         self.vocab_view.viewport().update()
