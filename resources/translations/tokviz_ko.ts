@@ -1843,8 +1843,8 @@ byte span [{start}, {end})</source>
         <translation>단계 {step}의 모델을 저장했습니다 ({fmt}): {names}</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Corpus sample&lt;/b&gt; — pieces at the current step; the merge just made in red, lines that show it first</source>
-        <translation>&lt;b&gt;말뭉치 예시&lt;/b&gt; — 현재 단계의 조각; 방금 한 병합은 빨간색, 그 병합이 나오는 줄이 맨 위</translation>
+        <source>&lt;b&gt;Corpus sample&lt;/b&gt; — pieces at the current step (12 colours repeat: one colour can be different tokens); the merge just made in red, lines that show it first</source>
+        <translation>&lt;b&gt;말뭉치 예시&lt;/b&gt; — 현재 단계의 조각 (색 12가지를 돌려 쓰므로 같은 색이 다른 토큰일 수 있음); 방금 한 병합은 빨간색, 그 병합이 나오는 줄이 맨 위</translation>
     </message>
     <message>
         <source>Why this pair (top pairs among the {n} most frequent words):</source>

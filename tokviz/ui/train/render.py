@@ -253,7 +253,7 @@ class StepRendering:
         self.sample_view.setFont(ui_font(13))
         self.probe_edit.setFont(ui_font(12))
         self.probe_view.setFont(ui_font(14))
-        self.tree_view.set_fonts(mono_font(12), ui_font(8))
+        self.tree_view.set_fonts(mono_font(12), ui_font(9))  # the hex under a node stays legible
         self.plots.set_font_scale(font_scale())
         self.vocab_model.set_font(mono_font())
         fm = QFontMetrics(mono_font())

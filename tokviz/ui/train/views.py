@@ -319,8 +319,8 @@ class TrainLayout:
         self.sample_title = QLabel(
             translate(
                 "TrainPanel",
-                "<b>Corpus sample</b> — pieces at the current step; the merge just made in red, lines that "
-                "show it first",
+                "<b>Corpus sample</b> — pieces at the current step (12 colours repeat: one colour can be "
+                "different tokens); the merge just made in red, lines that show it first",
             )
         )
         # captions wrap: a one-line caption would set the pane's minimum width, and in presentation
