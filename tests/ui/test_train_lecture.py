@@ -228,3 +228,17 @@ def test_squeezed_log_axis_labels_only_powers_of_ten_and_titles_clear_the_ticks(
     assert all(axis.tickStrings(values, 1, 1))
     fm = QFontMetricsF(axis.style["tickFont"])
     assert axis.width() >= fm.horizontalAdvance("25000") + fm.height()  # the title beside the ticks
+
+
+def test_capped_corpus_says_so_and_still_highlights_the_real_merge(window, qtbot, monkeypatch):
+    from tokviz.ui.train import follow
+
+    monkeypatch.setattr(follow, "MAX_WORDS", 25)
+    panel = _train(window, qtbot, CorpusSource.file(NSMC))
+    for step in range(1, MERGES + 1):
+        _show(panel, qtbot, step)
+        s = panel.replay.steps[step - 1]
+        text = panel.why_label.text()
+        assert "25 most frequent words" in text
+        highlighted = text.split(FRESH_BG, 1)[1].split("</span>", 1)[0]
+        assert f"<b>{s.count:,}</b>" in highlighted  # the trainer's merge with its true count
