@@ -184,12 +184,12 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             # room for "25000" and the axis title beside it, measured in the fonts in use: a fixed
             # width let the title run into the tick labels at presentation sizes
             fm = QFontMetricsF(tick_font)
-            plot.getAxis("left").setWidth(int(fm.horizontalAdvance("250000") + fm.height() + 10))
+            plot.getAxis("left").setWidth(int(fm.horizontalAdvance("25000") + fm.height() + 6))
             plot.titleLabel.setText(plot.titleLabel.text, color=fg, size=f"{TITLE_PT * self._scale:.1f}pt")
             plot.layout.setRowFixedHeight(0, 30 * self._scale)
             plot.titleLabel.setMaximumHeight(30 * self._scale)
         fm = QFontMetricsF(tick_font)
-        self.corpus_plot.getAxis("right").setWidth(int(fm.horizontalAdvance("0.855") + fm.height() + 10))
+        self.corpus_plot.getAxis("right").setWidth(int(fm.horizontalAdvance("0.85") + fm.height() + 6))
         # re-added so that the legend's layout follows the new text size
         legend = self.corpus_legend
         legend.clear()
