@@ -242,3 +242,21 @@ def test_capped_corpus_says_so_and_still_highlights_the_real_merge(window, qtbot
         assert "25 most frequent words" in text
         highlighted = text.split(FRESH_BG, 1)[1].split("</span>", 1)[0]
         assert f"<b>{s.count:,}</b>" in highlighted  # the trainer's merge with its true count
+
+
+def test_no_lines_or_runners_up_computed_faster_than_a_room_reads(nsmc, qtbot):
+    from tokviz.ui.train.follow import FOLLOW_PACE
+
+    panel = nsmc
+    panel.set_step(3)
+    qtbot.waitUntil(lambda: panel._asked_step == 3)
+    panel.playback.playing = True
+    try:
+        panel.playback.pace = FOLLOW_PACE * 10
+        panel._follow_step(4)
+        assert panel._asked_step == 3
+        panel.playback.pace = FOLLOW_PACE
+        panel._follow_step(4)
+        assert panel._asked_step == 4
+    finally:
+        panel.playback.playing = False

@@ -37,6 +37,7 @@ MAX_WORDS = 20_000  # unique words counted for "why this pair": a step re-encode
 MAX_INDEX_LINES = 2_000_000  # corpus lines searched for the sample (memory bound for huge corpora)
 FOLLOW_LINES = 3  # corpus lines that show the current merge, on top of the sample
 TOP_PAIRS = 5
+FOLLOW_PACE = 10.0  # merges per second up to which each step's lines and runners-up are computed
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,9 @@ class StepFollowing:
         self._asked_step = -1
         self.vocab_model.guesser = facts.guesser
         self.tree_view.guesser = facts.guesser
-        self.tree_view.set_tree(self.tree_view.tree)  # named again with the corpus's characters
         if self.replay is None or not len(self.replay):
             return  # nothing named yet: no repaint while the trainer counts (it holds the GIL)
+        self.tree_view.set_tree(self.tree_view.tree)  # named again with the corpus's characters
         self.vocab_view.viewport().update()
         self.tree_view.update()
         self._dirty = True
@@ -171,6 +172,8 @@ class StepFollowing:
         """Ask for the followed lines and candidates of ``step`` (once per step, latest wins)."""
         if self._facts is None or self.replay is None or self.config is None or step == self._asked_step:
             return
+        if self.playing and (self.fast_forward or (self.playback.pace or FOLLOW_PACE + 1) > FOLLOW_PACE):
+            return  # faster than a room can read: asked again when the playback slows down or stops
         self._asked_step = step
         if step == 0 or step > len(self.replay):
             self._step_facts = None
