@@ -260,3 +260,23 @@ def test_no_lines_or_runners_up_computed_faster_than_a_room_reads(nsmc, qtbot):
         assert panel._asked_step == 4
     finally:
         panel.playback.playing = False
+
+
+def test_grey_captions_stay_readable_after_switching_to_the_dark_theme(window, qtbot):
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from tokviz.ui import theme
+    from tokviz.ui.token_colors import contrast_ratio
+
+    panel = window.show_view("train")
+    try:
+        window.set_theme("dark")
+        qtbot.waitUntil(lambda: theme.is_dark())
+        panel._render()
+        text = panel.sample_legend.palette().color(QPalette.ColorRole.WindowText)
+        page = QApplication.palette().color(QPalette.ColorRole.Window)
+        assert contrast_ratio(text, page) >= 4.5
+    finally:
+        window.set_theme("light")
+        theme.apply_theme("light")

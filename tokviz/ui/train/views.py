@@ -7,6 +7,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -132,7 +133,9 @@ def muted_color(palette: QPalette) -> QColor:
 def mute_label(label: QLabel) -> None:
     """Grey secondary text (call again on a theme change). A palette, not a style sheet: a label
     with its own style sheet kept its size when the app's font grew (presentation mode)."""
-    pal = label.palette()
+    # from the application's palette, not the label's: the label's own palette still holds the
+    # previous theme's colours after a theme change (the muted grey was computed against them)
+    pal = QPalette(QApplication.palette())
     pal.setColor(QPalette.ColorRole.WindowText, muted_color(pal))
     label.setPalette(pal)
 
