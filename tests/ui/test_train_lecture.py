@@ -280,3 +280,12 @@ def test_grey_captions_stay_readable_after_switching_to_the_dark_theme(window, q
     finally:
         window.set_theme("light")
         theme.apply_theme("light")
+
+
+def test_char_mode_sample_follows_every_step_too(window, qtbot):
+    panel = _train(window, qtbot, CorpusSource.file(NSMC), merges=25, mode="char")
+    for step in range(1, 26):
+        _show(panel, qtbot, step)
+        assert any(r.bg == FRESH_BG for r in panel.sample_view.line_runs(0)), step
+        assert "</w>" not in "".join(r.text for r in panel.sample_view.line_runs(0))
+    assert panel.merge_names.isHidden()  # no byte names in char mode
