@@ -180,11 +180,11 @@ class StepFollowing:
             return
         facts, config, steps = self._facts, self.config, list(self.replay.steps[:step])
         self.step_tasks.start(lambda state: step_facts(facts, config, steps, step, state),
-                              finished=self._on_step_facts)
+                              finished=lambda result: self._on_step_facts(result, facts))
 
-    def _on_step_facts(self, result: StepFacts) -> None:
-        if result.candidates is None:
-            return
+    def _on_step_facts(self, result: StepFacts, facts: CorpusFacts | None = None) -> None:
+        if result.candidates is None or (facts is not None and facts is not self._facts):
+            return  # cancelled, or computed for a run that is gone
         self._step_facts = result
         if result.step == self.cursor:
             self._render_why(result.step)

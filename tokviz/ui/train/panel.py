@@ -291,6 +291,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self.tree_view.set_tree(None)
         self._tree_step = -1
+        self._facts = None  # the run is gone: what a worker still sends for it is dropped
         self._step_facts = None
         self._asked_step = -1
         if self._sample_keep != self.hangul_check.isChecked():
