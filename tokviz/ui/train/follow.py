@@ -75,15 +75,25 @@ def corpus_facts(config: TrainerConfig, lines, state) -> CorpusFacts | None:
 
 
 def _split_lines(blocks) -> list[str]:
-    """Corpus lines from the trainer's input (items may be blocks of several lines or parts of one)."""
+    """Corpus lines from the trainer's input (items may be blocks of several lines or parts of one
+    long line; the parts of a line are joined once, so a huge single line stays linear).
+
+    >>> _split_lines(["a\\nb", "c", "d\\ne\\n", "f"])
+    ['a', 'bcd', 'e', 'f']
+    """
     out: list[str] = []
-    rest = ""
+    pending: list[str] = []  # the start of a line that goes on in the next item
     for block in blocks:
-        parts = (rest + block).split("\n")
-        rest = parts.pop()
+        if "\n" not in block:
+            pending.append(block)
+            continue
+        parts = block.split("\n")
+        parts[0] = "".join(pending) + parts[0]
+        pending = [parts.pop()]
         out.extend(parts)
         if len(out) >= MAX_INDEX_LINES:
             return out[:MAX_INDEX_LINES]
+    rest = "".join(pending)
     if rest:
         out.append(rest)
     return out
