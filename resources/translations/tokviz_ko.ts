@@ -1981,6 +1981,50 @@ byte span [{start}, {end})</source>
         <source>Saved the model at step {step} ({fmt}): {names}</source>
         <translation>단계 {step}의 모델을 저장했습니다 ({fmt}): {names}</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Corpus sample&lt;/b&gt; — pieces at the current step (12 colours repeat: one colour can be different tokens); the merge just made in red, lines that show it first</source>
+        <translation>&lt;b&gt;말뭉치 예시&lt;/b&gt; — 현재 단계의 조각 (색 12가지를 돌려 쓰므로 같은 색이 다른 토큰일 수 있음); 방금 한 병합은 빨간색, 그 병합이 나오는 줄이 맨 위</translation>
+    </message>
+    <message>
+        <source>Why this pair (top pairs among the {n} most frequent words):</source>
+        <translation>왜 이 쌍인가 (가장 자주 나오는 단어 {n}개 안의 상위 쌍):</translation>
+    </message>
+    <message>
+        <source>Why this pair:</source>
+        <translation>왜 이 쌍인가:</translation>
+    </message>
+    <message>
+        <source>byte {n} of {of}</source>
+        <translation>{of}바이트 중 {n}번째</translation>
+    </message>
+    <message>
+        <source>bytes {a}–{b} of {of}</source>
+        <translation>{of}바이트 중 {a}–{b}번째</translation>
+    </message>
+    <message>
+        <source>completes {chars}</source>
+        <translation>{chars} 완성</translation>
+    </message>
+    <message>
+        <source>the alphabetically last pair wins (as subword-nmt)</source>
+        <translation>문자열 순서로 가장 뒤의 쌍이 이깁니다 (subword-nmt와 같음)</translation>
+    </message>
+    <message>
+        <source>the smallest pair of token ids wins (as rustbpe)</source>
+        <translation>토큰 id 쌍이 가장 작은 쌍이 이깁니다 (rustbpe와 같음)</translation>
+    </message>
+    <message>
+        <source>{n} pairs tie at the top count; {rule}</source>
+        <translation>쌍 {n}개가 최고 빈도로 동점; {rule}</translation>
+    </message>
+    <message>
+        <source>whitespace</source>
+        <translation>공백</translation>
+    </message>
+    <message>
+        <source>none (whole line)</source>
+        <translation>없음 (줄 전체)</translation>
+    </message>
 </context>
 <context>
     <name>TrainPlots</name>

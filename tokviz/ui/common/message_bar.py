@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 
 # (background, text) per level: fixed light colours with the text at >= 7:1 on them, so a message
 # reads the same on the light and the dark theme
-LEVEL_COLORS = {"error": ("#fde2e1", "#8a1c16"), "warning": ("#fff3cd", "#6b4e00"), "info": ("#e3eefc", "#17406d")}
+LEVEL_COLORS = {"error": ("#fde2e1", "#8a1c16"), "warning": ("#fff3cd", "#6b4e00"), "info": ("#e3eefc", "#17406d"),
+                "success": ("#dcf3e2", "#14532d")}  # something done (saved, exported): green, never error pink
 
 
 class MessageBar(QFrame):
@@ -43,7 +44,7 @@ class MessageBar(QFrame):
 
     def show_message(self, text: str, level: str = "error", action: str | None = None,
                      callback: Callable[[], None] | None = None) -> None:
-        """Show ``text`` at ``level`` ("error", "warning", "info"); ``action`` names a button that calls ``callback``."""
+        """Show ``text`` at ``level`` ("error", "warning", "info", "success"); ``action`` names a button that calls ``callback``."""
         bg, fg = LEVEL_COLORS[level]
         self.setStyleSheet(f"#messageBar {{ background: {bg}; border-radius: 4px; }} "
                            f"#messageBar QLabel {{ color: {fg}; }}")

@@ -479,11 +479,15 @@ def compare_criteria(lines, max_steps: int, cancel=None):
 
 
 def _layout_holding(layout, widget):
-    """The (nested) layout of ``layout`` that holds ``widget``."""
+    """The (nested) layout of ``layout`` that holds ``widget``, also inside container widgets (the
+    settings row sits in a widget of its own, which presentation mode hides)."""
     if layout.indexOf(widget) >= 0:
         return layout
     for i in range(layout.count()):
-        child = layout.itemAt(i).layout()
+        item = layout.itemAt(i)
+        child = item.layout()
+        if child is None and item.widget() is not None:
+            child = item.widget().layout()
         if child is not None:
             found = _layout_holding(child, widget)
             if found is not None:

@@ -31,7 +31,7 @@ class CorpusChoice:
             mode=mode,
             merges=self.merges_spin.value(),
             min_frequency=self.minfreq_spin.value(),
-            pattern=self.pattern_combo.currentText(),
+            pattern=self.pattern_combo.currentData() or self.pattern_combo.currentText(),
             keep="hangul" if self.hangul_check.isChecked() else None,
         )
 

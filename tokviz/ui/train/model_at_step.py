@@ -101,6 +101,6 @@ class ModelAtStep:
             translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
                 step=self.cursor, fmt=fmt, names=names
             ),
-            "info",
+            "success",
         )
         return list(written)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
 from PySide6.QtWidgets import QWidget
@@ -30,6 +30,7 @@ from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.train.algorithms import AlgorithmTraining
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.corpus_choice import CorpusChoice
+from tokviz.ui.train.follow import StepFollowing
 from tokviz.ui.train.model_at_step import ModelAtStep
 from tokviz.ui.train.plots import MergeSeries
 from tokviz.ui.train.render import BUSY_FRAME_MS, FRAME_MS, HEAVY_VIEWS, StepRendering
@@ -49,7 +50,7 @@ def default_trainer_factory(config: TrainerConfig):
     return ProcessTrainer(config)
 
 
-class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget):
+class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFollowing, QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
     # the playback state's fields, as the panel's own (scripts and tests read them here)
@@ -88,6 +89,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         self._view_drawn: dict[str, float] = {}  # when each heavy view was last refreshed
         self._selected_token: int | None = None
         self._dark = theme.is_dark()
+        self._tree_step = -1  # the step the merge tree last followed
+        self._shown_sample: list[str] = []  # the sample lines on screen (followed lines first)
+        self._init_following()
 
         self._build()
         self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
@@ -178,6 +182,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         self.plots.set_length_unit("chars" if config.mode == "char" else "bytes")
         self.plots.set_step_range(config.merges)
         source_now = self.source
+        self._analyse_corpus(config, source_now)
 
         def make_events(cancel):
             return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
@@ -305,6 +310,10 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         self.plots.clear_data()
         self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self.tree_view.set_tree(None)
+        self._tree_step = -1
+        self._facts = None  # the run is gone: what a worker still sends for it is dropped
+        self._step_facts = None
+        self._asked_step = -1
         if self._sample_keep != self.hangul_check.isChecked():
             # Hangul-only was toggled during the run: the next run must not show lines it blanks
             self._load_sample()
@@ -355,6 +364,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, QWidget)
         self.offer_timer.stop()
         self._stop_run()
         self.algorithms.shutdown()
+        self.corpus_tasks.shutdown()
+        self.step_tasks.shutdown()
 
     # ================================================================ worker events
     def _on_batch(self, steps: list) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QSize, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetricsF
 
 from tokviz.core.bpe.events import MergeStep
 
@@ -76,7 +76,16 @@ class OneTwoFiveLogAxis(pg.AxisItem):
         strings = super().tickStrings(values, scale, spacing)
         if not self.logMode:
             return strings
-        return [s if any(abs((v - np.floor(v)) - k) < 1e-6 for k in self._KEEP) else "" for v, s in zip(values, strings)]
+        keep = self._KEEP
+        decades = float(self.range[1] - self.range[0]) if self.range is not None else 0.0
+        if decades > 0 and self.height() > 0:
+            # a squeezed axis (presentation mode, a short plot) keeps only the powers of ten when
+            # 2·10² would sit closer than a text line and a half to 10² (they were drawn overlapping)
+            line = QFontMetricsF(self.style.get("tickFont") or QFont()).height()
+            if self.height() * (np.log10(5) - np.log10(2)) / decades < 1.5 * line:
+                keep = (0.0,)
+        return [s if any(abs((v - np.floor(v)) - k) < 1e-6 for k in keep) else ""
+                for v, s in zip(values, strings, strict=True)]
 
 
 class TrainPlots(pg.GraphicsLayoutWidget):
@@ -117,9 +126,10 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.cpt_view.addItem(self.cpt_curve)
         # two curves on two axes: a legend says which is which, and each axis takes its curve's colour
         # (middle right: the falling token curve is low there and the rising chars/token one high)
-        self.corpus_legend = pg.LegendItem(labelTextSize=f"{LABEL_PT}pt", pen=pg.mkPen("#bbbbbb"))
-        self.corpus_legend.setParentItem(self.corpus_plot.getViewBox())
-        self.corpus_legend.anchor(itemPos=(1, 0.5), parentPos=(1, 0.5), offset=(-4, 0))
+        # The legend sits in a row of its own under the x axis, never over the curves (inside the
+        # view box it covered them wherever it was anchored, worst at presentation sizes).
+        self.corpus_legend = pg.LegendItem(labelTextSize=f"{LABEL_PT}pt", colCount=2)
+        self.corpus_plot.layout.addItem(self.corpus_legend, 4, 1)
         self.corpus_plot.getViewBox().sigResized.connect(self._sync_cpt_view)
 
         self.length_plot = self.addPlot(row=1, col=1)
@@ -171,18 +181,20 @@ class TrainPlots(pg.GraphicsLayoutWidget):
                 ax.setTickFont(tick_font)
                 ax.labelStyle["font-size"] = f"{LABEL_PT * k:.1f}pt"
                 ax.setTextPen(colour)  # tick text and label; re-lays out the label with its size
-            # room for "25000" so the axes do not jump as values grow
-            plot.getAxis("left").setWidth(int(56 * k))
+            # room for "25000" and the axis title beside it, measured in the fonts in use: a fixed
+            # width let the title run into the tick labels at presentation sizes
+            fm = QFontMetricsF(tick_font)
+            plot.getAxis("left").setWidth(int(fm.horizontalAdvance("25000") + fm.height() + 6))
             plot.titleLabel.setText(plot.titleLabel.text, color=fg, size=f"{TITLE_PT * self._scale:.1f}pt")
             plot.layout.setRowFixedHeight(0, 30 * self._scale)
             plot.titleLabel.setMaximumHeight(30 * self._scale)
-        self.corpus_plot.getAxis("right").setWidth(int(48 * k))  # "0.85": shorter than "25000"
+        fm = QFontMetricsF(tick_font)
+        self.corpus_plot.getAxis("right").setWidth(int(fm.horizontalAdvance("0.85") + fm.height() + 6))
         # re-added so that the legend's layout follows the new text size
         legend = self.corpus_legend
         legend.clear()
         legend.setLabelTextSize(f"{LABEL_PT * k:.1f}pt")
         legend.setLabelTextColor(fg)
-        legend.setBrush(pg.mkBrush(22, 24, 28, 170) if dark else pg.mkBrush(255, 255, 255, 170))
         legend.addItem(self.tokens_curve, QCoreApplication.translate("TrainPlots", "tokens"))
         legend.addItem(self.cpt_curve, QCoreApplication.translate("TrainPlots", "chars / token"))
         self.updateGeometry()  # the minimum size changed with the text

@@ -15,8 +15,9 @@ from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
+from tokviz.ui.train.follow import merge_names_html
 from tokviz.ui.train.views import mute_label, muted_color, segment_runs
-from tokviz.ui.train.vocab import visible_piece
+from tokviz.ui.train.vocab import elide_piece, visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -71,8 +72,15 @@ class StepRendering:
             translate("TrainPanel", "step {step} / {target}").format(step=f"{step:,}", target=f"{target:,}") + state
         )
         self._render_banner(step)
-        if self._selected_token is not None and replay is not None:
-            self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
+        self._follow_step(step)
+        self._render_why(step)
+        if replay is not None and step != self._tree_step:
+            # the tree follows the merge on screen (a token picked in the table stays until the step moves)
+            self._tree_step = step
+            if 0 < step <= len(replay):
+                self.select_token(replay.steps[step - 1].token_id)
+            elif self._selected_token is not None:
+                self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
         # The heavy views. While the trainer is computing, they take turns (one per frame) so
         # that no frame holds the main thread long (a pyqtgraph repaint alone takes 15-50 ms).
         # Otherwise they all follow on the same frame.
@@ -123,7 +131,7 @@ class StepRendering:
         weight = "font-weight:bold;" if bold else ""
         return (
             f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
-            f"&nbsp;{html.escape(visible_piece(piece))}&nbsp;</span>"
+            f"&nbsp;{html.escape(elide_piece(visible_piece(piece)))}&nbsp;</span>"
         )
 
     def _render_banner(self, step: int) -> None:
@@ -135,8 +143,19 @@ class StepRendering:
             )
             color = muted_color(self.palette()).name()
             self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
+            self.merge_names.setText("")
             return
         s: MergeStep = self.replay.steps[step - 1]
+        self.merge_banner.setToolTip(visible_piece(s.new_piece))
+        # a row for the byte names in byte mode only (kept when empty, so the sample does not jump)
+        self.merge_names.setVisible(self.replay.mode == "byte")
+        if self.replay.mode == "byte":
+            guesser = self._facts.guesser if self._facts is not None else None
+            self.merge_names.setText(merge_names_html(
+                self.replay.token_bytes(s.left), self.replay.token_bytes(s.right), guesser,
+                muted_color(self.palette()).name()))
+        else:
+            self.merge_names.setText("")
         self.merge_banner.setText(
             f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
             f"{self._piece_span(s.new_piece, s.token_id, True)}"
@@ -161,17 +180,23 @@ class StepRendering:
             return True
         keep = self.replay.keep == "hangul"
         step = self.cursor
-        n = len(self._sample)
-        if len(self._sample_steps) != n or view.line_count() != n:
-            view.set_plain_lines(self._sample)
+        # the corpus lines that show the merge on screen come first (found by a worker)
+        followed = self.followed_lines()
+        lines = followed + [ln for ln in self._sample if ln not in followed]
+        n = len(lines)
+        if lines != self._shown_sample or len(self._sample_steps) != n or view.line_count() != n:
+            view.set_plain_lines(lines)
+            self._shown_sample = lines
             self._sample_steps = [-1] * n
+            if followed:
+                view.verticalScrollBar().setValue(0)
         t0 = time.perf_counter()
         first = min(view.first_visible_line(), n - 1)
         for k in range(n):
             i = (first + k) % n
             if self._sample_steps[i] == step:
                 continue
-            line = keep_hangul(self._sample[i]) if keep else self._sample[i]
+            line = keep_hangul(lines[i]) if keep else lines[i]
             view.set_line(i, segment_runs(self.replay.segment(line, step), dark=self._dark))
             self._sample_steps[i] = step
             if budget is not None and time.perf_counter() - t0 > budget:
@@ -211,18 +236,24 @@ class StepRendering:
         tree = self.replay.merge_tree(token_id, self.cursor)
         self.tree_title.setText(
             translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
-                piece=html.escape(visible_piece(tree.piece)), leaves=tree.leaves(), levels=tree.depth() - 1
+                piece=html.escape(elide_piece(self.tree_view.label(tree))),
+                leaves=tree.leaves(),
+                levels=tree.depth() - 1,
             )
         )
         self.tree_view.set_tree(tree)
 
     def _apply_fonts(self) -> None:
         """Fonts for the token views, sized by the window's zoom (Ctrl +/-, presentation mode)."""
+        window = self.window()
+        self.set_presentation(bool(getattr(window, "presentation", False)) and window is not self)
         self.merge_banner.setFont(mono_font(20))
+        self.merge_names.setFont(ui_font(14))
+        self.why_label.setFont(ui_font(10))
         self.sample_view.setFont(ui_font(13))
         self.probe_edit.setFont(ui_font(12))
         self.probe_view.setFont(ui_font(14))
-        self.tree_view.set_fonts(mono_font(12), ui_font(8))
+        self.tree_view.set_fonts(mono_font(12), ui_font(9))  # the hex under a node stays legible
         self.plots.set_font_scale(font_scale())
         self.vocab_model.set_font(mono_font())
         fm = QFontMetrics(mono_font())

@@ -7,10 +7,11 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from tokviz.core.byte_names import BytePart, byte_parts
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.token_colors import text_color_on, token_color
+from tokviz.ui.train.vocab import compact_label, compact_parts, visible_piece
 from tokviz.ui.train_replay import MergeNode
-from tokviz.ui.train.vocab import visible_piece
 
 _GAP_X = 8.0
 _PAD = 6.0
@@ -26,6 +27,11 @@ class MergeTreeView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._font = mono_font(12)
         self._small = ui_font(8)
+        # byte pieces that hold part of a character are named by it (``것 1–2/3``), hex beneath:
+        # the panel sets how to get a token's bytes and the corpus's character guesser
+        self.token_bytes = None
+        self.guesser = None
+        self._root_chars: list | None = None
 
     def set_fonts(self, font, small) -> None:
         self._font = font
@@ -37,7 +43,20 @@ class MergeTreeView(QWidget):
 
     def set_tree(self, node: MergeNode | None) -> None:
         self.tree = node
+        self._root_chars = None
         self.update()
+
+    def _byte_chars(self) -> list | None:
+        """For each byte of the root token, the part of the root it lies in (named once, for the
+        whole tree): the nodes below name their bytes by the root's characters, so ``B8`` under
+        ``그 3/3 다 1/3`` reads ``그 3/3`` and not a separate guess."""
+        if self._root_chars is None and self.tree is not None and self.token_bytes is not None:
+            data = self.token_bytes(self.tree.token_id)
+            chars = []
+            for part in byte_parts(data, guesser=self.guesser):
+                chars += [(part, k) for k in range(len(part.data))]
+            self._root_chars = chars
+        return self._root_chars
 
     def drawn_labels(self) -> list[tuple[int, str]]:
         """(depth, label) of every box drawn, leaves left to right and each parent after its
@@ -46,34 +65,59 @@ class MergeTreeView(QWidget):
             return []
         nodes: list = []
         self._layout(self.tree, 0, [0.0], QFontMetricsF(self._font), nodes)
-        return [(depth, self._label(node)) for node, _, depth, *_ in nodes]
+        return [(depth, self.label(node, offset)) for node, _, depth, _, _, _, offset in nodes]
 
     def _rows(self) -> tuple[float, float]:
         """(box height, row height): a row holds the node's box, its "#step" caption and room for
         the edges, all from the fonts, so presentation mode's larger type gets taller rows rather
         than overlapping text."""
-        box_h = QFontMetricsF(self._font).height() + 8
-        return box_h, box_h + QFontMetricsF(self._small).height() + 14
+        small = QFontMetricsF(self._small).height()
+        box_h = QFontMetricsF(self._font).height() + 8 + (small if self.token_bytes is not None else 0)
+        return box_h, box_h + small + 14
 
     def tree_height(self) -> float:
         """Height of the drawn tree before it is scaled down to fit (0 without a tree)."""
         return 0.0 if self.tree is None else self.tree.depth() * self._rows()[1]
 
-    def _label(self, node: MergeNode) -> str:
-        return visible_piece(node.piece)
+    def label(self, node: MergeNode, offset: int | None = None) -> str:
+        """What the node's box says: the piece, or for part of a character its name (``것 1–2/3``).
+        ``offset``: where the node's bytes start in the root's (named by the root's characters)."""
+        data = self._partial_bytes(node)
+        if data is None:
+            return visible_piece(node.piece)
+        chars = self._byte_chars() if offset is not None else None
+        if not chars or offset + len(data) > len(chars):
+            return compact_label(data, self.guesser)
+        return compact_parts(_sub_parts(chars[offset: offset + len(data)]))
 
-    def _layout(self, node: MergeNode, depth: int, x: list[float], fm: QFontMetricsF, out: list) -> tuple[float, float]:
-        """Leaves left to right; a parent centred over its children. Returns (centre x, box width)."""
-        w = fm.horizontalAdvance(self._label(node)) + 2 * _PAD
+    def _partial_bytes(self, node: MergeNode) -> bytes | None:
+        """The node's bytes when they are not whole characters (drawn named, with hex), else None."""
+        if self.token_bytes is None or "<0x" not in node.piece:
+            return None
+        return self.token_bytes(node.token_id) or None
+
+    def _box_width(self, node: MergeNode, fm: QFontMetricsF, offset: int | None = None) -> float:
+        w = fm.horizontalAdvance(self.label(node, offset))
+        data = self._partial_bytes(node)
+        if data is not None:
+            w = max(w, QFontMetricsF(self._small).horizontalAdvance(data.hex(" ").upper()))
+        return w + 2 * _PAD
+
+    def _layout(self, node: MergeNode, depth: int, x: list[float], fm: QFontMetricsF, out: list,
+                offset: int = 0) -> tuple[float, float]:
+        """Leaves left to right; a parent centred over its children. Returns (centre x, box width).
+        ``offset`` is where the node's bytes start in the root token's bytes."""
+        w = self._box_width(node, fm, offset)
         if node.left is None or node.right is None:
             cx = x[0] + w / 2
             x[0] += w + _GAP_X
-            out.append((node, cx, depth, w, None, None))
+            out.append((node, cx, depth, w, None, None, offset))
             return cx, w
-        lc, _ = self._layout(node.left, depth + 1, x, fm, out)
-        rc, _ = self._layout(node.right, depth + 1, x, fm, out)
+        lc, _ = self._layout(node.left, depth + 1, x, fm, out, offset)
+        left_len = len(self.token_bytes(node.left.token_id)) if self.token_bytes is not None else 0
+        rc, _ = self._layout(node.right, depth + 1, x, fm, out, offset + left_len)
         cx = (lc + rc) / 2
-        out.append((node, cx, depth, w, lc, rc))
+        out.append((node, cx, depth, w, lc, rc, offset))
         return cx, w
 
     def paintEvent(self, event) -> None:  # noqa: N802
@@ -91,7 +135,7 @@ class MergeTreeView(QWidget):
         self._layout(self.tree, 0, x, fm, nodes)
         width = max(x[0] - _GAP_X, 1.0)
         # the root's box may be wider than its leaves
-        for node, cx, _, w, _, _ in nodes:
+        for _node, cx, _, w, *_ in nodes:
             width = max(width, cx + w / 2)
         small = QFontMetricsF(self._small)
         box_h, row_h = self._rows()
@@ -101,19 +145,28 @@ class MergeTreeView(QWidget):
         p.scale(scale, scale)
         row_y = lambda depth: depth * row_h + 2  # noqa: E731
         p.setPen(QPen(fg, 1.5))
-        for node, cx, depth, w, lc, rc in nodes:
+        for _node, cx, depth, _w, lc, rc, _ in nodes:
             if lc is not None:
                 for child_x in (lc, rc):
                     p.drawLine(cx, row_y(depth) + box_h, child_x, row_y(depth + 1))
         p.setFont(self._font)
-        for node, cx, depth, w, _, _ in nodes:
+        for node, cx, depth, w, _, _, offset in nodes:
             bg = token_color(node.token_id, dark=self.dark)
             rect = QRectF(cx - w / 2, row_y(depth), w, box_h)
             p.setPen(QPen(fg, 1))
             p.setBrush(bg)
             p.drawRoundedRect(rect, 5, 5)
             p.setPen(text_color_on(bg))
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._label(node))
+            data = self._partial_bytes(node)
+            if data is None:
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.label(node, offset))
+            else:  # the name on top, its bytes in hex beneath
+                top = QRectF(rect.left(), rect.top() + 3, rect.width(), fm.height())
+                p.drawText(top, Qt.AlignmentFlag.AlignCenter, self.label(node, offset))
+                p.setFont(self._small)
+                p.drawText(QRectF(rect.left(), top.bottom(), rect.width(), small.height()),
+                           Qt.AlignmentFlag.AlignCenter, data.hex(" ").upper())
+                p.setFont(self._font)
             if node.step is not None:
                 p.setFont(self._small)
                 p.setPen(fg)
@@ -121,3 +174,24 @@ class MergeTreeView(QWidget):
                            Qt.AlignmentFlag.AlignCenter, f"#{node.step}")
                 p.setFont(self._font)
         p.end()
+
+
+def _sub_parts(chars: list[tuple[BytePart, int]]) -> list[BytePart]:
+    """The parts of a run of the root's bytes, given each byte as (root part, index in it): bytes of
+    one root part stay together and keep its character, numbered by their place in it."""
+    out: list[BytePart] = []
+    i = 0
+    while i < len(chars):
+        part, k = chars[i]
+        j = i
+        while j + 1 < len(chars) and chars[j + 1][0] is part:
+            j += 1
+        last_k = chars[j][1]
+        data = part.data[k: last_k + 1]
+        if part.first:  # positions known: shift into the character
+            out.append(BytePart(data, part.char, part.first + k, part.first + last_k, part.length,
+                                part.guessed, part.candidates))
+        else:
+            out.append(BytePart(data, part.char, 0, 0, 0, part.guessed, part.candidates))
+        i = j + 1
+    return out

@@ -7,6 +7,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QSpinBox,
     QSplitter,
@@ -55,7 +57,9 @@ FORMATS = [
     ("gpt2", QT_TRANSLATE_NOOP("TrainPanel", "GPT-2 vocab.json + merges.txt (*.json)")),
 ]
 PROBE_TEXT = "토크나이저는 글자를 조각으로 나눕니다. Tokenizers split words into pieces 🙂"
-FRESH_BG = "#ff8c00"
+# "just merged": a signal red that no palette colour can be taken for (CIEDE2000 > 16 from every
+# colour of both palettes and the grey of split characters; tested), white text at 4.5:1
+FRESH_BG = "#ee0022"
 
 
 def speed_index(pace: float) -> int:
@@ -69,7 +73,7 @@ NEWLINE_MARK = "↵"  # the newline marker of the Inspector and Compare (core.un
 
 def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, ...]:
     """Coloured runs for a segmented line (shared token colours); the tokens the current merge made
-    stand out in orange.
+    stand out in red (``FRESH_BG``).
 
     Byte tokens that hold only part of a character are drawn as one grey run per group of whole
     characters, with the number of tokens the run takes as a subscript (``영₃`` = three byte tokens):
@@ -129,7 +133,9 @@ def muted_color(palette: QPalette) -> QColor:
 def mute_label(label: QLabel) -> None:
     """Grey secondary text (call again on a theme change). A palette, not a style sheet: a label
     with its own style sheet kept its size when the app's font grew (presentation mode)."""
-    pal = label.palette()
+    # from the application's palette, not the label's: the label's own palette still holds the
+    # previous theme's colours after a theme change (the muted grey was computed against them)
+    pal = QPalette(QApplication.palette())
     pal.setColor(QPalette.ColorRole.WindowText, muted_color(pal))
     label.setPalette(pal)
 
@@ -152,6 +158,22 @@ class PasteDialog(QDialog):
 
 class TrainLayout:
     """Builds the Train panel's widgets (mixed into TrainPanel)."""
+
+    def set_presentation(self, on: bool) -> None:
+        """Presentation mode: the sample and the banner get the screen. The settings row and the
+        probe are hidden and the sample's pane gets half the width (the plots shrink); leaving it
+        gives the previous layout back."""
+        if on == getattr(self, "_presenting", False):
+            return
+        self._presenting = on
+        self.settings_bar.setVisible(not on)
+        self.probe_box.setVisible(not on)
+        if on:
+            self._sizes_before = self.splitter.sizes()
+            total = sum(self._sizes_before) or 1
+            self.splitter.setSizes([total * 50 // 100, total * 25 // 100, total * 25 // 100])
+        elif getattr(self, "_sizes_before", None):
+            self.splitter.setSizes(self._sizes_before)
 
     def _build(self) -> None:
         root = QVBoxLayout(self)
@@ -183,9 +205,14 @@ class TrainLayout:
         self.pattern_label = QLabel(translate("TrainPanel", "Pattern"))
         settings_row.addWidget(self.pattern_label)
         self.pattern_combo = QComboBox()
+        # the model patterns keep their names; the two generic ones are words, so they are translated
+        shown = {
+            "whitespace": translate("TrainPanel", "whitespace"),
+            "none": translate("TrainPanel", "none (whole line)"),
+        }
         for name in PATTERNS:
-            self.pattern_combo.addItem(name)
-        self.pattern_combo.setCurrentText("gpt4")
+            self.pattern_combo.addItem(shown.get(name, name), name)
+        self.pattern_combo.setCurrentIndex(self.pattern_combo.findData("gpt4"))
         settings_row.addWidget(self.pattern_combo)
         self.hangul_check = QCheckBox(translate("TrainPanel", "Hangul only"))
         self.hangul_check.setToolTip(
@@ -209,7 +236,11 @@ class TrainLayout:
         self.save_button.clicked.connect(self._save_model)
         row1.addWidget(self.save_button)
         root.addLayout(row1)
-        root.addLayout(settings_row)
+        # the settings row is hidden in presentation mode: the sample and the banner need the height
+        self.settings_bar = QWidget()
+        settings_row.setContentsMargins(0, 0, 0, 0)
+        self.settings_bar.setLayout(settings_row)
+        root.addWidget(self.settings_bar)
 
         # transport
         row2 = QHBoxLayout()
@@ -263,7 +294,25 @@ class TrainLayout:
         self.merge_banner.setTextFormat(Qt.TextFormat.RichText)
         self.merge_banner.setFont(mono_font(20))
         self.merge_banner.setMinimumHeight(46)
+        # a long merge wraps instead of widening the window (at 1366 px it pushed Save off screen)
+        self.merge_banner.setWordWrap(True)
+        self.merge_banner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.merge_banner.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
         root.addWidget(self.merge_banner)
+        # byte merges named by the characters they belong to, hex beneath (byte mode only)
+        self.merge_names = QLabel()
+        self.merge_names.setTextFormat(Qt.TextFormat.RichText)
+        self.merge_names.setWordWrap(True)
+        self.merge_names.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.merge_names.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
+        root.addWidget(self.merge_names)
+        # why this pair: the runners-up with their counts
+        self.why_label = QLabel()
+        self.why_label.setTextFormat(Qt.TextFormat.RichText)
+        self.why_label.setWordWrap(True)
+        self.why_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.why_label.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
+        root.addWidget(self.why_label)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         # left: corpus sample and probe
@@ -271,7 +320,11 @@ class TrainLayout:
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         self.sample_title = QLabel(
-            translate("TrainPanel", "<b>Corpus sample</b> — pieces at the current step; the merge just made in orange")
+            translate(
+                "TrainPanel",
+                "<b>Corpus sample</b> — pieces at the current step (12 colours repeat: one colour can be "
+                "different tokens); the merge just made in red, lines that show it first",
+            )
         )
         # captions wrap: a one-line caption would set the pane's minimum width, and in presentation
         # mode on a 1366-pixel projector it pushed the plots off the screen
@@ -286,25 +339,30 @@ class TrainLayout:
         self.sample_view.setFont(ui_font(13))
         self.sample_view.setToolTip(self.sample_legend.text())
         ll.addWidget(self.sample_view, 3)
+        # the probe is hidden in presentation mode (the sample gets its height)
+        self.probe_box = QWidget()
+        pl = QVBoxLayout(self.probe_box)
+        pl.setContentsMargins(0, 0, 0, 0)
         probe_title = QLabel(
             translate("TrainPanel", "<b>Probe</b> — type anything; it is segmented at the current step")
         )
         probe_title.setWordWrap(True)
-        ll.addWidget(probe_title)
+        pl.addWidget(probe_title)
         self.probe_edit = QLineEdit(PROBE_TEXT)
         self.probe_edit.setFont(ui_font(12))
         self.probe_edit.setCursorPosition(0)
         self.probe_edit.textChanged.connect(lambda _=None: self.probe_timer.start())
-        ll.addWidget(self.probe_edit)
+        pl.addWidget(self.probe_edit)
         # the same line view as the sample: the probe's pieces are drawn (and readable) the same way
         self.probe_view = TokenLinesView()
         self.probe_view.setFont(ui_font(14))
         self.probe_view.setMaximumHeight(90)
         self.probe_view.setToolTip(self.sample_legend.text())
-        ll.addWidget(self.probe_view, 1)
+        pl.addWidget(self.probe_view, 1)
         self.probe_status = QLabel()
         mute_label(self.probe_status)
-        ll.addWidget(self.probe_status)
+        pl.addWidget(self.probe_status)
+        ll.addWidget(self.probe_box, 1)
         split.addWidget(left)
 
         # middle: vocabulary and merge tree
@@ -350,5 +408,6 @@ class TrainLayout:
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 4)
         split.setSizes([460, 450, 490])
+        self.splitter = split
         root.addWidget(split, 1)
         self._on_mode()

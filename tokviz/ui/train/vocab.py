@@ -3,11 +3,19 @@ batches (one beginInsertRows for many rows) so 10k rows stay fast, with a search
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QColor
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe.model import END_OF_WORD
+from tokviz.core.byte_names import CharGuesser, byte_parts
 from tokviz.core.display import hex_bytes, visible_piece  # noqa: F401 (as every view draws them; render, tree use them)
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.token_colors import token_color
@@ -16,6 +24,70 @@ from tokviz.ui.token_colors import token_color
 COLUMNS = (QT_TRANSLATE_NOOP("VocabModel", "rank"), QT_TRANSLATE_NOOP("VocabModel", "token"),
            QT_TRANSLATE_NOOP("VocabModel", "bytes (hex)"), QT_TRANSLATE_NOOP("VocabModel", "count"),
            QT_TRANSLATE_NOOP("VocabModel", "length"))
+
+
+def compact_label(data: bytes, guesser: CharGuesser | None = None) -> str:
+    """A short name for a token's bytes where space is tight (table, tree): whole characters as the
+    token views draw them, a partial character as ``것 1–2/3`` (bytes 1–2 of 3), unknown bytes as hex.
+
+    >>> compact_label("a것".encode()[:3], CharGuesser({"것": 1}))
+    'a 것 1–2/3'
+    """
+    return compact_parts(byte_parts(data, guesser=guesser))
+
+
+def compact_parts(parts) -> str:
+    """The short names of :class:`~tokviz.core.byte_names.BytePart` runs (see :func:`compact_label`)."""
+    out = []
+    for p in parts:
+        if p.whole:
+            out.append(visible_piece(p.char))
+        elif p.char is not None and p.length:
+            span = f"{p.first}" if p.first == p.last else f"{p.first}–{p.last}"
+            out.append(f"{p.char} {span}/{p.length}")
+        else:
+            out.append(p.hex)
+    # whole characters run together as in the token views; a partial one stands apart
+    text = ""
+    for i, piece in enumerate(out):
+        if i and ("/" in piece or "/" in out[i - 1]):
+            text += " "
+        text += piece
+    return text
+
+
+def part_label(part) -> str:
+    """A part as a student reads it, in the interface's language: ``것 bytes 1–2 of 3``."""
+    if part.whole:
+        return part.char
+    if part.char is None or not part.length:
+        return part.hex
+    if part.first == part.last:
+        where = QCoreApplication.translate("TrainPanel", "byte {n} of {of}").format(n=part.first, of=part.length)
+    else:
+        where = QCoreApplication.translate("TrainPanel", "bytes {a}–{b} of {of}").format(
+            a=part.first, b=part.last, of=part.length)
+    return f"{part.char} {where}"
+
+
+def piece_label(data: bytes, guesser: CharGuesser | None) -> str:
+    """A token's bytes named by characters (``것 bytes 1–2 of 3``); whole characters as themselves."""
+    return " · ".join(part_label(p) for p in byte_parts(data, guesser=guesser))
+
+
+BANNER_PIECE_CHARS = 24  # longer pieces are elided in the banner (a projector line holds ~60 characters)
+
+
+def elide_piece(text: str, most: int = BANNER_PIECE_CHARS) -> str:
+    """``text`` shortened in the middle to ``most`` characters, so a long merge cannot widen the window.
+
+    >>> elide_piece("abcdefghij", 7)
+    'abc…hij'
+    """
+    if len(text) <= most:
+        return text
+    head = (most - 1) // 2
+    return text[:head] + "…" + text[len(text) - (most - 1 - head):]
 
 
 def token_length(step: MergeStep, mode: str) -> int:
@@ -35,6 +107,7 @@ class VocabModel(QAbstractTableModel):
         self._shown = 0
         self.mode = "byte"
         self.dark = False
+        self.guesser: CharGuesser | None = None  # names byte pieces by their characters (per corpus)
         self._font = mono_font()
 
     def set_font(self, font) -> None:
@@ -87,6 +160,8 @@ class VocabModel(QAbstractTableModel):
             if col == 0:
                 return s.step
             if col == 1:
+                if self.mode == "byte" and "<0x" in s.new_piece:  # part of a character: name it
+                    return compact_label(s.new_bytes, self.guesser)
                 return visible_piece(s.new_piece)
             if col == 2:
                 return hex_bytes(s.new_bytes)
@@ -97,8 +172,11 @@ class VocabModel(QAbstractTableModel):
             return (s.step, s.new_piece, s.new_bytes.hex(), s.count, token_length(s, self.mode))[col]
         if role == Qt.ItemDataRole.ToolTipRole and col in (1, 2):
             # the hex column shows about six bytes; longer tokens are elided there, complete here
+            piece = visible_piece(s.new_piece)
+            if self.mode == "byte" and "<0x" in s.new_piece:
+                piece = piece_label(s.new_bytes, self.guesser)
             return self.tr("{piece}\n{n} bytes: {hex}").format(
-                piece=visible_piece(s.new_piece), n=len(s.new_bytes), hex=hex_bytes(s.new_bytes))
+                piece=piece, n=len(s.new_bytes), hex=hex_bytes(s.new_bytes))
         if role == Qt.ItemDataRole.BackgroundRole and col == 1:
             return token_color(s.token_id, dark=self.dark)
         if role == Qt.ItemDataRole.ForegroundRole and col == 1:

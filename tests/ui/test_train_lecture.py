@@ -1,0 +1,293 @@
+"""The Train panel as a lecture: the sample follows each merge from the whole corpus, byte merges are
+named by their characters, the runners-up are shown, the tree follows the step, and the window fits
+a 1366×768 projector in presentation mode however long the merge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QColor
+
+from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.ui import fonts
+from tokviz.ui.main_window import MainWindow
+from tokviz.ui.settings import Settings
+from tokviz.ui.token_colors import DARK_PALETTE, LIGHT_PALETTE, MIN_PALETTE_DISTANCE, delta_e
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.views import FRESH_BG, SPEEDS
+
+NSMC = Path(__file__).resolve().parents[1] / "data" / "nsmc_ko_600.txt"
+MERGES = 40
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow(settings=Settings.at(tmp_path / "settings.ini"))
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    yield win
+    win.toggle_presentation(False)
+    win.close()
+
+
+def _train(window, qtbot, source, merges=MERGES, mode="byte"):
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer  # the core trainer in the worker thread
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData(mode))
+    panel.set_source(source)
+    panel.merges_spin.setValue(merges)
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.start_training()
+    assert panel.wait_until_trained(60)
+    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=5000)
+    qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
+    return panel
+
+
+def _show(panel, qtbot, step):
+    panel.set_step(step)
+    qtbot.waitUntil(lambda: panel._step_facts is not None and panel._step_facts.step == step, timeout=10000)
+    panel._render()
+
+
+@pytest.fixture
+def nsmc(window, qtbot):
+    return _train(window, qtbot, CorpusSource.file(NSMC))
+
+
+def test_every_step_shows_its_merge_in_the_sample_from_the_whole_corpus(nsmc, qtbot):
+    panel = nsmc
+    for step in range(1, MERGES + 1):
+        _show(panel, qtbot, step)
+        # every merge occurs in the corpus (its count is at least min_frequency), so it is on screen
+        assert panel.replay.steps[step - 1].count >= 2
+        assert panel.followed_lines(), step
+        first = panel.sample_view.line_runs(0)
+        assert any(r.bg == FRESH_BG for r in first), (step, first)
+        assert panel.sample_view.verticalScrollBar().value() == 0
+
+
+def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
+    panel = nsmc
+    partial = next(s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
+    _show(panel, qtbot, partial.step)
+    names = panel.merge_names.text()
+    assert "of 3" in names  # "X bytes 1–2 of 3": the part of a three-byte Hangul syllable
+    hexes = [partial.new_bytes[i:i + 1].hex().upper() for i in range(len(partial.new_bytes))]
+    assert all(h in names for h in hexes)
+    row = partial.step - 1
+    label = panel.vocab_filter.index(row, 1).data()
+    assert "<0x" not in label and "/3" in label
+    # the tree names every partial node by the root token's characters (one naming for the whole tree)
+    for s in panel.replay.steps:
+        if "<0x" not in s.new_piece:
+            continue
+        panel.select_token(s.token_id)
+        labels = panel.tree_view.drawn_labels()
+        root = labels[-1][1]
+        root_chars = {w for w in root.split() if "/" not in w}
+        for _, label in labels:
+            assert all(w in root_chars for w in label.split() if "/" not in w and w != "·"), (root, labels)
+    completing = next((s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" not in s.new_piece), None)
+    if completing is not None:
+        _show(panel, qtbot, completing.step)
+        assert "completes" in panel.merge_names.text()
+
+
+def test_why_this_pair_lists_the_winner_with_the_trainers_count(nsmc, qtbot):
+    panel = nsmc
+    for step in (1, 7, MERGES):
+        _show(panel, qtbot, step)
+        s = panel.replay.steps[step - 1]
+        cands = panel._step_facts.candidates
+        assert (cands.pairs[0].left, cands.pairs[0].right, cands.pairs[0].count) == (s.left, s.right, s.count)
+        text = panel.why_label.text()
+        assert f"<b>{s.count:,}</b>" in text and FRESH_BG in text
+        assert len(cands.pairs) > 1 and all(f"<b>{c.count:,}</b>" in text for c in cands.pairs)
+
+
+def test_merge_tree_follows_the_step_even_when_scrubbing_back(nsmc, qtbot):
+    panel = nsmc
+    deep = next(s for s in panel.replay.steps if panel.replay.merge_tree(s.token_id).depth() >= 3)
+    panel.set_step(MERGES)
+    panel.set_step(deep.step)  # scrub back
+    assert panel.tree_view.tree.token_id == deep.token_id
+    assert panel.tree_view.tree.depth() >= 3  # the step's own tree, not a root-only box
+
+
+def test_just_merged_colour_is_unlike_every_palette_colour():
+    fresh = QColor(FRESH_BG)
+    for colour in LIGHT_PALETTE + DARK_PALETTE + ("#e3e4e8", "#3a3d44"):  # the palettes and split-character grey
+        assert delta_e(fresh, QColor(colour)) > MIN_PALETTE_DISTANCE + 2, colour
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_presentation_fits_the_screen_with_a_very_long_merge(window, qtbot, size):
+    long_word = "".join(chr(0xAC00 + 37 * i) for i in range(60))  # 60 different Hangul syllables
+    panel = _train(window, qtbot, CorpusSource.paste((long_word + "\n") * 3), merges=59, mode="char")
+    assert len(panel.replay.steps[-1].new_piece) > 55
+    window.toggle_presentation(True, full_screen=False)
+    try:
+        window.resize(*size)
+        qtbot.waitUntil(lambda: fonts.scale() > 1.5, timeout=2000)
+        panel.set_step(len(panel.replay))
+        for widget in (window, panel):
+            hint = widget.minimumSizeHint()
+            assert hint.width() <= size[0] and hint.height() <= size[1], (widget, hint)
+        assert panel.merge_banner.minimumSizeHint().width() < size[0] // 2
+        qtbot.wait(50)
+        assert window.width() <= size[0]
+    finally:
+        window.toggle_presentation(False)
+
+
+# identifiers and units that stay as they are in the Korean interface
+_KEPT = {"byte", "char", "UTF", "hex", "gpt", "o200k", "BPE", "tokviz", "nsmc", "txt", "subword", "nmt", "rustbpe",
+         # algorithm names, the WordPiece formula's freq() and the lattice's "n-best" are terms, not English prose
+         "WordPiece", "Unigram", "freq", "best"}
+
+
+def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
+    """Walk every widget of the Train panel in the Korean interface at a byte-mode step with its merge
+    named and its runners-up shown: no English word is left (identifiers and units excepted)."""
+    import re
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QTextDocument
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QWidget
+
+    from tokviz.ui.i18n import install_translation
+
+    def plain(text: str) -> str:
+        doc = QTextDocument()
+        doc.setHtml(text)
+        return doc.toPlainText()
+
+    try:
+        assert install_translation("ko") == "ko"
+        win = MainWindow(settings=Settings.at(tmp_path / "ko.ini"))
+        qtbot.addWidget(win)
+        win.resize(1366, 768)
+        win.show()
+        panel = _train(win, qtbot, CorpusSource.file(NSMC))
+        step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece and s.step > 3)
+        _show(panel, qtbot, step)
+        texts = []
+        for w in panel.findChildren(QWidget):
+            if isinstance(w, QLabel):
+                texts.append(plain(w.text()))
+            elif isinstance(w, QAbstractButton):
+                texts.append(w.text())
+            elif isinstance(w, QComboBox):
+                texts += [w.itemText(i) for i in range(w.count())]
+            elif isinstance(w, QLineEdit):
+                texts.append(w.placeholderText())
+            if w.toolTip():
+                texts.append(plain(w.toolTip()))
+        model = panel.vocab_model
+        texts += [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+        texts += [model.index(r, c).data(Qt.ItemDataRole.ToolTipRole) or "" for r in range(5) for c in (1, 2)]
+        assert "왜 이 쌍인가" in panel.why_label.text() and "바이트 중" in panel.merge_names.text()
+        english = {word for t in texts for word in re.findall(r"[A-Za-z]{3,}", re.sub(r"0x[0-9A-F]{2}", "", str(t)))
+                   if not any(word.startswith(k) for k in _KEPT)}
+        assert english == set(), sorted(english)
+    finally:
+        install_translation("en")
+
+
+def test_saving_says_so_in_green_not_in_error_pink(nsmc, tmp_path):
+    from tokviz.ui.token_colors import contrast_ratio
+
+    panel = nsmc
+    written = panel.save_model_to(str(tmp_path / "model.json"), "tokviz")
+    assert written and panel.message.level == "success"
+    bg, fg = panel.message.colors()
+    assert 90 <= bg.hue() <= 160  # green (the error pink's hue is ~2)
+    assert contrast_ratio(bg, fg) >= 7
+
+
+def test_squeezed_log_axis_labels_only_powers_of_ten_and_titles_clear_the_ticks(qtbot):
+    import math
+
+    from PySide6.QtGui import QFontMetricsF
+
+    from tokviz.ui.train.plots import TrainPlots
+
+    plots = TrainPlots()
+    qtbot.addWidget(plots)
+    plots.resize(400, 260)  # a short plot, as at 1366×768 in presentation mode
+    plots.show()
+    qtbot.waitExposed(plots)
+    plots.count_plot.setYRange(1, 3.5, padding=0)
+    axis = plots.count_plot.getAxis("left")
+    values = [2.0, math.log10(200), math.log10(500), 3.0]
+    qtbot.waitUntil(lambda: axis.height() > 0)
+    assert [bool(s) for s in axis.tickStrings(values, 1, 1)] == [True, False, False, True]
+    plots.resize(400, 2400)  # tall: 1, 2 and 5 times each power of ten
+    qtbot.waitUntil(lambda: axis.height() > 1000)
+    assert all(axis.tickStrings(values, 1, 1))
+    fm = QFontMetricsF(axis.style["tickFont"])
+    assert axis.width() >= fm.horizontalAdvance("25000") + fm.height()  # the title beside the ticks
+
+
+def test_capped_corpus_says_so_and_still_highlights_the_real_merge(window, qtbot, monkeypatch):
+    from tokviz.ui.train import follow
+
+    monkeypatch.setattr(follow, "MAX_WORDS", 25)
+    panel = _train(window, qtbot, CorpusSource.file(NSMC))
+    for step in range(1, MERGES + 1):
+        _show(panel, qtbot, step)
+        s = panel.replay.steps[step - 1]
+        text = panel.why_label.text()
+        assert "25 most frequent words" in text
+        highlighted = text.split(FRESH_BG, 1)[1].split("</span>", 1)[0]
+        assert f"<b>{s.count:,}</b>" in highlighted  # the trainer's merge with its true count
+
+
+def test_no_lines_or_runners_up_computed_faster_than_a_room_reads(nsmc, qtbot):
+    from tokviz.ui.train.follow import FOLLOW_PACE
+
+    panel = nsmc
+    panel.set_step(3)
+    qtbot.waitUntil(lambda: panel._asked_step == 3)
+    panel.playback.playing = True
+    try:
+        panel.playback.pace = FOLLOW_PACE * 10
+        panel._follow_step(4)
+        assert panel._asked_step == 3
+        panel.playback.pace = FOLLOW_PACE
+        panel._follow_step(4)
+        assert panel._asked_step == 4
+    finally:
+        panel.playback.playing = False
+
+
+def test_grey_captions_stay_readable_after_switching_to_the_dark_theme(window, qtbot):
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from tokviz.ui import theme
+    from tokviz.ui.token_colors import contrast_ratio
+
+    panel = window.show_view("train")
+    try:
+        window.set_theme("dark")
+        qtbot.waitUntil(lambda: theme.is_dark())
+        panel._render()
+        text = panel.sample_legend.palette().color(QPalette.ColorRole.WindowText)
+        page = QApplication.palette().color(QPalette.ColorRole.Window)
+        assert contrast_ratio(text, page) >= 4.5
+    finally:
+        window.set_theme("light")
+        theme.apply_theme("light")
+
+
+def test_char_mode_sample_follows_every_step_too(window, qtbot):
+    panel = _train(window, qtbot, CorpusSource.file(NSMC), merges=25, mode="char")
+    for step in range(1, 26):
+        _show(panel, qtbot, step)
+        assert any(r.bg == FRESH_BG for r in panel.sample_view.line_runs(0)), step
+        assert "</w>" not in "".join(r.text for r in panel.sample_view.line_runs(0))
+    assert panel.merge_names.isHidden()  # no byte names in char mode

@@ -1,0 +1,256 @@
+"""The lecture views of the Train panel: the sample follows the training, byte merges are named by
+their characters, and "why this pair" lists the runners-up of each merge.
+
+All corpus work runs off the GUI thread through TaskRunners (latest wins):
+
+* once per run, the corpus is read again (as the trainer reads it) into a
+  :class:`~tokviz.core.sample_follow.SampleIndex` over every line, the trainer's unique words with
+  their counts (capped at :data:`MAX_WORDS` most frequent) and a
+  :class:`~tokviz.core.byte_names.CharGuesser` of its characters;
+* at each step shown, lines of the whole corpus in which the model at that step makes the new token
+  (brought to the top of the sample, the token marked as the fresh merge), and the top candidate
+  pairs of the step recomputed from the model at the step before
+  (:func:`tokviz.core.bpe_candidates.top_pairs`).
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QCoreApplication
+
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
+from tokviz.core.bpe.model import BPEModel
+from tokviz.core.bpe_candidates import Candidate, Candidates, count_words, most_frequent, top_pairs
+from tokviz.core.byte_names import CharGuesser, name_merge
+from tokviz.core.sample_follow import SampleHit, SampleIndex
+from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.train.views import FRESH_BG
+from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, visible_piece
+from tokviz.ui.train_replay import keep_hangul
+
+translate = QCoreApplication.translate
+
+MAX_WORDS = 20_000  # unique words counted for "why this pair": a step re-encodes each (~0.3 s for 20k)
+MAX_INDEX_LINES = 2_000_000  # corpus lines searched for the sample (memory bound for huge corpora)
+FOLLOW_LINES = 3  # corpus lines that show the current merge, on top of the sample
+TOP_PAIRS = 5
+FOLLOW_PACE = 10.0  # merges per second up to which each step's lines and runners-up are computed
+
+
+@dataclass(frozen=True)
+class CorpusFacts:
+    """What the lecture views need of the corpus, computed once per run in a worker."""
+
+    index: SampleIndex
+    words: dict[str, int]
+    words_total: int
+    guesser: CharGuesser
+
+
+@dataclass(frozen=True)
+class StepFacts:
+    """The followed lines and the candidate pairs of one step."""
+
+    step: int
+    hits: tuple[SampleHit, ...]
+    candidates: Candidates | None
+
+
+def corpus_facts(config: TrainerConfig, lines, state) -> CorpusFacts | None:
+    """Read the corpus once: a line index, the trainer's word counts (capped) and a character guesser."""
+    blocks = list(lines)  # the corpus as the trainer reads it (blocks of lines, or lines)
+    if state.is_cancelled():
+        return None
+    words = count_words(config, blocks, state.is_cancelled)
+    text_lines = _split_lines(blocks)
+    chars: Counter = Counter()
+    for word, n in words.items():
+        for ch in word:
+            chars[ch] += n
+    kept = most_frequent(words, MAX_WORDS)
+    return CorpusFacts(SampleIndex(text_lines, max_lines=MAX_INDEX_LINES), kept, len(words), CharGuesser(chars))
+
+
+def _split_lines(blocks) -> list[str]:
+    """Corpus lines from the trainer's input (items may be blocks of several lines or parts of one
+    long line; the parts of a line are joined once, so a huge single line stays linear).
+
+    >>> _split_lines(["a\\nb", "c", "d\\ne\\n", "f"])
+    ['a', 'bcd', 'e', 'f']
+    """
+    out: list[str] = []
+    pending: list[str] = []  # the start of a line that goes on in the next item
+    for block in blocks:
+        if "\n" not in block:
+            pending.append(block)
+            continue
+        parts = block.split("\n")
+        parts[0] = "".join(pending) + parts[0]
+        pending = [parts.pop()]
+        out.extend(parts)
+        if len(out) >= MAX_INDEX_LINES:
+            return out[:MAX_INDEX_LINES]
+    rest = "".join(pending)
+    if rest:
+        out.append(rest)
+    return out
+
+
+def step_facts(facts: CorpusFacts, config: TrainerConfig, steps: list[MergeStep], step: int, state) -> StepFacts:
+    """Followed lines and candidates for ``step`` (1-based) from the recorded ``steps[:step]``."""
+    mode = config.mode
+    model = BPEModel.growing(mode, config.pattern, config.keep)
+    model.grow_steps(steps[: step - 1])
+    candidates = top_pairs(model, mode, facts.words, step, limit=TOP_PAIRS, words_total=facts.words_total,
+                           cancelled=state.is_cancelled)
+    if state.is_cancelled():
+        return StepFacts(step, (), None)
+    s = steps[step - 1]
+    model.grow_steps([s])
+    keep = config.keep == "hangul"
+
+    def encode(text: str):
+        return model.encode(keep_hangul(text) if keep else text, max_rank=step)
+
+    start = (step * 7919) % max(1, len(facts.index))  # consecutive steps start at different lines
+    hits = facts.index.follow(s.new_bytes, s.token_id, encode, limit=FOLLOW_LINES, start_line=start)
+    return StepFacts(step, tuple(hits), candidates)
+
+
+def merge_names_html(left: bytes, right: bytes, guesser: CharGuesser | None, muted: str) -> str:
+    """Byte mode: the merge ``left + right`` named by characters, with the hex of each side beneath;
+    "" when both sides are whole characters (the banner already says it all)."""
+    name = name_merge(left, right, guesser=guesser)
+    if all(p.whole for p in (*name.left, *name.right)):
+        return ""
+
+    def side(parts) -> str:
+        label = " · ".join(part_label(p) for p in parts)
+        hexes = " ".join(p.hex for p in parts)
+        return (f'<td align="center">{html.escape(label)}<br><span style="color:{muted}; font-size:small">'
+                f"{hexes}</span></td>")
+
+    completes = ""
+    if name.completes:
+        completes = ("<td>&nbsp;&nbsp;<b>"
+                     + html.escape(translate("TrainPanel", "completes {chars}").format(chars="".join(name.completes)))
+                     + "</b></td>")
+    return (f"<table><tr>{side(name.left)}<td>&nbsp;+&nbsp;</td>{side(name.right)}"
+            f"<td>&nbsp;→&nbsp;</td>{side(name.new)}{completes}</tr></table>")
+
+
+class StepFollowing:
+    """Mixed into TrainPanel: corpus facts per run, step facts per step shown."""
+
+    def _init_following(self) -> None:
+        self.corpus_tasks = TaskRunner(self, threads=1)
+        self.step_tasks = TaskRunner(self, threads=1)
+        self._facts: CorpusFacts | None = None
+        self._step_facts: StepFacts | None = None
+        self._asked_step = -1
+
+    def _analyse_corpus(self, config: TrainerConfig, source) -> None:
+        """Start reading the corpus for the lecture views of the run that begins."""
+        self._facts = None
+        self._step_facts = None
+        self._asked_step = -1
+        replay = self.replay
+        self.tree_view.token_bytes = replay.token_bytes if config.mode == "byte" and replay is not None else None
+        self.tree_view.guesser = self.vocab_model.guesser = None
+        self.corpus_tasks.start(lambda state: corpus_facts(config, source.lines(), state),
+                                finished=self._on_corpus_facts)
+
+    def _on_corpus_facts(self, facts: CorpusFacts | None) -> None:
+        if facts is None:
+            return
+        self._facts = facts
+        self._asked_step = -1
+        self.vocab_model.guesser = facts.guesser
+        self.tree_view.guesser = facts.guesser
+        if self.replay is None or not len(self.replay):
+            return  # nothing named yet: no repaint while the trainer counts (it holds the GIL)
+        self.tree_view.set_tree(self.tree_view.tree)  # named again with the corpus's characters
+        self.vocab_view.viewport().update()
+        self.tree_view.update()
+        self._dirty = True
+        self._ensure_timer()
+
+    def _follow_step(self, step: int) -> None:
+        """Ask for the followed lines and candidates of ``step`` (once per step, latest wins)."""
+        if self._facts is None or self.replay is None or self.config is None or step == self._asked_step:
+            return
+        if self.playing and (self.fast_forward or (self.playback.pace or FOLLOW_PACE + 1) > FOLLOW_PACE):
+            return  # faster than a room can read: asked again when the playback slows down or stops
+        self._asked_step = step
+        if step == 0 or step > len(self.replay):
+            self._step_facts = None
+            return
+        facts, config, steps = self._facts, self.config, list(self.replay.steps[:step])
+        self.step_tasks.start(lambda state: step_facts(facts, config, steps, step, state),
+                              finished=lambda result: self._on_step_facts(result, facts))
+
+    def _on_step_facts(self, result: StepFacts, facts: CorpusFacts | None = None) -> None:
+        if result.candidates is None or (facts is not None and facts is not self._facts):
+            return  # cancelled, or computed for a run that is gone
+        self._step_facts = result
+        if result.step == self.cursor:
+            self._render_why(result.step)
+            self._view_step["sample"] = -1
+            self._dirty = True
+            self._ensure_timer()
+
+    def followed_lines(self) -> list[str]:
+        """The corpus lines that show the merge on screen (empty until the worker found them)."""
+        sf = self._step_facts
+        if sf is None or sf.step != self.cursor:
+            return []
+        return [h.text for h in sf.hits]
+
+    def _render_why(self, step: int) -> None:
+        """The runners-up of the merge on screen, the winner highlighted, ties explained."""
+        sf = self._step_facts
+        if self.replay is None or step == 0 or sf is None or sf.step != step or sf.candidates is None:
+            self.why_label.setText("")
+            return
+        cands = sf.candidates
+        guesser = self._facts.guesser if self._facts is not None else None
+        byte_mode = cands.mode == "byte"
+        merged = self.replay.steps[step - 1]
+        pairs = list(cands.pairs)
+        # the pair the trainer merged is the one highlighted; counted over the most frequent words
+        # only (a capped corpus), it may rank lower or be missing: then it leads with its true count
+        won = [i for i, c in enumerate(pairs) if (c.left_piece, c.right_piece) == (merged.left_piece,
+                                                                                    merged.right_piece)]
+        if won:  # with the trainer's exact count (a capped count is a lower bound)
+            winner = replace(pairs.pop(won[0]), count=merged.count)
+        else:
+            winner = Candidate(merged.left, merged.right, merged.left_piece, merged.right_piece,
+                               self.replay.token_bytes(merged.left), self.replay.token_bytes(merged.right),
+                               merged.count)
+            pairs = pairs[: len(pairs) - 1]
+        pairs.insert(0, winner)
+        cells = []
+        for i, c in enumerate(pairs):
+            if byte_mode:  # both sides named together: EA + B2 are bytes of one character
+                name = name_merge(c.left_bytes, c.right_bytes, guesser=guesser)
+                left, right = compact_parts(name.left), compact_parts(name.right)
+            else:
+                left, right = visible_piece(c.left_piece), visible_piece(c.right_piece)
+            text = html.escape(f"{elide_piece(left)} + {elide_piece(right)}") + f" <b>{c.count:,}</b>"
+            if i == 0:
+                text = f'<span style="background:{FRESH_BG}; color:#ffffff">&nbsp;{text}&nbsp;</span>'
+            cells.append(text)
+        head = translate("TrainPanel", "Why this pair:")
+        if cands.capped:
+            head = translate("TrainPanel", "Why this pair (top pairs among the {n} most frequent words):").format(
+                n=f"{cands.words_used:,}")
+        note = ""
+        if cands.tied > 1:
+            rule = (translate("TrainPanel", "the smallest pair of token ids wins (as rustbpe)") if byte_mode
+                    else translate("TrainPanel", "the alphabetically last pair wins (as subword-nmt)"))
+            note = " — " + translate("TrainPanel", "{n} pairs tie at the top count; {rule}").format(
+                n=cands.tied, rule=rule)
+        self.why_label.setText(f"<b>{html.escape(head)}</b> " + " · ".join(cells) + html.escape(note))
