@@ -166,7 +166,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         if encoders is None:
             encoders = self.remembered_encoders()
         self.set_encoders(encoders)
-        self.editor.setPlainText(default_text())
+        self.set_text(default_text())
 
     # ---- building -----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -306,7 +306,19 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
 
     # ---- encoding -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
+        """Compare ``text`` exactly. The editor cannot hold every character (a CR becomes a line
+        break, Qt's plain text turns NBSP into a space), so the exact text is kept beside it and
+        used until the user edits the editor."""
+        self._exact_text = text
         self.editor.setPlainText(text)
+        self._exact_shown = self.editor.document().toRawText()
+
+    def source_text(self) -> str:
+        """The text every encoder gets: exactly what was set, or what the user typed (NBSP kept)."""
+        raw = self.editor.document().toRawText()
+        if raw == getattr(self, "_exact_shown", None):
+            return self._exact_text
+        return raw.replace("\u2029", "\n")  # the editor writes its line breaks as U+2029
 
     def _load_sample(self, index: int) -> None:
         name = self.sample_combo.itemText(index)
@@ -322,7 +334,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             # a tab nobody looks at does no work (the demo BPE trains on first use); showEvent catches up
             self._stale = True
             return
-        text = self.editor.toPlainText()
+        text = self.source_text()
         names = self.encoder_names()
         if DEMO_BPE_NAME in names:
             self._ensure_demo_bpe()
