@@ -742,6 +742,14 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>안녕하세요! gpt2는 한글 음절 하나를 UTF-8 3바이트로 봅니다: 안녕하세요가 gpt2에서는 토큰 14개, o200k_base에서는 2개예요.
 이모지 👋🏽 🇰🇷 👨‍👩‍👧 · 숫자 1234567.89 · 코드: def greet(name): return f"안녕 {name}"</translation>
     </message>
+    <message>
+        <source>Special tokens</source>
+        <translation>특수 토큰</translation>
+    </message>
+    <message>
+        <source>Each encoder reads its own special tokens (&lt;|im_start|&gt;, &lt;|eot_id|&gt;…) as one token, as in a chat prompt</source>
+        <translation>인코더마다 자기 특수 토큰(&lt;|im_start|&gt;, &lt;|eot_id|&gt;…)을 채팅 프롬프트에서처럼 토큰 하나로 읽습니다</translation>
+    </message>
 </context>
 <context>
     <name>CorpusSource</name>

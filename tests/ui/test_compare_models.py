@@ -261,3 +261,21 @@ def test_saving_is_a_notice_and_the_korean_demo_text(qtbot, session, tmp_path, m
         assert korean != compare_panel.DEFAULT_TEXT and "이모지" in korean and "Emoji" not in korean
     finally:
         install_translation("en")
+
+
+def test_special_tokens_switch_reads_each_models_own_markers_as_one_token(qtbot, session, registry):
+    available(registry, ["qwen", "llama-3"])
+    from tokviz.core.chat import Message, build_prompt
+
+    prompt = build_prompt(registry.get("qwen"), [Message("user", "안녕하세요? 한국어 토큰 👋🏽")], "chatml")
+    panel = make_panel(qtbot, session, ["qwen", "llama-3"], text=prompt.text)
+    plain = [r.data.encoding.ids for r in panel.view.rows]
+    assert plain[0] == registry.get("qwen").encode(prompt.text).ids  # off: markers are text
+    with qtbot.waitSignal(panel.rowsUpdated, timeout=60_000):
+        panel.special_check.setChecked(True)
+    qwen, llama = (r.data.encoding for r in panel.view.rows)
+    assert qwen.ids == prompt.encoding.ids  # the chat prompt's own ids, <|im_start|> one token
+    assert sum(t.kind == "special" for t in qwen.tokens) == 3  # im_start, im_end, im_start (generation)
+    assert llama.ids == registry.get("llama-3").encode(prompt.text, allow_special=True).ids
+    assert not any(t.kind == "special" for t in llama.tokens)  # Qwen's markers are not Llama's
+    panel.shutdown()

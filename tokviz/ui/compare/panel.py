@@ -17,6 +17,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -190,6 +191,11 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.sample_combo.addItems(list(self._samples))
         self.sample_combo.activated.connect(self._load_sample)
         side.addWidget(self.sample_combo)
+        self.special_check = QCheckBox(self.tr("Special tokens"))
+        self.special_check.setToolTip(self.tr("Each encoder reads its own special tokens (<|im_start|>, "
+                                              "<|eot_id|>…) as one token, as in a chat prompt"))
+        self.special_check.toggled.connect(self._debounce.start)
+        side.addWidget(self.special_check)
         row = QHBoxLayout()
         self.csv_button = QPushButton(self.tr("Export CSV…"))
         self.csv_button.clicked.connect(self._ask_export_csv)
@@ -373,6 +379,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             cut=cut,
             waiting=waiting,
             bpe_failed=bpe_failed,
+            allow_special=self.special_check.isChecked(),
         )
 
         def preview(payload):
