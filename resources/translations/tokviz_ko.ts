@@ -266,6 +266,10 @@ byte span [{start}, {end})</source>
         <source>the model's own chat_template</source>
         <translation>모델 자체 chat_template</translation>
     </message>
+    <message>
+        <source>{encoder} has no chat template of its own and none of the built-in ones fits its special tokens: choose a template above (a built-in, or a Jinja file such as the model's chat_template.jinja).</source>
+        <translation>{encoder}에는 자체 채팅 템플릿이 없고 내장 템플릿 중 특수 토큰에 맞는 것도 없습니다: 위에서 템플릿을 고르세요 (내장 템플릿, 또는 모델의 chat_template.jinja 같은 Jinja 파일).</translation>
+    </message>
 </context>
 <context>
     <name>ComparePanel</name>

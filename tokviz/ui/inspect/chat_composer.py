@@ -126,7 +126,14 @@ class ChatRequest:
         """(template source or built-in name, its kind: a built-in name, "own" or "file")."""
         if self.template is not None:
             return self.template, ("file" if self.file_name is not None else self.template)
-        chosen = default_template(encoder)
+        try:
+            chosen = default_template(encoder)
+        except ChatTemplateError:
+            # core's message names the CLI's --template; here the choice is the Template box
+            raise ChatTemplateError(_tr(
+                "{encoder} has no chat template of its own and none of the built-in ones fits its special "
+                "tokens: choose a template above (a built-in, or a Jinja file such as the model's "
+                "chat_template.jinja).").format(encoder=getattr(encoder, "name", "?"))) from None
         return chosen, (chosen if chosen in BUILTIN_TEMPLATES else "own")
 
     def build(self, encoder) -> ChatOutcome:
@@ -231,7 +238,8 @@ class ChatComposer(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._rows_box)
-        lay.addWidget(scroll, 2)
+        scroll.setMinimumHeight(2 * 62)  # two messages stay visible beside the counts
+        lay.addWidget(scroll, 3)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -242,9 +250,9 @@ class ChatComposer(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
-        self.table.setMinimumHeight(6 * (self.table.fontMetrics().height() + 6) + 6)
+        self.table.setMinimumHeight(4 * (self.table.fontMetrics().height() + 6) + 6)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        lay.addWidget(self.table, 3)
+        lay.addWidget(self.table, 2)
         self.template.activated.connect(self._template_chosen)
         self.generation_prompt.toggled.connect(self._changed)
         for role, content in self.DEFAULT:
