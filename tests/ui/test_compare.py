@@ -220,7 +220,7 @@ def test_lone_surrogate_is_a_message(qtbot, session):
     panel.editor.blockSignals(True)
     panel.editor.setPlainText("ok")
     panel.editor.blockSignals(False)
-    panel.editor.toPlainText = lambda: "bad \ud83d half"  # a broken paste
+    panel.source_text = lambda: "bad \ud83d half"  # a broken paste
     panel.refresh_now()
     assert "lone surrogate" in panel.message_bar.text()
     panel.shutdown()

@@ -222,6 +222,9 @@ class ChatComposer(QWidget):
         self.template.addItem(self.tr("Jinja file…"), "file")
         self.template.setToolTip(self.tr("How the messages become one prompt. The model's own template comes "
                                          "from its tokenizer_config.json or chat_template.jinja."))
+        # long template names must not widen the editor's side of the splitter
+        self.template.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.template.setMinimumContentsLength(10)
         top.addWidget(self.template, 1)
         self.generation_prompt = QCheckBox(self.tr("Generation prompt"))
         self.generation_prompt.setChecked(True)
@@ -238,8 +241,7 @@ class ChatComposer(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._rows_box)
-        scroll.setMinimumHeight(2 * 62)  # two messages stay visible beside the counts
-        lay.addWidget(scroll, 3)
+        lay.addWidget(scroll, 3)  # more of the room than the counts: two messages stay visible at 900 px
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
