@@ -754,6 +754,18 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>Each encoder reads its own special tokens (&lt;|im_start|&gt;, &lt;|eot_id|&gt;…) as one token, as in a chat prompt</source>
         <translation>인코더마다 자기 특수 토큰(&lt;|im_start|&gt;, &lt;|eot_id|&gt;…)을 채팅 프롬프트에서처럼 토큰 하나로 읽습니다</translation>
     </message>
+    <message>
+        <source>Open model folder…</source>
+        <translation>모델 폴더 열기…</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>모델 폴더 열기</translation>
+    </message>
+    <message>
+        <source>A folder as models ship: tokenizer.json with tokenizer_config.json (its special tokens and chat template)</source>
+        <translation>모델이 배포되는 형태의 폴더: tokenizer.json과 tokenizer_config.json (특수 토큰과 채팅 템플릿)</translation>
+    </message>
 </context>
 <context>
     <name>CorpusSource</name>

@@ -279,3 +279,36 @@ def test_special_tokens_switch_reads_each_models_own_markers_as_one_token(qtbot,
     assert llama.ids == registry.get("llama-3").encode(prompt.text, allow_special=True).ids
     assert not any(t.kind == "special" for t in llama.tokens)  # Qwen's markers are not Llama's
     panel.shutdown()
+
+
+def test_a_model_folder_opens_in_the_background_with_its_special_tokens(qtbot, session, tmp_path):
+    """A folder as models ship (tokenizer.json + tokenizer_config.json), made here with the
+    tokenizers library; Compare's row equals tokenizers' own encoding."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers import decoders, models, pre_tokenizers, trainers
+
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=["<s>", "</s>", "<|user|>"],
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(["안녕하세요 오늘 날씨가 좋네요", "토큰화 hello world 👋🏽"] * 20, trainer)
+    folder = tmp_path / "tiny-model"
+    folder.mkdir()
+    tok.save(str(folder / "tokenizer.json"))
+    (folder / "tokenizer_config.json").write_text(
+        '{"bos_token": "<s>", "eos_token": "</s>", "chat_template": "{% for m in messages %}<|user|>'
+        '{{ m.content }}{% endfor %}"}', encoding="utf-8")
+    text = "<|user|>안녕하세요 오늘 hello 👋🏽"
+    panel = make_panel(qtbot, session, ["gpt2"], text=text)
+    panel.special_check.setChecked(True)
+    with qtbot.waitSignal(panel.modelOpened, timeout=60_000) as opened:
+        panel.open_model_file(str(folder))
+    assert opened.args[0] is True, opened.args
+    name = opened.args[1]
+    qtbot.waitUntil(lambda: not panel.busy() and len(panel.view.rows) == 2, timeout=60_000)
+    row = panel.view.rows[1].data
+    assert row.name == name and not row.error, row.message
+    assert row.encoding.ids == tok.encode(text).ids
+    assert row.encoding.tokens[0].kind == "special"  # <|user|> is one special token
+    panel.shutdown()

@@ -60,6 +60,11 @@ class EncoderList:
         open_btn = QPushButton(translate("ComparePanel", "Open model file…"))
         open_btn.clicked.connect(self._ask_open_model)
         lay.addWidget(open_btn)
+        folder_btn = QPushButton(translate("ComparePanel", "Open model folder…"))
+        folder_btn.setToolTip(translate("ComparePanel", "A folder as models ship: tokenizer.json with "
+                                        "tokenizer_config.json (its special tokens and chat template)"))
+        folder_btn.clicked.connect(self._ask_open_model_folder)
+        lay.addWidget(folder_btn)
         self._refresh_add_combo()
         return box
 
@@ -222,6 +227,11 @@ class EncoderList:
         path, _ = QFileDialog.getOpenFileName(
             self, translate("ComparePanel", "Open model file"), "", MODEL_FILE_FILTER
         )
+        if path:
+            self.open_model_file(path)
+
+    def _ask_open_model_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, translate("ComparePanel", "Open model folder"))
         if path:
             self.open_model_file(path)
 
