@@ -312,3 +312,29 @@ def test_a_model_folder_opens_in_the_background_with_its_special_tokens(qtbot, s
     assert row.encoding.ids == tok.encode(text).ids
     assert row.encoding.tokens[0].kind == "special"  # <|user|> is one special token
     panel.shutdown()
+
+
+@pytest.mark.parametrize("pasted", ["둘째\r\n셋째\r\n", "x\u00a0y\rz", "끝\u2029문단\u2028줄"])
+def test_pasted_text_reaches_every_encoder_byte_for_byte(qtbot, session, registry, pasted):
+    """Ctrl+V through the real editor: CRLF, lone CR, NBSP and U+2028/2029 are encoded as pasted
+    (the editor turned CRLF into LF and NBSP into a space: other ids than the CLI)."""
+    from PySide6.QtGui import QGuiApplication, QKeySequence, QTextCursor
+
+    panel = make_panel(qtbot, session, ["gpt2", "o200k_base"], text="첫째\r\n")
+    cursor = panel.editor.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    panel.editor.setTextCursor(cursor)
+    QGuiApplication.clipboard().setText(pasted)
+    panel.editor.setFocus()
+    with qtbot.waitSignal(panel.rowsUpdated, timeout=20_000):
+        qtbot.keySequence(panel.editor, QKeySequence.StandardKey.Paste)
+    expected = "첫째\r\n" + pasted
+    assert panel.source_text() == expected
+    for row in panel.view.rows:
+        assert row.data.encoding.text == expected
+        assert row.data.encoding.ids == registry.get(row.data.name).encode(expected).ids
+    # typed text is read raw: NBSP and U+2028 stay (a CR cannot live in the editor once it is edited)
+    qtbot.keyClicks(panel.editor, "!")
+    assert panel.source_text().endswith("!")
+    assert ("\u00a0" in panel.source_text()) == ("\u00a0" in pasted)
+    panel.shutdown()

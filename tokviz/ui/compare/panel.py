@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -62,6 +61,7 @@ from tokviz.ui.compare.tables import (
     stats_csv,
     write_csv_atomic,
 )
+from tokviz.ui.compare.text_edit import ExactTextEdit
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.theme import is_dark
 
@@ -175,7 +175,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         outer.setContentsMargins(6, 6, 6, 6)
 
         top = QHBoxLayout()
-        self.editor = QPlainTextEdit()
+        self.editor = ExactTextEdit()
         self.editor.setFont(mono_font(11))
         self.editor.setPlaceholderText(self.tr("Type or paste a text; every encoder below splits it."))
         self.editor.setMaximumHeight(64)
@@ -312,19 +312,12 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
 
     # ---- encoding -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        """Compare ``text`` exactly. The editor cannot hold every character (a CR becomes a line
-        break, Qt's plain text turns NBSP into a space), so the exact text is kept beside it and
-        used until the user edits the editor."""
-        self._exact_text = text
-        self.editor.setPlainText(text)
-        self._exact_shown = self.editor.document().toRawText()
+        """Compare ``text`` exactly (CR, NBSP and all: see :mod:`~tokviz.ui.compare.text_edit`)."""
+        self.editor.set_exact_text(text)
 
     def source_text(self) -> str:
-        """The text every encoder gets: exactly what was set, or what the user typed (NBSP kept)."""
-        raw = self.editor.document().toRawText()
-        if raw == getattr(self, "_exact_shown", None):
-            return self._exact_text
-        return raw.replace("\u2029", "\n")  # the editor writes its line breaks as U+2029
+        """The text every encoder gets: exactly what was set or pasted, or what the user typed."""
+        return self.editor.exact_text()
 
     def _load_sample(self, index: int) -> None:
         name = self.sample_combo.itemText(index)
