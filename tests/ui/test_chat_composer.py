@@ -164,3 +164,18 @@ def test_korean_roles_and_rows(qtbot, panel):
         assert [m.role for m in composer.messages()][:2] == ["system", "user"]
     finally:
         install_translation("en")
+
+
+def test_a_pasted_crlf_and_nbsp_reach_the_prompt_as_pasted(qtbot, panel, tmp_path):
+    from PySide6.QtGui import QGuiApplication, QKeySequence
+
+    chat_result(qtbot, panel, "llama-3", [("user", "")])
+    row = panel.composer._message_rows()[0]
+    QGuiApplication.clipboard().setText("첫 줄\r\n둘째\u00a0줄")
+    row.content.setFocus()
+    qtbot.keySequence(row.content, QKeySequence.StandardKey.Paste)
+    assert panel.composer.messages()[0].content == "첫 줄\r\n둘째\u00a0줄"
+    generation = panel.encode_now()
+    qtbot.waitUntil(lambda: panel.is_current() and panel.result.request.generation >= generation, timeout=30_000)
+    cli = cli_chat(tmp_path, "llama-3", [("user", "첫 줄\r\n둘째\u00a0줄")])
+    assert panel.result.encoding.ids == [t["id"] for t in cli["tokens"]]

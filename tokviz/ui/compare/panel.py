@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.compare import CorpusTotals, EncoderOutcome, ParagraphCache, sample_sets
 from tokviz.core.errors import TokvizError, check_text
+from tokviz.ui.common.exact_text_edit import ExactTextEdit
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.panel import PanelAction
@@ -61,7 +62,6 @@ from tokviz.ui.compare.tables import (
     stats_csv,
     write_csv_atomic,
 )
-from tokviz.ui.compare.text_edit import ExactTextEdit
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.theme import is_dark
 
@@ -312,7 +312,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
 
     # ---- encoding -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        """Compare ``text`` exactly (CR, NBSP and all: see :mod:`~tokviz.ui.compare.text_edit`)."""
+        """Compare ``text`` exactly (CR, NBSP and all: see :mod:`~tokviz.ui.common.exact_text_edit`)."""
         self.editor.set_exact_text(text)
 
     def source_text(self) -> str:

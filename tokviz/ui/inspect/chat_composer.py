@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QTableWidget,
@@ -50,6 +49,7 @@ from tokviz.core.chat import (
     default_template,
 )
 from tokviz.core.errors import TokvizError
+from tokviz.ui.common.exact_text_edit import ExactTextEdit
 
 ROLES = ("system", "user", "assistant", "tool")
 TEMPLATE_FILE_LIMIT = 1024 * 1024  # a chat template is a few kilobytes; a megabyte is not one
@@ -57,15 +57,6 @@ TEMPLATE_FILE_LIMIT = 1024 * 1024  # a chat template is a few kilobytes; a megab
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ChatComposer", text)
-
-
-def exact_text(edit: QPlainTextEdit) -> str:
-    """The editor's text as typed: ``toPlainText`` turns NBSP into a space (other ids); the raw text
-    keeps it, and U+2028, and writes block breaks as U+2029, which are the newlines.
-
-    (A CR typed or pasted into a QPlainTextEdit is already a block break, so it reads back as LF.)
-    """
-    return edit.document().toRawText().replace("\u2029", "\n")
 
 
 def role_label(role: str) -> str:
@@ -166,7 +157,8 @@ class _MessageRow(QWidget):
         if role not in ROLES:
             self.role.addItem(role, role)
         self.role.setCurrentIndex(self.role.findData(role))
-        self.content = QPlainTextEdit(content)
+        self.content = ExactTextEdit()  # a pasted CRLF or NBSP reaches the template as pasted
+        self.content.set_exact_text(content)
         self.content.setFixedHeight(56)
         remove = QToolButton()
         remove.setText("✕")
@@ -190,7 +182,7 @@ class _MessageRow(QWidget):
         self.content.setPlaceholderText(texts.get(self.role.currentData(), ""))
 
     def message(self) -> Message:
-        return Message(self.role.currentData(), exact_text(self.content))
+        return Message(self.role.currentData(), self.content.exact_text())
 
 
 class ChatComposer(QWidget):

@@ -1,4 +1,5 @@
-"""Compare's text box: a plain-text editor that hands the encoders the exact text, not Qt's copy of it.
+"""A plain-text editor that hands the encoders the exact text, not Qt's copy of it (Compare's text box,
+the chat composer's messages).
 
 A QPlainTextEdit cannot hold every character: a CR (alone or in CRLF) and U+2029 become block breaks,
 and its ``toPlainText`` turns NBSP into a space. An inspector must encode what the user gave it, so
