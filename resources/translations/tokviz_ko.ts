@@ -307,6 +307,98 @@ byte span [{start}, {end})</source>
         <source>Every template marker is one special token.</source>
         <translation>템플릿 마커마다 특수 토큰 하나입니다.</translation>
     </message>
+    <message>
+        <source>(generation prompt)</source>
+        <translation>(생성 프롬프트)</translation>
+    </message>
+    <message>
+        <source>(template: special tokens, role names, separators)</source>
+        <translation>(템플릿: 특수 토큰, 역할 이름, 구분자)</translation>
+    </message>
+    <message>
+        <source>Chat templates (*.jinja *.j2 *.txt tokenizer_config.json *.json);;All files (*)</source>
+        <translation>채팅 템플릿 (*.jinja *.j2 *.txt tokenizer_config.json *.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>File: {name}</source>
+        <translation>파일: {name}</translation>
+    </message>
+    <message>
+        <source>How the messages become one prompt. The model's own template comes from its tokenizer_config.json or chat_template.jinja.</source>
+        <translation>메시지들을 프롬프트 하나로 만드는 방식입니다. 모델 자체 템플릿은 tokenizer_config.json이나 chat_template.jinja에서 옵니다.</translation>
+    </message>
+    <message>
+        <source>Jinja file…</source>
+        <translation>Jinja 파일…</translation>
+    </message>
+    <message>
+        <source>Model's own (or the built-in its special tokens call for)</source>
+        <translation>모델 자체 템플릿 (없으면 특수 토큰에 맞는 내장 템플릿)</translation>
+    </message>
+    <message>
+        <source>Open a chat template</source>
+        <translation>채팅 템플릿 열기</translation>
+    </message>
+    <message>
+        <source>Rendered with {template}: {total} tokens, {overhead} of them added by the template.</source>
+        <translation>{template}(으)로 렌더링: 토큰 {total}개, 그중 {overhead}개는 템플릿이 더한 것입니다.</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>합계</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>시스템</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>사용자</translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation>어시스턴트</translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>도구</translation>
+    </message>
+    <message>
+        <source>Llama 3 (Meta's chat format)</source>
+        <translation>Llama 3 (Meta의 채팅 형식)</translation>
+    </message>
+    <message>
+        <source>Mistral v1 (mistral-common)</source>
+        <translation>Mistral v1 (mistral-common)</translation>
+    </message>
+    <message>
+        <source>Mistral v3 / Tekken (mistral-common)</source>
+        <translation>Mistral v3 / Tekken (mistral-common)</translation>
+    </message>
+    <message>
+        <source>Mistral v7 (mistral-common)</source>
+        <translation>Mistral v7 (mistral-common)</translation>
+    </message>
+    <message>
+        <source>ChatML (Qwen)</source>
+        <translation>ChatML (Qwen)</translation>
+    </message>
+    <message>
+        <source>Gemma</source>
+        <translation>Gemma</translation>
+    </message>
+    <message>
+        <source>the model's own</source>
+        <translation>모델 자체 템플릿</translation>
+    </message>
+    <message>
+        <source>the model's own chat_template</source>
+        <translation>모델 자체 chat_template</translation>
+    </message>
+    <message>
+        <source>{encoder} has no chat template of its own and none of the built-in ones fits its special tokens: choose a template above (a built-in, or a Jinja file such as the model's chat_template.jinja).</source>
+        <translation>{encoder}에는 자체 채팅 템플릿이 없고 내장 템플릿 중 특수 토큰에 맞는 것도 없습니다: 위에서 템플릿을 고르세요 (내장 템플릿, 또는 모델의 chat_template.jinja 같은 Jinja 파일).</translation>
+    </message>
 </context>
 <context>
     <name>ComparePanel</name>
@@ -764,6 +856,44 @@ byte span [{start}, {end})</source>
         <location filename="../../tokviz/ui/compare.py" line="1067" />
         <source>Save view as PNG</source>
         <translation>화면을 PNG로 저장</translation>
+    </message>
+    <message>
+        <source>Opening {name}…</source>
+        <translation>{name} 여는 중…</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>저장함: {path}</translation>
+    </message>
+    <message>
+        <source>{name} (not installed)</source>
+        <translation>{name} (설치 안 됨)</translation>
+    </message>
+    <message>
+        <source>안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.
+Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def greet(name): return f"Hi {name}"</source>
+        <translation>안녕하세요! gpt2는 한글 음절 하나를 UTF-8 3바이트로 봅니다: 안녕하세요가 gpt2에서는 토큰 14개, o200k_base에서는 2개예요.
+이모지 👋🏽 🇰🇷 👨‍👩‍👧 · 숫자 1234567.89 · 코드: def greet(name): return f"안녕 {name}"</translation>
+    </message>
+    <message>
+        <source>Special tokens</source>
+        <translation>특수 토큰</translation>
+    </message>
+    <message>
+        <source>Each encoder reads its own special tokens (&lt;|im_start|&gt;, &lt;|eot_id|&gt;…) as one token, as in a chat prompt</source>
+        <translation>인코더마다 자기 특수 토큰(&lt;|im_start|&gt;, &lt;|eot_id|&gt;…)을 채팅 프롬프트에서처럼 토큰 하나로 읽습니다</translation>
+    </message>
+    <message>
+        <source>Open model folder…</source>
+        <translation>모델 폴더 열기…</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>모델 폴더 열기</translation>
+    </message>
+    <message>
+        <source>A folder as models ship: tokenizer.json with tokenizer_config.json (its special tokens and chat template)</source>
+        <translation>모델이 배포되는 형태의 폴더: tokenizer.json과 tokenizer_config.json (특수 토큰과 채팅 템플릿)</translation>
     </message>
 </context>
 <context>
@@ -2163,6 +2293,47 @@ byte span [{start}, {end})</source>
         <location filename="../../tokviz/ui/widgets/chat_composer.py" line="137" />
         <source>Remove this message</source>
         <translation>이 메시지 삭제</translation>
+    </message>
+    <message>
+        <source>Assistant message: an earlier answer</source>
+        <translation>어시스턴트 메시지: 앞선 답변</translation>
+    </message>
+    <message>
+        <source>System message: how the assistant should behave</source>
+        <translation>시스템 메시지: 어시스턴트가 어떻게 행동할지</translation>
+    </message>
+    <message>
+        <source>Tool message: a tool's output</source>
+        <translation>도구 메시지: 도구의 출력</translation>
+    </message>
+    <message>
+        <source>User message</source>
+        <translation>사용자 메시지</translation>
+    </message>
+</context>
+<context>
+    <name>ModelOpen</name>
+    <message>
+        <source>Pre-split pattern</source>
+        <translation>사전 분할 패턴</translation>
+    </message>
+    <message>
+        <source>{name} is a rank file tokviz does not recognise, and rank files do not record how text is split before merging. Which pattern was it trained with?
+(A wrong pattern gives wrong ids without any error.)</source>
+        <translation>{name}은(는) tokviz가 알아보지 못하는 랭크 파일이고, 랭크 파일에는 병합 전에 텍스트를 어떻게 나누는지 기록되어 있지 않습니다. 어떤 패턴으로 학습했나요?
+(패턴이 틀리면 아무 오류 없이 틀린 id가 나옵니다.)</translation>
+    </message>
+    <message>
+        <source>Not opened: {name} needs its pre-split pattern</source>
+        <translation>열지 않음: {name}에는 사전 분할 패턴이 필요합니다</translation>
+    </message>
+    <message>
+        <source>Not opened: {name} (cancelled)</source>
+        <translation>열지 않음: {name} (취소됨)</translation>
+    </message>
+    <message>
+        <source>{name}: the pattern {pattern} was not accepted</source>
+        <translation>{name}: 패턴 {pattern}을(를) 받아들이지 않았습니다</translation>
     </message>
 </context>
 <context>

@@ -78,6 +78,13 @@ def make_panel(qtbot, session, names, text=TEXT):
     return panel
 
 
+def opened(qtbot, panel, path) -> bool:
+    """Open a model file (parsed in the background) and wait until the panel says how it went."""
+    with qtbot.waitSignal(panel.modelOpened, timeout=20000) as blocker:
+        panel.open_model_file(str(path))
+    return blocker.args[0]
+
+
 def shown(panel, qtbot, action):
     with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
         action()
@@ -188,14 +195,14 @@ def test_corrupt_model_file_is_a_message_and_nothing_changes(qtbot, session, tmp
     panel = make_panel(qtbot, session, ["gpt2"])
     bad = tmp_path / "broken.model"
     bad.write_bytes(b"\x0a\x05hello-not-a-model")
-    assert panel.open_model_file(str(bad)) is False
+    assert opened(qtbot, panel, bad) is False
     assert panel.message_bar.isVisibleTo(panel) and "broken.model" in panel.message_bar.text()
     assert panel.encoder_names() == ["gpt2"]
     missing = tmp_path / "missing.tiktoken"
-    assert panel.open_model_file(str(missing)) is False
+    assert opened(qtbot, panel, missing) is False
     # a good file is added
     with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
-        assert panel.open_model_file(str(DEMO_SP)) is True
+        assert opened(qtbot, panel, DEMO_SP) is True
     assert len(panel.encoder_names()) == 2 and not panel.message_bar.isVisibleTo(panel)
     panel.shutdown()
 
@@ -213,7 +220,7 @@ def test_lone_surrogate_is_a_message(qtbot, session):
     panel.editor.blockSignals(True)
     panel.editor.setPlainText("ok")
     panel.editor.blockSignals(False)
-    panel.editor.toPlainText = lambda: "bad \ud83d half"  # a broken paste
+    panel.source_text = lambda: "bad \ud83d half"  # a broken paste
     panel.refresh_now()
     assert "lone surrogate" in panel.message_bar.text()
     panel.shutdown()
@@ -550,7 +557,7 @@ def test_open_tokviz_and_tiktoken_model_files(qtbot, session, tmp_path, small_bp
     # a rank file records no pattern: the panel asks (a dialog for users; the test answers)
     panel.ask_pattern = lambda path: asked.append(path.name) or "gpt4"
     with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
-        assert panel.open_model_file(str(tmp_path / file_name)) is True
+        assert opened(qtbot, panel, tmp_path / file_name) is True
     assert asked == ([file_name] if fmt == "tiktoken" else [])
     assert len(panel.encoder_names()) == 2 and not panel.message_bar.isVisibleTo(panel)
     row = panel.view.rows[1].data
@@ -571,7 +578,7 @@ def test_a_rank_file_whose_pattern_the_user_does_not_give_is_not_opened(qtbot, s
     shown = []
     # the real dialog, cancelled: nothing is added and the message says why
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *a, **k: shown.append(a[3]) or ("", False)))
-    assert panel.open_model_file(str(tmp_path / "r.tiktoken")) is False
+    assert opened(qtbot, panel, tmp_path / "r.tiktoken") is False
     assert shown and "gpt4" in shown[0] and len(panel.encoder_names()) == 1
     assert "needs its pre-split pattern" in panel.message_bar.text()
     panel.shutdown()
@@ -649,8 +656,8 @@ def test_byte_cells_hold_their_hex_at_every_font_scale(qtbot, session, monkeypat
             view.grab()
             hex_labels = [t for _, t, f in drawn if f == view._hex_font]
             # gpt2 cuts every syllable and the emoji: their pieces are painted in hex
-            assert {"ec", "95", "f0 9f 91"} <= set(hex_labels), hex_labels
-            assert "ec 95" in hex_labels  # cl100k_base keeps two bytes of 안 together
+            assert {"EC", "95", "F0 9F 91"} <= set(hex_labels), hex_labels
+            assert "EC 95" in hex_labels  # cl100k_base keeps two bytes of 안 together
             for rect, text, font in drawn:
                 width = QFontMetricsF(font).horizontalAdvance(text)
                 room = rect.width() - (4 if font == view._hex_font else 0)

@@ -17,7 +17,6 @@ from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.inspect import jobs as inspect_jobs
 from tokviz.ui.inspect import release as inspect_release
-from tokviz.ui.inspect.chat_composer import render_chat
 from tokviz.ui.inspect.describe import encoding_json
 from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel
 from tokviz.ui.session import Session
@@ -311,42 +310,6 @@ def test_special_tokens_switch(qtbot, panel):
     assert panel.result.encoding.ids[-1] == 100257
     assert panel.result.encoding.tokens[-1].kind == "special"
     assert "1 special" in panel.counts.note.text()
-
-
-def test_chat_composer_counts_tokens_per_message(qtbot, panel, registry):
-    panel.input_tabs.setCurrentWidget(panel.composer)
-    panel.composer.set_messages([("system", "Be brief."), ("user", "안녕?")])
-    text, spans = render_chat([("system", "Be brief."), ("user", "안녕?")], "chatml")
-    assert panel.composer.text == text
-    wait_shown(qtbot, panel, text)
-    assert panel.special_check.isChecked()
-    table = panel.composer.table
-    rows = [[table.item(r, c).text() for c in range(4)] for r in range(table.rowCount())]
-    assert [r[0] for r in rows] == ["system", "user", "(generation prompt)", "total"]
-    enc = registry.get("cl100k_base").encode(text, allow_special=True)
-    assert rows[-1][1] == str(len(enc.tokens))
-    # "Be", " brief" lie inside the system content; ".<" straddles its end (without <|im_end|> as a
-    # special token the marker is plain text and merges with the full stop), so it counts as template
-    assert [t.bytes for t in enc.tokens if 19 <= t.start < 29] == [b"Be", b" brief", b".<"]
-    assert rows[0][1:] == [str(sum(1 for t in enc.tokens if t.start < spans[1].start)), "2",
-                           str(sum(1 for t in enc.tokens if t.start < spans[1].start) - 2)]
-    assert sum(int(r[1]) for r in rows[:-1]) == len(enc.tokens)
-    assert "<|im_start|>" in panel.composer.note.text()  # cl100k has no such special token
-    panel.composer.template.setCurrentIndex(panel.composer.template.findData("llama3"))
-    llama, _ = render_chat([("system", "Be brief."), ("user", "안녕?")], "llama3")
-    wait_shown(qtbot, panel, llama)
-    table = panel.composer.table
-    rows = [[table.item(r, c).text() for c in range(4)] for r in range(table.rowCount())]
-    assert [r[0] for r in rows] == ["(begin)", "system", "user", "(generation prompt)", "total"]
-    # each row counts the tokens of a direct encode that start inside its part of the rendered text
-    enc = registry.get("cl100k_base").encode(llama, allow_special=True)
-    _, llama_spans = render_chat([("system", "Be brief."), ("user", "안녕?")], "llama3")
-    direct = [sum(1 for t in enc.tokens if s.start <= t.start < s.end) for s in llama_spans]
-    assert [int(r[1]) for r in rows[:-1]] == direct and int(rows[-1][1]) == len(enc.tokens)
-    # cl100k has no Llama-3 special tokens: "<|begin_of_text|>" is plain text, 7 tokens of its own
-    assert direct[0] == len(registry.get("cl100k_base").encode("<|begin_of_text|>").tokens) == 7
-    panel.input_tabs.setCurrentWidget(panel.editor)  # back to the editor's own text
-    wait_shown(qtbot, panel, panel.editor.toPlainText())
 
 
 def test_copy_ids_text_and_json(qtbot, panel):

@@ -3,11 +3,16 @@
 A rank file of unknown origin records no pre-split pattern, and a wrong pattern gives wrong ids
 silently, so tokviz asks for it (the CLI's ``--pattern``) instead of guessing. Every problem with the
 file comes back as a message; nothing is raised into the event loop.
+
+Parsing a model is slow for a big or hostile file (a 200k-rank file, a deeply nested JSON), so
+:func:`open_model_in_background` parses on a TaskRunner's pool thread; only the pattern question, a
+dialog, is asked on the GUI thread, between two parses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
@@ -67,3 +72,59 @@ def open_model(path: str | Path, ask_pattern: AskPattern | None = None):
         return None, str(err)
     except Exception as err:  # noqa: BLE001 - a broken file must never take the window down
         return None, f"{p}: {type(err).__name__}: {err}"
+
+
+@dataclass(frozen=True)
+class ModelLoad:
+    """What parsing a model file gave: the encoder, or a message, or that it needs its pattern."""
+
+    encoder: object | None = None
+    message: str | None = None
+    needs_pattern: bool = False
+
+
+def load_model(path: str | Path, pattern: str | None = None) -> ModelLoad:
+    """Parse the model file at ``path`` (any thread; never raises, never asks)."""
+    from tokviz.core.encoders.files import open_model_file
+
+    p = Path(path)
+    try:
+        encoder = open_model_file(p, pattern=pattern) if pattern else open_model_file(p)
+    except PatternNeeded:
+        if pattern:  # asked and answered: a loader that still wants one is a broken file
+            return ModelLoad(message=_tr("{name}: the pattern {pattern} was not accepted").format(
+                name=p.name, pattern=pattern))
+        return ModelLoad(needs_pattern=True)
+    except TokvizError as err:
+        return ModelLoad(message=str(err))
+    except Exception as err:  # noqa: BLE001 - RecursionError, MemoryError...: a broken file is a message
+        return ModelLoad(message=f"{p}: {type(err).__name__}: {err}")
+    return ModelLoad(encoder=encoder)
+
+
+ModelDone = Callable[[object, "str | None"], None]
+
+
+def open_model_in_background(runner, path: str | Path, ask_pattern: AskPattern | None, done: ModelDone):
+    """Open ``path`` on ``runner`` (a :class:`~tokviz.ui.common.tasks.TaskRunner`) and call
+    ``done(encoder, None)`` or ``done(None, message)`` on the GUI thread; the event loop runs meanwhile.
+
+    A rank file that needs its pre-split pattern is asked about here, on the GUI thread, then parsed
+    again with the answer. Returns the first parse's Task.
+    """
+    p = Path(path)
+
+    def parsed(result: ModelLoad | None, pattern: str | None = None) -> None:
+        if result is None:
+            done(None, _tr("Not opened: {name} (cancelled)").format(name=p.name))
+        elif result.needs_pattern and pattern is None:
+            answer = ask_pattern(p) if ask_pattern is not None else None
+            if answer is None:
+                done(None, _tr("Not opened: {name} needs its pre-split pattern").format(name=p.name))
+                return
+            runner.start(lambda state: load_model(p, answer), finished=lambda r: parsed(r, answer),
+                         failed=lambda message: done(None, message))
+        else:
+            done(result.encoder, result.message)
+
+    return runner.start(lambda state: load_model(p), finished=parsed, failed=lambda message: done(None, message))

@@ -3,7 +3,7 @@ following the Train panel's model from step to step, and opening model files."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokviz.core.errors import TokvizError
 from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
 from tokviz.ui.compare.tables import name_color
 
@@ -61,6 +60,11 @@ class EncoderList:
         open_btn = QPushButton(translate("ComparePanel", "Open model file…"))
         open_btn.clicked.connect(self._ask_open_model)
         lay.addWidget(open_btn)
+        folder_btn = QPushButton(translate("ComparePanel", "Open model folder…"))
+        folder_btn.setToolTip(translate("ComparePanel", "A folder as models ship: tokenizer.json with "
+                                        "tokenizer_config.json (its special tokens and chat template)"))
+        folder_btn.clicked.connect(self._ask_open_model_folder)
+        lay.addWidget(folder_btn)
         self._refresh_add_combo()
         return box
 
@@ -153,11 +157,31 @@ class EncoderList:
 
     def _refresh_add_combo(self) -> None:
         present = set(self.encoder_names()) if hasattr(self, "encoder_list") else set()
-        names = [s.name for s in self.session.registry.statuses() if s.available and s.name not in present]
+        statuses = self.session.registry.statuses()
+        names = [s.name for s in statuses if s.available and s.name not in present]
         if DEMO_BPE_NAME not in present and DEMO_BPE_NAME not in names:
             names.append(DEMO_BPE_NAME)
+        where = {s.name: s.reason for s in statuses}
         self.add_combo.clear()
-        self.add_combo.addItems(names)
+        for name in names:
+            self.add_combo.addItem(name)
+            if where.get(name):  # where its data comes from (the package, the file, "SHA-256 verified")
+                self.add_combo.setItemData(self.add_combo.count() - 1, where[name], Qt.ItemDataRole.ToolTipRole)
+        # the catalogue's models that are not installed stay visible, greyed, with the pip line that brings them
+        missing = [s for s in statuses if not s.available and s.name not in present]
+        if missing:
+            self.add_combo.insertSeparator(self.add_combo.count())
+            for status in missing:
+                self.add_combo.addItem(translate("ComparePanel", "{name} (not installed)").format(name=status.name),
+                                       None)
+                row = self.add_combo.count() - 1
+                self.add_combo.setItemData(row, status.reason, Qt.ItemDataRole.ToolTipRole)
+                item = self.add_combo.model().item(row)
+                item.setEnabled(False)
+        if hasattr(self, "encoder_list"):
+            for i in range(self.encoder_list.count()):
+                item = self.encoder_list.item(i)
+                item.setToolTip(where.get(item.text(), ""))
         all_names = [s.name for s in self.session.registry.statuses() if s.available]
         if hasattr(self, "overlap_a"):
             for combo, default in ((self.overlap_a, "cl100k_base"), (self.overlap_b, "o200k_base")):
@@ -198,24 +222,60 @@ class EncoderList:
             self._debounce.start()
 
     def _ask_open_model(self) -> None:
+        from tokviz.ui.common.model_open import MODEL_FILE_FILTER
+
         path, _ = QFileDialog.getOpenFileName(
-            self,
-            translate("ComparePanel", "Open model file"),
-            "",
-            translate("ComparePanel", "Models (*.model *.tiktoken *.json);;All files (*)"),
+            self, translate("ComparePanel", "Open model file"), "", MODEL_FILE_FILTER
         )
         if path:
             self.open_model_file(path)
 
-    def open_model_file(self, path: str) -> bool:
-        """Add a model file as an encoder; a bad file gets a message in the panel, nothing else changes."""
-        from tokviz.ui.common.model_open import ask_pattern_dialog, open_model
+    def _ask_open_model_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, translate("ComparePanel", "Open model folder"))
+        if path:
+            self.open_model_file(path)
 
-        encoder, problem = open_model(path, self.ask_pattern or ask_pattern_dialog(self))
+    def open_model_file(self, path: str):
+        """Add a model file as an encoder. The file is parsed on a worker thread (a huge or hostile
+        file must not freeze the window); ``modelOpened(ok, name or message)`` says how it went, and a
+        bad file gets a message in the panel, nothing else changes. Returns the parse's Task."""
+        from pathlib import Path
+
+        from tokviz.ui.common.model_open import ask_pattern_dialog, open_model_in_background
+
+        self.message_bar.show_message(
+            translate("ComparePanel", "Opening {name}…").format(name=Path(path).name), "info")
+        return open_model_in_background(self._model_tasks, path, self.ask_pattern or ask_pattern_dialog(self),
+                                        self._model_opened)
+
+    def _model_opened(self, encoder, problem: str | None) -> None:
         if encoder is None:
             self.show_message(translate("ComparePanel", "Cannot open model: {err}").format(err=problem))
-            return False
+            self.modelOpened.emit(False, problem or "")
+            return
         self.show_message(None)
         self.session.add_encoder(encoder)
         self.add_encoder_name(encoder.name)
-        return True
+        self.modelOpened.emit(True, encoder.name)
+
+    def open_model_file_and_wait(self, path: str, timeout: float = 120.0) -> bool:
+        """:meth:`open_model_file` for scripts (screenshots): spin the event loop until it is done."""
+        import time
+
+        from PySide6.QtWidgets import QApplication
+
+        outcome: list[bool] = []
+
+        def record(ok: bool, _text: str) -> None:
+            outcome.append(ok)
+
+        self.modelOpened.connect(record)
+        try:
+            self.open_model_file(path)
+            end = time.monotonic() + timeout
+            while not outcome and time.monotonic() < end:
+                QApplication.processEvents()
+                time.sleep(0.005)
+        finally:
+            self.modelOpened.disconnect(record)
+        return bool(outcome and outcome[0])

@@ -89,6 +89,27 @@ class OutcomeCache:
             return sum(1 for ref, _ in self._entries.values() if ref() is not None)
 
 
+class WithSpecialTokens:
+    """``encoder`` with its special-token strings read as single special tokens (a chat prompt's
+    ``<|im_start|>`` is one token of Qwen, several plain tokens of GPT-2).
+
+    >>> class E:
+    ...     name = "e"
+    ...     def encode(self, text, *, allow_special=False): return allow_special
+    >>> WithSpecialTokens(E()).encode("x"), WithSpecialTokens(E()).name
+    (True, 'e')
+    """
+
+    def __init__(self, encoder) -> None:
+        self._encoder = encoder
+
+    def encode(self, text: str, *, allow_special: bool = True):
+        return self._encoder.encode(text, allow_special=True)
+
+    def __getattr__(self, name: str):
+        return getattr(self._encoder, name)
+
+
 def changed_chars(before: str | None, after: str) -> int:
     """Characters of ``after`` outside the prefix and suffix it shares with ``before`` (all of them
     when there is no ``before``): how much of the text an edit brought in.
@@ -166,6 +187,7 @@ class RowsJob:
     cut: int | None = None  # where that start ends (preview_cut)
     waiting: set[str] = field(default_factory=set)  # encoders still being made (the demo BPE)
     bpe_failed: str | None = None  # why the demo BPE could not be trained
+    allow_special: bool = False  # each encoder reads its own special-token strings as single tokens
 
 
 @dataclass
@@ -189,6 +211,9 @@ def encode_row(job: RowsJob, name: str, piece: str, use_cache: bool):
         encoder = registry.get(name)
     except Exception as err:  # noqa: BLE001 - shown in the row
         return (name, EncoderOutcome(name, error=describe_failure(err)), None)
+    if job.allow_special:
+        # a fresh wrapper each pass: the caches (keyed by the encoder object) never mix the two readings
+        encoder = WithSpecialTokens(encoder)
     hit = job.cache.get(name, encoder, piece) if use_cache else None
     if hit is not None:
         return (name, hit, None)  # same encoder, same text: reordering or adding rows

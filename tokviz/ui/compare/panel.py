@@ -17,12 +17,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.compare import CorpusTotals, EncoderOutcome, ParagraphCache, sample_sets
 from tokviz.core.errors import TokvizError, check_text
+from tokviz.ui.common.exact_text_edit import ExactTextEdit
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.panel import PanelAction
@@ -71,6 +72,37 @@ DEFAULT_TEXT = (
 )
 
 
+
+def default_text() -> str:
+    """The demo text in the interface's language (Korean sentences in the Korean interface)."""
+    return QCoreApplication.translate("ComparePanel", DEFAULT_TEXT)
+
+
+_abandoned: set[TaskRunner] = set()  # runners of closed panels whose last call has not returned yet
+
+
+def abandon(runner: TaskRunner) -> None:
+    """Let ``runner`` outlive its panel until its running tasks return (their results are dropped).
+
+    Parented to the application, the runner and its pool are not destroyed with the panel (a
+    QThreadPool's destructor would join the running call on the GUI thread).
+    """
+    app = QCoreApplication.instance()
+    runner.setParent(app)
+    _abandoned.add(runner)
+
+    poll = QTimer(runner)  # the runner says when it is idle, not which task ends last
+    poll.setInterval(100)
+
+    def check() -> None:
+        if not runner.busy:
+            poll.stop()
+            _abandoned.discard(runner)
+            runner.deleteLater()
+
+    poll.timeout.connect(check)
+    poll.start()
+
 class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
     """The Compare tab. Public methods are what tests, the benchmark and screenshots drive."""
 
@@ -79,6 +111,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
     corpusFinished = Signal(object)  # CorpusComparison
     overlapFinished = Signal(object)  # VocabOverlap
     trainingFinished = Signal(object)  # the new encoder, or an error message (str)
+    modelOpened = Signal(bool, str)  # a model file was opened (True, its name) or not (False, why)
 
     def __init__(self, session, parent: QWidget | None = None, *, encoders: list[str] | None = None):
         super().__init__(parent)
@@ -88,6 +121,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self._side_tasks = TaskRunner(self, threads=1)  # a vocabulary overlap
         self._sp_tasks = TaskRunner(self, threads=1)  # SentencePiece training
         self._bpe_tasks = TaskRunner(self, threads=1)  # the demo BPE, trained on first use
+        self._model_tasks = TaskRunner(self, threads=1)  # parsing a model file (seconds for a big one)
         self.outcomes: list[EncoderOutcome] = []
         self.corpus_totals: list[CorpusTotals] = []
         self._generation = 0
@@ -133,7 +167,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         if encoders is None:
             encoders = self.remembered_encoders()
         self.set_encoders(encoders)
-        self.editor.setPlainText(DEFAULT_TEXT)
+        self.set_text(default_text())
 
     # ---- building -----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -141,7 +175,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         outer.setContentsMargins(6, 6, 6, 6)
 
         top = QHBoxLayout()
-        self.editor = QPlainTextEdit()
+        self.editor = ExactTextEdit()
         self.editor.setFont(mono_font(11))
         self.editor.setPlaceholderText(self.tr("Type or paste a text; every encoder below splits it."))
         self.editor.setMaximumHeight(64)
@@ -157,6 +191,11 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.sample_combo.addItems(list(self._samples))
         self.sample_combo.activated.connect(self._load_sample)
         side.addWidget(self.sample_combo)
+        self.special_check = QCheckBox(self.tr("Special tokens"))
+        self.special_check.setToolTip(self.tr("Each encoder reads its own special tokens (<|im_start|>, "
+                                              "<|eot_id|>…) as one token, as in a chat prompt"))
+        self.special_check.toggled.connect(self._debounce.start)
+        side.addWidget(self.special_check)
         row = QHBoxLayout()
         self.csv_button = QPushButton(self.tr("Export CSV…"))
         self.csv_button.clicked.connect(self._ask_export_csv)
@@ -247,10 +286,10 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.editor.setFont(mono_font(11))
         self.seg_view.setFont(mono_font(11))
 
-    def show_message(self, text: str | None) -> None:
-        """An error in the message bar (None clears it)."""
+    def show_message(self, text: str | None, level: str = "error") -> None:
+        """A message in the message bar, an error unless ``level`` says otherwise (None clears it)."""
         if text:
-            self.message_bar.show_message(text, "error")
+            self.message_bar.show_message(text, level)
         else:
             self.message_bar.clear()
 
@@ -273,7 +312,12 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
 
     # ---- encoding -----------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        self.editor.setPlainText(text)
+        """Compare ``text`` exactly (CR, NBSP and all: see :mod:`~tokviz.ui.common.exact_text_edit`)."""
+        self.editor.set_exact_text(text)
+
+    def source_text(self) -> str:
+        """The text every encoder gets: exactly what was set or pasted, or what the user typed."""
+        return self.editor.exact_text()
 
     def _load_sample(self, index: int) -> None:
         name = self.sample_combo.itemText(index)
@@ -289,7 +333,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             # a tab nobody looks at does no work (the demo BPE trains on first use); showEvent catches up
             self._stale = True
             return
-        text = self.editor.toPlainText()
+        text = self.source_text()
         names = self.encoder_names()
         if DEMO_BPE_NAME in names:
             self._ensure_demo_bpe()
@@ -328,6 +372,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             cut=cut,
             waiting=waiting,
             bpe_failed=bpe_failed,
+            allow_special=self.special_check.isChecked(),
         )
 
         def preview(payload):
@@ -407,17 +452,21 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export table as CSV"), "compare.csv", "CSV (*.csv)")
         if path:
             try:
-                self.export_csv(path)
+                written = self.export_csv(path)
             except OSError as err:
                 self.show_message(self.tr("Could not write {path}: {err}").format(path=path, err=err.strerror or err))
+            else:
+                self.show_message(self.tr("Saved {path}").format(path=written), "info")
 
     def _ask_save_png(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Save view as PNG"), "compare.png", "PNG (*.png)")
         if path:
             try:
-                self.save_png(path)
+                written = self.save_png(path)
             except (OSError, TokvizError) as err:
                 self.show_message(self.tr("Could not write {path}: {err}").format(path=path, err=err))
+            else:
+                self.show_message(self.tr("Saved {path}").format(path=written), "info")
 
     # ---- app hooks ----------------------------------------------------------------------------
     def wait_until_idle(self, timeout: float = 60.0) -> bool:
@@ -437,13 +486,13 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
     def prepare_screenshot(self, args) -> None:
         names = getattr(args, "encoders", None)
         for path in getattr(args, "model", None) or []:
-            self.open_model_file(path)
+            self.open_model_file_and_wait(path)
         if names:
             self.set_encoders(
                 list(names) + [n for n in self.encoder_names() if n not in names and n not in DEFAULT_ENCODERS]
             )
         text = getattr(args, "text", None)
-        self.set_text(text if text is not None else DEFAULT_TEXT)
+        self.set_text(text if text is not None else default_text())
         self.wait_until_idle()
         self.refresh_now()
         self.wait_until_idle()
@@ -459,7 +508,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         return any(r.busy for r in self._runners())
 
     def _runners(self) -> list[TaskRunner]:
-        return [self.jobs, self._corpus_tasks, self._side_tasks, self._sp_tasks, self._bpe_tasks]
+        return [self.jobs, self._corpus_tasks, self._side_tasks, self._sp_tasks, self._bpe_tasks, self._model_tasks]
 
     # ---- the Panel protocol -------------------------------------------------------------------
     def menu_title(self) -> str:
@@ -502,7 +551,15 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         pass
 
     def shutdown(self) -> None:
-        """Stop every task (the window is closing): running encoder calls finish, their results are dropped."""
+        """Stop every task without waiting for one (the window is closing).
+
+        An encoder call cannot be interrupted (a 5 MB text, a 200k-rank model being parsed), and
+        joining it here froze the closing window for as long as it ran (23 s). Each task is cancelled
+        (its result will be dropped) and its runner handed to the application, which keeps the thread
+        pool alive until the call returns on its own.
+        """
         self._debounce.stop()
         for runner in self._runners():
-            runner.shutdown()
+            runner.shutdown(0)  # cancel and drop: queued tasks never run, nothing is waited for
+            if runner.busy:
+                abandon(runner)

@@ -13,16 +13,15 @@ encoders disagree on, and one row per encoder. Only the bands in view are painte
 from __future__ import annotations
 
 import bisect
+import functools
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
+from tokviz.core.display import hex_bytes, visible_piece
 from tokviz.ui.compare.alignment import PreparedRows, RowData, RowSpans, prepare_rows
 from tokviz.ui.fonts import mono_font, ui_font
-
-# How invisible characters are drawn in the ruler and in tokens.
-VISIBLE = {" ": "·", "\n": "↵", "\r\n": "↵", "\r": "↵", "\t": "→", "\u200d": "ZWJ", "\ufe0f": "VS16"}
 
 ERROR_LIGHT, ERROR_DARK = "#b21f1f", "#ff8a80"  # >= 5:1 contrast on the light / dark theme's base colours
 
@@ -38,6 +37,9 @@ def error_color(palette_or_dark: QPalette | bool) -> QColor:
     dark = palette_or_dark if isinstance(palette_or_dark, bool) else palette_is_dark(palette_or_dark)
     return QColor(ERROR_DARK if dark else ERROR_LIGHT)
 
+
+# one cluster is drawn at every paint: its marked form is looked up, not rebuilt
+_visible = functools.lru_cache(maxsize=8192)(visible_piece)
 
 class AlignedRowsView(QWidget):
     """Paints the aligned rows. ``set_rows`` takes the text and one RowData per encoder."""
@@ -83,7 +85,8 @@ class AlignedRowsView(QWidget):
     def _make_fonts(self, points: float) -> None:
         # one recipe for start-up and every zoom, so Ctrl+0 brings back exactly the start-up look
         self._font = mono_font(points)
-        self._hex_font = mono_font(max(6.5, points * 0.625))
+        # byte labels must stay readable from the back of a room: 0.8 of the token text, never under 9 pt
+        self._hex_font = mono_font(max(9.0, points * 0.8))
         self._name_font = ui_font(max(8.0, points * 0.75))
 
     def _apply_fonts(self) -> None:
@@ -91,13 +94,13 @@ class AlignedRowsView(QWidget):
         self._fm = fm
         self._line_h = fm.height()
         self._row_h = self._line_h + 8
-        # A piece of n bytes is labelled "ec 95 88": n pairs and n-1 spaces, drawn in a cell of
+        # A piece of n bytes is labelled "EC 95 88": n pairs and n-1 spaces, drawn in a cell of
         # n * _hex_w. Each byte's share is therefore its two digits plus one space, measured in the
         # hex font: the label then leaves one space of room, split on both sides, at every scale.
         # (It was two digits + 5 px: the 5 px stood for the space and did not grow with the font,
         # so at 1.6x "f0 9f 91" overflowed its cell and "ec 95" ran under the token's border.)
         hfm = QFontMetricsF(self._hex_font)
-        digit = max(hfm.horizontalAdvance(c) for c in "0123456789abcdef")
+        digit = max(hfm.horizontalAdvance(c) for c in "0123456789ABCDEF")
         self._hex_w = 2 * digit + hfm.horizontalAdvance(" ")
         self._strip_h = 9
         self._min_cell = fm.horizontalAdvance("0") * 0.9
@@ -144,11 +147,8 @@ class AlignedRowsView(QWidget):
         self.update()
 
     def _display(self, s: str) -> str:
-        if s in VISIBLE:
-            return VISIBLE[s]
-        if s.isprintable() or (len(s) > 1 and s[0].isprintable() and not s.isspace()):
-            return s  # a whole cluster (👨‍👩‍👧 holds ZWJs) renders as one glyph
-        return "".join(VISIBLE.get(c, c if c.isprintable() else f"U+{ord(c):04X}") for c in s)
+        # the Inspector's markers (core.display): "\r" is ⟨CR⟩, "\r\n" ⟨CR⟩↵, an emoji's ZWJ stays in the picture
+        return _visible(s)
 
     def _layout_cells(self) -> None:
         cache = self._width_cache
@@ -329,7 +329,7 @@ class AlignedRowsView(QWidget):
             parts.append(
                 self.tr("{name} · token {n} of {total}").format(name=r.name, n=i + 1, total=len(r.encoding.tokens))
                 + f"\nid {t.id}  {shown!r}\n"
-                + self.tr("bytes {hex}").format(hex=t.bytes.hex(" "))
+                + self.tr("bytes {hex}").format(hex=hex_bytes(t.bytes))
                 + ("  " + self.tr("(cuts a character)") if t.partial else "")
                 + (f"\n{t.kind}" if t.kind != "normal" else "")
             )
@@ -539,5 +539,5 @@ class AlignedRowsView(QWidget):
         try:
             s = b.decode("utf-8")
         except UnicodeDecodeError:
-            return b.hex(" ")
+            return hex_bytes(b)
         return self._display(s)

@@ -1,121 +1,146 @@
-"""A small chat composer: system / user / assistant messages rendered through a chat template.
+"""The chat composer: messages rendered the way the selected model sees them, and what each costs.
 
-:func:`render_chat` (plain Python) turns messages into the exact text a chat model is fed, and
-remembers where each message and its content sit in that text, so the Inspector can count the
-tokens every message costs, template markers included.
+The prompt is built by :func:`tokviz.core.chat.build_prompt` (the same function as ``tokviz chat``),
+so the Inspector shows exactly the CLI's ids: the model's own Jinja ``chat_template`` or the
+built-in its special tokens call for (:func:`~tokviz.core.chat.default_template`), or a template the
+user picks (a built-in, or a Jinja file). Special tokens are single tokens, each message's tokens
+are counted and the rest is the template's overhead.
 
->>> text, spans = render_chat([("system", "Be brief."), ("user", "안녕?")], "chatml", generation_prompt=False)
->>> text
-'<|im_start|>system\\nBe brief.<|im_end|>\\n<|im_start|>user\\n안녕?<|im_end|>\\n'
->>> [(s.role, text[s.content_start:s.content_end]) for s in spans]
-[('system', 'Be brief.'), ('user', '안녕?')]
+The composer is a widget plus a :class:`ChatRequest`: the Inspector sends the request with its
+encode request, the worker thread builds the prompt (:meth:`ChatRequest.build`), and the result
+comes back through :meth:`ChatComposer.show_result`. A template that fails or runs away is stopped
+by core.chat and shown here as a message.
+
+>>> from tokviz.core.chat import Message
+>>> ChatRequest((Message("user", "안녕"),), "chatml").template_label()
+'ChatML (Qwen)'
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QPushButton, QScrollArea,
-    QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
-from tokviz.core.encoding import Encoding
+from tokviz.core.chat import (
+    BUILTIN_TEMPLATES,
+    ChatPrompt,
+    ChatTemplateError,
+    Message,
+    build_prompt,
+    default_template,
+)
+from tokviz.core.errors import TokvizError
+from tokviz.ui.common.exact_text_edit import ExactTextEdit
 
-ROLES = ("system", "user", "assistant")
+ROLES = ("system", "user", "assistant", "tool")
+TEMPLATE_FILE_LIMIT = 1024 * 1024  # a chat template is a few kilobytes; a megabyte is not one
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ChatComposer", text)
+
+
+def role_label(role: str) -> str:
+    """A role as the interface shows it (the template gets the English role)."""
+    labels = {
+        "system": _tr("system"), "user": _tr("user"), "assistant": _tr("assistant"), "tool": _tr("tool"),
+    }
+    return labels.get(role, role)
+
+
+def builtin_label(name: str) -> str:
+    labels = {
+        "llama3": _tr("Llama 3 (Meta's chat format)"),
+        "mistral-v1": _tr("Mistral v1 (mistral-common)"),
+        "mistral-v3": _tr("Mistral v3 / Tekken (mistral-common)"),
+        "mistral-v7": _tr("Mistral v7 (mistral-common)"),
+        "chatml": _tr("ChatML (Qwen)"),
+        "gemma": _tr("Gemma"),
+    }
+    return labels.get(name, name)
 
 
 @dataclass(frozen=True)
-class ChatTemplate:
-    name: str
-    begin: str  # once, before the first message
-    header: str  # before each message's content; {role} is replaced
-    footer: str  # after each message's content
-    markers: tuple[str, ...]  # the special-token strings the template uses
+class ChatOutcome:
+    """The prompt built for the Inspector: the ChatPrompt, which template made it, what the generation
+    prompt cost and the template markers the encoder lacks as special tokens."""
 
-
-TEMPLATES = {
-    "chatml": ChatTemplate("ChatML", "", "<|im_start|>{role}\n", "<|im_end|>\n", ("<|im_start|>", "<|im_end|>")),
-    "llama3": ChatTemplate(
-        "Llama 3", "<|begin_of_text|>", "<|start_header_id|>{role}<|end_header_id|>\n\n", "<|eot_id|>",
-        ("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"),
-    ),
-}
+    prompt: ChatPrompt
+    template: str  # built-in name, "own" (the model's chat_template) or "file"
+    generation_tokens: int | None  # tokens the generation prompt adds (None when off or unknown)
+    unknown_markers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class MessageSpan:
-    """Where one rendered message sits: ``[start, end)`` incl. template markers, and its content."""
+class ChatRequest:
+    """What the composer asks for: the messages, the template and the generation-prompt switch.
 
-    role: str
-    start: int
-    end: int
-    content_start: int
-    content_end: int
-
-
-def render_chat(messages: Sequence[tuple[str, str]], template: str = "chatml", *,
-                generation_prompt: bool = True) -> tuple[str, list[MessageSpan]]:
-    """The template's text for ``messages`` (role, content) and one span per message.
-
-    The template's opening marker (Llama 3's ``<|begin_of_text|>``) and the generation prompt
-    (the header that asks the model to answer) get spans of their own, roles ``(begin)`` and
-    ``(generation prompt)``, so every token of the text belongs to exactly one row.
+    ``template`` is None for the model's own (or the built-in its special tokens call for), a built-in
+    name, or Jinja source (``file_name`` says where it came from). Plain data: it goes to the worker.
     """
-    t = TEMPLATES[template]
-    parts: list[str] = []
-    spans: list[MessageSpan] = []
-    pos = 0
-    if t.begin:
-        parts.append(t.begin)
-        spans.append(MessageSpan("(begin)", 0, len(t.begin), len(t.begin), len(t.begin)))
-        pos = len(t.begin)
-    for role, content in messages:
-        header = t.header.format(role=role)
-        start = pos
-        c0 = start + len(header)
-        c1 = c0 + len(content)
-        end = c1 + len(t.footer)
-        parts += [header, content, t.footer]
-        spans.append(MessageSpan(role, start, end, c0, c1))
-        pos = end
-    if generation_prompt:
-        header = t.header.format(role="assistant")
-        parts.append(header)
-        spans.append(MessageSpan("(generation prompt)", pos, pos + len(header), pos + len(header), pos + len(header)))
-    return "".join(parts), spans
 
+    messages: tuple[Message, ...]
+    template: str | None = None
+    add_generation_prompt: bool = True
+    file_name: str | None = None
 
-@dataclass(frozen=True)
-class MessageCount:
-    role: str
-    tokens: int  # every token that starts in the message
-    content_tokens: int  # tokens lying wholly inside the content
-    template_tokens: int  # the rest: markers, role names, newlines (and tokens straddling the edge)
+    def template_label(self, chosen: str | None = None) -> str:
+        if self.file_name is not None:
+            return self.file_name
+        name = chosen if chosen is not None else self.template
+        if name is None:
+            return _tr("the model's own")
+        if name == "own":
+            return _tr("the model's own chat_template")
+        return builtin_label(name)
 
+    def resolve(self, encoder) -> tuple[str, str]:
+        """(template source or built-in name, its kind: a built-in name, "own" or "file")."""
+        if self.template is not None:
+            return self.template, ("file" if self.file_name is not None else self.template)
+        try:
+            chosen = default_template(encoder)
+        except ChatTemplateError:
+            # core's message names the CLI's --template; here the choice is the Template box
+            raise ChatTemplateError(_tr(
+                "{encoder} has no chat template of its own and none of the built-in ones fits its special "
+                "tokens: choose a template above (a built-in, or a Jinja file such as the model's "
+                "chat_template.jinja).").format(encoder=getattr(encoder, "name", "?"))) from None
+        return chosen, (chosen if chosen in BUILTIN_TEMPLATES else "own")
 
-def count_per_message(encoding: Encoding, spans: Sequence[MessageSpan]) -> list[MessageCount]:
-    """Tokens per message: a token belongs to the message its first character is in.
+    def build(self, encoder) -> ChatOutcome:
+        """Build and encode the prompt with ``encoder`` (any thread). Raises ChatTemplateError."""
+        from tokviz.commands.chat import unknown_markers
 
-    >>> from tokviz.core.encoding import Encoding
-    >>> text, spans = render_chat([("user", "hi")], "chatml", generation_prompt=False)
-    >>> enc = Encoding.from_byte_tokens("d", text, [(1, text[:12].encode()), (2, text[12:17].encode()),
-    ...                                             (3, b"hi"), (4, text[19:].encode())])
-    >>> count_per_message(enc, spans)
-    [MessageCount(role='user', tokens=4, content_tokens=1, template_tokens=3)]
-    """
-    out = []
-    for s in spans:
-        total = content = 0
-        for t in encoding.tokens:
-            if s.start <= t.start < s.end or (t.start == t.end == s.start and s.start == s.end):
-                total += 1
-                if s.content_start <= t.start and t.end <= s.content_end and t.end > t.start:
-                    content += 1
-        out.append(MessageCount(s.role, total, content, total - content))
-    return out
+        template, kind = self.resolve(encoder)
+        prompt = build_prompt(encoder, self.messages, template, add_generation_prompt=self.add_generation_prompt)
+        generation = None
+        if self.add_generation_prompt:
+            try:
+                without = build_prompt(encoder, self.messages, template, add_generation_prompt=False)
+                generation = len(prompt.encoding) - len(without.encoding)
+            except TokvizError:
+                generation = None  # a template that needs the generation prompt: its cost stays in the overhead
+        return ChatOutcome(prompt, kind, generation, tuple(unknown_markers(prompt.text, encoder)))
 
 
 class _MessageRow(QWidget):
@@ -127,27 +152,42 @@ class _MessageRow(QWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.role = QComboBox()
-        self.role.addItems(ROLES)
-        self.role.setCurrentText(role)
-        self.content = QPlainTextEdit(content)
+        for r in ROLES:
+            self.role.addItem(role_label(r), r)
+        if role not in ROLES:
+            self.role.addItem(role, role)
+        self.role.setCurrentIndex(self.role.findData(role))
+        self.content = ExactTextEdit()  # a pasted CRLF or NBSP reaches the template as pasted
+        self.content.set_exact_text(content)
         self.content.setFixedHeight(56)
-        self.content.setPlaceholderText(f"{role} message")
         remove = QToolButton()
         remove.setText("✕")
         remove.setToolTip(self.tr("Remove this message"))
         lay.addWidget(self.role, 0, Qt.AlignmentFlag.AlignTop)
         lay.addWidget(self.content, 1)
         lay.addWidget(remove, 0, Qt.AlignmentFlag.AlignTop)
-        self.role.currentTextChanged.connect(self.changed)
+        self._placeholder()
+        self.role.currentIndexChanged.connect(self._placeholder)
+        self.role.currentIndexChanged.connect(self.changed)
         self.content.textChanged.connect(self.changed)
         remove.clicked.connect(lambda: self.removeRequested.emit(self))
 
-    def message(self) -> tuple[str, str]:
-        return self.role.currentText(), self.content.toPlainText()
+    def _placeholder(self, *_args) -> None:
+        texts = {
+            "system": self.tr("System message: how the assistant should behave"),
+            "user": self.tr("User message"),
+            "assistant": self.tr("Assistant message: an earlier answer"),
+            "tool": self.tr("Tool message: a tool's output"),
+        }
+        self.content.setPlaceholderText(texts.get(self.role.currentData(), ""))
+
+    def message(self) -> Message:
+        return Message(self.role.currentData(), self.content.exact_text())
 
 
 class ChatComposer(QWidget):
-    """Messages + template; emits the rendered text. Counts come back through :meth:`show_counts`."""
+    """Messages + template. ``renderedChanged`` asks the panel to encode again; the prompt is built
+    in the panel's worker from :meth:`request`, and :meth:`show_result` shows the counts."""
 
     renderedChanged = Signal(str)
 
@@ -155,24 +195,33 @@ class ChatComposer(QWidget):
         ("system", "You are a helpful assistant. Answer in Korean."),
         ("user", "토큰화가 뭐예요? Explain tokenization in one sentence 🙂"),
         ("assistant", "텍스트를 모델이 읽는 작은 조각(토큰)으로 나누는 거예요."),
+        ("user", "그럼 한국어는 토큰이 더 많이 드나요?"),
     )
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.spans: list[MessageSpan] = []
-        self.text = ""
+        self.text = ""  # the prompt the last result rendered
+        self.outcome: ChatOutcome | None = None
+        self.error: str | None = None
+        self._file_template: tuple[str, str] | None = None  # (file name, Jinja source)
         lay = QVBoxLayout(self)
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Template")))
         self.template = QComboBox()
-        for key, t in TEMPLATES.items():
-            self.template.addItem(t.name, key)
-        top.addWidget(self.template)
+        self.template.addItem(self.tr("Model's own (or the built-in its special tokens call for)"), None)
+        for name in BUILTIN_TEMPLATES:
+            self.template.addItem(builtin_label(name), name)
+        self.template.addItem(self.tr("Jinja file…"), "file")
+        self.template.setToolTip(self.tr("How the messages become one prompt. The model's own template comes "
+                                         "from its tokenizer_config.json or chat_template.jinja."))
+        # long template names must not widen the editor's side of the splitter
+        self.template.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.template.setMinimumContentsLength(10)
+        top.addWidget(self.template, 1)
         self.generation_prompt = QCheckBox(self.tr("Generation prompt"))
         self.generation_prompt.setChecked(True)
         self.generation_prompt.setToolTip(self.tr("End with the assistant header that asks the model to answer"))
         top.addWidget(self.generation_prompt)
-        top.addStretch(1)
         add = QPushButton(self.tr("+ Message"))
         add.clicked.connect(lambda: self.add_message("user", ""))
         top.addWidget(add)
@@ -184,95 +233,196 @@ class ChatComposer(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._rows_box)
-        lay.addWidget(scroll, 2)
+        lay.addWidget(scroll, 3)  # more of the room than the counts: two messages stay visible at 900 px
         self.note = QLabel()
         self.note.setWordWrap(True)
+        self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.note)
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels([self.tr("Message"), self.tr("Tokens"), self.tr("Content"), self.tr("Template")])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.table = QTableWidget(0, 2)
+        self.table.setHorizontalHeaderLabels([self.tr("Message"), self.tr("Tokens")])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
-        self.table.setMinimumHeight(6 * (self.table.fontMetrics().height() + 6) + 6)
+        self.table.setMinimumHeight(4 * (self.table.fontMetrics().height() + 6) + 6)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        lay.addWidget(self.table, 3)
-        self.template.currentIndexChanged.connect(self._render)
-        self.generation_prompt.toggled.connect(self._render)
+        lay.addWidget(self.table, 2)
+        self.template.activated.connect(self._template_chosen)
+        self.generation_prompt.toggled.connect(self._changed)
         for role, content in self.DEFAULT:
             self.add_message(role, content, render=False)
-        self._render()
+        self._last_template_index = 0
 
+    # ---- messages -----------------------------------------------------------------------------------
     def add_message(self, role: str, content: str, *, render: bool = True) -> None:
         row = _MessageRow(role, content)
-        row.changed.connect(self._render)
+        row.changed.connect(self._changed)
         row.removeRequested.connect(self._remove)
         self._rows.insertWidget(self._rows.count() - 1, row)
         if render:
-            self._render()
+            self._changed()
 
     def _remove(self, row: _MessageRow) -> None:
         row.setParent(None)
         row.deleteLater()
-        self._render()
+        self._changed()
 
-    def messages(self) -> list[tuple[str, str]]:
+    def _message_rows(self) -> list[_MessageRow]:
         rows = [self._rows.itemAt(i).widget() for i in range(self._rows.count())]
-        return [r.message() for r in rows if isinstance(r, _MessageRow) and r.parent() is not None]
+        return [r for r in rows if isinstance(r, _MessageRow) and r.parent() is not None]
 
-    def set_messages(self, messages: Sequence[tuple[str, str]]) -> None:
-        for i in reversed(range(self._rows.count())):
-            w = self._rows.itemAt(i).widget()
-            if isinstance(w, _MessageRow):
-                w.setParent(None)
-                w.deleteLater()
-        for role, content in messages:
+    def messages(self) -> list[Message]:
+        return [r.message() for r in self._message_rows()]
+
+    def set_messages(self, messages: Sequence[tuple[str, str] | Message]) -> None:
+        for row in self._message_rows():
+            row.setParent(None)
+            row.deleteLater()
+        for m in messages:
+            role, content = (m.role, m.content) if isinstance(m, Message) else m
             self.add_message(role, content, render=False)
-        self._render()
+        self._changed()
 
-    def template_key(self) -> str:
-        return self.template.currentData()
+    # ---- template -----------------------------------------------------------------------------------
+    def set_template(self, name: str | None) -> None:
+        """Choose a built-in by name, or None for the model's own."""
+        index = self.template.findData(name)
+        if index < 0:
+            raise ValueError(f"no such template: {name!r}")
+        self.template.setCurrentIndex(index)
+        self._last_template_index = index
+        self._changed()
 
-    def _render(self) -> None:
-        self.text, self.spans = render_chat(self.messages(), self.template_key(),
-                                            generation_prompt=self.generation_prompt.isChecked())
+    def _template_chosen(self, index: int) -> None:
+        if self.template.itemData(index) == "file":
+            path, _ = QFileDialog.getOpenFileName(
+                self, self.tr("Open a chat template"), "",
+                self.tr("Chat templates (*.jinja *.j2 *.txt tokenizer_config.json *.json);;All files (*)"))
+            if not path or not self.load_template_file(path):
+                self.template.setCurrentIndex(self._last_template_index)
+            return
+        self._last_template_index = index
+        self._changed()
+
+    def load_template_file(self, path: str | Path) -> bool:
+        """Use the Jinja template in ``path`` (a .jinja file, or a tokenizer_config.json's
+        ``chat_template``); a file that is not one is a message in the composer, nothing changes."""
+        p = Path(path)
+        try:
+            source = read_template_file(p)
+        except TokvizError as err:
+            self._show_problem(str(err))
+            return False
+        self._file_template = (p.name, source)
+        label = self.tr("File: {name}").format(name=p.name)
+        index = self.template.findData("loaded")
+        if index < 0:
+            self.template.addItem(label, "loaded")
+            index = self.template.count() - 1
+        else:
+            self.template.setItemText(index, label)
+        self.template.setCurrentIndex(index)
+        self._last_template_index = index
+        self._changed()
+        return True
+
+    def request(self) -> ChatRequest:
+        """What the worker builds: messages, template and the generation-prompt switch."""
+        data = self.template.currentData()
+        gen = self.generation_prompt.isChecked()
+        if data == "loaded" and self._file_template is not None:
+            name, source = self._file_template
+            return ChatRequest(tuple(self.messages()), source, gen, file_name=name)
+        return ChatRequest(tuple(self.messages()), data if data in BUILTIN_TEMPLATES else None, gen)
+
+    def _changed(self, *_args) -> None:
         self.renderedChanged.emit(self.text)
 
-    def show_counts(self, encoding: Encoding | None, special_tokens: Sequence[str], allow_special: bool) -> list[MessageCount]:
-        """Fill the table from ``encoding`` when it is the rendered text; note the template markers the
-        encoder does not know as special tokens (they are then split like ordinary text)."""
-        if encoding is None or encoding.text != self.text:
+    # ---- results ------------------------------------------------------------------------------------
+    def _show_problem(self, message: str) -> None:
+        self.error = message
+        self.note.setStyleSheet("color: #b21f1f;")
+        self.note.setText(message)
+
+    def show_result(self, result) -> None:
+        """Show the counts of an Inspector result built from :meth:`request` (its ``chat``), or the
+        message of a template that failed."""
+        error = getattr(result, "error", None)
+        outcome = getattr(result, "chat", None)
+        if error is not None:
+            self.outcome = None
             self.table.setRowCount(0)
-            return []
-        counts = count_per_message(encoding, self.spans)
-        self.table.setRowCount(len(counts) + 1)
-        for r, c in enumerate(counts):
-            for col, v in enumerate((c.role, c.tokens, c.content_tokens, c.template_tokens)):
-                item = QTableWidgetItem(str(v))
+            self._show_problem(error)
+            return
+        if outcome is None:
+            return
+        self.error = None
+        self.note.setStyleSheet("")
+        self.outcome = outcome
+        prompt = outcome.prompt
+        self.text = prompt.text
+        request = result.request.chat
+        rows: list[tuple[str, int, bool]] = []
+        for m, n in zip(prompt.messages, prompt.message_tokens, strict=True):
+            preview = " ".join(m.content.split())
+            preview = preview if len(preview) <= 40 else preview[:39] + "…"
+            rows.append((f"{role_label(m.role)}: {preview}" if preview else role_label(m.role), n, False))
+        template_cost = prompt.overhead - (outcome.generation_tokens or 0)
+        rows.append((self.tr("(template: special tokens, role names, separators)"), template_cost, False))
+        if outcome.generation_tokens is not None:
+            rows.append((self.tr("(generation prompt)"), outcome.generation_tokens, False))
+        rows.append((self.tr("total"), len(prompt.encoding), True))
+        self.table.setRowCount(len(rows))
+        for r, (label, count, bold) in enumerate(rows):
+            for col, value in enumerate((label, f"{count:,}")):
+                item = QTableWidgetItem(value)
                 if col:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if bold:
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
                 self.table.setItem(r, col, item)
-        total = [("total", sum(c.tokens for c in counts), sum(c.content_tokens for c in counts),
-                  sum(c.template_tokens for c in counts))]
-        for col, v in enumerate(total[0]):
-            item = QTableWidgetItem(str(v))
-            f = item.font()
-            f.setBold(True)
-            item.setFont(f)
-            if col:
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.table.setItem(len(counts), col, item)
-        markers = TEMPLATES[self.template_key()].markers
-        unknown = [m for m in markers if m not in special_tokens]
-        if unknown:
-            self.note.setText(
-                self.tr("{encoder} has no special token {markers}: here the markers are split into ordinary "
-                        "tokens, so the template costs more than with the model's own vocabulary.").format(
-                    encoder=encoding.encoder, markers=", ".join(unknown))
-            )
-        elif not allow_special:
-            self.note.setText(self.tr("Special tokens are off: the markers are split as plain text. Turn on "
-                                      "“Special tokens” to see each marker as one token."))
+        used = request.template_label(outcome.template) if request is not None else outcome.template
+        note = self.tr("Rendered with {template}: {total} tokens, {overhead} of them added by the template.").format(
+            template=used, total=f"{len(prompt.encoding):,}", overhead=f"{prompt.overhead:,}")
+        if outcome.unknown_markers:
+            note += " " + self.tr(
+                "{encoder} has no special token {markers}: here the markers are split into ordinary "
+                "tokens, so the template costs more than with the model's own vocabulary.").format(
+                encoder=prompt.encoding.encoder, markers=", ".join(outcome.unknown_markers))
         else:
-            self.note.setText(self.tr("Every template marker is one special token."))
-        return counts
+            note += " " + self.tr("Every template marker is one special token.")
+        self.note.setText(note)
+
+    def counts(self) -> list[tuple[str, str]]:
+        """The table's rows as (label, count) text (tests, scripts)."""
+        return [(self.table.item(r, 0).text(), self.table.item(r, 1).text()) for r in range(self.table.rowCount())]
+
+
+def read_template_file(path: Path) -> str:
+    """The Jinja source in ``path``: the file itself, or a tokenizer_config.json's ``chat_template``
+    (a string, or a list of named templates whose ``default`` is taken). Raises ChatTemplateError."""
+    if not path.is_file():
+        raise ChatTemplateError(f"{path.name} is not a regular file; choose a chat template file")
+    if path.stat().st_size > TEMPLATE_FILE_LIMIT:
+        raise ChatTemplateError(f"{path.name} is over 1 MB; that is not a chat template")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ChatTemplateError(f"{path.name} is not UTF-8 text (byte {err.start:,})") from None
+    except OSError as err:
+        raise ChatTemplateError(f"cannot read {path.name}: {err.strerror or err}") from None
+    if path.suffix != ".json":
+        return text
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ChatTemplateError(f"{path.name} is not valid JSON") from None
+    found = data.get("chat_template") if isinstance(data, dict) else None
+    if isinstance(found, list):
+        named = {t.get("name"): t.get("template") for t in found if isinstance(t, dict)}
+        found = named.get("default") or next(iter(named.values()), None)
+    if not isinstance(found, str) or not found:
+        raise ChatTemplateError(f"{path.name} has no chat_template")
+    return found

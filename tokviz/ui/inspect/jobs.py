@@ -42,6 +42,7 @@ class EncodeRequest:
     fonts: tuple | None = None  # (text, hex) QFonts of the token view, to measure cells in the worker
     view_width: int = 0  # the token view's viewport width and mode, to wrap the cells in the worker
     view_mode: str = "text"
+    chat: object = None  # a chat_composer.ChatRequest: the prompt is built and encoded by it (as `tokviz chat`)
 
 
 @dataclass
@@ -58,6 +59,7 @@ class EncodeResult:
     unnormalized_tokens: int | None = None  # token count of the text before normalization
     error: str | None = None
     seconds: float = 0.0
+    chat: object = None  # the chat_composer.ChatOutcome built for request.chat
 
 
 def encode_text(registry, request: EncodeRequest, is_stale=lambda: False) -> EncodeResult | None:
@@ -72,11 +74,15 @@ def encode_text(registry, request: EncodeRequest, is_stale=lambda: False) -> Enc
         text = request.text
         if request.normalization != "none":
             text = unicodedata.normalize(request.normalization, text)
-        encoding = encoder.encode(text, allow_special=request.allow_special)
+        if request.chat is not None:
+            out.chat = request.chat.build(encoder)
+            encoding = out.chat.prompt.encoding
+        else:
+            encoding = encoder.encode(text, allow_special=request.allow_special)
         if is_stale():
             return None
         out.special_tokens = list(encoder.special_tokens())
-        if request.normalization != "none":
+        if request.normalization != "none" and request.chat is None:
             out.unnormalized_tokens = len(encoder.encode(request.text, allow_special=request.allow_special).tokens)
     except TokvizError as err:
         out.error = str(err)

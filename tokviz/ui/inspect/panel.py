@@ -140,16 +140,19 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             return self._generation
         self._generation += 1
         self._pending_relayout = False
+        # the chat tab's prompt is built in the worker by core.chat, as `tokviz chat` builds it
+        chat = self.composer.request() if self.input_tabs.currentWidget() is self.composer else None
         request = EncodeRequest(
             self._generation,
             self.source_text(),
             self._current_encoder,
-            self.norm_combo.currentText(),
+            self.norm_combo.currentText() if chat is None else "none",
             self.special_check.isChecked(),
             theme.is_dark(),
             view_fonts()[:2],
             self.token_view.viewport().width(),
             self.token_view.mode,
+            chat=chat,
         )
         registry = self.session.registry
         self._encoding_tasks.start(
@@ -203,6 +206,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         previous = self.result
         self.result = result
         self._release_later(previous)
+        if result.request.chat is not None:
+            self.composer.show_result(result)  # its counts, or why the template failed
         if result.error is not None:
             self.message_bar.show_message(result.error, "error")
             self.token_view.set_cells(None, [], [])
@@ -239,8 +244,6 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self.dropout_view.set_source(self.session.registry.get(result.request.encoder)
                                      if result.request.encoder in self.session.registry else None,
                                      enc.text, result.request.allow_special)
-        if self.input_tabs.currentWidget() is self.composer:
-            self.composer.show_counts(enc, result.special_tokens, result.request.allow_special)
         sel = self.token_view.selected_tokens()
         self._show_layers(sel)
         self.resultShown.emit(result)
