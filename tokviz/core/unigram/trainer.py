@@ -56,7 +56,7 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
-from tokviz.core.bpe.corpus import LinePart
+from tokviz.core.bpe.corpus import LinePart, last_space_end, utf8_length
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiece
@@ -195,11 +195,11 @@ class UnigramTrainer:
             chars += len(line)
             if chars >= _CHUNK_CHARS:
                 text = "".join(buf)
-                cut = _last_space_end(text)
+                cut = last_space_end(text)
                 words.update(text[:cut].split())
                 buf = [text[cut:]] if cut < len(text) else []
                 chars = len(text) - cut
-                done_bytes += len(text[:cut].encode("utf-8", "surrogatepass"))
+                done_bytes += utf8_length(text[:cut])
                 if cancelled():
                     return False
                 now = time.monotonic()
@@ -208,7 +208,7 @@ class UnigramTrainer:
                     yield Progress("counting", done_bytes, total_bytes)
         text = "".join(buf)
         words.update(text.split())
-        done_bytes += len(text.encode("utf-8", "surrogatepass"))
+        done_bytes += utf8_length(text)
         yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
         return not cancelled()
 
@@ -268,13 +268,6 @@ class UnigramTrainer:
         # by score, ties by piece (the order SentencePiece's Sorted() gives); strings made on demand
         order = ids[np.lexsort((st.str_rank[ids], -st.scores[ids]))]
         self._snapshots.append((st.seeds, order, st.scores[order].copy()))
-
-
-def _last_space_end(text: str) -> int:
-    for i in range(len(text) - 1, -1, -1):
-        if text[i].isspace():
-            return i + 1
-    return 0
 
 
 # ---- Unicode scripts (SentencePiece's split_by_unicode_script) ----------------------------------
@@ -424,7 +417,7 @@ class _State:
         pos = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
         inside = e_sorted[pos] <= (p_start + p_len)[owner]
         pos, owner = pos[inside], owner[inside]
-        pfirst = np.concatenate(([0], np.cumsum(p_len + 1)[:-1]))
+        pfirst = np.cumsum(p_len + 1) - (p_len + 1)  # empty when no seed is longer than a character
         off_s = s_sorted[pos] - p_start[owner]
         off_e = e_sorted[pos] - p_start[owner]
         pp = arc_p[srt][pos]
