@@ -15,7 +15,6 @@ from tokviz.core.bpe.events import Finished, Progress
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.panel import TrainPanel
-from tokviz.ui.train.render import BUSY_FRAME_MS
 from tokviz.ui.train.views import SPEEDS
 from tokviz.ui.train.worker import TrainRun
 
@@ -246,7 +245,9 @@ def test_a_run_paints_step_0_before_the_worker_starts_counting(window, qtbot):
         assert all(step == 0 for step in panel._view_step.values())  # drawn before the worker started
         counter.paints, counter.painted = 0, []
         qtbot.waitUntil(lambda: "counting" in panel.progress_bar.format(), timeout=3000)
-        qtbot.wait(5 * BUSY_FRAME_MS)  # several frames while the trainer counts
+        frames: list[int] = []
+        panel.frame_timer.timeout.connect(lambda: frames.append(1))
+        qtbot.waitUntil(lambda: len(frames) >= 5, timeout=10_000)  # several frames while the trainer counts
         assert panel.run is not None and not panel.replay
         assert counter.paints == 0, counter.painted
     finally:
