@@ -3,6 +3,7 @@ action when they hold a lone surrogate or invalid UTF-8 (nothing is lost), and t
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
@@ -74,6 +75,8 @@ class TextInput:
         it anyway with U+FFFD replacements; without that action the editor is left as it was."""
         p = Path(path)
         try:
+            if p.exists() and not p.is_file():  # reading a FIFO would block the window until a writer came
+                raise OSError(errno.EINVAL, "not a regular file")
             data = p.read_bytes()
         except OSError as err:
             self.message_bar.show_message(
