@@ -176,7 +176,10 @@ def test_every_sentence_of_real_runs_comes_from_a_listed_template():
 
 def test_hook_with_qt_translate():
     qt = pytest.importorskip("PySide6.QtCore")
-    app = qt.QCoreApplication.instance() or qt.QCoreApplication([])
+    widgets = pytest.importorskip("PySide6.QtWidgets")
+    # a QApplication, not a bare QCoreApplication: the instance outlives this test, and every later
+    # GUI test in the same run would get it and abort creating its first widget
+    app = qt.QCoreApplication.instance() or widgets.QApplication([])
 
     class Korean(qt.QTranslator):
         def translate(self, context, source, disambiguation=None, n=-1):

@@ -35,7 +35,9 @@ piece's start). Training then follows SentencePiece step by step:
 
 Differences from SentencePiece, all small: seed substrings as said in 2; unknown-character arcs get
 no expected count (SentencePiece books them to piece 0); sentences longer than 4,192 bytes are not
-skipped; scores are float64 (SentencePiece: float32).
+skipped, only words that long (every sentence holding one is skipped by SentencePiece too: its seed
+substrings would take memory in proportion to the word's length times ``max_piece_length``, gigabytes
+for a one-word line of a few megabytes); scores are float64 (SentencePiece: float32).
 
 >>> t = UnigramTrainer(UnigramConfig(vocab_size=12))
 >>> events = list(t.run(["ab ab abc ab\\n", "b c ab\\n"]))
@@ -63,6 +65,7 @@ from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiec
 from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK, UnigramModel
 
+MAX_WORD_BYTES = 4192  # SentencePiece's max_sentence_length: a longer word is skipped, as its sentence would be
 UNK_CHAR = "\u2585"  # SentencePiece's kUNKChar: characters outside the coverage become this
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 _CHUNK_CHARS = 1 << 16
@@ -164,6 +167,12 @@ class UnigramTrainer:
             return
         if not words:
             raise CorpusError("The corpus has no words to train on: it is empty or only whitespace.")
+        too_long = [w for w in words if len(w) > MAX_WORD_BYTES // 4 and utf8_length(w) > MAX_WORD_BYTES]
+        for w in too_long:
+            del words[w]
+        if not words:
+            raise CorpusError(f"Every word of the corpus is longer than {MAX_WORD_BYTES:,} bytes (text without "
+                              "spaces?); Unigram training skips such words, as SentencePiece skips their sentences.")
         yield Progress("indexing", 0, 3)
         try:
             st = _State.build(cfg, words, cancelled)
@@ -172,7 +181,8 @@ class UnigramTrainer:
             yield self._finished
             return
         del words
-        self.stats = {"unique_words": len(st.freq), "required_chars": len(st.required), "seed_pieces": st.n_seeds}
+        self.stats = {"unique_words": len(st.freq), "required_chars": len(st.required), "seed_pieces": st.n_seeds,
+                      "skipped_long_words": len(too_long)}
         yield Progress("indexing", 3, 3)
         try:
             yield from self._train(st, cancelled)
