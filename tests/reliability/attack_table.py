@@ -39,6 +39,8 @@ KINDS = [
     ("test_corpus_edges", "test_cli_empty", "empty / blank / invalid UTF-8 corpus (tokviz train)"),
     ("test_corpus_edges", "test_a_50mb", "50 MB one-line corpus (finish or Ctrl-C)"),
     ("test_corpus_edges", "test_cancel_while_reading", "cancel while reading the corpus"),
+    ("test_corpus_edges", "test_unigram_skips", "words too long for Unigram"),
+    ("test_corpus_edges", "test_a_5mb_word", "5 MB one-word corpus under a memory limit"),
     ("test_cancel_training", "test_closing", "close the window mid-training (phase x mode)"),
     ("test_cancel_training", "", "cancel a trainer (algorithm x phase)"),
 ]

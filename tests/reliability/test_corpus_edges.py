@@ -200,3 +200,31 @@ def test_cancel_while_reading_keeps_the_trainers_contract():
         events = list(make().run(lines, cancel=lambda: True))
         assert isinstance(events[-1], Finished) and events[-1].reason == "cancelled", name
         assert not any(isinstance(e, TokvizError) for e in events)
+
+
+# ---- words too long to train on ----------------------------------------------------------------------
+def test_unigram_skips_words_longer_than_sentencepiece_would_keep():
+    long_word = "가" * 2000  # 6,000 bytes: SentencePiece skips any sentence holding it
+    trainer = UnigramTrainer(UnigramConfig(vocab_size=60))
+    events = list(trainer.run(["안녕하세요 hello world\n"] * 20 + [long_word + " 안녕\n"]))
+    assert isinstance(events[-1], Finished) and events[-1].reason == "merges"
+    assert trainer.model().settings["skipped_long_words"] == 1
+    with pytest.raises(CorpusError, match="longer than 4,192 bytes"):
+        list(UnigramTrainer(UnigramConfig(vocab_size=60)).run([long_word + "\n", long_word + "나\n"]))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="limits the child's memory with setrlimit")
+def test_a_5mb_word_is_a_message_under_a_memory_limit_not_a_memory_error(tmp_path):
+    """Unigram's seed substrings of a 5 MB one-word line took over 2 GB (a MemoryError traceback
+    under a limit, 18 GB for 50 MB without one)."""
+    import resource
+
+    corpus = tmp_path / "one-word.txt"
+    corpus.write_text("".join(chr(0xAC00 + (i * 7919) % 50) for i in range(1_700_000)), encoding="utf-8")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
+
+    result = subprocess.run([sys.executable, "-m", "tokviz", "train", "-q", *CLI_ALGORITHMS["unigram"], str(corpus)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=GUARD, preexec_fn=limit)
+    _assert_message(result, "longer than 4,192 bytes")
