@@ -43,6 +43,7 @@ KINDS = [
     ("test_corpus_edges", "test_a_5mb_word", "5 MB one-word corpus under a memory limit"),
     ("test_cancel_training", "test_closing", "close the window mid-training (phase x mode)"),
     ("test_cancel_training", "", "cancel a trainer (algorithm x phase)"),
+    ("test_gui_special_files", "", "FIFO / folder / device opened as text in the window"),
 ]
 
 
