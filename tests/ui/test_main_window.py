@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from tests.support.inspect_panel import wait_shown
 from tokviz.ui.main_window import PANELS, MainWindow
 
 
@@ -136,7 +137,9 @@ def test_splitters_and_window_state_are_remembered(qtbot, tmp_path):
     again = open_window(Settings.at(settings.file_name))
     # after the first resizes and the first encoding result: the panels' own fitting runs from the
     # event loop and must not undo what was restored
-    qtbot.wait(400)
+    inspect = again.panels["inspect"]
+    wait_shown(qtbot, inspect)  # the first encoding result is on screen
+    qtbot.waitUntil(lambda: not inspect._refit.isActive(), timeout=5000)  # and the fitting it asked for ran
     for name, sizes in moved.items():
         assert again.splitters()[name].sizes() == sizes, name
     again.close()

@@ -39,7 +39,8 @@ def test_merges_shown_equal_the_cores_and_replayed_segmentation_equals_the_model
     _train(panel, qtbot, CorpusSource.paste(TEXT), mode=mode, merges=60, keep=keep)
     trainer, core = core_steps(panel.config, LINES)
     assert panel.replay.steps == core
-    assert panel.vocab_model.rowCount() == len(core)
+    # the table redraws on a throttle after the cursor arrives: wait for its rows, not the cursor
+    qtbot.waitUntil(lambda: panel.vocab_model.rowCount() == len(core), timeout=10_000)
     for step in (0, 1, 10, len(core)):
         panel.set_step(step)
         model = trainer.model(step)

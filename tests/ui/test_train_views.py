@@ -264,7 +264,8 @@ def test_reset_empties_every_view_and_withdraws_the_model(trained, qtbot):
     assert all(isinstance(panel.sample_view.line_runs(i), str) for i in range(panel.sample_view.line_count()))
     assert panel.probe_view.line_runs(0) == panel.probe_edit.text()  # unsegmented
     assert not panel.reset_button.isEnabled() and not panel.save_button.isEnabled()
-    qtbot.wait(400)  # no late offer of the withdrawn run's model
+    # no late offer of the withdrawn run's model: the timers that offer one are stopped
+    assert not panel.offer_timer.isActive() and not panel.frame_timer.isActive()
     assert panel.session.trained_model is None
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import time
+import threading
 from pathlib import Path
 
 import pytest
 
 from tests.core.bpe.conftest import english_text, korean_text
 from tests.core.bpe.stand_in_trainers import CrashingTrainer, ModelFileErrorTrainer
+from tests.support.processes import wait_until_idle
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.bpe.trainer_process import ProcessTrainer, TrainerProcessCrash, TrainerProcessDied
@@ -20,12 +21,6 @@ from tokviz.core.errors import CorpusError, ModelFileError, TokvizError
 
 LINES = (korean_text(300) + english_text()).splitlines(keepends=True)
 PROBES = ["영화가 정말 재밌다 최고의 배우", "the lowest tokens of a Random number 🙂", "print(x)\n\n  y"]
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def take_merges(events, n: int) -> list[MergeStep]:
@@ -40,6 +35,26 @@ def take_merges(events, n: int) -> list[MergeStep]:
 
 def no_child_left() -> bool:
     return multiprocessing.active_children() == []
+
+
+def _drain_with_hang_guard(events, guard: float = 60.0) -> list:
+    """All remaining events, raising what the generator raises; a hang fails instead of blocking
+    the run (the guard is generous: it bounds a hang, it does not time anything)."""
+    out: dict = {}
+
+    def drain():
+        try:
+            out["events"] = list(events)
+        except BaseException as err:  # handed to the caller's thread
+            out["error"] = err
+
+    worker = threading.Thread(target=drain, daemon=True)
+    worker.start()
+    worker.join(guard)
+    assert not worker.is_alive(), f"the events did not end within {guard} s (a hang)"
+    if "error" in out:
+        raise out["error"]
+    return out["events"]
 
 
 @pytest.mark.parametrize("mode,keep", [("char", None), ("byte", None), ("byte", "hangul")])
@@ -80,10 +95,9 @@ def test_a_caller_that_stops_taking_events_stops_the_child():
     events = trainer.run(LINES)
     first = take_merges(events, 10)
     pid = trainer.pid
-    time.sleep(0.4)  # it computes the few merges of its lead, then waits
-    before = cpu_seconds(pid)
-    time.sleep(0.5)
-    assert cpu_seconds(pid) - before < 0.05  # waiting in a blocking read, not merging
+    # it computes the few merges of its lead, then waits in a blocking read, not merging; a child
+    # without flow control would instead finish all 150 merges and exit
+    wait_until_idle(pid)
     assert multiprocessing.active_children() and len(trainer.merges) <= 10 + 4
     # one more event is exactly the next merge; then the rest arrives as the caller takes it
     assert take_merges(events, 1) == expected[10:11]
@@ -98,9 +112,7 @@ def test_closing_the_generator_mid_run_ends_the_child():
     assert len(take_merges(events, 5)) == 5
     pid = trainer.pid
     assert pid is not None and multiprocessing.active_children()
-    start = time.monotonic()
-    events.close()
-    assert time.monotonic() - start < 1.0
+    events.close()  # ends a child that waits for credit for 1995 more merges
     assert no_child_left() and trainer.pid is None
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # reaped, not a zombie
@@ -113,9 +125,7 @@ def test_cancel_ends_the_child_and_finishes_cancelled():
     events = trainer.run(LINES, cancel=lambda: flag["cancel"])
     take_merges(events, 5)
     flag["cancel"] = True
-    start = time.monotonic()
     rest = list(events)
-    assert time.monotonic() - start < 1.0
     assert rest[-1] == trainer.finished and trainer.finished.reason == "cancelled"
     assert trainer.finished.merges == len(trainer.merges) < 2000
     assert no_child_left()
@@ -172,10 +182,8 @@ def test_a_killed_child_gives_a_clear_message_not_a_hang():
     events = trainer.run(LINES)
     take_merges(events, 2)
     os.kill(trainer.pid, signal.SIGKILL)
-    start = time.monotonic()
     with pytest.raises(TrainerProcessDied, match="SIGKILL"):
-        list(events)
-    assert time.monotonic() - start < 2.0
+        _drain_with_hang_guard(events)
     assert isinstance(TrainerProcessDied("x"), TokvizError)  # shown as a message, like bad input
     assert no_child_left()
 

@@ -166,6 +166,9 @@ class RankModelEncoder(TiktokenEncoder):
                  bos: str | None = None, eos: str | None = None):
         super().__init__(name, pattern, ranks, special_tokens, source)
         self.nfc = nfc
+        # NFC changes some texts (A + U+0301 becomes Á): the token bytes then spell the normalized
+        # text, not the text, so the round trip the byte_level flag promises does not hold
+        self.byte_level = not nfc
         self.bos_token = bos
         self.eos_token = eos
 

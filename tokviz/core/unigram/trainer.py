@@ -35,7 +35,9 @@ piece's start). Training then follows SentencePiece step by step:
 
 Differences from SentencePiece, all small: seed substrings as said in 2; unknown-character arcs get
 no expected count (SentencePiece books them to piece 0); sentences longer than 4,192 bytes are not
-skipped; scores are float64 (SentencePiece: float32).
+skipped, only words that long (every sentence holding one is skipped by SentencePiece too: its seed
+substrings would take memory in proportion to the word's length times ``max_piece_length``, gigabytes
+for a one-word line of a few megabytes); scores are float64 (SentencePiece: float32).
 
 >>> t = UnigramTrainer(UnigramConfig(vocab_size=12))
 >>> events = list(t.run(["ab ab abc ab\\n", "b c ab\\n"]))
@@ -56,13 +58,14 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
-from tokviz.core.bpe.corpus import LinePart
+from tokviz.core.bpe.corpus import LinePart, last_space_end, utf8_length
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiece
 from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK, UnigramModel
 
+MAX_WORD_BYTES = 4192  # SentencePiece's max_sentence_length: a longer word is skipped, as its sentence would be
 UNK_CHAR = "\u2585"  # SentencePiece's kUNKChar: characters outside the coverage become this
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 _CHUNK_CHARS = 1 << 16
@@ -164,6 +167,12 @@ class UnigramTrainer:
             return
         if not words:
             raise CorpusError("The corpus has no words to train on: it is empty or only whitespace.")
+        too_long = [w for w in words if len(w) > MAX_WORD_BYTES // 4 and utf8_length(w) > MAX_WORD_BYTES]
+        for w in too_long:
+            del words[w]
+        if not words:
+            raise CorpusError(f"Every word of the corpus is longer than {MAX_WORD_BYTES:,} bytes (text without "
+                              "spaces?); Unigram training skips such words, as SentencePiece skips their sentences.")
         yield Progress("indexing", 0, 3)
         try:
             st = _State.build(cfg, words, cancelled)
@@ -172,7 +181,8 @@ class UnigramTrainer:
             yield self._finished
             return
         del words
-        self.stats = {"unique_words": len(st.freq), "required_chars": len(st.required), "seed_pieces": st.n_seeds}
+        self.stats = {"unique_words": len(st.freq), "required_chars": len(st.required), "seed_pieces": st.n_seeds,
+                      "skipped_long_words": len(too_long)}
         yield Progress("indexing", 3, 3)
         try:
             yield from self._train(st, cancelled)
@@ -195,11 +205,11 @@ class UnigramTrainer:
             chars += len(line)
             if chars >= _CHUNK_CHARS:
                 text = "".join(buf)
-                cut = _last_space_end(text)
+                cut = last_space_end(text)
                 words.update(text[:cut].split())
                 buf = [text[cut:]] if cut < len(text) else []
                 chars = len(text) - cut
-                done_bytes += len(text[:cut].encode("utf-8", "surrogatepass"))
+                done_bytes += utf8_length(text[:cut])
                 if cancelled():
                     return False
                 now = time.monotonic()
@@ -208,7 +218,7 @@ class UnigramTrainer:
                     yield Progress("counting", done_bytes, total_bytes)
         text = "".join(buf)
         words.update(text.split())
-        done_bytes += len(text.encode("utf-8", "surrogatepass"))
+        done_bytes += utf8_length(text)
         yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
         return not cancelled()
 
@@ -268,13 +278,6 @@ class UnigramTrainer:
         # by score, ties by piece (the order SentencePiece's Sorted() gives); strings made on demand
         order = ids[np.lexsort((st.str_rank[ids], -st.scores[ids]))]
         self._snapshots.append((st.seeds, order, st.scores[order].copy()))
-
-
-def _last_space_end(text: str) -> int:
-    for i in range(len(text) - 1, -1, -1):
-        if text[i].isspace():
-            return i + 1
-    return 0
 
 
 # ---- Unicode scripts (SentencePiece's split_by_unicode_script) ----------------------------------
@@ -424,7 +427,7 @@ class _State:
         pos = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
         inside = e_sorted[pos] <= (p_start + p_len)[owner]
         pos, owner = pos[inside], owner[inside]
-        pfirst = np.concatenate(([0], np.cumsum(p_len + 1)[:-1]))
+        pfirst = np.cumsum(p_len + 1) - (p_len + 1)  # empty when no seed is longer than a character
         off_s = s_sorted[pos] - p_start[owner]
         off_e = e_sorted[pos] - p_start[owner]
         pp = arc_p[srt][pos]

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from tokviz.core.bpe.corpus import LinePart
+from tokviz.core.bpe.corpus import LinePart, last_space_end, utf8_length
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.wordpiece.model import BERT_WORD, CONTINUATION, SPECIALS, WordPieceModel
@@ -160,11 +160,9 @@ class WordPieceTrainer:
             chars += len(line)
             if chars >= _CHUNK_CHARS:
                 text = "".join(buf)
-                cut = len(text)
-                while cut > 0 and not text[cut - 1].isspace():
-                    cut -= 1
+                cut = last_space_end(text)
                 counts.update(findall(text, 0, cut))
-                done += len(text[:cut].encode("utf-8", "surrogatepass"))
+                done += utf8_length(text[:cut])
                 buf = [text[cut:]] if cut < len(text) else []
                 chars = len(text) - cut
                 if cancelled():
@@ -175,7 +173,7 @@ class WordPieceTrainer:
                     yield Progress("counting", done, total_bytes)
         text = "".join(buf)
         counts.update(findall(text))
-        done += len(text.encode("utf-8", "surrogatepass"))
+        done += utf8_length(text)
         yield Progress("counting", done, total_bytes if total_bytes is not None else done)
         return not cancelled()
 

@@ -1,0 +1,132 @@
+"""Cancel during training, for every algorithm and at several phases, and closing the Train panel mid-run.
+
+A cancel ends the run with Finished("cancelled") and leaves the model of the last step it reported
+(``model()`` equals ``model(k)`` for the k steps seen). Closing the window while the Train panel
+trains — while it counts, mid-merges, paused, or just after a cancel — returns without a hang, leaves
+no training thread or process, and raises nothing (pytest-qt fails the test on any exception that
+escapes into Qt's event loop).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+
+from tests.support.trained_models import corpus_lines
+from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
+from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.unigram.events import EMStep, PruneStep
+from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
+from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
+
+LINES = corpus_lines() * 3
+
+TRAINERS = {
+    "bpe-byte": lambda: BPETrainer(TrainerConfig(mode="byte", merges=200, min_frequency=2)),
+    "bpe-char": lambda: BPETrainer(TrainerConfig(mode="char", merges=200, min_frequency=2)),
+    "wordpiece": lambda: WordPieceTrainer(WordPieceConfig(vocab_size=1600)),
+    "unigram": lambda: UnigramTrainer(UnigramConfig(vocab_size=1000)),
+}
+
+
+def _model_signature(algorithm: str, model):
+    """What identifies a model of each algorithm: merges, vocabulary, or pieces with scores."""
+    if algorithm.startswith("bpe"):
+        return list(model.merges)
+    if algorithm == "wordpiece":
+        return list(model.vocab)
+    return list(zip(model.pieces, model.scores, strict=True))
+
+
+def _run_cancelled_after(make, after):
+    """Run a trainer, setting its cancel flag once ``after(event, steps_seen)`` is true; returns
+    (trainer, events, steps seen before the cancel)."""
+    flag = {"cancel": False}
+    trainer = make()
+    events, steps = [], 0
+    for event in trainer.run(LINES, cancel=lambda: flag["cancel"]):
+        events.append(event)
+        if not isinstance(event, (Progress, Finished)):
+            steps += 1
+        if not flag["cancel"] and after(event, steps):
+            flag["cancel"] = True
+            at = steps
+    return trainer, events, at
+
+
+@pytest.mark.parametrize("algorithm", list(TRAINERS))
+def test_cancel_while_counting_finishes_cancelled_with_no_steps(algorithm):
+    trainer, events, at = _run_cancelled_after(TRAINERS[algorithm], lambda e, n: isinstance(e, Progress))
+    assert at == 0 and events[-1] == trainer.finished and trainer.finished.reason == "cancelled"
+    assert not any(not isinstance(e, (Progress, Finished)) for e in events)
+
+
+@pytest.mark.parametrize("k", [1, 2, 7])
+@pytest.mark.parametrize("algorithm", list(TRAINERS))
+def test_cancel_after_k_steps_keeps_the_model_of_step_k(algorithm, k):
+    trainer, events, at = _run_cancelled_after(TRAINERS[algorithm], lambda e, n: n == k)
+    assert at == k
+    finished = events[-1]
+    assert isinstance(finished, Finished) and finished.reason == "cancelled", finished
+    steps = [e for e in events if not isinstance(e, (Progress, Finished))]
+    assert len(steps) == k and [e.step for e in steps] == list(range(1, k + 1))
+    assert _model_signature(algorithm, trainer.model()) == _model_signature(algorithm, trainer.model(k))
+    # and the model works
+    trainer.model().encode("안녕하세요 hello 😀")
+
+
+@pytest.mark.parametrize("phase", [EMStep, PruneStep])
+def test_unigram_cancel_in_each_phase_keeps_that_steps_model(phase):
+    trainer, events, at = _run_cancelled_after(TRAINERS["unigram"], lambda e, n: isinstance(e, phase))
+    assert isinstance(events[-1], Finished) and events[-1].reason == "cancelled"
+    assert isinstance([e for e in events if not isinstance(e, (Progress, Finished))][-1], phase)
+    assert _model_signature("unigram", trainer.model()) == _model_signature("unigram", trainer.model(at))
+
+
+# ---- the Train panel -------------------------------------------------------------------------------
+@pytest.fixture
+def window(qtbot):
+    from tokviz.ui.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.close()
+
+
+def _start(window, mode: str):
+    from tokviz.ui.train.corpus import CorpusSource
+    from tokviz.ui.train.views import SPEEDS
+
+    panel = window.show_view("train")
+    panel.set_source(CorpusSource.paste("".join(LINES * 4)))
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData(mode))
+    panel.minfreq_spin.setValue(1)
+    panel.merges_spin.setValue(3000)
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.start_training()
+    return panel
+
+
+@pytest.mark.parametrize("phase", ["counting", "merging", "paused", "cancelled"])
+@pytest.mark.parametrize("mode", ["byte", "char"])
+def test_closing_the_window_mid_run_does_not_hang_or_raise(window, qtbot, mode, phase):
+    panel = _start(window, mode)
+    run = panel.run
+    assert run is not None
+    if phase != "counting":
+        qtbot.waitUntil(lambda: panel.replay is not None and len(panel.replay) >= 3, timeout=60_000)
+    if phase == "paused":
+        panel.pause()
+        qtbot.waitUntil(lambda: panel._worker_quiet, timeout=30_000)
+    if phase == "cancelled":
+        panel.cancel()
+        assert panel.finished.reason == "cancelled"
+    window.close()  # returns: the hang this guards against never returned
+    assert not run.thread.isRunning()
+    qtbot.waitUntil(lambda: multiprocessing.active_children() == [], timeout=30_000)
+    assert panel.run is None
+    if panel.replay is not None and phase != "counting":
+        assert len(panel.replay) < 3000  # stopped, not trained to the end first

@@ -1,0 +1,222 @@
+"""kill -9 in the middle of every export: the destination holds the old file intact or the complete
+new one (and a GPT-2 pair is a matching pair), whatever instant the process dies.
+
+Each export runs in a forked child with a hook on every file-system call it makes (open, write —
+split in two halves, so a kill lands mid-write too —, close, fsync, chmod, rename, unlink). The
+child SIGKILLs itself just before call number N, for N = 1, 2, … until an export runs to the end
+without reaching N: every gap between two calls of the export is a kill point, deterministically.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.support.trained_models import bpe_model, unigram_model, wordpiece_model
+from tokviz.core.atomic import finish_replacing
+from tokviz.core.bpe.formats import load_model, save_model
+from tokviz.core.hf_export import write_tokenizer_json, write_vocab_txt
+
+MAX_POINTS = 400  # far more calls than any export makes; reaching it means the loop never ended
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="kills a forked child")
+
+
+# ---- the models, old (smaller) and new --------------------------------------------------------------
+@pytest.fixture(scope="module")
+def models():
+    return {
+        "byte": (bpe_model("byte", 30), bpe_model("byte", 60)),
+        "char": (bpe_model("char", 30), bpe_model("char", 60)),
+        "wordpiece": (wordpiece_model(1450), wordpiece_model(1500)),
+        "unigram": (unigram_model(1000), unigram_model(1200)),
+    }
+
+
+def _tokviz(model, dest):
+    save_model(model, dest, "tokviz")
+
+
+def _tiktoken(model, dest):
+    save_model(model, dest, "tiktoken")
+
+
+def _subword_nmt(model, dest):
+    save_model(model, dest, "subword-nmt")
+
+
+def _gpt2(model, dest):
+    save_model(model, str(dest) + "/", "gpt2")
+
+
+def _vocab_txt(model, dest):
+    write_vocab_txt(model, dest)
+
+
+# export name -> (the models it takes, how to write one, the file names it leaves in the folder)
+EXPORTS = {
+    "tokviz": ("byte", _tokviz, ["model.json"]),
+    "tiktoken": ("byte", _tiktoken, ["model.json"]),
+    "subword-nmt": ("char", _subword_nmt, ["model.json"]),
+    "gpt2-pair": ("byte", _gpt2, ["vocab.json", "merges.txt"]),
+    "tokenizer.json-bpe": ("byte", write_tokenizer_json, ["model.json"]),
+    "tokenizer.json-wordpiece": ("wordpiece", write_tokenizer_json, ["model.json"]),
+    "tokenizer.json-unigram": ("unigram", write_tokenizer_json, ["model.json"]),
+    "vocab.txt": ("wordpiece", _vocab_txt, ["model.json"]),
+}
+
+
+def _dest(folder: Path, export: str) -> Path:
+    return folder if export == "gpt2-pair" else folder / "model.json"
+
+
+def _snapshot(folder: Path, names: list[str]) -> tuple[bytes | None, ...]:
+    return tuple((folder / n).read_bytes() if (folder / n).exists() else None for n in names)
+
+
+# ---- the child and its kill hook --------------------------------------------------------------------
+class _HookedFile:
+    """A file object whose writes go to disk in two halves, with a kill point before each."""
+
+    def __init__(self, f, point):
+        self._f, self._point = f, point
+
+    def write(self, data):
+        half = len(data) // 2
+        for part in (data[:half], data[half:]):
+            self._point()
+            self._f.write(part)
+            self._f.flush()
+        return len(data)
+
+    def close(self):
+        self._point()
+        self._f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+
+def _install_kill_hook(kill_at: int) -> None:
+    calls = [0]
+
+    def point():
+        calls[0] += 1
+        if calls[0] == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def hooked(fn):
+        def call(*args, **kwargs):
+            point()
+            return fn(*args, **kwargs)
+        return call
+
+    for name in ("open", "close", "replace", "rename", "fsync", "chmod", "unlink"):
+        setattr(os, name, hooked(getattr(os, name)))
+    real_open = io.open
+
+    def open_file(*args, **kwargs):
+        point()
+        return _HookedFile(real_open(*args, **kwargs), point)
+
+    io.open = builtins.open = open_file
+
+
+def _export_killed_at(kill_at: int, write, model, dest: Path) -> bool:
+    """Run ``write(model, dest)`` in a child killed before file-system call ``kill_at``; True when
+    the child was killed, False when the export finished first."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            _install_kill_hook(kill_at)
+            write(model, dest)
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        assert os.WTERMSIG(status) == signal.SIGKILL
+        return True
+    assert os.WEXITSTATUS(status) == 0, "the export failed in the child without being killed"
+    return False
+
+
+def _kill_everywhere(tmp_path: Path, export: str, old_model, new_model) -> list[tuple]:
+    """Every kill point of one export over ``old_model``'s files (None: over nothing); returns the
+    (point, state after recovery) of each run."""
+    kind, write, names = EXPORTS[export]
+    reference = tmp_path / "reference"
+    reference.mkdir()
+    write(new_model, _dest(reference, export))
+    new = _snapshot(reference, names)
+    old = None
+    if old_model is not None:
+        write(old_model, _dest(reference, export))
+        old = _snapshot(reference, names)
+        assert old != new
+    seen = []
+    for point in range(1, MAX_POINTS):
+        folder = tmp_path / f"kill-{point}"
+        folder.mkdir()
+        if old_model is not None:
+            write(old_model, _dest(folder, export))
+        killed = _export_killed_at(point, write, new_model, _dest(folder, export))
+        state = _snapshot(folder, names)
+        # each file on its own is whole, old or new: never cut short, never missing when it existed
+        for i, (got, was, now) in enumerate(zip(state, old or (None,) * len(names), new, strict=True)):
+            assert got in (was, now), f"{export}: killed before call {point}, {names[i]} is damaged"
+        finish_replacing(folder)  # what every loader and the next export do first
+        state = _snapshot(folder, names)
+        if old is None:
+            assert state in (new, (None,) * len(names)), f"{export}: killed before call {point}: a partial set"
+        else:
+            assert state in (old, new), f"{export}: killed before call {point}: old and new files mixed"
+        seen.append((point, "new" if state == new else "old"))
+        if not killed:
+            assert state == new
+            return seen
+    raise AssertionError(f"{export} made more than {MAX_POINTS} file-system calls")
+
+
+@pytest.mark.parametrize("export", list(EXPORTS))
+def test_kill_9_at_every_point_of_an_export_over_an_old_file(tmp_path, models, export):
+    old_model, new_model = models[EXPORTS[export][0]]
+    seen = _kill_everywhere(tmp_path, export, old_model, new_model)
+    # the kills really landed in the middle: some left the old file, the last run the new one
+    assert len(seen) >= 4 and seen[0][1] == "old" and seen[-1][1] == "new", seen
+
+
+@pytest.mark.parametrize("export", list(EXPORTS))
+def test_kill_9_at_every_point_of_a_first_export(tmp_path, models, export):
+    _, new_model = models[EXPORTS[export][0]]
+    seen = _kill_everywhere(tmp_path, export, None, new_model)
+    assert seen[-1][1] == "new"
+
+
+def test_a_gpt2_pair_recovered_after_a_kill_between_its_renames_loads(tmp_path, models):
+    """The journal's renames are completed by the loader itself: the pair it loads is the new one."""
+    old_model, new_model = models["byte"]
+    _, write, names = EXPORTS["gpt2-pair"]
+    for point in range(1, MAX_POINTS):
+        folder = tmp_path / f"kill-{point}"
+        folder.mkdir()
+        write(old_model, folder)
+        if not _export_killed_at(point, write, new_model, folder):
+            break
+        mixed = _snapshot(folder, names)
+        loaded = load_model(folder)  # finishes a committed replacement first
+        assert loaded.merges in (old_model.merges, new_model.merges), point
+        if any(f is not None for f in mixed) and (folder / ".vocab.json.tokviz-commit").exists():
+            pytest.fail("the loader left the journal behind")
