@@ -17,8 +17,10 @@ partial result) is still delivered.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import threading
+import weakref
 from contextlib import contextmanager
 from typing import Any, Callable
 
@@ -166,6 +168,22 @@ class _TaskRunnable(QRunnable):
         self.task.run_here()
 
 
+# Every runner's pool, so that interpreter exit waits for calls still running in them (a panel that
+# closed without waiting hands its running call to the application): a worker thread still running
+# Python while the interpreter finalises crashes the process at exit.
+_LIVE_POOLS: weakref.WeakSet = weakref.WeakSet()
+
+
+@atexit.register
+def _join_running_tasks() -> None:
+    for pool in list(_LIVE_POOLS):
+        try:
+            pool.clear()
+            pool.waitForDone(60_000)
+        except RuntimeError:  # its C++ object is already gone: nothing runs in it
+            pass
+
+
 class TaskRunner(QObject):
     """One channel of background work, latest wins (see the module docstring).
 
@@ -177,6 +195,7 @@ class TaskRunner(QObject):
     def __init__(self, parent: QObject | None = None, *, threads: int = 2):
         super().__init__(parent)
         self._pool = QThreadPool(self)
+        _LIVE_POOLS.add(self._pool)
         self._pool.setMaxThreadCount(threads)
         self._tasks: set[Task] = set()
         self.current: Task | None = None

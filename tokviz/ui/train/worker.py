@@ -25,6 +25,8 @@ was taken). Closing the generator (always, in ``run``'s ``finally``) ends the ch
 
 from __future__ import annotations
 
+import atexit
+
 import threading
 import time
 import traceback
@@ -241,6 +243,19 @@ class TrainRun(QObject):
             if app is not None:  # the cancel flag is set: the trainer ends at its next check
                 app.aboutToQuit.connect(lambda thread=self.thread: thread.wait(10_000))
         return ended
+
+
+@atexit.register
+def _join_orphans() -> None:
+    """At interpreter exit, wait for cancelled runs still inside a long call (aboutToQuit is not
+    emitted when no event loop runs, e.g. scripts and tests): a thread running Python while the
+    interpreter finalises crashes the process."""
+    for run in list(TrainRun._orphans):
+        try:
+            run.worker.cancel()
+            run.thread.wait(60_000)
+        except RuntimeError:  # its C++ object is already gone
+            pass
 
 
 def _release_orphan(run: TrainRun) -> None:
