@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from tokviz.cli import main
 from tokviz.core.encoders import default_registry
 

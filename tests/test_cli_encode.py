@@ -90,7 +90,7 @@ def test_stdin_is_read_exactly(text, capsys, monkeypatch):
 
 
 def test_stdin_through_a_real_pipe_keeps_the_final_newline():
-    code, out, err = run_proc(["encode", "-e", "o200k_base", "--json"], "값\n".encode("utf-8"))
+    code, out, err = run_proc(["encode", "-e", "o200k_base", "--json"], "값\n".encode())
     assert code == 0, err
     doc = json.loads(out)
     assert doc["tokens"][-1]["bytes"].endswith("0a") and doc["metrics"]["characters"] == 2

@@ -12,13 +12,26 @@ from hypothesis import strategies as st
 
 from tokviz import resources_dir
 from tokviz.core.compare import (
-    TextSet, alternative_segmentations, compare_corpus, compare_text, corpus_set, encode_outcome,
-    local_differences, overlap_of, sample_sets, vocab_overlap, vocabulary,
+    TextSet,
+    alternative_segmentations,
+    compare_corpus,
+    compare_text,
+    corpus_set,
+    encode_outcome,
+    local_differences,
+    overlap_of,
+    sample_sets,
+    vocab_overlap,
+    vocabulary,
 )
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 from tokviz.core.encoders.sentencepiece_train import (
-    DEMO_CONFIG, SentencePieceConfig, train_demo_model, train_model_bytes, train_sentencepiece,
+    DEMO_CONFIG,
+    SentencePieceConfig,
+    train_demo_model,
+    train_model_bytes,
+    train_sentencepiece,
 )
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import CorpusError, InvalidTextError, TokvizError

@@ -391,7 +391,7 @@ def test_ctrl_v_of_a_lone_surrogate_gets_the_message_and_keeps_the_text(qtbot, p
 
 def test_ctrl_v_of_ordinary_text_pastes_it(qtbot, panel):
     show(qtbot, panel, "x")
-    paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-8", "값 👨‍👩‍👧‍👦".encode("utf-8"))
+    paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-8", "값 👨‍👩‍👧‍👦".encode())
     paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-16", "\ufeff안녕".encode("utf-16-le"))
     assert panel.editor.toPlainText() == "x값 👨‍👩‍👧‍👦안녕"
     assert not panel.message_bar.isVisible()

@@ -11,8 +11,18 @@ import importlib
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractButton, QApplication, QDialog, QDialogButtonBox, QFileDialog, QMainWindow, QMessageBox,
-    QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget,
+    QAbstractButton,
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
 )
 
 from tokviz.ui import fonts, theme

@@ -43,7 +43,7 @@ def test_unknown_pattern_name_is_a_clear_error(genuine_rank_files):
 
 @pytest.mark.parametrize(
     "content",
-    [b'{"model": {"type": "BPE", "vocab": {}}}', b"\x89PNG\r\n\x1a\n\x00\x00", "안녕하세요\n".encode("utf-8")],
+    [b'{"model": {"type": "BPE", "vocab": {}}}', b"\x89PNG\r\n\x1a\n\x00\x00", "안녕하세요\n".encode()],
 )
 def test_unknown_format_says_what_was_expected(tmp_path, content):
     path = tmp_path / "mystery.bin"

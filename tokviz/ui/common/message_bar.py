@@ -3,7 +3,7 @@ action. Every panel uses this one (messages in the panel, never a traceback dial
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor

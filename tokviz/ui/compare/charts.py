@@ -6,7 +6,7 @@ Items are created once and updated with ``setOpts``/``setData`` (pyqtgraph's Plo
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtGui import QColor

@@ -28,7 +28,7 @@ from __future__ import annotations
 import threading
 import time
 import traceback
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
@@ -214,7 +214,7 @@ class TrainRun(QObject):
     being destroyed while running.
     """
 
-    _orphans: list["TrainRun"] = []
+    _orphans: list[TrainRun] = []
 
     def __init__(self, make_events: RunFactory, parent: QObject | None = None):
         super().__init__(parent)
