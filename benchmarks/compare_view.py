@@ -123,7 +123,8 @@ def main() -> int:
         panel.editor.blockSignals(False)
         t0 = time.perf_counter()
         preview_at = []
-        panel.rowsPreviewed.connect(lambda: (panel.view.repaint(), preview_at.append(time.perf_counter())))
+        # disconnected below, before the next round makes a new preview_at
+        panel.rowsPreviewed.connect(lambda: (panel.view.repaint(), preview_at.append(time.perf_counter())))  # noqa: B023
         panel.refresh_now()
         ok = wait_for(panel.rowsUpdated)
         panel.rowsPreviewed.disconnect()
@@ -161,12 +162,14 @@ def main() -> int:
 
         gc_pauses = []
 
-        def gc_timer(phase, info, _t=[0.0]):
+        gc_started = [0.0]
+
+        def gc_timer(phase, info):
             # the cyclic collector holds the GIL: its pauses stall the GUI thread too
             if phase == "start":
-                _t[0] = time.perf_counter()
+                gc_started[0] = time.perf_counter()
             else:
-                gc_pauses.append((time.perf_counter() - _t[0], info["generation"]))
+                gc_pauses.append((time.perf_counter() - gc_started[0], info["generation"]))
 
         gc.callbacks.append(gc_timer)
         beat = Heartbeat(10)

@@ -79,7 +79,7 @@ class Failing:
 @pytest.mark.parametrize("text", MIXED)
 def test_token_counts_equal_tiktoken(tiktoken_encoders, text):
     outcomes = compare_text(tiktoken_encoders, text)
-    for enc, out in zip(tiktoken_encoders, outcomes):
+    for enc, out in zip(tiktoken_encoders, outcomes, strict=True):
         assert out.ok
         genuine = enc.tiktoken.encode_ordinary(text)
         assert out.metrics.tokens == len(genuine)

@@ -143,7 +143,7 @@ def test_spans_tile_text_and_bytes():
     found = graphemes(text)
     data = text.encode("utf-8")
     assert found[0].start == 0 and found[0].byte_start == 0
-    for a, b in zip(found, found[1:]):
+    for a, b in zip(found, found[1:], strict=False):
         assert a.end == b.start and a.byte_end == b.byte_start
     assert found[-1].end == len(text) and found[-1].byte_end == len(data)
     for g in found:

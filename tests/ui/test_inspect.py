@@ -729,7 +729,7 @@ def test_a_zoom_while_the_worker_measures_does_not_leave_boxes_too_small(qtbot, 
         # what each box needs at the new scale: its text (hex pieces in their own font) plus padding
         need = CellMeasure(*view_fonts()[:2]).widths(view.cells)
         shown = [view.token_rect(c.token).width() for c in view.cells]
-        assert all(w >= n - 0.5 for w, n in zip(shown, need)), list(zip(view.shown_labels(), shown, need))
+        assert all(w >= n - 0.5 for w, n in zip(shown, need, strict=True)), list(zip(view.shown_labels(), shown, need, strict=True))
     finally:
         fonts.set_scale(1.0)
         panel.session.fontScaleChanged.emit(1.0)

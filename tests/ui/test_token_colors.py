@@ -71,7 +71,7 @@ def test_one_id_one_colour_everywhere_in_a_view(registry, dark):
     ids = registry.get("gpt2").encode(TEXTS[0] + " " + TEXTS[0]).ids
     colors = token_colors(ids, dark=dark)
     by_id: dict[int, set[str]] = {}
-    for tid, c in zip(ids, colors):
+    for tid, c in zip(ids, colors, strict=True):
         by_id.setdefault(tid, set()).add(c.name())
     assert all(len(names) == 1 for names in by_id.values())
     assert all(colors[k] == token_color(t, dark=dark) for k, t in enumerate(ids))

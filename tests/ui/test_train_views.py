@@ -167,7 +167,7 @@ def test_the_sample_highlights_the_occurrences_of_the_merge_just_made(trained):
 
 
 def _near(a: QColor, b: QColor, tol: int = 40) -> bool:
-    return all(abs(u - v) <= tol for u, v in zip(a.getRgb()[:3], b.getRgb()[:3]))
+    return all(abs(u - v) <= tol for u, v in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
 
 
 def test_repeated_pieces_in_the_probe_and_sample_are_told_apart_by_a_gap(trained, qtbot):
@@ -197,7 +197,7 @@ def test_repeated_pieces_in_the_probe_and_sample_are_told_apart_by_a_gap(trained
               if any(r.mark for r in panel.sample_view.line_runs(i))]
     for i in marked:
         runs = panel.sample_view.line_runs(i)
-        assert all(not b.mark or (a.bg == b.bg and not a.mark) for a, b in zip(runs, runs[1:]))
+        assert all(not b.mark or (a.bg == b.bg and not a.mark) for a, b in zip(runs, runs[1:], strict=False))
         assert len(panel.sample_view.mark_rects(i)) >= sum(r.mark for r in runs)
 
 

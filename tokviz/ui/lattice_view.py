@@ -82,7 +82,7 @@ def assign_lanes(spans: list[tuple[int, int]]) -> list[int]:
     out = [0] * len(spans)
     for i in sorted(range(len(spans)), key=lambda i: (spans[i][1] - spans[i][0], spans[i][0])):
         s, e = spans[i]
-        for lane, used in enumerate(lanes):
+        for lane, used in enumerate(lanes):  # noqa: B007 (the lane found is used after the break)
             if not any(used[s:e]):
                 break
         else:
@@ -190,7 +190,7 @@ class LatticeCanvas(QWidget):
             label_w.append(max(bfm.horizontalAdvance(piece), bfm.horizontalAdvance(lp)) + 2 * _PAD)
         # every label fits inside its arc: the cell is as wide as the tightest arc needs
         cell = max([cfm.horizontalAdvance(s) + 14 for s in lat.symbols] + [cfm.height() + 6])
-        for a, w in zip(lat.arcs, label_w):
+        for a, w in zip(lat.arcs, label_w, strict=True):
             cell = max(cell, (w + 2 * _INSET + 4) / (a.end - a.start))
         cell = math.ceil(cell)
         title_w = max([sfm.horizontalAdvance(s.title) for s in self.strips] + [0]) + 12

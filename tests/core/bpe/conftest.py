@@ -22,7 +22,7 @@ def single_spaced(text: str) -> str:
 def korean_text(lines: int = 600) -> str:
     """The first ``lines`` (at most 600) reviews of the Korean test corpus, each with its newline."""
     with NSMC.open(encoding="utf-8") as f:
-        return "".join(line for _, line in zip(range(lines), f))
+        return "".join(line for _, line in zip(range(lines), f, strict=False))
 
 
 def english_text() -> str:

@@ -174,7 +174,7 @@ class AlignedRowsView(QWidget):
         x = 0.0
         last_space = -1
         text = self.text
-        for k, (s, e) in enumerate(self._clusters):
+        for k, (s, _) in enumerate(self._clusters):
             w = self._cluster_w[k]
             if x + w > avail and k > start:
                 cut = last_space + 1 if last_space >= start else k

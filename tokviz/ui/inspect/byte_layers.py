@@ -504,7 +504,7 @@ class ByteLayersView(QWidget):
 
     def _paint_bytes(self, p, y, h, fg, dim) -> None:
         mid_h = QFontMetricsF(self._mid).height()
-        for s, role, owner in zip(self.layers.bytes, self.layers.byte_roles, self.layers.owners):
+        for s, role, owner in zip(self.layers.bytes, self.layers.byte_roles, self.layers.owners, strict=True):
             x0, x1 = self._x(s.col_start) + 2, self._x(s.col_end) - 2
             r = QRectF(x0, y, x1 - x0, h - 6)
             self._rects.append((r, s.tooltip))

@@ -62,7 +62,7 @@ def screenshot_selection(encoding: Encoding, demo: bool) -> tuple[int, int]:
         last = encoding.tokens_at_char(3)
         if first and last:
             return first[0], last[-1]
-    for i, t in enumerate(encoding.tokens):
+    for t in encoding.tokens:
         if t.partial:
             owners = encoding.tokens_at_char(t.start)
             return owners[0], owners[-1]

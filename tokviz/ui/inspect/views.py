@@ -95,7 +95,7 @@ class CountsBar(QWidget):
         self.columns = len(self.FIELDS)
         titles = [self.tr("tokens"), self.tr("characters"), self.tr("bytes"), self.tr("words"),
                   self.tr("chars / token"), self.tr("bytes / token"), self.tr("partial-char tokens")]
-        for (key, _), title in zip(self.FIELDS, titles):
+        for (key, _), title in zip(self.FIELDS, titles, strict=True):
             cell = QWidget()
             box = QVBoxLayout(cell)
             box.setContentsMargins(0, 0, 0, 0)

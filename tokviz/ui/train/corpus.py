@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-# Decoding a block holds the GIL in the worker thread; 256 KB takes well under a millisecond.
-CORPUS_BLOCK_BYTES = 1 << 18
-
 import regex
 from PySide6.QtCore import QCoreApplication
 
 import tokviz
+
+# Decoding a block holds the GIL in the worker thread; 256 KB takes well under a millisecond.
+CORPUS_BLOCK_BYTES = 1 << 18
 
 
 def demo_corpus_path() -> Path:
