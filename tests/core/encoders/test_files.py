@@ -22,7 +22,8 @@ def test_sentencepiece_model_recognised_by_content_not_name(tmp_path):
     assert encoder.encode("안녕").ids == open_model_file(src).encode("안녕").ids
 
 
-def test_rank_file_recognised_by_content_and_split_with_the_chosen_pattern(tmp_path, genuine_rank_files, tokviz_tiktoken):
+def test_rank_file_recognised_by_content_and_split_with_the_chosen_pattern(tmp_path, genuine_rank_files,
+                                                                          tokviz_tiktoken):
     disguised = tmp_path / "ranks.model"
     disguised.write_bytes(genuine_rank_files["cl100k_base"].read_bytes())
     encoder = open_model_file(disguised)
