@@ -230,7 +230,8 @@ def test_lone_surrogate_is_a_message(qtbot, session):
 
 def test_corpus_table_fills_with_progress(qtbot, session):
     panel = make_panel(qtbot, session, ["gpt2", "o200k_base"])
-    sets = [TextSet("korean", tuple(f"{i}번째 문장입니다" for i in range(300))), TextSet("english", ("hello world",) * 50)]
+    sets = [TextSet("korean", tuple(f"{i}번째 문장입니다" for i in range(300))),
+            TextSet("english", ("hello world",) * 50)]
     progress = []
     with qtbot.waitSignal(panel.corpusFinished, timeout=30000) as blocker:
         panel.run_corpus(sets)

@@ -123,7 +123,8 @@ def test_token_view_and_byte_layers_outline_the_marked_neighbour(qtbot):
         return [shot.pixelColor(x, r.center().y()).lightnessF() for x in range(r.left(), r.left() + 4)]
 
     # the token row draws the same ring: none on the first "!!…" box, a dark one on its twin
-    assert min(layer_ring_pixels(0)) > 0.5 and min(layer_ring_pixels(1)) < 0.4, (layer_ring_pixels(0), layer_ring_pixels(1))
+    assert min(layer_ring_pixels(0)) > 0.5 and min(layer_ring_pixels(1)) < 0.4, \
+        (layer_ring_pixels(0), layer_ring_pixels(1))
 
 
 def test_contrast_ratio_and_readable_text_on_known_colours():

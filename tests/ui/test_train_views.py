@@ -282,7 +282,8 @@ def test_vocabulary_table_shows_whitespace_like_the_inspector_and_the_whole_hex(
     model = panel.vocab_model
     rows = {model.step_at(r).new_bytes: r for r in range(model.rowCount())}
     newline = next(b for b in rows if b.endswith(b".\n"))
-    assert model.index(rows[newline], 1).data() == visible_piece(newline.decode()) and "↵" in visible_piece(newline.decode())
+    shown = visible_piece(newline.decode())
+    assert model.index(rows[newline], 1).data() == shown and "↵" in shown
     spaced = next(b for b in rows if b.startswith(b" ") and len(b) > 1 and _whole_characters(b))
     assert model.index(rows[spaced], 1).data() == "·" + spaced.decode()[1:]
     longest = max(rows, key=len)

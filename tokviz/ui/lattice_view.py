@@ -206,7 +206,8 @@ class LatticeCanvas(QWidget):
         height = strips_top + len(self.strips) * (strip_h + 4) + _MARGIN
         width = left + n * cell + _MARGIN
         g.update(cell=cell, left=left, box_h=box_h, lane_h=lane_h, top=top, char_top=char_top, char_h=char_h,
-                 strip_h=strip_h, strips_top=strips_top, label_w=label_w, size=QSize(math.ceil(width), math.ceil(height)))
+                 strip_h=strip_h, strips_top=strips_top, label_w=label_w,
+                 size=QSize(math.ceil(width), math.ceil(height)))
         self._geometry = g
         self.setFixedSize(g["size"])
         self.update()
@@ -278,7 +279,8 @@ class LatticeCanvas(QWidget):
                 a = self.lattice.arcs[i]
                 chars = "".join(self.lattice.symbols[a.start:a.end])
                 tip = self.tr("{piece} (id {id}) over “{chars}”: log P = {lp}, P = {p}").format(
-                    piece=a.piece, id=a.token_id, chars=chars, lp=log_prob_text(a.log_prob), p=f"{math.exp(a.log_prob):.3g}")
+                    piece=a.piece, id=a.token_id, chars=chars, lp=log_prob_text(a.log_prob),
+                    p=f"{math.exp(a.log_prob):.3g}")
                 if a.unknown:
                     tip += " " + self.tr("(no piece covers this character: the unknown piece's score)")
                 QToolTip.showText(ev.globalPos(), tip, self)

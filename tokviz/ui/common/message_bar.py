@@ -44,7 +44,8 @@ class MessageBar(QFrame):
 
     def show_message(self, text: str, level: str = "error", action: str | None = None,
                      callback: Callable[[], None] | None = None) -> None:
-        """Show ``text`` at ``level`` ("error", "warning", "info", "success"); ``action`` names a button that calls ``callback``."""
+        """Show ``text`` at ``level`` ("error", "warning", "info", "success"); ``action`` names a button
+        that calls ``callback``."""
         bg, fg = LEVEL_COLORS[level]
         self.setStyleSheet(f"#messageBar {{ background: {bg}; border-radius: 4px; }} "
                            f"#messageBar QLabel {{ color: {fg}; }}")

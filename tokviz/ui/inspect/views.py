@@ -65,7 +65,8 @@ class DetailsBox(QPlainTextEdit):
         self.viewport().setForegroundRole(QPalette.ColorRole.WindowText)
         self.setForegroundRole(QPalette.ColorRole.WindowText)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
 
     def setText(self, text: str) -> None:  # noqa: N802 (QLabel's name, which callers know)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap if "\n" in text

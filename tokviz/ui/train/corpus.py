@@ -36,7 +36,8 @@ class CorpusSource:
 
     @classmethod
     def demo(cls) -> CorpusSource:
-        return cls("demo", QCoreApplication.translate("CorpusSource", "Demo corpus (built-in)"), path=demo_corpus_path())
+        return cls("demo", QCoreApplication.translate("CorpusSource", "Demo corpus (built-in)"),
+                   path=demo_corpus_path())
 
     @classmethod
     def file(cls, path: str | os.PathLike) -> CorpusSource:
@@ -46,7 +47,8 @@ class CorpusSource:
     @classmethod
     def paste(cls, text: str) -> CorpusSource:
         first = text.strip().splitlines()[0][:30] if text.strip() else ""
-        return cls("paste", QCoreApplication.translate("CorpusSource", "Pasted: {first}…").format(first=first), text=text)
+        label = QCoreApplication.translate("CorpusSource", "Pasted: {first}…").format(first=first)
+        return cls("paste", label, text=text)
 
     def with_replacement(self) -> CorpusSource:
         return CorpusSource(self.kind, self.label, self.path, self.text, "replace")

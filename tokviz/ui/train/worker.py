@@ -146,7 +146,8 @@ class TrainWorker(QObject):
                         finished = Finished("cancelled", self.merges_seen, _cancelled_message())
                         break
             else:
-                finished = Finished("exhausted", self.merges_seen, QCoreApplication.translate("TrainWorker", "The trainer stopped."))
+                finished = Finished("exhausted", self.merges_seen,
+                                    QCoreApplication.translate("TrainWorker", "The trainer stopped."))
         except TokvizError as err:
             flush()
             self.failed.emit(str(err), _is_invalid_utf8(err))
