@@ -169,7 +169,7 @@ def main() -> None:
     for n in sizes:
         vocab = hf_vocab_size(corpus, n)
         rounds = args.rounds if n == args.merges else 1
-        for r in range(rounds):
+        for _ in range(rounds):
             pairs = [
                 ("char", tokviz_cmd(corpus, "char", n), "HF tokenizers BpeTrainer",
                  [sys.executable, "benchmarks/bpe_peers.py", "hf-char", str(corpus), str(vocab)]),

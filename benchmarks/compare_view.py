@@ -123,7 +123,9 @@ def main() -> int:
         panel.editor.blockSignals(False)
         t0 = time.perf_counter()
         preview_at = []
-        panel.rowsPreviewed.connect(lambda: (panel.view.repaint(), preview_at.append(time.perf_counter())))
+        # disconnected below, before the next round makes a new preview_at
+        panel.rowsPreviewed.connect(
+            lambda: (panel.view.repaint(), preview_at.append(time.perf_counter())))  # noqa: B023
         panel.refresh_now()
         ok = wait_for(panel.rowsUpdated)
         panel.rowsPreviewed.disconnect()
@@ -161,12 +163,14 @@ def main() -> int:
 
         gc_pauses = []
 
-        def gc_timer(phase, info, _t=[0.0]):
+        gc_started = [0.0]
+
+        def gc_timer(phase, info):
             # the cyclic collector holds the GIL: its pauses stall the GUI thread too
             if phase == "start":
-                _t[0] = time.perf_counter()
+                gc_started[0] = time.perf_counter()
             else:
-                gc_pauses.append((time.perf_counter() - _t[0], info["generation"]))
+                gc_pauses.append((time.perf_counter() - gc_started[0], info["generation"]))
 
         gc.callbacks.append(gc_timer)
         beat = Heartbeat(10)
@@ -186,8 +190,10 @@ def main() -> int:
         print(f"corpus comparison: {os.path.basename(args.corpus)} ({len(text_set.texts):,} lines, "
               f"{text_set.characters:,} chars) x 4 encoders")
         print(f"  total {total:.1f} s, {len(progress_events)} progress updates, "
-              f"heartbeat max gap {beat.max_gap * 1000:.0f} ms (at {beat.max_at:.1f} s), p99 {p99:.0f} ms (10 ms timer)")
-        print(f"  garbage collections: {len(gc_pauses)}, longest {worst_gc[0] * 1000:.0f} ms (generation {worst_gc[1]})")
+              f"heartbeat max gap {beat.max_gap * 1000:.0f} ms (at {beat.max_at:.1f} s), "
+              f"p99 {p99:.0f} ms (10 ms timer)")
+        print(f"  garbage collections: {len(gc_pauses)}, "
+              f"longest {worst_gc[0] * 1000:.0f} ms (generation {worst_gc[1]})")
         for c in panel.corpus_totals:
             print(f"    {c.encoder:<16} tokens {c.tokens:>9,}  chars/token {c.chars_per_token:.2f}  "
                   f"partial {c.partial_tokens:,}  fallback {c.fallback_tokens:,}")

@@ -1,6 +1,7 @@
 """How much does training in the Train panel stall the GUI, and how much slower is it than the core?
 
-    QT_QPA_PLATFORM=offscreen python benchmarks/gui_stall.py --corpus ../shared/corpora/nsmc_train_150k.txt --merges 3000
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui_stall.py \
+        --corpus ../shared/corpora/nsmc_train_150k.txt --merges 3000
 
 Trains in the real panel (worker thread, batched events, the frame timer redrawing everything at
 "as fast as possible" speed) while a 10 ms heartbeat QTimer runs on the main thread. A stall is how

@@ -33,7 +33,8 @@ def test_mistral_v3_json_equals_mistral_common(messages, capsys):
     assert [t["id"] for t in doc["tokens"]] == ref.tokens
     assert doc["template"] == "mistral-v3" and doc["total"] == len(ref.tokens)
     # the encode --json schema, and per-message counts that add up with the template's overhead
-    assert set(doc["tokens"][0]) == {"id", "bytes", "piece", "byte_start", "byte_end", "start", "end", "partial", "kind"}
+    assert set(doc["tokens"][0]) == {"id", "bytes", "piece", "byte_start", "byte_end", "start", "end", "partial",
+                                     "kind"}
     assert [m["role"] for m in doc["messages"]] == ["system", "user"]
     assert sum(m["tokens"] for m in doc["messages"]) + doc["overhead"] == doc["total"]
     assert all(m["tokens"] > 0 for m in doc["messages"])

@@ -19,7 +19,7 @@ NSMC = Path(__file__).resolve().parent / "data" / "nsmc_ko_600.txt"
 def corpus(tmp_path):
     path = tmp_path / "reviews.txt"
     with NSMC.open(encoding="utf-8") as f:
-        path.write_text("".join(line for _, line in zip(range(300), f)), encoding="utf-8")
+        path.write_text("".join(line for _, line in zip(range(300), f, strict=False)), encoding="utf-8")
     return path
 
 

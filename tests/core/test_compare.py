@@ -12,13 +12,26 @@ from hypothesis import strategies as st
 
 from tokviz import resources_dir
 from tokviz.core.compare import (
-    TextSet, alternative_segmentations, compare_corpus, compare_text, corpus_set, encode_outcome,
-    local_differences, overlap_of, sample_sets, vocab_overlap, vocabulary,
+    TextSet,
+    alternative_segmentations,
+    compare_corpus,
+    compare_text,
+    corpus_set,
+    encode_outcome,
+    local_differences,
+    overlap_of,
+    sample_sets,
+    vocab_overlap,
+    vocabulary,
 )
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 from tokviz.core.encoders.sentencepiece_train import (
-    DEMO_CONFIG, SentencePieceConfig, train_demo_model, train_model_bytes, train_sentencepiece,
+    DEMO_CONFIG,
+    SentencePieceConfig,
+    train_demo_model,
+    train_model_bytes,
+    train_sentencepiece,
 )
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import CorpusError, InvalidTextError, TokvizError
@@ -66,7 +79,7 @@ class Failing:
 @pytest.mark.parametrize("text", MIXED)
 def test_token_counts_equal_tiktoken(tiktoken_encoders, text):
     outcomes = compare_text(tiktoken_encoders, text)
-    for enc, out in zip(tiktoken_encoders, outcomes):
+    for enc, out in zip(tiktoken_encoders, outcomes, strict=True):
         assert out.ok
         genuine = enc.tiktoken.encode_ordinary(text)
         assert out.metrics.tokens == len(genuine)

@@ -133,7 +133,8 @@ def test_tiktoken_columns_equal_tokens_built_from_tiktokens_own_bytes():
         ids = enc.ids
         kinds = ["special" if i in encoder.special_tokens().values() and allow else "normal" for i in ids]
         reference = Encoding.from_byte_tokens("cl100k_base", text,
-                                              zip(ids, encoder.tiktoken.decode_tokens_bytes(ids)), kinds=kinds)
+                                              zip(ids, encoder.tiktoken.decode_tokens_bytes(ids), strict=True),
+                                              kinds=kinds)
         assert enc.tokens == reference.tokens and enc.round_trip_exact()
         assert enc.kind_counts()["special"] == (1 if allow else 0)
 

@@ -11,16 +11,17 @@ import pytest
 
 tokenizers = pytest.importorskip("tokenizers")
 
-from tokviz.core.bpe.events import TrainerConfig
-from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.core.hf_export import tokenizer_json, write_tokenizer_json
+# after the skip: hf_export needs the tokenizers library
+from tokviz.core.bpe.events import TrainerConfig  # noqa: E402
+from tokviz.core.bpe.trainer import BPETrainer  # noqa: E402
+from tokviz.core.hf_export import tokenizer_json, write_tokenizer_json  # noqa: E402
 
 NSMC = Path(__file__).resolve().parents[1] / "data" / "nsmc_ko_600.txt"
 
 
 def _korean(lines: int) -> list[str]:
     with NSMC.open(encoding="utf-8") as f:
-        return [line for _, line in zip(range(lines), f)]
+        return [line for _, line in zip(range(lines), f, strict=False)]
 
 
 def _code() -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tokviz.core.encoding import Encoding
 from tokviz.core import metrics
+from tokviz.core.encoding import Encoding
 from tokviz.core.metrics import count_words, measure, round_trip_diff
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tokviz.core.errors import InvalidTextError
 from tokviz.core.unicode import (
@@ -142,7 +143,7 @@ def test_spans_tile_text_and_bytes():
     found = graphemes(text)
     data = text.encode("utf-8")
     assert found[0].start == 0 and found[0].byte_start == 0
-    for a, b in zip(found, found[1:]):
+    for a, b in zip(found, found[1:], strict=False):
         assert a.end == b.start and a.byte_end == b.byte_start
     assert found[-1].end == len(text) and found[-1].byte_end == len(data)
     for g in found:
@@ -167,7 +168,7 @@ def test_code_points_names_labels_and_bytes():
     ]
     assert [c.category for c in cps] == ["Ll", "Lo", "Cc", "So", "Cc"]
     assert [(c.byte_start, c.byte_end) for c in cps] == [(0, 1), (1, 4), (4, 5), (5, 9), (9, 11)]
-    assert cps[1].utf8 == "값".encode("utf-8") and cps[3].codepoint == 0x1F600
+    assert cps[1].utf8 == "값".encode() and cps[3].codepoint == 0x1F600
 
 
 def test_unnamed_code_points_get_labels():

@@ -50,7 +50,7 @@ class NaiveTrainer:
                 time.sleep(self.delay)
             pairs: Counter = Counter()
             for w, c in words.items():
-                for p in zip(w, w[1:]):
+                for p in zip(w, w[1:], strict=False):
                     pairs[p] += c
             if not pairs:
                 yield Finished("exhausted", step - 1)

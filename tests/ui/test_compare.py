@@ -230,7 +230,8 @@ def test_lone_surrogate_is_a_message(qtbot, session):
 
 def test_corpus_table_fills_with_progress(qtbot, session):
     panel = make_panel(qtbot, session, ["gpt2", "o200k_base"])
-    sets = [TextSet("korean", tuple(f"{i}번째 문장입니다" for i in range(300))), TextSet("english", ("hello world",) * 50)]
+    sets = [TextSet("korean", tuple(f"{i}번째 문장입니다" for i in range(300))),
+            TextSet("english", ("hello world",) * 50)]
     progress = []
     with qtbot.waitSignal(panel.corpusFinished, timeout=30000) as blocker:
         panel.run_corpus(sets)
@@ -326,7 +327,7 @@ def test_long_text_shows_its_first_part_first_and_tokens_agree(qtbot, session):
     cut = preview_cut(text)
     full = [r.data.encoding for r in panel.view.rows]
     assert full[0].text == text
-    for head, whole in zip(previews[0], full):
+    for head, whole in zip(previews[0], full, strict=True):
         assert head.text == text[:cut]
         n = len(head.tokens)
         same = head.ids[:n - 1] == whole.ids[:n - 1]  # SentencePiece drops the trailing newline's ▁
@@ -351,7 +352,7 @@ def test_an_edit_of_a_long_text_updates_at_once_without_a_preview(qtbot, session
     edited = text[:middle] + "값 x" + text[middle:]
     shown(panel, qtbot, lambda: panel.set_text(edited))
     assert not previews
-    for row, name in zip(panel.view.rows, names):
+    for row, name in zip(panel.view.rows, names, strict=True):
         assert row.data.encoding.ids == session.registry.get(name).encode(edited).ids, name
     # a different long text (a paste) starts with its first part again
     shown(panel, qtbot, lambda: panel.set_text("new words 👋🏽 12\n" * 300))

@@ -64,7 +64,7 @@ def test_ts_reader_handles_comments_plurals_entities_and_unfinished(tmp_path):
 <message><source>Empty</source><translation type="unfinished"></translation></message>
 <message><source>Gone</source><translation type="vanished">사라짐</translation></message>
 </context></TS>
-""", encoding="utf-8")
+""", encoding="utf-8")  # noqa: E501 (a .ts file as Qt writes it, one message a line)
     t = TsTranslator(ts)
     assert t.translate("W", "&Open") == "열기(&O)"
     assert t.translate("W", "Open", "state") == "열림" and t.translate("W", "Open", "verb") == "열기"

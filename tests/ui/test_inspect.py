@@ -271,7 +271,8 @@ def test_byte_layers_of_a_family_emoji_show_every_owner(qtbot, panel, registry):
     assert len(layers.code_points) == 7
     assert [c.label for c in layers.code_points][1] == "⟨ZWJ⟩"
     assert layers.columns == 25
-    # cl100k: " F0 9F 91" | A8 | E2 80 | 8D | F0 9F | 91 | A9 | E2 80 | 8D | F0 9F | 91 | A7 | E2 80 | 8D | F0 9F | 91 | A6
+    # cl100k: " F0 9F 91" | A8 | E2 80 | 8D | F0 9F | 91 | A9 | E2 80 | 8D | F0 9F | 91 | A7 | E2 80 | 8D
+    #         | F0 9F | 91 | A6
     assert layers.byte_start == 4
     assert layers.owners == [1, 1, 1, 2, 3, 3, 4, 5, 5, 6, 7, 8, 8, 9, 10, 10, 11, 12, 13, 13, 14, 15, 15, 16, 17]
     assert panel.layers_view.row_labels("Token id") == [
@@ -391,7 +392,7 @@ def test_ctrl_v_of_a_lone_surrogate_gets_the_message_and_keeps_the_text(qtbot, p
 
 def test_ctrl_v_of_ordinary_text_pastes_it(qtbot, panel):
     show(qtbot, panel, "x")
-    paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-8", "값 👨‍👩‍👧‍👦".encode("utf-8"))
+    paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-8", "값 👨‍👩‍👧‍👦".encode())
     paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-16", "\ufeff안녕".encode("utf-16-le"))
     assert panel.editor.toPlainText() == "x값 👨‍👩‍👧‍👦안녕"
     assert not panel.message_bar.isVisible()
@@ -729,7 +730,8 @@ def test_a_zoom_while_the_worker_measures_does_not_leave_boxes_too_small(qtbot, 
         # what each box needs at the new scale: its text (hex pieces in their own font) plus padding
         need = CellMeasure(*view_fonts()[:2]).widths(view.cells)
         shown = [view.token_rect(c.token).width() for c in view.cells]
-        assert all(w >= n - 0.5 for w, n in zip(shown, need)), list(zip(view.shown_labels(), shown, need))
+        assert all(w >= n - 0.5 for w, n in zip(shown, need, strict=True)), \
+            list(zip(view.shown_labels(), shown, need, strict=True))
     finally:
         fonts.set_scale(1.0)
         panel.session.fontScaleChanged.emit(1.0)

@@ -178,7 +178,7 @@ def test_lanes_hold_no_overlapping_spans(spans):
     spans = [(s, s + n) for s, n in spans]
     spans = list(dict.fromkeys(spans))
     lanes = assign_lanes(spans)
-    for (a, la), (b, lb) in itertools.combinations(zip(spans, lanes), 2):
+    for (a, la), (b, lb) in itertools.combinations(zip(spans, lanes, strict=True), 2):
         if la == lb:
             assert a[1] <= b[0] or b[1] <= a[0]
     # each span is in the lowest lane it fits, given the shorter spans placed before it

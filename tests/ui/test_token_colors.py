@@ -71,7 +71,7 @@ def test_one_id_one_colour_everywhere_in_a_view(registry, dark):
     ids = registry.get("gpt2").encode(TEXTS[0] + " " + TEXTS[0]).ids
     colors = token_colors(ids, dark=dark)
     by_id: dict[int, set[str]] = {}
-    for tid, c in zip(ids, colors):
+    for tid, c in zip(ids, colors, strict=True):
         by_id.setdefault(tid, set()).add(c.name())
     assert all(len(names) == 1 for names in by_id.values())
     assert all(colors[k] == token_color(t, dark=dark) for k, t in enumerate(ids))
@@ -123,7 +123,8 @@ def test_token_view_and_byte_layers_outline_the_marked_neighbour(qtbot):
         return [shot.pixelColor(x, r.center().y()).lightnessF() for x in range(r.left(), r.left() + 4)]
 
     # the token row draws the same ring: none on the first "!!…" box, a dark one on its twin
-    assert min(layer_ring_pixels(0)) > 0.5 and min(layer_ring_pixels(1)) < 0.4, (layer_ring_pixels(0), layer_ring_pixels(1))
+    assert min(layer_ring_pixels(0)) > 0.5 and min(layer_ring_pixels(1)) < 0.4, \
+        (layer_ring_pixels(0), layer_ring_pixels(1))
 
 
 def test_contrast_ratio_and_readable_text_on_known_colours():

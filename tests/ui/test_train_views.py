@@ -167,7 +167,7 @@ def test_the_sample_highlights_the_occurrences_of_the_merge_just_made(trained):
 
 
 def _near(a: QColor, b: QColor, tol: int = 40) -> bool:
-    return all(abs(u - v) <= tol for u, v in zip(a.getRgb()[:3], b.getRgb()[:3]))
+    return all(abs(u - v) <= tol for u, v in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
 
 
 def test_repeated_pieces_in_the_probe_and_sample_are_told_apart_by_a_gap(trained, qtbot):
@@ -197,7 +197,7 @@ def test_repeated_pieces_in_the_probe_and_sample_are_told_apart_by_a_gap(trained
               if any(r.mark for r in panel.sample_view.line_runs(i))]
     for i in marked:
         runs = panel.sample_view.line_runs(i)
-        assert all(not b.mark or (a.bg == b.bg and not a.mark) for a, b in zip(runs, runs[1:]))
+        assert all(not b.mark or (a.bg == b.bg and not a.mark) for a, b in zip(runs, runs[1:], strict=False))
         assert len(panel.sample_view.mark_rects(i)) >= sum(r.mark for r in runs)
 
 
@@ -282,7 +282,8 @@ def test_vocabulary_table_shows_whitespace_like_the_inspector_and_the_whole_hex(
     model = panel.vocab_model
     rows = {model.step_at(r).new_bytes: r for r in range(model.rowCount())}
     newline = next(b for b in rows if b.endswith(b".\n"))
-    assert model.index(rows[newline], 1).data() == visible_piece(newline.decode()) and "↵" in visible_piece(newline.decode())
+    shown = visible_piece(newline.decode())
+    assert model.index(rows[newline], 1).data() == shown and "↵" in shown
     spaced = next(b for b in rows if b.startswith(b" ") and len(b) > 1 and _whole_characters(b))
     assert model.index(rows[spaced], 1).data() == "·" + spaced.decode()[1:]
     longest = max(rows, key=len)

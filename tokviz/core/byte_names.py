@@ -321,7 +321,7 @@ def name_merge(
     '것 byte 1 of 3 + 것 byte 2 of 3 → 것 bytes 1–2 of 3'
     >>> name_merge(b"\\xea", b"\\xb2").text
     'byte 1 of 3 of one of 검–겿 (U+AC80–U+ACBF) + byte 2 of 3 of one of 검–겿 (U+AC80–U+ACBF) → bytes 1–2 of 3 of one of 검–겿 (U+AC80–U+ACBF)'
-    """
+    """  # noqa: E501 (a doctest's expected output line cannot be wrapped)
     new_parts = byte_parts(left + right, before=before, after=after, guesser=guesser)
     left_parts: list[BytePart] = []
     right_parts: list[BytePart] = []

@@ -22,7 +22,7 @@ Merge 3: ##g + ##s → ##gs. WordPiece merges the pair with the highest score fr
 >>> ko = {"The vocabulary now holds {size:,} tokens.": "이제 어휘에 토큰이 {size:,}개 있습니다."}
 >>> describe(e).sentences[-1].render(lambda context, s: ko.get(s, s))
 '이제 어휘에 토큰이 31개 있습니다.'
-"""
+"""  # noqa: E501 (a doctest's expected output line cannot be wrapped)
 
 from __future__ import annotations
 
@@ -96,7 +96,8 @@ def _wordpiece(e: WordPieceStep) -> StepText:
                   {"pair": e.pair_count, "left_count": e.left_count, "right_count": e.right_count, "score": e.score})]
     names = {"left": e.left, "right": e.right, "new": e.new_piece}
     if e.pair_count == e.left_count == e.right_count:
-        s.append(Sentence("{left} and {right} never appear apart, so the score is as high as their count allows.", names))
+        s.append(Sentence("{left} and {right} never appear apart, so the score is as high as their count allows.",
+                          names))
     elif e.pair_count == e.right_count:
         s.append(Sentence("Every {right} comes right after {left}.", names))
     elif e.pair_count == e.left_count:

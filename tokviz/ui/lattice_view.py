@@ -82,7 +82,7 @@ def assign_lanes(spans: list[tuple[int, int]]) -> list[int]:
     out = [0] * len(spans)
     for i in sorted(range(len(spans)), key=lambda i: (spans[i][1] - spans[i][0], spans[i][0])):
         s, e = spans[i]
-        for lane, used in enumerate(lanes):
+        for lane, used in enumerate(lanes):  # noqa: B007 (the lane found is used after the break)
             if not any(used[s:e]):
                 break
         else:
@@ -190,7 +190,7 @@ class LatticeCanvas(QWidget):
             label_w.append(max(bfm.horizontalAdvance(piece), bfm.horizontalAdvance(lp)) + 2 * _PAD)
         # every label fits inside its arc: the cell is as wide as the tightest arc needs
         cell = max([cfm.horizontalAdvance(s) + 14 for s in lat.symbols] + [cfm.height() + 6])
-        for a, w in zip(lat.arcs, label_w):
+        for a, w in zip(lat.arcs, label_w, strict=True):
             cell = max(cell, (w + 2 * _INSET + 4) / (a.end - a.start))
         cell = math.ceil(cell)
         title_w = max([sfm.horizontalAdvance(s.title) for s in self.strips] + [0]) + 12
@@ -206,7 +206,8 @@ class LatticeCanvas(QWidget):
         height = strips_top + len(self.strips) * (strip_h + 4) + _MARGIN
         width = left + n * cell + _MARGIN
         g.update(cell=cell, left=left, box_h=box_h, lane_h=lane_h, top=top, char_top=char_top, char_h=char_h,
-                 strip_h=strip_h, strips_top=strips_top, label_w=label_w, size=QSize(math.ceil(width), math.ceil(height)))
+                 strip_h=strip_h, strips_top=strips_top, label_w=label_w,
+                 size=QSize(math.ceil(width), math.ceil(height)))
         self._geometry = g
         self.setFixedSize(g["size"])
         self.update()
@@ -278,7 +279,8 @@ class LatticeCanvas(QWidget):
                 a = self.lattice.arcs[i]
                 chars = "".join(self.lattice.symbols[a.start:a.end])
                 tip = self.tr("{piece} (id {id}) over “{chars}”: log P = {lp}, P = {p}").format(
-                    piece=a.piece, id=a.token_id, chars=chars, lp=log_prob_text(a.log_prob), p=f"{math.exp(a.log_prob):.3g}")
+                    piece=a.piece, id=a.token_id, chars=chars, lp=log_prob_text(a.log_prob),
+                    p=f"{math.exp(a.log_prob):.3g}")
                 if a.unknown:
                     tip += " " + self.tr("(no piece covers this character: the unknown piece's score)")
                 QToolTip.showText(ev.globalPos(), tip, self)

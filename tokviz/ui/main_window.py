@@ -11,8 +11,18 @@ import importlib
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractButton, QApplication, QDialog, QDialogButtonBox, QFileDialog, QMainWindow, QMessageBox,
-    QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget,
+    QAbstractButton,
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
 )
 
 from tokviz.ui import fonts, theme
@@ -132,9 +142,11 @@ class MainWindow(QMainWindow):
 
         view_menu = bar.addMenu(self.tr("&View"))
         for i, (view, (title, _, _)) in enumerate(PANELS.items()):
-            view_menu.addAction(self._action(self.tr(title), lambda _=False, v=view: self.show_view(v), f"Ctrl+{i + 1}"))
+            view_menu.addAction(self._action(self.tr(title), lambda _=False, v=view: self.show_view(v),
+                                             f"Ctrl+{i + 1}"))
         view_menu.addSeparator()
-        self.presentation_action = self._action(self.tr("&Presentation mode"), self.toggle_presentation, "F11", checkable=True)
+        self.presentation_action = self._action(self.tr("&Presentation mode"), self.toggle_presentation, "F11",
+                                                checkable=True)
         view_menu.addAction(self.presentation_action)
         pace_menu = view_menu.addMenu(self.tr("Presentation p&ace"))
         pace_menu.setToolTip(self.tr("How fast training plays by itself in presentation mode"))
@@ -148,12 +160,14 @@ class MainWindow(QMainWindow):
             pace_menu.addAction(act)
             self.pace_actions[pace] = act
         view_menu.addAction(self._action(self.tr("Zoom &in"), lambda: self.zoom(1.1), QKeySequence.StandardKey.ZoomIn))
-        view_menu.addAction(self._action(self.tr("Zoom &out"), lambda: self.zoom(1 / 1.1), QKeySequence.StandardKey.ZoomOut))
+        view_menu.addAction(self._action(self.tr("Zoom &out"), lambda: self.zoom(1 / 1.1),
+                                         QKeySequence.StandardKey.ZoomOut))
         view_menu.addAction(self._action(self.tr("&Reset zoom"), lambda: self.set_font_scale(1.0), "Ctrl+0"))
         theme_menu = view_menu.addMenu(self.tr("&Theme"))
         group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
-        for name, label in (("system", self.tr("Follow &system")), ("light", self.tr("&Light")), ("dark", self.tr("&Dark"))):
+        themes = (("system", self.tr("Follow &system")), ("light", self.tr("&Light")), ("dark", self.tr("&Dark")))
+        for name, label in themes:
             act = self._action(label, lambda _=False, n=name: self.set_theme(n), checkable=True)
             group.addAction(act)
             theme_menu.addAction(act)
@@ -199,7 +213,9 @@ class MainWindow(QMainWindow):
         if focus is not None and (focus is panel or panel.isAncestorOf(focus)):
             return
         target = panel.focusWidget()
-        (target if target is not None and panel.isAncestorOf(target) else panel).setFocus(Qt.FocusReason.OtherFocusReason)
+        if target is None or not panel.isAncestorOf(target):
+            target = panel
+        target.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def current_panel(self) -> QWidget:
         return self.tabs.currentWidget()
@@ -235,7 +251,8 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.tr("Cannot open model"), problem)
             return False
         self.session.add_encoder(encoder)
-        self.statusBar().showMessage(self.tr("Added encoder {name} ({size} tokens)").format(name=encoder.name, size=f"{encoder.vocab_size:,}"), 5000)
+        self.statusBar().showMessage(self.tr("Added encoder {name} ({size} tokens)").format(
+            name=encoder.name, size=f"{encoder.vocab_size:,}"), 5000)
         return True
 
     def set_theme(self, name: str) -> None:
@@ -420,7 +437,8 @@ def about_html(session: Session) -> str:
     versions += "".join(row(html.escape(k), html.escape(v)) for k, v in rows)
     encoders = row("", *(html.escape(h) for h in (
         QCoreApplication.translate("MainWindow", "Encoder"), QCoreApplication.translate("MainWindow", "Family"),
-        QCoreApplication.translate("MainWindow", "Tokens"), QCoreApplication.translate("MainWindow", "Data source"))), tag="th")
+        QCoreApplication.translate("MainWindow", "Tokens"), QCoreApplication.translate("MainWindow", "Data source"))),
+        tag="th")
     for st in session.registry.statuses():
         mark = "✓" if st.available else "✗"
         tip = (QCoreApplication.translate("MainWindow", "available") if st.available

@@ -23,7 +23,7 @@ ratio, CIE L*a*b* and CIEDE2000, a readable text colour on a background) lives h
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from PySide6.QtGui import QColor
 

@@ -22,7 +22,7 @@ def single_spaced(text: str) -> str:
 def korean_text(lines: int = 600) -> str:
     """The first ``lines`` (at most 600) reviews of the Korean test corpus, each with its newline."""
     with NSMC.open(encoding="utf-8") as f:
-        return "".join(line for _, line in zip(range(lines), f))
+        return "".join(line for _, line in zip(range(lines), f, strict=False))
 
 
 def english_text() -> str:
@@ -47,7 +47,8 @@ def emoji_text(lines: int = 400) -> str:
     words = ["ㅋㅋㅋ", "대박", "진짜", "lol", "omg", "좋아요", "haha", "축하해", "love", "it"]
     out = []
     for _ in range(lines):
-        parts = [rng.choice(EMOJI) * rng.randint(1, 3) if rng.random() < 0.45 else rng.choice(words) for _ in range(rng.randint(2, 9))]
+        parts = [rng.choice(EMOJI) * rng.randint(1, 3) if rng.random() < 0.45 else rng.choice(words)
+                 for _ in range(rng.randint(2, 9))]
         out.append(" ".join(parts))
     return "\n".join(out) + "\n"
 

@@ -106,7 +106,8 @@ def test_cli_never_imports_qt():
         "import tokviz.commands.train, tokviz.core.bpe.formats, tokviz.core.bpe.trainer; "
         "print(any(m.startswith(('PySide6', 'shiboken6', 'pyqtgraph')) for m in sys.modules))"
     )
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
 
 
 def test_blocks_equal_lines_and_name_the_line(tmp_path):
@@ -146,7 +147,8 @@ def test_cli_hint_names_the_pattern_a_tiktoken_file_cannot_hold(tmp_path, capsys
     corpus = tmp_path / "k.txt"
     corpus.write_text("영화 정말 재밌다\n영화 최고 재밌다\n정말 최고\n" * 20, encoding="utf-8")
     out = tmp_path / "m.tiktoken"
-    rc = main(["train", str(corpus), "--pattern", "whitespace", "--merges", "5", "-q", "--export", "tiktoken", str(out)])
+    rc = main(["train", str(corpus), "--pattern", "whitespace", "--merges", "5", "-q",
+               "--export", "tiktoken", str(out)])
     assert rc == 0
     assert f"tokviz encode --model {out} --pattern whitespace" in capsys.readouterr().out
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -192,10 +190,12 @@ def test_char_dropout_same_in_every_process(tmp_path):
     code = (
         "import sys; from tokviz.core.bpe.formats import load_model; "
         "m = load_model(sys.argv[1]); "
-        "print(m.encode_dropout('영화 정말 재밌었어요 최고의 배우 연기 스토리 지루하다 감동 다시 보고 싶다 ' * 3, 0.4, seed=5).ids)"
+        "print(m.encode_dropout('영화 정말 재밌었어요 최고의 배우 연기 스토리 지루하다 감동 다시 보고 싶다 ' * 3,"
+        " 0.4, seed=5).ids)"
     )
     outs = set()
     for hashseed in ("1", "2", "3", "4"):
         env = dict(os.environ, PYTHONHASHSEED=hashseed)
-        outs.add(subprocess.run([sys.executable, "-c", code, str(path)], env=env, capture_output=True, text=True, check=True).stdout)
+        outs.add(subprocess.run([sys.executable, "-c", code, str(path)], env=env, capture_output=True, text=True,
+                                check=True).stdout)
     assert len(outs) == 1

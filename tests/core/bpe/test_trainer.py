@@ -87,7 +87,8 @@ def test_lines_equal_one_document_across_chunk_cuts(monkeypatch):
     )
     monkeypatch.setattr(counting, "_CHUNK_CHARS", 64)
     for pattern in ("gpt2", "gpt4", "o200k", "whitespace"):
-        _, by_lines, _ = train(text.splitlines(keepends=True), mode="byte", pattern=pattern, merges=120, min_frequency=1)
+        _, by_lines, _ = train(text.splitlines(keepends=True), mode="byte", pattern=pattern, merges=120,
+                               min_frequency=1)
         monkeypatch.setattr(counting, "_CHUNK_CHARS", 1 << 30)
         _, whole, _ = train([text], mode="byte", pattern=pattern, merges=120, min_frequency=1)
         monkeypatch.setattr(counting, "_CHUNK_CHARS", 64)
@@ -139,7 +140,8 @@ _MODES = [("byte", "gpt2"), ("byte", "gpt4"), ("byte", "o200k"), ("byte", "white
 @example(parts=["a", "\r\n", "a"], cuts=[2], chunk=1, mode_pattern=("byte", "gpt4"), keep=None)
 @example(parts=["a", "\r\n", "a"], cuts=[2], chunk=1, mode_pattern=("byte", "none"), keep=None)
 @example(parts=["a", "\n", "  ", "  ", "a", " ", "a", "\n"], cuts=[], chunk=1, mode_pattern=("byte", "gpt2"), keep=None)
-@example(parts=["a", "\n", "  ", "  ", "a", " ", "a", "\n"], cuts=[], chunk=1, mode_pattern=("byte", "o200k"), keep=None)
+@example(parts=["a", "\n", "  ", "  ", "a", " ", "a", "\n"], cuts=[], chunk=1, mode_pattern=("byte", "o200k"),
+         keep=None)
 @example(parts=["a", "\n", "\t", "a", " ", "a", "\n"], cuts=[], chunk=1, mode_pattern=("byte", "whitespace"), keep=None)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_counting_in_chunks_and_line_parts_equals_counting_the_whole_text(parts, cuts, chunk, mode_pattern, keep):
@@ -194,7 +196,8 @@ def test_merge_step_fields_and_corpus_tokens():
     text = "aaa ab ab abc\n"
     t, steps, fin = train([text], mode="byte", pattern="whitespace", merges=10, min_frequency=1)
     first = steps[0]
-    assert first.step == 1 and first.token_id == 256 and first.new_bytes == first.left_piece.encode() + first.right_piece.encode()
+    assert first.step == 1 and first.token_id == 256
+    assert first.new_bytes == first.left_piece.encode() + first.right_piece.encode()
     # corpus_tokens always equals the token count of the encoded corpus under the model at that step
     for s in steps:
         assert s.corpus_tokens == len(t.model(s.step).encode(text)), s

@@ -76,7 +76,8 @@ def tiktoken_own(tmp_path_factory, genuine_rank_files):
 @pytest.fixture(scope="session")
 def tokviz_tiktoken():
     """tokviz's own gpt2 / cl100k_base / o200k_base, loaded once."""
-    return {name: tiktoken_family.load(name) for name in ("gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base")}
+    names = ("gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base")
+    return {name: tiktoken_family.load(name) for name in names}
 
 
 _TINY_CORPUS = [

@@ -22,7 +22,8 @@ def test_sentencepiece_model_recognised_by_content_not_name(tmp_path):
     assert encoder.encode("안녕").ids == open_model_file(src).encode("안녕").ids
 
 
-def test_rank_file_recognised_by_content_and_split_with_the_chosen_pattern(tmp_path, genuine_rank_files, tokviz_tiktoken):
+def test_rank_file_recognised_by_content_and_split_with_the_chosen_pattern(tmp_path, genuine_rank_files,
+                                                                          tokviz_tiktoken):
     disguised = tmp_path / "ranks.model"
     disguised.write_bytes(genuine_rank_files["cl100k_base"].read_bytes())
     encoder = open_model_file(disguised)
@@ -43,7 +44,7 @@ def test_unknown_pattern_name_is_a_clear_error(genuine_rank_files):
 
 @pytest.mark.parametrize(
     "content",
-    [b'{"model": {"type": "BPE", "vocab": {}}}', b"\x89PNG\r\n\x1a\n\x00\x00", "안녕하세요\n".encode("utf-8")],
+    [b'{"model": {"type": "BPE", "vocab": {}}}', b"\x89PNG\r\n\x1a\n\x00\x00", "안녕하세요\n".encode()],
 )
 def test_unknown_format_says_what_was_expected(tmp_path, content):
     path = tmp_path / "mystery.bin"

@@ -7,11 +7,13 @@ import json
 import pytest
 import sentencepiece
 
+from tokviz.core.encoders import sentencepiece_family
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.encoders.registry import Registry
-from tokviz.core.encoders import sentencepiece_family
 from tokviz.core.encoders.sentencepiece_family import (
-    SentencePieceEncoder, looks_like_model_proto, read_model_info,
+    SentencePieceEncoder,
+    looks_like_model_proto,
+    read_model_info,
 )
 from tokviz.core.errors import InvalidTextError, ModelFileError
 

@@ -101,8 +101,10 @@ def save(tok, tmp_path, name="tokenizer.json"):
 def test_byte_fallback_pieces_are_their_bytes(tmp_path):
     tok = Tokenizer(models.BPE(byte_fallback=True, unk_token=None))
     tok.normalizer = normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
-    tok.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)])
-    trainer = trainers.BpeTrainer(vocab_size=300, special_tokens=["<unk>", "<s>"] + [f"<0x{b:02X}>" for b in range(256)])
+    tok.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(),
+                                     decoders.Strip(" ", 1, 0)])
+    trainer = trainers.BpeTrainer(vocab_size=300,
+                                  special_tokens=["<unk>", "<s>"] + [f"<0x{b:02X}>" for b in range(256)])
     tok.train_from_iterator(CORPUS, trainer)
     enc = HFTokenizerEncoder.from_file(save(tok, tmp_path))
     assert enc.style.kind == "byte_fallback"

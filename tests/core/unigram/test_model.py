@@ -47,13 +47,13 @@ def test_nbest_matches_sentencepiece(sp_and_model, text):
     sp, model = sp_and_model
     ours = model.nbest(text, 5)
     theirs = sp.nbest_encode_as_ids(text, 5)
-    surfaces = {tuple(ids): pieces for ids, pieces in zip(theirs, sp.nbest_encode_as_pieces(text, 5))}
+    surfaces = {tuple(ids): pieces for ids, pieces in zip(theirs, sp.nbest_encode_as_pieces(text, 5), strict=True)}
 
     def score(ids):
         # sentencepiece reports a run of unknown characters as one <unk>: each character scores unk_score
         pieces = surfaces[tuple(ids)]
         return round(sum(len(p) * model.unk_score if i == model.unk_id else model.score(i)
-                         for i, p in zip(ids, pieces)), 4)
+                         for i, p in zip(ids, pieces, strict=True)), 4)
 
     # the same scores, best first; the same paths, except that paths with equal scores (the same
     # split in two equal words) may come in another order

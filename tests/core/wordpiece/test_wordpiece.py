@@ -131,7 +131,8 @@ def test_bad_input_and_cancel():
         if isinstance(e, WordPieceStep) and e.step == 4:
             stop["now"] = True
     assert events[-1].reason == "cancelled" and events[-1].merges == 4
-    assert t.model().vocab_size == 5 + t.alphabet_size + len({e.new_piece for e in events if isinstance(e, WordPieceStep)})
+    made = {e.new_piece for e in events if isinstance(e, WordPieceStep)}
+    assert t.model().vocab_size == 5 + t.alphabet_size + len(made)
 
 
 def test_exhausted_when_every_word_is_one_token():

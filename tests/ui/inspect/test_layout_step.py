@@ -60,7 +60,8 @@ def test_a_zoom_lays_out_again_without_encoding(qtbot, counted):
         fonts.set_scale(scale * 1.5)
         session.fontScaleChanged.emit(fonts.scale())
         qtbot.waitUntil(lambda: p.is_current() and list(p.token_view._widths) != before, timeout=15_000)
-        assert all(b > a for a, b in zip(before, p.token_view._widths))  # every cell measured in the bigger font
+        # every cell measured in the bigger font
+        assert all(b > a for a, b in zip(before, p.token_view._widths, strict=True))
         assert p.result.request.fonts == (p.token_view._text_font, p.token_view._hex_font)
     finally:
         fonts.set_scale(scale)

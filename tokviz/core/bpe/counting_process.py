@@ -232,4 +232,4 @@ def add_counts(counts: Counter, more: Counter) -> None:
     >>> c = Counter(a=1, b=2); add_counts(c, Counter(b=3, d=4)); c
     Counter({'b': 5, 'd': 4, 'a': 1})
     """
-    dict.update(counts, zip(more, map(add, map(counts.get, more, repeat(0)), more.values())))
+    dict.update(counts, zip(more, map(add, map(counts.get, more, repeat(0)), more.values()), strict=True))

@@ -7,7 +7,7 @@ trainers. They are plain frozen dataclasses (cheap to batch and send across thre
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 Mode = Literal["char", "byte"]
 
@@ -82,4 +82,4 @@ class Finished:
     message: str = ""
 
 
-TrainEvent = Union[Progress, MergeStep, Finished]
+TrainEvent = Progress | MergeStep | Finished

@@ -73,7 +73,8 @@ def save_model(model: BPEModel, path: str | Path, fmt: str = "tokviz") -> list[P
             return [p]
         if fmt == "tiktoken":
             ranks = model.ranks()
-            lines = [f"{base64.b64encode(tb).decode('ascii')} {r}" for tb, r in sorted(ranks.items(), key=lambda x: x[1])]
+            lines = [f"{base64.b64encode(tb).decode('ascii')} {r}"
+                     for tb, r in sorted(ranks.items(), key=lambda x: x[1])]
             _write_atomic(p, "\n".join(lines) + "\n")
             return [p]
         if fmt == "subword-nmt":
@@ -128,7 +129,8 @@ def byte_to_unicode() -> list[str]:
     >>> b = byte_to_unicode(); b[ord("a")], b[ord(" ")], b[0]
     ('a', 'Ġ', 'Ā')
     """
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    printable = (list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1))
+                 + list(range(ord("®"), ord("ÿ") + 1)))
     out = [""] * 256
     n = 0
     for b in range(256):
@@ -301,7 +303,8 @@ def char_model_from_pairs(pairs: Sequence[tuple[str, str]], *, name: str, source
     return BPEModel(mode="char", pattern="whitespace", merges=merges, base=pieces[1:], name=name, source=source)
 
 
-def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, source: str, specials=None) -> BPEModel | None:
+def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, source: str,
+                           specials=None) -> BPEModel | None:
     """Rebuild merges from ranks when ids are ``byte value`` then ``256 + merge`` (else None).
 
     Each token's two parents are what tiktoken's own merge makes of its bytes with the lower
@@ -322,7 +325,8 @@ def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, sou
         merges.append((parts[0], parts[1], r))
         lower[tb] = r
         tokens.append(tb)
-    return BPEModel(mode="byte", pattern=pattern, merges=merges, special_tokens=specials or {}, name=name, source=source)
+    return BPEModel(mode="byte", pattern=pattern, merges=merges, special_tokens=specials or {}, name=name,
+                    source=source)
 
 
 def _load_tiktoken(p: Path, pattern: str):
@@ -380,7 +384,8 @@ def _load_gpt2(vocab_path: Path | None, merges_path: Path | None, pattern: str) 
                     f"(the two files do not belong together)")
             merges.append((ordinary[ab], ordinary[bb], 256 + len(merges)))
     except KeyError as err:  # a character outside GPT-2's byte alphabet
-        raise ModelFileError(merges_path, f"holds {err.args[0]!r}, which is not one of GPT-2's 256 byte characters") from None
+        raise ModelFileError(merges_path,
+                             f"holds {err.args[0]!r}, which is not one of GPT-2's 256 byte characters") from None
     # merges.txt cut short: the token right after the last merge is then not a special token but
     # the product of the next merge, two listed tokens glued together (and not named like a
     # special token, <...> or [...], which a short special such as "END" = "E" + "ND" could mimic)

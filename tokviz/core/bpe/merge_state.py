@@ -183,11 +183,11 @@ class MergeState:
         pc = self.pair_counts
         fresh = self.fresh_keys or pc.keys().isdisjoint(klist)
         if not fresh:  # char mode: a string made again adds to the count its pair already has
-            clist = [c + pc.get(k, 0) for k, c in zip(klist, sums.tolist())]
+            clist = [c + pc.get(k, 0) for k, c in zip(klist, sums.tolist(), strict=True)]
             sums = np.array(clist, dtype=np.int64)
         else:
             clist = sums.tolist()
-        pc.update(zip(klist, clist))
+        pc.update(zip(klist, clist, strict=True))
         if self.floor > 1:
             keep = np.flatnonzero(sums >= self.floor)
             if len(keep) < len(klist):
@@ -211,9 +211,9 @@ class MergeState:
             starts_at = map(bounds.__getitem__, idx)
             ends_at = map(bounds.__getitem__, map((1).__add__, idx))
         if fresh:
-            new_slots.update(zip(slot_keys, zip(repeat(sorted_slots), starts_at, ends_at)))
+            new_slots.update(zip(slot_keys, zip(repeat(sorted_slots), starts_at, ends_at, strict=False), strict=True))
         else:
-            for k, start, end in zip(slot_keys, starts_at, ends_at):
+            for k, start, end in zip(slot_keys, starts_at, ends_at, strict=True):
                 arr = sorted_slots[start:end]
                 lst = new_slots.get(k)
                 if lst is None:
@@ -409,9 +409,9 @@ class MergeState:
             clist = pcounts.tolist()
             if stop():
                 return None
-            st.pair_counts = dict(zip(klist, clist))
+            st.pair_counts = dict(zip(klist, clist, strict=True))
             floor = st.floor
-            st.heap = [((_MAXC - c) << _KEY_BITS) | k for k, c in zip(klist, clist) if c >= floor]
+            st.heap = [((_MAXC - c) << _KEY_BITS) | k for k, c in zip(klist, clist, strict=True) if c >= floor]
             if stop():
                 return None
             heapq.heapify(st.heap)
@@ -633,7 +633,7 @@ def _subtract_by_token(pc: dict, toks, weights, n_vocab: int, left: int, right: 
         vals = np.bincount(inv, weights=weights).astype(np.int64).tolist()
     present = present.astype(np.int64)
     keys = ((present << _SHIFT) | right if left == 0 else (left << _SHIFT) | present).tolist()
-    pc.update(zip(keys, map(sub, map(pc.get, keys, repeat(0)), vals)))
+    pc.update(zip(keys, map(sub, map(pc.get, keys, repeat(0)), vals), strict=True))
 
 
 def _subtract_few(pc: dict, left_toks: list, left_weights: list, right_toks: list, right_weights: list,
@@ -642,11 +642,11 @@ def _subtract_few(pc: dict, left_toks: list, left_weights: list, right_toks: lis
     for a few hundred neighbours, cheaper than sorting or counting them with numpy."""
     lost: dict[int, float] = {}
     get = lost.get
-    for x, w in zip(left_toks, left_weights):
+    for x, w in zip(left_toks, left_weights, strict=True):
         k = (x << _SHIFT) | a
         lost[k] = get(k, 0.0) + w
     high = b << _SHIFT
-    for y, w in zip(right_toks, right_weights):
+    for y, w in zip(right_toks, right_weights, strict=True):
         k = high | y
         lost[k] = get(k, 0.0) + w
     for k, w in lost.items():
@@ -667,7 +667,7 @@ def _non_overlapping(pos, nxt):
     keep = []
     taken = -1
     nx = nxt[pos].tolist()
-    for p, q in zip(pos.tolist(), nx):
+    for p, q in zip(pos.tolist(), nx, strict=True):
         if p == taken:
             continue
         keep.append(p)

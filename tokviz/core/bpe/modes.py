@@ -172,7 +172,7 @@ class CharBPE:
         declares ids the vocabulary has not seen (the replay); with a known base, ids are checked."""
         rank = self.merges
         if names is not None and not self._strict:
-            for tid, piece in zip((a, b), names[:2]):
+            for tid, piece in zip((a, b), names[:2], strict=True):
                 if tid not in self.pieces:
                     self.pieces[tid] = piece
                     self.id_of.setdefault(piece, tid)

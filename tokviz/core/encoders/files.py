@@ -75,7 +75,7 @@ def check_regular_file(path: str | Path, what: str = "a model file") -> os.stat_
     Traceback (most recent call last):
     ...
     tokviz.core.errors.ModelFileError: /dev/null: is a device, not a regular file; tokviz reads only regular files as a rank file
-    """
+    """  # noqa: E501 (a doctest's expected output line cannot be wrapped)
     p = Path(path)
     try:
         st = os.stat(p)

@@ -209,7 +209,8 @@ class HFTokenizerEncoder:
         try:
             from tokenizers import Tokenizer
         except ImportError as err:  # a runtime dependency, but say so plainly if it is missing
-            raise ModelFileError(source, "reading tokenizer.json needs the 'tokenizers' package (pip install tokenizers)") from err
+            raise ModelFileError(
+                source, "reading tokenizer.json needs the 'tokenizers' package (pip install tokenizers)") from err
         try:
             parsed = json.loads(json_text)
         except json.JSONDecodeError as err:
@@ -256,7 +257,8 @@ class HFTokenizerEncoder:
         except OSError as err:
             raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
         except UnicodeDecodeError as err:
-            raise ModelFileError(p, f"is not UTF-8 text ({err.reason} at byte {err.start}): truncated or not a tokenizer.json") from None
+            raise ModelFileError(
+                p, f"is not UTF-8 text ({err.reason} at byte {err.start}): truncated or not a tokenizer.json") from None
         if not text.strip():
             raise ModelFileError(p, "the file is empty")
         config = read_model_config(p.parent)
@@ -326,7 +328,8 @@ class HFTokenizerEncoder:
         raws = [self._tok.id_to_token(i) for i in ids]
         normalized = self.normalize(text) if self._has_normalizer else text
         if normalized == text and "unknown" not in kinds and b"".join(pieces) == data:
-            return Encoding.from_byte_tokens(self.name, text, list(zip(ids, pieces, strict=True)), kinds=kinds, raws=raws)
+            return Encoding.from_byte_tokens(self.name, text, list(zip(ids, pieces, strict=True)), kinds=kinds,
+                                             raws=raws)
         rows = _rows_from_offsets(data, text, ids, pieces, offsets, kinds, raws)
         return Encoding.from_spans(self.name, text, rows, None if normalized == text else normalized)
 
@@ -376,7 +379,8 @@ def _display_name(path: Path) -> str:
 
 
 # ---- recognising the file -------------------------------------------------------------------------
-_TOP_KEY = re.compile(rb'"(version|truncation|padding|added_tokens|normalizer|pre_tokenizer|post_processor|decoder)"\s*:')
+_TOP_KEY = re.compile(rb'"(version|truncation|padding|added_tokens|normalizer|pre_tokenizer|post_processor|decoder)"'
+                      rb'\s*:')
 
 
 def looks_like_tokenizer_json(head: bytes) -> bool:

@@ -67,8 +67,10 @@ def llama4_special_names() -> list[str]:
         "<|python_start|>", "<|python_end|>", "<|finetune_right_pad|>",
     ] + _reserved("text_post_train", 61, 8)
     vision = [
-        "<|image_start|>", "<|image_end|>", "<|vision_reserved_special_token_0|>", "<|vision_reserved_special_token_1|>",
-        "<|tile_x_separator|>", "<|tile_y_separator|>", *[f"<|vision_reserved_special_token_{i}|>" for i in range(2, 6)],
+        "<|image_start|>", "<|image_end|>",
+        "<|vision_reserved_special_token_0|>", "<|vision_reserved_special_token_1|>",
+        "<|tile_x_separator|>", "<|tile_y_separator|>",
+        *[f"<|vision_reserved_special_token_{i}|>" for i in range(2, 6)],
         "<|image|>", "<|vision_reserved_special_token_6|>", "<|patch|>",
     ] + _reserved("vision", 1041, 7)
     reasoning = [f"<|reasoning_reserved_special_token_{i}|>" for i in range(8)] + [
@@ -127,7 +129,8 @@ def _after_ranks(names: Callable[[], list[str]]) -> Callable[[int], dict[str, in
 
 
 RANK_MODELS: dict[str, RankModel] = {
-    "llama-3": RankModel("llama-3", "Meta Llama 3 (tokenizer.model)", LLAMA3_PATTERN, _after_ranks(llama3_special_names),
+    "llama-3": RankModel("llama-3", "Meta Llama 3 (tokenizer.model)", LLAMA3_PATTERN,
+                         _after_ranks(llama3_special_names),
                          bos="<|begin_of_text|>", eos="<|eot_id|>"),
     "llama-4": RankModel("llama-4", "Meta Llama 4 (tokenizer.model)", O200K_PATTERN, _after_ranks(llama4_special_names),
                          bos="<|begin_of_text|>", eos="<|eot|>"),
@@ -289,8 +292,8 @@ def load_rank_file_as(path: str | Path, pattern: str, special_tokens: Mapping[st
     clash = [t for t, i in specials.items() if i in taken]
     if clash:
         raise ModelFileError(p, f"special token {clash[0]!r} has id {specials[clash[0]]}, which is already a rank")
-    return RankModelEncoder(name or p.name, pattern, ranks, specials, f"{p} (pattern and special tokens chosen by the user)",
-                            nfc=nfc)
+    return RankModelEncoder(name or p.name, pattern, ranks, specials,
+                            f"{p} (pattern and special tokens chosen by the user)", nfc=nfc)
 
 
 def open_rank_file(path: str | Path, pattern: str | None = None,
@@ -357,14 +360,16 @@ def load_tekken(path: str | Path, *, name: str | None = None, source: str | None
         version = str(config.get("version", ""))
         inner = vocab_size - num_special
         if inner > len(vocab) or inner < 256:
-            raise ValueError(f"vocab size {vocab_size} does not fit {len(vocab)} ranks and {num_special} special tokens")
+            raise ValueError(
+                f"vocab size {vocab_size} does not fit {len(vocab)} ranks and {num_special} special tokens")
         ranks: dict[bytes, int] = {}
         for i, entry in enumerate(vocab[:inner]):
             if entry["rank"] != i:
                 raise ValueError(f"vocab entry {i} has rank {entry['rank']}")
             ranks[base64.b64decode(entry["token_bytes"], validate=True)] = i + num_special
         listed = doc.get("special_tokens")
-        names = [t["token_str"] for t in sorted(listed, key=lambda t: t["rank"])] if listed else list(TEKKEN_DEFAULT_SPECIALS)
+        names = ([t["token_str"] for t in sorted(listed, key=lambda t: t["rank"])] if listed
+                 else list(TEKKEN_DEFAULT_SPECIALS))
     except (KeyError, TypeError, ValueError) as err:
         raise ModelFileError(p, f"is not a valid tekken.json ({type(err).__name__}: {err})") from None
     if len(names) > num_special or len(set(names)) != len(names):
@@ -381,7 +386,8 @@ def load_tekken(path: str | Path, *, name: str | None = None, source: str | None
 def looks_like_tekken(head: bytes) -> bool:
     """The start of a tekken.json: a JSON object with a ``config`` holding a ``pattern`` and a ``vocab`` of ranks.
 
-    >>> looks_like_tekken(b'{"config": {"pattern": "x", "num_vocab_tokens": 1}, "vocab": [{"rank": 0, "token_bytes": "AA=="')
+    >>> looks_like_tekken(b'{"config": {"pattern": "x", "num_vocab_tokens": 1}, '
+    ...                   b'"vocab": [{"rank": 0, "token_bytes": "AA=="')
     True
     """
     text = head.lstrip(b"\xef\xbb\xbf").lstrip()

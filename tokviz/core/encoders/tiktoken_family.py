@@ -144,7 +144,7 @@ def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[
     Traceback (most recent call last):
     ...
     tokviz.core.errors.ModelFileError: <rank file>: rank 0 is given twice (lines 1 and 2): truncated or not a .tiktoken file
-    """
+    """  # noqa: E501 (a doctest's expected output line cannot be wrapped)
     ranks: dict[bytes, int] = {}
     line_of_rank: dict[int, int] = {}
     for lineno, line in enumerate(data.splitlines(), 1):
@@ -157,12 +157,14 @@ def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[
             token = base64.b64decode(tok, validate=True)
             rank = int(rank_text)
         except (ValueError, base64.binascii.Error):
-            raise ModelFileError(path, f"line {lineno} is not 'base64-token rank' (truncated or not a .tiktoken file)") from None
+            raise ModelFileError(
+                path, f"line {lineno} is not 'base64-token rank' (truncated or not a .tiktoken file)") from None
         if rank > MAX_TOKEN_ID:
             raise ModelFileError(path, f"line {lineno}: rank {rank} is out of range (0..{MAX_TOKEN_ID})")
         if rank in line_of_rank:
             raise ModelFileError(
-                path, f"rank {rank} is given twice (lines {line_of_rank[rank]} and {lineno}): truncated or not a .tiktoken file"
+                path, f"rank {rank} is given twice (lines {line_of_rank[rank]} and {lineno}): "
+                "truncated or not a .tiktoken file"
             )
         if token in ranks:
             raise ModelFileError(path, f"line {lineno}: token {token!r} already has rank {ranks[token]}")
@@ -189,7 +191,8 @@ def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[
 
 def _gpt2_byte_decoder() -> dict[str, int]:
     """GPT-2 writes each byte as a printable character; this maps those characters back to bytes."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    printable = (list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1))
+                 + list(range(ord("®"), ord("ÿ") + 1)))
     chars = {b: b for b in printable}
     n = 0
     for b in range(256):
@@ -208,7 +211,8 @@ def gpt2_ranks_from_data_gym(encoder_json: bytes, vocab_bpe: bytes, path: str = 
     if not isinstance(encoder, dict):
         raise ModelFileError(path, "is not a JSON object of token -> id")
     dec = _gpt2_byte_decoder()
-    ranks = {bytes(dec[c] for c in tok): rank for tok, rank in encoder.items() if tok not in (ENDOFTEXT, "<|startoftext|>")}
+    ranks = {bytes(dec[c] for c in tok): rank for tok, rank in encoder.items()
+             if tok not in (ENDOFTEXT, "<|startoftext|>")}
     merges = [ln for ln in vocab_bpe.decode("utf-8").split("\n")[1:] if ln]
     if len(merges) + 256 != len(ranks):
         raise ModelFileError(path, f"vocab.bpe has {len(merges)} merges but encoder.json {len(ranks)} tokens")
@@ -269,7 +273,8 @@ def _from_gpt2_files(name: str, vocab_bpe: Path, encoder_json: Path) -> dict[byt
     of 2-25 spaces. Neither is trusted on that knowledge alone: the rebuilt rank file must hash to
     what tiktoken pins for the published r50k_base / p50k_base file."""
     ranks = gpt2_ranks_from_data_gym(
-        _read_verified(encoder_json, GPT2_ENCODER_JSON_HASH), _read_verified(vocab_bpe, GPT2_VOCAB_BPE_HASH), str(encoder_json)
+        _read_verified(encoder_json, GPT2_ENCODER_JSON_HASH), _read_verified(vocab_bpe, GPT2_VOCAB_BPE_HASH),
+        str(encoder_json),
     )
     if name == "gpt2":
         return ranks
@@ -277,7 +282,8 @@ def _from_gpt2_files(name: str, vocab_bpe: Path, encoder_json: Path) -> dict[byt
         ranks = {**ranks, **{b" " * n: 50257 + i for i, n in enumerate(range(2, 26))}}
     digest = hashlib.sha256(serialize_tiktoken_ranks(ranks)).hexdigest()
     if digest != SPECS[name].rank_hash:
-        raise ModelFileError(encoder_json, f"ranks rebuilt for {name} hash to {digest}, not the pinned {SPECS[name].rank_hash}")
+        raise ModelFileError(encoder_json,
+                             f"ranks rebuilt for {name} hash to {digest}, not the pinned {SPECS[name].rank_hash}")
     return ranks
 
 
@@ -333,7 +339,8 @@ class TiktokenEncoder:
     family = "tiktoken"
     byte_level = True
 
-    def __init__(self, name: str, pattern: str, ranks: Mapping[bytes, int], special_tokens: Mapping[str, int], source: str):
+    def __init__(self, name: str, pattern: str, ranks: Mapping[bytes, int], special_tokens: Mapping[str, int],
+                 source: str):
         import tiktoken
 
         self.name = name
@@ -418,7 +425,8 @@ def load(name: str) -> TiktokenEncoder:
     raise ModelFileError(name, probe(name)[1])
 
 
-def load_rank_file(path: str | Path, pattern: str = GPT4_PATTERN, special_tokens: Mapping[str, int] | None = None) -> TiktokenEncoder:
+def load_rank_file(path: str | Path, pattern: str = GPT4_PATTERN,
+                   special_tokens: Mapping[str, int] | None = None) -> TiktokenEncoder:
     """An encoder from any ``.tiktoken`` rank file (``tokviz encode --model``); split with ``pattern``."""
     p = Path(path)
     ranks = parse_tiktoken_ranks(read_regular_file(p), p)

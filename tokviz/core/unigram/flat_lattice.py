@@ -178,4 +178,5 @@ def digamma(x: np.ndarray) -> np.ndarray:
     xx = 1.0 / x
     xx2 = xx * xx
     xx4 = xx2 * xx2
-    return result + np.log(x) + xx2 / 24.0 - (7.0 / 960.0) * xx4 + (31.0 / 8064.0) * xx4 * xx2 - (127.0 / 30720.0) * xx4 * xx4
+    return (result + np.log(x) + xx2 / 24.0 - (7.0 / 960.0) * xx4 + (31.0 / 8064.0) * xx4 * xx2
+            - (127.0 / 30720.0) * xx4 * xx4)

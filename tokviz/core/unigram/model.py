@@ -381,7 +381,8 @@ class UnigramModel:
         best = [0.0] * (n + 1)
         back_start = [-1] * (n + 1)
         back_id = [0] * (n + 1)
-        id_of, prefixes, scores, unk_id, unk_score = self._id_of, self._prefixes, self.scores, self.unk_id, self.unk_score
+        id_of, prefixes, scores = self._id_of, self._prefixes, self.scores
+        unk_id, unk_score = self.unk_id, self.unk_score
         for i in range(n):
             b = best[i]
             single = False

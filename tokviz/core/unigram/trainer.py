@@ -281,7 +281,10 @@ class UnigramTrainer:
 
 
 # ---- Unicode scripts (SentencePiece's split_by_unicode_script) ----------------------------------
-_SCRIPTS = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew", "Arabic", "Syriac", "Thaana", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Tibetan", "Myanmar", "Georgian", "Hangul", "Ethiopic", "Cherokee", "Khmer", "Mongolian", "Han", "Hiragana", "Katakana", "Bopomofo", "Yi", "Inherited", "Common"]
+_SCRIPTS = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew", "Arabic", "Syriac", "Thaana", "Devanagari", "Bengali",
+            "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao",
+            "Tibetan", "Myanmar", "Georgian", "Hangul", "Ethiopic", "Cherokee", "Khmer", "Mongolian", "Han", "Hiragana",
+            "Katakana", "Bopomofo", "Yi", "Inherited", "Common"]
 _SCRIPT_RX = regex.compile("|".join(f"(?P<{s}>\\p{{Script={s}}})" for s in _SCRIPTS))
 _ANY, _INHERITED, _INVALID = -1, -2, -3
 
@@ -610,8 +613,8 @@ def _substring_ids(codes, first, last, lens, maxlen: int):
     if np.any(~new_group[1:] & (sc[1:] != sc[:-1])):  # a hash collision: group exactly instead
         joined = codes.tobytes().decode("utf-32-le")
         index: dict[str, int] = {}
-        ids = np.array([index.setdefault(joined[a:a + k], len(index)) for a, k in zip(start.tolist(), length.tolist(), strict=True)],
-                       dtype=np.int64)
+        ids = np.array([index.setdefault(joined[a:a + k], len(index))
+                        for a, k in zip(start.tolist(), length.tolist(), strict=True)], dtype=np.int64)
     else:
         ids = np.empty(len(key), dtype=np.int64)
         ids[order] = np.cumsum(new_group) - 1

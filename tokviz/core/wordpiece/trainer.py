@@ -49,7 +49,8 @@ class WordPieceConfig:
 
     def check(self) -> None:
         if self.vocab_size < len(self.special_tokens) + 1:
-            raise TokvizError(f"the vocabulary size must be at least {len(self.special_tokens) + 1}, not {self.vocab_size}")
+            raise TokvizError(
+                f"the vocabulary size must be at least {len(self.special_tokens) + 1}, not {self.vocab_size}")
         if "[UNK]" not in self.special_tokens:
             raise TokvizError("the special tokens must include [UNK]")
 

@@ -3,7 +3,7 @@ action. Every panel uses this one (messages in the panel, never a traceback dial
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -44,7 +44,8 @@ class MessageBar(QFrame):
 
     def show_message(self, text: str, level: str = "error", action: str | None = None,
                      callback: Callable[[], None] | None = None) -> None:
-        """Show ``text`` at ``level`` ("error", "warning", "info", "success"); ``action`` names a button that calls ``callback``."""
+        """Show ``text`` at ``level`` ("error", "warning", "info", "success"); ``action`` names a button
+        that calls ``callback``."""
         bg, fg = LEVEL_COLORS[level]
         self.setStyleSheet(f"#messageBar {{ background: {bg}; border-radius: 4px; }} "
                            f"#messageBar QLabel {{ color: {fg}; }}")

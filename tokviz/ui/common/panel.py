@@ -7,8 +7,9 @@ itself for ``tokviz screenshot`` and, in presentation mode, may play by itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtWidgets import QAbstractButton
 

@@ -21,13 +21,13 @@ import atexit
 import gc
 import threading
 import weakref
+from collections.abc import Callable
 from contextlib import contextmanager
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from tokviz.core.compare import describe_failure
-
 
 _pause_lock = threading.Lock()
 _pauses = [0]  # tasks inside collection_paused(); collection resumes when the last one leaves

@@ -6,7 +6,7 @@ Items are created once and updated with ``setOpts``/``setData`` (pyqtgraph's Plo
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtGui import QColor
@@ -119,7 +119,7 @@ class GroupedBarChart(pg.PlotWidget):
         shape = (tuple(sets), tuple(encoders), label)
         if shape == self._shape:
             # the same sets and encoders with new numbers (a running corpus comparison): only heights
-            for bar, v in zip(self._bars, values):
+            for bar, v in zip(self._bars, values, strict=True):
                 bar.setOpts(height=list(v))
             self.plot_item.setYRange(0, top, padding=0)
             return

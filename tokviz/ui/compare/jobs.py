@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.compare import EncoderOutcome, ParagraphCache, describe_failure, encode_outcome, safe_cut
-from tokviz.ui.compare.charts import encoder_color
 from tokviz.ui.compare.alignment import RowData, prepare_rows
+from tokviz.ui.compare.charts import encoder_color
 
 DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
 DEMO_BPE_MERGES = 500

@@ -174,7 +174,7 @@ class AlignedRowsView(QWidget):
         x = 0.0
         last_space = -1
         text = self.text
-        for k, (s, e) in enumerate(self._clusters):
+        for k, (s, _) in enumerate(self._clusters):
             w = self._cluster_w[k]
             if x + w > avail and k > start:
                 cut = last_space + 1 if last_space >= start else k
@@ -362,7 +362,8 @@ class AlignedRowsView(QWidget):
             if enc is None or self.hovered_char is None:
                 out.append([])
                 continue
-            out.append([(enc.tokens[i].byte_start, enc.tokens[i].byte_end) for i in enc.tokens_at_char(self.hovered_char)])
+            out.append([(enc.tokens[i].byte_start, enc.tokens[i].byte_end)
+                        for i in enc.tokens_at_char(self.hovered_char)])
         return out
 
     def _paint_band(self, p: QPainter, line: int, hovered: list[list[tuple[int, int]]]) -> None:
@@ -396,7 +397,8 @@ class AlignedRowsView(QWidget):
         p.setFont(self._name_font)
         p.setPen(faint)
         p.drawText(QRectF(self.PAD, y, self.GUTTER - 12, self._line_h),
-                   Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self.tr("chars {n}").format(n=self._clusters[first][0] if first < end else ""))
+                   Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                   self.tr("chars {n}").format(n=self._clusters[first][0] if first < end else ""))
 
         # disagreement strip: red ticks where some rows have a boundary and others do not
         sy = y + self._line_h + 1

@@ -158,7 +158,8 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
     for g in kept:
         out.graphemes.append(Span(g.byte_start, g.byte_end, g.text if g.kind != "whitespace" and g.kind != "control"
                                   else "".join(display_char(c) for c in g.text),
-                                  QCoreApplication.translate("ByteLayersView", KIND_LABELS.get(g.kind, g.kind)), "\n".join(g.explanation)))
+                                  QCoreApplication.translate("ByteLayersView", KIND_LABELS.get(g.kind, g.kind)),
+                                  "\n".join(g.explanation)))
     for cp in code_points(sub):
         out.code_points.append(Span(cp.byte_start, cp.byte_end, display_char(cp.char), cp.label,
                                     f"{cp.label} {cp.name}", name=cp.name))
@@ -187,7 +188,8 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
             detail = visible_piece(piece) if piece is not None else hex_bytes(t.bytes)
             out.tokens.append(Span(
                 k, j, label, detail,
-                QCoreApplication.translate("ByteLayersView", "token {n} · id {id}\nbytes {hex}\nbyte span [{start}, {end})").format(
+                QCoreApplication.translate(
+                    "ByteLayersView", "token {n} · id {id}\nbytes {hex}\nbyte span [{start}, {end})").format(
                     n=o + 1, id=t.id, hex=hex_bytes(t.bytes), start=t.byte_start, end=t.byte_end),
                 token=o,
                 open_left=t.byte_start < out.byte_start + k,
@@ -331,7 +333,8 @@ class ByteLayersView(QWidget):
         # wide enough for a 6-digit token id over a single byte (o200k ids reach 199,999)
         self._col_w = max(48.0, mid.horizontalAdvance("100257") + 12)
         tfm = QFontMetricsF(self._title)
-        self._title_w = max(tfm.horizontalAdvance(t) for t in getattr(self, "_titles", {"": "UTF-8 byte"}).values()) + 28
+        titles = getattr(self, "_titles", {"": "UTF-8 byte"}).values()
+        self._title_w = max(tfm.horizontalAdvance(t) for t in titles) + 28
         self._rows, self._gap = self._row_heights(self._big, self._mid, self._small, self.compact)
 
     def sizeHint(self) -> QSize:
@@ -460,7 +463,8 @@ class ByteLayersView(QWidget):
             # a label centred over a very wide span (a 25-byte family emoji) would sit off screen
             align = Qt.AlignmentFlag.AlignCenter if x1 - x0 < 8 * self._col_w else (
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            p.drawText(QRectF(x0 + (0 if align == Qt.AlignmentFlag.AlignCenter else 12), y, x1 - x0, big_h), align, s.label)
+            p.drawText(QRectF(x0 + (0 if align == Qt.AlignmentFlag.AlignCenter else 12), y, x1 - x0, big_h), align,
+                       s.label)
             if s.detail:
                 p.setFont(detail_font)
                 p.setPen(dim)
@@ -504,7 +508,7 @@ class ByteLayersView(QWidget):
 
     def _paint_bytes(self, p, y, h, fg, dim) -> None:
         mid_h = QFontMetricsF(self._mid).height()
-        for s, role, owner in zip(self.layers.bytes, self.layers.byte_roles, self.layers.owners):
+        for s, role, owner in zip(self.layers.bytes, self.layers.byte_roles, self.layers.owners, strict=True):
             x0, x1 = self._x(s.col_start) + 2, self._x(s.col_end) - 2
             r = QRectF(x0, y, x1 - x0, h - 6)
             self._rects.append((r, s.tooltip))

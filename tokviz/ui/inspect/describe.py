@@ -31,7 +31,8 @@ def selection_details(encoding: Encoding, selection: tuple[int, int] | None, lim
     """What the details box beside the layers says about the selected tokens (plain text)."""
     if selection is None:
         return QCoreApplication.translate(
-            "InspectPanel", "Click a token to see its id, bytes, piece and spans here. Shift-click selects a range; ← → move.")
+            "InspectPanel",
+            "Click a token to see its id, bytes, piece and spans here. Shift-click selects a range; ← → move.")
     a, b = selection
     if a == b:
         return describe_token(encoding, a)
@@ -62,7 +63,7 @@ def screenshot_selection(encoding: Encoding, demo: bool) -> tuple[int, int]:
         last = encoding.tokens_at_char(3)
         if first and last:
             return first[0], last[-1]
-    for i, t in enumerate(encoding.tokens):
+    for t in encoding.tokens:
         if t.partial:
             owners = encoding.tokens_at_char(t.start)
             return owners[0], owners[-1]
@@ -104,7 +105,8 @@ def partial_piece(encoding: Encoding, index: int) -> str:
         if run:
             parts.append(visible_piece(run))
             run = ""
-        parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(char=shown_char(encoding.text[c])))
+        parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(
+            char=shown_char(encoding.text[c])))
     if run:
         parts.append(visible_piece(run))
     return " + ".join(parts)
@@ -113,21 +115,25 @@ def partial_piece(encoding: Encoding, index: int) -> str:
 def describe_token(encoding: Encoding, index: int) -> str:
     """The hover text of token ``index``: id, bytes in hex, piece, byte and character span."""
     t = encoding.tokens[index]
-    lines = [QCoreApplication.translate("TokenView", "token {n} of {total} · id {id}").format(n=index + 1, total=len(encoding.tokens), id=t.id)
+    lines = [QCoreApplication.translate("TokenView", "token {n} of {total} · id {id}").format(
+                 n=index + 1, total=len(encoding.tokens), id=t.id)
              + (f" · {t.kind}" if t.kind != "normal" else "")]
     shown_hex = hex_bytes(t.bytes) or QCoreApplication.translate("TokenView", "(none)")
     lines.append((QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} byte)") if len(t.bytes) == 1 else
-                  QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} bytes)")).format(hex=shown_hex, n=len(t.bytes)))
+                  QCoreApplication.translate("TokenView", "bytes: {hex}  ({n} bytes)")).format(
+                      hex=shown_hex, n=len(t.bytes)))
     piece = t.piece
     if piece is not None:
         lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=visible_piece(piece)))
     else:
         cut = [c for c, whole in token_char_parts(encoding, index) if not whole]
         chars = ", ".join(f"{shown_char(encoding.text[c])} U+{ord(encoding.text[c]):04X}" for c in cut)
-        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=partial_piece(encoding, index)))
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(
+            piece=partial_piece(encoding, index)))
         lines.append(QCoreApplication.translate("TokenView", "cuts {chars}").format(chars=chars))
     if t.raw is not None:
         lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=visible_piece(t.raw)))
-    lines.append(QCoreApplication.translate("TokenView", "byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})").format(
+    lines.append(QCoreApplication.translate(
+        "TokenView", "byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})").format(
         byte_start=t.byte_start, byte_end=t.byte_end, start=t.start, end=t.end))
     return "\n".join(lines)

@@ -65,7 +65,8 @@ class DetailsBox(QPlainTextEdit):
         self.viewport().setForegroundRole(QPalette.ColorRole.WindowText)
         self.setForegroundRole(QPalette.ColorRole.WindowText)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
 
     def setText(self, text: str) -> None:  # noqa: N802 (QLabel's name, which callers know)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap if "\n" in text
@@ -95,7 +96,7 @@ class CountsBar(QWidget):
         self.columns = len(self.FIELDS)
         titles = [self.tr("tokens"), self.tr("characters"), self.tr("bytes"), self.tr("words"),
                   self.tr("chars / token"), self.tr("bytes / token"), self.tr("partial-char tokens")]
-        for (key, _), title in zip(self.FIELDS, titles):
+        for (key, _), title in zip(self.FIELDS, titles, strict=True):
             cell = QWidget()
             box = QVBoxLayout(cell)
             box.setContentsMargins(0, 0, 0, 0)

@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Literal
-
-# Decoding a block holds the GIL in the worker thread; 256 KB takes well under a millisecond.
-CORPUS_BLOCK_BYTES = 1 << 18
+from typing import Literal
 
 import regex
 from PySide6.QtCore import QCoreApplication
 
 import tokviz
+
+# Decoding a block holds the GIL in the worker thread; 256 KB takes well under a millisecond.
+CORPUS_BLOCK_BYTES = 1 << 18
 
 
 def demo_corpus_path() -> Path:
@@ -34,20 +35,22 @@ class CorpusSource:
     errors: str = "strict"
 
     @classmethod
-    def demo(cls) -> "CorpusSource":
-        return cls("demo", QCoreApplication.translate("CorpusSource", "Demo corpus (built-in)"), path=demo_corpus_path())
+    def demo(cls) -> CorpusSource:
+        return cls("demo", QCoreApplication.translate("CorpusSource", "Demo corpus (built-in)"),
+                   path=demo_corpus_path())
 
     @classmethod
-    def file(cls, path: str | os.PathLike) -> "CorpusSource":
+    def file(cls, path: str | os.PathLike) -> CorpusSource:
         p = Path(path)
         return cls("file", p.name, path=p)
 
     @classmethod
-    def paste(cls, text: str) -> "CorpusSource":
+    def paste(cls, text: str) -> CorpusSource:
         first = text.strip().splitlines()[0][:30] if text.strip() else ""
-        return cls("paste", QCoreApplication.translate("CorpusSource", "Pasted: {first}…").format(first=first), text=text)
+        label = QCoreApplication.translate("CorpusSource", "Pasted: {first}…").format(first=first)
+        return cls("paste", label, text=text)
 
-    def with_replacement(self) -> "CorpusSource":
+    def with_replacement(self) -> CorpusSource:
         return CorpusSource(self.kind, self.label, self.path, self.text, "replace")
 
     @property

@@ -3,7 +3,7 @@ and saved in the formats that hold the run's mode."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog

@@ -93,7 +93,8 @@ class TrainPlots(pg.GraphicsLayoutWidget):
 
     def __init__(self, parent=None, dark: bool = False):
         super().__init__(parent)
-        pg.setConfigOptions(antialias=True)  # smooth curves for the projector; x ranges fixed per run keep redraws cheap
+        # smooth curves for the projector; x ranges fixed per run keep redraws cheap
+        pg.setConfigOptions(antialias=True)
         blue, orange = "#1f77b4", "#ff7f0e"
         self._scale = 1.0
         self._dark = dark
@@ -214,7 +215,8 @@ class TrainPlots(pg.GraphicsLayoutWidget):
     def set_length_unit(self, unit: str) -> None:
         unit = {"bytes": QCoreApplication.translate("TrainPlots", "bytes"),
                 "chars": QCoreApplication.translate("TrainPlots", "chars")}.get(unit, unit)
-        self.length_plot.setLabel("bottom", QCoreApplication.translate("TrainPlots", "length ({unit})").format(unit=unit))
+        self.length_plot.setLabel("bottom",
+                                  QCoreApplication.translate("TrainPlots", "length ({unit})").format(unit=unit))
 
     def clear_data(self) -> None:
         empty = np.zeros(0)

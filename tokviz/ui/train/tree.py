@@ -127,7 +127,8 @@ class MergeTreeView(QWidget):
         if self.tree is None:
             p.setPen(fg)
             p.setFont(ui_font(10))  # ui_font follows the app's font scale
-            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.tr("Select a token in the table to see its merge tree"))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter,
+                       self.tr("Select a token in the table to see its merge tree"))
             return
         fm = QFontMetricsF(self._font)
         nodes: list = []

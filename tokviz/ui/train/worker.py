@@ -30,7 +30,7 @@ import atexit
 import threading
 import time
 import traceback
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
@@ -148,7 +148,8 @@ class TrainWorker(QObject):
                         finished = Finished("cancelled", self.merges_seen, _cancelled_message())
                         break
             else:
-                finished = Finished("exhausted", self.merges_seen, QCoreApplication.translate("TrainWorker", "The trainer stopped."))
+                finished = Finished("exhausted", self.merges_seen,
+                                    QCoreApplication.translate("TrainWorker", "The trainer stopped."))
         except TokvizError as err:
             flush()
             self.failed.emit(str(err), _is_invalid_utf8(err))
@@ -216,7 +217,7 @@ class TrainRun(QObject):
     being destroyed while running.
     """
 
-    _orphans: list["TrainRun"] = []
+    _orphans: list[TrainRun] = []
 
     def __init__(self, make_events: RunFactory, parent: QObject | None = None):
         super().__init__(parent)
