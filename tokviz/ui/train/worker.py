@@ -26,7 +26,6 @@ was taken). Closing the generator (always, in ``run``'s ``finally``) ends the ch
 from __future__ import annotations
 
 import atexit
-
 import threading
 import time
 import traceback
