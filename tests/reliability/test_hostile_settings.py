@@ -37,7 +37,7 @@ ATTACKS = {
     "bytearray": "@ByteArray(\\xff\\xfe\\0garbage)",
     "bool": "true",
     "escape-codes": "\\x1b[31m\\0\\a",
-    "nul-path": "/tmp/a\\0b",
+    "nul-path": "a\\0b",
     "100k-value": "x" * 100_000,
     "many-items": ", ".join(["gpt2"] * 5000),
 }

@@ -7,53 +7,23 @@ Inspector's worker builds them for a big text while the GUI thread only places a
 from __future__ import annotations
 
 import bisect
-import unicodedata
 from array import array
 from dataclasses import dataclass
 
-import regex
 from PySide6.QtGui import QFont, QFontMetricsF
 
+from tokviz.core.display import Segment, piece_marker, piece_segments
 from tokviz.core.encoding import Encoding, char_byte_starts
-from tokviz.core.unicode import invisible_marker
 from tokviz.ui import fonts
 
 # Beyond this many tokens the view draws the first ones and says how many it left out; counts and
 # byte layers still cover the whole text. Keeps a 5 MB paste from building millions of boxes.
 MAX_DRAWN_TOKENS = 150_000
 
-# Characters that only make sense joined to their neighbour (emoji ZWJ sequences, presentation
-# selectors, skin tones): inside a token after a visible character they are drawn as text so the
-# emoji renders as one picture; alone they get a marker.
-_JOINERS = {"\u200d", "\ufe0f", "\ufe0e"} | {chr(c) for c in range(0x1F3FB, 0x1F400)}
-
-
-def char_marker(ch: str) -> str | None:
-    """The visible stand-in for an invisible character (space ·, tab →, newline ↵, ZWJ, BOM, NUL ...).
-
-    >>> char_marker(" "), char_marker("a"), char_marker("\\x00")
-    ('·', None, '⟨NUL⟩')
-    """
-    marker = invisible_marker(ch)
-    if marker is not None:
-        return marker
-    # the core marks controls, spaces and format characters; what is left without a glyph is a
-    # private-use, surrogate or unassigned code point
-    if unicodedata.category(ch) in ("Co", "Cs", "Cn"):
-        return f"⟨{ord(ch):04X}⟩"
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """A run inside a cell: ``text`` (whole characters), ``mark`` (a marker for an invisible
-    character) or ``hex`` (the bytes of a character cut by a token boundary). ``char`` is the offset
-    of the (first) character the run belongs to from the cell's first character (so that equal runs
-    of text share their segments)."""
-
-    kind: str
-    text: str
-    char: int
+# How a piece's invisible characters are drawn (markers, joiners kept inside emoji) is core's display
+# contract, shared with the CLI, the byte layers and the Train vocabulary.
+char_marker = piece_marker
+run_segments = piece_segments
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,46 +66,6 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     if len(encoding.tokens) <= limit and prev_byte_end < len(data):
         cells.append(_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
     return cells
-
-
-# Characters that may need a marker (a superset: char_marker decides). Scanning with one regex keeps
-# the per-character work in C, so a 100k-token text is split into cells in about a second.
-_MAYBE_INVISIBLE = regex.compile(
-    r"[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\u115f\u1160\u3164\uffa0\ufe00-\ufe0f"
-    r"\U000e0100-\U000e01ef]"
-)
-
-
-def run_segments(run: str) -> tuple[tuple[Segment, ...], bool]:
-    """Segments of whole characters ``run`` (offsets relative to the run) and whether it ends a line.
-
-    The one place that decides how a piece's invisible characters are drawn (the token view, the
-    byte layers' token row and the vocabulary table all use it): markers for spaces, newlines,
-    ZWJ and the like, except joiners right after visible text of the same run, which stay text so
-    that an emoji ZWJ sequence renders as one picture.
-
-    >>> "".join(s.text for s in run_segments(" a\\n")[0]), run_segments(" a\\n")[1]
-    ('·a↵', True)
-    """
-    segs: list[Segment] = []
-    pos = 0
-    line_break = False
-    for m in _MAYBE_INVISIBLE.finditer(run):
-        i = m.start()
-        ch = run[i]
-        joined = ch in _JOINERS and i > pos  # right after visible text of this token
-        marker = None if joined else char_marker(ch)
-        if marker is None:
-            continue  # stays part of the surrounding text run
-        if i > pos:
-            segs.append(Segment("text", run[pos:i], pos))
-        segs.append(Segment("mark", marker, i))
-        if ch == "\n":
-            line_break = True
-        pos = i + 1
-    if pos < len(run):
-        segs.append(Segment("text", run[pos:], pos))
-    return tuple(segs), line_break
 
 
 def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict) -> Cell:
