@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 
 import pytest
@@ -139,3 +140,28 @@ def test_exhausted_when_every_word_is_one_token():
     t, events = train(["ab ab\n"], 100)
     assert events[-1].reason == "exhausted" and t.vocab[-1] == "ab"
     assert WordPieceModel(t.vocab).encode("ab abc").ids == [t.vocab.index("ab"), 1]
+
+
+@pytest.mark.parametrize("text", [
+    "a" * 301,  # every merge overlaps itself: aaaa -> aa aa, left to right
+    "ab" * 150 + "a" + " abab aab",
+    "# ## ### #a# a##",  # '#' + '###' makes '##', and '##' + '##a' makes '##a', an existing continuation
+    "bxyxyxyc" + " bc" * 20,  # ##xy ##xy ##xy, formed by a merge, merges left to right: ##xyxy ##xy
+])
+def test_merges_equal_the_naive_rule_on_repeats_and_hashes(text):
+    words = bert_words(text)
+    base = len(SPECIALS) + len({w[0] for w in words} | {"##" + c for w in words for c in w[1:]})
+    _t, events = train([text], base + 60)
+    ours = [(e.left, e.right, e.new_piece) for e in events if isinstance(e, WordPieceStep)]
+    assert ours == naive_wordpiece(text, base + 60)
+
+
+def test_one_long_word_merges_where_the_pair_is():
+    # a long word holding many pairs once each: every merge must touch only its own places
+    rng = random.Random(7)
+    word = "".join(rng.choice("가나다라마바사아자차카타파하") for _ in range(4000))
+    base = len(SPECIALS) + len({word[0]} | {"##" + c for c in word[1:]})
+    _t, events = train([word], base + 150)
+    ours = [(e.left, e.right, e.new_piece, e.pair_count) for e in events if isinstance(e, WordPieceStep)]
+    assert [m[:3] for m in ours] == naive_wordpiece(word, base + 150)
+    assert len(ours) == 150

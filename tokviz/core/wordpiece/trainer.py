@@ -12,10 +12,8 @@ The vocabulary is the five specials ``[PAD] [UNK] [CLS] [SEP] [MASK]``, then the
 (sorted), then each learned token in the order it was learned; training stops when it holds
 ``vocab_size`` entries (or no pair is left).
 
-Incremental: pair counts and the words holding each pair are kept up to date; a merge recounts only
-the words that hold the pair. The best pair comes from a max-heap with lazy refresh: a merge lowers
-the counts of ``a`` and ``b``, which *raises* the score of every other pair holding them, so those
-pairs are pushed again with their new score; entries whose score went down are refreshed when popped.
+Incremental: :mod:`~tokviz.core.wordpiece.merge_state` keeps pair counts and each pair's
+occurrences up to date, so a merge touches only the places that hold the pair.
 
 >>> t = WordPieceTrainer(WordPieceConfig(vocab_size=12))  # every first score is 1/4: the larger count wins
 >>> [e.new_piece for e in t.run(["hug hug hugs pug\\n"]) if isinstance(e, WordPieceStep)]
@@ -24,8 +22,6 @@ pairs are pushed again with their new score; entries whose score went down are r
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -34,7 +30,8 @@ from dataclasses import dataclass
 from tokviz.core.bpe.corpus import LinePart, last_space_end, utf8_length
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
-from tokviz.core.wordpiece.model import BERT_WORD, CONTINUATION, SPECIALS, WordPieceModel
+from tokviz.core.wordpiece.merge_state import WordPieceMergeState
+from tokviz.core.wordpiece.model import BERT_WORD, SPECIALS, WordPieceModel
 
 _CHUNK_CHARS = 1 << 16
 _PROGRESS_INTERVAL = 0.05
@@ -132,20 +129,19 @@ class WordPieceTrainer:
         if not counts:
             raise CorpusError("The corpus has no words to train on: it is empty or only whitespace.")
         yield Progress("indexing", 0, 1)
-        words = list(counts)
-        freq = list(counts.values())
+        state = WordPieceMergeState(list(counts), list(counts.values()))
         del counts
-        alphabet = sorted({w[0] for w in words} | {CONTINUATION + c for w in words for c in w[1:]})
         specials = list(self.config.special_tokens)
-        need = len(specials) + len(alphabet)
+        need = len(specials) + state.alphabet_size
         if self.config.vocab_size < need:
             raise TokvizError(
                 f"The vocabulary size {self.config.vocab_size:,} is smaller than the {len(specials)} special tokens "
-                f"plus the corpus's alphabet of {len(alphabet):,} symbols: use at least {need:,}."
+                f"plus the corpus's alphabet of {state.alphabet_size:,} symbols: use at least {need:,}."
             )
-        self._vocab = specials + alphabet
+        self._vocab = specials + state.names
         self._base = len(self._vocab)
-        yield from self._merge(words, freq, alphabet, cancelled)
+        yield Progress("indexing", 1, 1)
+        yield from self._merge(state, cancelled)
 
     def _count(self, lines, counts: Counter, cancelled, total_bytes):
         findall = BERT_WORD.findall
@@ -178,118 +174,34 @@ class WordPieceTrainer:
         yield Progress("counting", done, total_bytes if total_bytes is not None else done)
         return not cancelled()
 
-    def _merge(self, words: list[str], freq: list[int], alphabet: list[str], cancelled) -> Iterator[object]:
-        names: list[str] = list(alphabet)
-        id_of = {s: i for i, s in enumerate(names)}
-        seqs = [[id_of[w[0]]] + [id_of[CONTINUATION + c] for c in w[1:]] for w in words]
-        sym_count = [0] * len(names)
-        pair_count: dict[tuple[int, int], int] = {}
-        where: dict[tuple[int, int], set[int]] = {}
-        pairs_of: dict[int, set[tuple[int, int]]] = {}
-        for wi, (seq, f) in enumerate(zip(seqs, freq, strict=True)):
-            for s in seq:
-                sym_count[s] += f
-            for p in itertools.pairwise(seq):
-                pair_count[p] = pair_count.get(p, 0) + f
-                where.setdefault(p, set()).add(wi)
-        for p in pair_count:
-            pairs_of.setdefault(p[0], set()).add(p)
-            pairs_of.setdefault(p[1], set()).add(p)
-        yield Progress("indexing", 1, 1)
-
-        def entry(p, c):
-            return (-c / (sym_count[p[0]] * sym_count[p[1]]), -c, names[p[0]], names[p[1]], p)
-
-        heap = [entry(p, c) for p, c in pair_count.items()]
-        heapq.heapify(heap)
+    def _merge(self, state: WordPieceMergeState, cancelled) -> Iterator[object]:
         target = self.config.vocab_size
         vocab = self._vocab
+        names = state.names
+        n_special = len(self.config.special_tokens)
         step = 0
         reason, message = "merges", ""
         while len(vocab) < target:
             if cancelled():
                 reason, message = "cancelled", f"cancelled after {step} merges"
                 break
-            best = None
-            while heap:
-                e = heapq.heappop(heap)
-                p = e[4]
-                c = pair_count.get(p, 0)
-                if c <= 0:
-                    continue
-                cur = entry(p, c)
-                if cur[:2] != e[:2]:
-                    heapq.heappush(heap, cur)
-                    continue
-                best = cur
-                break
+            best = state.best()
             if best is None:
                 reason, message = "exhausted", f"no pair left to merge after {step} merges"
                 break
-            a, b = best[4]
-            count = -best[1]
-            fa, fb = sym_count[a], sym_count[b]
-            piece = names[a] + names[b][len(CONTINUATION):]
-            t = id_of.get(piece)
-            if t is None:
-                t = id_of[piece] = len(names)
-                names.append(piece)
-                sym_count.append(0)
-                vocab.append(piece)
-            changed: set[tuple[int, int]] = set()
-            for wi in list(where.get((a, b), ())):
-                seq = seqs[wi]
-                f = freq[wi]
-                new = []
-                i, n, k = 0, len(seq), 0
-                while i < n:
-                    if i < n - 1 and seq[i] == a and seq[i + 1] == b:
-                        new.append(t)
-                        i += 2
-                        k += 1
-                    else:
-                        new.append(seq[i])
-                        i += 1
-                if not k:
-                    continue
-                for p in itertools.pairwise(seq):
-                    pair_count[p] -= f
-                    changed.add(p)
-                for p in itertools.pairwise(new):
-                    pair_count[p] = pair_count.get(p, 0) + f
-                    changed.add(p)
-                old_pairs, new_pairs = set(itertools.pairwise(seq)), set(itertools.pairwise(new))
-                for p in old_pairs - new_pairs:
-                    where[p].discard(wi)
-                for p in new_pairs - old_pairs:
-                    where.setdefault(p, set()).add(wi)
-                sym_count[a] -= k * f
-                sym_count[b] -= k * f
-                sym_count[t] += k * f
-                seqs[wi] = new
-            for p in changed:
-                c = pair_count.get(p, 0)
-                if c <= 0:
-                    pair_count.pop(p, None)
-                    where.pop(p, None)
-                    for s in p:
-                        pairs_of.get(s, set()).discard(p)
-                else:
-                    pairs_of.setdefault(p[0], set()).add(p)
-                    pairs_of.setdefault(p[1], set()).add(p)
-            # every live pair holding a, b or t has a new score: push it again (stale ones are skipped)
-            repush = changed | pairs_of.get(a, set()) | pairs_of.get(b, set())
-            for p in repush:
-                c = pair_count.get(p, 0)
-                if c > 0:
-                    heapq.heappush(heap, entry(p, c))
+            a, b, count = best
+            fa, fb = state.sym_count[a], state.sym_count[b]
+            known = len(names)
+            t = state.merge(a, b)
+            if t == known:  # a new string (an existing one keeps its place and id)
+                vocab.append(names[t])
             step += 1
             self._sizes.append(len(vocab))
             score = count / (fa * fb)
             yield WordPieceStep(
                 step=step,
-                description=f"{names[a]} + {names[b]} → {piece} (score {count:,} / ({fa:,} × {fb:,}) = {score:.3g})",
-                left=names[a], right=names[b], new_piece=piece, token_id=len(self.config.special_tokens) + t,
+                description=f"{names[a]} + {names[b]} → {names[t]} (score {count:,} / ({fa:,} × {fb:,}) = {score:.3g})",
+                left=names[a], right=names[b], new_piece=names[t], token_id=n_special + t,
                 pair_count=count, left_count=fa, right_count=fb, score=score, vocab_size=len(vocab),
             )
         self._finished = Finished(reason, step, message or f"vocabulary size {len(vocab):,} reached")

@@ -1,0 +1,256 @@
+"""WordPiece's merge state: every symbol of every unique word, pair counts, where each pair occurs,
+and the best pair by likelihood score.
+
+Each symbol occurrence has a slot in flat lists (``sym``, ``nxt``, ``prv``: a linked list per word)
+and carries its word's frequency. A pair's occurrences are the slots of its left symbol; a merge
+visits only those slots, relinks the word there and updates the counts of the pairs around each
+one, so its cost follows the pair's occurrences, not the length of the words holding it (a
+multi-megabyte word without spaces once cost a full rewrite of that word per merge). Occurrence
+lists are append-only: a slot whose pair has since changed is recognised and skipped when the pair
+is merged (its symbols no longer match), so nothing is ever removed from them.
+
+The best pair comes from a max-heap of ``(score, count, left, right)`` with lazy refresh. A merge of
+``a + b`` lowers the counts of ``a`` and ``b``, which *raises* the score of every other pair holding
+them, so those pairs are pushed again with their new score; entries whose score went down (pairs
+of the new symbol, pairs that lost occurrences) are refreshed when they come to the top.
+
+Building the state is numpy over the concatenated words (a Python loop over every symbol of every
+word took longer than the whole BPE trainer on the same corpus).
+
+>>> st = WordPieceMergeState(["hug", "pug", "hugs"], [10, 5, 5])
+>>> st.names[:4], st.best()
+(['##g', '##s', '##u', 'h'], (2, 0, 20))
+>>> st.names[st.merge(2, 0)]
+'##ug'
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+CONTINUATION = "##"
+_SHIFT = 32  # a pair is one int: left << 32 | right (ids stay far below 2**32)
+_RIGHT = (1 << _SHIFT) - 1
+_EXACT_FLOAT = 1 << 53  # below this a count is a float64 exactly, so numpy's score equals Python's
+
+
+def pair_key(a: int, b: int) -> int:
+    """The int standing for the pair ``(a, b)``; ``pair_of`` undoes it.
+
+    >>> pair_of(pair_key(3, 7))
+    (3, 7)
+    """
+    return a << _SHIFT | b
+
+
+def pair_of(key: int) -> tuple[int, int]:
+    return key >> _SHIFT, key & _RIGHT
+
+
+def _group_starts(values: np.ndarray) -> np.ndarray:
+    """Where each run of equal values starts in the sorted array ``values``."""
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+
+
+class WordPieceMergeState:
+    """Unique ``words`` with their frequencies, as WordPiece symbols, ready to merge.
+
+    A word starts as its first character followed by ``##`` + each next character; symbol ids are
+    the positions of those strings in :attr:`names`, which starts as the sorted alphabet and grows
+    by one name per new piece.
+    """
+
+    def __init__(self, words: list[str], freq: list[int]):
+        n = len(words)
+        lens = np.fromiter(map(len, words), dtype=np.int64, count=n)
+        codes = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
+        size = len(codes)
+        starts = np.zeros(n, dtype=np.int64)
+        np.cumsum(lens[:-1], out=starts[1:])
+        is_first = np.zeros(size, dtype=bool)
+        is_first[starts] = True
+        first_codes = np.unique(codes[is_first])
+        cont_codes = np.unique(codes[~is_first])
+        unsorted = [chr(c) for c in first_codes.tolist()] + [CONTINUATION + chr(c) for c in cont_codes.tolist()]
+        order = sorted(range(len(unsorted)), key=unsorted.__getitem__)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        sym = np.empty(size, dtype=np.int64)
+        sym[is_first] = rank[np.searchsorted(first_codes, codes[is_first])]
+        sym[~is_first] = rank[len(first_codes) + np.searchsorted(cont_codes, codes[~is_first])]
+        self.names: list[str] = [unsorted[i] for i in order]
+        self.alphabet_size = len(self.names)
+        self.id_of: dict[str, int] = {s: i for i, s in enumerate(self.names)}
+
+        weight = np.repeat(np.asarray(freq, dtype=np.int64), lens)
+        ends = starts + lens - 1
+        nxt = np.arange(1, size + 1, dtype=np.int64)
+        nxt[ends] = -1
+        prv = np.arange(-1, size - 1, dtype=np.int64)
+        prv[starts] = -1
+        # counts stay exact in float64 far beyond any corpus (2**53)
+        self.sym_count: list[int] = np.bincount(sym, weights=weight, minlength=len(self.names)).astype(
+            np.int64).tolist()
+
+        # pairs: the slots of their left symbols, grouped by pair (ascending slots within a group)
+        left = np.flatnonzero(nxt >= 0)
+        keys = (sym[left] << _SHIFT) | sym[left + 1]
+        by_key = np.argsort(keys, kind="stable")
+        sorted_keys = keys[by_key]
+        self._first_slots = left[by_key]
+        cut = _group_starts(sorted_keys)
+        ukeys = sorted_keys[cut]
+        counts = np.add.reduceat(weight[self._first_slots], cut) if len(cut) else np.zeros(0, dtype=np.int64)
+        klist = ukeys.tolist()
+        self.pair_count: dict[int, int] = dict(zip(klist, counts.tolist(), strict=True))
+        self._group: dict[int, int] = dict(zip(klist, range(len(klist)), strict=True))
+        self._bounds: list[int] = cut.tolist() + [len(sorted_keys)]
+        self._more_slots: dict[int, list[int]] = {}  # slots where a pair formed after building
+
+        # the live pairs holding each symbol (on either side)
+        lsym, rsym = ukeys >> _SHIFT, ukeys & _RIGHT
+        holders = np.concatenate((lsym, rsym))
+        held = np.concatenate((ukeys, ukeys))
+        o = np.argsort(holders, kind="stable")
+        holders, held = holders[o], held[o]
+        lo = _group_starts(holders)
+        hi = np.append(lo[1:], len(holders)) if len(lo) else lo
+        self.pairs_of: dict[int, set[int]] = {}
+        for s, a, b in zip(holders[lo].tolist(), lo.tolist(), hi.tolist(), strict=True):
+            self.pairs_of[s] = set(held[a:b].tolist())
+
+        self.sym: list[int] = sym.tolist()
+        self.nxt: list[int] = nxt.tolist()
+        self.prv: list[int] = prv.tolist()
+        self.weight: list[int] = weight.tolist()
+
+        sc = np.asarray(self.sym_count, dtype=np.int64)
+        fa, fb = sc[lsym], sc[rsym]
+        names = self.names
+        lnames = [names[i] for i in lsym.tolist()]
+        rnames = [names[i] for i in rsym.tolist()]
+        if len(klist) and int(fa.max()) * int(fb.max()) < _EXACT_FLOAT:
+            neg_scores = (-(counts / (fa * fb))).tolist()
+        else:  # products too large for float64: Python's exact int division, as entry() does
+            sl = self.sym_count
+            neg_scores = [-c / (sl[a] * sl[b]) for c, a, b in zip(counts.tolist(), lsym.tolist(), rsym.tolist(),
+                                                                   strict=True)]
+        self._heap = list(zip(neg_scores, (-counts).tolist(), lnames, rnames, klist, strict=True))
+        heapq.heapify(self._heap)
+
+    def _entry(self, key: int, count: int) -> tuple:
+        a, b = key >> _SHIFT, key & _RIGHT
+        sc = self.sym_count
+        return (-count / (sc[a] * sc[b]), -count, self.names[a], self.names[b], key)
+
+    def best(self) -> tuple[int, int, int] | None:
+        """``(a, b, count)`` of the pair with the largest ``count / (count(a) · count(b))``, ties to
+        the larger count, then the smaller ``(a, b)`` as strings; None when no pair is left."""
+        heap, pc, entry = self._heap, self.pair_count, self._entry
+        while heap:
+            e = heapq.heappop(heap)
+            key = e[4]
+            c = pc.get(key, 0)
+            if c <= 0:
+                continue
+            cur = entry(key, c)
+            if cur[0] != e[0] or cur[1] != e[1]:
+                heapq.heappush(heap, cur)
+                continue
+            heapq.heappush(heap, cur)  # it stays a pair until merged; merge() makes it stale
+            return key >> _SHIFT, key & _RIGHT, c
+        return None
+
+    def new_symbol(self, a: int, b: int) -> int:
+        """The id of ``a + b`` (``a + ##b`` makes ``ab``, ``##a + ##b`` makes ``##ab``): an existing
+        id when that string was made before, else a new one."""
+        piece = self.names[a] + self.names[b][len(CONTINUATION):]
+        t = self.id_of.get(piece)
+        if t is None:
+            t = self.id_of[piece] = len(self.names)
+            self.names.append(piece)
+            self.sym_count.append(0)
+        return t
+
+    def merge(self, a: int, b: int) -> int:
+        """Merge every occurrence of ``a b`` left to right into one symbol; returns its id."""
+        t = self.new_symbol(a, b)
+        key = a << _SHIFT | b
+        slots = self._slots(key)
+        sym, nxt, prv, weight = self.sym, self.nxt, self.prv, self.weight
+        pc = self.pair_count
+        more = self._more_slots
+        changed = {key}
+        moved = 0
+        for i in slots:
+            if sym[i] != a:
+                continue
+            j = nxt[i]
+            if j < 0 or sym[j] != b:
+                continue
+            f = weight[i]
+            moved += f
+            p = prv[i]
+            q = nxt[j]
+            if p >= 0:
+                s = sym[p] << _SHIFT
+                k = s | a
+                pc[k] -= f
+                changed.add(k)
+                k = s | t
+                pc[k] = pc.get(k, 0) + f
+                changed.add(k)
+                more.setdefault(k, []).append(p)
+            if q >= 0:
+                s = sym[q]
+                k = b << _SHIFT | s
+                pc[k] -= f
+                changed.add(k)
+                k = t << _SHIFT | s
+                pc[k] = pc.get(k, 0) + f
+                changed.add(k)
+                more.setdefault(k, []).append(i)
+                prv[q] = i
+            nxt[i] = q
+            sym[i] = t
+            sym[j] = -1
+        pc[key] -= moved
+        sc = self.sym_count
+        sc[a] -= moved
+        sc[b] -= moved
+        sc[t] += moved
+        pairs_of = self.pairs_of
+        for k in changed:
+            left, right = k >> _SHIFT, k & _RIGHT
+            if pc[k] <= 0:
+                del pc[k]
+                self._group.pop(k, None)
+                more.pop(k, None)
+                for holder in (pairs_of.get(left), pairs_of.get(right)):
+                    if holder:  # a pair made and unmade in this merge was never filed
+                        holder.discard(k)
+            else:
+                pairs_of.setdefault(left, set()).add(k)
+                pairs_of.setdefault(right, set()).add(k)
+        # every live pair holding a or b has a higher score now: push it again (stale ones are skipped);
+        # the entry is written out here rather than by _entry(): this loop runs ~50 times per merge
+        push, heap, names, get = heapq.heappush, self._heap, self.names, pc.get
+        for k in changed.union(pairs_of.get(a, ()), pairs_of.get(b, ())):
+            c = get(k, 0)
+            if c > 0:
+                left, right = k >> _SHIFT, k & _RIGHT
+                push(heap, (-c / (sc[left] * sc[right]), -c, names[left], names[right], k))
+        return t
+
+    def _slots(self, key: int) -> list[int]:
+        """The slots where ``key`` may occur, ascending (a merge goes left to right: ``a a a`` → ``aa a``)."""
+        g = self._group.pop(key, None)
+        slots = self._first_slots[self._bounds[g]:self._bounds[g + 1]].tolist() if g is not None else []
+        extra = self._more_slots.pop(key, None)
+        if extra:
+            slots = sorted(set(slots).union(extra))
+        return slots
