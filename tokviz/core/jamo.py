@@ -34,12 +34,16 @@ _SYLLABLE = re.compile("[\uac00-\ud7a3]")
 _LVT = re.compile("([\u1100-\u1112])([\u1161-\u1175])([\u11a8-\u11c2]?)")
 
 
-def _split(m: re.Match) -> str:
-    s = ord(m.group()) - _S_BASE
-    lead, rest = divmod(s, _N_COUNT)
+def _jamo_of(syllable: int) -> str:
+    lead, rest = divmod(syllable - _S_BASE, _N_COUNT)
     vowel, tail = divmod(rest, _T_COUNT)
     out = chr(_L_BASE + lead) + chr(_V_BASE + vowel)
     return out + chr(_T_BASE + tail) if tail else out
+
+
+# every syllable's jamo, for str.translate: one C pass over the text (a regex substitution calling
+# Python per syllable took ~6x as long and was most of jamo BPE's extra time)
+_DECOMPOSITION = {c: _jamo_of(c) for c in range(_S_BASE, _S_BASE + _S_COUNT)}
 
 
 def _join(m: re.Match) -> str:
@@ -52,7 +56,7 @@ def _join(m: re.Match) -> str:
 def decompose(text: str) -> str:
     """``text`` with every Hangul syllable as its two or three conjoining jamo (NFD of the syllables
     only); other characters are unchanged."""
-    return _SYLLABLE.sub(_split, text)
+    return text.translate(_DECOMPOSITION)
 
 
 def recompose(piece: str) -> str:
