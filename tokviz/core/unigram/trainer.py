@@ -49,7 +49,6 @@ for a one-word line of a few megabytes); scores are float64 (SentencePiece: floa
 
 from __future__ import annotations
 
-import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -58,18 +57,17 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
-from tokviz.core.bpe.corpus import LinePart, last_space_end, utf8_length
+from tokviz.core.bpe.corpus import utf8_length
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiece
 from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK, UnigramModel
+from tokviz.core.word_counts import count_words
 
 MAX_WORD_BYTES = 4192  # SentencePiece's max_sentence_length: a longer word is skipped, as its sentence would be
 UNK_CHAR = "\u2585"  # SentencePiece's kUNKChar: characters outside the coverage become this
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
-_CHUNK_CHARS = 1 << 16
-_PROGRESS_INTERVAL = 0.05
 
 
 @dataclass(frozen=True)
@@ -160,7 +158,7 @@ class UnigramTrainer:
         cancelled = cancel or (lambda: False)
         cfg = self.config
         words = Counter()
-        done = yield from self._count(lines, words, cancelled, total_bytes)
+        done = yield from count_words(lines, str.split, words, cancelled, total_bytes)
         if not done:
             self._finished = Finished("cancelled", 0, "cancelled while reading the corpus")
             yield self._finished
@@ -192,36 +190,6 @@ class UnigramTrainer:
             yield self._finished
 
     # ---- reading ---------------------------------------------------------------------------
-    def _count(self, lines, words: Counter, cancelled, total_bytes):
-        buf: list[str] = []
-        chars = 0
-        done_bytes = 0
-        last = 0.0
-        yield Progress("counting", 0, total_bytes)
-        for line in lines:
-            if type(line) is not LinePart and not line.endswith("\n"):
-                line += "\n"
-            buf.append(line)
-            chars += len(line)
-            if chars >= _CHUNK_CHARS:
-                text = "".join(buf)
-                cut = last_space_end(text)
-                words.update(text[:cut].split())
-                buf = [text[cut:]] if cut < len(text) else []
-                chars = len(text) - cut
-                done_bytes += utf8_length(text[:cut])
-                if cancelled():
-                    return False
-                now = time.monotonic()
-                if now - last >= _PROGRESS_INTERVAL:
-                    last = now
-                    yield Progress("counting", done_bytes, total_bytes)
-        text = "".join(buf)
-        words.update(text.split())
-        done_bytes += utf8_length(text)
-        yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
-        return not cancelled()
-
     # ---- EM and pruning ----------------------------------------------------------------------
     def _train(self, st: _State, cancelled) -> Iterator[object]:
         cfg = self.config

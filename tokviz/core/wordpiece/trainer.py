@@ -22,19 +22,15 @@ occurrences up to date, so a merge touches only the places that hold the pair.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from tokviz.core.bpe.corpus import LinePart, last_space_end, utf8_length
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
+from tokviz.core.word_counts import count_words
 from tokviz.core.wordpiece.merge_state import WordPieceMergeState
 from tokviz.core.wordpiece.model import BERT_WORD, SPECIALS, WordPieceModel
-
-_CHUNK_CHARS = 1 << 16
-_PROGRESS_INTERVAL = 0.05
 
 
 @dataclass(frozen=True)
@@ -121,7 +117,7 @@ class WordPieceTrainer:
         self._vocab, self._sizes = [], []
         cancelled = cancel or (lambda: False)
         counts: Counter = Counter()
-        ok = yield from self._count(lines, counts, cancelled, total_bytes)
+        ok = yield from count_words(lines, BERT_WORD.findall, counts, cancelled, total_bytes)
         if not ok:
             self._finished = Finished("cancelled", 0, "cancelled while reading the corpus")
             yield self._finished
@@ -142,37 +138,6 @@ class WordPieceTrainer:
         self._base = len(self._vocab)
         yield Progress("indexing", 1, 1)
         yield from self._merge(state, cancelled)
-
-    def _count(self, lines, counts: Counter, cancelled, total_bytes):
-        findall = BERT_WORD.findall
-        buf: list[str] = []
-        chars = 0
-        done = 0
-        last = 0.0
-        yield Progress("counting", 0, total_bytes)
-        for line in lines:
-            if type(line) is not LinePart and not line.endswith("\n"):
-                line += "\n"
-            buf.append(line)
-            chars += len(line)
-            if chars >= _CHUNK_CHARS:
-                text = "".join(buf)
-                cut = last_space_end(text)
-                counts.update(findall(text, 0, cut))
-                done += utf8_length(text[:cut])
-                buf = [text[cut:]] if cut < len(text) else []
-                chars = len(text) - cut
-                if cancelled():
-                    return False
-                now = time.monotonic()
-                if now - last >= _PROGRESS_INTERVAL:
-                    last = now
-                    yield Progress("counting", done, total_bytes)
-        text = "".join(buf)
-        counts.update(findall(text))
-        done += utf8_length(text)
-        yield Progress("counting", done, total_bytes if total_bytes is not None else done)
-        return not cancelled()
 
     def _merge(self, state: WordPieceMergeState, cancelled) -> Iterator[object]:
         target = self.config.vocab_size
