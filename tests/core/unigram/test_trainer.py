@@ -13,7 +13,8 @@ from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.training import StepEvent, Trainer
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
-from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer, script_of
+from tokviz.core.unigram.seeds import script_of
+from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
 
 
 def test_first_em_iteration_by_hand():
