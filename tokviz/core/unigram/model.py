@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from tokviz.core.encoding import Encoding, char_byte_starts
 from tokviz.core.errors import TokvizError, check_text
+from tokviz.core.special_tokens import SpecialSpans
 
 SPACE_MARK = "\u2581"  # ▁
 UNK_PENALTY = 10.0  # SentencePiece's kUnkPenalty: an unknown character scores min_score - 10
@@ -182,10 +183,7 @@ class UnigramModel:
         self._bytes = [p.replace(SPACE_MARK, " ").encode("utf-8") for p in self.pieces]
         for i, p in self._special_of_id.items():
             self._bytes[i] = p.encode("utf-8")
-        self._special_rx = (
-            re.compile("|".join(re.escape(s) for s in sorted(self._specials, key=len, reverse=True)))
-            if self._specials else None
-        )
+        self._special_spans = SpecialSpans(self._specials)
         self._cache: dict[str, list[tuple[int, int, int]]] = {}
 
     # ---- Encoder protocol ------------------------------------------------------------------
@@ -245,7 +243,7 @@ class UnigramModel:
         data = check_text(text)
         starts = char_byte_starts(text, data)
         rows = []
-        for s, e, sid in self._segments(text, allow_special):
+        for s, e, sid in self._special_spans.segments(text, allow_special):
             if sid is not None:
                 rows.append((sid, data[starts[s]:starts[e]], starts[s], starts[e], "special", self.pieces[sid]))
                 continue
@@ -340,19 +338,6 @@ class UnigramModel:
         return self.path_encoding(lat, lat.sample(alpha, random.Random(seed)))
 
     # ---- internals ---------------------------------------------------------------------------
-    def _segments(self, text: str, allow_special: bool):
-        if not (allow_special and self._special_rx):
-            yield 0, len(text), None
-            return
-        pos = 0
-        for m in self._special_rx.finditer(text):
-            if m.start() > pos:
-                yield pos, m.start(), None
-            yield m.start(), m.end(), self._specials[m.group()]
-            pos = m.end()
-        if pos < len(text):
-            yield pos, len(text), None
-
     def _arcs(self, w: str):
         """``(start, end, id, score)`` of every arc over the symbols of ``w`` (``▁`` included), by
         start then length, with an ``<unk>`` arc where no single-character piece starts."""

@@ -21,6 +21,7 @@ import regex
 
 from tokviz.core.encoding import Encoding, char_byte_starts
 from tokviz.core.errors import TokvizError, check_text
+from tokviz.core.special_tokens import SpecialSpans
 
 SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 CONTINUATION = "##"
@@ -68,10 +69,7 @@ class WordPieceModel:
             self._id_of.setdefault(p, i)
         self._specials = {p: self._id_of[p] for p in special if p in self._id_of}
         self._special_of_id = {i: p for p, i in self._specials.items()}
-        self._special_rx = (
-            regex.compile("|".join(regex.escape(s) for s in sorted(self._specials, key=len, reverse=True)))
-            if self._specials else None
-        )
+        self._special_spans = SpecialSpans(self._specials)
         self._max_len = max((len(p) for p in self.vocab), default=1)
         self._cache: dict[str, list[tuple[int, int, int]]] = {}
 
@@ -116,7 +114,7 @@ class WordPieceModel:
         data = check_text(text)
         starts = char_byte_starts(text, data)
         rows = []
-        for s, e, sid in self._segments(text, allow_special):
+        for s, e, sid in self._special_spans.segments(text, allow_special):
             if sid is not None:
                 rows.append((sid, data[starts[s]:starts[e]], starts[s], starts[e], "special", self.vocab[sid]))
                 continue
@@ -160,15 +158,3 @@ class WordPieceModel:
             self._cache[word] = out
         return out
 
-    def _segments(self, text: str, allow_special: bool):
-        if not (allow_special and self._special_rx):
-            yield 0, len(text), None
-            return
-        pos = 0
-        for m in self._special_rx.finditer(text):
-            if m.start() > pos:
-                yield pos, m.start(), None
-            yield m.start(), m.end(), self._specials[m.group()]
-            pos = m.end()
-        if pos < len(text):
-            yield pos, len(text), None
