@@ -9,10 +9,15 @@ multi-megabyte word without spaces once cost a full rewrite of that word per mer
 lists are append-only: a slot whose pair has since changed is recognised and skipped when the pair
 is merged (its symbols no longer match), so nothing is ever removed from them.
 
-The best pair comes from a max-heap of ``(score, count, left, right)`` with lazy refresh. A merge of
-``a + b`` lowers the counts of ``a`` and ``b``, which *raises* the score of every other pair holding
-them, so those pairs are pushed again with their new score; entries whose score went down (pairs
-of the new symbol, pairs that lost occurrences) are refreshed when they come to the top.
+The best pair comes from a max-heap of ``(score, count, left, right)`` with lazy refresh: entries
+whose score went down (pairs of the new symbol, pairs that lost occurrences) are refreshed when they
+come to the top. A merge of ``a + b`` also lowers the counts of ``a`` and ``b``, which *raises* the
+score of every other pair holding them. Pushing all of those again (~50 per merge, nearly all of
+them far from the top) was most of a merge's cost, so instead one *bound* per symbol goes in: an
+entry whose score is the highest of the symbol's pairs. Only when a bound reaches the top are the
+symbol's pairs pushed, and then only those that can compete with the heap's top; the rest get a
+new, lower bound. A bound sorts before a pair of the same score, so no pair is chosen while a pair
+that may tie or beat it is still hidden behind a bound.
 
 Building the state is numpy over the concatenated words (a Python loop over every symbol of every
 word took longer than the whole BPE trainer on the same corpus).
@@ -27,6 +32,7 @@ word took longer than the whole BPE trainer on the same corpus).
 from __future__ import annotations
 
 import heapq
+import math
 
 import numpy as np
 
@@ -110,6 +116,8 @@ class WordPieceMergeState:
         self._group: dict[int, int] = dict(zip(klist, range(len(klist)), strict=True))
         self._bounds: list[int] = cut.tolist() + [len(sorted_keys)]
         self._more_slots: dict[int, list[int]] = {}  # slots where a pair formed after building
+        self._bound_made: dict[int, int] = {}  # symbol -> serial number of its live bound in the heap
+        self._bounds_made = 0
 
         # the live pairs holding each symbol (on either side)
         lsym, rsym = ukeys >> _SHIFT, ukeys & _RIGHT
@@ -150,20 +158,51 @@ class WordPieceMergeState:
     def best(self) -> tuple[int, int, int] | None:
         """``(a, b, count)`` of the pair with the largest ``count / (count(a) · count(b))``, ties to
         the larger count, then the smaller ``(a, b)`` as strings; None when no pair is left."""
-        heap, pc, entry = self._heap, self.pair_count, self._entry
+        heap, pc, entry, push = self._heap, self.pair_count, self._entry, heapq.heappush
         while heap:
             e = heapq.heappop(heap)
             key = e[4]
+            if key < 0:  # a symbol's bound
+                if self._bound_made.get(~key) == e[3]:  # else a later bound of that symbol replaced it
+                    self._open_bound(~key)
+                continue
             c = pc.get(key, 0)
             if c <= 0:
                 continue
             cur = entry(key, c)
             if cur[0] != e[0] or cur[1] != e[1]:
-                heapq.heappush(heap, cur)
+                push(heap, cur)
                 continue
-            heapq.heappush(heap, cur)  # it stays a pair until merged; merge() makes it stale
+            push(heap, cur)  # it stays a pair until merged; merge() makes it stale
             return key >> _SHIFT, key & _RIGHT, c
         return None
+
+    def _open_bound(self, s: int) -> None:
+        """Push the pairs holding ``s`` that score at least the heap's top, and a bound for the rest."""
+        heap, pc, sc, names = self._heap, self.pair_count, self.sym_count, self.names
+        floor = -heap[0][0] if heap else 0.0
+        rest = 0.0
+        push = heapq.heappush
+        for k in self.pairs_of.get(s, ()):
+            c = pc.get(k, 0)
+            if c > 0:
+                left, right = k >> _SHIFT, k & _RIGHT
+                score = c / (sc[left] * sc[right])
+                if score >= floor:
+                    push(heap, (-score, -c, names[left], names[right], k))
+                elif score > rest:
+                    rest = score
+        if rest > 0.0:
+            self._push_bound(s, rest)
+        else:
+            del self._bound_made[s]
+
+    def _push_bound(self, s: int, score: float) -> None:
+        """A bound for the pairs holding ``s``: ``score`` is at least the score of each of them. It
+        sorts before every pair of the same score (-inf before any -count)."""
+        self._bounds_made += 1
+        self._bound_made[s] = self._bounds_made
+        heapq.heappush(self._heap, (-score, -math.inf, "", self._bounds_made, ~s))
 
     def new_symbol(self, a: int, b: int) -> int:
         """The id of ``a + b`` (``a + ##b`` makes ``ab``, ``##a + ##b`` makes ``##ab``): an existing
@@ -236,14 +275,18 @@ class WordPieceMergeState:
             else:
                 pairs_of.setdefault(left, set()).add(k)
                 pairs_of.setdefault(right, set()).add(k)
-        # every live pair holding a or b has a higher score now: push it again (stale ones are skipped);
-        # the entry is written out here rather than by _entry(): this loop runs ~50 times per merge
+        # the pairs whose counts changed go in with their new scores (older entries are skipped when
+        # they come up); every other pair holding a or b scores higher now: one bound each covers them
         push, heap, names, get = heapq.heappush, self._heap, self.names, pc.get
-        for k in changed.union(pairs_of.get(a, ()), pairs_of.get(b, ())):
+        for k in changed:
             c = get(k, 0)
             if c > 0:
                 left, right = k >> _SHIFT, k & _RIGHT
                 push(heap, (-c / (sc[left] * sc[right]), -c, names[left], names[right], k))
+        for s in {a, b}:
+            held = pairs_of.get(s)
+            if sc[s] > 0 and held:
+                self._push_bound(s, max(get(k, 0) / (sc[k >> _SHIFT] * sc[k & _RIGHT]) for k in held))
         return t
 
     def _slots(self, key: int) -> list[int]:
