@@ -17,7 +17,8 @@ them far from the top) was most of a merge's cost, so instead one *bound* per sy
 entry whose score is the highest of the symbol's pairs. Only when a bound reaches the top are the
 symbol's pairs pushed, and then only those that can compete with the heap's top; the rest get a
 new, lower bound. A bound sorts before a pair of the same score, so no pair is chosen while a pair
-that may tie or beat it is still hidden behind a bound.
+that may tie or beat it is still hidden behind a bound. The heap starts that way too: one bound per
+symbol, not one entry per pair.
 
 Building the state is numpy over the concatenated words (a Python loop over every symbol of every
 word took longer than the whole BPE trainer on the same corpus).
