@@ -51,22 +51,30 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
     if not len(pos):
         st.pair_counts[key] = 0
         return
-    mark = st.mark
-    mark[j] = True
-    touching = bool(mark[st.prv[pos]].any())  # an occurrence's left neighbour is another one's b
-    mark[j] = False
+    prv = st.prv
+    left = prv[pos]
+    tl = tok[left]
+    # touching: an occurrence's left neighbour is another one's b. With a != b every (a, b) in the
+    # words is listed in pos, so a left neighbour b preceded by a is one; (a, a) runs are checked
+    # against the occurrences kept (only those merge)
+    if a != b:
+        lb = left[tl == b]
+        touching = len(lb) > 0 and bool((tok[prv[lb]] == a).any())
+    else:
+        mark = st.mark
+        mark[j] = True
+        touching = bool(mark[left].any())
+        mark[j] = False
     if touching:
         _merge_many_touching(st, pos, key, a, b, t)
     else:
-        _merge_many(st, pos, j, key, a, b, t)
+        _merge_many(st, pos, j, left, tl, key, a, b, t)
 
 
 # ---- occurrences apart: one grouping of the neighbours gives the pairs lost and born -----------
-def _merge_many(st, pos, j, key: int, a: int, b: int, t: int) -> None:
+def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int) -> None:
     tok, nxt, prv = st.tok, st.nxt, st.prv
-    left = prv[pos]
     right = nxt[j]
-    tl = tok[left]
     tr = tok[right]
     w = st.weight[pos]
     st.corpus_tokens -= int(w.sum())
