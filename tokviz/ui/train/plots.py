@@ -12,6 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtWidgets import QGraphicsItem
 
 from tokviz.core.bpe.events import MergeStep
 
@@ -143,6 +144,10 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         for plot in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot):
             for axis in ("left", "bottom", "right"):
                 plot.getAxis(axis).enableAutoSIPrefix(False)  # no label re-layout as values grow
+                # an axis with a grid spans its whole plot, so every curve update repainted its
+                # tick text (~5 ms per axis, most of a frame's paint): cached, it is redrawn only
+                # when its range changes
+                plot.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.apply_theme(dark)
         self.clear_data()
 
