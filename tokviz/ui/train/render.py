@@ -144,7 +144,11 @@ class StepRendering:
             color = muted_color(self.palette()).name()
             self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
             self.merge_names.setText("")
-            self.merge_names.setMinimumHeight(0)
+            # byte mode: room for two lines of names from the start, so that the first merge whose
+            # names wrap does not re-lay out the panel (and repaint all the plot axes) mid-run
+            two_lines = 2 * QFontMetrics(self.merge_names.font()).lineSpacing() + 4
+            byte_mode = self.replay is not None and self.replay.mode == "byte"
+            self.merge_names.setMinimumHeight(two_lines if byte_mode else 0)
             return
         s: MergeStep = self.replay.steps[step - 1]
         self.merge_banner.setToolTip(visible_piece(s.new_piece))
