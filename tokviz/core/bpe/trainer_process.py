@@ -39,6 +39,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 
+from tokviz.core.bpe.corpus import LinePart
 from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig, TrainEvent
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.bpe.trainer import BPETrainer, trained_model
@@ -292,18 +293,47 @@ class _ChildLink:
 
 
 def _line_chunks(lines: Iterable[str]) -> Iterator[list[str]]:
-    """The lines in lists of about SEND_CHARS characters (one message each), unchanged: the child's
-    trainer sees exactly the items the caller gave."""
+    """The lines in lists of about SEND_CHARS characters (one message each). The child's trainer
+    sees the same text: a long item (a block of many lines from ``read_corpus_blocks``) goes in
+    pieces (:func:`_send_pieces`)."""
     chunk: list[str] = []
     size = 0
     for line in lines:
-        chunk.append(line)
-        size += len(line)
-        if size >= SEND_CHARS:
-            yield chunk
-            chunk, size = [], 0
+        for piece in _send_pieces(line):
+            chunk.append(piece)
+            size += len(piece)
+            if size >= SEND_CHARS:
+                yield chunk
+                chunk, size = [], 0
     if chunk:
         yield chunk
+
+
+def _send_pieces(line: str) -> Iterator[str]:
+    """``line`` in pieces of at most SEND_CHARS characters, cut after a newline where there is one;
+    a piece cut elsewhere is a :class:`LinePart` (the trainer glues it to the next item), and the
+    last piece keeps the item's own kind. Why: a megabyte block sent whole kept the child counting it
+    for 0.2-0.4 s while the caller waited to send the next one, and a cancel waited with it.
+
+    >>> import tokviz.core.bpe.trainer_process as tp
+    >>> [(type(p).__name__, len(p)) for p in _send_pieces("x" * (tp.SEND_CHARS + 5) + "\\n" + "y" * 9)]
+    [('LinePart', 65536), ('str', 15)]
+    """
+    n = len(line)
+    if n <= SEND_CHARS:
+        yield line
+        return
+    start = 0
+    while n - start > SEND_CHARS:
+        end = line.rfind("\n", start, start + SEND_CHARS) + 1
+        if end <= start:
+            end = start + SEND_CHARS
+            yield LinePart(line[start:end])
+        else:
+            yield line[start:end]
+        start = end
+    rest = line[start:]
+    yield LinePart(rest) if type(line) is LinePart else rest
 
 
 def _rebuild_error(is_tokviz: bool, module: str, qualname: str, message: str, attrs: dict,
