@@ -141,6 +141,11 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.length_hist = self.length_plot.plot(
             stepMode="center", fillLevel=0, brush=pg.mkBrush(31, 119, 180, 140), pen=pg.mkPen(blue, width=1)
         )
+        for curve in (self.vocab_curve, self.count_curve, self.tokens_curve, self.cpt_curve):
+            # a few points per pixel column, keeping each column's peaks: stroking thousands of
+            # antialiased 2 px segments was the costliest part of painting a plot
+            curve.setDownsampling(auto=True, method="peak")
+            curve.setClipToView(True)
         for plot in (self.vocab_plot, self.count_plot, self.corpus_plot, self.length_plot):
             for axis in ("left", "bottom", "right"):
                 plot.getAxis(axis).enableAutoSIPrefix(False)  # no label re-layout as values grow
