@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import os
 import signal
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 
-from tokviz.core.bpe.corpus import LinePart
+from tokviz.core.bpe.corpus import line_pieces
 from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig, TrainEvent
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.bpe.trainer import BPETrainer, trained_model
@@ -50,6 +51,7 @@ BATCH_SECONDS = 0.025  # the child sends merges at least this often (pickling a 
 SEND_CHARS = 1 << 16  # corpus characters per message to the child (the trainer counts 64K chunks)
 WAIT_SECONDS = 0.05  # the caller's thread checks its cancel flag this often while it waits
 STOP_SECONDS = 0.4  # per attempt (SIGTERM, then SIGKILL) to end the child
+CHILD_NICENESS = 10  # added to the child's nice value (see _child_main)
 
 
 class TrainerProcessCrash(RuntimeError):
@@ -295,11 +297,12 @@ class _ChildLink:
 def _line_chunks(lines: Iterable[str]) -> Iterator[list[str]]:
     """The lines in lists of about SEND_CHARS characters (one message each). The child's trainer
     sees the same text: a long item (a block of many lines from ``read_corpus_blocks``) goes in
-    pieces (:func:`_send_pieces`)."""
+    pieces (:func:`~tokviz.core.bpe.corpus.line_pieces`): a megabyte block sent whole kept the child
+    counting it for 0.2-0.4 s while the caller waited to send the next one, and a cancel waited with it."""
     chunk: list[str] = []
     size = 0
     for line in lines:
-        for piece in _send_pieces(line):
+        for piece in line_pieces(line, SEND_CHARS):
             chunk.append(piece)
             size += len(piece)
             if size >= SEND_CHARS:
@@ -307,33 +310,6 @@ def _line_chunks(lines: Iterable[str]) -> Iterator[list[str]]:
                 chunk, size = [], 0
     if chunk:
         yield chunk
-
-
-def _send_pieces(line: str) -> Iterator[str]:
-    """``line`` in pieces of at most SEND_CHARS characters, cut after a newline where there is one;
-    a piece cut elsewhere is a :class:`LinePart` (the trainer glues it to the next item), and the
-    last piece keeps the item's own kind. Why: a megabyte block sent whole kept the child counting it
-    for 0.2-0.4 s while the caller waited to send the next one, and a cancel waited with it.
-
-    >>> import tokviz.core.bpe.trainer_process as tp
-    >>> [(type(p).__name__, len(p)) for p in _send_pieces("x" * (tp.SEND_CHARS + 5) + "\\n" + "y" * 9)]
-    [('LinePart', 65536), ('str', 15)]
-    """
-    n = len(line)
-    if n <= SEND_CHARS:
-        yield line
-        return
-    start = 0
-    while n - start > SEND_CHARS:
-        end = line.rfind("\n", start, start + SEND_CHARS) + 1
-        if end <= start:
-            end = start + SEND_CHARS
-            yield LinePart(line[start:end])
-        else:
-            yield line[start:end]
-        start = end
-    rest = line[start:]
-    yield LinePart(rest) if type(line) is LinePart else rest
 
 
 def _rebuild_error(is_tokviz: bool, module: str, qualname: str, message: str, attrs: dict,
@@ -452,6 +428,14 @@ def _child_main(config: TrainerConfig, inbox, outbox, total_bytes: int | None, l
     """The child process: train and report (see the module docstring)."""
     # Ctrl+C in a terminal reaches the whole process group: the parent decides when training ends
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A lower priority than the app's: when the cores are busy (the counting helper, other programs)
+    # the GUI thread, which needs a few ms per frame, runs first instead of waiting its turn behind
+    # this CPU-bound process; on an idle core this costs the training nothing.
+    if hasattr(os, "nice"):
+        try:
+            os.nice(CHILD_NICENESS)
+        except OSError:
+            pass
     channel = _ParentChannel(inbox, outbox, lead)
     try:
         try:
