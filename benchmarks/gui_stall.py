@@ -10,7 +10,8 @@ same corpus in the same process (no Qt involved) and prints one JSON object:
 
     {"max_stall_ms", "p99_stall_ms", "merges", "seconds", "core_seconds", "ratio", ...}
 
-Targets (issue 5): max stall <= 100 ms; panel seconds <= 1.3 x core seconds.
+Targets: max stall <= 50 ms and p99 <= 16 ms (issue 15; the stalls depend on the machine's load, so
+quote them with ``load_1min``); panel seconds <= 1.3 x core seconds (issue 5).
 """
 
 from __future__ import annotations
@@ -189,7 +190,7 @@ def main() -> int:
         result["core_runs"] = [round(t, 3) for t, _ in core_runs]
         result["core_merges"] = core_runs[0][1]
         result["ratio"] = round(result["seconds"] / core_seconds, 3) if core_seconds else None
-    result["targets"] = {"max_stall_ms<=": 100, "ratio<=": 1.3}
+    result["targets"] = {"max_stall_ms<=": 50, "p99_stall_ms<=": 16, "ratio<=": 1.3}
     print(json.dumps(result, ensure_ascii=False))
     return 0
 

@@ -191,3 +191,21 @@ def test_a_killed_child_gives_a_clear_message_not_a_hang():
 def test_bad_settings_raise_in_the_callers_thread():
     with pytest.raises(TokvizError, match="unknown training mode"):
         ProcessTrainer(TrainerConfig(mode="words"))
+
+
+def test_long_items_go_in_pieces_that_the_child_sees_as_the_same_text(monkeypatch):
+    """Items longer than a message are cut (after a newline, else as a LinePart) by the caller: the
+    child trains on the same text, so its merges equal the in-process trainer's."""
+    from tokviz.core.bpe import trainer_process
+    from tokviz.core.bpe.corpus import LinePart
+
+    monkeypatch.setattr(trainer_process, "SEND_CHARS", 50)
+    items = ["low lower lowest\nnewer wider\n\n" * 7, LinePart("lowlowlow" * 12), "er est\nwidest", "newest"]
+    pieces = [p for chunk in trainer_process._line_chunks(items) for p in chunk]
+    assert max(map(len, pieces)) <= 50 and len(pieces) > len(items)
+    assert any(type(p) is LinePart for p in pieces[:-1])
+    for mode in ("char", "byte"):
+        config = TrainerConfig(mode=mode, merges=20, min_frequency=1)
+        expected = [e.new_piece for e in BPETrainer(config).run(items) if isinstance(e, MergeStep)]
+        in_child = [e.new_piece for e in ProcessTrainer(config).run(items) if isinstance(e, MergeStep)]
+        assert in_child == expected and len(expected) == 20

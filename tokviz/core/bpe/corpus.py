@@ -36,6 +36,31 @@ class LinePart(str):
     __slots__ = ()
 
 
+def line_pieces(line: str, size: int) -> Iterator[str]:
+    """``line`` (an item of the trainer's input: a line, or a block of lines) in pieces of at most
+    ``size`` characters that the trainer reads as the same text: cut after a newline where there is
+    one, else marked :class:`LinePart`; the last piece keeps the item's own kind.
+
+    >>> [(type(p).__name__, p) for p in line_pieces("ab\\ncdefg\\nh", 4)]
+    [('str', 'ab\\n'), ('LinePart', 'cdef'), ('str', 'g\\nh')]
+    """
+    n = len(line)
+    if n <= size:
+        yield line
+        return
+    start = 0
+    while n - start > size:
+        end = line.rfind("\n", start, start + size) + 1
+        if end <= start:
+            end = start + size
+            yield LinePart(line[start:end])
+        else:
+            yield line[start:end]
+        start = end
+    rest = line[start:]
+    yield LinePart(rest) if type(line) is LinePart else rest
+
+
 def _char_boundary(data: bytes) -> int:
     """Length of the longest prefix of ``data`` that does not end inside a UTF-8 character.
 

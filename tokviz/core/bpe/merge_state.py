@@ -7,13 +7,10 @@ and the heap that picks the next merge.
    sort with numpy. Why numpy: the same indexing as dict updates in a Python loop costs ~1.5 s on
    the benchmark corpus, and merges that touch 100k+ words early in training cost seconds as
    Python loops but milliseconds as array operations.
-2. Merging. A max-heap holds ``(count, pair)`` entries with *lazy refresh*: counts of existing
-   pairs only ever go down, so a popped entry whose stored count is stale is pushed back with its
-   current count, and the first entry whose stored count is current is the true maximum. Merging a
-   pair touches only the slots listed for it: the pairs around each occurrence lose its weight,
-   the new pairs (they always contain the new token) gain it, get heap entries and their own slot
-   lists. Merges with many occurrences run vectorized; merges with a few run in plain Python
-   (through memoryviews of the arrays). A pair counted below the trainer's min_frequency gets no
+2. Merging. The heap (:mod:`~tokviz.core.bpe.pair_heap`) picks the next pair; merging it
+   (:mod:`~tokviz.core.bpe.merge_update`) touches only the slots listed for it: the pairs around
+   each occurrence lose its weight, the new pairs (they always contain the new token) gain it, get
+   heap entries and their own slot lists. A pair counted below the trainer's min_frequency gets no
    heap entry (it can never be merged), and in byte mode no slot list either.
 3. Cancelling. Indexing runs in steps with a cancel check between them (each well under 0.5 s on
    a 100 MB corpus); merging is checked by the trainer between merges.
@@ -32,24 +29,16 @@ The two modes differ in three small ways, each a method of :class:`ByteMergeStat
 
 from __future__ import annotations
 
-import bisect
 import heapq
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
-from functools import partial
-from itertools import repeat
-from operator import lshift, or_, sub
 
+from tokviz.core.bpe.merge_update import merge_pair
 from tokviz.core.bpe.model import END_OF_WORD, display_bytes
+from tokviz.core.bpe.pair_heap import KEY_BITS, MASK, MAXC, SHIFT, TieBucket, pair_of, pop_best
 from tokviz.core.errors import CorpusError
 
-_SHIFT = 24  # pair key = left << 24 | right: up to 16.7M token ids
-_MASK = (1 << _SHIFT) - 1
-_KEY_BITS = 2 * _SHIFT
-_KEY_MASK = (1 << _KEY_BITS) - 1
-_MAXC = 1 << 40  # heap entry = (MAXC - count) << 48 | pair key: the smallest entry is the best pair
-_SMALL_MERGE = 48  # at most this many candidate slots: merge in plain Python
-_SMALL_SUBTRACT = 160  # at most this many broken pairs: their counts are summed in plain Python
+__all__ = ["ByteMergeState", "CharMergeState", "MergeState", "merge_state", "pair_of"]
 
 
 class MergeState:
@@ -82,13 +71,13 @@ class MergeState:
         self._pair_slots = None
         # pair key -> where it was born: a list of slot arrays (or lists), or for a pair born in one
         # large merge, (sorted slots of that merge, start, end) - made by zip in C, no slicing per pair
-        self._new_slots: dict[int, list | tuple] = {}
+        self.new_slots: dict[int, list | tuple] = {}
         # Pairs below the trainer's min_frequency can never be merged (their counts only go down,
         # except when a char-mode string is made again), so they get no heap entry; byte mode also
         # keeps no slot list for them. Only their counts are kept, to tell the end right.
         self.floor = 1
 
-    def _candidates(self, key: int):
+    def candidates(self, key: int):
         """Slots that may hold pair ``key`` (stale ones are filtered by the caller); the flag says
         whether they may repeat. A pair of two base tokens exists from the start (CSR index);
         any other pair was born, grouped by key, when its newer token was created. A slot born
@@ -96,7 +85,7 @@ class MergeState:
         up to dead slots."""
         import numpy as np
 
-        parts = self._new_slots.pop(key, None)
+        parts = self.new_slots.pop(key, None)
         if parts is not None:
             if type(parts) is tuple:
                 return parts[0][parts[1]: parts[2]], False
@@ -108,213 +97,8 @@ class MergeState:
 
     def merge(self, key: int, a: int, b: int, t: int) -> None:
         """Replace every occurrence of pair ``(a, b)`` (left to right) by ``t``; update counts,
-        the index and the heap."""
-        import numpy as np
-
-        tok, nxt, prv, weight, mark = self.tok, self.nxt, self.prv, self.weight, self.mark
-        cand, maybe_dup = self._candidates(key)
-        if len(cand) <= _SMALL_MERGE:
-            self._merge_small(cand, key, a, b, t)
-            return
-        if type(cand) is list:
-            cand = np.array(cand, dtype=np.int32)
-        pos = cand[(tok[cand] == a) & (tok[nxt[cand]] == b)]
-        if maybe_dup or (a == b and len(pos) > 1):
-            pos = np.unique(pos)  # sorted, as the left-to-right rule below needs
-        if a == b and len(pos) > 1:
-            pos = _non_overlapping(pos, nxt)
-        pc = self.pair_counts
-        if not len(pos):
-            pc[key] = 0
-            return
-        n_vocab = max(self.next_id, t + 1)  # char mode may reuse an old id for t: bound by every id
-        j = nxt[pos]
-        left = prv[pos]
-        right = nxt[j]
-        # pairs that disappear: (l, a) at the left neighbour unless that neighbour is the b of an
-        # adjacent occurrence (then it is that occurrence's (b, r)), and (b, r) at each j
-        mark[j] = True
-        lsel = left[(tok[left] >= 0) & ~mark[left]]
-        mark[j] = False
-        rsel = right[tok[right] >= 0]
-        if len(lsel) + len(rsel) <= _SMALL_SUBTRACT:
-            _subtract_few(pc, tok[lsel].tolist(), weight[lsel].tolist(), tok[rsel].tolist(), weight[rsel].tolist(),
-                          a, b)
-        else:
-            _subtract_by_token(pc, tok[lsel], weight[lsel], n_vocab, 0, a)
-            _subtract_by_token(pc, tok[rsel], weight[rsel], n_vocab, b, 0)
-        pc[key] = 0  # left-to-right merging leaves no occurrence behind
-        self.corpus_tokens -= int(weight[pos].sum())
-        tok[pos] = t
-        tok[j] = -2
-        nxt[pos] = right
-        prv[right] = pos
-        # pairs that appear, all holding t: (l', t) at the left neighbour (unless it is an
-        # adjacent occurrence: then it is that one's (t, t)) and (t, r) at pos
-        new_left = prv[pos]
-        mark[pos] = True
-        lborn = new_left[(tok[new_left] >= 0) & ~mark[new_left]]
-        mark[pos] = False
-        rborn = pos[tok[nxt[pos]] >= 0]
-        xl = tok[lborn]
-        xr = tok[nxt[rborn]]
-        keys = np.concatenate(((xl.astype(np.int64) << _SHIFT) | t, (t << _SHIFT) | xr.astype(np.int64)))
-        if 2 * n_vocab <= 0x10000:  # 16-bit sort keys (the other token, + n_vocab on the right): radix sort
-            order = np.argsort(np.concatenate((xl, xr + n_vocab)).astype(np.uint16), kind="stable")
-        else:
-            order = np.argsort(keys)  # any order within a group will do
-        self._add_born(keys, np.concatenate((lborn, rborn)), order)
-
-    def _add_born(self, keys, slots, order) -> None:
-        """Count the pairs just made (``keys[i]`` at slot ``slots[i]``, each holding the new token;
-        ``order`` sorts them by key): grouped, then the counts, heap entries and slot lists are added
-        in bulk."""
-        import numpy as np
-
-        if not len(keys):
-            return
-        sk = keys[order]
-        starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1])))
-        sorted_slots = slots[order]
-        sums = np.add.reduceat(self.weight[sorted_slots], starts).astype(np.int64)
-        bounds = starts.tolist()
-        bounds.append(len(sk))
-        klist = sk[starts].tolist()
-        pc = self.pair_counts
-        fresh = self.fresh_keys or pc.keys().isdisjoint(klist)
-        if not fresh:  # char mode: a string made again adds to the count its pair already has
-            clist = [c + pc.get(k, 0) for k, c in zip(klist, sums.tolist(), strict=True)]
-            sums = np.array(clist, dtype=np.int64)
-        else:
-            clist = sums.tolist()
-        pc.update(zip(klist, clist, strict=True))
-        if self.floor > 1:
-            keep = np.flatnonzero(sums >= self.floor)
-            if len(keep) < len(klist):
-                heap_keys = [klist[i] for i in keep.tolist()]
-                heap_counts = sums[keep].tolist()
-            else:
-                heap_keys, heap_counts = klist, clist
-        else:
-            heap_keys, heap_counts = klist, clist
-        _push_all(self.heap, heap_counts, heap_keys)
-        # byte mode keeps no slots for a pair that can never be merged (its key is never made again)
-        slot_keys = heap_keys if self.fresh_keys else klist
-        if slot_keys is klist:
-            idx = range(len(klist))
-        else:
-            idx = keep.tolist()
-        new_slots = self._new_slots
-        if type(idx) is range:
-            starts_at, ends_at = bounds[:-1], bounds[1:]
-        else:
-            starts_at = map(bounds.__getitem__, idx)
-            ends_at = map(bounds.__getitem__, map((1).__add__, idx))
-        if fresh:
-            new_slots.update(zip(slot_keys, zip(repeat(sorted_slots), starts_at, ends_at, strict=False), strict=True))
-        else:
-            for k, start, end in zip(slot_keys, starts_at, ends_at, strict=True):
-                arr = sorted_slots[start:end]
-                lst = new_slots.get(k)
-                if lst is None:
-                    new_slots[k] = [arr]
-                elif type(lst) is tuple:
-                    new_slots[k] = [lst[0][lst[1]: lst[2]], arr]
-                else:
-                    lst.append(arr)
-
-    def _merge_small(self, cand, key: int, a: int, b: int, t: int) -> None:
-        """:meth:`merge` for a handful of slots: the same steps in plain Python, element by element
-        through memoryviews of the arrays (a memoryview item is a plain int, ~20x cheaper to read
-        than a numpy scalar and with no per-call overhead), because dozens of numpy calls cost more
-        than the work when only a few words hold the pair (most merges after the first thousand)."""
-        T, N, P, W = self._views
-        pc = self.pair_counts
-        pos = sorted({c for c in (cand if type(cand) is list else cand.tolist()) if T[c] == a and T[N[c]] == b})
-        if a == b and len(pos) > 1:
-            keep, taken = [], -1
-            for p_ in pos:
-                if p_ != taken:
-                    keep.append(p_)
-                    taken = N[p_]
-            pos = keep
-        if not pos:
-            pc[key] = 0
-            return
-        # 1. pairs that disappear, read before anything changes: (l, a) at the left neighbour unless
-        #    that neighbour is the b of an adjacent occurrence, and (b, r) after each occurrence
-        jset = {N[p_] for p_ in pos}
-        total = 0.0
-        lost: dict[int, float] = {}
-        for p_ in pos:
-            w = W[p_]
-            total += w
-            left = P[p_]
-            tl = T[left]
-            if tl >= 0 and left not in jset:
-                k = (tl << _SHIFT) | a
-                lost[k] = lost.get(k, 0.0) + w
-            tr = T[N[N[p_]]]
-            if tr >= 0:
-                k = (b << _SHIFT) | tr
-                lost[k] = lost.get(k, 0.0) + w
-        for k, d in lost.items():
-            pc[k] -= int(d)
-        pc[key] = 0  # left-to-right merging leaves no occurrence behind
-        self.corpus_tokens -= int(total)
-        # 2. merge: the occurrence's slot takes t, its right half is absorbed
-        for p_ in pos:
-            j = N[p_]
-            r = N[j]
-            T[p_] = t
-            T[j] = -2
-            N[p_] = r
-            P[r] = p_
-        # 3. pairs that appear, all holding t: (l', t) at the new left neighbour unless it is another
-        #    occurrence (then it is that one's (t, t)), and (t, r) at the occurrence
-        pset = set(pos)
-        born: dict[int, list] = {}
-        for p_ in pos:
-            w = W[p_]
-            left = P[p_]
-            tl = T[left]
-            if tl >= 0 and left not in pset:
-                k = (tl << _SHIFT) | t
-                entry = born.get(k)
-                if entry is None:
-                    born[k] = [w, left]
-                else:
-                    entry[0] += w
-                    entry.append(left)
-            tr = T[N[p_]]
-            if tr >= 0:
-                k = (t << _SHIFT) | tr
-                entry = born.get(k)
-                if entry is None:
-                    born[k] = [w, p_]
-                else:
-                    entry[0] += w
-                    entry.append(p_)
-        heap = self.heap
-        new_slots = self._new_slots
-        floor = self.floor
-        fresh = self.fresh_keys
-        for k, entry in born.items():
-            cnt = pc.get(k, 0) + int(entry[0])
-            pc[k] = cnt
-            if cnt < floor:
-                if fresh:
-                    continue  # never merged, never made again: only its count is kept
-            else:
-                heapq.heappush(heap, ((_MAXC - cnt) << _KEY_BITS) | k)
-            del entry[0]  # what is left are the slots
-            lst = new_slots.get(k)
-            if lst is None:
-                new_slots[k] = [entry]
-            elif type(lst) is tuple:
-                new_slots[k] = [lst[0][lst[1]: lst[2]], entry]
-            else:
-                lst.append(entry)
+        the index and the heap (:func:`~tokviz.core.bpe.merge_update.merge_pair`)."""
+        merge_pair(self, key, a, b, t)
 
     def _best_below_floor(self, key: int, count: int) -> tuple[int, int]:
         """The heap holds no pair at the floor any more: the true best count among all pairs
@@ -363,7 +147,7 @@ class MergeState:
         del joined
         if stop():
             return None
-        if len(flat) and int(flat.max()) >= _MASK:
+        if len(flat) and int(flat.max()) >= MASK:
             raise CorpusError("the corpus has more distinct symbols than tokviz's BPE supports (16.7 million)")
         total = len(flat)
         st.corpus_tokens = int((lens * counts).sum())
@@ -387,7 +171,7 @@ class MergeState:
         st.weight = np.empty(total + 1, dtype=np.float64)
         st.weight[:total] = np.repeat(counts.astype(np.float64), lens)
         st.weight[total] = 0
-        st._views = (memoryview(st.tok), memoryview(nxt), memoryview(prv), memoryview(st.weight))
+        st.views = (memoryview(st.tok), memoryview(nxt), memoryview(prv), memoryview(st.weight))
         if stop():
             return None
         # every adjacent pair inside a word, weighted by the word's count, grouped by one stable sort
@@ -411,7 +195,7 @@ class MergeState:
                 return None
             st.pair_counts = dict(zip(klist, clist, strict=True))
             floor = st.floor
-            st.heap = [((_MAXC - c) << _KEY_BITS) | k for k, c in zip(klist, clist, strict=True) if c >= floor]
+            st.heap = [((MAXC - c) << KEY_BITS) | k for k, c in zip(klist, clist, strict=True) if c >= floor]
             if stop():
                 return None
             heapq.heapify(st.heap)
@@ -422,7 +206,7 @@ class MergeState:
 
     def _initial_keys(self, flat, left):
         """Sort keys of the pairs at slots ``left`` (see :meth:`_pair_keys`)."""
-        return (flat[left] << _SHIFT) | flat[left + 1]
+        return (flat[left] << SHIFT) | flat[left + 1]
 
     def _pair_keys(self, keys):
         """Pair keys (``left << 24 | right``) from the sorted keys of :meth:`_initial_keys`."""
@@ -462,10 +246,10 @@ class ByteMergeState(MergeState):
         return ((flat[left] << 8) | flat[left + 1]).astype(np.uint16)  # 16-bit keys: numpy sorts by radix
 
     def _pair_keys(self, keys):
-        return ((keys >> 8) << _SHIFT) | (keys & 0xFF)
+        return ((keys >> 8) << SHIFT) | (keys & 0xFF)
 
     def select(self) -> tuple[int, int]:
-        k, c = _pop_best(self.heap, self.pair_counts)
+        k, c = pop_best(self.heap, self.pair_counts)
         return (k, c) if c >= self.floor else self._best_below_floor(k, c)
 
     def new_token(self, a: int, b: int) -> int:
@@ -483,7 +267,7 @@ class CharMergeState(MergeState):
 
     def __init__(self):
         super().__init__()
-        self._ties = _TieBucket()
+        self._ties = TieBucket()
 
     def _symbols(self, words, joined: str, char_lens):
         import numpy as np
@@ -525,152 +309,9 @@ class CharMergeState(MergeState):
         return t
 
 
-def pair_of(key: int) -> tuple[int, int]:
-    """``(left id, right id)`` of a pair key."""
-    return key >> _SHIFT, key & _MASK
-
-
 def merge_state(mode: str, word_counts: Counter, floor: int = 1,
                 cancelled: Callable[[], bool] | None = None) -> MergeState | None:
     """The indexed merge state of ``word_counts`` for ``mode`` (``"byte"`` or ``"char"``); pairs
     counted fewer than ``floor`` times are never offered as the next merge. None when
     ``cancelled()`` turned True while indexing."""
     return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor, cancelled)
-
-
-def _pop_best(heap: list[int], pc: dict) -> tuple[int, int]:
-    """Byte mode: pop the pair with the highest count, smallest key on ties (rustbpe's order).
-
-    Lazy refresh: counts of queued pairs only go down, so an entry whose stored count is stale is
-    pushed back with its current count; the first entry whose count is current is the maximum, and
-    among equal counts the heap yields the smallest key first. Returns (-1, 0) when no pair is left.
-    """
-    heappop, heappush = heapq.heappop, heapq.heappush
-    while heap:
-        e = heappop(heap)
-        k = e & _KEY_MASK
-        cur = pc.get(k, 0)
-        if cur <= 0:
-            continue
-        if cur != _MAXC - (e >> _KEY_BITS):
-            heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
-            continue
-        return k, cur
-    return -1, 0
-
-
-class _TieBucket:
-    """Char mode: subword-nmt's tie rule, the largest ``(left piece, right piece)`` among the pairs
-    with the top count.
-
-    The heap orders equal counts by id, not by string, so every valid pair with the current top
-    count is moved into a bucket kept sorted by its strings; the best is the bucket's last entry.
-    The bucket persists across merges (late in training thousands of pairs share a small count),
-    entries whose count dropped go back to the heap, and a pair with a higher count (a new pair)
-    starts a new bucket.
-    """
-
-    def __init__(self):
-        self.count = 0
-        self.items: list[tuple[tuple[str, str], int]] = []
-
-    def select(self, heap: list[int], pc: dict, names: list[str]) -> tuple[int, int]:
-        heappop, heappush = heapq.heappop, heapq.heappush
-        while True:
-            # 1. move every heap entry that may reach the bucket's count (or beat it) out of the heap
-            while heap:
-                e = heap[0]
-                stored = _MAXC - (e >> _KEY_BITS)
-                if self.items and stored < self.count:
-                    break
-                heappop(heap)
-                k = e & _KEY_MASK
-                cur = pc.get(k, 0)
-                if cur <= 0:
-                    continue
-                if cur != stored:
-                    heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
-                    continue
-                item = ((names[k >> _SHIFT], names[k & _MASK]), k)
-                if not self.items or cur > self.count:
-                    for _, old in self.items:  # a higher count: the old bucket waits in the heap
-                        c = pc.get(old, 0)
-                        if c > 0:
-                            heappush(heap, ((_MAXC - c) << _KEY_BITS) | old)
-                    self.items = [item]
-                    self.count = cur
-                elif cur == self.count:
-                    bisect.insort(self.items, item)
-            # 2. the best pair still at the bucket's count
-            while self.items:
-                _, k = self.items.pop()
-                cur = pc.get(k, 0)
-                if cur == self.count:
-                    return k, cur
-                if cur > 0:
-                    heappush(heap, ((_MAXC - cur) << _KEY_BITS) | k)
-            if not heap:
-                return -1, 0
-
-
-
-def _subtract_by_token(pc: dict, toks, weights, n_vocab: int, left: int, right: int) -> None:
-    """Take the weights of the pairs that disappear off their counts: for every token x in ``toks``,
-    the pair ``(x, right)`` (when ``left`` is 0) or ``(left, x)`` loses the summed weight of its
-    occurrences. Sums by ``bincount`` over the
-    vocabulary when that is cheaper than sorting (many occurrences), else by ``np.unique``; the
-    dict is updated without a Python-level loop."""
-    import numpy as np
-
-    if not len(toks):
-        return
-    if len(toks) * 8 > n_vocab:
-        sums = np.bincount(toks, weights=weights, minlength=n_vocab)
-        present = np.flatnonzero(sums)
-        vals = sums[present].astype(np.int64).tolist()
-    else:
-        present, inv = np.unique(toks, return_inverse=True)
-        vals = np.bincount(inv, weights=weights).astype(np.int64).tolist()
-    present = present.astype(np.int64)
-    keys = ((present << _SHIFT) | right if left == 0 else (left << _SHIFT) | present).tolist()
-    pc.update(zip(keys, map(sub, map(pc.get, keys, repeat(0)), vals), strict=True))
-
-
-def _subtract_few(pc: dict, left_toks: list, left_weights: list, right_toks: list, right_weights: list,
-                  a: int, b: int) -> None:
-    """:func:`_subtract_by_token` for both sides of a merge of ``(a, b)`` at once, in plain Python:
-    for a few hundred neighbours, cheaper than sorting or counting them with numpy."""
-    lost: dict[int, float] = {}
-    get = lost.get
-    for x, w in zip(left_toks, left_weights, strict=True):
-        k = (x << _SHIFT) | a
-        lost[k] = get(k, 0.0) + w
-    high = b << _SHIFT
-    for y, w in zip(right_toks, right_weights, strict=True):
-        k = high | y
-        lost[k] = get(k, 0.0) + w
-    for k, w in lost.items():
-        pc[k] -= int(w)
-
-
-def _push_all(heap: list[int], counts: list[int], keys: list[int]) -> None:
-    """Push the heap entries of pairs ``keys`` with ``counts`` (the loop runs in C)."""
-    entries = map(or_, map(lshift, map(sub, repeat(_MAXC), counts), repeat(_KEY_BITS)), keys)
-    deque(map(partial(heapq.heappush, heap), entries), maxlen=0)
-
-
-def _non_overlapping(pos, nxt):
-    """For a pair ``(a, a)``: in a run ``a a a`` only the first two merge (left to right), so drop
-    every occurrence that starts on the right half of a kept one."""
-    import numpy as np
-
-    keep = []
-    taken = -1
-    nx = nxt[pos].tolist()
-    for p, q in zip(pos.tolist(), nx, strict=True):
-        if p == taken:
-            continue
-        keep.append(p)
-        taken = q
-    return np.array(keep, dtype=np.int32)
-

@@ -34,11 +34,13 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import os
 import signal
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 
+from tokviz.core.bpe.corpus import line_pieces
 from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig, TrainEvent
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.bpe.trainer import BPETrainer, trained_model
@@ -49,6 +51,7 @@ BATCH_SECONDS = 0.025  # the child sends merges at least this often (pickling a 
 SEND_CHARS = 1 << 16  # corpus characters per message to the child (the trainer counts 64K chunks)
 WAIT_SECONDS = 0.05  # the caller's thread checks its cancel flag this often while it waits
 STOP_SECONDS = 0.4  # per attempt (SIGTERM, then SIGKILL) to end the child
+CHILD_NICENESS = 10  # added to the child's nice value (see _child_main)
 
 
 class TrainerProcessCrash(RuntimeError):
@@ -292,16 +295,19 @@ class _ChildLink:
 
 
 def _line_chunks(lines: Iterable[str]) -> Iterator[list[str]]:
-    """The lines in lists of about SEND_CHARS characters (one message each), unchanged: the child's
-    trainer sees exactly the items the caller gave."""
+    """The lines in lists of about SEND_CHARS characters (one message each). The child's trainer
+    sees the same text: a long item (a block of many lines from ``read_corpus_blocks``) goes in
+    pieces (:func:`~tokviz.core.bpe.corpus.line_pieces`): a megabyte block sent whole kept the child
+    counting it for 0.2-0.4 s while the caller waited to send the next one, and a cancel waited with it."""
     chunk: list[str] = []
     size = 0
     for line in lines:
-        chunk.append(line)
-        size += len(line)
-        if size >= SEND_CHARS:
-            yield chunk
-            chunk, size = [], 0
+        for piece in line_pieces(line, SEND_CHARS):
+            chunk.append(piece)
+            size += len(piece)
+            if size >= SEND_CHARS:
+                yield chunk
+                chunk, size = [], 0
     if chunk:
         yield chunk
 
@@ -422,6 +428,14 @@ def _child_main(config: TrainerConfig, inbox, outbox, total_bytes: int | None, l
     """The child process: train and report (see the module docstring)."""
     # Ctrl+C in a terminal reaches the whole process group: the parent decides when training ends
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A lower priority than the app's: when the cores are busy (the counting helper, other programs)
+    # the GUI thread, which needs a few ms per frame, runs first instead of waiting its turn behind
+    # this CPU-bound process; on an idle core this costs the training nothing.
+    if hasattr(os, "nice"):
+        try:
+            os.nice(CHILD_NICENESS)
+        except OSError:
+            pass
     channel = _ParentChannel(inbox, outbox, lead)
     try:
         try:

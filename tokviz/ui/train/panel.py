@@ -182,7 +182,6 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.plots.set_length_unit("chars" if config.mode == "char" else "bytes")
         self.plots.set_step_range(config.merges)
         source_now = self.source
-        self._analyse_corpus(config, source_now)
 
         def make_events(cancel):
             return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
@@ -206,6 +205,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         # worker only streams corpus lines, in short GIL holds, but the paint still comes first.
         self._render()  # the worker is still quiet: every view follows step 0 on this frame
         self._paint_now()
+        self._analyse_corpus(config, source_now)  # after the paint: its reading thread holds the GIL
         self._worker_quiet = False
         self._last_frame = time.monotonic()
         # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,

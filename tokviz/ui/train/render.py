@@ -144,6 +144,11 @@ class StepRendering:
             color = muted_color(self.palette()).name()
             self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
             self.merge_names.setText("")
+            # byte mode: room for two lines of names from the start, so that the first merge whose
+            # names wrap does not re-lay out the panel (and repaint all the plot axes) mid-run
+            two_lines = 2 * QFontMetrics(self.merge_names.font()).lineSpacing() + 4
+            byte_mode = self.replay is not None and self.replay.mode == "byte"
+            self.merge_names.setMinimumHeight(two_lines if byte_mode else 0)
             return
         s: MergeStep = self.replay.steps[step - 1]
         self.merge_banner.setToolTip(visible_piece(s.new_piece))
@@ -156,6 +161,11 @@ class StepRendering:
                 muted_color(self.palette()).name()))
         else:
             self.merge_names.setText("")
+        # the names row only grows during a run: wrapping to one line and back to two re-laid out
+        # the panel, and the plots below regenerated all their axes each time (~100 ms of GUI work)
+        names_height = self.merge_names.heightForWidth(self.merge_names.width())
+        if names_height > self.merge_names.minimumHeight():
+            self.merge_names.setMinimumHeight(names_height)
         self.merge_banner.setText(
             f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
             f"{self._piece_span(s.new_piece, s.token_id, True)}"
