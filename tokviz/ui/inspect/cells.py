@@ -66,6 +66,7 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     cells: list[Cell] = []
     add = cells.append
     cache: dict[str, tuple[tuple[Segment, ...], bool]] = {}
+    cut_cells: dict[tuple[bytes, int], tuple[tuple[Segment, ...], bool]] = {}
     prev_byte_end = 0
     for ti, (bs, be, c0, c1, partial) in enumerate(zip(*columns, strict=True)):
         if bs > prev_byte_end:  # bytes no token covers (tokens with gaps)
@@ -83,7 +84,18 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
             shown = tok.raw if tok.raw else (tok.bytes.decode("utf-8", "replace") or "∅")
             add(Cell(ti, c0, (Segment("mark", shown, 0),), False))
         else:
-            add(_cell(ti, text, data, starts, bs, be, cache))
+            # a token cutting a character: its cell follows from its bytes and where its first byte
+            # sits in its character, and natural text repeats its tokens (cl100k cuts every other
+            # Hangul syllable), so each such token is worked out once
+            c0 = bisect.bisect_right(starts, bs) - 1
+            key = (data[bs:be], bs - starts[c0])
+            got = cut_cells.get(key)
+            if got is None:
+                cell = _cell(ti, text, data, starts, bs, be, cache)
+                cut_cells[key] = (cell.segments, cell.line_break)
+                add(cell)
+            else:
+                add(_new_cell(Cell, (ti, c0, got[0], got[1])))
         prev_byte_end = max(prev_byte_end, be)
     if len(encoding.tokens) <= limit and prev_byte_end < len(data):
         add(_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
