@@ -221,9 +221,16 @@ class CellMeasure:
     def widths(self, cells: list[Cell]) -> array:
         """Width of each cell showing its text."""
         seg, pad, gap = self.segment, 2 * self.PAD, self.SEG_GAP
-        return array(
-            "d", [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells]
-        )
+        # token_cells gives cells of the same piece one shared segments tuple: each distinct tuple is
+        # measured once (the cells keep every tuple alive meanwhile, so no id is reused here)
+        by_piece: dict[int, float] = {}
+
+        def width(segs) -> float:
+            w = by_piece[id(segs)] = sum(seg(s.kind, s.text) for s in segs) + gap * (len(segs) - 1) + pad
+            return w
+
+        get = by_piece.get
+        return array("d", [get(id(c.segments)) or width(c.segments) for c in cells])
 
     def id_widths(self, cells: list[Cell], encoding: Encoding) -> array:
         """Width of each cell showing its token id."""
