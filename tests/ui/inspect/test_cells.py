@@ -64,3 +64,13 @@ def test_tokens_with_gaps_and_empty_tokens_keep_their_cells():
     assert shown == plain(cells_from_bytes(enc, 10**6))
     assert [c[0] for c in shown] == [0, -1, 1, 2, 3]
     assert shown[3][2] == (("hex", "EC 95", 0),) and shown[4][2][0] == ("hex", "88", 0)
+
+
+def test_cells_sharing_a_piece_are_measured_once_and_alike(qapp, encoders):
+    enc = encoders[1].encode("안녕하세요 안녕 👋👋 hello hello\n" * 50)
+    drawn = cells.token_cells(enc)
+    measure = cells.CellMeasure(*cells.view_fonts()[:2])
+    one_by_one = [sum(measure.segment(s.kind, s.text) for s in c.segments)
+                  + measure.SEG_GAP * (len(c.segments) - 1) + 2 * measure.PAD for c in drawn]
+    assert list(measure.widths(drawn)) == one_by_one
+    assert len({id(c.segments) for c in drawn}) < len(drawn) / 10  # the same pieces share their segments
