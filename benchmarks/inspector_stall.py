@@ -165,8 +165,12 @@ def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed
             if panel.is_current() and enc is not None and len(enc.text) == len(text):
                 state["shown_at"] = now
                 state["phase"] = "after showing (freeing the previous result)"
-            elif not panel._debounce.isActive() and state["phase"] == "waiting for the debounce":
-                state["phase"] = "encoding and laying out (worker)"
+            elif state["phase"] != "pasting":
+                decoding = getattr(panel.editor, "decoding", lambda: False)()
+                state["phase"] = ("decoding the paste" if decoding
+                                  else "loading the editor" if panel.exact_text.loading()
+                                  else "waiting for the debounce" if panel._debounce.isActive()
+                                  else "encoding and laying out (worker), showing the result")
         elif now - state["shown_at"] > 1.0:
             heartbeat.stop()
             QTimer.singleShot(0, loop.quit)
