@@ -13,6 +13,8 @@ pasted text's tokens (so freeing the previous result counts too). Prints one JSO
 Target (issue 11): max stall <= 100 ms at 5,000,000 characters. ``--kind one-line`` / ``--kind zwj``
 paste one line without a break (issue 16: the editor froze for minutes laying it out; target <= 1 s).
 ``--where`` also samples every thread's stack during each stall over 50 ms and prints the lines seen most.
+``--events`` lists, for the longest stalls, every event the GUI thread handled in them (receiver, event type,
+milliseconds until the next event began): which slot, paint or timer made the stall.
 """
 
 from __future__ import annotations
@@ -69,7 +71,37 @@ def zwj_text(chars: int) -> str:
 TEXTS = {"mixed": mixed_text, "one-line": one_line_text, "zwj": zwj_text}
 
 
-def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed") -> dict:
+def event_clock():
+    """An application event filter that notes when each event (to any object, nested ones too) begins
+    being handled; the time to the next one is what handling it cost, nested events counted apart."""
+    from PySide6.QtCore import QObject
+
+    class EventClock(QObject):
+        def __init__(self):
+            super().__init__()
+            self.log: list[tuple[float, str]] = []
+
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802
+            parent = watched.parent() if watched is not None and hasattr(watched, "parent") else None
+            owner = f"{type(watched).__name__}" + (f"<{type(parent).__name__}" if parent is not None else "")
+            self.log.append((time.perf_counter(), f"{owner} {event.type().name}"))
+            return False
+
+        def in_stall(self, start: float, end: float, top: int = 8) -> list[str]:
+            """The events that began in ``[start, end)``, the longest first."""
+            log = self.log
+            spans = []
+            for i, (t, what) in enumerate(log):
+                if start <= t < end:
+                    nxt = log[i + 1][0] if i + 1 < len(log) else end
+                    spans.append((min(nxt, end) - t, what))
+            spans.sort(reverse=True)
+            return [f"{ms * 1000:.1f} ms {what}" for ms, what in spans[:top]]
+
+    return EventClock()
+
+
+def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed", events: bool = False) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtGui import QGuiApplication
@@ -123,17 +155,22 @@ def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed
         state["last"] = now
         cpu = time.thread_time()
         lateness.append(max(0.0, late))
-        if late > 50:
+        if late > 50 or (events and late > 15):
             long_stalls.append({"ms": round(late, 1), "gui_cpu_ms": round((cpu - state["cpu_last"]) * 1000, 1),
-                                "during": state["phase"]})
+                                "during": state["phase"], "span": (state["last_beat"], now)})
         state["cpu_last"] = cpu
+        state["last_beat"] = now
         enc = panel.result.encoding if panel.result is not None else None
         if state["shown_at"] is None:
             if panel.is_current() and enc is not None and len(enc.text) == len(text):
                 state["shown_at"] = now
                 state["phase"] = "after showing (freeing the previous result)"
-            elif not panel._debounce.isActive() and state["phase"] == "waiting for the debounce":
-                state["phase"] = "encoding and laying out (worker)"
+            elif state["phase"] != "pasting":
+                decoding = getattr(panel.editor, "decoding", lambda: False)()
+                state["phase"] = ("decoding the paste" if decoding
+                                  else "loading the editor" if panel.exact_text.loading()
+                                  else "waiting for the debounce" if panel._debounce.isActive()
+                                  else "encoding and laying out (worker), showing the result")
         elif now - state["shown_at"] > 1.0:
             heartbeat.stop()
             QTimer.singleShot(0, loop.quit)
@@ -157,16 +194,21 @@ def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed
 
     gc.callbacks.append(on_gc)
     heartbeat.timeout.connect(beat)
+    clock = event_clock() if events else None
     sampler = threading.Thread(target=sample_threads, daemon=True)
     if where:
         sampler.start()
     load_before = os.getloadavg()[0]
-    t0 = state["last"] = time.perf_counter()
+    if clock is not None:
+        app.installEventFilter(clock)
+    t0 = state["last"] = state["last_beat"] = time.perf_counter()
     state["cpu_last"] = time.thread_time()
     heartbeat.start()
     QTimer.singleShot(50, paste)
     QTimer.singleShot(600_000, loop.quit)  # a hard stop: never hang a shared machine
     loop.exec()
+    if clock is not None:
+        app.removeEventFilter(clock)
     stop_sampler.set()
     gc.callbacks.remove(on_gc)
     seconds = (state["shown_at"] or time.perf_counter()) - t0
@@ -186,9 +228,15 @@ def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed
         "seconds": round(seconds, 2),
         "heartbeats": len(lateness),
         "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-        "stalls_over_50ms": sorted(long_stalls, key=lambda d: -d["ms"])[:6],
+        "stalls_over_50ms": [{k: v for k, v in d.items() if k != "span"}
+                             for d in sorted(long_stalls, key=lambda d: -d["ms"]) if d["ms"] > 50][:6],
         "gc_max_ms_by_generation": gc_worst,
     }
+    if clock is not None:
+        out["events_in_longest_stalls"] = [
+            {"ms": d["ms"], "gui_cpu_ms": d["gui_cpu_ms"], "during": d["during"], "events": clock.in_stall(*d["span"])}
+            for d in sorted(long_stalls, key=lambda d: -d["ms"])[:6]
+        ]
     if where:
         out["threads_during_stalls"] = [f"{n}x {line}" for line, n in samples.most_common(16)]
     return out
@@ -200,10 +248,12 @@ def main() -> int:
     ap.add_argument("--encoder", default="cl100k_base")
     ap.add_argument("--settle", type=float, default=3.0, help="seconds to let the other panels load first")
     ap.add_argument("--where", action="store_true", help="sample the threads' stacks during stalls")
+    ap.add_argument("--events", action="store_true", help="list the GUI thread's events in the longest stalls")
     ap.add_argument("--kind", choices=sorted(TEXTS), default="mixed",
                     help="mixed lines of about 80 characters (default), one line of ASCII, or one line of ZWJ emoji")
     args = ap.parse_args()
-    print(json.dumps(run(args.chars, args.encoder, args.settle, args.where, args.kind), ensure_ascii=False))
+    out = run(args.chars, args.encoder, args.settle, args.where, args.kind, args.events)
+    print(json.dumps(out, ensure_ascii=False))
     return 0
 
 

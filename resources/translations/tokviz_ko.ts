@@ -1674,6 +1674,14 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>Opened {name}; tokviz shows one text at a time, so {more} more file(s) were not opened.</source>
         <translation>{name}을(를) 열었습니다. tokviz는 한 번에 텍스트 하나만 보여 주므로 나머지 파일 {more}개는 열지 않았습니다.</translation>
     </message>
+    <message>
+        <source>Opening {name}…</source>
+        <translation>{name} 여는 중…</translation>
+    </message>
+    <message>
+        <source>Cannot open model: {err}</source>
+        <translation>모델을 열 수 없습니다: {err}</translation>
+    </message>
 </context>
 <context>
     <name>MergeTreeView</name>

@@ -3,6 +3,7 @@ bad text. Every test asserts what the panel shows (labels, counts, layers), not 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 import unicodedata
@@ -16,7 +17,9 @@ from PySide6.QtWidgets import QToolTip
 from tokviz.core.encoders import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.inspect import jobs as inspect_jobs
+from tokviz.ui.inspect import panel as inspect_panel
 from tokviz.ui.inspect import release as inspect_release
+from tokviz.ui.inspect import views as inspect_views
 from tokviz.ui.inspect.describe import encoding_json
 from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel
 from tokviz.ui.session import Session
@@ -398,6 +401,57 @@ def test_ctrl_v_of_ordinary_text_pastes_it(qtbot, panel):
     assert not panel.message_bar.isVisible()
     paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-8", b"bad \xff byte")  # not even WTF-8: Qt's U+FFFD
     assert panel.editor.toPlainText().endswith("bad \ufffd byte")
+
+
+@pytest.mark.parametrize("codec, fmt", [("utf-8", "text/plain;charset=utf-8"),
+                                         ("utf-16-le", "text/plain;charset=utf-16le")])
+def test_a_big_ctrl_v_is_decoded_in_slices_and_pasted_exactly(qtbot, panel, monkeypatch, codec, fmt):
+    # slices of 7 bytes cut every character of several bytes (Hangul, emoji, a surrogate pair) somewhere
+    monkeypatch.setattr(inspect_views, "DECODE_SLICE_BYTES", 7)
+    show(qtbot, panel, "x")
+    pasted = "값 👨\u200d👩\u200d👧 안녕\r\n끝\u00a0🇰🇷"
+    paste_with_ctrl_v(qtbot, panel, fmt, pasted.encode(codec))
+    assert panel.editor.decoding() and panel.editor.isReadOnly()  # nothing typed lands inside the paste
+    qtbot.waitUntil(lambda: not panel.editor.decoding())
+    assert panel.text() == "x" + pasted
+    assert not panel.editor.isReadOnly()
+    wait_shown(qtbot, panel, "x" + pasted)
+
+
+def test_a_lone_surrogate_in_a_big_ctrl_v_gets_the_message_and_keeps_the_text(qtbot, panel, monkeypatch):
+    monkeypatch.setattr(inspect_views, "DECODE_SLICE_BYTES", 4)
+    show(qtbot, panel, "x")
+    paste_with_ctrl_v(qtbot, panel, "text/plain;charset=utf-8", "안녕 ".encode() + b"\xed\xa0\xbd" + "끝".encode())
+    qtbot.waitUntil(lambda: not panel.editor.decoding())
+    assert "lone surrogate U+D83D" in panel.message_bar.text()
+    assert panel.pending_text() == "안녕 \ud83d끝"
+    assert panel.text() == "x"
+
+
+def test_a_big_result_shows_its_tokens_first_and_its_byte_layers_a_turn_later(qtbot, panel, registry, monkeypatch):
+    monkeypatch.setattr(inspect_panel, "GUI_MEASURE_LIMIT", 3)
+    show(qtbot, panel, "x")
+    text = "안녕 👋 hello world, 값은 얼마예요?"
+    panel.set_text(text)
+    request = dataclasses.replace(panel.result.request, generation=panel._generation + 1, text=text)
+    result = inspect_jobs.encode_for_view(registry, request)
+    panel._generation += 1
+    panel._on_result(result)
+    assert panel.token_view.encoding is result.encoding  # the tokens at once
+    assert not panel.is_current()  # the byte layers are still the old text's
+    assert panel.layers_view.row_labels("Grapheme") == ["x"]
+    wait_shown(qtbot, panel, text)
+    assert panel.layers_view.row_labels("Grapheme")[0] == "안"
+
+
+def test_byte_layers_painted_in_part_still_know_every_tooltip(qtbot, panel):
+    show(qtbot, panel, "👨\u200d👩\u200d👧\u200d👦 안녕 " * 4)
+    panel.select_tokens(0, len(panel.result.encoding.tokens) - 1)
+    view = panel.layers_view
+    spans = sum(len(getattr(view.layers, row)) for row in ("graphemes", "code_points", "jamo", "bytes", "tokens"))
+    view.repaint(0, 0, 40, view.height())  # only the titles' strip is exposed
+    assert len(view._rects) == spans
+    assert view._rects[-1][0].right() > 40
 
 
 def test_nul_is_encoded_and_marked(qtbot, panel, registry):

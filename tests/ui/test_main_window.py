@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from tests.support.inspect_panel import wait_shown
 from tokviz.ui.main_window import PANELS, MainWindow
 
@@ -98,16 +100,70 @@ def test_about_box_speaks_korean(qtbot, tmp_path):
         install_translation("en")
 
 
-def test_a_broken_model_file_gets_a_message_not_a_crash(qtbot, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
+def _opened(qtbot, win, path) -> list:
+    """Open a model file through the window and wait until it says how it went: [(ok, name or message)]."""
+    outcomes = []
+    win.modelOpened.connect(lambda ok, what: outcomes.append((ok, what)))
+    win.add_model_file(str(path))
+    qtbot.waitUntil(lambda: bool(outcomes), timeout=20_000)
+    return outcomes
 
-    shown = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
+
+@pytest.fixture(scope="module")
+def small_bpe():
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    trainer = BPETrainer(TrainerConfig(mode="byte", merges=30, pattern="gpt4"))
+    for _ in trainer.run(["안녕하세요 여러분 hello hello world tokens tokens\n"] * 10):
+        pass
+    return trainer.model()
+
+
+def test_a_broken_model_file_gets_a_message_in_the_window_not_a_crash(qtbot, tmp_path):
     win = _window(qtbot, tmp_path)
+    win.show()
+    names = list(win.session.registry.names())
     bad = tmp_path / "broken.model"
     bad.write_bytes(b"\x00\x01not a model")
-    assert win.add_model_file(str(bad)) is False
-    assert shown and "broken.model" in shown[0]
+    assert _opened(qtbot, win, bad)[0][0] is False
+    assert win.message_bar.level == "error"
+    assert "Cannot open model" in win.message_bar.text() and "broken.model" in win.message_bar.text()
+    assert list(win.session.registry.names()) == names  # nothing added, nothing lost
+
+
+def test_a_model_file_is_parsed_off_the_gui_thread_and_added_to_every_panel(qtbot, tmp_path, small_bpe,
+                                                                            monkeypatch):
+    import threading
+
+    from tokviz.core.bpe.formats import save_model
+    from tokviz.core.encoders import files
+
+    parsed_on = []
+    real_open = files.open_model_file
+
+    def spy(*args, **kwargs):
+        parsed_on.append(threading.get_ident())
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(files, "open_model_file", spy)
+    save_model(small_bpe, tmp_path / "small.tiktoken", "tiktoken")
+    win = _window(qtbot, tmp_path)
+    win.show()
+    asked = []
+    win.ask_pattern = lambda path: asked.append(path.name) or "gpt4"  # a rank file records no pattern
+    task = win.add_model_file(str(tmp_path / "small.tiktoken"))
+    assert task is not None and "small.tiktoken" in win.message_bar.text()  # "Opening…" while it parses
+    outcomes = []
+    win.modelOpened.connect(lambda ok, what: outcomes.append((ok, what)))
+    qtbot.waitUntil(lambda: bool(outcomes), timeout=20_000)
+    ok, name = outcomes[0]
+    assert ok, name
+    assert asked == ["small.tiktoken"]
+    assert parsed_on and threading.get_ident() not in parsed_on  # never on the GUI thread
+    assert name in win.session.registry and not win.message_bar.isVisible()
+    assert win.session.registry.get(name).encode("안녕하세요 hello").ids == small_bpe.encode("안녕하세요 hello").ids
+    assert win.close()
 
 
 def test_splitters_and_window_state_are_remembered(qtbot, tmp_path):

@@ -7,8 +7,9 @@ presentation mode (F11) and the About box.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -17,7 +18,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QTabWidget,
     QTextBrowser,
@@ -26,7 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.ui import fonts, theme
+from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.model_open import MODEL_FILE_FILTER
+from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
 
@@ -65,6 +67,8 @@ class _EnabledMirror(QObject):
 
 
 class MainWindow(QMainWindow):
+    modelOpened = Signal(bool, str)  # a model file was opened (True, encoder name) or not (False, message)
+
     def __init__(self, session: Session | None = None, settings: Settings | None = None):
         super().__init__()
         self.setWindowTitle("tokviz")
@@ -77,9 +81,19 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         self._base_point_size = float(app.property("tokvizBasePointSize") or app.font().pointSizeF() or 10.0)
 
-        self.tabs = QTabWidget(self)
+        # a window-wide message bar over the panels, for what the File menu does (opening a model)
+        central = QWidget(self)
+        box = QVBoxLayout(central)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        self.message_bar = MessageBar(central)
+        self.tabs = QTabWidget(central)
         self.tabs.setDocumentMode(True)
-        self.setCentralWidget(self.tabs)
+        box.addWidget(self.message_bar)
+        box.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+        self._model_tasks = TaskRunner(self, threads=1)
+        self.ask_pattern = None  # the question for a rank file's pattern (None: a dialog; tests answer it)
         self._auto_played: set[str] = set()  # panels presentation mode has set playing
         self.panels: dict[str, QWidget] = {}
         for view, (title, module, cls) in PANELS.items():
@@ -242,18 +256,27 @@ class MainWindow(QMainWindow):
         if path:
             self.add_model_file(path)
 
-    def add_model_file(self, path: str) -> bool:
-        """Open a model file as an encoder for every panel; a bad file gets a message, nothing breaks."""
-        from tokviz.ui.common.model_open import ask_pattern_dialog, open_model
+    def add_model_file(self, path: str):
+        """Open a model file as an encoder for every panel. The file is parsed on a worker thread (a
+        200k-rank or hostile file must not freeze the window; only a rank file's pattern question is
+        asked here); ``modelOpened(ok, name or message)`` says how it went. A bad file gets a message
+        in the window's message bar, nothing else changes. Returns the parse's Task."""
+        from tokviz.ui.common.model_open import ask_pattern_dialog, open_model_in_background
 
-        encoder, problem = open_model(path, ask_pattern_dialog(self))
+        self.message_bar.show_message(self.tr("Opening {name}…").format(name=Path(path).name), "info")
+        return open_model_in_background(self._model_tasks, path, self.ask_pattern or ask_pattern_dialog(self),
+                                        self._model_opened)
+
+    def _model_opened(self, encoder, problem: str | None) -> None:
         if encoder is None:
-            QMessageBox.warning(self, self.tr("Cannot open model"), problem)
-            return False
+            self.message_bar.show_message(self.tr("Cannot open model: {err}").format(err=problem), "error")
+            self.modelOpened.emit(False, problem or "")
+            return
+        self.message_bar.clear()
         self.session.add_encoder(encoder)
         self.statusBar().showMessage(self.tr("Added encoder {name} ({size} tokens)").format(
             name=encoder.name, size=f"{encoder.vocab_size:,}"), 5000)
-        return True
+        self.modelOpened.emit(True, encoder.name)
 
     def set_theme(self, name: str) -> None:
         dark = theme.apply_theme(name)
@@ -388,6 +411,7 @@ class MainWindow(QMainWindow):
         # Stop every panel's workers before the widgets go away (no "QThread destroyed while running").
         for panel in self.panels.values():
             panel.shutdown()
+        self._model_tasks.shutdown(120_000)
         if self._presentation:
             self.toggle_presentation(False)
         self.settings.window_geometry = self.saveGeometry()

@@ -397,6 +397,10 @@ class ByteLayersView(QWidget):
             p.drawText(self.rect().adjusted(12, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter,
                        self.tr("Click a token to see its characters, code points, jamo and bytes."))
             return
+        # only the exposed columns are drawn (the scroll area shows a few of 96); every span's
+        # tooltip rectangle is still noted, so hovering works wherever the view scrolls to
+        exposed = event.rect()
+        self._shown = (exposed.left() - 4, exposed.right() + 4)
         y = 4.0
         for title, h in self._rows:
             if not h:
@@ -442,6 +446,11 @@ class ByteLayersView(QWidget):
         super().moveEvent(event)
         self.update()
 
+    def _hidden(self, x0: float, x1: float) -> bool:
+        """The span ``[x0, x1]`` lies outside the part being painted."""
+        lo, hi = getattr(self, "_shown", (float("-inf"), float("inf")))
+        return x1 < lo or x0 > hi
+
     def _paint_brackets(self, p, spans, y, h, font, fg, dim, detail_font=None) -> None:
         detail_font = detail_font or self._small
         big_h = self._big_line(font, self.compact)
@@ -449,6 +458,8 @@ class ByteLayersView(QWidget):
             x0, x1 = self._x(s.col_start) + 3, self._x(s.col_end) - 3
             r = QRectF(x0, y, x1 - x0, h)
             self._rects.append((r, s.tooltip))
+            if self._hidden(x0, x1):
+                continue
             p.setPen(QPen(dim, 1.2))
             # A bracket under the label: it spans exactly the bytes the item is made of.
             by = y + h - 2
@@ -512,6 +523,8 @@ class ByteLayersView(QWidget):
             x0, x1 = self._x(s.col_start) + 2, self._x(s.col_end) - 2
             r = QRectF(x0, y, x1 - x0, h - 6)
             self._rects.append((r, s.tooltip))
+            if self._hidden(x0, x1):
+                continue
             bg = self.byte_cell_color(role)
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(bg)
@@ -535,6 +548,8 @@ class ByteLayersView(QWidget):
             x0, x1 = self._x(s.col_start) + 2, self._x(s.col_end) - 2
             r = QRectF(x0, y, x1 - x0, h - 4)
             self._rects.append((r, s.tooltip))
+            if self._hidden(x0, x1):
+                continue
             bg = self.colors[s.token] if 0 <= s.token < len(self.colors) else QColor("#cccccc")
             sel = self.selected is not None and self.selected[0] <= s.token <= self.selected[1]
             p.setPen(QPen(hl, 3) if sel else Qt.PenStyle.NoPen)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 from array import array
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PySide6.QtGui import QFont, QFontMetricsF
 
@@ -26,9 +27,11 @@ char_marker = piece_marker
 run_segments = piece_segments
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One drawn box: token ``token`` (index into the Encoding), or -1 for text no token covers."""
+class Cell(NamedTuple):
+    """One drawn box: token ``token`` (index into the Encoding), or -1 for text no token covers.
+
+    A NamedTuple: the worker makes 150,000 of them for a big text, and a tuple is made in C.
+    """
 
     token: int
     start: int  # index of the first character the cell touches
@@ -36,8 +39,15 @@ class Cell:
     line_break: bool  # the covered text ends a line (newline): the next cell starts a new line
 
 
+_new_cell = tuple.__new__
+
+
 def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]:
     """Drawable cells for the first ``limit`` tokens (plus gaps no token covers).
+
+    A token of whole characters (most of them) is read straight from the Encoding's columns; one that
+    cuts a character, covers no text or follows a gap goes through :func:`_cell`, which works it out
+    from the bytes.
 
     >>> from tokviz.core.encoding import Encoding, char_byte_starts
     >>> enc = Encoding.from_byte_tokens("d", "안 a", [(1, b"\\xec\\x95"), (2, b"\\x88 a")])
@@ -45,26 +55,50 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     [[('hex', 'EC 95')], [('hex', '88'), ('mark', '·'), ('text', 'a')]]
     """
     text = encoding.text
-    drawn = encoding.tokens[:limit]
-    if len(encoding.tokens) > limit and drawn:
+    n = min(len(encoding.tokens), limit)
+    columns = [a[:n].tolist() for a in (encoding.byte_start_array, encoding.byte_end_array, encoding.start_array,
+                                        encoding.end_array, encoding.partial_array)]
+    if len(encoding.tokens) > limit and n:
         # only the characters up to the last drawn token matter (the text may be megabytes)
-        text = text[: max(t.end for t in drawn[-64:])]
+        text = text[: max(columns[3][-64:])]
     data = text.encode("utf-8", "surrogatepass")
     starts = char_byte_starts(text, data)
     cells: list[Cell] = []
+    add = cells.append
     cache: dict[str, tuple[tuple[Segment, ...], bool]] = {}
+    cut_cells: dict[tuple[bytes, int], tuple[tuple[Segment, ...], bool]] = {}
     prev_byte_end = 0
-    for ti, tok in enumerate(drawn):
-        if tok.byte_start > prev_byte_end:  # bytes no token covers (tokens with gaps)
-            cells.append(_cell(-1, text, data, starts, prev_byte_end, tok.byte_start, cache))
-        if tok.byte_end == tok.byte_start:  # covers no text (SentencePiece's dummy prefix, a lone special)
+    for ti, (bs, be, c0, c1, partial) in enumerate(zip(*columns, strict=True)):
+        if bs > prev_byte_end:  # bytes no token covers (tokens with gaps)
+            add(_cell(-1, text, data, starts, prev_byte_end, bs, cache))
+        elif not partial and be > bs:  # whole characters [c0, c1): the common case
+            run = text[c0:c1]
+            got = cache.get(run)
+            if got is None:
+                got = cache[run] = run_segments(run)
+            add(_new_cell(Cell, (ti, c0, got[0], got[1])))
+            prev_byte_end = max(prev_byte_end, be)
+            continue
+        if be == bs:  # covers no text (SentencePiece's dummy prefix, a lone special)
+            tok = encoding.tokens[ti]
             shown = tok.raw if tok.raw else (tok.bytes.decode("utf-8", "replace") or "∅")
-            cells.append(Cell(ti, tok.start, (Segment("mark", shown, 0),), False))
+            add(Cell(ti, c0, (Segment("mark", shown, 0),), False))
         else:
-            cells.append(_cell(ti, text, data, starts, tok.byte_start, tok.byte_end, cache))
-        prev_byte_end = max(prev_byte_end, tok.byte_end)
+            # a token cutting a character: its cell follows from its bytes and where its first byte
+            # sits in its character, and natural text repeats its tokens (cl100k cuts every other
+            # Hangul syllable), so each such token is worked out once
+            c0 = bisect.bisect_right(starts, bs) - 1
+            key = (data[bs:be], bs - starts[c0])
+            got = cut_cells.get(key)
+            if got is None:
+                cell = _cell(ti, text, data, starts, bs, be, cache)
+                cut_cells[key] = (cell.segments, cell.line_break)
+                add(cell)
+            else:
+                add(_new_cell(Cell, (ti, c0, got[0], got[1])))
+        prev_byte_end = max(prev_byte_end, be)
     if len(encoding.tokens) <= limit and prev_byte_end < len(data):
-        cells.append(_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
+        add(_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
     return cells
 
 
@@ -187,17 +221,26 @@ class CellMeasure:
     def widths(self, cells: list[Cell]) -> array:
         """Width of each cell showing its text."""
         seg, pad, gap = self.segment, 2 * self.PAD, self.SEG_GAP
-        return array(
-            "d", [sum(seg(s.kind, s.text) for s in c.segments) + gap * (len(c.segments) - 1) + pad for c in cells]
-        )
+        # token_cells gives cells of the same piece one shared segments tuple: each distinct tuple is
+        # measured once (the cells keep every tuple alive meanwhile, so no id is reused here)
+        by_piece: dict[int, float] = {}
+
+        def width(segs) -> float:
+            w = by_piece[id(segs)] = sum(seg(s.kind, s.text) for s in segs) + gap * (len(segs) - 1) + pad
+            return w
+
+        get = by_piece.get
+        return array("d", [get(id(c.segments)) or width(c.segments) for c in cells])
 
     def id_widths(self, cells: list[Cell], encoding: Encoding) -> array:
         """Width of each cell showing its token id."""
-        seg, pad, toks = self.segment, 2 * self.PAD, encoding.tokens
+        seg, pad = self.segment, 2 * self.PAD
+        last = max((c.token for c in cells[-64:]), default=-1)
+        ids = encoding.id_array[: last + 1].tolist()  # one list in C, not a Token object per cell
         return array(
             "d",
             [
-                seg("text", str(toks[c.token].id)) + pad
+                seg("text", str(ids[c.token])) + pad
                 if c.token >= 0
                 else sum(seg(s.kind, s.text) for s in c.segments) + pad
                 for c in cells

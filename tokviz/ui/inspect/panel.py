@@ -97,6 +97,11 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self._refit.setSingleShot(True)
         self._refit.setInterval(0)
         self._refit.timeout.connect(self._fit_layers)
+        self._finishing: EncodeResult | None = None  # a big result whose second part is still to show
+        self._finish_timer = QTimer(self)
+        self._finish_timer.setSingleShot(True)
+        self._finish_timer.setInterval(0)
+        self._finish_timer.timeout.connect(self._finish_result)
         self.editor.textChanged.connect(self._debounce.start)
         # The Train panel's model is re-listed under a new name at each step and goes away on its
         # Reset: the panel follows it through the session's signals, not by guessing from names.
@@ -168,7 +173,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         if self._closed:
             return self._generation
         base = self.result
-        if base is None or base.encoding is None or not (self.is_current() or self._pending_relayout):
+        latest = base is not None and base.request.generation == self._generation  # shown, or its second part next
+        if base is None or base.encoding is None or not (latest or self._pending_relayout):
             return self.encode_now()
         self._generation += 1
         job = relaid(
@@ -189,7 +195,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
 
     def is_current(self) -> bool:
         """True when the views show the result of the latest request."""
-        return self.result is not None and self.result.request.generation == self._generation
+        return (self.result is not None and self.result.request.generation == self._generation
+                and self._finishing is None)
 
     def wait_for_result(self, timeout: float = 30.0) -> bool:
         """Spin the event loop until the latest request's result is shown (screenshots, scripts)."""
@@ -205,6 +212,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             return  # stale: the text or the options changed since it was asked for
         previous = self.result
         self.result = result
+        self._finishing = None
+        self._finish_timer.stop()
         self._release_later(previous)
         if result.request.chat is not None:
             self.composer.show_result(result)  # its counts, or why the template failed
@@ -240,6 +249,21 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self.counts.show_metrics(result.metrics)
         self.counts.note.setText(self._note_for(result))
         self._input_notes(result)
+        if len(result.cells) > GUI_MEASURE_LIMIT:
+            # a big result is shown in two event-loop turns: the tokens and counts are painted first,
+            # the byte layers and the other views next, so no turn stalls the window for both
+            self._finishing = result
+            self._finish_timer.start()
+        else:
+            self._finish_result(result)
+
+    def _finish_result(self, result: EncodeResult | None = None) -> None:
+        """The second part of showing a result: normalization and dropout views, byte layers."""
+        if result is None:
+            result, self._finishing = self._finishing, None
+            if result is None or result is not self.result:
+                return  # a newer result or an error replaced it meanwhile
+        enc = result.encoding
         self.norm_view.show_changes(result.request.text, result.request.normalization)
         self.dropout_view.set_source(self.session.registry.get(result.request.encoder)
                                      if result.request.encoder in self.session.registry else None,
@@ -465,6 +489,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self._closed = True
         self._debounce.stop()
         self._relayout_timer.stop()
+        self._finish_timer.stop()
         self._encoding_tasks.shutdown(120_000)
         self.norm_view.shutdown()
         self.dropout_view.shutdown()

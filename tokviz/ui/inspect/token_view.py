@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
-from tokviz.core.encoding import Encoding
+from tokviz.core.encoding import KIND_NAMES, Encoding
 from tokviz.ui import fonts
 from tokviz.ui.inspect.cells import (
     CELL_GAP,
@@ -31,6 +31,8 @@ from tokviz.ui.inspect.cells import (
 )
 from tokviz.ui.inspect.describe import describe_token
 from tokviz.ui.token_colors import text_color_on, token_marks
+
+NORMAL_KIND = KIND_NAMES.index("normal")
 
 
 class TokenView(QAbstractScrollArea):
@@ -65,6 +67,7 @@ class TokenView(QAbstractScrollArea):
         self._pos: CellPositions | list = []  # per cell: line, x, width
         self._line_first: list[int] = []  # first cell index of every line
         self._hover_cell = -1
+        self._fg_cache: dict[int, QColor] = {}
         self.inline_layout_limit: int | None = None  # None: always lay out here
         self._update_fonts()
 
@@ -306,12 +309,12 @@ class TokenView(QAbstractScrollArea):
         selected = self._sel is not None and cell.token >= 0 and self._sel[0] <= cell.token <= self._sel[1]
         if cell.token >= 0:
             bg = self.colors[cell.token] if cell.token < len(self.colors) else QColor("#dddddd")
-            fg = text_color_on(bg)
-            kind = self.encoding.tokens[cell.token].kind
-            p.setPen(QPen(fg, 1.5, Qt.PenStyle.DashLine) if kind != "normal" else Qt.PenStyle.NoPen)
+            fg = self._text_color_on(bg)
+            normal = self.encoding.kind_array[cell.token] == NORMAL_KIND  # no Token object per painted cell
+            p.setPen(Qt.PenStyle.NoPen if normal else QPen(fg, 1.5, Qt.PenStyle.DashLine))
             p.setBrush(bg)
             p.drawRoundedRect(r, 4, 4)
-            if kind == "normal" and cell.token < len(self.marks) and self.marks[cell.token]:
+            if normal and cell.token < len(self.marks) and self.marks[cell.token]:
                 # same colour as its left neighbour (same id, or a palette collision): an outline
                 # tells them apart without changing the id's colour
                 p.setPen(QPen(fg, 2))
@@ -330,7 +333,7 @@ class TokenView(QAbstractScrollArea):
             p.setFont(self._text_font)
             p.setPen(fg)
             p.drawText(QRectF(x, r.y(), r.width() - 2 * self.PAD, r.height()), Qt.AlignmentFlag.AlignVCenter,
-                       str(self.encoding.tokens[cell.token].id))
+                       str(int(self.encoding.id_array[cell.token])))
             return
         dim = QColor(fg)
         dim.setAlphaF(0.55)
@@ -352,6 +355,14 @@ class TokenView(QAbstractScrollArea):
                 p.setPen(dim if seg.kind == "mark" else fg)
                 p.drawText(QRectF(x, r.y(), w + 2, r.height()), Qt.AlignmentFlag.AlignVCenter, seg.text)
             x += w + 2
+
+    def _text_color_on(self, bg: QColor) -> QColor:
+        # the palette has a few dozen colours: their text colours are worked out once, not per cell
+        key = bg.rgba()
+        fg = self._fg_cache.get(key)
+        if fg is None:
+            fg = self._fg_cache[key] = text_color_on(bg)
+        return fg
 
     def _paint_cut_labels(self, p: QPainter, line: int, cut_spans: dict[int, list[float]], text_pen: QColor) -> None:
         """Above the hex pieces of a cut character: the character itself and a bracket over all its
