@@ -28,7 +28,7 @@ from tokviz.core.byte_names import CharGuesser, name_merge
 from tokviz.core.sample_follow import SampleHit, SampleIndex
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.views import FRESH_BG
-from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, visible_piece
+from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate
@@ -238,7 +238,7 @@ class StepFollowing:
                 name = name_merge(c.left_bytes, c.right_bytes, guesser=guesser)
                 left, right = compact_parts(name.left), compact_parts(name.right)
             else:
-                left, right = visible_piece(c.left_piece), visible_piece(c.right_piece)
+                left, right = shown_piece(c.left_piece), shown_piece(c.right_piece)
             text = html.escape(f"{elide_piece(left)} + {elide_piece(right)}") + f" <b>{c.count:,}</b>"
             if i == 0:
                 text = f'<span style="background:{FRESH_BG}; color:#ffffff">&nbsp;{text}&nbsp;</span>'

@@ -11,13 +11,14 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontMetrics
 
 from tokviz.core.bpe.events import MergeStep
+from tokviz.core.jamo import decompose
 from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
 from tokviz.ui.train.follow import merge_names_html
 from tokviz.ui.train.views import mute_label, muted_color, segment_runs
-from tokviz.ui.train.vocab import elide_piece, visible_piece
+from tokviz.ui.train.vocab import elide_piece, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -131,7 +132,7 @@ class StepRendering:
         weight = "font-weight:bold;" if bold else ""
         return (
             f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
-            f"&nbsp;{html.escape(elide_piece(visible_piece(piece)))}&nbsp;</span>"
+            f"&nbsp;{html.escape(elide_piece(shown_piece(piece)))}&nbsp;</span>"
         )
 
     def _render_banner(self, step: int) -> None:
@@ -146,7 +147,7 @@ class StepRendering:
             self.merge_names.setText("")
             return
         s: MergeStep = self.replay.steps[step - 1]
-        self.merge_banner.setToolTip(visible_piece(s.new_piece))
+        self.merge_banner.setToolTip(shown_piece(s.new_piece))
         # a row for the byte names in byte mode only (kept when empty, so the sample does not jump)
         self.merge_names.setVisible(self.replay.mode == "byte")
         if self.replay.mode == "byte":
@@ -197,6 +198,8 @@ class StepRendering:
             if self._sample_steps[i] == step:
                 continue
             line = keep_hangul(lines[i]) if keep else lines[i]
+            if self.run_jamo:
+                line = decompose(line)  # the model reads jamo; segment_runs shows syllables again
             view.set_line(i, segment_runs(self.replay.segment(line, step), dark=self._dark))
             self._sample_steps[i] = step
             if budget is not None and time.perf_counter() - t0 > budget:
@@ -215,7 +218,7 @@ class StepRendering:
         if self.replay is None:
             self.probe_status.setText(translate("TrainPanel", "{chars} characters").format(chars=len(text)))
             return
-        segs = self.replay.segment(text, self.cursor)
+        segs = self.replay.segment(decompose(text) if self.run_jamo else text, self.cursor)
         count = sum(1 for s in segs if s.token_id is not None)
         self.probe_view.set_line(0, segment_runs(segs, dark=self._dark))
         self.probe_status.setText(
