@@ -100,13 +100,25 @@ def map_to_text(encoding: Encoding, text: str, name: str | None = None) -> Encod
     lengths = np.fromiter((len(t.bytes) for t in tokens), dtype=np.int64, count=len(tokens))
     ends = np.cumsum(lengths)
     raws = [t.raw for t in tokens]
-    return Encoding.from_arrays(
-        name or encoding.encoder, text, encoding.id_array, t_at[encoding.byte_start_array],
-        t_at[encoding.byte_end_array], kinds=encoding.kind_array,
+    bs, be = encoding.byte_start_array, encoding.byte_end_array
+    enc = Encoding.from_arrays(
+        name or encoding.encoder, text, encoding.id_array, t_at[bs], t_at[be], kinds=encoding.kind_array,
         token_bytes=(b"".join(t.bytes for t in tokens), ends - lengths, ends),
         raws=raws if any(r is not None for r in raws) else None,
         normalized_text=decomposed if decomposed != text else None,
     )
+    # A byte token inside one jamo (byte-level BPE on jamo) has no byte of the user's text of its own
+    # (its span is empty): it still holds part of a character, so it is partial too.
+    raw = np.frombuffer(decomposed.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    char_start = np.append((raw & 0xC0) != 0x80, True)
+    inside = ~(char_start[bs] & char_start[be])
+    if not inside.any():
+        return enc
+    return Encoding(enc.encoder, text, id_array=enc.id_array, byte_start_array=enc.byte_start_array,
+                    byte_end_array=enc.byte_end_array, start_array=enc.start_array, end_array=enc.end_array,
+                    partial_array=enc.partial_array | inside, kind_array=enc.kind_array, blob=enc._blob,
+                    blob_start=enc._blob_start, blob_end=enc._blob_end, raw_table=enc._raw_table,
+                    raw_index=enc._raw_index, normalized_text=enc.normalized_text, n_bytes=enc.byte_length)
 
 
 def reads_jamo(encoding: Encoding) -> bool:

@@ -12,8 +12,8 @@ import unicodedata
 from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.display import encoding_json, hex_bytes, piece_marker, shown_piece, visible_piece
-from tokviz.core.jamo_input import cut_jamo, reads_jamo, syllable_slots
 from tokviz.core.encoding import Encoding
+from tokviz.core.jamo_input import cut_jamo, reads_jamo, syllable_slots
 
 __all__ = ["encoding_json", "selection_details", "screenshot_selection", "token_char_parts", "partial_piece",
            "describe_token", "shown_char"]
