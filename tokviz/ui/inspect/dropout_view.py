@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokviz.core.display import hex_bytes, visible_piece
+from tokviz.core.display import hex_bytes, shown_piece, visible_piece
 from tokviz.core.dropout import BoundaryStats, boundary_frequencies, supports_dropout
 from tokviz.core.encoding import Encoding
 from tokviz.ui import fonts, theme
@@ -230,7 +230,7 @@ class BoundaryStrip(QWidget):
                            mfm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, rect.width()))
                 p.drawText(QRectF(rect.x(), ty + 2 + mfm.height(), rect.width(), mfm.height()),
                            Qt.AlignmentFlag.AlignCenter,
-                           mfm.elidedText(visible_piece(t.piece) if t.piece is not None else hex_bytes(t.bytes),
+                           mfm.elidedText(shown_piece(t.piece) if t.piece is not None else hex_bytes(t.bytes),
                                           Qt.TextElideMode.ElideRight, rect.width()))
             # boundary bars
             by = ty + token_h + 4

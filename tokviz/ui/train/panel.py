@@ -372,6 +372,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.algorithms.shutdown()
         self.corpus_tasks.shutdown()
         self.step_tasks.shutdown()
+        self.probe_dropout.shutdown()
 
     # ================================================================ worker events
     def _on_batch(self, steps: list) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtGui import QFontMetrics
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.jamo import decompose
+from tokviz.core.jamo_input import reader_for
 from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
@@ -224,6 +225,28 @@ class StepRendering:
         self.probe_status.setText(
             translate("TrainPanel", "{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text))
         )
+        self._sync_probe_dropout()
+
+    def _sync_probe_dropout(self) -> None:
+        """Give the probe's dropout view the model at the step on screen and the probe text, once the
+        animation rests there (sampling at every step of a playing run would compete with training)."""
+        view = self.probe_dropout
+        if self.replay is None or self.cursor == 0 or self.trainer is None:
+            self._dropout_key = None
+            view.set_source(None, "")
+            return
+        if self.playing:
+            return
+        key = (self.replay, self.cursor, self.probe_edit.text())
+        if key == getattr(self, "_dropout_key", None):
+            return
+        try:
+            model = reader_for(self.current_model())  # a jamo model decomposes the probe itself
+        except Exception:  # noqa: BLE001 — a trainer without models at a step: no dropout for it
+            view.set_source(None, "")
+            return
+        self._dropout_key = key
+        view.set_source(model, key[2])
 
     def _on_vocab_row(self, current, _previous) -> None:
         if not current.isValid() or self.replay is None:
@@ -301,3 +324,4 @@ class StepRendering:
         self.cancel_button.setEnabled(has_run)
         self.reset_button.setEnabled(self.replay is not None)
         self.save_button.setEnabled(has_steps and self.trainer is not None)
+        self._sync_probe_dropout()  # paused or finished: the dropout view follows the step on screen

@@ -32,6 +32,7 @@ from tokviz.core.jamo import recompose
 from tokviz.core.pretokenize import PATTERNS
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.fonts import mono_font, ui_font
+from tokviz.ui.inspect.dropout_view import DropoutView
 from tokviz.ui.token_colors import readable_on, text_color_on, token_colors
 from tokviz.ui.train.plots import TrainPlots
 from tokviz.ui.train.sample import Run, TokenLinesView, mark_runs
@@ -374,6 +375,11 @@ class TrainLayout:
         self.probe_status = QLabel()
         mute_label(self.probe_status)
         pl.addWidget(self.probe_status)
+        # BPE-dropout on the probe with the model at the step on screen: the Inspector's view (P, seed,
+        # Re-roll, how often each boundary appears over many samples); it follows the step when the
+        # animation rests (render.py: _sync_probe_dropout)
+        self.probe_dropout = DropoutView()
+        pl.addWidget(self.probe_dropout)
         ll.addWidget(self.probe_box, 1)
         split.addWidget(left)
 
