@@ -108,6 +108,20 @@ def _check_options(args) -> None:
         raise TokvizError("--line is for --algorithm unigram")
 
 
+def _spin_until(done, timeout: float) -> bool:
+    """Run the event loop until ``done()`` (or ``timeout`` seconds)."""
+    import time
+
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    deadline = time.monotonic() + timeout
+    while not done() and time.monotonic() < deadline:
+        loop = QEventLoop()
+        QTimer.singleShot(20, loop.quit)
+        loop.exec()
+    return done()
+
+
 def prepare_algorithm(panel, args) -> None:
     """Train WordPiece or Unigram in the Train ``panel`` as a user would (the algorithm choice, the
     vocabulary size, "Compare with BPE"), run it to the end and show the last step: for Unigram the
@@ -190,6 +204,8 @@ def run(args) -> int:
             if args.view == "train":
                 panel.jamo_check.setChecked(bool(getattr(args, "jamo", False)))
             panel.prepare_screenshot(args)  # inspect opens --text-file itself, as File → Open does
+            if args.view == "train":  # the probe's dropout bars are counted in a worker
+                _spin_until(lambda: not panel.probe_dropout.busy(), 60.0)
         app.processEvents()
         tokens = rendered_tokens(args.view, panel) if args.tokens else None
     except BaseException:

@@ -25,6 +25,7 @@ from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.bpe_candidates import Candidate, Candidates, count_words, most_frequent, top_pairs
 from tokviz.core.byte_names import CharGuesser, name_merge
+from tokviz.core.jamo import decompose_lines
 from tokviz.core.sample_follow import SampleHit, SampleIndex
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.views import FRESH_BG
@@ -160,8 +161,10 @@ class StepFollowing:
         replay = self.replay
         self.tree_view.token_bytes = replay.token_bytes if config.mode == "byte" and replay is not None else None
         self.tree_view.guesser = self.vocab_model.guesser = None
-        self.corpus_tasks.start(lambda state: corpus_facts(config, source.lines(), state),
-                                finished=self._on_corpus_facts)
+        jamo = getattr(self, "run_jamo", False)  # the trainer reads jamo: so do its counts and followed lines
+        self.corpus_tasks.start(
+            lambda state: corpus_facts(config, decompose_lines(source.lines()) if jamo else source.lines(), state),
+            finished=self._on_corpus_facts)
 
     def _on_corpus_facts(self, facts: CorpusFacts | None) -> None:
         if facts is None:
