@@ -111,3 +111,51 @@ def test_the_offered_jamo_model_reads_the_users_text_in_inspect(panel, qtbot):
     # 40 merges learn ᅡᆻ다 but not 갔: its two tokens each cut it, and show their jamo, never hex
     assert len(cut) == 2 and recompose("".join(cut)) == "갔" and all(jamo_visible(t) for t in cut), cut
     assert [t.partial for t in enc.tokens] == ["갔" in text[t.start:t.end] for t in enc.tokens]
+
+
+def test_compare_rows_draw_a_cut_syllable_as_the_jamo_each_token_holds(qtbot):
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QPainter
+
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.core.encoders.builtin import default_registry
+    from tokviz.core.jamo import decompose_lines
+    from tokviz.core.jamo_input import reader_for
+    from tokviz.ui.compare import rows as compare_rows
+    from tokviz.ui.compare.panel import ComparePanel
+    from tokviz.ui.session import Session
+    from tokviz.ui.settings import Settings
+
+    trainer = BPETrainer(TrainerConfig(mode="char", merges=40))
+    for _ in trainer.run(decompose_lines(LINES)):
+        pass
+    model = trainer.model()
+    model.settings["jamo"] = True
+    session = Session(registry=default_registry(), settings=Settings.ephemeral())
+    session.offer_trained_model(reader_for(model))
+    panel = ComparePanel(session, encoders=[model.name, "gpt2"])
+    qtbot.addWidget(panel)
+    panel.resize(1200, 700)
+    panel.show()
+    with qtbot.waitSignal(panel.rowsUpdated, timeout=60_000):
+        panel.set_text("그것은 갔다")
+        panel.refresh_now()
+    drawn = []
+
+    class RecordingPainter(QPainter):
+        def drawText(self, *args):  # noqa: N802
+            if len(args) == 3 and isinstance(args[0], QRectF):
+                drawn.append((args[2], self.font() == panel.view._hex_font))
+            return super().drawText(*args)
+
+    real = compare_rows.QPainter
+    compare_rows.QPainter = RecordingPainter
+    try:
+        panel.view.grab()
+    finally:
+        compare_rows.QPainter = real
+    # the jamo model cuts 갔 into ᄀ | ᅡᆻ: drawn as those jamo (not as 갔's bytes EA | B0 94)
+    labels = [t for t, hex_font in drawn if not hex_font]
+    assert "ᄀ" in labels and "ᅡᆻ" in labels
+    assert any(hex_font for _, hex_font in drawn)  # gpt2's row still cuts Hangul as bytes
+    panel.shutdown()
