@@ -11,6 +11,7 @@ from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.jamo import decompose, recompose
 from tokviz.core.jamo_input import JamoReader
 from tokviz.ui.inspect.cells import token_cells
+from tokviz.ui.inspect.describe import describe_token, partial_piece
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.views import SPEEDS
@@ -111,6 +112,11 @@ def test_the_offered_jamo_model_reads_the_users_text_in_inspect(panel, qtbot):
     # 40 merges learn ᅡᆻ다 but not 갔: its two tokens each cut it, and show their jamo, never hex
     assert len(cut) == 2 and recompose("".join(cut)) == "갔" and all(jamo_visible(t) for t in cut), cut
     assert [t.partial for t in enc.tokens] == ["갔" in text[t.start:t.end] for t in enc.tokens]
+    # the details say which jamo of the syllable each token holds
+    parts = [partial_piece(enc, i) for i, t in enumerate(enc.tokens) if t.partial]
+    assert parts == [f"{cut[0]} of 갔", f"{cut[1]} of 갔 + 다"]
+    whole = [i for i, t in enumerate(enc.tokens) if text[t.start:t.end] == "것은"]
+    assert whole and "piece: 것은" in describe_token(enc, whole[0])
 
 
 def test_compare_rows_draw_a_cut_syllable_as_the_jamo_each_token_holds(qtbot):
