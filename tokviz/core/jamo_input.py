@@ -129,7 +129,9 @@ def reads_jamo(encoding: Encoding) -> bool:
     False
     """
     normalized = encoding.normalized_text
-    return normalized is not None and has_syllables(encoding.text) and normalized == decompose(encoding.text)
+    if normalized is None or len(normalized) <= len(encoding.text):  # decomposing always lengthens
+        return False
+    return has_syllables(encoding.text) and normalized == decompose(encoding.text)
 
 
 def is_jamo_model(model) -> bool:
