@@ -263,12 +263,15 @@ class BoundaryStrip(QWidget):
 
 
 class DropoutView(QWidget):
-    """P slider, seed, Re-roll and samples; the sample and the boundary strip (see the module doc)."""
+    """P slider, seed, Re-roll and samples; the sample and the boundary strip (see the module doc).
+
+    ``compact``: the controls on two rows (the Train panel's probe sits in a third of the window)."""
 
     updated = Signal()  # a new result is shown (tests wait on it)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, *, compact: bool = False):
         super().__init__(parent)
+        self.compact = compact
         self.encoder = None
         self.text = ""
         self.allow_special = False
@@ -298,7 +301,7 @@ class DropoutView(QWidget):
         self.p_slider = QSlider(Qt.Orientation.Horizontal)
         self.p_slider.setRange(0, 100)
         self.p_slider.setValue(10)
-        self.p_slider.setMinimumWidth(160)
+        self.p_slider.setMinimumWidth(90 if compact else 160)
         self.p_slider.setToolTip(self.tr("Probability of skipping each applicable merge (0: plain encoding, "
                                          "1: base tokens only)"))
         self.p_slider.valueChanged.connect(self._on_p)
@@ -306,7 +309,11 @@ class DropoutView(QWidget):
         self.p_label = QLabel()
         self.p_label.setMinimumWidth(40)
         row.addWidget(self.p_label)
-        row.addSpacing(8)
+        if compact:
+            box.addLayout(row)
+            row = QHBoxLayout()
+        else:
+            row.addSpacing(8)
         row.addWidget(QLabel(self.tr("Seed")))
         self.seed_spin = QSpinBox()
         self.seed_spin.setRange(0, 999_999)
@@ -452,6 +459,10 @@ class DropoutView(QWidget):
         margins = self.layout().contentsMargins()
         controls = max(self.p_slider.sizeHint().height(), self.seed_spin.sizeHint().height(),
                        self.reroll_button.sizeHint().height(), self.title.sizeHint().height())
+        if self.compact:  # the seed, re-roll and samples on a row of their own
+            controls = max(self.p_slider.sizeHint().height(), self.title.sizeHint().height()) \
+                + self.layout().spacing() + max(self.seed_spin.sizeHint().height(),
+                                                self.reroll_button.sizeHint().height())
         spacing = self.layout().spacing()
         details = self.summary.sizeHint().height() + strip_h + 2 * spacing if self.expanded() else 0
         self.setFixedHeight(margins.top() + margins.bottom() + controls + details)

@@ -378,7 +378,9 @@ class TrainLayout:
         # BPE-dropout on the probe with the model at the step on screen: the Inspector's view (P, seed,
         # Re-roll, how often each boundary appears over many samples); it follows the step when the
         # animation rests (render.py: _sync_probe_dropout)
-        self.probe_dropout = DropoutView()
+        self.probe_dropout = DropoutView(compact=True)
+        # folded: the sample and its boundary bars open with the title (the panel fits 1024×768)
+        self.probe_dropout.title.setChecked(False)
         pl.addWidget(self.probe_dropout)
         ll.addWidget(self.probe_box, 1)
         split.addWidget(left)
