@@ -4,6 +4,7 @@ screen. P = 0 is the plain probe, one seed one segmentation, and Re-roll draws a
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from tests.support.train_panel import LINES
 from tokviz.core.bpe.trainer import BPETrainer
@@ -71,3 +72,21 @@ def test_the_probe_rerolls_dropout_with_the_model_at_the_step_on_screen(panel, q
     panel.set_step(10)
     panel._render_probe()
     assert _sample_ids(panel, qtbot, p=0.0) == panel.replay.model.encode(PROBE, max_rank=10).ids
+
+
+def test_the_probe_dropout_keeps_the_train_panel_within_a_1024_by_768_screen(panel, qtbot):
+    panel.start_training()
+    panel.run_to_end()
+    qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
+    panel.pause()
+    panel.set_step(len(panel.replay))
+    panel._render_probe()
+    assert panel.probe_dropout.isVisibleTo(panel)
+    window = panel.window()
+    QApplication.processEvents()  # the layouts take in the view just shown
+    window.layout().activate()
+    hint = window.minimumSizeHint().expandedTo(window.minimumSize())
+    assert hint.width() <= 1024 and hint.height() <= 768, hint
+    assert not panel.probe_dropout.reroll_button.isVisibleTo(panel)  # folded: the title and P only
+    panel.probe_dropout.title.setChecked(True)  # unfolded: seed, Re-roll, samples, the summary and the bars
+    assert panel.probe_dropout.strip_scroll.isVisibleTo(panel) and panel.probe_dropout.reroll_button.isVisibleTo(panel)

@@ -265,7 +265,8 @@ class BoundaryStrip(QWidget):
 class DropoutView(QWidget):
     """P slider, seed, Re-roll and samples; the sample and the boundary strip (see the module doc).
 
-    ``compact``: the controls on two rows (the Train panel's probe sits in a third of the window)."""
+    ``compact``: the title and P on one row, seed, Re-roll and samples on two rows under it that fold
+    away with the title (the Train panel's probe sits in a third of a 1024×768 window)."""
 
     updated = Signal()  # a new result is shown (tests wait on it)
 
@@ -309,9 +310,15 @@ class DropoutView(QWidget):
         self.p_label = QLabel()
         self.p_label.setMinimumWidth(40)
         row.addWidget(self.p_label)
+        self.more_controls: QWidget | None = None  # compact: the rows under the first, folded with the title
         if compact:
             box.addLayout(row)
+            self.more_controls = QWidget()
+            more = QVBoxLayout(self.more_controls)
+            more.setContentsMargins(0, 0, 0, 0)
+            box.addWidget(self.more_controls)
             row = QHBoxLayout()
+            more.addLayout(row)
         else:
             row.addSpacing(8)
         row.addWidget(QLabel(self.tr("Seed")))
@@ -323,7 +330,12 @@ class DropoutView(QWidget):
         self.reroll_button.setToolTip(self.tr("Next seed: another dropout sample of the same text"))
         self.reroll_button.clicked.connect(self.reroll)
         row.addWidget(self.reroll_button)
-        row.addSpacing(8)
+        if compact:
+            row.addStretch(1)
+            row = QHBoxLayout()
+            more.addLayout(row)
+        else:
+            row.addSpacing(8)
         row.addWidget(QLabel(self.tr("Samples")))
         self.samples_spin = QSpinBox()
         self.samples_spin.setRange(1, 10_000)
@@ -332,7 +344,8 @@ class DropoutView(QWidget):
         self.samples_spin.valueChanged.connect(self._debounce.start)
         row.addWidget(self.samples_spin)
         row.addStretch(1)
-        box.addLayout(row)
+        if not compact:
+            box.addLayout(row)
         self.summary = QLabel()  # one line, elided to the width (the whole sentence in its tooltip)
         self._summary_text = ""
         box.addWidget(self.summary)
@@ -438,6 +451,8 @@ class DropoutView(QWidget):
         self.title.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.summary.setVisible(on)
         self.strip_scroll.setVisible(on)
+        if self.more_controls is not None:
+            self.more_controls.setVisible(on)
         self._fit_strip()
 
     def _set_summary(self, text: str) -> None:
@@ -459,10 +474,10 @@ class DropoutView(QWidget):
         margins = self.layout().contentsMargins()
         controls = max(self.p_slider.sizeHint().height(), self.seed_spin.sizeHint().height(),
                        self.reroll_button.sizeHint().height(), self.title.sizeHint().height())
-        if self.compact:  # the seed, re-roll and samples on a row of their own
-            controls = max(self.p_slider.sizeHint().height(), self.title.sizeHint().height()) \
-                + self.layout().spacing() + max(self.seed_spin.sizeHint().height(),
-                                                self.reroll_button.sizeHint().height())
+        if self.more_controls is not None:  # compact: P on the first row, the rest under it when unfolded
+            controls = max(self.p_slider.sizeHint().height(), self.title.sizeHint().height())
+            if self.expanded():
+                controls += self.layout().spacing() + self.more_controls.sizeHint().height()
         spacing = self.layout().spacing()
         details = self.summary.sizeHint().height() + strip_h + 2 * spacing if self.expanded() else 0
         self.setFixedHeight(margins.top() + margins.bottom() + controls + details)
