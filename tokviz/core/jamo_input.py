@@ -96,15 +96,13 @@ def map_to_text(encoding: Encoding, text: str, name: str | None = None) -> Encod
     decomposed, t_at = byte_map(text)
     if encoding.text != decomposed:
         raise ValueError("the encoding is not of the decomposed text")
-    tokens = list(encoding.tokens)
-    lengths = np.fromiter((len(t.bytes) for t in tokens), dtype=np.int64, count=len(tokens))
-    ends = np.cumsum(lengths)
-    raws = [t.raw for t in tokens]
     bs, be = encoding.byte_start_array, encoding.byte_end_array
+    # the columns as they are (a Python object per token cost seconds on a long paste): the token
+    # bytes and raw pieces of the inner encoding, only the spans change
+    raws = None if encoding._raw_table is None else (encoding._raw_table, encoding._raw_index)
     enc = Encoding.from_arrays(
         name or encoding.encoder, text, encoding.id_array, t_at[bs], t_at[be], kinds=encoding.kind_array,
-        token_bytes=(b"".join(t.bytes for t in tokens), ends - lengths, ends),
-        raws=raws if any(r is not None for r in raws) else None,
+        token_bytes=(encoding._blob, encoding._blob_start, encoding._blob_end), raws=raws,
         normalized_text=decomposed if decomposed != text else None,
     )
     # A byte token inside one jamo (byte-level BPE on jamo) has no byte of the user's text of its own
