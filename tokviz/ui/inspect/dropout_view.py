@@ -63,6 +63,24 @@ def dropout_text(text: str, limit: int = MAX_CHARS) -> str:
     return text[: cut + 1] if cut > 0 else text[:limit]
 
 
+def token_text(token) -> str:
+    """What the strip writes under a token's id: its piece (jamo recomposed where they form syllables),
+    the jamo a jamo model's token holds of a syllable it cuts, else its bytes in hex.
+
+    >>> from tokviz.core.encoding import Token
+    >>> token_text(Token(1, b"\\xec\\x95", 0, 2, 0, 1, True))
+    'EC 95'
+    >>> token_text(Token(2, "\\u1100\\u1161".encode(), 0, 2, 0, 1, True))  # ᄀ ᅡ of a cut syllable
+    '가'
+    """
+    if token.piece is not None:
+        return shown_piece(token.piece)
+    try:
+        return shown_piece(token.bytes.decode("utf-8"))
+    except UnicodeDecodeError:
+        return hex_bytes(token.bytes)
+
+
 @dataclass(frozen=True)
 class DropoutResult:
     """One request's outcome: the sample, the statistics over many samples, and what was asked."""
@@ -230,7 +248,7 @@ class BoundaryStrip(QWidget):
                            mfm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, rect.width()))
                 p.drawText(QRectF(rect.x(), ty + 2 + mfm.height(), rect.width(), mfm.height()),
                            Qt.AlignmentFlag.AlignCenter,
-                           mfm.elidedText(shown_piece(t.piece) if t.piece is not None else hex_bytes(t.bytes),
+                           mfm.elidedText(token_text(t),
                                           Qt.TextElideMode.ElideRight, rect.width()))
             # boundary bars
             by = ty + token_h + 4
