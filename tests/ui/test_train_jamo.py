@@ -165,3 +165,15 @@ def test_compare_rows_draw_a_cut_syllable_as_the_jamo_each_token_holds(qtbot):
     assert "ᄀ" in labels and "ᅡᆻ" in labels
     assert any(hex_font for _, hex_font in drawn)  # gpt2's row still cuts Hangul as bytes
     panel.shutdown()
+
+
+def test_jamo_and_hangul_only_exclude_each_other_and_jamo_is_for_bpe(panel):
+    assert panel.jamo_check.isChecked()
+    panel.hangul_check.setChecked(True)  # Hangul-only drops conjoining jamo: it would blank the corpus
+    assert not panel.jamo_check.isChecked()
+    panel.jamo_check.setChecked(True)
+    assert not panel.hangul_check.isChecked()
+    panel.algorithms.set_algorithm("unigram")
+    assert not panel.jamo_check.isEnabled()
+    panel.algorithms.set_algorithm("bpe")
+    assert panel.jamo_check.isEnabled()
