@@ -77,8 +77,13 @@ def test_the_train_panel_trains_on_jamo_and_shows_syllables(panel, qtbot):
     assert any("것" in s for s in shown) and any("했" in s for s in shown)
     assert not any(lead_vowel_pairs(s) for s in shown)
     assert any(jamo_visible(s) for s in shown)  # a piece such as ᆻ (the final ㅆ) stays jamo
-    # the banner of the last step and the merge tree of the token with 했
+    # the banner of the step that made 것, and of the last step
+    geot = next(s for s in steps if "것" in recompose(s.new_piece))
+    panel.set_step(geot.step)
+    assert "것" in _plain(panel.merge_banner.text()) and not lead_vowel_pairs(_plain(panel.merge_banner.text()))
+    panel.set_step(len(steps))
     assert not lead_vowel_pairs(_plain(panel.merge_banner.text()))
+    # the merge tree of the token with 했
     hae = next(s for s in steps if "했" in s.new_piece.replace(decompose("했"), "했"))
     panel.select_token(hae.token_id)
     assert "했" in panel.tree_view.label(panel.tree_view.tree)
