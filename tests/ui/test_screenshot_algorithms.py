@@ -65,6 +65,7 @@ def test_the_command_writes_a_unigram_picture_and_refuses_options_that_do_not_fi
     for bad, said in ((["--view", "inspect", "--algorithm", "unigram"], "--algorithm is for the train view"),
                       (["--view", "train", "--beside-bpe"], "--beside-bpe is for --algorithm wordpiece"),
                       (["--view", "train", "--vocab-size", "500"], "--vocab-size is for"),
+                      (["--view", "train", "--text", "x"], "--text is for"),
                       (["--view", "train", "--algorithm", "wordpiece", "--vocab-size", "10"], "smaller than")):
         out = _cli(*bad, "-o", str(tmp_path / "x.png"))
         assert out.returncode != 0 and said in out.stderr and "Traceback" not in out.stderr, out.stderr

@@ -106,6 +106,8 @@ def _check_options(args) -> None:
         raise TokvizError("--vocab-size is for --algorithm wordpiece or unigram (BPE takes --merges)")
     if getattr(args, "line", None) is not None and algorithm != "unigram":
         raise TokvizError("--line is for --algorithm unigram")
+    if args.view == "train" and args.text is not None and algorithm != "unigram":
+        raise TokvizError("--text is for the inspect and compare views, and the train view's Unigram lattice")
 
 
 def _spin_until(done, timeout: float) -> bool:
