@@ -46,6 +46,7 @@ def _sample_ids(panel, qtbot, *, p: float | None = None, seed: int | None = None
 
 def test_the_probe_rerolls_dropout_with_the_model_at_the_step_on_screen(panel, qtbot):
     assert not panel.probe_dropout.isVisibleTo(panel)  # nothing trained: no model to drop merges of
+    panel.probe_dropout.title.setChecked(True)  # unfolded (it starts folded)
     panel.start_training()
     panel.run_to_end()
     qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
@@ -87,6 +88,10 @@ def test_the_probe_dropout_keeps_the_train_panel_within_a_1024_by_768_screen(pan
     window.layout().activate()
     hint = window.minimumSizeHint().expandedTo(window.minimumSize())
     assert hint.width() <= 1024 and hint.height() <= 768, hint
-    assert not panel.probe_dropout.reroll_button.isVisibleTo(panel)  # folded: the title and P only
-    panel.probe_dropout.title.setChecked(True)  # unfolded: seed, Re-roll, samples, the summary and the bars
-    assert panel.probe_dropout.strip_scroll.isVisibleTo(panel) and panel.probe_dropout.reroll_button.isVisibleTo(panel)
+    view = panel.probe_dropout
+    assert not view.reroll_button.isVisibleTo(panel)  # folded: the title and P only
+    assert view.encoder is None  # and nothing is sampled while nobody sees it (scrubbing stays light)
+    with qtbot.waitSignal(view.updated, timeout=20_000):
+        view.title.setChecked(True)  # unfolded: seed, Re-roll, samples, the summary and the bars
+    assert view.strip_scroll.isVisibleTo(panel) and view.reroll_button.isVisibleTo(panel)
+    assert view.result.text == PROBE and view.result.stats is not None

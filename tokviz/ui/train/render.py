@@ -237,6 +237,10 @@ class StepRendering:
             return
         if self.playing:
             return
+        if not view.expanded():  # folded: only its title shows; it samples once unfolded
+            view.show()
+            self._dropout_key = None
+            return
         key = (self.replay, self.cursor, self.probe_edit.text())
         if key == getattr(self, "_dropout_key", None):
             return

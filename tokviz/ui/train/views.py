@@ -381,6 +381,7 @@ class TrainLayout:
         self.probe_dropout = DropoutView(compact=True)
         # folded: the sample and its boundary bars open with the title (the panel fits 1024×768)
         self.probe_dropout.title.setChecked(False)
+        self.probe_dropout.title.toggled.connect(lambda _on: self._sync_probe_dropout())
         pl.addWidget(self.probe_dropout)
         ll.addWidget(self.probe_box, 1)
         split.addWidget(left)
