@@ -182,3 +182,14 @@ def test_jamo_and_hangul_only_exclude_each_other_and_jamo_is_for_bpe(panel):
     assert not panel.jamo_check.isEnabled()
     panel.algorithms.set_algorithm("bpe")
     assert panel.jamo_check.isEnabled()
+
+
+def test_saving_a_jamo_model_keeps_it_a_reader_only_in_tokviz_json(panel, qtbot, tmp_path):
+    from tokviz.core.encoders.files import open_model_file
+
+    _trained(panel, qtbot)
+    written = panel.save_model_to(str(tmp_path / "jamo.json"), "tokviz")
+    assert isinstance(open_model_file(written[0]), JamoReader)
+    assert "--jamo" not in panel.message.label.text()
+    panel.save_model_to(str(tmp_path / "jamo.codes"), "subword-nmt")
+    assert "tokviz encode --jamo" in panel.message.label.text()  # a codes file cannot say so itself

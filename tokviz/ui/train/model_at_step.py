@@ -101,10 +101,14 @@ class ModelAtStep:
             )
             return []
         names = ", ".join(str(p) for p in written)
-        self.message.show_message(
-            translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
-                step=self.cursor, fmt=fmt, names=names
-            ),
-            "success",
+        said = translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
+            step=self.cursor, fmt=fmt, names=names
         )
+        if self.run_jamo and fmt != "tokviz":
+            # only tokviz's own JSON records that the model reads jamo (and so decomposes text itself)
+            said += " " + translate(
+                "TrainPanel", "This format does not record that the model reads jamo: decompose the text first "
+                "(tokviz encode --jamo)."
+            )
+        self.message.show_message(said, "success")
         return list(written)
