@@ -1796,6 +1796,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>text no token covers (the encoder skipped it)</source>
         <translation>어떤 토큰도 덮지 않는 텍스트 (인코더가 건너뜀)</translation>
     </message>
+    <message>
+        <source>{jamo} of {char}</source>
+        <translation>{char}의 {jamo}</translation>
+    </message>
 </context>
 <context>
     <name>TrainPanel</name>
@@ -2162,6 +2166,18 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <source>none (whole line)</source>
         <translation>없음 (줄 전체)</translation>
+    </message>
+    <message>
+        <source>Jamo</source>
+        <translation>자모</translation>
+    </message>
+    <message>
+        <source>Split Hangul syllables into their conjoining jamo (NFD) before counting: 68 letters instead of 11,172 syllables. Pieces that form whole syllables are shown as syllables.</source>
+        <translation>세기 전에 한글 음절을 조합형 자모(정준 분해)로 나눕니다: 음절 11,172개 대신 자모 68개. 온전한 음절을 이루는 조각은 음절로 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>This format does not record that the model reads jamo: decompose the text first (tokviz encode --jamo).</source>
+        <translation>이 형식은 모델이 자모를 읽는다는 사실을 기록하지 않습니다: 텍스트를 먼저 분해하세요 (tokviz encode --jamo).</translation>
     </message>
 </context>
 <context>

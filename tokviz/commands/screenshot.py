@@ -2,6 +2,9 @@
 
 Each panel implements ``prepare_screenshot(options)``, which fills the panel from the options (text,
 encoders, corpus, merges) and returns once everything shown is ready (it may spin the event loop).
+The Train view trains BPE that way; ``--algorithm wordpiece|unigram`` trains the other algorithms
+through the panel's algorithm choice instead (:func:`prepare_algorithm`): Unigram with the lattice of
+a sample line on screen, WordPiece (``--beside-bpe``) with BPE's choices beside its own.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import os
 from pathlib import Path
 
 VIEWS = ("inspect", "train", "compare")
+ALGORITHMS = ("bpe", "wordpiece", "unigram")
 
 
 def add_parser(sub) -> None:
@@ -18,7 +22,7 @@ def add_parser(sub) -> None:
     p.add_argument("--view", choices=VIEWS, default="inspect")
     p.add_argument("-o", "--output", required=True, help="PNG file to write")
     text = p.add_mutually_exclusive_group()
-    text.add_argument("--text", help="text for the inspect / compare views")
+    text.add_argument("--text", help="text for the inspect / compare views (train --algorithm unigram: the lattice's)")
     text.add_argument("--text-file", metavar="FILE",
                       help="UTF-8 file whose text (taken exactly, as File → Open takes it) the inspect / compare "
                       "views show")
@@ -30,6 +34,14 @@ def add_parser(sub) -> None:
     p.add_argument("--model", action="append", default=[], metavar="FILE", help="model file to add as an encoder")
     p.add_argument("--corpus", help="corpus file for the train view")
     p.add_argument("--merges", type=int, help="merges to train for the train view")
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="bpe", help="what the train view trains (default bpe)")
+    p.add_argument("--vocab-size", type=int, metavar="N",
+                   help="vocabulary size for --algorithm wordpiece or unigram (specials included)")
+    p.add_argument("--beside-bpe", action="store_true",
+                   help="WordPiece: run BPE beside it and show where the two criteria first disagree")
+    p.add_argument("--jamo", action="store_true", help="BPE: train on Hangul decomposed into jamo")
+    p.add_argument("--line", type=int, default=None, metavar="K",
+                   help="Unigram: the sample line whose lattice is shown (default: the first with Hangul)")
     p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
     p.add_argument("--theme", choices=("light", "dark"), help="colour theme")
     p.add_argument("--lang", choices=("en", "ko"), help="interface language (default en)")
@@ -83,6 +95,67 @@ def _check_options(args) -> None:
         raise TokvizError(f"--tokens is for the inspect and compare views, not {args.view}")
     if args.text_file and args.view not in ("inspect", "compare"):
         raise TokvizError(f"--text-file is for the inspect and compare views, not {args.view}")
+    algorithm = getattr(args, "algorithm", "bpe")
+    if algorithm != "bpe" and args.view != "train":
+        raise TokvizError(f"--algorithm is for the train view, not {args.view}")
+    if getattr(args, "beside_bpe", False) and algorithm != "wordpiece":
+        raise TokvizError("--beside-bpe is for --algorithm wordpiece")
+    if getattr(args, "jamo", False) and (args.view != "train" or algorithm != "bpe"):
+        raise TokvizError("--jamo is for the train view with --algorithm bpe")
+    if getattr(args, "vocab_size", None) is not None and algorithm == "bpe":
+        raise TokvizError("--vocab-size is for --algorithm wordpiece or unigram (BPE takes --merges)")
+    if getattr(args, "line", None) is not None and algorithm != "unigram":
+        raise TokvizError("--line is for --algorithm unigram")
+    if args.view == "train" and args.text is not None and algorithm != "unigram":
+        raise TokvizError("--text is for the inspect and compare views, and the train view's Unigram lattice")
+
+
+def _spin_until(done, timeout: float) -> bool:
+    """Run the event loop until ``done()`` (or ``timeout`` seconds)."""
+    import time
+
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    deadline = time.monotonic() + timeout
+    while not done() and time.monotonic() < deadline:
+        loop = QEventLoop()
+        QTimer.singleShot(20, loop.quit)
+        loop.exec()
+    return done()
+
+
+def prepare_algorithm(panel, args) -> None:
+    """Train WordPiece or Unigram in the Train ``panel`` as a user would (the algorithm choice, the
+    vocabulary size, "Compare with BPE"), run it to the end and show the last step: for Unigram the
+    lattice of a sample line (``--line``, else the first with Hangul). Raises TokvizError when the run
+    learned nothing."""
+    from tokviz.core.errors import TokvizError
+    from tokviz.ui.train.corpus import CorpusSource
+
+    training = panel.algorithms
+    training.set_algorithm(args.algorithm)
+    if args.corpus:
+        panel.set_source(CorpusSource.file(args.corpus))
+    if args.vocab_size:
+        training.vocab_spin.setValue(args.vocab_size)
+    training.compare_check.setChecked(bool(args.beside_bpe))
+    training.start()
+    training.run_to_end()
+    training.wait_until_trained(300_000)
+    if not training.steps:
+        raise TokvizError(f"training learned nothing: {panel.message.label.text() or 'no steps'}")
+    training.show_step(len(training.steps))
+    if args.algorithm == "unigram":
+        view = training.view
+        lines = view.sample_lines
+        k = args.line if args.line is not None else next(
+            (i for i, line in enumerate(lines) if any("\uac00" <= ch <= "\ud7a3" for ch in line)), 0)
+        if not 0 <= k < len(lines):
+            raise TokvizError(f"--line {k}: the sample has lines 0..{len(lines) - 1}")
+        view.select_line(k)
+        if args.text:  # typed into the lattice's own text box
+            view.lattice.set_text(args.text)
+        view.lattice.reroll()  # one sampled segmentation beside the Viterbi path
 
 
 def run(args) -> int:
@@ -127,7 +200,14 @@ def run(args) -> int:
                 f"{err.start} ({err.reason}); give the text as UTF-8."
             ) from None
     try:
-        panel.prepare_screenshot(args)  # inspect opens --text-file itself, as File → Open does
+        if args.view == "train" and getattr(args, "algorithm", "bpe") != "bpe":
+            prepare_algorithm(panel, args)
+        else:
+            if args.view == "train":
+                panel.jamo_check.setChecked(bool(getattr(args, "jamo", False)))
+            panel.prepare_screenshot(args)  # inspect opens --text-file itself, as File → Open does
+            if args.view == "train":  # the probe's dropout bars are counted in a worker
+                _spin_until(lambda: not panel.probe_dropout.busy(), 60.0)
         app.processEvents()
         tokens = rendered_tokens(args.view, panel) if args.tokens else None
     except BaseException:

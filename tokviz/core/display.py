@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import regex
 
 from tokviz.core.encoding import Encoding, Token
+from tokviz.core.jamo import recompose
 from tokviz.core.metrics import Metrics, measure
 
 # Controls have no Unicode character name, only aliases (NameAliases.txt): the short abbreviation
@@ -210,6 +211,17 @@ def visible_piece(piece: str) -> str:
     if text and unicodedata.category(text[0]) in ("Mn", "Mc", "Me"):
         text = "\u25cc" + text
     return text
+
+
+def shown_piece(piece: str) -> str:
+    """A learned piece as every view shows it: :func:`visible_piece` of the piece with its conjoining
+    jamo recomposed where they form whole syllables (a model trained on jamo learns ``ᄀ ᅡ ᆻ``; it
+    reads 갔), the rest kept as jamo. Pieces without conjoining jamo are just :func:`visible_piece`.
+
+    >>> shown_piece("\u1100\u1161\u11bb\u1103\u1161</w>"), shown_piece("\u11bb\u1103\u1161"), shown_piece(" a")
+    ('갔다</w>', 'ᆻ다', '·a')
+    """
+    return visible_piece(recompose(piece))
 
 
 def hex_bytes(data: bytes) -> str:

@@ -12,6 +12,9 @@ pieces under the characters.
 :class:`LatticeView` puts the canvas beside the n-best list, with a re-roll button that samples a
 segmentation with probability ∝ P(path)^α (α from a slider; the seed box makes a roll repeatable and
 counts up after each one).
+
+Where everything goes (lanes, cell width, label and cell boxes) is plain arithmetic in
+:mod:`tokviz.ui.lattice_layout`; this module measures text, paints and holds the controls.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.unigram.model import Lattice, UnigramModel
 from tokviz.ui.fonts import ui_font
+from tokviz.ui.lattice_layout import MARGIN, PAD, LatticeGeometry, assign_lanes, lay_out, log_prob_text, strip_tokens
 from tokviz.ui.theme import is_dark
 from tokviz.ui.token_colors import text_color_on, token_color
 
@@ -52,46 +56,6 @@ MAX_CHARS = 60  # a longer line is cut (at a space when there is one): ~60 colum
 ALPHA_STEP = 0.05  # the slider moves α in these steps
 ALPHA_MAX = 2.0
 DEFAULT_ALPHA = 0.1  # SentencePiece's usual sampling α
-
-_PAD = 4.0  # inside a label box
-_INSET = 3.0  # arcs stop this far from their nodes, so neighbours in a lane never touch
-_MARGIN = 10.0
-_LANE_GAP = 8.0  # between a label's top and the ends of the arcs one lane up
-
-
-def log_prob_text(value: float) -> str:
-    """A log-probability as shown on an arc: two decimals with a real minus sign.
-
-    >>> log_prob_text(-6.654)
-    '−6.65'
-    """
-    return f"{value:.2f}".replace("-", "\u2212")
-
-
-def assign_lanes(spans: list[tuple[int, int]]) -> list[int]:
-    """A lane for each ``[start, end)`` span so that spans in one lane never overlap (touching is fine).
-
-    Shorter spans first, each in the lowest lane where it fits, so single characters sit nearest
-    the character row and long pieces above them.
-
-    >>> assign_lanes([(0, 1), (1, 2), (0, 2), (1, 3), (2, 3)])
-    [0, 0, 1, 2, 0]
-    """
-    lanes: list[bytearray] = []
-    n = max((e for _, e in spans), default=0)
-    out = [0] * len(spans)
-    for i in sorted(range(len(spans)), key=lambda i: (spans[i][1] - spans[i][0], spans[i][0])):
-        s, e = spans[i]
-        for lane, used in enumerate(lanes):  # noqa: B007 (the lane found is used after the break)
-            if not any(used[s:e]):
-                break
-        else:
-            lane = len(lanes)
-            lanes.append(bytearray(n))
-        lanes[lane][s:e] = b"\x01" * (e - s)
-        out[i] = lane
-    return out
-
 
 @dataclass(frozen=True)
 class Strip:
@@ -113,7 +77,7 @@ class LatticeCanvas(QWidget):
         self.sampled: tuple[int, ...] = ()
         self.strips: list[Strip] = []
         self._lanes: list[int] = []
-        self._geometry: dict = {}
+        self._geometry: LatticeGeometry | None = None
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.setMouseTracking(True)
         self._relayout()
@@ -172,90 +136,56 @@ class LatticeCanvas(QWidget):
     def _relayout(self) -> None:
         char_font, label_font, strip_font = self._fonts()
         cfm, lfm, sfm = QFontMetricsF(char_font), QFontMetricsF(label_font), QFontMetricsF(strip_font)
-        g: dict = {}
         lat = self.lattice
         if lat is None:
-            g["size"] = QSize(420, 120)
-            self._geometry = g
-            self.setFixedSize(g["size"])
+            self._geometry = None
+            self.setFixedSize(QSize(420, 120))
             self.update()
             return
-        n = len(lat.symbols)
         bold = QFont(label_font)
         bold.setBold(True)
         bfm = QFontMetricsF(bold)  # Viterbi labels are bold, and any arc may be on the path
         label_w = []
         for i in range(len(lat.arcs)):
             piece, lp = self.arc_label(i)
-            label_w.append(max(bfm.horizontalAdvance(piece), bfm.horizontalAdvance(lp)) + 2 * _PAD)
-        # every label fits inside its arc: the cell is as wide as the tightest arc needs
-        cell = max([cfm.horizontalAdvance(s) + 14 for s in lat.symbols] + [cfm.height() + 6])
-        for a, w in zip(lat.arcs, label_w, strict=True):
-            cell = max(cell, (w + 2 * _INSET + 4) / (a.end - a.start))
-        cell = math.ceil(cell)
-        title_w = max([sfm.horizontalAdvance(s.title) for s in self.strips] + [0]) + 12
-        left = _MARGIN + title_w
-        box_h = 2 * lfm.height() + 2 * _PAD - 2
-        lane_h = box_h + 16  # room for the arch's legs below the label
-        lanes = max(self._lanes, default=-1) + 1
-        top = _MARGIN
-        char_top = top + lanes * lane_h + 6
-        char_h = cfm.height() + 14
-        strip_h = sfm.height() + 10
-        strips_top = char_top + char_h + 10
-        height = strips_top + len(self.strips) * (strip_h + 4) + _MARGIN
-        width = left + n * cell + _MARGIN
-        g.update(cell=cell, left=left, box_h=box_h, lane_h=lane_h, top=top, char_top=char_top, char_h=char_h,
-                 strip_h=strip_h, strips_top=strips_top, label_w=label_w,
-                 size=QSize(math.ceil(width), math.ceil(height)))
-        self._geometry = g
-        self.setFixedSize(g["size"])
+            label_w.append(max(bfm.horizontalAdvance(piece), bfm.horizontalAdvance(lp)) + 2 * PAD)
+        g = self._geometry = lay_out(
+            symbol_widths=[cfm.horizontalAdvance(s) for s in lat.symbols], label_widths=label_w,
+            spans=[(a.start, a.end) for a in lat.arcs], char_height=cfm.height(), label_line_height=lfm.height(),
+            strip_height=sfm.height(), strips=len(self.strips),
+            strip_title_width=max([sfm.horizontalAdvance(s.title) for s in self.strips] + [0]))
+        self._lanes = g.lanes
+        self.setFixedSize(QSize(g.width, g.height))
         self.update()
+
+    @property
+    def geometry_of_lattice(self) -> LatticeGeometry | None:
+        """The layout drawn (None without a lattice)."""
+        return self._geometry
 
     def node_x(self, node: int) -> float:
         """The x of node ``node`` (the boundary before symbol ``node``)."""
-        g = self._geometry
-        return g["left"] + node * g["cell"]
+        return self._geometry.node_x(node)
 
     def lane_base(self, lane: int) -> float:
         """The y where the arcs of ``lane`` start and end (lane 0 sits just above the characters)."""
-        g = self._geometry
-        return g["char_top"] - 6 - lane * g["lane_h"]
+        return self._geometry.lane_base(lane)
 
     def label_rect(self, index: int) -> QRectF:
         """Where arc ``index``'s label box is drawn."""
-        g = self._geometry
-        a = self.lattice.arcs[index]
-        cx = (self.node_x(a.start) + self.node_x(a.end)) / 2
-        w = g["label_w"][index]
-        base = self.lane_base(self._lanes[index])
-        top = base - g["lane_h"] + _LANE_GAP  # clear of the legs of the lane above
-        return QRectF(cx - w / 2, top, w, g["box_h"])
+        return QRectF(*self._geometry.label_box(index))
 
     def arc_rect(self, index: int) -> QRectF:
         """The bounding box of arc ``index`` (its legs and its label)."""
-        a = self.lattice.arcs[index]
-        label = self.label_rect(index)
-        base = self.lane_base(self._lanes[index])
-        xs, xe = self.node_x(a.start) + _INSET, self.node_x(a.end) - _INSET
-        return QRectF(QPointF(xs - 3, label.top()), QPointF(xe + 3, base + 3))
+        return QRectF(*self._geometry.arc_box(index))
 
     def cell_rect(self, symbol: int) -> QRectF:
         """Where symbol ``symbol``'s character cell is drawn."""
-        g = self._geometry
-        return QRectF(self.node_x(symbol) + 1, g["char_top"], g["cell"] - 2, g["char_h"])
+        return QRectF(*self._geometry.cell_box(symbol))
 
     def strip_tokens(self, path) -> list[tuple[int, int, int, str, bool]]:
-        """The tokens of a path as a strip shows them: ``(start, end, token id, piece, unknown)``,
-        consecutive unknown characters joined into one ``<unk>`` as the encoder joins them."""
-        out: list[tuple[int, int, int, str, bool]] = []
-        for ai in path:
-            a = self.lattice.arcs[ai]
-            if a.unknown and out and out[-1][4] and out[-1][1] == a.start:
-                out[-1] = (out[-1][0], a.end, a.token_id, a.piece, True)
-            else:
-                out.append((a.start, a.end, a.token_id, a.piece, a.unknown))
-        return out
+        """The tokens of a path as a strip shows them (:func:`tokviz.ui.lattice_layout.strip_tokens`)."""
+        return strip_tokens(self.lattice, path)
 
     def arc_at(self, pos: QPointF) -> int | None:
         """The arc whose label is under ``pos``."""
@@ -268,7 +198,8 @@ class LatticeCanvas(QWidget):
 
     # ---- painting -----------------------------------------------------------------------------
     def sizeHint(self) -> QSize:
-        return self._geometry.get("size", QSize(420, 120))
+        g = self._geometry
+        return QSize(g.width, g.height) if g is not None else QSize(420, 120)
 
     def event(self, ev) -> bool:
         if ev.type() == QEvent.Type.ToolTip and self.lattice:
@@ -316,7 +247,7 @@ class LatticeCanvas(QWidget):
             if not word_start:
                 pen.setStyle(Qt.PenStyle.DotLine)
             p.setPen(pen)
-            p.drawLine(QPointF(x, g["top"]), QPointF(x, g["char_top"] + g["char_h"]))
+            p.drawLine(QPointF(x, g.top), QPointF(x, g.char_top + g.char_h))
         viterbi, selected, sampled = set(lat.viterbi), set(self.selected), set(self.sampled)
         # plain arcs first, highlighted ones on top
         order = sorted(range(len(lat.arcs)), key=lambda i: (i in viterbi or i in selected or i in sampled, i))
@@ -336,12 +267,12 @@ class LatticeCanvas(QWidget):
         p.setFont(strip_font)
         dark = is_dark()
         for k, strip in enumerate(self.strips):
-            y = g["strips_top"] + k * (g["strip_h"] + 4)
+            y = g.strip_y(k)
             p.setPen(strip.color)
-            p.drawText(QRectF(_MARGIN, y, g["left"] - _MARGIN - 6, g["strip_h"]),
+            p.drawText(QRectF(MARGIN, y, g.left - MARGIN - 6, g.strip_h),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, strip.title)
             for start, end, token_id, piece, unknown in self.strip_tokens(strip.path):
-                r = QRectF(self.node_x(start) + 1, y, self.node_x(end) - self.node_x(start) - 2, g["strip_h"])
+                r = QRectF(self.node_x(start) + 1, y, self.node_x(end) - self.node_x(start) - 2, g.strip_h)
                 bg = UNKNOWN_COLOR if unknown else token_color(token_id, dark=dark)
                 p.setPen(QPen(strip.color, 1.5))
                 p.setBrush(bg)
@@ -355,8 +286,7 @@ class LatticeCanvas(QWidget):
                    on_sampled: bool) -> None:
         a = self.lattice.arcs[i]
         label = self.label_rect(i)
-        base = self.lane_base(self._lanes[i])
-        xs, xe = self.node_x(a.start) + _INSET, self.node_x(a.end) - _INSET
+        xs, xe, base = self._geometry.arc_ends(i)
         peak = label.center().y()
         c = (4 * peak - base) / 3  # a cubic through these control points peaks exactly at the label's middle
         path = QPainterPath(QPointF(xs, base))

@@ -411,7 +411,9 @@ def _sniffer(fmt: str):
 
 
 def _open(path: Path, pattern: str | None):
-    return load_model(path, pattern=pattern)
+    from tokviz.core.jamo_input import reader_for
+
+    return reader_for(load_model(path, pattern=pattern))  # a model trained on jamo reads the user's text
 
 
 def loaders() -> list[ModelLoader]:

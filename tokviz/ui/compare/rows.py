@@ -20,6 +20,8 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from tokviz.core.display import hex_bytes, visible_piece
+from tokviz.core.jamo import recompose
+from tokviz.core.jamo_input import cut_jamo, reads_jamo, syllable_slots
 from tokviz.ui.compare.alignment import PreparedRows, RowData, RowSpans, prepare_rows
 from tokviz.ui.fonts import mono_font, ui_font
 
@@ -325,7 +327,7 @@ class AlignedRowsView(QWidget):
         parts = []
         for i in r.encoding.tokens_at_char(ch):
             t = r.encoding.tokens[i]
-            shown = t.raw if t.raw is not None else (t.piece if t.piece is not None else "")
+            shown = recompose(t.raw if t.raw is not None else (t.piece if t.piece is not None else ""))
             parts.append(
                 self.tr("{name} · token {n} of {total}").format(name=r.name, n=i + 1, total=len(r.encoding.tokens))
                 + f"\nid {t.id}  {shown!r}\n"
@@ -458,6 +460,9 @@ class AlignedRowsView(QWidget):
             i -= 1
         h = self._row_h
         last_line = end == len(self._clusters)
+        jamo = getattr(row, "reads_jamo", None)
+        if jamo is None:  # once per row: its cut syllables show the jamo each token holds
+            jamo = row.reads_jamo = reads_jamo(enc)
         hi = bisect.bisect_left(row.starts, lb1, i)
         while hi < len(tokens) and row.starts[hi] == lb1 and row.ends[hi] == lb1:
             hi += 1
@@ -516,6 +521,11 @@ class AlignedRowsView(QWidget):
                         s, e = self._clusters[k]
                         p.setFont(self._font)
                         label = self._display(text[s:e])
+                    elif jamo and self._clusters[k][1] - self._clusters[k][0] == 1 \
+                            and syllable_slots(text[self._clusters[k][0]]):
+                        # a syllable cut between its jamo (a model reading jamo): the jamo this token holds
+                        label = cut_jamo(text[self._clusters[k][0]], ps - c0, pe - c0)
+                        p.setFont(self._font)
                     else:
                         label = self._piece_label(self._bytes_of(ps, pe))
                         p.setFont(self._hex_font)

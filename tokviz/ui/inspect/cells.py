@@ -15,6 +15,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 from tokviz.core.display import Segment, piece_marker, piece_segments
 from tokviz.core.encoding import Encoding, char_byte_starts
+from tokviz.core.jamo_input import cut_jamo, reads_jamo, syllable_slots
 from tokviz.ui import fonts
 
 # Beyond this many tokens the view draws the first ones and says how many it left out; counts and
@@ -66,6 +67,8 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     cells: list[Cell] = []
     add = cells.append
     cache: dict[str, tuple[tuple[Segment, ...], bool]] = {}
+    # a model that reads jamo cuts syllables between jamo: the cut part shows the jamo, not hex
+    jamo = reads_jamo(encoding)
     cut_cells: dict[tuple[bytes, int], tuple[tuple[Segment, ...], bool]] = {}
     prev_byte_end = 0
     for ti, (bs, be, c0, c1, partial) in enumerate(zip(*columns, strict=True)):
@@ -81,8 +84,14 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
             continue
         if be == bs:  # covers no text (SentencePiece's dummy prefix, a lone special)
             tok = encoding.tokens[ti]
-            shown = tok.raw if tok.raw else (tok.bytes.decode("utf-8", "replace") or "∅")
-            add(Cell(ti, c0, (Segment("mark", shown, 0),), False))
+            try:
+                shown = tok.raw if tok.raw else (tok.bytes.decode("utf-8") or "∅")
+                seg = Segment("mark", shown, 0)
+            except UnicodeDecodeError:  # part of a jamo's bytes (byte-level BPE on jamo): as hex
+                seg = Segment("hex", tok.bytes.hex(" ").upper(), 0)
+            add(Cell(ti, c0, (seg,), False))
+        elif jamo:  # a cut syllable shows the jamo it holds, which its bytes alone do not tell
+            add(_cell(ti, text, data, starts, bs, be, cache, jamo))
         else:
             # a token cutting a character: its cell follows from its bytes and where its first byte
             # sits in its character, and natural text repeats its tokens (cl100k cuts every other
@@ -102,11 +111,19 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     return cells
 
 
-def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict) -> Cell:
+def _cut(text: str, data: bytes, starts, c: int, bs: int, be: int, jamo: bool) -> str:
+    """What a token shows of character ``c`` it holds the bytes ``[bs, be)`` of: their hex, or for a
+    syllable cut between its jamo (a model reading jamo) the jamo it holds."""
+    if jamo and syllable_slots(text[c]):
+        return cut_jamo(text[c], bs - starts[c], be - starts[c])
+    return data[bs:be].hex(" ").upper()
+
+
+def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict, jamo: bool = False) -> Cell:
     c0 = c = bisect.bisect_right(starts, bs) - 1
     head: Segment | None = None
     if starts[c] < bs:  # the token starts inside character c
-        head = Segment("hex", data[bs : min(be, starts[c + 1])].hex(" ").upper(), 0)
+        head = Segment("hex", _cut(text, data, starts, c, bs, min(be, starts[c + 1]), jamo), 0)
         c += 1
     e = bisect.bisect_right(starts, be) - 1  # characters [c, e) lie wholly inside the token
     tail = e < len(text) and starts[e] < be and e >= c
@@ -125,7 +142,7 @@ def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict
         return Cell(ti, c0, inner, line_break)
     segs = ([head] if head else []) + list(inner)
     if tail:  # the token ends inside character e
-        segs.append(Segment("hex", data[max(bs, starts[e]) : be].hex(" ").upper(), e - c0))
+        segs.append(Segment("hex", _cut(text, data, starts, e, max(bs, starts[e]), be, jamo), e - c0))
     return Cell(ti, c0, tuple(segs), line_break)
 
 

@@ -11,8 +11,9 @@ import unicodedata
 
 from PySide6.QtCore import QCoreApplication
 
-from tokviz.core.display import encoding_json, hex_bytes, piece_marker, visible_piece
+from tokviz.core.display import encoding_json, hex_bytes, piece_marker, shown_piece, visible_piece
 from tokviz.core.encoding import Encoding
+from tokviz.core.jamo_input import cut_jamo, reads_jamo, syllable_slots
 
 __all__ = ["encoding_json", "selection_details", "screenshot_selection", "token_char_parts", "partial_piece",
            "describe_token", "shown_char"]
@@ -46,7 +47,7 @@ def selection_details(encoding: Encoding, selection: tuple[int, int] | None, lim
     lines.append(f"{'id':>6}  {head_bytes:<{11 - wide}} " + QCoreApplication.translate("InspectPanel", "piece"))
     for k, t in enumerate(toks[:limit]):
         piece = t.piece
-        shown = visible_piece(piece) if piece is not None else partial_piece(encoding, a + k)
+        shown = shown_piece(piece) if piece is not None else partial_piece(encoding, a + k)
         lines.append(f"{t.id:>6}  {hex_bytes(t.bytes):<11} {shown}")
     if len(toks) > limit:
         lines.append(QCoreApplication.translate("InspectPanel", "… {n} more").format(n=len(toks) - limit))
@@ -95,9 +96,12 @@ def token_char_parts(encoding: Encoding, index: int) -> list[tuple[int, bool]]:
 
 def partial_piece(encoding: Encoding, index: int) -> str:
     """A token that cuts a character, in words: ``· + part of 👋`` (whole characters drawn as
-    core.display draws pieces)."""
+    core.display draws pieces); a syllable cut between its jamo by a model that reads jamo names the
+    jamo: ``ᄀ of 갔``."""
     parts: list[str] = []
     run = ""
+    jamo = reads_jamo(encoding)
+    t = encoding.tokens[index]
     for c, whole in token_char_parts(encoding, index):
         if whole:
             run += encoding.text[c]
@@ -105,8 +109,13 @@ def partial_piece(encoding: Encoding, index: int) -> str:
         if run:
             parts.append(visible_piece(run))
             run = ""
-        parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(
-            char=shown_char(encoding.text[c])))
+        ch = encoding.text[c]
+        if jamo and syllable_slots(ch):
+            at = len(encoding.text[:c].encode("utf-8", "surrogatepass"))
+            held = cut_jamo(ch, t.byte_start - at, t.byte_end - at)
+            parts.append(QCoreApplication.translate("TokenView", "{jamo} of {char}").format(jamo=held, char=ch))
+            continue
+        parts.append(QCoreApplication.translate("TokenView", "part of {char}").format(char=shown_char(ch)))
     if run:
         parts.append(visible_piece(run))
     return " + ".join(parts)
@@ -124,7 +133,7 @@ def describe_token(encoding: Encoding, index: int) -> str:
                       hex=shown_hex, n=len(t.bytes)))
     piece = t.piece
     if piece is not None:
-        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=visible_piece(piece)))
+        lines.append(QCoreApplication.translate("TokenView", "piece: {piece}").format(piece=shown_piece(piece)))
     else:
         cut = [c for c, whole in token_char_parts(encoding, index) if not whole]
         chars = ", ".join(f"{shown_char(encoding.text[c])} U+{ord(encoding.text[c]):04X}" for c in cut)
@@ -132,7 +141,7 @@ def describe_token(encoding: Encoding, index: int) -> str:
             piece=partial_piece(encoding, index)))
         lines.append(QCoreApplication.translate("TokenView", "cuts {chars}").format(chars=chars))
     if t.raw is not None:
-        lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=visible_piece(t.raw)))
+        lines.append(QCoreApplication.translate("TokenView", "raw piece: {raw}").format(raw=shown_piece(t.raw)))
     lines.append(QCoreApplication.translate(
         "TokenView", "byte span: [{byte_start}, {byte_end})  char span: [{start}, {end})").format(
         byte_start=t.byte_start, byte_end=t.byte_end, start=t.start, end=t.end))

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokviz.core.display import hex_bytes, visible_piece
+from tokviz.core.display import hex_bytes, shown_piece, visible_piece
 from tokviz.core.dropout import BoundaryStats, boundary_frequencies, supports_dropout
 from tokviz.core.encoding import Encoding
 from tokviz.ui import fonts, theme
@@ -61,6 +61,24 @@ def dropout_text(text: str, limit: int = MAX_CHARS) -> str:
         return text
     cut = max(text.rfind(" ", 0, limit), text.rfind("\n", 0, limit))
     return text[: cut + 1] if cut > 0 else text[:limit]
+
+
+def token_text(token) -> str:
+    """What the strip writes under a token's id: its piece (jamo recomposed where they form syllables),
+    the jamo a jamo model's token holds of a syllable it cuts, else its bytes in hex.
+
+    >>> from tokviz.core.encoding import Token
+    >>> token_text(Token(1, b"\\xec\\x95", 0, 2, 0, 1, True))
+    'EC 95'
+    >>> token_text(Token(2, "\\u1100\\u1161".encode(), 0, 2, 0, 1, True))  # ᄀ ᅡ of a cut syllable
+    '가'
+    """
+    if token.piece is not None:
+        return shown_piece(token.piece)
+    try:
+        return shown_piece(token.bytes.decode("utf-8"))
+    except UnicodeDecodeError:
+        return hex_bytes(token.bytes)
 
 
 @dataclass(frozen=True)
@@ -230,7 +248,7 @@ class BoundaryStrip(QWidget):
                            mfm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, rect.width()))
                 p.drawText(QRectF(rect.x(), ty + 2 + mfm.height(), rect.width(), mfm.height()),
                            Qt.AlignmentFlag.AlignCenter,
-                           mfm.elidedText(visible_piece(t.piece) if t.piece is not None else hex_bytes(t.bytes),
+                           mfm.elidedText(token_text(t),
                                           Qt.TextElideMode.ElideRight, rect.width()))
             # boundary bars
             by = ty + token_h + 4
@@ -263,12 +281,16 @@ class BoundaryStrip(QWidget):
 
 
 class DropoutView(QWidget):
-    """P slider, seed, Re-roll and samples; the sample and the boundary strip (see the module doc)."""
+    """P slider, seed, Re-roll and samples; the sample and the boundary strip (see the module doc).
+
+    ``compact``: the title and P on one row, seed, Re-roll and samples on two rows under it that fold
+    away with the title (the Train panel's probe sits in a third of a 1024×768 window)."""
 
     updated = Signal()  # a new result is shown (tests wait on it)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, *, compact: bool = False):
         super().__init__(parent)
+        self.compact = compact
         self.encoder = None
         self.text = ""
         self.allow_special = False
@@ -298,7 +320,7 @@ class DropoutView(QWidget):
         self.p_slider = QSlider(Qt.Orientation.Horizontal)
         self.p_slider.setRange(0, 100)
         self.p_slider.setValue(10)
-        self.p_slider.setMinimumWidth(160)
+        self.p_slider.setMinimumWidth(90 if compact else 160)
         self.p_slider.setToolTip(self.tr("Probability of skipping each applicable merge (0: plain encoding, "
                                          "1: base tokens only)"))
         self.p_slider.valueChanged.connect(self._on_p)
@@ -306,7 +328,17 @@ class DropoutView(QWidget):
         self.p_label = QLabel()
         self.p_label.setMinimumWidth(40)
         row.addWidget(self.p_label)
-        row.addSpacing(8)
+        self.more_controls: QWidget | None = None  # compact: the rows under the first, folded with the title
+        if compact:
+            box.addLayout(row)
+            self.more_controls = QWidget()
+            more = QVBoxLayout(self.more_controls)
+            more.setContentsMargins(0, 0, 0, 0)
+            box.addWidget(self.more_controls)
+            row = QHBoxLayout()
+            more.addLayout(row)
+        else:
+            row.addSpacing(8)
         row.addWidget(QLabel(self.tr("Seed")))
         self.seed_spin = QSpinBox()
         self.seed_spin.setRange(0, 999_999)
@@ -316,7 +348,12 @@ class DropoutView(QWidget):
         self.reroll_button.setToolTip(self.tr("Next seed: another dropout sample of the same text"))
         self.reroll_button.clicked.connect(self.reroll)
         row.addWidget(self.reroll_button)
-        row.addSpacing(8)
+        if compact:
+            row.addStretch(1)
+            row = QHBoxLayout()
+            more.addLayout(row)
+        else:
+            row.addSpacing(8)
         row.addWidget(QLabel(self.tr("Samples")))
         self.samples_spin = QSpinBox()
         self.samples_spin.setRange(1, 10_000)
@@ -325,7 +362,8 @@ class DropoutView(QWidget):
         self.samples_spin.valueChanged.connect(self._debounce.start)
         row.addWidget(self.samples_spin)
         row.addStretch(1)
-        box.addLayout(row)
+        if not compact:
+            box.addLayout(row)
         self.summary = QLabel()  # one line, elided to the width (the whole sentence in its tooltip)
         self._summary_text = ""
         box.addWidget(self.summary)
@@ -431,6 +469,8 @@ class DropoutView(QWidget):
         self.title.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.summary.setVisible(on)
         self.strip_scroll.setVisible(on)
+        if self.more_controls is not None:
+            self.more_controls.setVisible(on)
         self._fit_strip()
 
     def _set_summary(self, text: str) -> None:
@@ -452,6 +492,10 @@ class DropoutView(QWidget):
         margins = self.layout().contentsMargins()
         controls = max(self.p_slider.sizeHint().height(), self.seed_spin.sizeHint().height(),
                        self.reroll_button.sizeHint().height(), self.title.sizeHint().height())
+        if self.more_controls is not None:  # compact: P on the first row, the rest under it when unfolded
+            controls = max(self.p_slider.sizeHint().height(), self.title.sizeHint().height())
+            if self.expanded():
+                controls += self.layout().spacing() + self.more_controls.sizeHint().height()
         spacing = self.layout().spacing()
         details = self.summary.sizeHint().height() + strip_h + 2 * spacing if self.expanded() else 0
         self.setFixedHeight(margins.top() + margins.bottom() + controls + details)

@@ -102,7 +102,7 @@ class AlgorithmTraining(QObject):
         # Save model… saves the chosen algorithm's model (the panel's own save stays BPE's)
         p.save_button.clicked.disconnect()
         p.save_button.clicked.connect(lambda: self.save() if self.active() else p._save_model())
-        self._bpe_widgets = [w for w in (p.mode_combo, p.pattern_combo, p.pattern_label, p.hangul_check,
+        self._bpe_widgets = [w for w in (p.mode_combo, p.pattern_combo, p.pattern_label, p.hangul_check, p.jamo_check,
                                           p.merges_spin, p.minfreq_spin) if w is not None]
         self._on_algorithm()
 

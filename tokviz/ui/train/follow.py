@@ -25,10 +25,11 @@ from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.bpe_candidates import Candidate, Candidates, count_words, most_frequent, top_pairs
 from tokviz.core.byte_names import CharGuesser, name_merge
+from tokviz.core.jamo import decompose_lines
 from tokviz.core.sample_follow import SampleHit, SampleIndex
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.views import FRESH_BG
-from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, visible_piece
+from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate
@@ -160,8 +161,10 @@ class StepFollowing:
         replay = self.replay
         self.tree_view.token_bytes = replay.token_bytes if config.mode == "byte" and replay is not None else None
         self.tree_view.guesser = self.vocab_model.guesser = None
-        self.corpus_tasks.start(lambda state: corpus_facts(config, source.lines(), state),
-                                finished=self._on_corpus_facts)
+        jamo = getattr(self, "run_jamo", False)  # the trainer reads jamo: so do its counts and followed lines
+        self.corpus_tasks.start(
+            lambda state: corpus_facts(config, decompose_lines(source.lines()) if jamo else source.lines(), state),
+            finished=self._on_corpus_facts)
 
     def _on_corpus_facts(self, facts: CorpusFacts | None) -> None:
         if facts is None:
@@ -238,7 +241,7 @@ class StepFollowing:
                 name = name_merge(c.left_bytes, c.right_bytes, guesser=guesser)
                 left, right = compact_parts(name.left), compact_parts(name.right)
             else:
-                left, right = visible_piece(c.left_piece), visible_piece(c.right_piece)
+                left, right = shown_piece(c.left_piece), shown_piece(c.right_piece)
             text = html.escape(f"{elide_piece(left)} + {elide_piece(right)}") + f" <b>{c.count:,}</b>"
             if i == 0:
                 text = f'<span style="background:{FRESH_BG}; color:#ffffff">&nbsp;{text}&nbsp;</span>'

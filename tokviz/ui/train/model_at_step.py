@@ -8,6 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog
 
+from tokviz.core.jamo_input import reader_for
 from tokviz.ui.train.views import FORMATS
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -33,7 +34,7 @@ class ModelAtStep:
             return  # still animating: offer when it settles
         self._offer_pending = False
         try:
-            model = self.trainer.model(step=self.cursor)
+            model = self.current_model()
         except Exception as err:  # noqa: BLE001
             self.message.show_message(
                 translate("TrainPanel", "The model at step {step} is not available: {err}").format(
@@ -44,13 +45,16 @@ class ModelAtStep:
             return
         offer = getattr(self.session, "offer_trained_model", None)
         if offer is not None:
-            offer(model)
+            offer(reader_for(model))  # a jamo model decomposes the other panels' text itself
 
     def current_model(self):
         """The trained model at the step on screen (None before any merge)."""
         if self.trainer is None or self.cursor == 0:
             return None
-        return self.trainer.model(step=self.cursor)
+        model = self.trainer.model(step=self.cursor)
+        if self.run_jamo:
+            model.settings["jamo"] = True  # as `tokviz train --jamo` records it (saved with the model)
+        return model
 
     def _when_quiet(self, callback: Callable[[], None]) -> None:
         if self._worker_quiet or self.run is None:
@@ -97,10 +101,14 @@ class ModelAtStep:
             )
             return []
         names = ", ".join(str(p) for p in written)
-        self.message.show_message(
-            translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
-                step=self.cursor, fmt=fmt, names=names
-            ),
-            "success",
+        said = translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
+            step=self.cursor, fmt=fmt, names=names
         )
+        if self.run_jamo and fmt != "tokviz":
+            # only tokviz's own JSON records that the model reads jamo (and so decomposes text itself)
+            said += " " + translate(
+                "TrainPanel", "This format does not record that the model reads jamo: decompose the text first "
+                "(tokviz encode --jamo)."
+            )
+        self.message.show_message(said, "success")
         return list(written)

@@ -25,6 +25,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
 from PySide6.QtWidgets import QWidget
 
 from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
+from tokviz.core.jamo import decompose_lines
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.train.algorithms import AlgorithmTraining
@@ -83,6 +84,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._sample: list[str] = []
         self._sample_steps: list[int] = []  # the step each sample line shows
         self._sample_keep = False  # the Hangul-only setting the sample lines were picked with
+        self.run_jamo = False  # the run trains on jamo (the Jamo option when it started)
         self._probe_text: str | None = None  # the text the probe view holds (None: not set yet)
         self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
         self._next_heavy = 0
@@ -170,6 +172,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.reset()
         self.message.clear()
         config = self.current_config()
+        self.run_jamo = self.jamo_check.isChecked()  # the sample, probe and model then read jamo too
         try:
             trainer = self.trainer_factory(config)
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
@@ -183,8 +186,11 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.plots.set_step_range(config.merges)
         source_now = self.source
 
+        jamo = self.run_jamo
+
         def make_events(cancel):
-            return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
+            lines = decompose_lines(source_now.lines()) if jamo else source_now.lines()
+            return trainer.run(lines, cancel=cancel, total_bytes=source_now.total_bytes)
 
         run = TrainRun(make_events, self)
         run.worker.batch.connect(self._on_batch)
@@ -366,6 +372,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.algorithms.shutdown()
         self.corpus_tasks.shutdown()
         self.step_tasks.shutdown()
+        self.probe_dropout.shutdown()
 
     # ================================================================ worker events
     def _on_batch(self, steps: list) -> None:

@@ -11,13 +11,15 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontMetrics
 
 from tokviz.core.bpe.events import MergeStep
+from tokviz.core.jamo import decompose
+from tokviz.core.jamo_input import reader_for
 from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
 from tokviz.ui.train.follow import merge_names_html
 from tokviz.ui.train.views import mute_label, muted_color, segment_runs
-from tokviz.ui.train.vocab import elide_piece, visible_piece
+from tokviz.ui.train.vocab import elide_piece, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -131,7 +133,7 @@ class StepRendering:
         weight = "font-weight:bold;" if bold else ""
         return (
             f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
-            f"&nbsp;{html.escape(elide_piece(visible_piece(piece)))}&nbsp;</span>"
+            f"&nbsp;{html.escape(elide_piece(shown_piece(piece)))}&nbsp;</span>"
         )
 
     def _render_banner(self, step: int) -> None:
@@ -151,7 +153,7 @@ class StepRendering:
             self.merge_names.setMinimumHeight(two_lines if byte_mode else 0)
             return
         s: MergeStep = self.replay.steps[step - 1]
-        self.merge_banner.setToolTip(visible_piece(s.new_piece))
+        self.merge_banner.setToolTip(shown_piece(s.new_piece))
         # a row for the byte names in byte mode only (kept when empty, so the sample does not jump)
         self.merge_names.setVisible(self.replay.mode == "byte")
         if self.replay.mode == "byte":
@@ -207,6 +209,8 @@ class StepRendering:
             if self._sample_steps[i] == step:
                 continue
             line = keep_hangul(lines[i]) if keep else lines[i]
+            if self.run_jamo:
+                line = decompose(line)  # the model reads jamo; segment_runs shows syllables again
             view.set_line(i, segment_runs(self.replay.segment(line, step), dark=self._dark))
             self._sample_steps[i] = step
             if budget is not None and time.perf_counter() - t0 > budget:
@@ -225,12 +229,38 @@ class StepRendering:
         if self.replay is None:
             self.probe_status.setText(translate("TrainPanel", "{chars} characters").format(chars=len(text)))
             return
-        segs = self.replay.segment(text, self.cursor)
+        segs = self.replay.segment(decompose(text) if self.run_jamo else text, self.cursor)
         count = sum(1 for s in segs if s.token_id is not None)
         self.probe_view.set_line(0, segment_runs(segs, dark=self._dark))
         self.probe_status.setText(
             translate("TrainPanel", "{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text))
         )
+        self._sync_probe_dropout()
+
+    def _sync_probe_dropout(self) -> None:
+        """Give the probe's dropout view the model at the step on screen and the probe text, once the
+        animation rests there (sampling at every step of a playing run would compete with training)."""
+        view = self.probe_dropout
+        if self.replay is None or self.cursor == 0 or self.trainer is None:
+            self._dropout_key = None
+            view.set_source(None, "")
+            return
+        if self.playing:
+            return
+        if not view.expanded():  # folded: only its title shows; it samples once unfolded
+            view.show()
+            self._dropout_key = None
+            return
+        key = (self.replay, self.cursor, self.probe_edit.text())
+        if key == getattr(self, "_dropout_key", None):
+            return
+        try:
+            model = reader_for(self.current_model())  # a jamo model decomposes the probe itself
+        except Exception:  # noqa: BLE001 — a trainer without models at a step: no dropout for it
+            view.set_source(None, "")
+            return
+        self._dropout_key = key
+        view.set_source(model, key[2])
 
     def _on_vocab_row(self, current, _previous) -> None:
         if not current.isValid() or self.replay is None:
@@ -308,3 +338,4 @@ class StepRendering:
         self.cancel_button.setEnabled(has_run)
         self.reset_button.setEnabled(self.replay is not None)
         self.save_button.setEnabled(has_steps and self.trainer is not None)
+        self._sync_probe_dropout()  # paused or finished: the dropout view follows the step on screen

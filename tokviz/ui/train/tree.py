@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from tokviz.core.byte_names import BytePart, byte_parts
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.token_colors import text_color_on, token_color
-from tokviz.ui.train.vocab import compact_label, compact_parts, visible_piece
+from tokviz.ui.train.vocab import compact_label, compact_parts, shown_piece
 from tokviz.ui.train_replay import MergeNode
 
 _GAP_X = 8.0
@@ -84,7 +84,7 @@ class MergeTreeView(QWidget):
         ``offset``: where the node's bytes start in the root's (named by the root's characters)."""
         data = self._partial_bytes(node)
         if data is None:
-            return visible_piece(node.piece)
+            return shown_piece(node.piece)
         chars = self._byte_chars() if offset is not None else None
         if not chars or offset + len(data) > len(chars):
             return compact_label(data, self.guesser)

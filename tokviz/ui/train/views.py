@@ -28,9 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tokviz.core.jamo import recompose
 from tokviz.core.pretokenize import PATTERNS
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.fonts import mono_font, ui_font
+from tokviz.ui.inspect.dropout_view import DropoutView
 from tokviz.ui.token_colors import readable_on, text_color_on, token_colors
 from tokviz.ui.train.plots import TrainPlots
 from tokviz.ui.train.sample import Run, TokenLinesView, mark_runs
@@ -78,6 +80,8 @@ def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, .
     Byte tokens that hold only part of a character are drawn as one grey run per group of whole
     characters, with the number of tokens the run takes as a subscript (``영₃`` = three byte tokens):
     readable on a projector, and the subscript shrinks as merges assemble the bytes.
+    A line segmented by a model trained on jamo shows its pieces recomposed where their jamo form
+    whole syllables (``core.jamo.recompose``), the rest as jamo.
     Neighbours drawn in the same colour (a repeated piece, a palette collision, two fresh pieces)
     are told apart by an outline on every other one (``Run.mark``, as the Inspector's ``token_marks``).
     """
@@ -108,14 +112,14 @@ def segment_runs(segments: list[Segment], *, dark: bool = False) -> tuple[Run, .
                 except UnicodeDecodeError:
                     text = data.decode("utf-8", "replace")
             bg, fg = (FRESH_BG, "#ffffff") if fresh else (partial_bg, partial_fg)
-            out.append(Run(text.replace("\n", NEWLINE_MARK), bg, fg, fresh, str(j - i)))
+            out.append(Run(recompose(text).replace("\n", NEWLINE_MARK), bg, fg, fresh, str(j - i)))
             k += j - i
             i = j
             continue
         color = colors[k]
         k += 1
         i += 1
-        text = seg.text.replace("\n", NEWLINE_MARK)
+        text = recompose(seg.text).replace("\n", NEWLINE_MARK)
         if seg.fresh:
             out.append(Run(text, FRESH_BG, "#ffffff", True))
         else:
@@ -220,6 +224,15 @@ class TrainLayout:
         )
         settings_row.addWidget(self.hangul_check)
         self.hangul_check.toggled.connect(self._on_keep_toggled)
+        self.jamo_check = QCheckBox(translate("TrainPanel", "Jamo"))
+        self.jamo_check.setToolTip(
+            translate("TrainPanel", "Split Hangul syllables into their conjoining jamo (NFD) before counting: 68 "
+                      "letters instead of 11,172 syllables. Pieces that form whole syllables are shown as syllables.")
+        )
+        settings_row.addWidget(self.jamo_check)
+        # Hangul-only keeps syllables and compatibility jamo only: it would blank decomposed text
+        self.jamo_check.toggled.connect(lambda on: on and self.hangul_check.setChecked(False))
+        self.hangul_check.toggled.connect(lambda on: on and self.jamo_check.setChecked(False))
         settings_row.addWidget(QLabel(translate("TrainPanel", "Merges")))
         self.merges_spin = QSpinBox()
         self.merges_spin.setRange(1, 1_000_000)
@@ -362,6 +375,14 @@ class TrainLayout:
         self.probe_status = QLabel()
         mute_label(self.probe_status)
         pl.addWidget(self.probe_status)
+        # BPE-dropout on the probe with the model at the step on screen: the Inspector's view (P, seed,
+        # Re-roll, how often each boundary appears over many samples); it follows the step when the
+        # animation rests (render.py: _sync_probe_dropout)
+        self.probe_dropout = DropoutView(compact=True)
+        # folded: the sample and its boundary bars open with the title (the panel fits 1024×768)
+        self.probe_dropout.title.setChecked(False)
+        self.probe_dropout.title.toggled.connect(lambda _on: self._sync_probe_dropout())
+        pl.addWidget(self.probe_dropout)
         ll.addWidget(self.probe_box, 1)
         split.addWidget(left)
 

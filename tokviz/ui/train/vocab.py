@@ -16,7 +16,8 @@ from PySide6.QtGui import QColor
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe.model import END_OF_WORD
 from tokviz.core.byte_names import CharGuesser, byte_parts
-from tokviz.core.display import hex_bytes, visible_piece  # noqa: F401 (as every view draws them; render, tree use them)
+from tokviz.core.display import hex_bytes, shown_piece, visible_piece  # noqa: F401 (render, tree use them)
+from tokviz.core.jamo import recompose
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.token_colors import token_color
 
@@ -162,7 +163,7 @@ class VocabModel(QAbstractTableModel):
             if col == 1:
                 if self.mode == "byte" and "<0x" in s.new_piece:  # part of a character: name it
                     return compact_label(s.new_bytes, self.guesser)
-                return visible_piece(s.new_piece)
+                return shown_piece(s.new_piece)
             if col == 2:
                 return hex_bytes(s.new_bytes)
             if col == 3:
@@ -172,7 +173,7 @@ class VocabModel(QAbstractTableModel):
             return (s.step, s.new_piece, s.new_bytes.hex(), s.count, token_length(s, self.mode))[col]
         if role == Qt.ItemDataRole.ToolTipRole and col in (1, 2):
             # the hex column shows about six bytes; longer tokens are elided there, complete here
-            piece = visible_piece(s.new_piece)
+            piece = shown_piece(s.new_piece)
             if self.mode == "byte" and "<0x" in s.new_piece:
                 piece = piece_label(s.new_bytes, self.guesser)
             return self.tr("{piece}\n{n} bytes: {hex}").format(
@@ -215,4 +216,6 @@ class VocabFilter(QSortFilterProxyModel):
         if step is None:
             return False
         q = self._query
-        return q in step.new_piece.lower() or q in step.new_bytes.hex(" ") or q in step.new_bytes.hex()
+        # a jamo piece is found by the syllables it shows (갔 finds ᄀ ᅡ ᆻ)
+        pieces = (step.new_piece.lower(), recompose(step.new_piece).lower())
+        return any(q in p for p in pieces) or q in step.new_bytes.hex(" ") or q in step.new_bytes.hex()

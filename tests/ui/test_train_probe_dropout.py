@@ -1,0 +1,97 @@
+"""BPE-dropout in the Train panel's probe: the Inspector's dropout view, fed the model at the step on
+screen. P = 0 is the plain probe, one seed one segmentation, and Re-roll draws another."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from tests.support.train_panel import LINES
+from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.ui.main_window import MainWindow
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.views import SPEEDS
+
+PROBE = "토크나이저는 글자를 조각으로 나눕니다 tokens"
+
+
+@pytest.fixture
+def panel(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    panel = win.show_view("train")
+    panel.trainer_factory = BPETrainer  # a tiny corpus: trained in the worker thread, no process
+    panel.set_source(CorpusSource.paste("".join(LINES)))
+    panel.merges_spin.setValue(80)
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.probe_edit.setText(PROBE)
+    yield panel
+    win.close()
+
+
+def _sample_ids(panel, qtbot, *, p: float | None = None, seed: int | None = None, reroll: bool = False):
+    view = panel.probe_dropout
+    with qtbot.waitSignal(view.updated, timeout=20_000):
+        if p is not None:
+            view.p_slider.setValue(round(p * 100))
+        if seed is not None:
+            view.seed_spin.setValue(seed)
+        if reroll:
+            view.reroll()
+        view.recompute()
+    assert view.result.stats is not None and view.result.stats.samples == view.samples_spin.value()
+    return view.result.sample.ids
+
+
+def test_the_probe_rerolls_dropout_with_the_model_at_the_step_on_screen(panel, qtbot):
+    assert not panel.probe_dropout.isVisibleTo(panel)  # nothing trained: no model to drop merges of
+    panel.probe_dropout.title.setChecked(True)  # unfolded (it starts folded)
+    panel.start_training()
+    panel.run_to_end()
+    qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
+    panel.pause()
+    panel.set_step(50)
+    panel._render_probe()
+    view = panel.probe_dropout
+    assert view.isVisibleTo(panel) and view.text == PROBE
+    model = panel.trainer.model(step=50)
+    plain = panel.replay.model.encode(PROBE, max_rank=50).ids
+    # P = 0 is exactly the probe's own segmentation at this step
+    assert _sample_ids(panel, qtbot, p=0.0) == plain
+    assert sum(1 for s in panel.replay.segment(PROBE, 50) if s.token_id is not None) == len(plain)
+    # one seed, one sample: the view shows the core's seeded sample, again and again
+    first = _sample_ids(panel, qtbot, p=0.5, seed=3)
+    assert first == model.encode_dropout(PROBE, 0.5, seed=3).ids
+    _sample_ids(panel, qtbot, seed=4)
+    assert _sample_ids(panel, qtbot, seed=3) == first
+    # Re-roll: the next seed, a new segmentation (seed 3 and 4 differ in the core: checked first)
+    assert model.encode_dropout(PROBE, 0.5, seed=4).ids != first
+    assert _sample_ids(panel, qtbot, reroll=True) == model.encode_dropout(PROBE, 0.5, seed=4).ids
+    assert view.seed_spin.value() == 4
+    # the scrubber moves the model: the dropout view follows the step on screen
+    panel.set_step(10)
+    panel._render_probe()
+    assert _sample_ids(panel, qtbot, p=0.0) == panel.replay.model.encode(PROBE, max_rank=10).ids
+
+
+def test_the_probe_dropout_keeps_the_train_panel_within_a_1024_by_768_screen(panel, qtbot):
+    panel.start_training()
+    panel.run_to_end()
+    qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
+    panel.pause()
+    panel.set_step(len(panel.replay))
+    panel._render_probe()
+    assert panel.probe_dropout.isVisibleTo(panel)
+    window = panel.window()
+    QApplication.processEvents()  # the layouts take in the view just shown
+    window.layout().activate()
+    hint = window.minimumSizeHint().expandedTo(window.minimumSize())
+    assert hint.width() <= 1024 and hint.height() <= 768, hint
+    view = panel.probe_dropout
+    assert not view.reroll_button.isVisibleTo(panel)  # folded: the title and P only
+    assert view.encoder is None  # and nothing is sampled while nobody sees it (scrubbing stays light)
+    with qtbot.waitSignal(view.updated, timeout=20_000):
+        view.title.setChecked(True)  # unfolded: seed, Re-roll, samples, the summary and the bars
+    assert view.strip_scroll.isVisibleTo(panel) and view.reroll_button.isVisibleTo(panel)
+    assert view.result.text == PROBE and view.result.stats is not None
