@@ -70,13 +70,16 @@ def test_every_step_shows_its_merge_in_the_sample_from_the_whole_corpus(nsmc, qt
 
 
 def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
+    from tests.support.train_panel import banner_text
+
     panel = nsmc
     partial = next(s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
     _show(panel, qtbot, partial.step)
-    names = panel.merge_names.text()
-    assert "of 3" in names  # "X bytes 1–2 of 3": the part of a three-byte Hangul syllable
+    shown = banner_text(panel)
+    # the banner's big line names the character and the part ("X bytes 1–2 of 3"), no <0xNN> left
+    assert "of 3" in shown and "<0x" not in shown
     hexes = [partial.new_bytes[i:i + 1].hex().upper() for i in range(len(partial.new_bytes))]
-    assert all(h in names for h in hexes)
+    assert all(h in shown for h in hexes)
     row = partial.step - 1
     label = panel.vocab_filter.index(row, 1).data()
     assert "<0x" not in label and "/3" in label
@@ -93,7 +96,59 @@ def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
     completing = next((s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" not in s.new_piece), None)
     if completing is not None:
         _show(panel, qtbot, completing.step)
-        assert "completes" in panel.merge_names.text()
+        assert "completes" in banner_text(panel)
+
+
+# a character of each UTF-8 length with more than one byte: é (2), 것 (3), 😀 (4)
+@pytest.mark.parametrize("ch", ["é", "것", "😀"])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_banner_names_every_byte_position_of_a_character(qtbot, tmp_path, ch, lang):
+    """Every merge of two byte runs inside one character (bytes a..b-1 + b..c-1) is named on the
+    banner's big line by the character and the positions, with the hex beneath; the merge that
+    makes the character whole says it completes it. In Korean too."""
+    from PySide6.QtGui import QTextDocument
+
+    from tokviz.core.bpe.events import MergeStep
+    from tokviz.core.byte_names import CharGuesser
+    from tokviz.ui.i18n import install_translation
+    from tokviz.ui.session import Session
+    from tokviz.ui.train.follow import name_byte_merge
+    from tokviz.ui.train.panel import TrainPanel
+
+    data = ch.encode("utf-8")
+    n = len(data)
+    guesser = CharGuesser({ch: 5})
+    try:
+        install_translation(lang)
+        panel = TrainPanel(Session(settings=Settings.ephemeral()))
+        qtbot.addWidget(panel)
+
+        def part(first: int, last: int) -> str:
+            if first == 1 and last == n:
+                return ch
+            if lang == "ko":
+                return f"{ch} {n}바이트 중 {first}번째" if first == last else f"{ch} {n}바이트 중 {first}–{last}번째"
+            return f"{ch} byte {first} of {n}" if first == last else f"{ch} bytes {first}–{last} of {n}"
+
+        cuts = [(a, b, c) for a in range(n) for b in range(a + 1, n) for c in range(b + 1, n + 1)]
+        assert len(cuts) == {2: 1, 3: 4, 4: 10}[n]
+        for a, b, c in cuts:
+            left, right = data[a:b], data[b:c]
+            named = name_byte_merge(left, right, guesser)
+            step = MergeStep(1, 256, left[0], right[0], "", "", "", left + right, 9, 257, 100, 100)
+            doc = QTextDocument()
+            doc.setHtml(panel._named_merge_html(named, step, ""))
+            lines = [" ".join(ln.replace("\xa0", " ").split()) for ln in doc.toPlainText().splitlines()]
+            lines = [ln for ln in lines if ln]
+            completes = ("완성" if lang == "ko" else "completes")
+            # the first row of the table: left, +, right, →, new, then what it completes
+            expected = [part(a + 1, b), "+", part(b + 1, c), "→", part(a + 1, c)]
+            assert lines[:5] == expected, (a, b, c, lines)
+            assert any(completes in ln and ch in ln for ln in lines) == (a == 0 and c == n), (a, b, c, lines)
+            hexes = [data[a:b].hex(" ").upper(), data[b:c].hex(" ").upper(), data[a:c].hex(" ").upper()]
+            assert [ln for ln in lines if all(len(w) == 2 and w.isalnum() for w in ln.split())] == hexes
+    finally:
+        install_translation("en")
 
 
 def test_why_this_pair_lists_the_winner_with_the_trainers_count(nsmc, qtbot):
@@ -189,7 +244,7 @@ def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
         model = panel.vocab_model
         texts += [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
         texts += [model.index(r, c).data(Qt.ItemDataRole.ToolTipRole) or "" for r in range(5) for c in (1, 2)]
-        assert "왜 이 쌍인가" in panel.why_label.text() and "바이트 중" in panel.merge_names.text()
+        assert "왜 이 쌍인가" in panel.why_label.text() and "바이트 중" in panel.merge_banner.text()
         english = {word for t in texts for word in re.findall(r"[A-Za-z]{3,}", re.sub(r"0x[0-9A-F]{2}", "", str(t)))
                    if not any(word.startswith(k) for k in _KEPT)}
         assert english == set(), sorted(english)
@@ -290,4 +345,4 @@ def test_char_mode_sample_follows_every_step_too(window, qtbot):
         _show(panel, qtbot, step)
         assert any(r.bg == FRESH_BG for r in panel.sample_view.line_runs(0)), step
         assert "</w>" not in "".join(r.text for r in panel.sample_view.line_runs(0))
-    assert panel.merge_names.isHidden()  # no byte names in char mode
+    assert "of" not in panel.merge_banner.text()  # no byte names in char mode

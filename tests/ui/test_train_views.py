@@ -82,7 +82,7 @@ def test_banner_shows_each_steps_merge_as_the_core_made_it(trained):
     panel, _, core = trained
     for step in (1, 17, MERGES):
         panel.set_step(step)
-        assert banner_text(panel) == merge_banner_line(core[step - 1])
+        assert banner_text(panel) == merge_banner_line(core[step - 1], panel)
 
 
 def test_selecting_a_vocabulary_row_shows_that_tokens_merge_tree(trained, qtbot):

@@ -120,26 +120,43 @@ def step_facts(facts: CorpusFacts, config: TrainerConfig, steps: list[MergeStep]
     return StepFacts(step, tuple(hits), candidates)
 
 
-def merge_names_html(left: bytes, right: bytes, guesser: CharGuesser | None, muted: str) -> str:
-    """Byte mode: the merge ``left + right`` named by characters, with the hex of each side beneath;
-    "" when both sides are whole characters (the banner already says it all)."""
+@dataclass(frozen=True)
+class NamedSide:
+    """One side of a byte merge as the banner shows it: ``것 bytes 1–2 of 3`` over ``EA B2``."""
+
+    label: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class NamedMerge:
+    """A byte merge named by characters: both sides, the result, and the characters it completes."""
+
+    left: NamedSide
+    right: NamedSide
+    new: NamedSide
+    completes: str
+
+
+def name_byte_merge(left: bytes, right: bytes, guesser: CharGuesser | None) -> NamedMerge | None:
+    """Byte mode: the merge ``left + right`` named by the characters its bytes belong to, in the
+    interface's language, with the hex of each side; None when both sides are whole characters
+    (the pieces then say it all)."""
     name = name_merge(left, right, guesser=guesser)
     if all(p.whole for p in (*name.left, *name.right)):
-        return ""
+        return None
 
-    def side(parts) -> str:
-        label = " · ".join(part_label(p) for p in parts)
-        hexes = " ".join(p.hex for p in parts)
-        return (f'<td align="center">{html.escape(label)}<br><span style="color:{muted}; font-size:small">'
-                f"{hexes}</span></td>")
+    def side(parts) -> NamedSide:
+        # whole characters run together as the token views draw them; a partial one stands apart
+        runs: list[str] = []
+        for i, p in enumerate(parts):
+            if p.whole and i and parts[i - 1].whole:
+                runs[-1] += visible_piece(p.char)
+            else:
+                runs.append(visible_piece(p.char) if p.whole else part_label(p))
+        return NamedSide(elide_piece(" · ".join(runs)), " ".join(p.hex for p in parts))
 
-    completes = ""
-    if name.completes:
-        completes = ("<td>&nbsp;&nbsp;<b>"
-                     + html.escape(translate("TrainPanel", "completes {chars}").format(chars="".join(name.completes)))
-                     + "</b></td>")
-    return (f"<table><tr>{side(name.left)}<td>&nbsp;+&nbsp;</td>{side(name.right)}"
-            f"<td>&nbsp;→&nbsp;</td>{side(name.new)}{completes}</tr></table>")
+    return NamedMerge(side(name.left), side(name.right), side(name.new), "".join(name.completes))
 
 
 class StepFollowing:

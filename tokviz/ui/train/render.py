@@ -15,7 +15,7 @@ from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
-from tokviz.ui.train.follow import merge_names_html
+from tokviz.ui.train.follow import name_byte_merge
 from tokviz.ui.train.views import mute_label, muted_color, segment_runs
 from tokviz.ui.train.vocab import elide_piece, visible_piece
 from tokviz.ui.train_replay import keep_hangul
@@ -125,13 +125,17 @@ class StepRendering:
             self._view_step[view] = step
 
     def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
+        return self._label_span(elide_piece(visible_piece(piece)), token_id, bold)
+
+    def _label_span(self, label: str, token_id: int, bold: bool = False) -> str:
+        """``label`` on the token's colour, as the sample draws the token."""
         from tokviz.ui.token_colors import token_color
 
         bg = token_color(token_id, dark=self._dark)
         weight = "font-weight:bold;" if bold else ""
         return (
             f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
-            f"&nbsp;{html.escape(elide_piece(visible_piece(piece)))}&nbsp;</span>"
+            f"&nbsp;{html.escape(label)}&nbsp;</span>"
         )
 
     def _render_banner(self, step: int) -> None:
@@ -143,28 +147,47 @@ class StepRendering:
             )
             color = muted_color(self.palette()).name()
             self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
-            self.merge_names.setText("")
             return
         s: MergeStep = self.replay.steps[step - 1]
         self.merge_banner.setToolTip(visible_piece(s.new_piece))
-        # a row for the byte names in byte mode only (kept when empty, so the sample does not jump)
-        self.merge_names.setVisible(self.replay.mode == "byte")
-        if self.replay.mode == "byte":
-            guesser = self._facts.guesser if self._facts is not None else None
-            self.merge_names.setText(merge_names_html(
-                self.replay.token_bytes(s.left), self.replay.token_bytes(s.right), guesser,
-                muted_color(self.palette()).name()))
-        else:
-            self.merge_names.setText("")
-        self.merge_banner.setText(
-            f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
-            f"{self._piece_span(s.new_piece, s.token_id, True)}"
-            + '&nbsp;&nbsp;<span style="font-size:13pt">'
+        numbers = (
+            '<span style="font-size:13pt">'
             + translate(
                 "TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens"
             ).format(count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
             + "</span>"
         )
+        named = None
+        if self.replay.mode == "byte":
+            guesser = self._facts.guesser if self._facts is not None else None
+            named = name_byte_merge(self.replay.token_bytes(s.left), self.replay.token_bytes(s.right), guesser)
+        if named is None:  # whole characters: the pieces themselves are what a room reads
+            self.merge_banner.setText(
+                f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
+                f"{self._piece_span(s.new_piece, s.token_id, True)}&nbsp;&nbsp;{numbers}"
+            )
+            return
+        self.merge_banner.setText(self._named_merge_html(named, s, numbers))
+
+    def _named_merge_html(self, named, s: MergeStep, numbers: str) -> str:
+        """A byte merge on the banner's big line named by its character and the part of it
+        (``것 bytes 1–2 of 3``), the hex small beneath each side, and what it completes."""
+        muted = muted_color(self.palette()).name()
+        sides = ((named.left, s.left, False), (named.right, s.right, False), (named.new, s.token_id, True))
+        top, bottom = [], []
+        for k, (side, token_id, bold) in enumerate(sides):
+            if k:
+                top.append(f"<td>&nbsp;{'+' if k == 1 else '→'}&nbsp;</td>")
+                bottom.append("<td></td>")
+            top.append(f'<td align="center">{self._label_span(side.label, token_id, bold)}</td>')
+            bottom.append(f'<td align="center"><span style="font-size:12pt; color:{muted}">{side.hex}</span></td>')
+        completes = ""
+        if named.completes:
+            completes = "<b>" + html.escape(
+                translate("TrainPanel", "completes {chars}").format(chars=named.completes)) + "</b><br>"
+        top.append(f'<td rowspan="2" valign="middle">&nbsp;&nbsp;<span style="font-size:15pt">{completes}</span>'
+                   f"{numbers}</td>")
+        return f'<table cellspacing="0" cellpadding="1"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
 
     def _render_sample(self, budget: float | None = None) -> bool:
         """Re-segment the sample at the current step, visible lines first, spending at most
@@ -248,7 +271,6 @@ class StepRendering:
         window = self.window()
         self.set_presentation(bool(getattr(window, "presentation", False)) and window is not self)
         self.merge_banner.setFont(mono_font(20))
-        self.merge_names.setFont(ui_font(14))
         self.why_label.setFont(ui_font(10))
         self.sample_view.setFont(ui_font(13))
         self.probe_edit.setFont(ui_font(12))

@@ -299,13 +299,6 @@ class TrainLayout:
         self.merge_banner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.merge_banner.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
         root.addWidget(self.merge_banner)
-        # byte merges named by the characters they belong to, hex beneath (byte mode only)
-        self.merge_names = QLabel()
-        self.merge_names.setTextFormat(Qt.TextFormat.RichText)
-        self.merge_names.setWordWrap(True)
-        self.merge_names.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.merge_names.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
-        root.addWidget(self.merge_names)
         # why this pair: the runners-up with their counts
         self.why_label = QLabel()
         self.why_label.setTextFormat(Qt.TextFormat.RichText)
