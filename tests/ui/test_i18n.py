@@ -71,3 +71,72 @@ def test_ts_reader_handles_comments_plurals_entities_and_unfinished(tmp_path):
     assert t.translate("W", "%n tokens", None, 3) == "토큰 %n개"
     assert t.translate("W", "Draft") == "초안"
     assert t.translate("W", "Empty") == "" and t.translate("W", "Gone") == ""
+
+
+def test_core_unicode_explanations_are_translated(qtbot):
+    """Every sentence core's Unicode explanations can show (and every region name) has a Korean
+    entry, and the Inspector's explanation of a flag, a skin tone and a syllable reads Korean."""
+    from PySide6.QtCore import QCoreApplication
+
+    from tokviz.core.unicode import graphemes
+    from tokviz.core.unicode_explain import CONTEXT, templates
+
+    have = TsTranslator(TS)._messages
+    assert [t for t in templates() if (CONTEXT, t) not in have] == []
+    try:
+        install_translation("ko")
+        flag, thumb, syllable = (g.explain(QCoreApplication.translate) for g in graphemes("🇰🇷👍🏽값"))
+        assert flag[0] == "지역 표시 기호 K + R = 대한민국 국기"
+        assert thumb[0] == "thumbs up sign, 피부색 type-4" and "피부색 수정자" in thumb[-1]
+        assert syllable[1].startswith("= ㄱ + ㅏ + ㅄ: 초성 KIYEOK (U+1100) + 중성 A")
+        assert graphemes("\u1100\u1161")[0].explain(QCoreApplication.translate)[0].endswith("(초성)")
+    finally:
+        install_translation("en")
+    assert graphemes("🇰🇷")[0].explain(QCoreApplication.translate)[0] == (
+        "regional indicators K + R = flag of South Korea")
+
+
+def test_trained_models_are_listed_by_key_and_shown_translated(qtbot, tmp_path):
+    """The Compare list keeps a trained model's registry name as its key and shows the name in the
+    interface's language; the Train panel's model of the moment never floods the list, whichever
+    algorithm made it."""
+    from PySide6.QtCore import Qt
+
+    from tests.support.train_panel import LINES, core_steps
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.ui.compare.encoder_names import shown_name
+
+    trainer, _ = core_steps(TrainerConfig(merges=5), LINES)
+    try:
+        install_translation("ko")
+        win = MainWindow(settings=Settings.at(tmp_path / "s.ini"))
+        qtbot.addWidget(win)
+        compare = win.show_view("compare")
+        session = compare.session
+        session.offer_trained_model(trainer.model(5))
+        compare.add_encoder_name("tokviz BPE (step 5)")
+        session.offer_trained_model(trainer.model(3))  # the Train panel moved to step 3
+        keys = compare.encoder_names()
+        assert "tokviz BPE (step 3)" in keys and "tokviz BPE (step 5)" not in keys
+        row = compare.encoder_list.item(keys.index("tokviz BPE (step 3)"))
+        assert row.text() == "tokviz BPE (3단계)" and row.data(Qt.ItemDataRole.UserRole) == "tokviz BPE (step 3)"
+        shown = [compare.encoder_list.item(i).text() for i in range(compare.encoder_list.count())]
+        assert "tokviz BPE (데모 말뭉치)" in shown  # the demo model's name too
+        wordpiece = trainer.model(2)
+        wordpiece.name = "tokviz WordPiece (step 2)"
+        session.offer_trained_model(wordpiece)  # the row follows the Train panel's model, translated
+        row = compare.encoder_list.item(compare.encoder_names().index("tokviz WordPiece (step 2)"))
+        assert row.text() == "tokviz WordPiece (2단계)"
+        compare.remove_encoder_name("tokviz WordPiece (step 2)")
+        before = compare.encoder_names()
+        unigram = trainer.model(4)
+        unigram.name = "tokviz Unigram (step 4, 812 pieces)"
+        session.offer_trained_model(unigram)  # not in the list: it does not join it at every step
+        assert compare.encoder_names() == before
+        assert shown_name("tokviz WordPiece (step 2)") == "tokviz WordPiece (2단계)"
+        assert shown_name("tokviz Unigram (step 4, 812 pieces)") == "tokviz Unigram (4단계, 조각 812개)"
+        assert shown_name("tokviz Unigram (final, 800 pieces)") == "tokviz Unigram (최종, 조각 800개)"
+        assert shown_name("cl100k_base") == "cl100k_base"
+    finally:
+        install_translation("en")
+    assert shown_name("tokviz BPE (step 3)") == "tokviz BPE (step 3)"

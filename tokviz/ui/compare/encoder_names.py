@@ -1,0 +1,48 @@
+"""Encoder names as the interface shows them.
+
+An encoder's ``name`` is its key in the registry and in the saved encoder list, so it never changes
+with the interface language. The names tokviz itself makes (the Train panel's model at a step, the
+demo corpus model) are English phrases; :func:`shown_name` gives them in the interface's language
+and leaves every other name (``cl100k_base``, a file's name) as it is.
+
+>>> shown_name("cl100k_base")
+'cl100k_base'
+>>> shown_name("tokviz BPE (step 12)")  # English interface
+'tokviz BPE (step 12)'
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
+
+CONTEXT = "EncoderNames"
+
+# the names the trainers give their models (tokviz/core/*/trainer.py), read back into their fields
+_TRAINED = (
+    (re.compile(r"tokviz BPE \(step (?P<n>\d+)\)"), QT_TRANSLATE_NOOP("EncoderNames", "tokviz BPE (step {n})")),
+    (re.compile(r"tokviz WordPiece \(step (?P<n>\d+)\)"),
+     QT_TRANSLATE_NOOP("EncoderNames", "tokviz WordPiece (step {n})")),
+    (re.compile(r"tokviz Unigram \(step (?P<n>\d+), (?P<pieces>\d+) pieces\)"),
+     QT_TRANSLATE_NOOP("EncoderNames", "tokviz Unigram (step {n}, {pieces} pieces)")),
+    (re.compile(r"tokviz Unigram \(final, (?P<pieces>\d+) pieces\)"),
+     QT_TRANSLATE_NOOP("EncoderNames", "tokviz Unigram (final, {pieces} pieces)")),
+)
+_FIXED = {
+    TRAINED_PLACEHOLDER: QT_TRANSLATE_NOOP("EncoderNames", "tokviz BPE (Train panel)"),
+    DEMO_BPE_NAME: QT_TRANSLATE_NOOP("EncoderNames", "tokviz BPE (demo corpus)"),
+}
+
+
+def shown_name(name: str) -> str:
+    """``name`` in the interface's language when tokviz made it (a trained model), else unchanged."""
+    if name in _FIXED:
+        return QCoreApplication.translate(CONTEXT, _FIXED[name])
+    for pattern, template in _TRAINED:
+        m = pattern.fullmatch(name)
+        if m:
+            return QCoreApplication.translate(CONTEXT, template).format(**m.groupdict())
+    return name
