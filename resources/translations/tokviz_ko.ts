@@ -3294,4 +3294,19 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>웨일스</translation>
     </message>
 </context>
+<context>
+    <name>TrainPanel</name>
+    <message>
+        <source>Plots</source>
+        <translation>그래프</translation>
+    </message>
+    <message>
+        <source>Show the plots instead of the vocabulary and merge tree</source>
+        <translation>어휘 표와 병합 트리 대신 그래프를 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Corpus sample&lt;/b&gt; — the merge just made in red</source>
+        <translation>&lt;b&gt;말뭉치 예시&lt;/b&gt; — 방금 한 병합은 빨간색</translation>
+    </message>
+</context>
 </TS>

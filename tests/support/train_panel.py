@@ -64,9 +64,10 @@ def merge_banner_line(step, panel=None) -> str:
                 runs[-1] += visible_piece(p.char)
             else:
                 runs.append(visible_piece(p.char) if p.whole else p.label)
-        return elide_piece(" · ".join(runs))
+        return " ".join(elide_piece(r) if "of" not in r else r for r in runs)
 
     cells = [label(name.left), "+", label(name.right), "→", label(name.new)]
-    completes = f"completes {''.join(name.completes)} " if name.completes else ""
+    if name.completes:
+        cells.append(f"completes {''.join(name.completes)}")
     hexes = [" ".join(p.hex for p in side) for side in (name.left, name.right, name.new)]
-    return " ".join(cells + [completes + numbers] + hexes)
+    return " ".join(cells + hexes + [numbers])

@@ -198,6 +198,33 @@ def test_presentation_fits_the_screen_with_a_very_long_merge(window, qtbot, size
         window.toggle_presentation(False)
 
 
+@pytest.mark.parametrize(("size", "lines"), [((1366, 768), 10), ((1920, 1080), 14)])
+def test_presentation_gives_the_sample_most_of_the_screen(window, qtbot, size, lines):
+    """In presentation mode the sample shows at least ``lines`` whole lines at the presentation font
+    (at 1366×768 it showed 5): the plots give their place to the vocabulary and tree, a button away,
+    "why this pair" sits beside the sample, and a byte merge's banner is one named line."""
+    panel = _train(window, qtbot, CorpusSource.file(NSMC))
+    window.toggle_presentation(True, full_screen=False)
+    try:
+        window.resize(*size)
+        qtbot.waitUntil(lambda: fonts.scale() > 1.5, timeout=2000)
+        step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
+        _show(panel, qtbot, step)
+        qtbot.waitUntil(lambda: panel.sample_view.line_count() > 0)
+        assert window.width() <= size[0] and window.height() <= size[1]
+        assert panel.sample_view.visible_line_count() >= lines
+        assert panel.plots.isHidden() and panel.vocab_pane.isVisible()
+        assert panel.why_label.parentWidget() is panel.vocab_pane
+        panel.plots_button.click()  # the plots, instead of the vocabulary and tree
+        assert panel.plots.isVisible() and panel.vocab_pane.isHidden()
+        assert panel.sample_view.visible_line_count() >= lines
+    finally:
+        window.toggle_presentation(False)
+    # leaving presentation mode gives every view its place back
+    assert panel.plots.isVisible() and panel.vocab_pane.isVisible() and panel.probe_box.isVisible()
+    assert panel.why_label.parentWidget() is panel and not panel.plots_button.isVisible()
+
+
 # identifiers and units that stay as they are in the Korean interface
 _KEPT = {"byte", "char", "UTF", "hex", "gpt", "o200k", "BPE", "tokviz", "nsmc", "txt", "subword", "nmt", "rustbpe",
          # algorithm names, the WordPiece formula's freq() and the lattice's "n-best" are terms, not English prose

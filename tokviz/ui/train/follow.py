@@ -122,10 +122,18 @@ def step_facts(facts: CorpusFacts, config: TrainerConfig, steps: list[MergeStep]
 
 @dataclass(frozen=True)
 class NamedSide:
-    """One side of a byte merge as the banner shows it: ``것 bytes 1–2 of 3`` over ``EA B2``."""
+    """One side of a byte merge as the banner shows it: ``것 bytes 1–2 of 3`` over ``EA B2``.
 
-    label: str
+    ``runs`` are ``(characters, part)`` pairs: the characters a room reads (big) and, for a partial
+    character, which bytes of it these are (small, "" for whole characters)."""
+
+    runs: tuple[tuple[str, str], ...]
     hex: str
+
+    @property
+    def label(self) -> str:
+        """The side in one line: ``것 bytes 1–2 of 3``, runs side by side (``·`` is a space's marker)."""
+        return " ".join(f"{chars} {part}" if part else chars for chars, part in self.runs)
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,12 @@ class NamedMerge:
     completes: str
 
 
+def _part_words(part) -> str:
+    """``bytes 1–2 of 3`` in the interface's language (what :func:`part_label` puts after the character)."""
+    label = part_label(part)
+    return label[len(part.char) + 1:] if part.char is not None and label.startswith(part.char + " ") else label
+
+
 def name_byte_merge(left: bytes, right: bytes, guesser: CharGuesser | None) -> NamedMerge | None:
     """Byte mode: the merge ``left + right`` named by the characters its bytes belong to, in the
     interface's language, with the hex of each side; None when both sides are whole characters
@@ -148,13 +162,19 @@ def name_byte_merge(left: bytes, right: bytes, guesser: CharGuesser | None) -> N
 
     def side(parts) -> NamedSide:
         # whole characters run together as the token views draw them; a partial one stands apart
-        runs: list[str] = []
+        runs: list[list[str]] = []
         for i, p in enumerate(parts):
             if p.whole and i and parts[i - 1].whole:
-                runs[-1] += visible_piece(p.char)
-            else:
-                runs.append(visible_piece(p.char) if p.whole else part_label(p))
-        return NamedSide(elide_piece(" · ".join(runs)), " ".join(p.hex for p in parts))
+                runs[-1][0] += visible_piece(p.char)
+            elif p.whole:
+                runs.append([visible_piece(p.char), ""])
+            elif p.char is not None and p.length:
+                runs.append([p.char, _part_words(p)])
+            else:  # bytes of no known character: the hex is all there is to say
+                runs.append([p.hex, ""])
+        for run in runs:  # a long run of whole characters cannot widen the window
+            run[0] = elide_piece(run[0])
+        return NamedSide(tuple((chars, part) for chars, part in runs), " ".join(p.hex for p in parts))
 
     return NamedMerge(side(name.left), side(name.right), side(name.new), "".join(name.completes))
 

@@ -127,6 +127,27 @@ class StepRendering:
     def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
         return self._label_span(elide_piece(visible_piece(piece)), token_id, bold)
 
+    def _runs_span(self, runs, token_id: int, bold: bool = False) -> str:
+        """A named side on the token's colour: each character big, which bytes of it small beside it
+        (``것 bytes 1–2 of 3``), so the line stays one line on a projector."""
+        from tokviz.ui.token_colors import token_color
+
+        bg = token_color(token_id, dark=self._dark)
+        small = max(8.0, self.merge_banner.font().pointSizeF() * 0.5)
+        family = ui_font().family()  # the words read better in the interface's font than in monospace
+        weight = "font-weight:bold;" if bold else ""
+        shown = []
+        for chars, part in runs:
+            text = html.escape(chars)
+            if part:
+                text += (f'&nbsp;<span style="font-family:\'{family}\'; font-size:{small:.1f}pt; font-weight:normal">'
+                         f"{html.escape(part)}</span>")
+            shown.append(text)
+        return (
+            f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
+            f"&nbsp;{'&nbsp;'.join(shown)}&nbsp;</span>"
+        )
+
     def _label_span(self, label: str, token_id: int, bold: bool = False) -> str:
         """``label`` on the token's colour, as the sample draws the token."""
         from tokviz.ui.token_colors import token_color
@@ -173,21 +194,28 @@ class StepRendering:
         """A byte merge on the banner's big line named by its character and the part of it
         (``것 bytes 1–2 of 3``), the hex small beneath each side, and what it completes."""
         muted = muted_color(self.palette()).name()
+        big = self.merge_banner.font().pointSizeF()  # the banner's size, zoomed with the window
         sides = ((named.left, s.left, False), (named.right, s.right, False), (named.new, s.token_id, True))
+        # no cell of the hex row is empty: an empty cell's line takes the banner's big font (a row as
+        # tall as the names)
+        blank = f'<td><span style="font-size:{big * 0.45:.1f}pt">&nbsp;</span></td>'
         top, bottom = [], []
         for k, (side, token_id, bold) in enumerate(sides):
             if k:
                 top.append(f"<td>&nbsp;{'+' if k == 1 else '→'}&nbsp;</td>")
-                bottom.append("<td></td>")
-            top.append(f'<td align="center">{self._label_span(side.label, token_id, bold)}</td>')
-            bottom.append(f'<td align="center"><span style="font-size:12pt; color:{muted}">{side.hex}</span></td>')
-        completes = ""
+                bottom.append(blank)
+            cell = self._runs_span(side.runs, token_id, bold)
+            top.append(f'<td align="center" style="white-space:nowrap">{cell}</td>')
+            bottom.append(f'<td align="center"><span style="font-size:{big * 0.45:.1f}pt; color:{muted}">'
+                          f"{side.hex}</span></td>")
         if named.completes:
-            completes = "<b>" + html.escape(
-                translate("TrainPanel", "completes {chars}").format(chars=named.completes)) + "</b><br>"
-        top.append(f'<td rowspan="2" valign="middle">&nbsp;&nbsp;<span style="font-size:15pt">{completes}</span>'
-                   f"{numbers}</td>")
-        return f'<table cellspacing="0" cellpadding="1"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
+            completes = html.escape(translate("TrainPanel", "completes {chars}").format(chars=named.completes))
+            top.append(f'<td valign="middle" style="white-space:nowrap">&nbsp;&nbsp;'
+                       f'<span style="font-size:{big * 0.6:.1f}pt"><b>{completes}</b></span></td>')
+            bottom.append(blank)
+        # the numbers on a line of their own: beside three named sides they pushed past a 1366-pixel screen
+        return (f'<table cellspacing="0" cellpadding="0"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
+                f'<p style="margin:0; font-size:13pt">{numbers}</p>')
 
     def _render_sample(self, budget: float | None = None) -> bool:
         """Re-segment the sample at the current step, visible lines first, spending at most
