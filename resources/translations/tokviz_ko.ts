@@ -3309,4 +3309,63 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>&lt;b&gt;말뭉치 예시&lt;/b&gt; — 방금 한 병합은 빨간색</translation>
     </message>
 </context>
+<context>
+    <name>TrainPanel</name>
+    <message>
+        <source>Choose steps between 1 and {n}.</source>
+        <translation>1부터 {n} 사이의 단계를 고르세요.</translation>
+    </message>
+    <message>
+        <source>Drawing frame {done} of {total}…</source>
+        <translation>프레임 {total}개 중 {done}번째를 그리는 중…</translation>
+    </message>
+    <message>
+        <source>Could not write the animation: {err}</source>
+        <translation>애니메이션을 저장할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>Animation export cancelled.</source>
+        <translation>애니메이션 내보내기를 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Saved {name}.</source>
+        <translation>{name}을(를) 저장했습니다.</translation>
+    </message>
+    <message>
+        <source>Save the view as an image</source>
+        <translation>화면을 이미지로 저장</translation>
+    </message>
+    <message>
+        <source>Train some merges first: each step is a frame.</source>
+        <translation>먼저 병합을 학습하세요: 단계마다 프레임 하나입니다.</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>애니메이션 내보내기</translation>
+    </message>
+    <message>
+        <source>From step</source>
+        <translation>시작 단계</translation>
+    </message>
+    <message>
+        <source>To step</source>
+        <translation>끝 단계</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>내보내기…</translation>
+    </message>
+    <message>
+        <source>Image of the view (PNG)…</source>
+        <translation>화면 이미지 (PNG)…</translation>
+    </message>
+    <message>
+        <source>Animation of the steps (GIF, APNG)…</source>
+        <translation>단계 애니메이션 (GIF, APNG)…</translation>
+    </message>
+    <message>
+        <source>Cancel the export</source>
+        <translation>내보내기 취소</translation>
+    </message>
+</context>
 </TS>

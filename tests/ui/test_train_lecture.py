@@ -373,3 +373,59 @@ def test_char_mode_sample_follows_every_step_too(window, qtbot):
         assert any(r.bg == FRESH_BG for r in panel.sample_view.line_runs(0)), step
         assert "</w>" not in "".join(r.text for r in panel.sample_view.line_runs(0))
     assert "of" not in panel.merge_banner.text()  # no byte names in char mode
+
+
+def test_steps_export_as_an_animated_gif_and_apng_without_touching_the_view(nsmc, qtbot, tmp_path):
+    from PIL import Image, ImageChops
+
+    from tokviz.ui.train.animation_export import FRAME_SIZE
+
+    panel = nsmc
+    panel.set_step(20)
+    shown = panel.merge_banner.text()
+    for name in ("steps.gif", "steps.png"):
+        export = panel.export_animation(tmp_path / name, 1, 5)
+        with qtbot.waitSignal(export.finished, timeout=60000) as done:
+            pass
+        assert done.args == [tmp_path / name]
+        with Image.open(tmp_path / name) as image:
+            assert image.n_frames == 5 and image.size == FRAME_SIZE
+            frames = []
+            for i in range(5):
+                image.seek(i)
+                frames.append(image.convert("RGB"))
+        # each frame is its own step: the banner (and the fresh merge in the sample) changes
+        assert all(ImageChops.difference(a, b).getbbox() for a, b in zip(frames, frames[1:], strict=False))
+    assert panel.cursor == 20 and panel.merge_banner.text() == shown  # the panel still shows its step
+    assert panel.message.level == "success"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["steps.gif", "steps.png"]
+
+
+def test_animation_export_can_be_cancelled_and_writes_nothing(nsmc, qtbot, tmp_path):
+    from tokviz.core.animation import AnimationError
+
+    panel = nsmc
+    export = panel.export_animation(tmp_path / "all.gif", 1, MERGES)
+    with qtbot.waitSignal(export.progressed, timeout=10000):
+        pass
+    assert len(export.frames) < MERGES  # frames are drawn a few per event-loop turn, not all at once
+    with qtbot.waitSignal(export.finished, timeout=10000) as done:
+        panel.cancel_export()
+    assert done.args == [None] and list(tmp_path.iterdir()) == []
+    with pytest.raises(AnimationError):
+        panel.export_animation(tmp_path / "none.gif", 1, MERGES + 1)
+    with pytest.raises(AnimationError):
+        panel.export_animation(tmp_path / "steps.jpg", 1, 2)
+
+
+def test_view_saves_as_a_png_at_presentation_scale(nsmc, tmp_path):
+    from PIL import Image
+
+    from tokviz.ui.train.animation_export import presentation_factor
+
+    panel = nsmc
+    written = panel.save_view_image(tmp_path / "view.png")
+    factor = presentation_factor()
+    assert factor > 1.5  # not presenting: the image is drawn at the presentation font scale
+    with Image.open(written) as image:
+        assert image.size == (round(panel.width() * factor), round(panel.height() * factor))

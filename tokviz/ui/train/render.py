@@ -127,13 +127,13 @@ class StepRendering:
     def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
         return self._label_span(elide_piece(visible_piece(piece)), token_id, bold)
 
-    def _runs_span(self, runs, token_id: int, bold: bool = False) -> str:
+    def _runs_span(self, runs, token_id: int, bold: bool = False, big: float | None = None) -> str:
         """A named side on the token's colour: each character big, which bytes of it small beside it
         (``것 bytes 1–2 of 3``), so the line stays one line on a projector."""
         from tokviz.ui.token_colors import token_color
 
         bg = token_color(token_id, dark=self._dark)
-        small = max(8.0, self.merge_banner.font().pointSizeF() * 0.5)
+        small = max(8.0, (big or self.merge_banner.font().pointSizeF()) * 0.5)
         family = ui_font().family()  # the words read better in the interface's font than in monospace
         weight = "font-weight:bold;" if bold else ""
         shown = []
@@ -160,6 +160,14 @@ class StepRendering:
         )
 
     def _render_banner(self, step: int) -> None:
+        if self.replay is not None and 0 < step <= len(self.replay):
+            self.merge_banner.setToolTip(visible_piece(self.replay.steps[step - 1].new_piece))
+        self.merge_banner.setText(self.banner_html(step))
+
+    def banner_html(self, step: int, big: float | None = None) -> str:
+        """The merge banner of ``step`` as rich text, its sizes relative to ``big`` points (default:
+        the banner's font, zoomed with the window); animation frames draw it at their own size."""
+        big = big or self.merge_banner.font().pointSizeF()
         if self.replay is None or step == 0:
             hint = (
                 translate("TrainPanel", "Press ▶ Train to watch BPE learn merge by merge")
@@ -167,12 +175,10 @@ class StepRendering:
                 else translate("TrainPanel", "step 0: no merges yet")
             )
             color = muted_color(self.palette()).name()
-            self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
-            return
+            return f'<span style="font-size:{big * 0.7:.1f}pt; color:{color}">{hint}</span>'
         s: MergeStep = self.replay.steps[step - 1]
-        self.merge_banner.setToolTip(visible_piece(s.new_piece))
         numbers = (
-            '<span style="font-size:13pt">'
+            f'<span style="font-size:{big * 0.6:.1f}pt">'
             + translate(
                 "TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens"
             ).format(count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
@@ -183,18 +189,17 @@ class StepRendering:
             guesser = self._facts.guesser if self._facts is not None else None
             named = name_byte_merge(self.replay.token_bytes(s.left), self.replay.token_bytes(s.right), guesser)
         if named is None:  # whole characters: the pieces themselves are what a room reads
-            self.merge_banner.setText(
+            return (
                 f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
                 f"{self._piece_span(s.new_piece, s.token_id, True)}&nbsp;&nbsp;{numbers}"
             )
-            return
-        self.merge_banner.setText(self._named_merge_html(named, s, numbers))
+        return self._named_merge_html(named, s, numbers, big)
 
-    def _named_merge_html(self, named, s: MergeStep, numbers: str) -> str:
+    def _named_merge_html(self, named, s: MergeStep, numbers: str, big: float | None = None) -> str:
         """A byte merge on the banner's big line named by its character and the part of it
         (``것 bytes 1–2 of 3``), the hex small beneath each side, and what it completes."""
         muted = muted_color(self.palette()).name()
-        big = self.merge_banner.font().pointSizeF()  # the banner's size, zoomed with the window
+        big = big or self.merge_banner.font().pointSizeF()  # the banner's size, zoomed with the window
         sides = ((named.left, s.left, False), (named.right, s.right, False), (named.new, s.token_id, True))
         # no cell of the hex row is empty: an empty cell's line takes the banner's big font (a row as
         # tall as the names)
@@ -204,7 +209,7 @@ class StepRendering:
             if k:
                 top.append(f"<td>&nbsp;{'+' if k == 1 else '→'}&nbsp;</td>")
                 bottom.append(blank)
-            cell = self._runs_span(side.runs, token_id, bold)
+            cell = self._runs_span(side.runs, token_id, bold, big)
             top.append(f'<td align="center" style="white-space:nowrap">{cell}</td>')
             bottom.append(f'<td align="center"><span style="font-size:{big * 0.45:.1f}pt; color:{muted}">'
                           f"{side.hex}</span></td>")
@@ -215,7 +220,7 @@ class StepRendering:
             bottom.append(blank)
         # the numbers on a line of their own: beside three named sides they pushed past a 1366-pixel screen
         return (f'<table cellspacing="0" cellpadding="0"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
-                f'<p style="margin:0; font-size:13pt">{numbers}</p>')
+                f'<p style="margin:0">{numbers}</p>')
 
     def _render_sample(self, budget: float | None = None) -> bool:
         """Re-segment the sample at the current step, visible lines first, spending at most

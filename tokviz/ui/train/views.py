@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -262,6 +263,15 @@ class TrainLayout:
         self.save_button = QPushButton(translate("TrainPanel", "Save model…"))
         self.save_button.clicked.connect(self._save_model)
         row1.addWidget(self.save_button)
+        # for slides: the view as an image, a range of steps as an animation
+        self.export_button = QPushButton(translate("TrainPanel", "Export…"))
+        menu = QMenu(self.export_button)
+        menu.addAction(translate("TrainPanel", "Image of the view (PNG)…"), self._ask_image)
+        menu.addAction(translate("TrainPanel", "Animation of the steps (GIF, APNG)…"), self._ask_animation)
+        self.cancel_export_action = menu.addAction(translate("TrainPanel", "Cancel the export"), self.cancel_export)
+        self.cancel_export_action.setEnabled(False)
+        self.export_button.setMenu(menu)
+        row1.addWidget(self.export_button)
         root.addLayout(row1)
         # the settings row is hidden in presentation mode: the sample and the banner need the height
         self.settings_bar = QWidget()
