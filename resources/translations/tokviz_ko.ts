@@ -3368,4 +3368,38 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>내보내기 취소</translation>
     </message>
 </context>
+<context>
+    <name>InspectPanel</name>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePanel</name>
+    <message>
+        <source>english</source>
+        <translation>영어</translation>
+    </message>
+    <message>
+        <source>korean</source>
+        <translation>한국어</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>혼합</translation>
+    </message>
+    <message>
+        <source>numbers</source>
+        <translation>숫자</translation>
+    </message>
+    <message>
+        <source>emoji</source>
+        <translation>이모지</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>코드</translation>
+    </message>
+</context>
 </TS>

@@ -139,4 +139,132 @@ def test_trained_models_are_listed_by_key_and_shown_translated(qtbot, tmp_path):
         assert shown_name("cl100k_base") == "cl100k_base"
     finally:
         install_translation("en")
+        session.offer_trained_model(None)  # the registry is shared: no trained model is left behind
     assert shown_name("tokviz BPE (step 3)") == "tokviz BPE (step 3)"
+
+
+# identifiers, units and names that stay as they are in the Korean interface: encoder and pattern
+# names, algorithm names, file names and formats, Unicode's own names and the WordPiece formula's terms
+_KEPT_WORDS = {
+    "byte", "bytes", "char", "UTF", "hex", "gpt", "GPT", "cl100k", "o200k", "p50k", "r50k", "base", "demo", "unigram",
+    "BPE", "tokviz", "nsmc", "txt", "subword", "nmt", "rustbpe", "tiktoken", "sentencepiece", "SentencePiece",
+    "WordPiece", "Unigram", "freq", "best", "llama", "Llama", "qwen", "Qwen", "tekken", "deepseek", "DeepSeek",
+    "GGUF", "gguf", "json", "JSON", "tokenizer", "model", "PNG", "SVG", "GIF", "APNG", "CSV", "csv", "NFC", "NFD",
+    "NFKC", "NFKD", "ZWJ", "ASCII", "Unicode", "HuggingFace", "Hugging", "Face", "Ctrl", "Shift", "Esc",
+    # chat formats and their roles, and the language menu's own name for English
+    "ChatML", "Gemma", "Jinja", "Meta", "Mistral", "mistral", "Tekken", "common", "assistant", "English",
+    "bpe",  # SentencePiece's model type, as its trainer names it
+}
+# Where a catalogue model's files come from ("package llama-models (…), SHA-256 verified"): core's
+# registry words these in English (a tooltip of the Add list); not translated yet.
+_MODEL_SOURCE = r"(?:package \S+ \(|GPT-2 vocab\.bpe).*"
+
+
+def _visible_strings(root) -> list[str]:
+    """Every string a user can read on ``root``'s widgets: labels, buttons, combo items, placeholders,
+    tab titles, group titles, table and tree headers, menu entries and tooltips (rich text as plain)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QTextDocument
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QComboBox,
+        QGroupBox,
+        QLabel,
+        QLineEdit,
+        QMenu,
+        QMenuBar,
+        QTableView,
+        QTabWidget,
+        QTreeView,
+        QWidget,
+    )
+
+    def plain(text: str) -> str:
+        doc = QTextDocument()
+        doc.setHtml(text)
+        return doc.toPlainText()
+
+    texts: list[str] = []
+    for w in [root, *root.findChildren(QWidget)]:
+        if isinstance(w, QLabel):
+            texts.append(plain(w.text()))
+        elif isinstance(w, QAbstractButton):
+            texts.append(w.text())
+        elif isinstance(w, QComboBox):
+            texts += [w.itemText(i) for i in range(w.count())]
+            texts += [w.itemData(i, Qt.ItemDataRole.ToolTipRole) or "" for i in range(w.count())]
+        elif isinstance(w, QLineEdit):
+            texts.append(w.placeholderText())
+        elif isinstance(w, QTabWidget):
+            texts += [w.tabText(i) for i in range(w.count())] + [w.tabToolTip(i) for i in range(w.count())]
+        elif isinstance(w, QGroupBox):
+            texts.append(w.title())
+        elif isinstance(w, QMenuBar):
+            texts += [a.text() for a in w.actions()]
+        elif isinstance(w, QMenu):
+            texts += [a.text() for a in w.actions()] + [a.toolTip() for a in w.actions() if a.toolTip() != a.text()]
+        elif isinstance(w, (QTableView, QTreeView)) and w.model() is not None:
+            model = w.model()
+            texts += [str(model.headerData(c, Qt.Orientation.Horizontal) or "") for c in range(model.columnCount())]
+        if w.toolTip():
+            texts.append(plain(w.toolTip()))
+        if w.statusTip():
+            texts.append(w.statusTip())
+    return [t for t in texts if t]
+
+
+def _english_words(texts, kept) -> dict[str, str]:
+    """English words left in ``texts`` (``kept`` excepted), each with the text it was found in."""
+    import re
+
+    words: dict[str, str] = {}
+    for text in texts:
+        t = re.sub(_MODEL_SOURCE, "", text, flags=re.MULTILINE)
+        # byte pieces, code points, paths and file names, <special> tokens are not words
+        t = re.sub(r"0x[0-9A-Fa-f]{2}|U\+[0-9A-F]{4,6}|\S*/\S+|\S+\.(?:txt|json|jinja|model|gguf|tiktoken)|<[^>]*>",
+                   "", t)
+        for w in re.findall(r"[A-Za-z]{3,}", t):
+            if not any(w.startswith(k) for k in kept):
+                words.setdefault(w, text)
+    return words
+
+
+def test_every_widget_of_the_korean_interface_is_korean(qtbot, tmp_path):
+    """Walk every widget, menu and tooltip of all three panels in the Korean interface, the Train
+    panel after a byte-mode run with a byte merge named on its banner: no English word is left
+    (identifiers, units and names excepted), and the walk finds English where it is (a check that it
+    can fail)."""
+    from tests.support.train_panel import LINES
+    from tokviz.core.bpe.trainer import BPETrainer
+    from tokviz.ui.train.corpus import CorpusSource
+    from tokviz.ui.train.views import SPEEDS
+
+    try:
+        assert install_translation("ko") == "ko"
+        win = MainWindow(settings=Settings.at(tmp_path / "ko.ini"))
+        qtbot.addWidget(win)
+        win.resize(1366, 768)
+        win.show()
+        for view in ("inspect", "compare", "train"):
+            win.show_view(view)
+        panel = win.show_view("train")
+        panel.trainer_factory = BPETrainer
+        panel.set_source(CorpusSource.paste("".join(LINES)))
+        panel.merges_spin.setValue(30)
+        panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+        panel.start_training()
+        assert panel.wait_until_trained(60)
+        qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
+        step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece)
+        panel.set_step(step)
+        panel._render()
+        assert "바이트 중" in panel.merge_banner.text()  # the byte merge named on the banner
+        texts = _visible_strings(win)
+        english = _english_words(texts, _KEPT_WORDS)
+        assert english == {}, "\n".join(f"{w}: {t!r}" for w, t in sorted(english.items()))
+    finally:
+        install_translation("en")
+    win = MainWindow(settings=Settings.at(tmp_path / "en.ini"))
+    qtbot.addWidget(win)
+    english = _english_words(_visible_strings(win), _KEPT_WORDS)
+    assert {"File", "Train", "Compare"} <= set(english)  # the same walk in English finds English

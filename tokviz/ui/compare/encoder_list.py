@@ -202,13 +202,14 @@ class EncoderList:
         all_names = [s.name for s in self.session.registry.statuses() if s.available]
         if hasattr(self, "overlap_a"):
             for combo, default in ((self.overlap_a, "cl100k_base"), (self.overlap_b, "o200k_base")):
-                current = combo.currentText()
+                current = combo.currentData(KEY_ROLE)
                 combo.clear()
-                combo.addItems(all_names)
+                for name in all_names:  # keyed by name, shown in the interface's language
+                    combo.addItem(shown_name(name), name)
                 if current in all_names:
-                    combo.setCurrentText(current)
+                    combo.setCurrentIndex(combo.findData(current))
                 elif default in all_names:
-                    combo.setCurrentText(default)
+                    combo.setCurrentIndex(combo.findData(default))
             sp = [s.name for s in self.session.registry.statuses() if s.available and s.family == "sentencepiece"]
             current = self.seg_model.currentText()
             self.seg_model.clear()
