@@ -62,23 +62,25 @@ class EncoderList:
         add.clicked.connect(lambda: self.add_encoder_name(self.add_combo.currentData(KEY_ROLE)))
         remove = QPushButton(translate("ComparePanel", "Remove"))
         remove.clicked.connect(self._remove_selected)
-        up = QPushButton(translate("ComparePanel", "▲ Up"))
+        # the arrows alone (their names in the tooltip), and two rows of buttons instead of four: at
+        # presentation scale four rows held the window taller than a 768-pixel projector
+        up = QPushButton("▲")
+        up.setToolTip(translate("ComparePanel", "▲ Up"))
         up.clicked.connect(lambda: self._move_selected(-1))
-        down = QPushButton(translate("ComparePanel", "▼ Down"))
+        down = QPushButton("▼")
+        down.setToolTip(translate("ComparePanel", "▼ Down"))
         down.clicked.connect(lambda: self._move_selected(1))
-        grid.addWidget(add, 0, 0)
-        grid.addWidget(remove, 0, 1)
-        grid.addWidget(up, 1, 0)
-        grid.addWidget(down, 1, 1)
-        lay.addLayout(grid)
+        for column, button in enumerate((add, remove, up, down)):
+            grid.addWidget(button, 0, column)
         open_btn = QPushButton(translate("ComparePanel", "Open model file…"))
         open_btn.clicked.connect(self._ask_open_model)
-        lay.addWidget(open_btn)
         folder_btn = QPushButton(translate("ComparePanel", "Open model folder…"))
         folder_btn.setToolTip(translate("ComparePanel", "A folder as models ship: tokenizer.json with "
                                         "tokenizer_config.json (its special tokens and chat template)"))
         folder_btn.clicked.connect(self._ask_open_model_folder)
-        lay.addWidget(folder_btn)
+        grid.addWidget(open_btn, 1, 0, 1, 2)
+        grid.addWidget(folder_btn, 1, 2, 1, 2)
+        lay.addLayout(grid)
         self._refresh_add_combo()
         return box
 

@@ -178,7 +178,7 @@ class StepRendering:
             return f'<span style="font-size:{big * 0.7:.1f}pt; color:{color}">{hint}</span>'
         s: MergeStep = self.replay.steps[step - 1]
         numbers = (
-            f'<span style="font-size:{big * 0.6:.1f}pt">'
+            f'<span style="font-size:{big * 0.45:.1f}pt">'
             + translate(
                 "TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens"
             ).format(count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
