@@ -198,11 +198,22 @@ def test_presentation_fits_the_screen_with_a_very_long_merge(window, qtbot, size
         window.toggle_presentation(False)
 
 
-@pytest.mark.parametrize(("size", "lines"), [((1366, 768), 10), ((1920, 1080), 14)])
-def test_presentation_gives_the_sample_most_of_the_screen(window, qtbot, size, lines):
+@pytest.mark.parametrize(("size", "lines", "lang"), [((1366, 768), 10, "en"), ((1920, 1080), 14, "en"),
+                                                     ((1366, 768), 10, "ko")])
+def test_presentation_gives_the_sample_most_of_the_screen(qtbot, tmp_path, size, lines, lang):
     """In presentation mode the sample shows at least ``lines`` whole lines at the presentation font
     (at 1366×768 it showed 5): the plots give their place to the vocabulary and tree, a button away,
-    "why this pair" sits beside the sample, and a byte merge's banner is one named line."""
+    "why this pair" sits beside the sample, and a byte merge's banner is one named line. The whole
+    window fits, every tab included (Compare's buttons held it at 803 pixels in Korean)."""
+    from tokviz.ui.i18n import install_translation
+
+    install_translation(lang)
+    window = MainWindow(settings=Settings.at(tmp_path / "settings.ini"))
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    for view in ("inspect", "compare"):
+        window.show_view(view)
     panel = _train(window, qtbot, CorpusSource.file(NSMC))
     window.toggle_presentation(True, full_screen=False)
     try:
@@ -220,6 +231,7 @@ def test_presentation_gives_the_sample_most_of_the_screen(window, qtbot, size, l
         assert panel.sample_view.visible_line_count() >= lines
     finally:
         window.toggle_presentation(False)
+        install_translation("en")
     # leaving presentation mode gives every view its place back
     assert panel.plots.isVisible() and panel.vocab_pane.isVisible() and panel.probe_box.isVisible()
     assert panel.why_label.parentWidget() is panel and not panel.plots_button.isVisible()

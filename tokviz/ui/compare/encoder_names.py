@@ -39,10 +39,15 @@ _FIXED = {
 
 def shown_name(name: str) -> str:
     """``name`` in the interface's language when tokviz made it (a trained model), else unchanged."""
+    # a translator without the entry answers "": the English name then
     if name in _FIXED:
-        return QCoreApplication.translate(CONTEXT, _FIXED[name])
+        return QCoreApplication.translate(CONTEXT, _FIXED[name]) or name
     for pattern, template in _TRAINED:
         m = pattern.fullmatch(name)
         if m:
-            return QCoreApplication.translate(CONTEXT, template).format(**m.groupdict())
+            found = QCoreApplication.translate(CONTEXT, template) or template
+            try:
+                return found.format(**m.groupdict())
+            except (KeyError, IndexError, ValueError):  # a translation with other fields
+                return name
     return name
