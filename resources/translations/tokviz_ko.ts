@@ -3402,4 +3402,15 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>코드</translation>
     </message>
 </context>
+<context>
+    <name>EncoderNames</name>
+    <message>
+        <source>trained in tokviz</source>
+        <translation>tokviz에서 학습함</translation>
+    </message>
+    <message>
+        <source>trained in tokviz on the demo corpus ({merges} byte-level merges, {pattern} pattern)</source>
+        <translation>tokviz에서 데모 말뭉치로 학습함 (바이트 수준 병합 {merges}번, {pattern} 패턴)</translation>
+    </message>
+</context>
 </TS>

@@ -104,7 +104,7 @@ def test_trained_models_are_listed_by_key_and_shown_translated(qtbot, tmp_path):
 
     from tests.support.train_panel import LINES, core_steps
     from tokviz.core.bpe.events import TrainerConfig
-    from tokviz.ui.compare.encoder_names import shown_name
+    from tokviz.ui.common.encoder_names import shown_name
 
     trainer, _ = core_steps(TrainerConfig(merges=5), LINES)
     try:
@@ -155,9 +155,6 @@ _KEPT_WORDS = {
     "ChatML", "Gemma", "Jinja", "Meta", "Mistral", "mistral", "Tekken", "common", "assistant", "English",
     "bpe",  # SentencePiece's model type, as its trainer names it
 }
-# Where a catalogue model's files come from ("package llama-models (…), SHA-256 verified"): core's
-# registry words these in English (a tooltip of the Add list); not translated yet.
-_MODEL_SOURCE = r"(?:package \S+ \(|GPT-2 vocab\.bpe).*"
 
 
 def _visible_strings(root) -> list[str]:
@@ -213,13 +210,19 @@ def _visible_strings(root) -> list[str]:
     return [t for t in texts if t]
 
 
-def _english_words(texts, kept) -> dict[str, str]:
-    """English words left in ``texts`` (``kept`` excepted), each with the text it was found in."""
+def _english_words(texts, kept, sources=()) -> dict[str, str]:
+    """English words left in ``texts`` (``kept`` excepted), each with the text it was found in.
+
+    ``sources`` are the registry's descriptions of where each encoder comes from ("package
+    llama-models (…), SHA-256 verified", "not installed: pip install …"): core's registry words them
+    in English and the encoder lists show them as tooltips; not translated yet."""
     import re
 
     words: dict[str, str] = {}
     for text in texts:
-        t = re.sub(_MODEL_SOURCE, "", text, flags=re.MULTILINE)
+        t = text
+        for source in sources:
+            t = t.replace(source, "")
         # byte pieces, code points, paths and file names, <special> tokens are not words
         t = re.sub(r"0x[0-9A-Fa-f]{2}|U\+[0-9A-F]{4,6}|\S*/\S+|\S+\.(?:txt|json|jinja|model|gguf|tiktoken)|<[^>]*>",
                    "", t)
@@ -259,11 +262,22 @@ def test_every_widget_of_the_korean_interface_is_korean(qtbot, tmp_path):
         panel.set_step(step)
         panel._render()
         assert "바이트 중" in panel.merge_banner.text()  # the byte merge named on the banner
+        # the Train panel's model of the step joins the other panels' lists (named, with its source)
+        panel._offer_pending = True
+        panel._offer_model()
+        inspector = win.panels["inspect"]
+        qtbot.waitUntil(lambda: any("단계" in inspector.encoder_combo.itemText(i)
+                                    for i in range(inspector.encoder_combo.count())), timeout=10000)
         texts = _visible_strings(win)
-        english = _english_words(texts, _KEPT_WORDS)
+        # encoder names are identifiers (a file's name, a test's fake), except the ones tokviz makes
+        statuses = win.session.registry.statuses()
+        sources = sorted({s.reason for s in statuses if s.reason}
+                         | {s.name for s in statuses if not s.name.startswith("tokviz")}, key=len, reverse=True)
+        english = _english_words(texts, _KEPT_WORDS, sources)
         assert english == {}, "\n".join(f"{w}: {t!r}" for w, t in sorted(english.items()))
     finally:
         install_translation("en")
+        win.session.offer_trained_model(None)  # the registry is shared with the tests that follow
     win = MainWindow(settings=Settings.at(tmp_path / "en.ini"))
     qtbot.addWidget(win)
     english = _english_words(_visible_strings(win), _KEPT_WORDS)

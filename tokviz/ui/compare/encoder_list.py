@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokviz.ui.compare.encoder_names import shown_name
+from tokviz.ui.common.encoder_names import shown_name, shown_source
 from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
 from tokviz.ui.compare.tables import name_color
 
@@ -180,7 +180,7 @@ class EncoderList:
         names = [s.name for s in statuses if s.available and s.name not in present]
         if DEMO_BPE_NAME not in present and DEMO_BPE_NAME not in names:
             names.append(DEMO_BPE_NAME)
-        where = {s.name: s.reason for s in statuses}
+        where = {s.name: shown_source(s.reason) for s in statuses}
         self.add_combo.clear()
         for name in names:
             self.add_combo.addItem(shown_name(name), name)

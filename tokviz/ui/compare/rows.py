@@ -20,8 +20,8 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from tokviz.core.display import hex_bytes, visible_piece
+from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.compare.alignment import PreparedRows, RowData, RowSpans, prepare_rows
-from tokviz.ui.compare.encoder_names import shown_name
 from tokviz.ui.fonts import mono_font, ui_font
 
 ERROR_LIGHT, ERROR_DARK = "#b21f1f", "#ff8a80"  # >= 5:1 contrast on the light / dark theme's base colours

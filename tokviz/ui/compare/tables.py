@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem
 
 from tokviz.core.atomic import write_atomic
 from tokviz.core.compare import DIFF_LIMIT, CorpusTotals, EncoderOutcome
+from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.compare.charts import encoder_color
-from tokviz.ui.compare.encoder_names import shown_name
 from tokviz.ui.compare.rows import error_color
 from tokviz.ui.token_colors import readable_on
 

