@@ -290,4 +290,5 @@ class StepFollowing:
                     else translate("TrainPanel", "the alphabetically last pair wins (as subword-nmt)"))
             note = " — " + translate("TrainPanel", "{n} pairs tie at the top count; {rule}").format(
                 n=cands.tied, rule=rule)
-        self.why_label.setText(f"<b>{html.escape(head)}</b> " + " · ".join(cells) + html.escape(note))
+        # a bar between the pairs: a "·" read as one more space marker (a space is drawn as "·")
+        self.why_label.setText(f"<b>{html.escape(head)}</b> " + " │ ".join(cells) + html.escape(note))
