@@ -2696,4 +2696,745 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>{left}의 {share:.0%} 뒤에 {right}가 오고, {right}의 {share_right:.0%}는 {left} 뒤에 나옵니다.</translation>
     </message>
 </context>
+<context>
+    <name>EncoderNames</name>
+    <message>
+        <source>tokviz BPE (step {n})</source>
+        <translation>tokviz BPE ({n}단계)</translation>
+    </message>
+    <message>
+        <source>tokviz WordPiece (step {n})</source>
+        <translation>tokviz WordPiece ({n}단계)</translation>
+    </message>
+    <message>
+        <source>tokviz Unigram (step {n}, {pieces} pieces)</source>
+        <translation>tokviz Unigram ({n}단계, 조각 {pieces}개)</translation>
+    </message>
+    <message>
+        <source>tokviz Unigram (final, {pieces} pieces)</source>
+        <translation>tokviz Unigram (최종, 조각 {pieces}개)</translation>
+    </message>
+    <message>
+        <source>tokviz BPE (Train panel)</source>
+        <translation>tokviz BPE (학습 패널)</translation>
+    </message>
+    <message>
+        <source>tokviz BPE (demo corpus)</source>
+        <translation>tokviz BPE (데모 말뭉치)</translation>
+    </message>
+</context>
+<context>
+    <name>Unicode</name>
+    <message>
+        <source>= {jamo}: choseong {initial} + jungseong {vowel} + jongseong {final}</source>
+        <translation>= {jamo}: 초성 {initial} + 중성 {vowel} + 종성 {final}</translation>
+    </message>
+    <message>
+        <source>= {jamo}: choseong {initial} + jungseong {vowel}</source>
+        <translation>= {jamo}: 초성 {initial} + 중성 {vowel}</translation>
+    </message>
+    <message>
+        <source>regional indicators {a} + {b} = {meaning}</source>
+        <translation>지역 표시 기호 {a} + {b} = {meaning}</translation>
+    </message>
+    <message>
+        <source>a lone regional indicator {letter}: two of them make a flag, one alone shows as a letter</source>
+        <translation>지역 표시 기호 {letter} 하나: 둘이 모이면 국기가 되고, 하나만 있으면 글자로 보입니다</translation>
+    </message>
+    <message>
+        <source>black flag + tag letters {code!r} + CANCEL TAG = {meaning}</source>
+        <translation>검은 깃발 + 태그 문자 {code!r} + CANCEL TAG = {meaning}</translation>
+    </message>
+    <message>
+        <source>ZWJ (U+200D) joins the next emoji</source>
+        <translation>ZWJ (U+200D): 다음 이모지와 이어 붙입니다</translation>
+    </message>
+    <message>
+        <source>VS16 (U+FE0F) asks for emoji presentation</source>
+        <translation>VS16 (U+FE0F): 이모지 그림으로 보여 달라는 표시</translation>
+    </message>
+    <message>
+        <source>VS15 (U+FE0E) asks for text presentation</source>
+        <translation>VS15 (U+FE0E): 글자 모양으로 보여 달라는 표시</translation>
+    </message>
+    <message>
+        <source>{mark} U+20E3 COMBINING ENCLOSING KEYCAP draws a keycap around the character before it</source>
+        <translation>{mark} U+20E3 COMBINING ENCLOSING KEYCAP: 앞 글자 둘레에 키캡을 그립니다</translation>
+    </message>
+    <message>
+        <source>CANCEL TAG (U+E007F) ends the tag sequence</source>
+        <translation>CANCEL TAG (U+E007F): 태그 시퀀스를 끝냅니다</translation>
+    </message>
+    <message>
+        <source>tag {letter!r} ({label}) spells the region code</source>
+        <translation>태그 {letter!r} ({label}): 지역 코드의 한 글자</translation>
+    </message>
+    <message>
+        <source>{char} {label} skin-tone modifier (Fitzpatrick {tone})</source>
+        <translation>{char} {label} 피부색 수정자 (Fitzpatrick {tone})</translation>
+    </message>
+    <message>
+        <source>flag of {region}</source>
+        <translation>{region} 국기</translation>
+    </message>
+    <message>
+        <source>flag for region {code}</source>
+        <translation>지역 {code}의 깃발</translation>
+    </message>
+    <message>
+        <source>flag for subdivision {code}</source>
+        <translation>하위 지역 {code}의 깃발</translation>
+    </message>
+    <message>
+        <source>a standalone letter (compatibility jamo), not part of a syllable</source>
+        <translation>음절에 속하지 않은 낱자 (호환용 자모)</translation>
+    </message>
+    <message>
+        <source>written as {count} conjoining jamo; NFC composes them into {char} {label}</source>
+        <translation>조합형 자모 {count}개로 쓰였습니다. NFC는 이를 {char} {label}(으)로 합칩니다</translation>
+    </message>
+    <message>
+        <source>NFC composes them into {char} {label}</source>
+        <translation>NFC는 이를 {char} {label}(으)로 합칩니다</translation>
+    </message>
+    <message>
+        <source>CR LF (U+000D U+000A): a Windows line break, one grapheme cluster</source>
+        <translation>CR LF (U+000D U+000A): Windows 줄바꿈, 자소 클러스터 하나</translation>
+    </message>
+    <message>
+        <source>keycap: {parts}</source>
+        <translation>키캡: {parts}</translation>
+    </message>
+    <message>
+        <source>ZWJ (U+200D) at the end: nothing follows for it to join</source>
+        <translation>끝에 있는 ZWJ (U+200D): 뒤에 이어 붙일 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>{line} ({role})</source>
+        <translation>{line} ({role})</translation>
+    </message>
+    <message>
+        <source>{line} (combining mark: joins the character before it)</source>
+        <translation>{line} (결합 부호: 앞 글자에 붙습니다)</translation>
+    </message>
+    <message>
+        <source>ZWJ sequence of {count} emoji ({names}): one picture where the font supports it, otherwise shown side by side</source>
+        <translation>이모지 {count}개의 ZWJ 시퀀스 ({names}): 글꼴이 지원하면 그림 하나로, 아니면 나란히 보입니다</translation>
+    </message>
+    <message>
+        <source>a skin-tone modifier on its own: shown as a colour swatch</source>
+        <translation>피부색 수정자만 있음: 색 견본으로 보입니다</translation>
+    </message>
+    <message>
+        <source>shown as text by default; VS16 (U+FE0F) after it would ask for the emoji picture</source>
+        <translation>기본으로 글자 모양으로 보입니다. 뒤에 VS16 (U+FE0F)을 붙이면 이모지 그림으로 보여 달라는 뜻이 됩니다</translation>
+    </message>
+    <message>
+        <source>a skin-tone modifier after a character that is not an emoji: shown as a colour swatch</source>
+        <translation>이모지가 아닌 글자 뒤의 피부색 수정자: 색 견본으로 보입니다</translation>
+    </message>
+    <message>
+        <source>{name} with a {tone} skin tone</source>
+        <translation>{name}, 피부색 {tone}</translation>
+    </message>
+    <message>
+        <source>initial consonant</source>
+        <translation>초성</translation>
+    </message>
+    <message>
+        <source>vowel</source>
+        <translation>중성</translation>
+    </message>
+    <message>
+        <source>final consonant</source>
+        <translation>종성</translation>
+    </message>
+    <message>
+        <source>South Korea</source>
+        <translation>대한민국</translation>
+    </message>
+    <message>
+        <source>North Korea</source>
+        <translation>북한</translation>
+    </message>
+    <message>
+        <source>Japan</source>
+        <translation>일본</translation>
+    </message>
+    <message>
+        <source>China</source>
+        <translation>중국</translation>
+    </message>
+    <message>
+        <source>Taiwan</source>
+        <translation>대만</translation>
+    </message>
+    <message>
+        <source>Hong Kong</source>
+        <translation>홍콩</translation>
+    </message>
+    <message>
+        <source>Macao</source>
+        <translation>마카오</translation>
+    </message>
+    <message>
+        <source>Mongolia</source>
+        <translation>몽골</translation>
+    </message>
+    <message>
+        <source>Vietnam</source>
+        <translation>베트남</translation>
+    </message>
+    <message>
+        <source>Thailand</source>
+        <translation>태국</translation>
+    </message>
+    <message>
+        <source>Philippines</source>
+        <translation>필리핀</translation>
+    </message>
+    <message>
+        <source>Indonesia</source>
+        <translation>인도네시아</translation>
+    </message>
+    <message>
+        <source>Malaysia</source>
+        <translation>말레이시아</translation>
+    </message>
+    <message>
+        <source>Singapore</source>
+        <translation>싱가포르</translation>
+    </message>
+    <message>
+        <source>Cambodia</source>
+        <translation>캄보디아</translation>
+    </message>
+    <message>
+        <source>Laos</source>
+        <translation>라오스</translation>
+    </message>
+    <message>
+        <source>Myanmar</source>
+        <translation>미얀마</translation>
+    </message>
+    <message>
+        <source>India</source>
+        <translation>인도</translation>
+    </message>
+    <message>
+        <source>Pakistan</source>
+        <translation>파키스탄</translation>
+    </message>
+    <message>
+        <source>Bangladesh</source>
+        <translation>방글라데시</translation>
+    </message>
+    <message>
+        <source>Sri Lanka</source>
+        <translation>스리랑카</translation>
+    </message>
+    <message>
+        <source>Nepal</source>
+        <translation>네팔</translation>
+    </message>
+    <message>
+        <source>Kazakhstan</source>
+        <translation>카자흐스탄</translation>
+    </message>
+    <message>
+        <source>Uzbekistan</source>
+        <translation>우즈베키스탄</translation>
+    </message>
+    <message>
+        <source>Afghanistan</source>
+        <translation>아프가니스탄</translation>
+    </message>
+    <message>
+        <source>Iran</source>
+        <translation>이란</translation>
+    </message>
+    <message>
+        <source>Iraq</source>
+        <translation>이라크</translation>
+    </message>
+    <message>
+        <source>Saudi Arabia</source>
+        <translation>사우디아라비아</translation>
+    </message>
+    <message>
+        <source>United Arab Emirates</source>
+        <translation>아랍에미리트</translation>
+    </message>
+    <message>
+        <source>Qatar</source>
+        <translation>카타르</translation>
+    </message>
+    <message>
+        <source>Kuwait</source>
+        <translation>쿠웨이트</translation>
+    </message>
+    <message>
+        <source>Israel</source>
+        <translation>이스라엘</translation>
+    </message>
+    <message>
+        <source>Palestinian Territories</source>
+        <translation>팔레스타인 지구</translation>
+    </message>
+    <message>
+        <source>Jordan</source>
+        <translation>요르단</translation>
+    </message>
+    <message>
+        <source>Lebanon</source>
+        <translation>레바논</translation>
+    </message>
+    <message>
+        <source>Syria</source>
+        <translation>시리아</translation>
+    </message>
+    <message>
+        <source>Türkiye</source>
+        <translation>튀르키예</translation>
+    </message>
+    <message>
+        <source>Georgia</source>
+        <translation>조지아</translation>
+    </message>
+    <message>
+        <source>Armenia</source>
+        <translation>아르메니아</translation>
+    </message>
+    <message>
+        <source>Azerbaijan</source>
+        <translation>아제르바이잔</translation>
+    </message>
+    <message>
+        <source>United States</source>
+        <translation>미국</translation>
+    </message>
+    <message>
+        <source>Canada</source>
+        <translation>캐나다</translation>
+    </message>
+    <message>
+        <source>Mexico</source>
+        <translation>멕시코</translation>
+    </message>
+    <message>
+        <source>Brazil</source>
+        <translation>브라질</translation>
+    </message>
+    <message>
+        <source>Argentina</source>
+        <translation>아르헨티나</translation>
+    </message>
+    <message>
+        <source>Chile</source>
+        <translation>칠레</translation>
+    </message>
+    <message>
+        <source>Colombia</source>
+        <translation>콜롬비아</translation>
+    </message>
+    <message>
+        <source>Peru</source>
+        <translation>페루</translation>
+    </message>
+    <message>
+        <source>Venezuela</source>
+        <translation>베네수엘라</translation>
+    </message>
+    <message>
+        <source>Uruguay</source>
+        <translation>우루과이</translation>
+    </message>
+    <message>
+        <source>Paraguay</source>
+        <translation>파라과이</translation>
+    </message>
+    <message>
+        <source>Bolivia</source>
+        <translation>볼리비아</translation>
+    </message>
+    <message>
+        <source>Ecuador</source>
+        <translation>에콰도르</translation>
+    </message>
+    <message>
+        <source>Cuba</source>
+        <translation>쿠바</translation>
+    </message>
+    <message>
+        <source>Jamaica</source>
+        <translation>자메이카</translation>
+    </message>
+    <message>
+        <source>United Kingdom</source>
+        <translation>영국</translation>
+    </message>
+    <message>
+        <source>Ireland</source>
+        <translation>아일랜드</translation>
+    </message>
+    <message>
+        <source>France</source>
+        <translation>프랑스</translation>
+    </message>
+    <message>
+        <source>Germany</source>
+        <translation>독일</translation>
+    </message>
+    <message>
+        <source>Italy</source>
+        <translation>이탈리아</translation>
+    </message>
+    <message>
+        <source>Spain</source>
+        <translation>스페인</translation>
+    </message>
+    <message>
+        <source>Portugal</source>
+        <translation>포르투갈</translation>
+    </message>
+    <message>
+        <source>Netherlands</source>
+        <translation>네덜란드</translation>
+    </message>
+    <message>
+        <source>Belgium</source>
+        <translation>벨기에</translation>
+    </message>
+    <message>
+        <source>Luxembourg</source>
+        <translation>룩셈부르크</translation>
+    </message>
+    <message>
+        <source>Switzerland</source>
+        <translation>스위스</translation>
+    </message>
+    <message>
+        <source>Austria</source>
+        <translation>오스트리아</translation>
+    </message>
+    <message>
+        <source>Denmark</source>
+        <translation>덴마크</translation>
+    </message>
+    <message>
+        <source>Norway</source>
+        <translation>노르웨이</translation>
+    </message>
+    <message>
+        <source>Sweden</source>
+        <translation>스웨덴</translation>
+    </message>
+    <message>
+        <source>Finland</source>
+        <translation>핀란드</translation>
+    </message>
+    <message>
+        <source>Iceland</source>
+        <translation>아이슬란드</translation>
+    </message>
+    <message>
+        <source>Estonia</source>
+        <translation>에스토니아</translation>
+    </message>
+    <message>
+        <source>Latvia</source>
+        <translation>라트비아</translation>
+    </message>
+    <message>
+        <source>Lithuania</source>
+        <translation>리투아니아</translation>
+    </message>
+    <message>
+        <source>Poland</source>
+        <translation>폴란드</translation>
+    </message>
+    <message>
+        <source>Czechia</source>
+        <translation>체코</translation>
+    </message>
+    <message>
+        <source>Slovakia</source>
+        <translation>슬로바키아</translation>
+    </message>
+    <message>
+        <source>Hungary</source>
+        <translation>헝가리</translation>
+    </message>
+    <message>
+        <source>Romania</source>
+        <translation>루마니아</translation>
+    </message>
+    <message>
+        <source>Bulgaria</source>
+        <translation>불가리아</translation>
+    </message>
+    <message>
+        <source>Greece</source>
+        <translation>그리스</translation>
+    </message>
+    <message>
+        <source>Croatia</source>
+        <translation>크로아티아</translation>
+    </message>
+    <message>
+        <source>Slovenia</source>
+        <translation>슬로베니아</translation>
+    </message>
+    <message>
+        <source>Serbia</source>
+        <translation>세르비아</translation>
+    </message>
+    <message>
+        <source>Bosnia &amp; Herzegovina</source>
+        <translation>보스니아 헤르체고비나</translation>
+    </message>
+    <message>
+        <source>Montenegro</source>
+        <translation>몬테네그로</translation>
+    </message>
+    <message>
+        <source>North Macedonia</source>
+        <translation>북마케도니아</translation>
+    </message>
+    <message>
+        <source>Albania</source>
+        <translation>알바니아</translation>
+    </message>
+    <message>
+        <source>Ukraine</source>
+        <translation>우크라이나</translation>
+    </message>
+    <message>
+        <source>Belarus</source>
+        <translation>벨라루스</translation>
+    </message>
+    <message>
+        <source>Moldova</source>
+        <translation>몰도바</translation>
+    </message>
+    <message>
+        <source>Russia</source>
+        <translation>러시아</translation>
+    </message>
+    <message>
+        <source>Cyprus</source>
+        <translation>키프로스</translation>
+    </message>
+    <message>
+        <source>Malta</source>
+        <translation>몰타</translation>
+    </message>
+    <message>
+        <source>Egypt</source>
+        <translation>이집트</translation>
+    </message>
+    <message>
+        <source>Morocco</source>
+        <translation>모로코</translation>
+    </message>
+    <message>
+        <source>Algeria</source>
+        <translation>알제리</translation>
+    </message>
+    <message>
+        <source>Tunisia</source>
+        <translation>튀니지</translation>
+    </message>
+    <message>
+        <source>Nigeria</source>
+        <translation>나이지리아</translation>
+    </message>
+    <message>
+        <source>Ghana</source>
+        <translation>가나</translation>
+    </message>
+    <message>
+        <source>Kenya</source>
+        <translation>케냐</translation>
+    </message>
+    <message>
+        <source>Ethiopia</source>
+        <translation>에티오피아</translation>
+    </message>
+    <message>
+        <source>Tanzania</source>
+        <translation>탄자니아</translation>
+    </message>
+    <message>
+        <source>Uganda</source>
+        <translation>우간다</translation>
+    </message>
+    <message>
+        <source>South Africa</source>
+        <translation>남아프리카 공화국</translation>
+    </message>
+    <message>
+        <source>Senegal</source>
+        <translation>세네갈</translation>
+    </message>
+    <message>
+        <source>Cameroon</source>
+        <translation>카메룬</translation>
+    </message>
+    <message>
+        <source>Côte d’Ivoire</source>
+        <translation>코트디부아르</translation>
+    </message>
+    <message>
+        <source>Australia</source>
+        <translation>오스트레일리아</translation>
+    </message>
+    <message>
+        <source>New Zealand</source>
+        <translation>뉴질랜드</translation>
+    </message>
+    <message>
+        <source>Fiji</source>
+        <translation>피지</translation>
+    </message>
+    <message>
+        <source>European Union</source>
+        <translation>유럽 연합</translation>
+    </message>
+    <message>
+        <source>United Nations</source>
+        <translation>국제 연합</translation>
+    </message>
+    <message>
+        <source>England</source>
+        <translation>잉글랜드</translation>
+    </message>
+    <message>
+        <source>Scotland</source>
+        <translation>스코틀랜드</translation>
+    </message>
+    <message>
+        <source>Wales</source>
+        <translation>웨일스</translation>
+    </message>
+</context>
+<context>
+    <name>TrainPanel</name>
+    <message>
+        <source>Plots</source>
+        <translation>그래프</translation>
+    </message>
+    <message>
+        <source>Show the plots instead of the vocabulary and merge tree</source>
+        <translation>어휘 표와 병합 트리 대신 그래프를 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Corpus sample&lt;/b&gt; — the merge just made in red</source>
+        <translation>&lt;b&gt;말뭉치 예시&lt;/b&gt; — 방금 한 병합은 빨간색</translation>
+    </message>
+</context>
+<context>
+    <name>TrainPanel</name>
+    <message>
+        <source>Choose steps between 1 and {n}.</source>
+        <translation>1부터 {n} 사이의 단계를 고르세요.</translation>
+    </message>
+    <message>
+        <source>Drawing frame {done} of {total}…</source>
+        <translation>프레임 {total}개 중 {done}번째를 그리는 중…</translation>
+    </message>
+    <message>
+        <source>Could not write the animation: {err}</source>
+        <translation>애니메이션을 저장할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>Animation export cancelled.</source>
+        <translation>애니메이션 내보내기를 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Saved {name}.</source>
+        <translation>{name}을(를) 저장했습니다.</translation>
+    </message>
+    <message>
+        <source>Save the view as an image</source>
+        <translation>화면을 이미지로 저장</translation>
+    </message>
+    <message>
+        <source>Train some merges first: each step is a frame.</source>
+        <translation>먼저 병합을 학습하세요: 단계마다 프레임 하나입니다.</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>애니메이션 내보내기</translation>
+    </message>
+    <message>
+        <source>From step</source>
+        <translation>시작 단계</translation>
+    </message>
+    <message>
+        <source>To step</source>
+        <translation>끝 단계</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>내보내기…</translation>
+    </message>
+    <message>
+        <source>Image of the view (PNG)…</source>
+        <translation>화면 이미지 (PNG)…</translation>
+    </message>
+    <message>
+        <source>Animation of the steps (GIF, APNG)…</source>
+        <translation>단계 애니메이션 (GIF, APNG)…</translation>
+    </message>
+    <message>
+        <source>Cancel the export</source>
+        <translation>내보내기 취소</translation>
+    </message>
+</context>
+<context>
+    <name>InspectPanel</name>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePanel</name>
+    <message>
+        <source>english</source>
+        <translation>영어</translation>
+    </message>
+    <message>
+        <source>korean</source>
+        <translation>한국어</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>혼합</translation>
+    </message>
+    <message>
+        <source>numbers</source>
+        <translation>숫자</translation>
+    </message>
+    <message>
+        <source>emoji</source>
+        <translation>이모지</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>코드</translation>
+    </message>
+</context>
+<context>
+    <name>EncoderNames</name>
+    <message>
+        <source>trained in tokviz</source>
+        <translation>tokviz에서 학습함</translation>
+    </message>
+    <message>
+        <source>trained in tokviz on the demo corpus ({merges} byte-level merges, {pattern} pattern)</source>
+        <translation>tokviz에서 데모 말뭉치로 학습함 (바이트 수준 병합 {merges}번, {pattern} 패턴)</translation>
+    </message>
+</context>
 </TS>

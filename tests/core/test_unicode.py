@@ -19,13 +19,13 @@ from tokviz.core.unicode import (
     code_points,
     compose_hangul,
     decompose_hangul,
-    explain_emoji,
     grapheme_kind,
     graphemes,
     invisible_marker,
     jamo_role,
     utf8_bytes,
 )
+from tokviz.core.unicode_explain import explain_emoji
 
 TEXT_NO_SURROGATES = st.text(alphabet=st.characters(blacklist_categories=("Cs",)))
 

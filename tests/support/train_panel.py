@@ -3,11 +3,14 @@ small corpus with the core trainer's own merges to check the panel against."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtGui import QTextDocument
 
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.ui.train.vocab import visible_piece
+from tokviz.core.byte_names import name_merge
+from tokviz.ui.train.vocab import elide_piece, visible_piece
 
 LINES = [
     "안녕하세요 여러분 오늘은 토크나이저를 배워요\n",
@@ -32,10 +35,39 @@ def banner_text(panel) -> str:
     return " ".join(doc.toPlainText().replace("\xa0", " ").split())
 
 
-def merge_banner_line(step) -> str:
-    """What the banner must say for MergeStep ``step``: the pair, what it became, count and rank."""
+def piece_bytes(piece: str) -> bytes:
+    """A byte-mode display piece back to its bytes (``<0xEA>`` is one byte, other text its UTF-8)."""
+    return b"".join(bytes([int(m[3:5], 16)]) if m.startswith("<0x") else m.encode("utf-8")
+                    for m in re.findall(r"<0x[0-9A-F]{2}>|.", piece, flags=re.S))
+
+
+def merge_banner_line(step, panel=None) -> str:
+    """What the banner must say for MergeStep ``step``: the pair, what it became, count and rank.
+
+    With ``panel`` in byte mode, a merge of bytes that are not whole characters is named by its
+    characters (``것 bytes 1–2 of 3``, the core's naming with the panel's corpus guesser) with the
+    hex beneath each side, and says which character it completes."""
+    numbers = (f"count {step.count:,} · rank {step.step:,} · "
+               f"vocab {step.vocab_size:,} · corpus {step.corpus_tokens:,} tokens")
     left, right, new = (visible_piece(p) for p in (step.left_piece, step.right_piece, step.new_piece))
-    return (
-        f"{left} + {right} → {new} count {step.count:,} · rank {step.step:,} · "
-        f"vocab {step.vocab_size:,} · corpus {step.corpus_tokens:,} tokens"
-    )
+    if panel is None or panel.replay.mode != "byte":
+        return f"{left} + {right} → {new} {numbers}"
+    guesser = panel._facts.guesser if panel._facts is not None else None
+    name = name_merge(piece_bytes(step.left_piece), piece_bytes(step.right_piece), guesser=guesser)
+    if all(p.whole for p in (*name.left, *name.right)):
+        return f"{left} + {right} → {new} {numbers}"
+
+    def label(parts) -> str:
+        runs = []
+        for i, p in enumerate(parts):
+            if p.whole and i and parts[i - 1].whole:
+                runs[-1] += visible_piece(p.char)
+            else:
+                runs.append(visible_piece(p.char) if p.whole else p.label)
+        return " ".join(elide_piece(r) if "of" not in r else r for r in runs)
+
+    cells = [label(name.left), "+", label(name.right), "→", label(name.new)]
+    if name.completes:
+        cells.append(f"completes {''.join(name.completes)}")
+    hexes = [" ".join(p.hex for p in side) for side in (name.left, name.right, name.new)]
+    return " ".join(cells + hexes + [numbers])

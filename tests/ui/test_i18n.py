@@ -71,3 +71,214 @@ def test_ts_reader_handles_comments_plurals_entities_and_unfinished(tmp_path):
     assert t.translate("W", "%n tokens", None, 3) == "토큰 %n개"
     assert t.translate("W", "Draft") == "초안"
     assert t.translate("W", "Empty") == "" and t.translate("W", "Gone") == ""
+
+
+def test_core_unicode_explanations_are_translated(qtbot):
+    """Every sentence core's Unicode explanations can show (and every region name) has a Korean
+    entry, and the Inspector's explanation of a flag, a skin tone and a syllable reads Korean."""
+    from PySide6.QtCore import QCoreApplication
+
+    from tokviz.core.unicode import graphemes
+    from tokviz.core.unicode_explain import CONTEXT, templates
+
+    have = TsTranslator(TS)._messages
+    assert [t for t in templates() if (CONTEXT, t) not in have] == []
+    try:
+        install_translation("ko")
+        flag, thumb, syllable = (g.explain(QCoreApplication.translate) for g in graphemes("🇰🇷👍🏽값"))
+        assert flag[0] == "지역 표시 기호 K + R = 대한민국 국기"
+        assert thumb[0] == "thumbs up sign, 피부색 type-4" and "피부색 수정자" in thumb[-1]
+        assert syllable[1].startswith("= ㄱ + ㅏ + ㅄ: 초성 KIYEOK (U+1100) + 중성 A")
+        assert graphemes("\u1100\u1161")[0].explain(QCoreApplication.translate)[0].endswith("(초성)")
+    finally:
+        install_translation("en")
+    assert graphemes("🇰🇷")[0].explain(QCoreApplication.translate)[0] == (
+        "regional indicators K + R = flag of South Korea")
+
+
+def test_trained_models_are_listed_by_key_and_shown_translated(qtbot, tmp_path):
+    """The Compare list keeps a trained model's registry name as its key and shows the name in the
+    interface's language; the Train panel's model of the moment never floods the list, whichever
+    algorithm made it."""
+    from PySide6.QtCore import Qt
+
+    from tests.support.train_panel import LINES, core_steps
+    from tokviz.core.bpe.events import TrainerConfig
+    from tokviz.ui.common.encoder_names import shown_name
+
+    trainer, _ = core_steps(TrainerConfig(merges=5), LINES)
+    try:
+        install_translation("ko")
+        win = MainWindow(settings=Settings.at(tmp_path / "s.ini"))
+        qtbot.addWidget(win)
+        compare = win.show_view("compare")
+        session = compare.session
+        session.offer_trained_model(trainer.model(5))
+        compare.add_encoder_name("tokviz BPE (step 5)")
+        session.offer_trained_model(trainer.model(3))  # the Train panel moved to step 3
+        keys = compare.encoder_names()
+        assert "tokviz BPE (step 3)" in keys and "tokviz BPE (step 5)" not in keys
+        row = compare.encoder_list.item(keys.index("tokviz BPE (step 3)"))
+        assert row.text() == "tokviz BPE (3단계)" and row.data(Qt.ItemDataRole.UserRole) == "tokviz BPE (step 3)"
+        shown = [compare.encoder_list.item(i).text() for i in range(compare.encoder_list.count())]
+        assert "tokviz BPE (데모 말뭉치)" in shown  # the demo model's name too
+        wordpiece = trainer.model(2)
+        wordpiece.name = "tokviz WordPiece (step 2)"
+        session.offer_trained_model(wordpiece)  # the row follows the Train panel's model, translated
+        row = compare.encoder_list.item(compare.encoder_names().index("tokviz WordPiece (step 2)"))
+        assert row.text() == "tokviz WordPiece (2단계)"
+        compare.remove_encoder_name("tokviz WordPiece (step 2)")
+        before = compare.encoder_names()
+        unigram = trainer.model(4)
+        unigram.name = "tokviz Unigram (step 4, 812 pieces)"
+        session.offer_trained_model(unigram)  # not in the list: it does not join it at every step
+        assert compare.encoder_names() == before
+        assert shown_name("tokviz WordPiece (step 2)") == "tokviz WordPiece (2단계)"
+        assert shown_name("tokviz Unigram (step 4, 812 pieces)") == "tokviz Unigram (4단계, 조각 812개)"
+        assert shown_name("tokviz Unigram (final, 800 pieces)") == "tokviz Unigram (최종, 조각 800개)"
+        assert shown_name("cl100k_base") == "cl100k_base"
+    finally:
+        install_translation("en")
+        session.offer_trained_model(None)  # the registry is shared: no trained model is left behind
+    assert shown_name("tokviz BPE (step 3)") == "tokviz BPE (step 3)"
+
+
+# identifiers, units and names that stay as they are in the Korean interface: encoder and pattern
+# names, algorithm names, file names and formats, Unicode's own names and the WordPiece formula's terms
+_KEPT_WORDS = {
+    "byte", "bytes", "char", "UTF", "hex", "gpt", "GPT", "cl100k", "o200k", "p50k", "r50k", "base", "demo", "unigram",
+    "BPE", "tokviz", "nsmc", "txt", "subword", "nmt", "rustbpe", "tiktoken", "sentencepiece", "SentencePiece",
+    "WordPiece", "Unigram", "freq", "best", "llama", "Llama", "qwen", "Qwen", "tekken", "deepseek", "DeepSeek",
+    "GGUF", "gguf", "json", "JSON", "tokenizer", "model", "PNG", "SVG", "GIF", "APNG", "CSV", "csv", "NFC", "NFD",
+    "NFKC", "NFKD", "ZWJ", "ASCII", "Unicode", "HuggingFace", "Hugging", "Face", "Ctrl", "Shift", "Esc",
+    # chat formats and their roles, and the language menu's own name for English
+    "ChatML", "Gemma", "Jinja", "Meta", "Mistral", "mistral", "Tekken", "common", "assistant", "English",
+    "bpe",  # SentencePiece's model type, as its trainer names it
+}
+
+
+def _visible_strings(root) -> list[str]:
+    """Every string a user can read on ``root``'s widgets: labels, buttons, combo items, placeholders,
+    tab titles, group titles, table and tree headers, menu entries and tooltips (rich text as plain)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QTextDocument
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QComboBox,
+        QGroupBox,
+        QLabel,
+        QLineEdit,
+        QMenu,
+        QMenuBar,
+        QTableView,
+        QTabWidget,
+        QTreeView,
+        QWidget,
+    )
+
+    def plain(text: str) -> str:
+        doc = QTextDocument()
+        doc.setHtml(text)
+        return doc.toPlainText()
+
+    texts: list[str] = []
+    for w in [root, *root.findChildren(QWidget)]:
+        if isinstance(w, QLabel):
+            texts.append(plain(w.text()))
+        elif isinstance(w, QAbstractButton):
+            texts.append(w.text())
+        elif isinstance(w, QComboBox):
+            texts += [w.itemText(i) for i in range(w.count())]
+            texts += [w.itemData(i, Qt.ItemDataRole.ToolTipRole) or "" for i in range(w.count())]
+        elif isinstance(w, QLineEdit):
+            texts.append(w.placeholderText())
+        elif isinstance(w, QTabWidget):
+            texts += [w.tabText(i) for i in range(w.count())] + [w.tabToolTip(i) for i in range(w.count())]
+        elif isinstance(w, QGroupBox):
+            texts.append(w.title())
+        elif isinstance(w, QMenuBar):
+            texts += [a.text() for a in w.actions()]
+        elif isinstance(w, QMenu):
+            texts += [a.text() for a in w.actions()] + [a.toolTip() for a in w.actions() if a.toolTip() != a.text()]
+        elif isinstance(w, (QTableView, QTreeView)) and w.model() is not None:
+            model = w.model()
+            texts += [str(model.headerData(c, Qt.Orientation.Horizontal) or "") for c in range(model.columnCount())]
+        if w.toolTip():
+            texts.append(plain(w.toolTip()))
+        if w.statusTip():
+            texts.append(w.statusTip())
+    return [t for t in texts if t]
+
+
+def _english_words(texts, kept, sources=()) -> dict[str, str]:
+    """English words left in ``texts`` (``kept`` excepted), each with the text it was found in.
+
+    ``sources`` are the registry's descriptions of where each encoder comes from ("package
+    llama-models (…), SHA-256 verified", "not installed: pip install …"): core's registry words them
+    in English and the encoder lists show them as tooltips; not translated yet."""
+    import re
+
+    words: dict[str, str] = {}
+    for text in texts:
+        t = text
+        for source in sources:
+            t = t.replace(source, "")
+        # byte pieces, code points, paths and file names, <special> tokens are not words
+        t = re.sub(r"0x[0-9A-Fa-f]{2}|U\+[0-9A-F]{4,6}|\S*/\S+|\S+\.(?:txt|json|jinja|model|gguf|tiktoken)|<[^>]*>",
+                   "", t)
+        for w in re.findall(r"[A-Za-z]{3,}", t):
+            if not any(w.startswith(k) for k in kept):
+                words.setdefault(w, text)
+    return words
+
+
+def test_every_widget_of_the_korean_interface_is_korean(qtbot, tmp_path):
+    """Walk every widget, menu and tooltip of all three panels in the Korean interface, the Train
+    panel after a byte-mode run with a byte merge named on its banner: no English word is left
+    (identifiers, units and names excepted), and the walk finds English where it is (a check that it
+    can fail)."""
+    from tests.support.train_panel import LINES
+    from tokviz.core.bpe.trainer import BPETrainer
+    from tokviz.ui.train.corpus import CorpusSource
+    from tokviz.ui.train.views import SPEEDS
+
+    try:
+        assert install_translation("ko") == "ko"
+        win = MainWindow(settings=Settings.at(tmp_path / "ko.ini"))
+        qtbot.addWidget(win)
+        win.resize(1366, 768)
+        win.show()
+        for view in ("inspect", "compare", "train"):
+            win.show_view(view)
+        panel = win.show_view("train")
+        panel.trainer_factory = BPETrainer
+        panel.set_source(CorpusSource.paste("".join(LINES)))
+        panel.merges_spin.setValue(30)
+        panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+        panel.start_training()
+        assert panel.wait_until_trained(60)
+        qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
+        step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece)
+        panel.set_step(step)
+        panel._render()
+        assert "바이트 중" in panel.merge_banner.text()  # the byte merge named on the banner
+        # the Train panel's model of the step joins the other panels' lists (named, with its source)
+        panel._offer_pending = True
+        panel._offer_model()
+        inspector = win.panels["inspect"]
+        qtbot.waitUntil(lambda: any("단계" in inspector.encoder_combo.itemText(i)
+                                    for i in range(inspector.encoder_combo.count())), timeout=10000)
+        texts = _visible_strings(win)
+        # encoder names are identifiers (a file's name, a test's fake), except the ones tokviz makes
+        statuses = win.session.registry.statuses()
+        sources = sorted({s.reason for s in statuses if s.reason}
+                         | {s.name for s in statuses if not s.name.startswith("tokviz")}, key=len, reverse=True)
+        english = _english_words(texts, _KEPT_WORDS, sources)
+        assert english == {}, "\n".join(f"{w}: {t!r}" for w, t in sorted(english.items()))
+    finally:
+        install_translation("en")
+        win.session.offer_trained_model(None)  # the registry is shared with the tests that follow
+    win = MainWindow(settings=Settings.at(tmp_path / "en.ini"))
+    qtbot.addWidget(win)
+    english = _english_words(_visible_strings(win), _KEPT_WORDS)
+    assert {"File", "Train", "Compare"} <= set(english)  # the same walk in English finds English

@@ -80,7 +80,7 @@ def test_train_pause_step_scrub_and_the_merges_shown_are_the_trainers(window, qt
     # the banner shows the merge of step 3 - its pair, count and rank - as the trainer made it
     step3 = panel.replay.steps[2]
     assert (step3.left, step3.right, step3.token_id) == trainer.merges[2]
-    assert banner_text(panel) == merge_banner_line(step3)
+    assert banner_text(panel) == merge_banner_line(step3, panel)
 
     panel.run_to_end()
     assert panel.wait_until_trained(10)

@@ -70,13 +70,16 @@ def test_every_step_shows_its_merge_in_the_sample_from_the_whole_corpus(nsmc, qt
 
 
 def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
+    from tests.support.train_panel import banner_text
+
     panel = nsmc
     partial = next(s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
     _show(panel, qtbot, partial.step)
-    names = panel.merge_names.text()
-    assert "of 3" in names  # "X bytes 1–2 of 3": the part of a three-byte Hangul syllable
+    shown = banner_text(panel)
+    # the banner's big line names the character and the part ("X bytes 1–2 of 3"), no <0xNN> left
+    assert "of 3" in shown and "<0x" not in shown
     hexes = [partial.new_bytes[i:i + 1].hex().upper() for i in range(len(partial.new_bytes))]
-    assert all(h in names for h in hexes)
+    assert all(h in shown for h in hexes)
     row = partial.step - 1
     label = panel.vocab_filter.index(row, 1).data()
     assert "<0x" not in label and "/3" in label
@@ -93,7 +96,59 @@ def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
     completing = next((s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" not in s.new_piece), None)
     if completing is not None:
         _show(panel, qtbot, completing.step)
-        assert "completes" in panel.merge_names.text()
+        assert "completes" in banner_text(panel)
+
+
+# a character of each UTF-8 length with more than one byte: é (2), 것 (3), 😀 (4)
+@pytest.mark.parametrize("ch", ["é", "것", "😀"])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_banner_names_every_byte_position_of_a_character(qtbot, tmp_path, ch, lang):
+    """Every merge of two byte runs inside one character (bytes a..b-1 + b..c-1) is named on the
+    banner's big line by the character and the positions, with the hex beneath; the merge that
+    makes the character whole says it completes it. In Korean too."""
+    from PySide6.QtGui import QTextDocument
+
+    from tokviz.core.bpe.events import MergeStep
+    from tokviz.core.byte_names import CharGuesser
+    from tokviz.ui.i18n import install_translation
+    from tokviz.ui.session import Session
+    from tokviz.ui.train.follow import name_byte_merge
+    from tokviz.ui.train.panel import TrainPanel
+
+    data = ch.encode("utf-8")
+    n = len(data)
+    guesser = CharGuesser({ch: 5})
+    try:
+        install_translation(lang)
+        panel = TrainPanel(Session(settings=Settings.ephemeral()))
+        qtbot.addWidget(panel)
+
+        def part(first: int, last: int) -> str:
+            if first == 1 and last == n:
+                return ch
+            if lang == "ko":
+                return f"{ch} {n}바이트 중 {first}번째" if first == last else f"{ch} {n}바이트 중 {first}–{last}번째"
+            return f"{ch} byte {first} of {n}" if first == last else f"{ch} bytes {first}–{last} of {n}"
+
+        cuts = [(a, b, c) for a in range(n) for b in range(a + 1, n) for c in range(b + 1, n + 1)]
+        assert len(cuts) == {2: 1, 3: 4, 4: 10}[n]
+        for a, b, c in cuts:
+            left, right = data[a:b], data[b:c]
+            named = name_byte_merge(left, right, guesser)
+            step = MergeStep(1, 256, left[0], right[0], "", "", "", left + right, 9, 257, 100, 100)
+            doc = QTextDocument()
+            doc.setHtml(panel._named_merge_html(named, step, ""))
+            lines = [" ".join(ln.replace("\xa0", " ").split()) for ln in doc.toPlainText().splitlines()]
+            lines = [ln for ln in lines if ln]
+            completes = ("완성" if lang == "ko" else "completes")
+            # the first row of the table: left, +, right, →, new, then what it completes
+            expected = [part(a + 1, b), "+", part(b + 1, c), "→", part(a + 1, c)]
+            assert lines[:5] == expected, (a, b, c, lines)
+            assert any(completes in ln and ch in ln for ln in lines) == (a == 0 and c == n), (a, b, c, lines)
+            hexes = [data[a:b].hex(" ").upper(), data[b:c].hex(" ").upper(), data[a:c].hex(" ").upper()]
+            assert [ln for ln in lines if all(len(w) == 2 and w.isalnum() for w in ln.split())] == hexes
+    finally:
+        install_translation("en")
 
 
 def test_why_this_pair_lists_the_winner_with_the_trainers_count(nsmc, qtbot):
@@ -143,6 +198,45 @@ def test_presentation_fits_the_screen_with_a_very_long_merge(window, qtbot, size
         window.toggle_presentation(False)
 
 
+@pytest.mark.parametrize(("size", "lines", "lang"), [((1366, 768), 10, "en"), ((1920, 1080), 14, "en"),
+                                                     ((1366, 768), 10, "ko")])
+def test_presentation_gives_the_sample_most_of_the_screen(qtbot, tmp_path, size, lines, lang):
+    """In presentation mode the sample shows at least ``lines`` whole lines at the presentation font
+    (at 1366×768 it showed 5): the plots give their place to the vocabulary and tree, a button away,
+    "why this pair" sits beside the sample, and a byte merge's banner is one named line. The whole
+    window fits, every tab included (Compare's buttons held it at 803 pixels in Korean)."""
+    from tokviz.ui.i18n import install_translation
+
+    install_translation(lang)
+    window = MainWindow(settings=Settings.at(tmp_path / "settings.ini"))
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    for view in ("inspect", "compare"):
+        window.show_view(view)
+    panel = _train(window, qtbot, CorpusSource.file(NSMC))
+    window.toggle_presentation(True, full_screen=False)
+    try:
+        window.resize(*size)
+        qtbot.waitUntil(lambda: fonts.scale() > 1.5, timeout=2000)
+        step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
+        _show(panel, qtbot, step)
+        qtbot.waitUntil(lambda: panel.sample_view.line_count() > 0)
+        assert window.width() <= size[0] and window.height() <= size[1]
+        assert panel.sample_view.visible_line_count() >= lines
+        assert panel.plots.isHidden() and panel.vocab_pane.isVisible()
+        assert panel.why_label.parentWidget() is panel.vocab_pane
+        panel.plots_button.click()  # the plots, instead of the vocabulary and tree
+        assert panel.plots.isVisible() and panel.vocab_pane.isHidden()
+        assert panel.sample_view.visible_line_count() >= lines
+    finally:
+        window.toggle_presentation(False)
+        install_translation("en")
+    # leaving presentation mode gives every view its place back
+    assert panel.plots.isVisible() and panel.vocab_pane.isVisible() and panel.probe_box.isVisible()
+    assert panel.why_label.parentWidget() is panel and not panel.plots_button.isVisible()
+
+
 # identifiers and units that stay as they are in the Korean interface
 _KEPT = {"byte", "char", "UTF", "hex", "gpt", "o200k", "BPE", "tokviz", "nsmc", "txt", "subword", "nmt", "rustbpe",
          # algorithm names, the WordPiece formula's freq() and the lattice's "n-best" are terms, not English prose
@@ -189,7 +283,7 @@ def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
         model = panel.vocab_model
         texts += [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
         texts += [model.index(r, c).data(Qt.ItemDataRole.ToolTipRole) or "" for r in range(5) for c in (1, 2)]
-        assert "왜 이 쌍인가" in panel.why_label.text() and "바이트 중" in panel.merge_names.text()
+        assert "왜 이 쌍인가" in panel.why_label.text() and "바이트 중" in panel.merge_banner.text()
         english = {word for t in texts for word in re.findall(r"[A-Za-z]{3,}", re.sub(r"0x[0-9A-F]{2}", "", str(t)))
                    if not any(word.startswith(k) for k in _KEPT)}
         assert english == set(), sorted(english)
@@ -290,4 +384,60 @@ def test_char_mode_sample_follows_every_step_too(window, qtbot):
         _show(panel, qtbot, step)
         assert any(r.bg == FRESH_BG for r in panel.sample_view.line_runs(0)), step
         assert "</w>" not in "".join(r.text for r in panel.sample_view.line_runs(0))
-    assert panel.merge_names.isHidden()  # no byte names in char mode
+    assert "of" not in panel.merge_banner.text()  # no byte names in char mode
+
+
+def test_steps_export_as_an_animated_gif_and_apng_without_touching_the_view(nsmc, qtbot, tmp_path):
+    from PIL import Image, ImageChops
+
+    from tokviz.ui.train.animation_export import FRAME_SIZE
+
+    panel = nsmc
+    panel.set_step(20)
+    shown = panel.merge_banner.text()
+    for name in ("steps.gif", "steps.png"):
+        export = panel.export_animation(tmp_path / name, 1, 5)
+        with qtbot.waitSignal(export.finished, timeout=60000) as done:
+            pass
+        assert done.args == [tmp_path / name]
+        with Image.open(tmp_path / name) as image:
+            assert image.n_frames == 5 and image.size == FRAME_SIZE
+            frames = []
+            for i in range(5):
+                image.seek(i)
+                frames.append(image.convert("RGB"))
+        # each frame is its own step: the banner (and the fresh merge in the sample) changes
+        assert all(ImageChops.difference(a, b).getbbox() for a, b in zip(frames, frames[1:], strict=False))
+    assert panel.cursor == 20 and panel.merge_banner.text() == shown  # the panel still shows its step
+    assert panel.message.level == "success"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["steps.gif", "steps.png"]
+
+
+def test_animation_export_can_be_cancelled_and_writes_nothing(nsmc, qtbot, tmp_path):
+    from tokviz.core.animation import AnimationError
+
+    panel = nsmc
+    export = panel.export_animation(tmp_path / "all.gif", 1, MERGES)
+    with qtbot.waitSignal(export.progressed, timeout=10000):
+        pass
+    assert len(export.frames) < MERGES  # frames are drawn a few per event-loop turn, not all at once
+    with qtbot.waitSignal(export.finished, timeout=10000) as done:
+        panel.cancel_export()
+    assert done.args == [None] and list(tmp_path.iterdir()) == []
+    with pytest.raises(AnimationError):
+        panel.export_animation(tmp_path / "none.gif", 1, MERGES + 1)
+    with pytest.raises(AnimationError):
+        panel.export_animation(tmp_path / "steps.jpg", 1, 2)
+
+
+def test_view_saves_as_a_png_at_presentation_scale(nsmc, tmp_path):
+    from PIL import Image
+
+    from tokviz.ui.train.animation_export import presentation_factor
+
+    panel = nsmc
+    written = panel.save_view_image(tmp_path / "view.png")
+    factor = presentation_factor()
+    assert factor > 1.5  # not presenting: the image is drawn at the presentation font scale
+    with Image.open(written) as image:
+        assert image.size == (round(panel.width() * factor), round(panel.height() * factor))

@@ -82,7 +82,7 @@ def test_banner_shows_each_steps_merge_as_the_core_made_it(trained):
     panel, _, core = trained
     for step in (1, 17, MERGES):
         panel.set_step(step)
-        assert banner_text(panel) == merge_banner_line(core[step - 1])
+        assert banner_text(panel) == merge_banner_line(core[step - 1], panel)
 
 
 def test_selecting_a_vocabulary_row_shows_that_tokens_merge_tree(trained, qtbot):
@@ -379,6 +379,7 @@ def test_presentation_on_a_1366_projector_shows_all_four_plots_whole(trained, qt
     window.toggle_presentation(True, full_screen=False)
     try:
         window.resize(1366, 768)  # what full screen on a 1366x768 projector gives
+        panel.plots_button.click()  # presentation mode shows the plots a button away
         qtbot.wait(100)
         assert window.width() == 1366, window.minimumSizeHint()
         plots = panel.plots

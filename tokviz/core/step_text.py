@@ -6,7 +6,7 @@ sentences with the numbers behind it: a WordPiece merge and its score, a Unigram
 where BPE's and WordPiece's criteria first disagree.
 
 **Translation hook.** tokviz's core does not import Qt, so it cannot call ``tr()``. Each sentence is
-kept as an English *template* with named fields (:class:`Sentence`); :meth:`StepText.text` takes a
+kept as an English *template* with named fields (:class:`~tokviz.core.sentences.Sentence`); :meth:`StepText.text` takes a
 ``translate(context, template)`` callable, the signature of ``QCoreApplication.translate``, and
 formats the translated template with the same fields. The Train panel passes
 ``QCoreApplication.translate`` and gets Korean from ``tokviz_ko.ts`` under the context
@@ -26,42 +26,17 @@ Merge 3: ##g + ##s → ##gs. WordPiece merges the pair with the highest score fr
 
 from __future__ import annotations
 
-import string
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tokviz.core.bpe.events import MergeStep
+from tokviz.core.sentences import Sentence, Translate, templates_in
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiece
 from tokviz.core.wordpiece.trainer import WordPieceStep
 
-CONTEXT = "StepText"
+CONTEXT = "StepText"  # the translation context of every Sentence here (Sentence's default)
 EXAMPLES = 3  # pieces named as examples in one sentence
 
-Translate = Callable[[str, str], str]
-
-
-def _fields_of(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """One sentence: an English ``template`` (``str.format`` syntax) and the values of its fields."""
-
-    template: str
-    fields: Mapping[str, object] = field(default_factory=dict)
-
-    def render(self, translate: Translate | None = None) -> str:
-        """The sentence, translated when ``translate`` knows the template (see the module docstring)."""
-        template = self.template
-        if translate is not None:
-            found = translate(CONTEXT, self.template)
-            if found and _fields_of(found) == _fields_of(self.template):
-                template = found
-        try:
-            return template.format(**self.fields)
-        except (KeyError, IndexError, ValueError):  # a translation with a bad format spec
-            return self.template.format(**self.fields)
+__all__ = ["CONTEXT", "Sentence", "StepText", "Translate", "describe", "disagreement_text", "templates"]
 
 
 @dataclass(frozen=True)
@@ -247,15 +222,6 @@ def templates() -> tuple[str, ...]:
     Read from the module's source, so the list cannot fall behind the code (in a source checkout,
     where translation tools run).
     """
-    import ast
-    import inspect
     import sys
 
-    tree = ast.parse(inspect.getsource(sys.modules[__name__]))
-    found: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Sentence" and node.args:
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                found.append(arg.value)
-    return tuple(dict.fromkeys(found))
+    return templates_in(sys.modules[__name__], "Sentence")

@@ -27,6 +27,7 @@ from tokviz.core.display import CONTROL_NAMES as _CONTROLS
 from tokviz.core.display import invisible_marker  # the markers live in core.display
 from tokviz.core.encoding import char_byte_starts
 from tokviz.core.errors import check_text
+from tokviz.core.sentences import Sentence, Translate
 
 # --------------------------------------------------------------------------------------------
 # Code points
@@ -255,34 +256,6 @@ def _is_compat_jamo(ch: str) -> bool:
     return 0x3131 <= ord(ch) <= 0x318E
 
 
-_JAMO_ROLE_WORDS = {
-    "choseong": "initial consonant",
-    "jungseong": "vowel",
-    "jongseong": "final consonant",
-}
-
-
-def _jamo_short_name(ch: str) -> str:
-    # "HANGUL CHOSEONG KIYEOK" -> "KIYEOK"
-    return code_point_name(ch).split(" ", 2)[-1]
-
-
-def explain_hangul_syllable(ch: str) -> list[str]:
-    """Sentences for one precomposed syllable: the syllable and the jamo it is built from.
-
-    >>> explain_hangul_syllable("값")[1]
-    '= ㄱ + ㅏ + ㅄ: choseong KIYEOK (U+1100) + jungseong A (U+1161) + jongseong PIEUP-SIOS (U+11B9)'
-    """
-    jamo = decompose_hangul(ch)
-    if jamo is None:
-        return [describe_code_point(ch)]
-    parts = [f"choseong {_jamo_short_name(jamo.choseong)} ({code_point_label(jamo.choseong)})",
-             f"jungseong {_jamo_short_name(jamo.jungseong)} ({code_point_label(jamo.jungseong)})"]
-    if jamo.jongseong:
-        parts.append(f"jongseong {_jamo_short_name(jamo.jongseong)} ({code_point_label(jamo.jongseong)})")
-    return [describe_code_point(ch), f"= {' + '.join(jamo.compat)}: {' + '.join(parts)}"]
-
-
 # --------------------------------------------------------------------------------------------
 # Invisible characters
 # --------------------------------------------------------------------------------------------
@@ -353,114 +326,16 @@ def _ri_letter(ch: str) -> str:
     return chr(ord("A") + ord(ch) - 0x1F1E6)
 
 
-# Region names for flag explanations (ISO 3166-1 alpha-2). Not exhaustive: other codes are
-# explained as "flag for region XY", which is what the emoji means anyway.
-_REGIONS = dict(
-    item.split("=")
-    for item in (
-        "KR=South Korea;KP=North Korea;JP=Japan;CN=China;TW=Taiwan;HK=Hong Kong;MO=Macao;MN=Mongolia;"
-        "VN=Vietnam;TH=Thailand;PH=Philippines;ID=Indonesia;MY=Malaysia;SG=Singapore;KH=Cambodia;"
-        "LA=Laos;MM=Myanmar;IN=India;PK=Pakistan;BD=Bangladesh;LK=Sri Lanka;NP=Nepal;"
-        "KZ=Kazakhstan;UZ=Uzbekistan;AF=Afghanistan;IR=Iran;IQ=Iraq;SA=Saudi Arabia;"
-        "AE=United Arab Emirates;QA=Qatar;KW=Kuwait;IL=Israel;PS=Palestinian Territories;JO=Jordan;"
-        "LB=Lebanon;SY=Syria;TR=Türkiye;GE=Georgia;AM=Armenia;AZ=Azerbaijan;"
-        "US=United States;CA=Canada;MX=Mexico;BR=Brazil;AR=Argentina;CL=Chile;CO=Colombia;PE=Peru;"
-        "VE=Venezuela;UY=Uruguay;PY=Paraguay;BO=Bolivia;EC=Ecuador;CU=Cuba;JM=Jamaica;"
-        "GB=United Kingdom;IE=Ireland;FR=France;DE=Germany;IT=Italy;ES=Spain;PT=Portugal;"
-        "NL=Netherlands;BE=Belgium;LU=Luxembourg;CH=Switzerland;AT=Austria;DK=Denmark;NO=Norway;"
-        "SE=Sweden;FI=Finland;IS=Iceland;EE=Estonia;LV=Latvia;LT=Lithuania;PL=Poland;CZ=Czechia;"
-        "SK=Slovakia;HU=Hungary;RO=Romania;BG=Bulgaria;GR=Greece;HR=Croatia;SI=Slovenia;RS=Serbia;"
-        "BA=Bosnia & Herzegovina;ME=Montenegro;MK=North Macedonia;AL=Albania;UA=Ukraine;"
-        "BY=Belarus;MD=Moldova;RU=Russia;CY=Cyprus;MT=Malta;"
-        "EG=Egypt;MA=Morocco;DZ=Algeria;TN=Tunisia;NG=Nigeria;GH=Ghana;KE=Kenya;ET=Ethiopia;"
-        "TZ=Tanzania;UG=Uganda;ZA=South Africa;SN=Senegal;CM=Cameroon;CI=Côte d’Ivoire;"
-        "AU=Australia;NZ=New Zealand;FJ=Fiji;EU=European Union;UN=United Nations"
-    ).split(";")
-)
-_SUBDIVISIONS = {"gbeng": "England", "gbsct": "Scotland", "gbwls": "Wales"}
+def is_flag_sequence(cluster: str) -> bool:
+    """Two regional indicators (🇰🇷), a lone one, or a black flag with tag letters (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
 
-
-def _flag_summary(cluster: str) -> str | None:
-    letters = [c for c in cluster if is_regional_indicator(c)]
-    if len(letters) == 2 and len(cluster) == 2:
-        code = _ri_letter(letters[0]) + _ri_letter(letters[1])
-        region = _REGIONS.get(code)
-        meaning = f"flag of {region}" if region else f"flag for region {code}"
-        return f"regional indicators {code[0]} + {code[1]} = {meaning}"
-    if len(letters) == 1 and len(cluster) == 1:
-        return (f"a lone regional indicator {_ri_letter(letters[0])}: "
-                f"two of them make a flag, one alone shows as a letter")
-    tags = [c for c in cluster if _is_tag(c) and c != CANCEL_TAG]
-    if cluster.startswith("\U0001f3f4") and tags:
-        code = "".join(chr(ord(c) - 0xE0000) for c in tags)
-        place = _SUBDIVISIONS.get(code)
-        meaning = f"flag of {place}" if place else f"flag for subdivision {code}"
-        return f"black flag + tag letters {code!r} + CANCEL TAG = {meaning}"
-    return None
-
-
-def _emoji_code_point_line(ch: str) -> str:
-    if ch == ZWJ:
-        return "ZWJ (U+200D) joins the next emoji"
-    if ch == VS16:
-        return "VS16 (U+FE0F) asks for emoji presentation"
-    if ch == VS15:
-        return "VS15 (U+FE0E) asks for text presentation"
-    if ch == KEYCAP:
-        return f"{display_char(KEYCAP)} U+20E3 COMBINING ENCLOSING KEYCAP draws a keycap around the character before it"
-    if ch == CANCEL_TAG:
-        return "CANCEL TAG (U+E007F) ends the tag sequence"
-    if _is_tag(ch):
-        return f"tag {chr(ord(ch) - 0xE0000)!r} ({code_point_label(ch)}) spells the region code"
-    if is_skin_tone(ch):
-        tone = code_point_name(ch).rsplit(" ", 1)[-1].lower()  # "type-4"
-        return f"{ch} {code_point_label(ch)} skin-tone modifier (Fitzpatrick {tone})"
-    return describe_code_point(ch)
-
-
-def explain_emoji(cluster: str) -> list[str]:
-    """Human sentences explaining an emoji grapheme cluster, a summary line first when the
-    cluster is a sequence (ZWJ, flag, keycap, skin tone), then one line per code point.
-
-    >>> explain_emoji("🇰🇷")[0]
-    'regional indicators K + R = flag of South Korea'
-    >>> explain_emoji("1️⃣")[0]
-    'keycap: 1 + VS16 + COMBINING ENCLOSING KEYCAP'
-    >>> explain_emoji("👍🏽")[1:]
-    ['👍 U+1F44D THUMBS UP SIGN', '🏽 U+1F3FD skin-tone modifier (Fitzpatrick type-4)']
+    >>> is_flag_sequence("🇰🇷"), is_flag_sequence("😀")
+    (True, False)
     """
-    lines: list[str] = []
-    pictures = [c for c in cluster if _is_pictographic(c)]
-    tones = [c for c in cluster if is_skin_tone(c)]
-    flag = _flag_summary(cluster)
-    if flag:
-        lines.append(flag)
-    elif KEYCAP in cluster:
-        parts = ["VS16" if c == VS16 else code_point_name(c) if c == KEYCAP else c for c in cluster]
-        lines.append("keycap: " + " + ".join(parts))
-    elif ZWJ in cluster and len(pictures) >= 2:
-        names = " + ".join(code_point_name(c).lower() for c in pictures)
-        lines.append(
-            f"ZWJ sequence of {len(pictures)} emoji ({names}): one picture where the font supports it, "
-            f"otherwise shown side by side"
-        )
-    elif tones:
-        tone = code_point_name(tones[0]).rsplit(" ", 1)[-1].lower()
-        if cluster[0] == tones[0]:
-            lines.append("a skin-tone modifier on its own: shown as a colour swatch")
-        elif not _is_pictographic(cluster[0]):
-            lines.append("a skin-tone modifier after a character that is not an emoji: shown as a colour swatch")
-        else:
-            lines.append(f"{code_point_name(cluster[0]).lower()} with a {tone} skin tone")
-    elif pictures and not _emoji_presented(cluster) and VS15 not in cluster:
-        lines.append("shown as text by default; VS16 (U+FE0F) after it would ask for the emoji picture")
-    last = len(cluster) - 1
-    for i, c in enumerate(cluster):
-        if c == ZWJ and i == last:
-            lines.append("ZWJ (U+200D) at the end: nothing follows for it to join")
-        else:
-            lines.append(_emoji_code_point_line(c))
-    return lines
+    letters = sum(1 for c in cluster if is_regional_indicator(c))
+    if letters == len(cluster) and letters in (1, 2):
+        return True
+    return cluster.startswith("\U0001f3f4") and any(_is_tag(c) and c != CANCEL_TAG for c in cluster)
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,7 +360,13 @@ class GraphemeInfo:
     byte_start: int  # UTF-8 byte span [byte_start, byte_end)
     byte_end: int
     kind: GraphemeKind
-    explanation: list[str]
+    explanation: list[str]  # in English; :meth:`explain` in another language
+    sentences: tuple[Sentence, ...] = ()
+
+    def explain(self, translate: Translate | None = None) -> list[str]:
+        """The explanation's lines, translated by ``translate(context, template)`` (see
+        :mod:`tokviz.core.sentences`); English without it."""
+        return [s.render(translate) for s in self.sentences] if translate is not None else list(self.explanation)
 
 
 def grapheme_kind(cluster: str) -> GraphemeKind:
@@ -500,7 +381,7 @@ def grapheme_kind(cluster: str) -> GraphemeKind:
         return "control"
     if KEYCAP in cluster and cluster[0] in "0123456789#*":
         return "keycap"
-    if len(cluster) > 1 and _flag_summary(cluster) is not None:
+    if len(cluster) > 1 and is_flag_sequence(cluster):
         return "flag"
     pictures = sum(1 for c in cluster if _is_pictographic(c))
     if ZWJ in cluster and pictures >= 2:
@@ -519,62 +400,7 @@ def grapheme_kind(cluster: str) -> GraphemeKind:
     return "text"
 
 
-def _explain_hangul(cluster: str) -> list[str]:
-    if len(cluster) == 1 and is_hangul_syllable(cluster):
-        return explain_hangul_syllable(cluster)
-    if len(cluster) == 1 and _is_compat_jamo(cluster):
-        return [describe_code_point(cluster),
-                "a standalone letter (compatibility jamo), not part of a syllable"]
-    lines = []
-    for c in cluster:
-        role = jamo_role(c)
-        line = describe_code_point(c)
-        lines.append(f"{line} ({_JAMO_ROLE_WORDS[role]})" if role else line)
-    composed = unicodedata.normalize("NFC", cluster)
-    if composed != cluster and len(composed) == 1:
-        lines.append(f"written as {len(cluster)} conjoining jamo; NFC composes them into "
-                     f"{composed} {code_point_label(composed)}")
-    return lines
-
-
-def _explain_combining(cluster: str) -> list[str]:
-    lines = []
-    for c in cluster:
-        line = describe_code_point(c)
-        if unicodedata.category(c).startswith("M"):
-            line += " (combining mark: joins the character before it)"
-        lines.append(line)
-    composed = unicodedata.normalize("NFC", cluster)
-    if composed != cluster and len(composed) == 1:
-        lines.append(f"NFC composes them into {composed} {code_point_label(composed)}")
-    return lines
-
-
-def explain_grapheme(cluster: str, kind: GraphemeKind | None = None) -> list[str]:
-    """Human sentences for one grapheme cluster (see :class:`GraphemeInfo`)."""
-    kind = kind or grapheme_kind(cluster)
-    if kind in ("emoji_zwj", "flag", "keycap", "emoji_modifier", "emoji"):
-        return explain_emoji(cluster)
-    if kind == "text" and any(_is_pictographic(c) for c in cluster):
-        return explain_emoji(cluster)  # a pictograph in text presentation (©, ☺︎)
-    if kind == "hangul":
-        return _explain_hangul(cluster)
-    if kind == "combining":
-        return _explain_combining(cluster)
-    if cluster == "\r\n":
-        return ["CR LF (U+000D U+000A): a Windows line break, one grapheme cluster"]
-    return [describe_code_point(c) for c in cluster]
-
-
 _CLUSTER = regex.compile(r"\X")
-
-
-@lru_cache(maxsize=16384)
-def _cluster_description(cluster: str) -> tuple[GraphemeKind, tuple[str, ...]]:
-    # Texts repeat the same clusters (syllables, letters, spaces) over and over; describing each
-    # distinct cluster once makes graphemes() on a long Korean text several times faster.
-    kind = grapheme_kind(cluster)
-    return kind, tuple(explain_grapheme(cluster, kind))
 
 
 def graphemes(text: str) -> list[GraphemeInfo]:
@@ -583,12 +409,14 @@ def graphemes(text: str) -> list[GraphemeInfo]:
     >>> [(g.start, g.end, g.byte_start, g.byte_end, g.kind) for g in graphemes("e\\u0301🇰🇷")]
     [(0, 2, 0, 3, 'combining'), (2, 4, 3, 11, 'flag')]
     """
+    from tokviz.core.unicode_explain import cluster_description  # it words this module's analysis
+
     check_text(text)
     starts = char_byte_starts(text)
     out: list[GraphemeInfo] = []
     for i, m in enumerate(_CLUSTER.finditer(text)):
         cluster = m.group()
-        kind, explanation = _cluster_description(cluster)
+        kind, sentences, lines = cluster_description(cluster)
         out.append(
             GraphemeInfo(
                 index=i,
@@ -598,7 +426,8 @@ def graphemes(text: str) -> list[GraphemeInfo]:
                 byte_start=starts[m.start()],
                 byte_end=starts[m.end()],
                 kind=kind,
-                explanation=list(explanation),
+                explanation=list(lines),
+                sentences=sentences,
             )
         )
     return out

@@ -96,7 +96,7 @@ class CorpusTab:
         ov.addWidget(QLabel(translate("ComparePanel", "vs")))
         ov.addWidget(self.overlap_b)
         go = QPushButton(translate("ComparePanel", "Compute"))
-        go.clicked.connect(lambda: self.compute_overlap(self.overlap_a.currentText(), self.overlap_b.currentText()))
+        go.clicked.connect(lambda: self.compute_overlap(self.overlap_a.currentData(), self.overlap_b.currentData()))
         ov.addWidget(go)
         self.overlap_label = QLabel(
             translate("ComparePanel", "Shared token byte strings and Jaccard index of two vocabularies.")

@@ -17,12 +17,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tokviz.ui.common.encoder_names import shown_name, shown_source
 from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
 from tokviz.ui.compare.tables import name_color
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 DEFAULT_ENCODERS = ["gpt2", "cl100k_base", "o200k_base", "sp:demo_unigram", DEMO_BPE_NAME]
+KEY_ROLE = Qt.ItemDataRole.UserRole  # a row's encoder key (its registry name); the text is the name shown
+
+
+def encoder_item(name: str) -> QListWidgetItem:
+    """A list row for encoder ``name``: the key kept in :data:`KEY_ROLE`, the text in the interface's language."""
+    item = QListWidgetItem(shown_name(name))
+    item.setData(KEY_ROLE, name)
+    return item
+
+
+def item_key(item: QListWidgetItem) -> str:
+    """The encoder key of a list row (the registry name, whatever the text shown)."""
+    return item.data(KEY_ROLE)
 
 
 class EncoderList:
@@ -45,46 +59,49 @@ class EncoderList:
         lay.addWidget(self.add_combo)
         grid = QGridLayout()
         add = QPushButton(translate("ComparePanel", "Add"))
-        add.clicked.connect(lambda: self.add_encoder_name(self.add_combo.currentText()))
+        add.clicked.connect(lambda: self.add_encoder_name(self.add_combo.currentData(KEY_ROLE)))
         remove = QPushButton(translate("ComparePanel", "Remove"))
         remove.clicked.connect(self._remove_selected)
-        up = QPushButton(translate("ComparePanel", "▲ Up"))
+        # the arrows alone (their names in the tooltip), and two rows of buttons instead of four: at
+        # presentation scale four rows held the window taller than a 768-pixel projector
+        up = QPushButton("▲")
+        up.setToolTip(translate("ComparePanel", "▲ Up"))
         up.clicked.connect(lambda: self._move_selected(-1))
-        down = QPushButton(translate("ComparePanel", "▼ Down"))
+        down = QPushButton("▼")
+        down.setToolTip(translate("ComparePanel", "▼ Down"))
         down.clicked.connect(lambda: self._move_selected(1))
-        grid.addWidget(add, 0, 0)
-        grid.addWidget(remove, 0, 1)
-        grid.addWidget(up, 1, 0)
-        grid.addWidget(down, 1, 1)
-        lay.addLayout(grid)
+        for column, button in enumerate((add, remove, up, down)):
+            grid.addWidget(button, 0, column)
         open_btn = QPushButton(translate("ComparePanel", "Open model file…"))
         open_btn.clicked.connect(self._ask_open_model)
-        lay.addWidget(open_btn)
         folder_btn = QPushButton(translate("ComparePanel", "Open model folder…"))
         folder_btn.setToolTip(translate("ComparePanel", "A folder as models ship: tokenizer.json with "
                                         "tokenizer_config.json (its special tokens and chat template)"))
         folder_btn.clicked.connect(self._ask_open_model_folder)
-        lay.addWidget(folder_btn)
+        grid.addWidget(open_btn, 1, 0, 1, 2)
+        grid.addWidget(folder_btn, 1, 2, 1, 2)
+        lay.addLayout(grid)
         self._refresh_add_combo()
         return box
 
     def encoder_names(self) -> list[str]:
-        return [self.encoder_list.item(i).text() for i in range(self.encoder_list.count())]
+        """The keys of the listed encoders, in order (registry names, not the translated text)."""
+        return [item_key(self.encoder_list.item(i)) for i in range(self.encoder_list.count())]
 
     def set_encoders(self, names: list[str]) -> None:
         self.encoder_list.clear()
         for n in dict.fromkeys(names):
-            self.encoder_list.addItem(QListWidgetItem(n))
+            self.encoder_list.addItem(encoder_item(n))
         self._encoders_edited()
 
     def add_encoder_name(self, name: str) -> None:
         if name and name not in self.encoder_names():
-            self.encoder_list.addItem(QListWidgetItem(name))
+            self.encoder_list.addItem(encoder_item(name))
             self._encoders_edited(remember=True)
 
     def remove_encoder_name(self, name: str) -> None:
         for i in range(self.encoder_list.count()):
-            if self.encoder_list.item(i).text() == name:
+            if item_key(self.encoder_list.item(i)) == name:
                 self.encoder_list.takeItem(i)
                 self._encoders_edited(remember=True)
                 return
@@ -104,12 +121,12 @@ class EncoderList:
     def _remove_selected(self) -> None:
         item = self.encoder_list.currentItem()
         if item is not None:
-            self.remove_encoder_name(item.text())
+            self.remove_encoder_name(item_key(item))
 
     def _move_selected(self, delta: int) -> None:
         item = self.encoder_list.currentItem()
         if item is not None:
-            self.move_encoder(item.text(), delta)
+            self.move_encoder(item_key(item), delta)
 
     def rename_encoder(self, old: str, new: str) -> None:
         """Show ``new`` where ``old`` was (the Train panel's model at another step), keeping its place."""
@@ -120,7 +137,9 @@ class EncoderList:
         if new in names:  # listed twice would be one row twice
             self.encoder_list.takeItem(i)
         else:
-            self.encoder_list.item(i).setText(new)
+            item = self.encoder_list.item(i)
+            item.setData(KEY_ROLE, new)
+            item.setText(shown_name(new))
         self._encoders_edited()  # not saved: a trained model's name is gone in the next run anyway
 
     def _on_trained_model(self, encoder) -> None:
@@ -161,10 +180,10 @@ class EncoderList:
         names = [s.name for s in statuses if s.available and s.name not in present]
         if DEMO_BPE_NAME not in present and DEMO_BPE_NAME not in names:
             names.append(DEMO_BPE_NAME)
-        where = {s.name: s.reason for s in statuses}
+        where = {s.name: shown_source(s.reason) for s in statuses}
         self.add_combo.clear()
         for name in names:
-            self.add_combo.addItem(name)
+            self.add_combo.addItem(shown_name(name), name)
             if where.get(name):  # where its data comes from (the package, the file, "SHA-256 verified")
                 self.add_combo.setItemData(self.add_combo.count() - 1, where[name], Qt.ItemDataRole.ToolTipRole)
         # the catalogue's models that are not installed stay visible, greyed, with the pip line that brings them
@@ -181,17 +200,18 @@ class EncoderList:
         if hasattr(self, "encoder_list"):
             for i in range(self.encoder_list.count()):
                 item = self.encoder_list.item(i)
-                item.setToolTip(where.get(item.text(), ""))
+                item.setToolTip(where.get(item_key(item), ""))
         all_names = [s.name for s in self.session.registry.statuses() if s.available]
         if hasattr(self, "overlap_a"):
             for combo, default in ((self.overlap_a, "cl100k_base"), (self.overlap_b, "o200k_base")):
-                current = combo.currentText()
+                current = combo.currentData(KEY_ROLE)
                 combo.clear()
-                combo.addItems(all_names)
+                for name in all_names:  # keyed by name, shown in the interface's language
+                    combo.addItem(shown_name(name), name)
                 if current in all_names:
-                    combo.setCurrentText(current)
+                    combo.setCurrentIndex(combo.findData(current))
                 elif default in all_names:
-                    combo.setCurrentText(default)
+                    combo.setCurrentIndex(combo.findData(default))
             sp = [s.name for s in self.session.registry.statuses() if s.available and s.family == "sentencepiece"]
             current = self.seg_model.currentText()
             self.seg_model.clear()
@@ -203,10 +223,12 @@ class EncoderList:
         names = set(self.session.registry.names())
         new = names - self._known
         self._known = names
+        model = getattr(self.session, "trained_model", None)
+        trained = model.name if model is not None else None
         for n in sorted(new):
             # a model opened from the File menu joins the comparison; the Train panel's model of the
-            # moment (renamed every step) does not flood the list
-            if not n.startswith("tokviz BPE (step") and n != DEMO_BPE_NAME:
+            # moment (renamed every step, whichever algorithm) does not flood the list
+            if n != trained and n != DEMO_BPE_NAME:
                 self.add_encoder_name(n)
         self._refresh_add_combo()
         # The Train panel offers its model at every step; a hidden Compare tab catches up when shown.

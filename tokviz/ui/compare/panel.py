@@ -188,7 +188,8 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             self._samples = {s.name: s.texts[0] for s in sample_sets()}
         except TokvizError:
             self._samples = {}
-        self.sample_combo.addItems(list(self._samples))
+        for name in self._samples:  # a sample's file name, in the interface's language when it has one
+            self.sample_combo.addItem(self.tr(name) or name, name)
         self.sample_combo.activated.connect(self._load_sample)
         side.addWidget(self.sample_combo)
         self.special_check = QCheckBox(self.tr("Special tokens"))
@@ -320,7 +321,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         return self.editor.exact_text()
 
     def _load_sample(self, index: int) -> None:
-        name = self.sample_combo.itemText(index)
+        name = self.sample_combo.itemData(index)
         if name in self._samples:
             self.set_text(self._samples[name])
         self.sample_combo.setCurrentIndex(0)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QToolTip, QWidget
 from tokviz.core.display import hex_bytes, visible_piece
 from tokviz.core.jamo import recompose
 from tokviz.core.jamo_input import cut_jamo, reads_jamo, syllable_slots
+from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.compare.alignment import PreparedRows, RowData, RowSpans, prepare_rows
 from tokviz.ui.fonts import mono_font, ui_font
 
@@ -114,7 +115,7 @@ class AlignedRowsView(QWidget):
         long file name cannot squeeze the tokens out."""
         fm = QFontMetricsF(self._name_font)
         avg = fm.averageCharWidth()
-        longest = max((fm.horizontalAdvance(r.data.name) for r in getattr(self, "rows", [])), default=0.0)
+        longest = max((fm.horizontalAdvance(shown_name(r.data.name)) for r in getattr(self, "rows", [])), default=0.0)
         cap = max(avg * 29, min(avg * 48, self.width() / 3))
         self.GUTTER = min(max(150.0, avg * 20, longest + self.NAME_MARGIN + 2), cap)
 
@@ -123,7 +124,8 @@ class AlignedRowsView(QWidget):
     def row_label(self, index: int) -> str:
         """The name as drawn in row ``index``'s gutter (elided in the middle only when it must be)."""
         fm = QFontMetricsF(self._name_font)
-        return fm.elidedText(self.rows[index].data.name, Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
+        name = shown_name(self.rows[index].data.name)
+        return fm.elidedText(name, Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
 
     def set_rows(self, text: str, rows: list[RowData]) -> None:
         """Show ``rows`` for ``text`` (every encoding must be of this text)."""

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem
 
 from tokviz.core.atomic import write_atomic
 from tokviz.core.compare import DIFF_LIMIT, CorpusTotals, EncoderOutcome
+from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.compare.charts import encoder_color
 from tokviz.ui.compare.rows import error_color
 from tokviz.ui.token_colors import readable_on
@@ -116,10 +117,10 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
     diffs = []
     names, values, colors = [], [], []
     for r, (name, outcome, note) in enumerate(result):
-        name_item = table_item(name, align_right=False)
+        name_item = table_item(shown_name(name), align_right=False)
         name_item.setForeground(name_color(r, t.palette()))
         t.setItem(r, 0, name_item)
-        names.append(name)
+        names.append(shown_name(name))
         colors.append(encoder_color(r))
         if outcome is None or not outcome.ok:
             msg = note if outcome is None else outcome.error
@@ -162,7 +163,7 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
             )
             diffs.append(
                 translate("ComparePanel", "<b>{name}</b> round trip: {diffs}").format(
-                    name=html.escape(name), diffs=html.escape(shown) + more
+                    name=html.escape(shown_name(name)), diffs=html.escape(shown) + more
                 )
             )
     return StatsShown(names, values, colors, diffs)

@@ -159,7 +159,7 @@ def build_layers(encoding: Encoding, char_start: int, char_end: int, max_bytes: 
         out.graphemes.append(Span(g.byte_start, g.byte_end, g.text if g.kind != "whitespace" and g.kind != "control"
                                   else "".join(display_char(c) for c in g.text),
                                   QCoreApplication.translate("ByteLayersView", KIND_LABELS.get(g.kind, g.kind)),
-                                  "\n".join(g.explanation)))
+                                  "\n".join(g.explain(QCoreApplication.translate))))
     for cp in code_points(sub):
         out.code_points.append(Span(cp.byte_start, cp.byte_end, display_char(cp.char), cp.label,
                                     f"{cp.label} {cp.name}", name=cp.name))

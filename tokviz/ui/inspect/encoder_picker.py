@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QFileDialog
 
+from tokviz.ui.common.encoder_names import shown_name, shown_source
 from tokviz.ui.inspect.jobs import open_model
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -29,11 +30,13 @@ class EncoderPicker:
         self.encoder_combo.blockSignals(True)
         model.clear()
         for s in statuses:
-            label = s.name if s.vocab_size is None else f"{s.name}  ·  {s.vocab_size:,}"
+            name = shown_name(s.name)  # a trained model's name in the interface's language
+            label = name if s.vocab_size is None else f"{name}  ·  {s.vocab_size:,}"
             item = QStandardItem(label)
             item.setData(s.name, Qt.ItemDataRole.UserRole)
             item.setToolTip(
-                s.reason if s.available else translate("InspectPanel", "Unavailable: {reason}").format(reason=s.reason)
+                shown_source(s.reason) if s.available
+                else translate("InspectPanel", "Unavailable: {reason}").format(reason=s.reason)
             )
             item.setEnabled(s.available)
             model.appendRow(item)

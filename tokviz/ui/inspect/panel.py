@@ -151,7 +151,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             self._generation,
             self.source_text(),
             self._current_encoder,
-            self.norm_combo.currentText() if chat is None else "none",
+            self.norm_combo.currentData() if chat is None else "none",
             self.special_check.isChecked(),
             theme.is_dark(),
             view_fonts()[:2],
@@ -372,7 +372,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             b.setChecked(b.property("mode") == mode)
 
     def set_normalization(self, form: str) -> None:
-        self.norm_combo.setCurrentText(form)
+        self.norm_combo.setCurrentIndex(self.norm_combo.findData(form))
 
     def set_allow_special(self, on: bool) -> None:
         self.special_check.setChecked(on)

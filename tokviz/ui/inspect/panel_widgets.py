@@ -54,7 +54,8 @@ class InspectWidgets:
         bar.addSpacing(12)
         bar.addWidget(QLabel(translate("InspectPanel", "Normalize")))
         self.norm_combo = QComboBox()
-        self.norm_combo.addItems(NORMALIZATIONS)
+        for form in NORMALIZATIONS:  # the forms are Unicode's names; only "none" is a word to translate
+            self.norm_combo.addItem(translate("InspectPanel", form) or form if form == "none" else form, form)
         self.norm_combo.setToolTip(
             translate(
                 "InspectPanel", "Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)"

@@ -29,7 +29,7 @@ from tokviz.core.jamo import decompose_lines
 from tokviz.core.sample_follow import SampleHit, SampleIndex
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.views import FRESH_BG
-from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, shown_piece
+from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, shown_piece, visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate
@@ -121,26 +121,63 @@ def step_facts(facts: CorpusFacts, config: TrainerConfig, steps: list[MergeStep]
     return StepFacts(step, tuple(hits), candidates)
 
 
-def merge_names_html(left: bytes, right: bytes, guesser: CharGuesser | None, muted: str) -> str:
-    """Byte mode: the merge ``left + right`` named by characters, with the hex of each side beneath;
-    "" when both sides are whole characters (the banner already says it all)."""
+@dataclass(frozen=True)
+class NamedSide:
+    """One side of a byte merge as the banner shows it: ``것 bytes 1–2 of 3`` over ``EA B2``.
+
+    ``runs`` are ``(characters, part)`` pairs: the characters a room reads (big) and, for a partial
+    character, which bytes of it these are (small, "" for whole characters)."""
+
+    runs: tuple[tuple[str, str], ...]
+    hex: str
+
+    @property
+    def label(self) -> str:
+        """The side in one line: ``것 bytes 1–2 of 3``, runs side by side (``·`` is a space's marker)."""
+        return " ".join(f"{chars} {part}" if part else chars for chars, part in self.runs)
+
+
+@dataclass(frozen=True)
+class NamedMerge:
+    """A byte merge named by characters: both sides, the result, and the characters it completes."""
+
+    left: NamedSide
+    right: NamedSide
+    new: NamedSide
+    completes: str
+
+
+def _part_words(part) -> str:
+    """``bytes 1–2 of 3`` in the interface's language (what :func:`part_label` puts after the character)."""
+    label = part_label(part)
+    return label[len(part.char) + 1:] if part.char is not None and label.startswith(part.char + " ") else label
+
+
+def name_byte_merge(left: bytes, right: bytes, guesser: CharGuesser | None) -> NamedMerge | None:
+    """Byte mode: the merge ``left + right`` named by the characters its bytes belong to, in the
+    interface's language, with the hex of each side; None when both sides are whole characters
+    (the pieces then say it all)."""
     name = name_merge(left, right, guesser=guesser)
     if all(p.whole for p in (*name.left, *name.right)):
-        return ""
+        return None
 
-    def side(parts) -> str:
-        label = " · ".join(part_label(p) for p in parts)
-        hexes = " ".join(p.hex for p in parts)
-        return (f'<td align="center">{html.escape(label)}<br><span style="color:{muted}; font-size:small">'
-                f"{hexes}</span></td>")
+    def side(parts) -> NamedSide:
+        # whole characters run together as the token views draw them; a partial one stands apart
+        runs: list[list[str]] = []
+        for i, p in enumerate(parts):
+            if p.whole and i and parts[i - 1].whole:
+                runs[-1][0] += visible_piece(p.char)
+            elif p.whole:
+                runs.append([visible_piece(p.char), ""])
+            elif p.char is not None and p.length:
+                runs.append([p.char, _part_words(p)])
+            else:  # bytes of no known character: the hex is all there is to say
+                runs.append([p.hex, ""])
+        for run in runs:  # a long run of whole characters cannot widen the window
+            run[0] = elide_piece(run[0])
+        return NamedSide(tuple((chars, part) for chars, part in runs), " ".join(p.hex for p in parts))
 
-    completes = ""
-    if name.completes:
-        completes = ("<td>&nbsp;&nbsp;<b>"
-                     + html.escape(translate("TrainPanel", "completes {chars}").format(chars="".join(name.completes)))
-                     + "</b></td>")
-    return (f"<table><tr>{side(name.left)}<td>&nbsp;+&nbsp;</td>{side(name.right)}"
-            f"<td>&nbsp;→&nbsp;</td>{side(name.new)}{completes}</tr></table>")
+    return NamedMerge(side(name.left), side(name.right), side(name.new), "".join(name.completes))
 
 
 class StepFollowing:
@@ -256,4 +293,5 @@ class StepFollowing:
                     else translate("TrainPanel", "the alphabetically last pair wins (as subword-nmt)"))
             note = " — " + translate("TrainPanel", "{n} pairs tie at the top count; {rule}").format(
                 n=cands.tied, rule=rule)
-        self.why_label.setText(f"<b>{html.escape(head)}</b> " + " · ".join(cells) + html.escape(note))
+        # a bar between the pairs: a "·" read as one more space marker (a space is drawn as "·")
+        self.why_label.setText(f"<b>{html.escape(head)}</b> " + " │ ".join(cells) + html.escape(note))

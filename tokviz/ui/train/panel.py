@@ -29,6 +29,7 @@ from tokviz.core.jamo import decompose_lines
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.train.algorithms import AlgorithmTraining
+from tokviz.ui.train.animation_export import SlideExport
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.corpus_choice import CorpusChoice
 from tokviz.ui.train.follow import StepFollowing
@@ -51,7 +52,7 @@ def default_trainer_factory(config: TrainerConfig):
     return ProcessTrainer(config)
 
 
-class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFollowing, QWidget):
+class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFollowing, SlideExport, QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
     # the playback state's fields, as the panel's own (scripts and tests read them here)

@@ -17,13 +17,14 @@ from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
-from tokviz.ui.train.follow import merge_names_html
+from tokviz.ui.train.follow import name_byte_merge
 from tokviz.ui.train.views import mute_label, muted_color, segment_runs
 from tokviz.ui.train.vocab import elide_piece, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
+BANNER_MIN_HEIGHT = 46  # the merge banner's height before a run (views.py builds it so)
 FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
 BUSY_FRAME_MS = 100  # 10 per second while following a computing trainer at full speed (it needs the CPU)
 SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame while the trainer runs
@@ -127,16 +128,59 @@ class StepRendering:
             self._view_step[view] = step
 
     def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
+        return self._label_span(elide_piece(shown_piece(piece)), token_id, bold)
+
+    def _runs_span(self, runs, token_id: int, bold: bool = False, big: float | None = None) -> str:
+        """A named side on the token's colour: each character big, which bytes of it small beside it
+        (``것 bytes 1–2 of 3``), so the line stays one line on a projector."""
+        from tokviz.ui.token_colors import token_color
+
+        bg = token_color(token_id, dark=self._dark)
+        small = max(8.0, (big or self.merge_banner.font().pointSizeF()) * 0.5)
+        family = ui_font().family()  # the words read better in the interface's font than in monospace
+        weight = "font-weight:bold;" if bold else ""
+        shown = []
+        for chars, part in runs:
+            text = html.escape(chars)
+            if part:
+                text += (f'&nbsp;<span style="font-family:\'{family}\'; font-size:{small:.1f}pt; font-weight:normal">'
+                         f"{html.escape(part)}</span>")
+            shown.append(text)
+        return (
+            f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
+            f"&nbsp;{'&nbsp;'.join(shown)}&nbsp;</span>"
+        )
+
+    def _label_span(self, label: str, token_id: int, bold: bool = False) -> str:
+        """``label`` on the token's colour, as the sample draws the token."""
         from tokviz.ui.token_colors import token_color
 
         bg = token_color(token_id, dark=self._dark)
         weight = "font-weight:bold;" if bold else ""
         return (
             f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
-            f"&nbsp;{html.escape(elide_piece(shown_piece(piece)))}&nbsp;</span>"
+            f"&nbsp;{html.escape(label)}&nbsp;</span>"
         )
 
     def _render_banner(self, step: int) -> None:
+        if self.replay is not None and 0 < step <= len(self.replay):
+            self.merge_banner.setToolTip(shown_piece(self.replay.steps[step - 1].new_piece))
+        banner = self.merge_banner
+        banner.setText(self.banner_html(step))
+        # During a run the banner only grows: a byte merge named on two rows, then a merge of whole
+        # characters on one, re-laid out the panel each time and the plots below regenerated all their
+        # axes (~100 ms of GUI work). It shrinks back when a run starts over.
+        if self.replay is None or step == 0:
+            banner.setMinimumHeight(BANNER_MIN_HEIGHT)
+        else:
+            height = banner.heightForWidth(banner.width())
+            if height > banner.minimumHeight():
+                banner.setMinimumHeight(height)
+
+    def banner_html(self, step: int, big: float | None = None) -> str:
+        """The merge banner of ``step`` as rich text, its sizes relative to ``big`` points (default:
+        the banner's font, zoomed with the window); animation frames draw it at their own size."""
+        big = big or self.merge_banner.font().pointSizeF()
         if self.replay is None or step == 0:
             hint = (
                 translate("TrainPanel", "Press ▶ Train to watch BPE learn merge by merge")
@@ -144,39 +188,52 @@ class StepRendering:
                 else translate("TrainPanel", "step 0: no merges yet")
             )
             color = muted_color(self.palette()).name()
-            self.merge_banner.setText(f'<span style="font-size:14pt; color:{color}">{hint}</span>')
-            self.merge_names.setText("")
-            # byte mode: room for two lines of names from the start, so that the first merge whose
-            # names wrap does not re-lay out the panel (and repaint all the plot axes) mid-run
-            two_lines = 2 * QFontMetrics(self.merge_names.font()).lineSpacing() + 4
-            byte_mode = self.replay is not None and self.replay.mode == "byte"
-            self.merge_names.setMinimumHeight(two_lines if byte_mode else 0)
-            return
+            return f'<span style="font-size:{big * 0.7:.1f}pt; color:{color}">{hint}</span>'
         s: MergeStep = self.replay.steps[step - 1]
-        self.merge_banner.setToolTip(shown_piece(s.new_piece))
-        # a row for the byte names in byte mode only (kept when empty, so the sample does not jump)
-        self.merge_names.setVisible(self.replay.mode == "byte")
-        if self.replay.mode == "byte":
-            guesser = self._facts.guesser if self._facts is not None else None
-            self.merge_names.setText(merge_names_html(
-                self.replay.token_bytes(s.left), self.replay.token_bytes(s.right), guesser,
-                muted_color(self.palette()).name()))
-        else:
-            self.merge_names.setText("")
-        # the names row only grows during a run: wrapping to one line and back to two re-laid out
-        # the panel, and the plots below regenerated all their axes each time (~100 ms of GUI work)
-        names_height = self.merge_names.heightForWidth(self.merge_names.width())
-        if names_height > self.merge_names.minimumHeight():
-            self.merge_names.setMinimumHeight(names_height)
-        self.merge_banner.setText(
-            f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
-            f"{self._piece_span(s.new_piece, s.token_id, True)}"
-            + '&nbsp;&nbsp;<span style="font-size:13pt">'
+        numbers = (
+            f'<span style="font-size:{big * 0.45:.1f}pt">'
             + translate(
                 "TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens"
             ).format(count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
             + "</span>"
         )
+        named = None
+        if self.replay.mode == "byte":
+            guesser = self._facts.guesser if self._facts is not None else None
+            named = name_byte_merge(self.replay.token_bytes(s.left), self.replay.token_bytes(s.right), guesser)
+        if named is None:  # whole characters: the pieces themselves are what a room reads
+            return (
+                f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
+                f"{self._piece_span(s.new_piece, s.token_id, True)}&nbsp;&nbsp;{numbers}"
+            )
+        return self._named_merge_html(named, s, numbers, big)
+
+    def _named_merge_html(self, named, s: MergeStep, numbers: str, big: float | None = None) -> str:
+        """A byte merge on the banner's big line named by its character and the part of it
+        (``것 bytes 1–2 of 3``), the hex small beneath each side, and what it completes."""
+        muted = muted_color(self.palette()).name()
+        big = big or self.merge_banner.font().pointSizeF()  # the banner's size, zoomed with the window
+        sides = ((named.left, s.left, False), (named.right, s.right, False), (named.new, s.token_id, True))
+        # no cell of the hex row is empty: an empty cell's line takes the banner's big font (a row as
+        # tall as the names)
+        blank = f'<td><span style="font-size:{big * 0.45:.1f}pt">&nbsp;</span></td>'
+        top, bottom = [], []
+        for k, (side, token_id, bold) in enumerate(sides):
+            if k:
+                top.append(f"<td>&nbsp;{'+' if k == 1 else '→'}&nbsp;</td>")
+                bottom.append(blank)
+            cell = self._runs_span(side.runs, token_id, bold, big)
+            top.append(f'<td align="center" style="white-space:nowrap">{cell}</td>')
+            bottom.append(f'<td align="center"><span style="font-size:{big * 0.45:.1f}pt; color:{muted}">'
+                          f"{side.hex}</span></td>")
+        if named.completes:
+            completes = html.escape(translate("TrainPanel", "completes {chars}").format(chars=named.completes))
+            top.append(f'<td valign="middle" style="white-space:nowrap">&nbsp;&nbsp;'
+                       f'<span style="font-size:{big * 0.6:.1f}pt"><b>{completes}</b></span></td>')
+            bottom.append(blank)
+        # the numbers on a line of their own: beside three named sides they pushed past a 1366-pixel screen
+        return (f'<table cellspacing="0" cellpadding="0"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
+                f'<p style="margin:0">{numbers}</p>')
 
     def _render_sample(self, budget: float | None = None) -> bool:
         """Re-segment the sample at the current step, visible lines first, spending at most
@@ -288,7 +345,6 @@ class StepRendering:
         window = self.window()
         self.set_presentation(bool(getattr(window, "presentation", False)) and window is not self)
         self.merge_banner.setFont(mono_font(20))
-        self.merge_names.setFont(ui_font(14))
         self.why_label.setFont(ui_font(10))
         self.sample_view.setFont(ui_font(13))
         self.probe_edit.setFont(ui_font(12))

@@ -184,3 +184,22 @@ class TokenLinesView(QTextBrowser):
 
     def first_visible_line(self) -> int:
         return max(0, self.cursorForPosition(self.viewport().rect().topLeft()).blockNumber())
+
+    def visible_line_count(self) -> int:
+        """Lines of text (as wrapped on screen) wholly inside the viewport: what a room can read."""
+        top = self.verticalScrollBar().value()
+        bottom = top + self.viewport().height()
+        layout = self.document().documentLayout()
+        count = 0
+        block = self.document().begin()
+        while block.isValid():
+            y0 = layout.blockBoundingRect(block).top()
+            lines = block.layout()
+            for i in range(lines.lineCount()):
+                line = lines.lineAt(i)
+                if top <= y0 + line.y() and y0 + line.y() + line.height() <= bottom:
+                    count += 1
+            if y0 > bottom:
+                break
+            block = block.next()
+        return count

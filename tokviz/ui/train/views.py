@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -160,27 +161,54 @@ class PasteDialog(QDialog):
         self.resize(600, 400)
 
 
+TREE_MIN_HEIGHT = 180
+TREE_MIN_PRESENTING = 100  # presentation mode at 768 pixels: the sample's lines need the height
+
+
 class TrainLayout:
     """Builds the Train panel's widgets (mixed into TrainPanel)."""
 
     def set_presentation(self, on: bool) -> None:
         """Presentation mode: the sample and the banner get the screen. The settings row and the
-        probe are hidden and the sample's pane gets half the width (the plots shrink); leaving it
-        gives the previous layout back."""
+        probe are hidden, the sample's caption is one short line, "why this pair" moves above the
+        vocabulary (beside the sample instead of above it), and the plots give their place to the
+        vocabulary and tree, a button away (:meth:`show_plots`). At 1366×768 the sample then shows
+        twice the lines. Leaving it gives the previous layout back."""
         if on == getattr(self, "_presenting", False):
             return
         self._presenting = on
         self.settings_bar.setVisible(not on)
         self.probe_box.setVisible(not on)
+        self.plots_button.setVisible(on)
+        self.sample_title.setText(self._sample_captions[1 if on else 0])
+        self.sample_title.setToolTip(self._sample_captions[0] if on else "")
+        # the tree shrinks with the room it has beside a readable sample (its labels stay legible)
+        self.tree_view.setMinimumHeight(TREE_MIN_PRESENTING if on else TREE_MIN_HEIGHT)
         if on:
+            self._why_at = self._root.indexOf(self.why_label)
+            self._vocab_layout.insertWidget(0, self.why_label)
             self._sizes_before = self.splitter.sizes()
             total = sum(self._sizes_before) or 1
-            self.splitter.setSizes([total * 50 // 100, total * 25 // 100, total * 25 // 100])
-        elif getattr(self, "_sizes_before", None):
+            self.splitter.setSizes([total * 62 // 100, total * 38 // 100, total * 38 // 100])
+        else:
+            self._root.insertWidget(self._why_at, self.why_label)
+        self.show_plots(on and self.plots_button.isChecked())
+        if not on and getattr(self, "_sizes_before", None):
             self.splitter.setSizes(self._sizes_before)
+
+    def show_plots(self, shown: bool) -> None:
+        """In presentation mode, the plots or the vocabulary and tree beside the sample (one of the
+        two: both beside a readable sample do not fit a projector); outside it, both."""
+        presenting = getattr(self, "_presenting", False)
+        self.plots_button.blockSignals(True)
+        self.plots_button.setChecked(shown and presenting)
+        self.plots_button.blockSignals(False)
+        self.plots.setVisible(not presenting or shown)
+        self.vocab_pane.setVisible(not presenting or not shown)
 
     def _build(self) -> None:
         root = QVBoxLayout(self)
+        self._root = root
         root.setContentsMargins(8, 6, 8, 6)
         root.setSpacing(6)
 
@@ -248,6 +276,15 @@ class TrainLayout:
         self.save_button = QPushButton(translate("TrainPanel", "Save model…"))
         self.save_button.clicked.connect(self._save_model)
         row1.addWidget(self.save_button)
+        # for slides: the view as an image, a range of steps as an animation
+        self.export_button = QPushButton(translate("TrainPanel", "Export…"))
+        menu = QMenu(self.export_button)
+        menu.addAction(translate("TrainPanel", "Image of the view (PNG)…"), self._ask_image)
+        menu.addAction(translate("TrainPanel", "Animation of the steps (GIF, APNG)…"), self._ask_animation)
+        self.cancel_export_action = menu.addAction(translate("TrainPanel", "Cancel the export"), self.cancel_export)
+        self.cancel_export_action.setEnabled(False)
+        self.export_button.setMenu(menu)
+        row1.addWidget(self.export_button)
         root.addLayout(row1)
         # the settings row is hidden in presentation mode: the sample and the banner need the height
         self.settings_bar = QWidget()
@@ -297,6 +334,13 @@ class TrainLayout:
         self.progress_bar.setFormat(translate("TrainPanel", "counting… %p%"))
         self.progress_bar.hide()
         row2.addWidget(self.progress_bar)
+        # presentation mode shows the plots or the vocabulary beside the sample; this switches
+        self.plots_button = QPushButton(translate("TrainPanel", "Plots"))
+        self.plots_button.setCheckable(True)
+        self.plots_button.setToolTip(translate("TrainPanel", "Show the plots instead of the vocabulary and merge tree"))
+        self.plots_button.toggled.connect(self.show_plots)
+        self.plots_button.hide()
+        row2.addWidget(self.plots_button)
         root.addLayout(row2)
 
         self.message = MessageBar()
@@ -306,19 +350,12 @@ class TrainLayout:
         self.merge_banner = QLabel()
         self.merge_banner.setTextFormat(Qt.TextFormat.RichText)
         self.merge_banner.setFont(mono_font(20))
-        self.merge_banner.setMinimumHeight(46)
+        self.merge_banner.setMinimumHeight(46)  # render.BANNER_MIN_HEIGHT
         # a long merge wraps instead of widening the window (at 1366 px it pushed Save off screen)
         self.merge_banner.setWordWrap(True)
         self.merge_banner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.merge_banner.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
         root.addWidget(self.merge_banner)
-        # byte merges named by the characters they belong to, hex beneath (byte mode only)
-        self.merge_names = QLabel()
-        self.merge_names.setTextFormat(Qt.TextFormat.RichText)
-        self.merge_names.setWordWrap(True)
-        self.merge_names.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.merge_names.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
-        root.addWidget(self.merge_names)
         # why this pair: the runners-up with their counts
         self.why_label = QLabel()
         self.why_label.setTextFormat(Qt.TextFormat.RichText)
@@ -332,13 +369,16 @@ class TrainLayout:
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
-        self.sample_title = QLabel(
+        # the caption, and its one-line form for presentation mode (the long one is then its tooltip)
+        self._sample_captions = (
             translate(
                 "TrainPanel",
                 "<b>Corpus sample</b> — pieces at the current step (12 colours repeat: one colour can be "
                 "different tokens); the merge just made in red, lines that show it first",
-            )
+            ),
+            translate("TrainPanel", "<b>Corpus sample</b> — the merge just made in red"),
         )
+        self.sample_title = QLabel(self._sample_captions[0])
         # captions wrap: a one-line caption would set the pane's minimum width, and in presentation
         # mode on a 1366-pixel projector it pushed the plots off the screen
         self.sample_title.setWordWrap(True)
@@ -388,7 +428,9 @@ class TrainLayout:
 
         # middle: vocabulary and merge tree
         mid = QWidget()
+        self.vocab_pane = mid
         ml = QVBoxLayout(mid)
+        self._vocab_layout = ml
         ml.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
         self.vocab_title = QLabel(translate("TrainPanel", "<b>Learned tokens</b>"))
@@ -418,7 +460,7 @@ class TrainLayout:
         self.tree_title.setWordWrap(True)
         ml.addWidget(self.tree_title)
         self.tree_view = MergeTreeView()
-        self.tree_view.setMinimumHeight(180)
+        self.tree_view.setMinimumHeight(TREE_MIN_HEIGHT)
         ml.addWidget(self.tree_view, 2)
         split.addWidget(mid)
 

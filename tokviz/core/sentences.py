@@ -1,0 +1,72 @@
+"""Sentences that core builds for people, ready for translation without Qt.
+
+tokviz's core does not import Qt, so it cannot call ``tr()``. A sentence is kept as an English
+*template* with named fields (:class:`Sentence`) and the translation ``context`` it belongs to;
+:meth:`Sentence.render` takes a ``translate(context, template)`` callable, the signature of
+``QCoreApplication.translate``, and formats the translated template with the same fields. A
+translation whose fields differ from its template's (a typo in ``{count}``) is ignored and the
+English shown, so a broken translation never breaks a view. :func:`templates_in` lists a module's
+templates for translators and tests.
+
+>>> s = Sentence("{n:,} pieces", {"n": 1200}, context="Demo")
+>>> s.render()
+'1,200 pieces'
+>>> s.render(lambda context, t: {"{n:,} pieces": "조각 {n:,}개"}.get(t, t))
+'조각 1,200개'
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+Translate = Callable[[str, str], str]
+
+
+def fields_of(template: str) -> set[str]:
+    """The names of a template's fields: ``{"n"}`` for ``"{n:,} pieces"``."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence: an English ``template`` (``str.format`` syntax), the values of its fields (a
+    value may be a Sentence, rendered in the same language) and the translation ``context`` (step
+    explanations are the first user, so theirs is the default)."""
+
+    template: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+    context: str = "StepText"
+
+    def render(self, translate: Translate | None = None) -> str:
+        """The sentence, translated when ``translate`` knows the template (see the module docstring)."""
+        template = self.template
+        if translate is not None:
+            found = translate(self.context, self.template)
+            if found and fields_of(found) == fields_of(self.template):
+                template = found
+        # a field may itself be a Sentence (a region's name, a jamo's role): translated the same way
+        values = {k: v.render(translate) if isinstance(v, Sentence) else v for k, v in self.fields.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):  # a translation with a bad format spec
+            return self.template.format(**values)
+
+
+def templates_in(module, call: str) -> tuple[str, ...]:
+    """Every string literal passed first to ``call(...)`` in ``module``'s source, in source order.
+
+    Read from the source, so a list for translators cannot fall behind the code.
+    """
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(module))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == call and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.append(arg.value)
+    return tuple(dict.fromkeys(found))
