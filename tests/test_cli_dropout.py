@@ -88,14 +88,40 @@ def test_bad_dropout_arguments(model_file, args, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_jamo_text_reaches_a_jamo_model(tmp_path, capsys):
-    corpus = tmp_path / "c.txt"
+@pytest.fixture(scope="module")
+def jamo_exports(tmp_path_factory):
+    """A byte BPE trained with --jamo, as a tokviz file (records jamo) and a tiktoken file (does not)."""
+    tmp = tmp_path_factory.mktemp("jamo")
+    corpus = tmp / "c.txt"
     corpus.write_text("갔다 갔다 갔다 갔어 갔어 가다 가다\n" * 5, encoding="utf-8")
-    out = tmp_path / "jamo.json"
-    assert main(["train", str(corpus), "--mode", "char", "--merges", "20", "--jamo", "-q",
-                 "--export", "tokviz", str(out)]) == 0
+    tokviz_file, rank_file = tmp / "jamo.json", tmp / "jamo.tiktoken"
+    assert main(["train", str(corpus), "--merges", "20", "--jamo", "-q", "--export", "tokviz", str(tokviz_file),
+                 "--export", "tiktoken", str(rank_file)]) == 0
+    return tokviz_file, rank_file
+
+
+def _encode_json(capsys, *args) -> tuple[dict, str]:
     capsys.readouterr()
-    assert main(["encode", "--model", str(out), "--jamo", "--json", "갔다"]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    assert "".join(t["piece"].removesuffix("</w>") for t in doc["tokens"]) == decompose("갔다")
+    assert main(["encode", "--json", *args]) == 0
+    got = capsys.readouterr()
+    return json.loads(got.out), got.err
+
+
+def test_a_tokviz_jamo_model_reads_the_users_text(jamo_exports, capsys):
+    doc, err = _encode_json(capsys, "--model", str(jamo_exports[0]), "갔다")
+    assert doc["text"] == "갔다"  # spans refer to what the user typed
+    assert b"".join(bytes.fromhex(t["bytes"]) for t in doc["tokens"]) == decompose("갔다").encode()
     assert all(t["kind"] != "unknown" for t in doc["tokens"])
+    assert doc["tokens"][-1]["end"] == 2 and err == ""
+    # --jamo on such a file changes nothing but says it is not needed (decomposing twice lost the spans)
+    again, err = _encode_json(capsys, "--model", str(jamo_exports[0]), "--jamo", "갔다")
+    assert again == doc and "--jamo is not needed" in err
+
+
+def test_jamo_flag_decomposes_for_a_file_that_does_not_record_it(jamo_exports, capsys):
+    rank = ["--model", str(jamo_exports[1]), "--pattern", "gpt4"]
+    doc, _ = _encode_json(capsys, *rank, "--jamo", "갔다")
+    assert doc["text"] == decompose("갔다")
+    assert b"".join(bytes.fromhex(t["bytes"]) for t in doc["tokens"]) == decompose("갔다").encode()
+    plain, _ = _encode_json(capsys, *rank, "갔다")  # without it, the syllables' bytes meet jamo merges
+    assert len(plain["ids"]) > len(doc["ids"])

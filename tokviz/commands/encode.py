@@ -42,8 +42,9 @@ def add_parser(sub) -> None:
     p.add_argument("--samples", type=int, metavar="N",
                    help="with --dropout: encode N times and show how often each token boundary appears")
     p.add_argument("--jamo", action="store_true",
-                   help="decompose Hangul syllables into conjoining jamo first, for models trained with --jamo "
-                   "(spans then refer to the decomposed text)")
+                   help="decompose Hangul syllables into conjoining jamo first, for a model trained with --jamo "
+                   "whose file does not record it (tiktoken, GPT-2, subword-nmt exports; spans then refer to the "
+                   "decomposed text). A tokviz model file records it and decomposes by itself")
     p.add_argument("text", nargs="?", metavar="TEXT",
                    help="the text, or - to read standard input (UTF-8, taken exactly)")
     p.set_defaults(func=run)
@@ -239,12 +240,18 @@ def run(args) -> int:
     from tokviz.core.metrics import measure
 
     text = read_text(args.text)  # before loading: a bad text fails fast
-    if args.jamo:
-        from tokviz.core.jamo import decompose
-
-        text = decompose(text)
     _check_dropout_args(args)
     encoder = load_encoder(args)
+    if args.jamo:
+        from tokviz.core.jamo_input import JamoReader
+
+        if isinstance(encoder, JamoReader):  # a tokviz model file records jamo and decomposes by itself
+            print(f"tokviz: {encoder.name} reads jamo by itself; --jamo is not needed (spans refer to your text)",
+                  file=sys.stderr)
+        else:
+            from tokviz.core.jamo import decompose
+
+            text = decompose(text)
     if args.samples is not None:
         return _print_boundaries(encoder, text, args)
     if args.dropout is not None:

@@ -275,7 +275,8 @@ def run(args) -> int:
         # GPT-2 pair is read with the GPT-4 pattern unless told otherwise
         needs_pattern = fmt == "tiktoken" or (fmt == "gpt2" and args.pattern != "gpt4")
         pattern = f" --pattern {args.pattern}" if needs_pattern else ""
-        jamo = " --jamo" if args.jamo else ""  # the model reads jamo: the text must be decomposed too
+        # the model reads jamo: a file that does not record it needs the text decomposed too
+        jamo = " --jamo" if args.jamo and fmt != "tokviz" else ""
         print(f"              try: tokviz encode --model {written[0]}{pattern}{jamo} \"your text\"", file=out)
     return 0
 
