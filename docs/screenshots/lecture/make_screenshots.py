@@ -4,7 +4,8 @@ reviews, byte and char mode, at steps 5, 50 and 300, at 1366×768 and 1920×1080
     QT_QPA_PLATFORM=offscreen python docs/screenshots/lecture/make_screenshots.py OUT_DIR [--only byte-1366x768-50]
 
 Each run trains once per mode (300 merges) and grabs every step and size from it. The pictures in
-this folder are a few of these (the whole set is a dozen near-duplicates); run this to see the rest.
+this folder are its output on the current main (both modes, both sizes, three steps); run it again after a
+change to the Train panel.
 """
 
 from __future__ import annotations
