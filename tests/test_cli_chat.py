@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.core.families.conftest import package_file
+from tests.support.packages import package_file
 from tokviz.cli import main
 
 MESSAGES = [{"role": "system", "content": "짧게 답해."}, {"role": "user", "content": "안녕하세요 😀\r\nx\u00a0y"}]

@@ -9,7 +9,7 @@ from tokenizers import Tokenizer
 from tokenizers.models import WordPiece
 from tokenizers.pre_tokenizers import BertPreTokenizer
 
-from tests.core.unigram.conftest import HELD_OUT, mixed_lines
+from tests.support.mixed_corpus import HELD_OUT, mixed_lines
 from tokviz.core.errors import TokvizError
 from tokviz.core.hf_export import tokenizer_json, write_tokenizer_json, write_vocab_txt
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer

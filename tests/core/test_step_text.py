@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.unigram.conftest import mixed_lines
+from tests.support.mixed_corpus import mixed_lines
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.merge_criteria import first_disagreement
 from tokviz.core.step_text import CONTEXT, Sentence, StepText, describe, templates

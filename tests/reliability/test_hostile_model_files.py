@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.families.conftest import package_file
+from tests.support.packages import package_file
 from tokviz.core.encoders.files import open_model_file
 from tokviz.core.errors import TokvizError
 

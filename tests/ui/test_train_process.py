@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.bpe.conftest import english_text, korean_text
-from tests.core.bpe.stand_in_trainers import CrashingTrainer
+from tests.support.corpora import english_text, korean_text
 from tests.support.processes import wait_until_idle
+from tests.support.stand_in_trainers import CrashingTrainer
 from tokviz.core.bpe.trainer_process import ProcessTrainer
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
@@ -123,7 +123,7 @@ def test_errors_in_the_training_process_show_in_the_window_and_the_panel_keeps_w
 def test_a_train_screenshot_fails_loudly_when_training_learned_nothing(window):
     import argparse
 
-    from tests.core.bpe.stand_in_trainers import ModelFileErrorTrainer
+    from tests.support.stand_in_trainers import ModelFileErrorTrainer
     from tokviz.core.errors import TokvizError
 
     panel = window.show_view("train")

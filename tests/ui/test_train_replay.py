@@ -68,7 +68,7 @@ def test_char_mode_replay_glues_end_of_word_and_keeps_hangul_only():
 
 
 def _real_run(mode: str, merges: int):
-    from tests.core.bpe.conftest import english_text, korean_text, single_spaced
+    from tests.support.corpora import english_text, korean_text, single_spaced
     from tokviz.core.bpe.trainer import BPETrainer
 
     text = single_spaced(korean_text(150) + english_text()[:4000])

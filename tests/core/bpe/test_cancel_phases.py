@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from tests.core.bpe.conftest import code_text, english_text, korean_text
+from tests.support.corpora import code_text, english_text, korean_text
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.bpe.trainer_process import ProcessTrainer

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tests.core.bpe.conftest import CORPORA
+from tests.support.corpora import CORPORA
 from tokviz.core.bpe import counting, counting_process
 from tokviz.core.bpe.events import Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.bpe.conftest import english_text, korean_text
+from tests.support.corpora import english_text, korean_text
 from tokviz.core import atomic
 from tokviz.core.bpe import formats
 from tokviz.core.bpe.events import TrainerConfig

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.core.bpe.conftest import emoji_text, english_text, korean_text, single_spaced
+from tests.support.corpora import emoji_text, english_text, korean_text, single_spaced
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.formats import FORMATS, byte_to_unicode, detect_format, gpt2_paths, load_model, save_model
 from tokviz.core.bpe.model import BPEModel

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from tests.core.bpe.conftest import code_text, emoji_text, korean_text, single_spaced
+from tests.support.corpora import code_text, emoji_text, korean_text, single_spaced
 from tokviz.core.bpe import merge_update
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer

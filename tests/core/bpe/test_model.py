@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core.bpe.conftest import code_text, emoji_text, english_text, korean_text, single_spaced
+from tests.support.corpora import code_text, emoji_text, english_text, korean_text, single_spaced
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.bpe.trainer import BPETrainer

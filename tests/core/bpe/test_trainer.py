@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.core.bpe.conftest import korean_text, single_spaced
+from tests.support.corpora import korean_text, single_spaced
 from tokviz.core.bpe import counting
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.bpe.conftest import english_text, korean_text
-from tests.core.bpe.stand_in_trainers import CrashingTrainer, ModelFileErrorTrainer
+from tests.support.corpora import english_text, korean_text
 from tests.support.processes import wait_until_idle
+from tests.support.stand_in_trainers import CrashingTrainer, ModelFileErrorTrainer
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.bpe.trainer_process import ProcessTrainer, TrainerProcessCrash, TrainerProcessDied

@@ -5,30 +5,16 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib.util
 import io
 import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.support.packages import package_file
 from tokviz.core.encoders import tiktoken_family
 
 _BLOB = "https://openaipublic.blob.core.windows.net/"
-
-
-def package_file(package: str, *parts: str) -> Path:
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip(f"package {package} is not installed")
-    path = Path(list(spec.submodule_search_locations)[0]).joinpath(*parts)
-    if not path.is_file():
-        pytest.skip(f"{path} is missing")
-    return path
-
-
-def mistral_model(name: str) -> Path:
-    return package_file("mistral_common", "data", name)
 
 
 @pytest.fixture(scope="session")

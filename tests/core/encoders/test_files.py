@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.packages import mistral_model
 from tokviz.core.encoders import builtin, tiktoken_family
 from tokviz.core.encoders.base import ModelLoader
 from tokviz.core.encoders.files import open_model_file
 from tokviz.core.errors import ModelFileError, TokvizError
-
-from .conftest import mistral_model
 
 
 def test_sentencepiece_model_recognised_by_content_not_name(tmp_path):

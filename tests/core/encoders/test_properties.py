@@ -8,10 +8,9 @@ import sentencepiece
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support.packages import mistral_model
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 from tokviz.core.encoding import char_byte_starts
-
-from .conftest import mistral_model
 
 # Every code point except surrogates (which cannot be UTF-8); weighted towards the interesting
 # parts: Hangul syllables and jamo, emoji with their joiners and modifiers, controls, combining marks.

@@ -7,6 +7,7 @@ import json
 import pytest
 import sentencepiece
 
+from tests.support.packages import mistral_model
 from tokviz.core.encoders import sentencepiece_family
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.encoders.registry import Registry
@@ -17,7 +18,6 @@ from tokviz.core.encoders.sentencepiece_family import (
 )
 from tokviz.core.errors import InvalidTextError, ModelFileError
 
-from .conftest import mistral_model
 from .samples import SAMPLES
 
 MODELS = ("tokenizer.model.v1", "mistral_instruct_tokenizer_240323.model.v3")

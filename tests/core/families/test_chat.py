@@ -8,7 +8,7 @@ import jinja2
 import pytest
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from tests.core.families.conftest import package_file
+from tests.support.packages import package_file
 from tokviz.core.chat import (
     ChatTemplateError,
     Message,

@@ -8,7 +8,8 @@ import struct
 
 import pytest
 
-from tests.core.families.conftest import PROMPTS, package_file
+from tests.support.packages import package_file
+from tests.support.prompts import PROMPTS
 from tokviz.core.encoders.gguf_family import (
     BYTE,
     CONTROL,

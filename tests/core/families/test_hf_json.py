@@ -7,7 +7,7 @@ import json
 import pytest
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
-from tests.core.families.conftest import PROMPTS
+from tests.support.prompts import PROMPTS
 from tokviz.core.encoders.hf_json import (
     HFTokenizerEncoder,
     PieceStyle,

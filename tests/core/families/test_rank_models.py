@@ -7,7 +7,8 @@ import warnings
 
 import pytest
 
-from tests.core.families.conftest import PROMPTS, package_file
+from tests.support.packages import package_file
+from tests.support.prompts import PROMPTS
 from tokviz.core.encoders import rank_models
 from tokviz.core.encoders.hf_json import HFTokenizerEncoder
 from tokviz.core.encoders.rank_models import (

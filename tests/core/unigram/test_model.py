@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 import sentencepiece as spm
 
-from tests.core.unigram.conftest import HELD_OUT, mixed_lines
+from tests.support.mixed_corpus import HELD_OUT, mixed_lines
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import TokvizError
 from tokviz.core.unigram.model import UnigramModel

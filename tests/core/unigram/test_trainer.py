@@ -7,7 +7,7 @@ import math
 import pytest
 from scipy.special import digamma as exact_digamma
 
-from tests.core.unigram.conftest import mixed_lines
+from tests.support.mixed_corpus import mixed_lines
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import CorpusError, TokvizError

@@ -13,7 +13,7 @@ from tokenizers import Tokenizer
 from tokenizers.models import WordPiece
 from tokenizers.pre_tokenizers import BertPreTokenizer
 
-from tests.core.unigram.conftest import HELD_OUT, mixed_lines
+from tests.support.mixed_corpus import HELD_OUT, mixed_lines
 from tokviz.core.bpe.events import Finished
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import CorpusError, TokvizError
