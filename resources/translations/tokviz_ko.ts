@@ -1990,7 +1990,7 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <location filename="../../tokviz/ui/train.py" line="403" />
         <source>search token or hex…</source>
-        <translation>토큰이나 hex 검색…</translation>
+        <translation>토큰 또는 16진수 바이트 검색…</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/train.py" line="423" />
@@ -2288,7 +2288,7 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <location filename="../../tokviz/ui/train_vocab.py" line="16" />
         <source>bytes (hex)</source>
-        <translation>바이트 (hex)</translation>
+        <translation>바이트 (16진수)</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/train_vocab.py" line="16" />

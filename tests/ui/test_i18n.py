@@ -244,13 +244,13 @@ def test_trained_models_are_listed_by_key_and_shown_translated(qtbot, tmp_path):
 # identifiers, units and names that stay as they are in the Korean interface: encoder and pattern
 # names, algorithm names, file names and formats, Unicode's own names and the WordPiece formula's terms
 _KEPT_WORDS = {
-    "byte", "bytes", "char", "UTF", "hex", "gpt", "GPT", "cl100k", "o200k", "p50k", "r50k", "base", "demo", "unigram",
+    "byte", "bytes", "char", "UTF", "gpt", "GPT", "cl100k", "o200k", "p50k", "r50k", "unigram",
     "BPE", "tokviz", "nsmc", "txt", "subword", "nmt", "rustbpe", "tiktoken", "sentencepiece", "SentencePiece",
     "WordPiece", "Unigram", "freq", "best", "llama", "Llama", "qwen", "Qwen", "tekken", "deepseek", "DeepSeek",
-    "GGUF", "gguf", "json", "JSON", "tokenizer", "model", "PNG", "SVG", "GIF", "APNG", "CSV", "csv", "NFC", "NFD",
+    "GGUF", "gguf", "json", "JSON", "PNG", "SVG", "GIF", "APNG", "CSV", "csv", "NFC", "NFD",
     "NFKC", "NFKD", "ZWJ", "ASCII", "Unicode", "HuggingFace", "Hugging", "Face", "Ctrl", "Shift", "Esc", "SHA",
     # chat formats and their roles, and the language menu's own name for English
-    "ChatML", "Gemma", "Jinja", "Meta", "Mistral", "mistral", "Tekken", "common", "assistant", "English",
+    "ChatML", "Gemma", "Jinja", "Meta", "Mistral", "mistral", "Tekken", "assistant", "English",
     "bpe",  # SentencePiece's model type, as its trainer names it
     "nfkc",  # SentencePiece's normalizer names as a model records them (nmt_nfkc, nfkc_cf)
 }
@@ -328,8 +328,8 @@ def _english_words(texts, kept, names=()) -> dict[str, str]:
         t = text
         for name in names:
             t = t.replace(name, "")
-        # byte pieces, code points, paths and file names, <special> tokens, pip commands are not words
-        t = re.sub(r"0x[0-9A-Fa-f]{2}|U\+[0-9A-F]{4,6}|\S*/\S+|\S+\.(?:txt|json|jinja|model|gguf|tiktoken|bpe)|<[^>]*>"
+        # byte pieces, code points, paths, file names and extensions, <special> tokens, pip commands are not words
+        t = re.sub(r"0x[0-9A-Fa-f]{2}|U\+[0-9A-F]{4,6}|\S*/\S+|\S*\.(?:txt|json|jinja|model|gguf|tiktoken|bpe)|<[^>]*>"
                    r'|pip install (?:"[^"]*"|\S+)', "", t)
         for w in re.findall(r"[A-Za-z]{3,}", t):
             if not any(w.startswith(k) for k in kept):
