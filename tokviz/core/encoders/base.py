@@ -21,6 +21,8 @@ class Encoder(Protocol):
     ``name``     unique display name, e.g. ``cl100k_base`` or ``tokviz BPE (step 120)``
     ``family``   ``tiktoken`` | ``sentencepiece`` | ``tokviz-bpe``
     ``source``   where its data came from (file path, package, "trained in tokviz"), for the About box
+                 and tooltips; worded with :func:`tokviz.core.encoders.sources.said`, so the app can
+                 show it translated while the CLI prints the English
     ``byte_level`` True when token bytes always join to the text exactly (round trip guaranteed)
     """
 
@@ -51,7 +53,8 @@ class EncoderEntry:
     """One named encoder a family offers: listed cheaply, built on first use.
 
     ``probe()`` says whether its data is there: ``(True, where it comes from)`` or ``(False, why
-    not)``; ``load()`` builds the Encoder (raising a TokvizError when it cannot).
+    not)``, the text worded as an encoder's ``source`` is; ``load()`` builds the Encoder (raising a
+    TokvizError when it cannot).
     """
 
     name: str

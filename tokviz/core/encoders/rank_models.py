@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.files import HEAD_BYTES
+from tokviz.core.encoders.sources import said
 from tokviz.core.encoders.tiktoken_family import SPECS as OPENAI_SPECS
 from tokviz.core.encoders.tiktoken_family import TiktokenEncoder, parse_tiktoken_ranks
 from tokviz.core.encoding import Encoding
@@ -293,7 +294,7 @@ def load_rank_file_as(path: str | Path, pattern: str, special_tokens: Mapping[st
     if clash:
         raise ModelFileError(p, f"special token {clash[0]!r} has id {specials[clash[0]]}, which is already a rank")
     return RankModelEncoder(name or p.name, pattern, ranks, specials,
-                            f"{p} (pattern and special tokens chosen by the user)", nfc=nfc)
+                            said("{path} (pattern and special tokens chosen by the user)", path=p), nfc=nfc)
 
 
 def open_rank_file(path: str | Path, pattern: str | None = None,
@@ -307,7 +308,8 @@ def open_rank_file(path: str | Path, pattern: str | None = None,
     p = Path(path)
     known = identify_rank_file(p)
     if known is not None and pattern is None and not special_tokens:
-        return load_known(known, p, name=known.key, source=f"{p} (recognised by SHA-256 as {known.title})")
+        source = said("{path} (recognised by SHA-256 as {title})", path=p, title=known.title)
+        return load_known(known, p, name=known.key, source=source)
     if pattern is None:
         raise PatternNeeded(
             p,

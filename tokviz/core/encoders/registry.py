@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tokviz.core.encoders.base import Encoder, EncoderEntry
+from tokviz.core.encoders.sources import said
 from tokviz.core.errors import EncoderUnavailable, TokvizError
 
 
@@ -77,7 +78,7 @@ class Registry:
             try:
                 ok, reason = e.probe()
             except Exception as err:  # a probe must never break listing
-                ok, reason = False, f"probe failed: {err}"
+                ok, reason = False, said("probe failed: {error}", error=err)
             vocab = e.vocab_size
             if e.name in self._loaded:
                 vocab = self._loaded[e.name].vocab_size

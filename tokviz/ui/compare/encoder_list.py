@@ -194,7 +194,7 @@ class EncoderList:
                 self.add_combo.addItem(translate("ComparePanel", "{name} (not installed)").format(name=status.name),
                                        None)
                 row = self.add_combo.count() - 1
-                self.add_combo.setItemData(row, status.reason, Qt.ItemDataRole.ToolTipRole)
+                self.add_combo.setItemData(row, shown_source(status.reason), Qt.ItemDataRole.ToolTipRole)
                 item = self.add_combo.model().item(row)
                 item.setEnabled(False)
         if hasattr(self, "encoder_list"):

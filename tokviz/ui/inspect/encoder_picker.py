@@ -36,7 +36,7 @@ class EncoderPicker:
             item.setData(s.name, Qt.ItemDataRole.UserRole)
             item.setToolTip(
                 shown_source(s.reason) if s.available
-                else translate("InspectPanel", "Unavailable: {reason}").format(reason=s.reason)
+                else translate("InspectPanel", "Unavailable: {reason}").format(reason=shown_source(s.reason))
             )
             item.setEnabled(s.available)
             model.appendRow(item)
