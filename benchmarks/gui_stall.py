@@ -56,7 +56,7 @@ def settle(app, seconds: float) -> None:
 
 
 def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interval: float | None,
-               settle_seconds: float = 3.0) -> dict:
+               settle_seconds: float = 3.0, events: bool = False) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import Qt, QTimer
 
@@ -68,6 +68,11 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
         sys.setswitchinterval(switch_interval)
     app = make_application()
     app.setQuitOnLastWindowClosed(False)  # several runs in one process
+    clock = None
+    if events:  # what the GUI thread handled in the longest stalls (the same clock as inspector_stall's)
+        from inspector_stall import event_clock
+
+        clock = event_clock()
     window = MainWindow()
     window.resize(1400, 900)
     panel = window.show_view("train")
@@ -106,10 +111,11 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
     def beat() -> None:
         now = time.perf_counter()
         late = (now - state["last"]) * 1000 - HEARTBEAT_MS
-        state["last"] = now
+        previous, state["last"] = state["last"], now
         cpu = time.thread_time()
-        if late > 50:
-            long_stalls.append({"ms": round(late, 1), "gui_cpu_ms": round((cpu - state["cpu_last"]) * 1000, 1)})
+        if late > 50 or (clock is not None and late > 25):
+            long_stalls.append({"ms": round(late, 1), "gui_cpu_ms": round((cpu - state["cpu_last"]) * 1000, 1),
+                                "span": (previous, now)})
         state["cpu_last"] = cpu
         lateness.append(max(0.0, late))
         phase = panel.progress_bar.format().split("…")[0] if panel.progress_bar.isVisible() else "merging"
@@ -127,9 +133,13 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
     load_before = os.getloadavg()[0]  # the machine is shared: other work stretches every stall
     state["t0"] = state["last"] = time.perf_counter()
     state["cpu0"] = state["cpu_last"] = time.thread_time()
+    if clock is not None:
+        app.installEventFilter(clock)
     panel.run_to_end()  # start training, follow it as fast as it goes
     heartbeat.start()
     app.exec()
+    if clock is not None:
+        app.removeEventFilter(clock)
     gc.callbacks.remove(on_gc)
     seconds = state["t1"] - state["t0"]
     learned = len(panel.replay or ())
@@ -137,6 +147,7 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
     window.close()
     app.processEvents()
     lateness.sort()
+    longest = sorted(long_stalls, key=lambda d: -d["ms"])[:5]
     p99 = lateness[int(0.99 * (len(lateness) - 1))] if lateness else 0.0
     return {
         "max_stall_ms": round(lateness[-1], 1) if lateness else 0.0,
@@ -149,7 +160,10 @@ def time_panel(corpus: Path, merges: int, mode: str, pattern: str, switch_interv
         "worst_stall_during": phase_of_worst["phase"],
         "max_stall_by_phase": worst_by_phase,
         "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-        "stalls_over_50ms": sorted(long_stalls, key=lambda d: -d["ms"])[:5],
+        "stalls_over_50ms": [{k: v for k, v in d.items() if k != "span"} for d in longest if d["ms"] > 50],
+        "events_in_longest_stalls": [
+            {"ms": d["ms"], "gui_cpu_ms": d["gui_cpu_ms"], "events": clock.in_stall(*d["span"])} for d in longest[:3]
+        ] if clock is not None else None,
         "gc_max_ms_by_generation": gc_worst,
         "error": failed or None,
     }
@@ -166,6 +180,8 @@ def main() -> int:
     ap.add_argument("--no-core", action="store_true", help="skip timing the core alone")
     ap.add_argument("--settle", type=float, default=3.0,
                     help="seconds to let the window finish loading other panels' encoders before training")
+    ap.add_argument("--events", action="store_true",
+                    help="list the GUI thread's events in the three longest stalls of each run (over 25 ms)")
     ap.add_argument("--repeat", type=int, default=2,
                     help="panel and core runs, alternating (the machine is shared: best times are compared)")
     args = ap.parse_args()
@@ -173,7 +189,7 @@ def main() -> int:
     panel_runs, core_runs = [], []
     for _ in range(max(1, args.repeat)):
         panel_runs.append(time_panel(args.corpus, args.merges, args.mode, args.pattern, args.switch_interval,
-                                     args.settle))
+                                     args.settle, args.events))
         if not args.no_core:
             core_runs.append(time_core(args.corpus, args.merges, args.mode, args.pattern))
     # stalls: the worst run (a stall target is a promise for every run); speed: the best run of each
@@ -183,7 +199,7 @@ def main() -> int:
     result["seconds"] = best["seconds"]
     result["runs"] = [{k: r[k] for k in ("max_stall_ms", "p99_stall_ms", "seconds", "gui_cpu_seconds", "merges",
                                          "heartbeats", "max_stall_by_phase", "load_1min", "stalls_over_50ms",
-                                         "gc_max_ms_by_generation")} for r in panel_runs]
+                                         "gc_max_ms_by_generation", "events_in_longest_stalls")} for r in panel_runs]
     if core_runs:
         core_seconds = min(t for t, _ in core_runs)
         result["core_seconds"] = round(core_seconds, 3)

@@ -17,6 +17,7 @@ from tokviz.ui.fonts import mono_font
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.settings import Settings
 from tokviz.ui.train.corpus import CorpusSource, line_kind
+from tokviz.ui.train.render import BANNER_MIN_HEIGHT
 from tokviz.ui.train.views import FRESH_BG, SPEEDS
 from tokviz.ui.train.vocab import visible_piece
 
@@ -83,6 +84,26 @@ def test_banner_shows_each_steps_merge_as_the_core_made_it(trained):
     for step in (1, 17, MERGES):
         panel.set_step(step)
         assert banner_text(panel) == merge_banner_line(core[step - 1], panel)
+
+
+def test_the_banner_has_room_for_every_byte_merge_before_the_first(window, qtbot):
+    """A byte run's banner is sized at step 0 for a merge named on two rows: a merge that needs more
+    room than the banner has re-lays out the panel mid-run (the plots below repaint all their axes)."""
+    panel = window.show_view("train")
+    window.resize(1400, 900)
+    qtbot.waitUntil(lambda: panel.merge_banner.width() > 1000)
+    assert panel.mode_combo.currentData() == "byte"
+    panel.set_step(0)
+    room = panel.merge_banner.minimumHeight()
+    assert room > BANNER_MIN_HEIGHT  # more than the hint needs: the two rows are reserved
+    panel = _train(window, qtbot)
+    assert panel.replay.mode == "byte"
+    needed = []
+    for step in range(0, MERGES + 1):
+        panel.set_step(step)
+        needed.append(panel.merge_banner.heightForWidth(panel.merge_banner.width()))
+    assert max(needed) <= room
+    assert max(needed) > BANNER_MIN_HEIGHT  # the corpus has merges named on two rows
 
 
 def test_selecting_a_vocabulary_row_shows_that_tokens_merge_tree(trained, qtbot):

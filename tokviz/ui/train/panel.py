@@ -52,6 +52,10 @@ def default_trainer_factory(config: TrainerConfig):
     return ProcessTrainer(config)
 
 
+def _load_trainer_modules() -> None:
+    import tokviz.core.bpe.trainer_process  # noqa: F401  (cached in sys.modules for the first run)
+
+
 class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFollowing, SlideExport, QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
@@ -108,6 +112,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.offer_timer = QTimer(self)
         self.offer_timer.setSingleShot(True)
         self.offer_timer.setInterval(300)  # offer the model when the step settles, not every merge
+        # the trainer's modules load while the app idles, not when ▶ Train is pressed (a 5-20 ms
+        # part of the run's first frame; compiling them after an update took longer still)
+        QTimer.singleShot(2000, _load_trainer_modules)
         self.offer_timer.timeout.connect(self._offer_model)
         if hasattr(session, "themeChanged"):
             session.themeChanged.connect(self._on_theme)

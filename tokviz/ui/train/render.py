@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import time
+from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontMetrics
@@ -171,7 +172,11 @@ class StepRendering:
         # characters on one, re-laid out the panel each time and the plots below regenerated all their
         # axes (~100 ms of GUI work). It shrinks back when a run starts over.
         if self.replay is None or step == 0:
-            banner.setMinimumHeight(BANNER_MIN_HEIGHT)
+            # byte mode: room for a merge named on two rows from the start, so that the first such
+            # merge (step 1 or 2 on Korean text) does not re-lay out the panel either
+            mode = self.replay.mode if self.replay is not None else self.mode_combo.currentData()
+            named = mode == "byte"
+            banner.setMinimumHeight(max(BANNER_MIN_HEIGHT, self._named_banner_height() if named else 0))
         else:
             height = banner.heightForWidth(banner.width())
             if height > banner.minimumHeight():
@@ -190,13 +195,7 @@ class StepRendering:
             color = muted_color(self.palette()).name()
             return f'<span style="font-size:{big * 0.7:.1f}pt; color:{color}">{hint}</span>'
         s: MergeStep = self.replay.steps[step - 1]
-        numbers = (
-            f'<span style="font-size:{big * 0.45:.1f}pt">'
-            + translate(
-                "TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens"
-            ).format(count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
-            + "</span>"
-        )
+        numbers = self._numbers_html(s, big)
         named = None
         if self.replay.mode == "byte":
             guesser = self._facts.guesser if self._facts is not None else None
@@ -207,6 +206,35 @@ class StepRendering:
                 f"{self._piece_span(s.new_piece, s.token_id, True)}&nbsp;&nbsp;{numbers}"
             )
         return self._named_merge_html(named, s, numbers, big)
+
+    @staticmethod
+    def _numbers_html(s, big: float) -> str:
+        return (
+            f'<span style="font-size:{big * 0.45:.1f}pt">'
+            + translate(
+                "TrainPanel", "count <b>{count}</b> · rank <b>{rank}</b> · vocab {vocab} · corpus {corpus} tokens"
+            ).format(count=f"{s.count:,}", rank=f"{s.step:,}", vocab=f"{s.vocab_size:,}", corpus=f"{s.corpus_tokens:,}")
+            + "</span>"
+        )
+
+    def _named_banner_height(self) -> int:
+        """The banner's height for a byte merge named on two rows (것's first two bytes + its last)."""
+        banner = self.merge_banner
+        big = banner.font().pointSizeF()
+        key = (big, banner.width(), translate("TrainPanel", "completes {chars}"))
+        cached = getattr(self, "_named_height", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        data = "것".encode()
+        named = name_byte_merge(data[:2], data[2:], None)
+        step = SimpleNamespace(left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999,
+                               corpus_tokens=9_999_999)
+        shown = banner.text()
+        banner.setText(self._named_merge_html(named, step, self._numbers_html(step, big), big))
+        height = banner.heightForWidth(banner.width())
+        banner.setText(shown)
+        self._named_height = (key, height)
+        return height
 
     def _named_merge_html(self, named, s: MergeStep, numbers: str, big: float | None = None) -> str:
         """A byte merge on the banner's big line named by its character and the part of it
