@@ -106,6 +106,29 @@ def test_the_banner_has_room_for_every_byte_merge_before_the_first(window, qtbot
     assert max(needed) > BANNER_MIN_HEIGHT  # the corpus has merges named on two rows
 
 
+def test_the_first_run_starts_without_touching_the_plots(window, qtbot, monkeypatch):
+    """The plots take the merge count and unit as they are set, so ▶ Train changes no axis and draws
+    no empty curve again (each made pyqtgraph repaint all four plots in the run's first frame)."""
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer
+    panel.set_source(CorpusSource.paste(TEXT))
+    panel.merges_spin.setValue(MERGES)
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    plots = panel.plots
+    assert plots.vocab_plot.viewRange()[0][1] >= MERGES  # preset while idle
+    touched = []
+    for plot in (plots.vocab_plot, plots.count_plot, plots.corpus_plot):
+        monkeypatch.setattr(plot, "setXRange", lambda *a, **k: touched.append("x range"))
+    for curve in (plots.vocab_curve, plots.count_curve, plots.tokens_curve, plots.cpt_curve):
+        monkeypatch.setattr(curve, "setData", lambda *a, **k: touched.append("data"))
+    panel.start_training()
+    assert touched == []
+    monkeypatch.undo()
+    assert panel.wait_until_trained(30)
+    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=3000)
+    assert len(plots.vocab_curve.getData()[0]) > 0  # the run's data did reach the plots
+
+
 def test_selecting_a_vocabulary_row_shows_that_tokens_merge_tree(trained, qtbot):
     panel, trainer, core = trained
     model = trainer.model(MERGES)

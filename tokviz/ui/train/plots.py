@@ -217,18 +217,26 @@ class TrainPlots(pg.GraphicsLayoutWidget):
     def set_step_range(self, merges: int) -> None:
         """Fix the x axes to the run's merge count: the curves grow to the right, and the axes do not
         re-generate their ticks on every redraw (the largest cost of a pyqtgraph repaint)."""
-        self._merges = merges
+        if getattr(self, "_x_merges", None) == merges:
+            return  # set already (the panel presets it before a run): no repaint at the run's start
+        self._x_merges = self._merges = merges
         for plot in (self.vocab_plot, self.count_plot, self.corpus_plot):
             plot.disableAutoRange(axis="x")
             plot.setXRange(0, max(merges, 1), padding=0.02)
 
     def set_length_unit(self, unit: str) -> None:
+        if getattr(self, "_unit", None) == unit:
+            return
+        self._unit = unit
         unit = {"bytes": QCoreApplication.translate("TrainPlots", "bytes"),
                 "chars": QCoreApplication.translate("TrainPlots", "chars")}.get(unit, unit)
         self.length_plot.setLabel("bottom",
                                   QCoreApplication.translate("TrainPlots", "length ({unit})").format(unit=unit))
 
     def clear_data(self) -> None:
+        if getattr(self, "_clear", False):
+            return  # nothing drawn since: clearing again would only repaint the empty plots
+        self._clear = True
         empty = np.zeros(0)
         for curve in (self.vocab_curve, self.count_curve, self.tokens_curve, self.cpt_curve):
             curve.setData(empty, empty)
@@ -262,6 +270,9 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         """Redraw the plots named in ``parts`` (default: all of ``PLOT_PARTS``) for merges
         1..``step``, reusing the plot items. One part at a time keeps each repaint small: the
         scene repaints only the plot that changed."""
+        if step == 0 and self._clear:
+            return  # empty already: drawing nothing again would repaint the plots at a run's start
+        self._clear = False
         x = series.upto("step", step)
         if "vocab" in parts:
             vocab = series.upto("vocab", step)
