@@ -31,7 +31,11 @@ IDS = ["char"] + [f"byte-{p}" for p in PATTERNS]
 ALPHABET = list("가갔힣한글것했다ㅋㅠ aZsdtǅʰé0123'!?.\t\n\r\u00a0\u3000") + [
     "\u1100", "\u1161", "\u11a8", "\u11bb", "\u1103", "\u0301", "😀", "👍", "\U0001f3fd", "\u200d", "\x00",
 ]
-mixed_text = st.text(alphabet=st.sampled_from(ALPHABET), max_size=80)
+# whole words too, some spelled both ways (가 and ᄀ ᅡ), so that words meet once decomposed
+WORDS = ["가", "\u1100\u1161", "갔다", "\u1100\u1161\u11bb다", "각", "\u1100\u1161\u11a8", "ok", "OK's", "ㅋㅋ",
+         "😀👍\U0001f3fd", "123456", " ", " ", "\n", "!", "'"]
+mixed_text = st.one_of(st.text(alphabet=st.sampled_from(ALPHABET), max_size=80),
+                       st.lists(st.sampled_from(WORDS), max_size=30).map("".join))
 
 
 def run(config: TrainerConfig, lines) -> tuple:
