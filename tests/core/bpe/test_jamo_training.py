@@ -16,6 +16,7 @@ from tests.core.bpe.conftest import korean_text
 from tokviz.core.bpe.corpus import line_pieces
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.bpe.trainer_process import ProcessTrainer
 from tokviz.core.jamo import decompose, decompose_lines
 from tokviz.core.pretokenize import PATTERNS
 
@@ -137,3 +138,13 @@ def test_random_mixed_text_trains_the_same_merges(config, lines):
             run(replace(config, jamo=True), lines)
         return
     assert run(replace(config, jamo=True), lines) == decomposed_first
+
+
+def test_a_training_process_decomposes_in_the_child():
+    # the Train panel's trainer: the corpus goes to the child as given, the child decomposes the words
+    config = TrainerConfig(mode="char", merges=60, min_frequency=2)
+    lines = korean_text(150).splitlines(keepends=True)
+    trainer = ProcessTrainer(replace(config, jamo=True))
+    steps = [e.new_piece for e in trainer.run(lines) if isinstance(e, MergeStep)]
+    assert steps == [s[5] for s in run(config, list(decompose_lines(lines)))[0]]
+    assert trainer.model().settings["jamo"] is True
