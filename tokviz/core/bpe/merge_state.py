@@ -53,6 +53,7 @@ class MergeState:
     """
 
     fresh_keys = False
+    made_new = True  # the last new_token made a token that did not exist before
 
     def __init__(self):
         self.pair_counts: dict[int, int] = {}
@@ -300,6 +301,7 @@ class CharMergeState(MergeState):
     def new_token(self, a: int, b: int) -> int:
         piece = self.names[a] + self.names[b]
         t = self.id_of_piece.get(piece)
+        self.made_new = t is None
         if t is None:  # a string made before keeps its id
             t = self.next_id
             self.next_id += 1

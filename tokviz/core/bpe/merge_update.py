@@ -17,7 +17,7 @@ numpy call costs microseconds of fixed overhead, reading a memoryview item ~30 n
 from __future__ import annotations
 
 import heapq
-from itertools import repeat
+from itertools import compress, repeat
 from operator import sub
 
 import numpy as np
@@ -119,24 +119,24 @@ def _add_groups(st, born: list[int], sums: list[int], sorted_slots, bounds: list
     """Count the pairs just made: ``born[i]`` with weight ``sums[i]`` at the slots
     ``sorted_slots[bounds[i]:bounds[i + 1]]``; heap entries and slot lists for the mergeable ones."""
     pc, heap, new_slots, floor = st.pair_counts, st.heap, st.new_slots, st.floor
-    if st.fresh_keys:  # byte mode: every key is new (it holds the brand-new token), and distinct
+    if st.fresh_keys or st.made_new:  # every key holds a brand-new token: it is new, and they are distinct
         pc.update(zip(born, sums, strict=True))
+        begins, ends = bounds[:-1], bounds[1:]
+        if not st.fresh_keys:
+            # char mode: every pair keeps its slots (a string made again brings its pairs back)
+            new_slots.update(zip(born, zip(repeat(sorted_slots), begins, ends), strict=True))
         if floor > 1:
-            idx = [i for i, c in enumerate(sums) if c >= floor]
-            if not idx:
-                return
-            keys = [born[i] for i in idx]
-            counts = [sums[i] for i in idx]
-            begins = [bounds[i] for i in idx]
-            ends = [bounds[i + 1] for i in idx]
-        else:
-            keys, counts, begins, ends = born, sums, bounds[:-1], bounds[1:]
-        push_all(heap, counts, keys)
-        # a pair that can never be merged keeps no slots (its key is never made again)
-        new_slots.update(zip(keys, zip(repeat(sorted_slots), begins, ends), strict=False))
+            keep = list(map(floor.__le__, sums))
+            born, sums = list(compress(born, keep)), list(compress(sums, keep))
+            if st.fresh_keys:
+                begins, ends = compress(begins, keep), compress(ends, keep)
+        push_all(heap, sums, born)
+        if st.fresh_keys:
+            # byte mode: a pair that can never be merged keeps no slots (its key is never made again)
+            new_slots.update(zip(born, zip(repeat(sorted_slots), begins, ends), strict=False))
         return
-    # char mode: a string made again adds to the count its pair already has (and a key may come
-    # from both sides when t is an old id), so one at a time
+    # char mode, a string made again: it adds to the count its pair already has (and a key may
+    # come from both sides when t is an old id), so one at a time
     for i, k in enumerate(born):
         c = pc.get(k, 0) + sums[i]
         pc[k] = c
