@@ -37,6 +37,7 @@ from tokviz.core.bpe.merge_update import merge_pair
 from tokviz.core.bpe.model import END_OF_WORD, display_bytes
 from tokviz.core.bpe.pair_heap import KEY_BITS, MASK, MAXC, SHIFT, TieBucket, pair_of, pop_best
 from tokviz.core.errors import CorpusError
+from tokviz.core.jamo import decompose_counts, decompose_words, has_jamo
 
 __all__ = ["ByteMergeState", "CharMergeState", "MergeState", "merge_state", "pair_of"]
 
@@ -111,9 +112,10 @@ class MergeState:
         return next(k for k, c in self.pair_counts.items() if c == best), best
 
     # ---- what the two modes do differently --------------------------------------------------
-    def _symbols(self, words, joined: str, char_lens):
+    def _symbols(self, words, joined: str, char_lens, codes):
         """The base symbols of ``words`` (``joined`` is them all in one string, ``char_lens`` their
-        lengths): (flat ids, symbols per word); sets names and bytes."""
+        lengths): (flat ids, symbols per word); sets names and bytes. ``codes``, when not None, are
+        the code points of the words to index instead (decomposed into jamo), ``char_lens`` theirs."""
         raise NotImplementedError
 
     def select(self) -> tuple[int, int]:
@@ -126,11 +128,12 @@ class MergeState:
 
     @classmethod
     def build(cls, word_counts: Counter, floor: int = 1,
-              cancelled: Callable[[], bool] | None = None) -> MergeState | None:
+              cancelled: Callable[[], bool] | None = None, jamo: bool = False) -> MergeState | None:
         """Index ``word_counts`` (unique word -> count): slots, pair counts, the pair index, the heap.
         Pairs counted fewer than ``floor`` times (the trainer's min_frequency) get no heap entry.
         ``cancelled`` is polled between the steps (each well under 0.5 s on a 100 MB corpus); None
-        is returned when it says so."""
+        is returned when it says so. With ``jamo`` the words are indexed with their Hangul syllables
+        decomposed into conjoining jamo (:mod:`tokviz.core.jamo`)."""
         import numpy as np
 
         stop = cancelled or (lambda: False)
@@ -141,11 +144,18 @@ class MergeState:
         counts = np.fromiter(word_counts.values(), dtype=np.int64, count=n)
         joined = "".join(word_counts)
         char_lens = np.fromiter(map(len, word_counts), dtype=np.int64, count=n)
+        codes = None
+        if jamo:
+            if has_jamo(joined):  # words typed with jamo may meet others once decomposed: sum them
+                return cls.build(decompose_counts(word_counts), floor, cancelled) if not stop() else None
+            # decomposed as code points, never as strings: a string and a dict entry per word cost
+            # more than all the rest of jamo BPE's indexing
+            codes, char_lens = decompose_words(joined, char_lens)
         st.corpus_chars = int((char_lens * counts).sum())
         if stop():
             return None
-        flat, lens = st._symbols(word_counts, joined, char_lens)
-        del joined
+        flat, lens = st._symbols(word_counts, joined, char_lens, codes)
+        del joined, codes
         if stop():
             return None
         if len(flat) and int(flat.max()) >= MASK:
@@ -230,12 +240,20 @@ class ByteMergeState(MergeState):
 
     fresh_keys = True  # every pair made holds the brand-new token: its key never existed before
 
-    def _symbols(self, words, joined: str, char_lens):
+    def _symbols(self, words, joined: str, char_lens, codes):
         import numpy as np
 
-        # UTF-8 length of every word: encoding each one is cheaper than per-character arithmetic
-        lens = np.fromiter(map(len, map(str.encode, words)), dtype=np.int64, count=len(char_lens))
-        flat = np.frombuffer(joined.encode("utf-8"), dtype=np.uint8).astype(np.uint16)
+        if codes is None:
+            # UTF-8 length of every word: encoding each one is cheaper than per-character arithmetic
+            lens = np.fromiter(map(len, map(str.encode, words)), dtype=np.int64, count=len(char_lens))
+            data = joined.encode("utf-8")
+        else:  # the words exist only as code points: their UTF-8 lengths from the code points'
+            data = codes.tobytes().decode("utf-32-le").encode("utf-8")
+            width = 1 + (codes >= 0x80).astype(np.int64) + (codes >= 0x800) + (codes >= 0x10000)
+            bounds = np.concatenate(([0], np.cumsum(width)))
+            ends = np.cumsum(char_lens)
+            lens = bounds[ends] - bounds[ends - char_lens]
+        flat = np.frombuffer(data, dtype=np.uint8).astype(np.uint16)
         self.tok_bytes = [bytes([i]) for i in range(256)]
         self.names = [display_bytes(x) for x in self.tok_bytes]
         self.next_id = 256
@@ -270,10 +288,12 @@ class CharMergeState(MergeState):
         super().__init__()
         self._ties = TieBucket()
 
-    def _symbols(self, words, joined: str, char_lens):
+    def _symbols(self, words, joined: str, char_lens, codes):
         import numpy as np
 
-        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        if codes is None:
+            codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+        codes = codes.astype(np.int64)
         lens = char_lens
         ends = np.cumsum(lens) - 1
         final = np.zeros(len(codes), dtype=np.int64)
@@ -312,8 +332,9 @@ class CharMergeState(MergeState):
 
 
 def merge_state(mode: str, word_counts: Counter, floor: int = 1,
-                cancelled: Callable[[], bool] | None = None) -> MergeState | None:
+                cancelled: Callable[[], bool] | None = None, jamo: bool = False) -> MergeState | None:
     """The indexed merge state of ``word_counts`` for ``mode`` (``"byte"`` or ``"char"``); pairs
-    counted fewer than ``floor`` times are never offered as the next merge. None when
-    ``cancelled()`` turned True while indexing."""
-    return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor, cancelled)
+    counted fewer than ``floor`` times are never offered as the next merge. With ``jamo`` the words'
+    Hangul syllables are indexed as conjoining jamo. None when ``cancelled()`` turned True while
+    indexing."""
+    return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor, cancelled, jamo)

@@ -23,7 +23,6 @@ from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig,
 from tokviz.core.bpe.merge_state import MergeState, merge_state, pair_of
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.errors import CorpusError, TokvizError
-from tokviz.core.jamo import decompose_counts
 from tokviz.core.pretokenize import PATTERNS
 
 
@@ -119,13 +118,9 @@ class BPETrainer:
                     else "it is empty or only whitespace")
             raise CorpusError(f"The corpus has no words to train on: {what}.")
         yield Progress("indexing", 0, 1)
-        if self.config.jamo and not self.config.keep:  # with keep, counting decomposed the text itself
-            if cancelled():
-                self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
-                yield self._finished
-                return
-            word_counts = decompose_counts(word_counts)
-        state = merge_state(self.config.mode, word_counts, self.config.min_frequency, cancelled)
+        # the distinct words are decomposed while indexing (with keep, counting decomposed the text)
+        jamo = self.config.jamo and not self.config.keep
+        state = merge_state(self.config.mode, word_counts, self.config.min_frequency, cancelled, jamo)
         del word_counts
         if state is None:
             self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
