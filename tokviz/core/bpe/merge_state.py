@@ -293,20 +293,23 @@ class CharMergeState(MergeState):
 
         if codes is None:
             codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-        codes = codes.astype(np.int64)
         lens = char_lens
-        ends = np.cumsum(lens) - 1
-        final = np.zeros(len(codes), dtype=np.int64)
-        final[ends] = 1
+        tagged = codes.astype(np.int64)
         # a word-final character is its own symbol ("x</w>"): tag it above the Unicode range
-        tagged = codes + (final << 21)
-        uniq = np.unique(tagged)
+        tagged[np.cumsum(lens) - 1] += 1 << 21
+        # the distinct symbols, and below every slot's id, through a table over all 2**22 tagged code
+        # points: sorting the slots and a binary search per slot took ~10x as long
+        present = np.zeros(1 << 22, dtype=bool)
+        present[tagged] = True
+        uniq = np.flatnonzero(present)
         symbols = [chr(u & 0x1FFFFF) + (END_OF_WORD if u >> 21 else "") for u in uniq.tolist()]
         order = sorted(range(len(symbols)), key=symbols.__getitem__)
         # ids by sorted symbol string after <unk> = 0: deterministic, independent of corpus order
         id_of_uniq = np.empty(len(symbols), dtype=np.int64)
         id_of_uniq[np.array(order, dtype=np.int64)] = np.arange(1, len(symbols) + 1)
-        flat = id_of_uniq[np.searchsorted(uniq, tagged)]
+        table = np.empty(1 << 22, dtype=np.int64)
+        table[uniq] = id_of_uniq
+        flat = table[tagged]
         self.base = [symbols[i] for i in order]
         self.names = ["<unk>"] + self.base
         self.tok_bytes = [b""] + [x.removesuffix(END_OF_WORD).encode("utf-8") for x in self.base]
