@@ -273,12 +273,12 @@ def _merge_many_touching(st, pos, key: int, a: int, b: int, t: int) -> None:
     if not len(keys):
         return
     slots = np.concatenate((lborn, rborn))
-    if st.fresh_keys and 2 * n_vocab <= 0x10000:
-        # byte mode: a left neighbour is never t (t is new and every t is an occurrence), so the
-        # other token (+ n_vocab on the right) tells the keys apart: 16-bit keys, sorted by radix
+    if (st.fresh_keys or st.made_new) and 2 * n_vocab <= 0x10000:
+        # a new t: a left neighbour is never t (every t is an occurrence, and those were left out),
+        # so the other token (+ n_vocab on the right) tells the keys apart: 16-bit keys, sorted by radix
         order = np.argsort(np.concatenate((xl, xr + n_vocab)).astype(np.uint16), kind="stable")
     else:
-        order = np.argsort(keys, kind="stable")  # char mode: (t, t) may come from both sides
+        order = np.argsort(keys, kind="stable")  # a string made again: (t, t) may come from both sides
     sk = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1])))
     sorted_slots = slots[order]
