@@ -148,3 +148,27 @@ def test_a_training_process_decomposes_in_the_child():
     steps = [e.new_piece for e in trainer.run(lines) if isinstance(e, MergeStep)]
     assert steps == [s[5] for s in run(config, list(decompose_lines(lines)))[0]]
     assert trainer.model().settings["jamo"] is True
+
+
+def nfd_subword_nmt(text: str, merges: int) -> list[tuple[str, str]]:
+    """subword-nmt's merges on the text decomposed into jamo (it splits on single spaces)."""
+    import io
+
+    from subword_nmt.learn_bpe import learn_bpe
+
+    out = io.StringIO()
+    learn_bpe(io.StringIO(decompose(text)), out, merges, min_frequency=2)
+    return [tuple(line.split(" ")) for line in out.getvalue().splitlines()[1:]]
+
+
+@pytest.mark.parametrize("small_merge", [0, 48, 10**9], ids=["numpy", "mixed", "python"])
+def test_jamo_char_mode_equals_subword_nmt_to_exhaustion(small_merge, monkeypatch):
+    # jamo text merges syllables back first, where occurrences often touch (ㅋㅋㅋ, 하하하) and a
+    # string is often made again (ᄒ ᅡ + ᄒ and ᄒ + ᅡᄒ): every route of the merge engine, to the end
+    from tokviz.core.bpe import merge_update
+
+    monkeypatch.setattr(merge_update, "_SMALL_MERGE", small_merge)
+    text = "".join(" ".join(line.split()) + "\n" for line in korean_text(300).splitlines() if line.strip())
+    steps, _, _, finished = run(TrainerConfig(mode="char", merges=20_000, min_frequency=2, jamo=True), [text])
+    assert [(s[3], s[4]) for s in steps] == nfd_subword_nmt(text, 20_000)
+    assert finished.reason == "min_frequency"
