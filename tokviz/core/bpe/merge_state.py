@@ -41,6 +41,8 @@ from tokviz.core.jamo import decompose_counts, decompose_words, has_jamo
 
 __all__ = ["ByteMergeState", "CharMergeState", "MergeState", "merge_state", "pair_of"]
 
+_DENSE_SYMBOLS = 2048  # char mode: up to this many symbols, pairs are grouped through a table of all pairs
+
 
 class MergeState:
     """The unique words as one flat array of token ids with linked neighbours, pair counts, the
@@ -188,18 +190,8 @@ class MergeState:
         # every adjacent pair inside a word, weighted by the word's count, grouped by one stable sort
         left = np.flatnonzero(nxt[:total] != sentinel).astype(np.int32)
         if len(left):
-            small = st._initial_keys(flat, left)
-            order = st._pair_order(flat, left, small)
-            sk = small[order]
-            del small
-            if stop():
-                return None
-            group = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
-            ukeys = st._pair_keys(sk[group].astype(np.int64))
-            st._pair_slots = left[order]
-            st._starts = np.concatenate((group, [len(sk)]))
+            ukeys, st._starts, st._pair_slots, pcounts = st._group_pairs(flat, left)
             st._keys = ukeys
-            pcounts = np.add.reduceat(st.weight[st._pair_slots], group).astype(np.int64)
             klist = ukeys.tolist()
             clist = pcounts.tolist()
             if stop():
@@ -214,6 +206,21 @@ class MergeState:
             st._keys = np.zeros(0, dtype=np.int64)
             st._pair_slots = np.zeros(0, dtype=np.int32)
         return st
+
+    def _group_pairs(self, flat, left):
+        """The pairs at slots ``left`` grouped by one stable sort: (pair keys, ascending; where each
+        one's slots start, and the end; the slots, pair by pair; the weighted count of each pair)."""
+        import numpy as np
+
+        small = self._initial_keys(flat, left)
+        order = self._pair_order(flat, left, small)
+        sk = small[order]
+        del small
+        group = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
+        ukeys = self._pair_keys(sk[group].astype(np.int64))
+        slots = left[order]
+        pcounts = np.add.reduceat(self.weight[slots], group).astype(np.int64)
+        return ukeys, np.concatenate((group, [len(sk)])), slots, pcounts
 
     def _initial_keys(self, flat, left):
         """Sort keys of the pairs at slots ``left`` (see :meth:`_pair_keys`)."""
@@ -316,6 +323,30 @@ class CharMergeState(MergeState):
         self.id_of_piece = {x: i for i, x in enumerate(self.names)}
         self.next_id = len(self.names)
         return flat, lens
+
+    def _group_pairs(self, flat, left):
+        """With few symbols (jamo: under a thousand), pairs are numbered densely through a table over
+        every possible pair: a single radix pass over 16-bit pair numbers groups them, and the
+        counts need no gather in pair order; the general two-pass sort took twice as long."""
+        import numpy as np
+
+        n = self.next_id
+        if n > _DENSE_SYMBOLS:
+            return super()._group_pairs(flat, left)
+        code = flat[left] * n + flat[left + 1]
+        occupied = np.bincount(code, minlength=n * n)
+        present = np.flatnonzero(occupied)
+        if len(present) > 0x10000:
+            return super()._group_pairs(flat, left)
+        number = np.zeros(n * n, dtype=np.uint16)
+        number[present] = np.arange(len(present))
+        pair_number = number[code]
+        del code
+        order = np.argsort(pair_number, kind="stable")
+        pcounts = np.bincount(pair_number, weights=self.weight[left], minlength=len(present)).astype(np.int64)
+        ukeys = ((present // n) << SHIFT) | (present % n)
+        starts = np.concatenate(([0], np.cumsum(occupied[present])))
+        return ukeys, starts, left[order], pcounts
 
     def select(self) -> tuple[int, int]:
         k, c = self._ties.select(self.heap, self.pair_counts, self.names)
