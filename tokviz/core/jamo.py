@@ -138,23 +138,25 @@ def decompose_words(joined: str, lens):
     import numpy as np
 
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    syllable = (codes >= _S_BASE) & (codes < _S_BASE + _S_COUNT)
-    s = codes[syllable].astype(np.int64) - _S_BASE
+    offset = codes - np.uint32(_S_BASE)  # below the syllables it wraps around to a large number
+    syllable = offset < _S_COUNT
+    s = offset[syllable]
     if not len(s):
         return codes, lens
-    lead, rest = np.divmod(s, _N_COUNT)
-    vowel, tail = np.divmod(rest, _T_COUNT)
-    width = np.ones(len(codes), dtype=np.int64)
-    width[syllable] = 2 + (tail != 0)
-    ends = np.cumsum(width)
+    lead, rest = np.divmod(s, np.uint32(_N_COUNT))
+    vowel, tail = np.divmod(rest, np.uint32(_T_COUNT))
+    tailed = tail != 0
+    width = syllable.astype(np.int8)  # each character's length once decomposed: 1, or 2-3 for a syllable
+    width[syllable] += tailed
+    width += 1
+    ends = np.cumsum(width, dtype=np.int64)
     out = np.empty(int(ends[-1]), dtype=np.uint32)
     first = ends - width
     out[first] = codes
     at = first[syllable]
-    out[at] = _L_BASE + lead
-    out[at + 1] = _V_BASE + vowel
-    tailed = tail != 0
-    out[at[tailed] + 2] = _T_BASE + tail[tailed]
+    out[at] = lead + np.uint32(_L_BASE)
+    out[at + 1] = vowel + np.uint32(_V_BASE)
+    out[at[tailed] + 2] = tail[tailed] + np.uint32(_T_BASE)
     bounds = np.concatenate(([0], ends))
     word_ends = np.cumsum(lens)
     return out, bounds[word_ends] - bounds[word_ends - lens]
