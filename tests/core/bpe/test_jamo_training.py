@@ -172,3 +172,23 @@ def test_jamo_char_mode_equals_subword_nmt_to_exhaustion(small_merge, monkeypatc
     steps, _, _, finished = run(TrainerConfig(mode="char", merges=20_000, min_frequency=2, jamo=True), [text])
     assert [(s[3], s[4]) for s in steps] == nfd_subword_nmt(text, 20_000)
     assert finished.reason == "min_frequency"
+
+
+@pytest.mark.parametrize("small_merge", [0, 48], ids=["numpy", "mixed"])
+def test_jamo_byte_mode_equals_rustbpe_on_nfd_text(small_merge, monkeypatch):
+    # min_frequency=2 leaves pairs below the floor, which byte mode keeps no slots for unless the
+    # merge still makes more of them (one that touches: its chains are merged second)
+    import rustbpe
+
+    from tokviz.core.bpe import merge_update
+    from tokviz.core.pretokenize import GPT4_PATTERN
+
+    monkeypatch.setattr(merge_update, "_SMALL_MERGE", small_merge)
+    text = korean_text(300) + "ㅋㅋ하하하하 하하하 ㅎㅎㅎ 아아아아아\n" * 20
+    steps, _, _, finished = run(TrainerConfig(mode="byte", merges=3000, min_frequency=2, jamo=True), [text])
+    tok = rustbpe.Tokenizer()
+    tok.train_from_iterator([decompose(text)], 256 + 3000, pattern=GPT4_PATTERN)
+    ref = sorted(tok.get_mergeable_ranks(), key=lambda x: x[1])[256:]
+    assert finished.reason == "min_frequency" and len(steps) > 500
+    # rustbpe merges on down to count 1: the same merges while they are counted twice or more
+    assert [(s[6], s[2]) for s in steps] == ref[: len(steps)]

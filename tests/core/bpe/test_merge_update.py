@@ -83,3 +83,19 @@ def test_touching_occurrences_equal_the_references(route, text, monkeypatch):
     ref_char = [tuple(line.split(" ")) for line in out.getvalue().splitlines()[1:]]
     got_char = steps(text, mode="char", merges=20, min_frequency=1)
     assert [(s.left_piece, s.right_piece) for s in got_char] == ref_char
+
+
+@pytest.mark.parametrize("mode", ["byte", "char"])
+def test_a_merge_whose_occurrences_partly_touch(mode, monkeypatch):
+    # merging (a, b): the chain in "xababr" is merged apart from the other occurrences, and both
+    # parts make the pair (x, ab) once - below min_frequency 2 for each part alone, enough together.
+    # Merging (x, ab) later must find both ("xabq" too), as every route does.
+    text = "abz " * 10 + "xabq xababr\n"
+    runs = {}
+    for route, small in ROUTES.items():
+        monkeypatch.setattr(merge_update, "_SMALL_MERGE", small)
+        runs[route] = [(s.new_piece, s.count, s.corpus_tokens)
+                       for s in steps(text, mode=mode, pattern="whitespace", merges=10, min_frequency=2)]
+    assert runs["numpy"] == runs["python"]
+    assert [piece for piece, *_ in runs["numpy"]][:3] == ["ab", "abz" if mode == "byte" else "abz</w>", "xab"]
+    assert runs["numpy"][2][1] == 2
