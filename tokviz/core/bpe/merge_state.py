@@ -222,6 +222,17 @@ class MergeState:
         pcounts = np.add.reduceat(self.weight[slots], group).astype(np.int64)
         return ukeys, np.concatenate((group, [len(sk)])), slots, pcounts
 
+    def _group_numbered(self, number, left, occupied, present):
+        """:meth:`_group_pairs` for pairs numbered in 16 bits (``number`` per slot of ``left``, how
+        many of each in ``occupied``, the numbers in use in ``present``): a single radix pass groups
+        them, and the counts come from a bincount in slot order (no gather in pair order)."""
+        import numpy as np
+
+        order = np.argsort(number, kind="stable")
+        pcounts = np.bincount(number, weights=self.weight[left], minlength=len(occupied))[present]
+        starts = np.concatenate(([0], np.cumsum(occupied[present])))
+        return starts, left[order], pcounts.astype(np.int64)
+
     def _initial_keys(self, flat, left):
         """Sort keys of the pairs at slots ``left`` (see :meth:`_pair_keys`)."""
         return (flat[left] << SHIFT) | flat[left + 1]
@@ -265,6 +276,16 @@ class ByteMergeState(MergeState):
         self.names = [display_bytes(x) for x in self.tok_bytes]
         self.next_id = 256
         return flat, lens
+
+    def _group_pairs(self, flat, left):
+        """A byte pair is its own 16-bit number (:meth:`_group_numbered`)."""
+        import numpy as np
+
+        number = self._initial_keys(flat, left)
+        occupied = np.bincount(number, minlength=1 << 16)
+        present = np.flatnonzero(occupied)
+        starts, slots, pcounts = self._group_numbered(number, left, occupied, present)
+        return self._pair_keys(present.astype(np.int64)), starts, slots, pcounts
 
     def _initial_keys(self, flat, left):
         import numpy as np
@@ -325,9 +346,9 @@ class CharMergeState(MergeState):
         return flat, lens
 
     def _group_pairs(self, flat, left):
-        """With few symbols (jamo: under a thousand), pairs are numbered densely through a table over
-        every possible pair: a single radix pass over 16-bit pair numbers groups them, and the
-        counts need no gather in pair order; the general two-pass sort took twice as long."""
+        """With few symbols (jamo: under a thousand), pairs are numbered densely in 16 bits through a
+        table over every possible pair (:meth:`_group_numbered`): half the time of the general
+        two-pass sort."""
         import numpy as np
 
         n = self.next_id
@@ -342,11 +363,9 @@ class CharMergeState(MergeState):
         number[present] = np.arange(len(present))
         pair_number = number[code]
         del code
-        order = np.argsort(pair_number, kind="stable")
-        pcounts = np.bincount(pair_number, weights=self.weight[left], minlength=len(present)).astype(np.int64)
-        ukeys = ((present // n) << SHIFT) | (present % n)
-        starts = np.concatenate(([0], np.cumsum(occupied[present])))
-        return ukeys, starts, left[order], pcounts
+        dense = np.arange(len(present))
+        starts, slots, pcounts = self._group_numbered(pair_number, left, occupied[present], dense)
+        return ((present // n) << SHIFT) | (present % n), starts, slots, pcounts
 
     def select(self) -> tuple[int, int]:
         k, c = self._ties.select(self.heap, self.pair_counts, self.names)
