@@ -90,12 +90,12 @@ def test_a_merge_whose_occurrences_partly_touch(mode, monkeypatch):
     # merging (a, b): the chain in "xababr" is merged apart from the other occurrences, and both
     # parts make the pair (x, ab) once - below min_frequency 2 for each part alone, enough together.
     # Merging (x, ab) later must find both ("xabq" too), as every route does.
-    text = "abz " * 10 + "xabq xababr\n"
+    text = "abz " * 60 + "xabq xababr\n"
     runs = {}
-    for route, small in ROUTES.items():
+    for route, small in {**ROUTES, "mixed": 48}.items():  # mixed: the chain alone in plain Python
         monkeypatch.setattr(merge_update, "_SMALL_MERGE", small)
         runs[route] = [(s.new_piece, s.count, s.corpus_tokens)
                        for s in steps(text, mode=mode, pattern="whitespace", merges=10, min_frequency=2)]
-    assert runs["numpy"] == runs["python"]
+    assert runs["numpy"] == runs["python"] == runs["mixed"]
     assert [piece for piece, *_ in runs["numpy"]][:3] == ["ab", "abz" if mode == "byte" else "abz</w>", "xab"]
     assert runs["numpy"][2][1] == 2

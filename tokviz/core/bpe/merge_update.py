@@ -85,7 +85,11 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
     _merge_many(st, pos[apart], j[apart], left[apart], tl[apart], key, a, b, t, more=True)
     # the chains' neighbours are no occurrence of the rest, so merging them second reads nothing the
     # first part wrote; the pairs they make may have just been made by it: their counts are added
-    _merge_many_touching(st, pos[chained], key, a, b, t, new_keys=False)
+    chains = pos[chained]
+    if len(chains) <= _SMALL_MERGE:  # usually a handful
+        _merge_few_touching(st, sorted(chains.tolist()), key, a, b, t)
+    else:
+        _merge_many_touching(st, chains, key, a, b, t, new_keys=False)
 
 
 # ---- occurrences apart: one grouping of the neighbours gives the pairs lost and born -----------
