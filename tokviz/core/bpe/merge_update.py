@@ -68,7 +68,7 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
         _merge_many(st, pos, j, left, tl, key, a, b, t)
         return
     lb = np.flatnonzero(tl == b)
-    hit = lb[tok[prv[left[lb]]] == a]
+    hit = lb[tok[prv[left[lb]]] == a] if len(lb) else lb
     if not len(hit):
         _merge_many(st, pos, j, left, tl, key, a, b, t)
         return
