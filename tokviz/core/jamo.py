@@ -137,26 +137,38 @@ def decompose_words(joined: str, lens):
     """
     import numpy as np
 
+    lead, vowel, tail, width = _jamo_tables()
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    offset = codes - np.uint32(_S_BASE)  # below the syllables it wraps around to a large number
-    syllable = offset < _S_COUNT
-    s = offset[syllable]
-    if not len(s):
-        return codes, lens
-    lead, rest = np.divmod(s, np.uint32(_N_COUNT))
-    vowel, tail = np.divmod(rest, np.uint32(_T_COUNT))
-    tailed = tail != 0
-    width = syllable.astype(np.int8)  # each character's length once decomposed: 1, or 2-3 for a syllable
-    width[syllable] += tailed
-    width += 1
-    ends = np.cumsum(width, dtype=np.int64)
-    out = np.empty(int(ends[-1]), dtype=np.uint32)
-    first = ends - width
-    out[first] = codes
-    at = first[syllable]
-    out[at] = lead + np.uint32(_L_BASE)
-    out[at + 1] = vowel + np.uint32(_V_BASE)
-    out[at[tailed] + 2] = tail[tailed] + np.uint32(_T_BASE)
-    bounds = np.concatenate(([0], ends))
+    # a syllable's index, or _S_COUNT for any other character (below the syllables it wraps around)
+    index = np.minimum(codes - np.uint32(_S_BASE), np.uint32(_S_COUNT))
+    # three columns per character, the ones it does not fill marked by _NO_JAMO and dropped
+    cols = np.empty((len(codes), 3), dtype=np.uint32)
+    cols[:, 0] = np.where(index < _S_COUNT, lead[index], codes)
+    cols[:, 1] = vowel[index]
+    cols[:, 2] = tail[index]
+    flat = cols.ravel()
+    bounds = np.concatenate(([0], np.cumsum(width[index])))
     word_ends = np.cumsum(lens)
-    return out, bounds[word_ends] - bounds[word_ends - lens]
+    return flat[flat != _NO_JAMO], bounds[word_ends] - bounds[word_ends - lens]
+
+
+_NO_JAMO = 0xFFFFFFFF  # not a code point
+_TABLES: tuple = ()
+
+
+def _jamo_tables():
+    """Per syllable index (and a last row for every other character): its lead, vowel and tail
+    jamo (_NO_JAMO where it has none) and how many jamo it has."""
+    global _TABLES
+    if not _TABLES:
+        import numpy as np
+
+        index = np.arange(_S_COUNT + 1)
+        lead = (_L_BASE + index // _N_COUNT).astype(np.uint32)
+        vowel = (_V_BASE + index % _N_COUNT // _T_COUNT).astype(np.uint32)
+        tail = np.where(index % _T_COUNT, _T_BASE + index % _T_COUNT, _NO_JAMO).astype(np.uint32)
+        width = 2 + (index % _T_COUNT != 0)
+        vowel[-1] = tail[-1] = _NO_JAMO
+        width[-1] = 1
+        _TABLES = (lead, vowel, tail, width)
+    return _TABLES
