@@ -6,19 +6,28 @@ two or three jamo (letters too) and no pattern cuts a run of letters differently
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core.bpe.conftest import korean_text
 from tokviz.core.bpe.corpus import line_pieces
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.bpe.trainer_process import ProcessTrainer
 from tokviz.core.jamo import decompose, decompose_lines
 from tokviz.core.pretokenize import PATTERNS
+
+NSMC = Path(__file__).resolve().parents[2] / "data" / "nsmc_ko_600.txt"  # Korean movie reviews (CC0)
+
+
+def korean_text(lines: int = 600) -> str:
+    """The first ``lines`` reviews of the Korean test corpus, each with its newline."""
+    with NSMC.open(encoding="utf-8") as f:
+        return "".join(line for _, line in zip(range(lines), f, strict=False))
+
 
 CONFIGS = [TrainerConfig(mode="char", merges=400, min_frequency=2)] + [
     TrainerConfig(mode="byte", merges=400, min_frequency=2, pattern=p) for p in PATTERNS
