@@ -100,27 +100,17 @@ def decompose_counts(counts: dict[str, int]) -> Counter:
     A trainer counts the words of the text as given and decomposes only the distinct ones: far
     fewer characters than decomposing every occurrence. That gives the words of the decomposed text
     because every pre-split tokviz offers cuts syllables and their jamo alike (both are letters,
-    category Lo, and no pattern counts letters or matches one alone).
+    category Lo, and no pattern counts letters or matches one alone). The BPE indexer decomposes
+    code points instead (:func:`decompose_words`) unless some word holds jamo already.
 
     >>> decompose_counts({"갔다": 2, "ok": 1})
     Counter({'\u1100\u1161\u11bb\u1103\u1161': 2, 'ok': 1})
     >>> decompose_counts({"가": 2, "\u1100\u1161": 3})  # the same jamo either way
     Counter({'\u1100\u1161': 5})
     """
-    words = list(counts)
-    joined = "\0".join(words)
-    if joined.count("\0") == len(words) - 1:  # no word holds the separator
-        # one translate over all the words: a call per word costs as much again
-        decomposed = joined.translate(_DECOMPOSITION).split("\0")
-    else:
-        decomposed = [w.translate(_DECOMPOSITION) for w in words]
     out: Counter = Counter()
-    if _CONJOINING.search(joined) is None:
-        # no word held jamo already: decomposing is one-to-one on these words, nothing to sum
-        dict.update(out, zip(decomposed, counts.values(), strict=True))
-        return out
-    for word, count in zip(decomposed, counts.values(), strict=True):
-        out[word] += count
+    for word, count in counts.items():
+        out[word.translate(_DECOMPOSITION)] += count
     return out
 
 
