@@ -170,25 +170,27 @@ class MergeState:
         st.tok = np.empty(total + 1, dtype=np.int32)
         st.tok[:total] = flat
         st.tok[total] = -1
-        idx = np.arange(total + 1, dtype=np.int32)
         ends = np.cumsum(lens)
         starts = ends - lens
-        nxt = idx + 1
+        nxt = np.arange(1, total + 2, dtype=np.int32)
         nxt[ends - 1] = sentinel
         nxt[sentinel] = sentinel
-        prv = idx - 1
+        prv = np.arange(-1, total, dtype=np.int32)
         prv[starts] = sentinel
         prv[sentinel] = sentinel
         st.nxt, st.prv = nxt, prv
         st.mark = np.zeros(total + 1, dtype=bool)  # scratch flags for O(k) de-duplication
-        st.weight = np.empty(total + 1, dtype=np.float64)
-        st.weight[:total] = np.repeat(counts.astype(np.float64), lens)
-        st.weight[total] = 0
+        # each word's count on each of its slots; a last word of one slot and count 0 is the sentinel
+        st.weight = np.repeat(np.append(counts, 0).astype(np.float64), np.append(lens, 1))
         st.views = (memoryview(st.tok), memoryview(nxt), memoryview(prv), memoryview(st.weight))
         if stop():
             return None
-        # every adjacent pair inside a word, weighted by the word's count, grouped by one stable sort
-        left = np.flatnonzero(nxt[:total] != sentinel).astype(np.int32)
+        # every adjacent pair inside a word (every slot but the words' last), weighted by the word's
+        # count, grouped by one stable sort
+        inner = np.ones(total, dtype=bool)
+        inner[ends - 1] = False
+        # their slot numbers as int32 without an int64 copy: inside a word, slot i is prv[i + 1]
+        left = prv[1:][inner]
         if len(left):
             ukeys, st._starts, st._pair_slots, pcounts = st._group_pairs(flat, left)
             st._keys = ukeys
