@@ -42,6 +42,7 @@ from tokviz.core.jamo import decompose_counts, decompose_words, has_jamo
 __all__ = ["ByteMergeState", "CharMergeState", "MergeState", "merge_state", "pair_of"]
 
 _DENSE_SYMBOLS = 2048  # char mode: up to this many symbols, pairs are grouped through a table of all pairs
+_GROUP_CHUNK = 1 << 20  # slots grouped at a time (see MergeState._group_numbered)
 
 
 class MergeState:
@@ -226,14 +227,27 @@ class MergeState:
 
     def _group_numbered(self, number, left, occupied, present):
         """:meth:`_group_pairs` for pairs numbered in 16 bits (``number`` per slot of ``left``, how
-        many of each in ``occupied``, the numbers in use in ``present``): a single radix pass groups
-        them, and the counts come from a bincount in slot order (no gather in pair order)."""
+        many of each in ``occupied``, the numbers in use in ``present``): a radix pass groups them,
+        and the counts come from a bincount in slot order (no gather in pair order). Done in chunks
+        of slots, each placed after the slots of the chunks before: sorting all at once made an
+        int64 copy of every slot, whose page faults took longer than the sort."""
         import numpy as np
 
-        order = np.argsort(number, kind="stable")
-        pcounts = np.bincount(number, weights=self.weight[left], minlength=len(occupied))[present]
+        size = len(occupied)
+        cursor = np.cumsum(occupied) - occupied  # where each number's next slot goes
+        slots = np.empty(len(left), dtype=left.dtype)
+        sums = np.zeros(size)
+        for lo in range(0, len(left), _GROUP_CHUNK):
+            part, part_slots = number[lo: lo + _GROUP_CHUNK], left[lo: lo + _GROUP_CHUNK]
+            order = np.argsort(part, kind="stable")
+            sorted_part = part[order]
+            here = np.bincount(part, minlength=size)
+            rank = np.arange(len(part)) - (np.cumsum(here) - here)[sorted_part]  # within its number
+            slots[cursor[sorted_part] + rank] = part_slots[order]
+            cursor += here
+            sums += np.bincount(part, weights=self.weight[part_slots], minlength=size)
         starts = np.concatenate(([0], np.cumsum(occupied[present])))
-        return starts, left[order], pcounts.astype(np.int64)
+        return starts, slots, sums[present].astype(np.int64)
 
     def _initial_keys(self, flat, left):
         """Sort keys of the pairs at slots ``left`` (see :meth:`_pair_keys`)."""
