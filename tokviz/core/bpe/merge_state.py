@@ -251,7 +251,7 @@ class MergeState:
 
     def _initial_keys(self, flat, left):
         """Sort keys of the pairs at slots ``left`` (see :meth:`_pair_keys`)."""
-        return (flat[left] << SHIFT) | flat[left + 1]
+        return (flat[left] << SHIFT) | flat[1:][left]  # flat[1:][left] is flat[left + 1], without left + 1
 
     def _pair_keys(self, keys):
         """Pair keys (``left << 24 | right``) from the sorted keys of :meth:`_initial_keys`."""
@@ -283,10 +283,11 @@ class ByteMergeState(MergeState):
             data = joined.encode("utf-8")
         else:  # the words exist only as code points: their UTF-8 lengths from the code points'
             data = codes.tobytes().decode("utf-32-le").encode("utf-8")
-            width = 1 + (codes >= 0x80).astype(np.int64) + (codes >= 0x800) + (codes >= 0x10000)
-            bounds = np.concatenate(([0], np.cumsum(width)))
-            ends = np.cumsum(char_lens)
-            lens = bounds[ends] - bounds[ends - char_lens]
+            width = (codes >= 0x80).astype(np.uint8)
+            width += codes >= 0x800
+            width += codes >= 0x10000
+            width += 1
+            lens = np.add.reduceat(width, np.cumsum(char_lens) - char_lens, dtype=np.int64)  # no word is empty
         flat = np.frombuffer(data, dtype=np.uint8).astype(np.uint16)
         self.tok_bytes = [bytes([i]) for i in range(256)]
         self.names = [display_bytes(x) for x in self.tok_bytes]
@@ -304,9 +305,10 @@ class ByteMergeState(MergeState):
         return self._pair_keys(present.astype(np.int64)), starts, slots, pcounts
 
     def _initial_keys(self, flat, left):
-        import numpy as np
-
-        return ((flat[left] << 8) | flat[left + 1]).astype(np.uint16)  # 16-bit keys: numpy sorts by radix
+        keys = flat[left]  # 16-bit keys (flat holds bytes as uint16): numpy sorts them by radix
+        keys <<= 8
+        keys |= flat[1:][left]
+        return keys
 
     def _pair_keys(self, keys):
         return ((keys >> 8) << SHIFT) | (keys & 0xFF)
