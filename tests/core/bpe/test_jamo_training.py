@@ -43,7 +43,7 @@ ALPHABET = list("가갔힣한글것했다ㅋㅠ aZsdtǅʰé0123'!?.\t\n\r\u00a0\
 ]
 # whole words too, some spelled both ways (가 and ᄀ ᅡ), so that words meet once decomposed
 WORDS = ["가", "\u1100\u1161", "갔다", "\u1100\u1161\u11bb다", "각", "\u1100\u1161\u11a8", "ok", "OK's", "ㅋㅋ",
-         "😀👍\U0001f3fd", "123456", " ", " ", "\n", "!", "'"]
+         "😀👍\U0001f3fd", "123456", " ", "\n", "!", "'"]
 mixed_text = st.one_of(st.text(alphabet=st.sampled_from(ALPHABET), max_size=80),
                        st.lists(st.sampled_from(WORDS), max_size=30).map("".join))
 
@@ -75,8 +75,7 @@ def test_korean_reviews_train_the_same_merges(config):
 
 @pytest.mark.parametrize("config", CONFIGS[:3], ids=IDS[:3])
 def test_one_block_and_line_parts_train_the_same_merges(config):
-    # a reader's blocks hold many lines; a very long line comes in parts cut anywhere (even
-    # between the jamo of one syllable, once decomposed)
+    # a reader's blocks hold many lines; a very long line comes in parts cut anywhere, inside words too
     text = korean_text(200)
     assert_same_as_decomposing_first(config, [text])
     assert_same_as_decomposing_first(config, list(line_pieces(text.replace("\n", " "), 997)))
