@@ -10,7 +10,7 @@
 - WordPiece and jamo BPE: time against tokviz's own char BPE with the same number of new tokens
   (the issue's "within 1.5x of the BPE trainer"), and WordPiece against HF tokenizers' WordPieceTrainer
   (which trains BPE's frequency rule, not the likelihood score: a speed reference only). Jamo BPE's
-  time includes decomposing the corpus. With ``--repeat N`` the three tokviz trainers run N times,
+  time includes decomposing the Hangul. With ``--repeat N`` the three tokviz trainers run N times,
   interleaved, and the median ratio is printed (the machine is shared: one run's ratio is noisy).
 - ``--long-word CHARS``: WordPiece on one word of that many Hangul characters (no spaces), merges per
   second (a merge must cost the pair's occurrences, not the word's length).
@@ -66,14 +66,13 @@ def tokens_per_char(encode, lines) -> float:
 
 
 def bpe_time(lines, merges, jamo=False):
-    """Seconds to train char BPE with ``merges`` merges; with ``jamo`` the corpus is decomposed into
-    jamo first, as ``tokviz train --jamo`` does, and that is timed too."""
+    """Seconds to train char BPE with ``merges`` merges; with ``jamo`` on Hangul decomposed into jamo,
+    as ``tokviz train --jamo`` does (the trainer decomposes the words it counted: timed too)."""
     from tokviz.core.bpe.events import TrainerConfig
     from tokviz.core.bpe.trainer import BPETrainer
-    from tokviz.core.jamo import decompose_lines
 
-    trainer = BPETrainer(TrainerConfig(mode="char", merges=merges, min_frequency=2))
-    _, seconds = _timed(lambda: [None for _ in trainer.run(decompose_lines(lines) if jamo else lines)])
+    trainer = BPETrainer(TrainerConfig(mode="char", merges=merges, min_frequency=2, jamo=jamo))
+    _, seconds = _timed(lambda: [None for _ in trainer.run(lines)])
     return seconds
 
 

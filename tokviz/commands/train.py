@@ -172,7 +172,7 @@ def _make_trainer(args):
             raise TokvizError(f"a byte-mode vocabulary holds the 256 bytes and {len(set(specials))} specials: "
                               f"--vocab-size must be at least {256 + len(set(specials))}")
     config = TrainerConfig(mode=args.mode, merges=merges, min_frequency=args.min_frequency, pattern=args.pattern,
-                           keep=args.keep, special_tokens=specials)
+                           keep=args.keep, jamo=args.jamo, special_tokens=specials)
     return BPETrainer(config)
 
 
@@ -207,7 +207,7 @@ def run(args) -> int:
     _check_exports(args)
     trainer = _make_trainer(args)
     lines = read_corpus_blocks(args.corpus, errors=args.errors)
-    if args.jamo:
+    if args.jamo and args.algorithm != "bpe":  # the BPE trainer decomposes the distinct words it counts
         lines = decompose_lines(lines)
     total = corpus_size(args.corpus)
     bar = _ProgressBar(sys.stderr, not args.quiet)

@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _S_BASE, _L_BASE, _V_BASE, _T_BASE = 0xAC00, 0x1100, 0x1161, 0x11A7
 _L_COUNT, _V_COUNT, _T_COUNT = 19, 21, 28
@@ -30,6 +31,7 @@ _N_COUNT = _V_COUNT * _T_COUNT
 _S_COUNT = _L_COUNT * _N_COUNT
 
 _SYLLABLE = re.compile("[\uac00-\ud7a3]")
+_CONJOINING = re.compile("[\u1100-\u11ff]")
 # a leading consonant and a vowel of the modern set, then an optional modern trailing consonant
 _LVT = re.compile("([\u1100-\u1112])([\u1161-\u1175])([\u11a8-\u11c2]?)")
 
@@ -78,9 +80,85 @@ def has_syllables(text: str) -> bool:
     return _SYLLABLE.search(text) is not None
 
 
+def has_jamo(text: str) -> bool:
+    """Whether ``text`` holds any conjoining jamo (U+1100..U+11FF), such as decomposed text does."""
+    return _CONJOINING.search(text) is not None
+
+
 def decompose_lines(lines):
     """Each line (or block) of a corpus decomposed, lazily (the trainers stream their corpus); a
     :class:`~tokviz.core.bpe.corpus.LinePart` stays a LinePart, so a long line still continues."""
     for line in lines:
         out = decompose(line)
         yield out if type(line) is str else type(line)(out)
+
+
+def decompose_counts(counts: dict[str, int]) -> Counter:
+    """The counts of the decomposed words: each distinct word of ``counts`` decomposed once, the
+    counts of words that decompose alike (가 typed as a syllable and as jamo) summed.
+
+    A trainer counts the words of the text as given and decomposes only the distinct ones: far
+    fewer characters than decomposing every occurrence. That gives the words of the decomposed text
+    because every pre-split tokviz offers cuts syllables and their jamo alike (both are letters,
+    category Lo, and no pattern counts letters or matches one alone). The BPE indexer decomposes
+    code points instead (:func:`decompose_words`) unless some word holds jamo already.
+
+    >>> decompose_counts({"갔다": 2, "ok": 1})
+    Counter({'\u1100\u1161\u11bb\u1103\u1161': 2, 'ok': 1})
+    >>> decompose_counts({"가": 2, "\u1100\u1161": 3})  # the same jamo either way
+    Counter({'\u1100\u1161': 5})
+    """
+    out: Counter = Counter()
+    for word, count in counts.items():
+        out[word.translate(_DECOMPOSITION)] += count
+    return out
+
+
+def decompose_words(joined: str, lens):
+    """Words laid end to end (``joined``) with their lengths (``lens``, a numpy int array), decomposed:
+    the code points of the decomposed words end to end (uint32) and their new lengths. The same as
+    decomposing each word, in a few array passes (``str.translate`` looks up every character in a
+    dict, and splitting its result makes a string per word).
+
+    >>> import numpy as np
+    >>> codes, lens = decompose_words("갔다ok", np.array([2, 2]))
+    >>> codes.tobytes().decode("utf-32-le") == decompose("갔다ok"), lens.tolist()
+    (True, [5, 2])
+    """
+    import numpy as np
+
+    lead, vowel, tail, width = _jamo_tables()
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    # a syllable's index, or _S_COUNT for any other character (below the syllables it wraps around)
+    index = np.minimum(codes - np.uint32(_S_BASE), np.uint32(_S_COUNT))
+    # three columns per character, the ones it does not fill marked by _NO_JAMO and dropped
+    cols = np.empty((len(codes), 3), dtype=np.uint32)
+    cols[:, 0] = np.where(index < _S_COUNT, lead[index], codes)
+    cols[:, 1] = vowel[index]
+    cols[:, 2] = tail[index]
+    flat = cols.ravel()
+    bounds = np.concatenate(([0], np.cumsum(width[index])))
+    word_ends = np.cumsum(lens)
+    return flat[flat != _NO_JAMO], bounds[word_ends] - bounds[word_ends - lens]
+
+
+_NO_JAMO = 0xFFFFFFFF  # not a code point
+_TABLES: tuple = ()
+
+
+def _jamo_tables():
+    """Per syllable index (and a last row for every other character): its lead, vowel and tail
+    jamo (_NO_JAMO where it has none) and how many jamo it has."""
+    global _TABLES
+    if not _TABLES:
+        import numpy as np
+
+        index = np.arange(_S_COUNT + 1)
+        lead = (_L_BASE + index // _N_COUNT).astype(np.uint32)
+        vowel = (_V_BASE + index % _N_COUNT // _T_COUNT).astype(np.uint32)
+        tail = np.where(index % _T_COUNT, _T_BASE + index % _T_COUNT, _NO_JAMO).astype(np.uint32)
+        width = 2 + (index % _T_COUNT != 0)
+        vowel[-1] = tail[-1] = _NO_JAMO
+        width[-1] = 1
+        _TABLES = (lead, vowel, tail, width)
+    return _TABLES

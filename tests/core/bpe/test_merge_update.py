@@ -83,3 +83,20 @@ def test_touching_occurrences_equal_the_references(route, text, monkeypatch):
     ref_char = [tuple(line.split(" ")) for line in out.getvalue().splitlines()[1:]]
     got_char = steps(text, mode="char", merges=20, min_frequency=1)
     assert [(s.left_piece, s.right_piece) for s in got_char] == ref_char
+
+
+@pytest.mark.parametrize("mode", ["byte", "char"])
+def test_a_merge_whose_occurrences_partly_touch(mode, monkeypatch):
+    # merging (a, b): the chain in "xababr" is merged apart from the other occurrences (49 words
+    # "abcd" .. "abii"), and both parts make the pair (x, ab) once - below min_frequency 2 for each
+    # part alone, enough together. Merging (x, ab) later must find both ("xabq" too).
+    words = [f"ab{c}{d}" for c in "cdefghi" for d in "cdefghi"]
+    text = " ".join(words * 2) + " xabq xababr\n"
+    runs = {}
+    for route, small in {**ROUTES, "mixed": 48}.items():  # mixed: the chain alone in plain Python
+        monkeypatch.setattr(merge_update, "_SMALL_MERGE", small)
+        runs[route] = [(s.new_piece, s.count, s.corpus_tokens)
+                       for s in steps(text, mode=mode, pattern="whitespace", merges=400, min_frequency=2)]
+    assert runs["numpy"] == runs["python"] == runs["mixed"]
+    assert runs["numpy"][0][:2] == ("ab", 101)
+    assert ("xab", 2) in [step[:2] for step in runs["numpy"]]

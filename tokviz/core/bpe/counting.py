@@ -25,6 +25,7 @@ from tokviz.core.bpe.corpus import LinePart, line_pieces
 from tokviz.core.bpe.events import Progress, TrainerConfig
 from tokviz.core.bpe.model import HANGUL_DROP, pattern_regex
 from tokviz.core.errors import CorpusError
+from tokviz.core.jamo import decompose_lines
 
 # Pre-split and count the corpus in ~64K-character chunks: regex's findall and Counter.update hold
 # the GIL for a whole chunk, and 1M-character chunks stalled the GUI thread for 100-500 ms while
@@ -37,8 +38,13 @@ _HELPER_TAIL_BYTES = 2 << 20
 def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, cancelled: Callable[[], bool],
                  total_bytes: int | None) -> Iterator[Progress | None]:
     """Fill ``counts`` with unique words (char mode) or pre-split pieces (byte mode) of ``lines``.
-    Yields throttled Progress, and None when cancelled (then stops)."""
+    Yields throttled Progress, and None when cancelled (then stops).
+
+    With ``cfg.jamo`` the words are counted as given (the trainer decomposes the distinct ones),
+    except with a ``keep`` filter: it drops conjoining jamo, so the text is decomposed before it."""
     hangul = cfg.keep == "hangul"
+    if cfg.jamo and cfg.keep is not None:
+        lines = decompose_lines(lines)
     if cfg.mode == "char":
 
         def count_chunk(text: str, final: bool) -> str:

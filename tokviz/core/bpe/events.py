@@ -19,7 +19,10 @@ class TrainerConfig:
     ``mode="char"``: words split on whitespace, ``</w>`` glued to the last character (subword-nmt
     since v0.2); ``mode="byte"``: UTF-8 bytes (256 base tokens) after the regex pre-split ``pattern``
     (a name from ``tokviz.core.pretokenize.PATTERNS``). ``keep`` filters characters before counting
-    (the ``"hangul"`` preset keeps only Hangul and spaces).
+    (the ``"hangul"`` preset keeps only Hangul and spaces). ``jamo=True`` trains on Hangul syllables
+    decomposed into conjoining jamo (NFD, :mod:`tokviz.core.jamo`): the lines are given as they are
+    and the trainer decomposes the distinct words it counted, which gives the words of the
+    decomposed text at a fraction of the cost of decomposing every line.
     """
 
     mode: Mode = "byte"
@@ -27,6 +30,7 @@ class TrainerConfig:
     min_frequency: int = 2
     pattern: str = "gpt4"
     keep: str | None = None  # None | "hangul"
+    jamo: bool = False
     special_tokens: tuple[str, ...] = ()
 
 

@@ -37,8 +37,12 @@ from tokviz.core.bpe.merge_update import merge_pair
 from tokviz.core.bpe.model import END_OF_WORD, display_bytes
 from tokviz.core.bpe.pair_heap import KEY_BITS, MASK, MAXC, SHIFT, TieBucket, pair_of, pop_best
 from tokviz.core.errors import CorpusError
+from tokviz.core.jamo import decompose_counts, decompose_words, has_jamo
 
 __all__ = ["ByteMergeState", "CharMergeState", "MergeState", "merge_state", "pair_of"]
+
+_DENSE_SYMBOLS = 2048  # char mode: up to this many symbols, pairs are grouped through a table of all pairs
+_GROUP_CHUNK = 1 << 20  # slots grouped at a time (see MergeState._group_numbered)
 
 
 class MergeState:
@@ -53,6 +57,7 @@ class MergeState:
     """
 
     fresh_keys = False
+    made_new = True  # the last new_token made a token that did not exist before
 
     def __init__(self):
         self.pair_counts: dict[int, int] = {}
@@ -110,9 +115,10 @@ class MergeState:
         return next(k for k, c in self.pair_counts.items() if c == best), best
 
     # ---- what the two modes do differently --------------------------------------------------
-    def _symbols(self, words, joined: str, char_lens):
+    def _symbols(self, words, joined: str, char_lens, codes):
         """The base symbols of ``words`` (``joined`` is them all in one string, ``char_lens`` their
-        lengths): (flat ids, symbols per word); sets names and bytes."""
+        lengths): (flat ids, symbols per word); sets names and bytes. ``codes``, when not None, are
+        the code points of the words to index instead (decomposed into jamo), ``char_lens`` theirs."""
         raise NotImplementedError
 
     def select(self) -> tuple[int, int]:
@@ -125,11 +131,12 @@ class MergeState:
 
     @classmethod
     def build(cls, word_counts: Counter, floor: int = 1,
-              cancelled: Callable[[], bool] | None = None) -> MergeState | None:
+              cancelled: Callable[[], bool] | None = None, jamo: bool = False) -> MergeState | None:
         """Index ``word_counts`` (unique word -> count): slots, pair counts, the pair index, the heap.
         Pairs counted fewer than ``floor`` times (the trainer's min_frequency) get no heap entry.
         ``cancelled`` is polled between the steps (each well under 0.5 s on a 100 MB corpus); None
-        is returned when it says so."""
+        is returned when it says so. With ``jamo`` the words are indexed with their Hangul syllables
+        decomposed into conjoining jamo (:mod:`tokviz.core.jamo`)."""
         import numpy as np
 
         stop = cancelled or (lambda: False)
@@ -140,11 +147,18 @@ class MergeState:
         counts = np.fromiter(word_counts.values(), dtype=np.int64, count=n)
         joined = "".join(word_counts)
         char_lens = np.fromiter(map(len, word_counts), dtype=np.int64, count=n)
+        codes = None
+        if jamo:
+            if has_jamo(joined):  # words typed with jamo may meet others once decomposed: sum them
+                return cls.build(decompose_counts(word_counts), floor, cancelled) if not stop() else None
+            # decomposed as code points, never as strings: a string and a dict entry per word cost
+            # more than all the rest of jamo BPE's indexing
+            codes, char_lens = decompose_words(joined, char_lens)
         st.corpus_chars = int((char_lens * counts).sum())
         if stop():
             return None
-        flat, lens = st._symbols(word_counts, joined, char_lens)
-        del joined
+        flat, lens = st._symbols(word_counts, joined, char_lens, codes)
+        del joined, codes
         if stop():
             return None
         if len(flat) and int(flat.max()) >= MASK:
@@ -157,38 +171,30 @@ class MergeState:
         st.tok = np.empty(total + 1, dtype=np.int32)
         st.tok[:total] = flat
         st.tok[total] = -1
-        idx = np.arange(total + 1, dtype=np.int32)
         ends = np.cumsum(lens)
         starts = ends - lens
-        nxt = idx + 1
+        nxt = np.arange(1, total + 2, dtype=np.int32)
         nxt[ends - 1] = sentinel
         nxt[sentinel] = sentinel
-        prv = idx - 1
+        prv = np.arange(-1, total, dtype=np.int32)
         prv[starts] = sentinel
         prv[sentinel] = sentinel
         st.nxt, st.prv = nxt, prv
         st.mark = np.zeros(total + 1, dtype=bool)  # scratch flags for O(k) de-duplication
-        st.weight = np.empty(total + 1, dtype=np.float64)
-        st.weight[:total] = np.repeat(counts.astype(np.float64), lens)
-        st.weight[total] = 0
+        # each word's count on each of its slots; a last word of one slot and count 0 is the sentinel
+        st.weight = np.repeat(np.append(counts, 0).astype(np.float64), np.append(lens, 1))
         st.views = (memoryview(st.tok), memoryview(nxt), memoryview(prv), memoryview(st.weight))
         if stop():
             return None
-        # every adjacent pair inside a word, weighted by the word's count, grouped by one stable sort
-        left = np.flatnonzero(nxt[:total] != sentinel).astype(np.int32)
+        # every adjacent pair inside a word (every slot but the words' last), weighted by the word's
+        # count, grouped by one stable sort
+        inner = np.ones(total, dtype=bool)
+        inner[ends - 1] = False
+        # their slot numbers as int32 without an int64 copy: inside a word, slot i is prv[i + 1]
+        left = prv[1:][inner]
         if len(left):
-            small = st._initial_keys(flat, left)
-            order = st._pair_order(flat, left, small)
-            sk = small[order]
-            del small
-            if stop():
-                return None
-            group = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
-            ukeys = st._pair_keys(sk[group].astype(np.int64))
-            st._pair_slots = left[order]
-            st._starts = np.concatenate((group, [len(sk)]))
+            ukeys, st._starts, st._pair_slots, pcounts = st._group_pairs(flat, left)
             st._keys = ukeys
-            pcounts = np.add.reduceat(st.weight[st._pair_slots], group).astype(np.int64)
             klist = ukeys.tolist()
             clist = pcounts.tolist()
             if stop():
@@ -204,9 +210,48 @@ class MergeState:
             st._pair_slots = np.zeros(0, dtype=np.int32)
         return st
 
+    def _group_pairs(self, flat, left):
+        """The pairs at slots ``left`` grouped by one stable sort: (pair keys, ascending; where each
+        one's slots start, and the end; the slots, pair by pair; the weighted count of each pair)."""
+        import numpy as np
+
+        small = self._initial_keys(flat, left)
+        order = self._pair_order(flat, left, small)
+        sk = small[order]
+        del small
+        group = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
+        ukeys = self._pair_keys(sk[group].astype(np.int64))
+        slots = left[order]
+        pcounts = np.add.reduceat(self.weight[slots], group).astype(np.int64)
+        return ukeys, np.concatenate((group, [len(sk)])), slots, pcounts
+
+    def _group_numbered(self, number, left, occupied, present):
+        """:meth:`_group_pairs` for pairs numbered in 16 bits (``number`` per slot of ``left``, how
+        many of each in ``occupied``, the numbers in use in ``present``): a radix pass groups them,
+        and the counts come from a bincount in slot order (no gather in pair order). Done in chunks
+        of slots, each placed after the slots of the chunks before: sorting all at once made an
+        int64 copy of every slot, whose page faults took longer than the sort."""
+        import numpy as np
+
+        size = len(occupied)
+        cursor = np.cumsum(occupied) - occupied  # where each number's next slot goes
+        slots = np.empty(len(left), dtype=left.dtype)
+        sums = np.zeros(size)
+        for lo in range(0, len(left), _GROUP_CHUNK):
+            part, part_slots = number[lo: lo + _GROUP_CHUNK], left[lo: lo + _GROUP_CHUNK]
+            order = np.argsort(part, kind="stable")
+            sorted_part = part[order]
+            here = np.bincount(part, minlength=size)
+            rank = np.arange(len(part)) - (np.cumsum(here) - here)[sorted_part]  # within its number
+            slots[cursor[sorted_part] + rank] = part_slots[order]
+            cursor += here
+            sums += np.bincount(part, weights=self.weight[part_slots], minlength=size)
+        starts = np.concatenate(([0], np.cumsum(occupied[present])))
+        return starts, slots, sums[present].astype(np.int64)
+
     def _initial_keys(self, flat, left):
         """Sort keys of the pairs at slots ``left`` (see :meth:`_pair_keys`)."""
-        return (flat[left] << SHIFT) | flat[left + 1]
+        return (flat[left] << SHIFT) | flat[1:][left]  # flat[1:][left] is flat[left + 1], without left + 1
 
     def _pair_keys(self, keys):
         """Pair keys (``left << 24 | right``) from the sorted keys of :meth:`_initial_keys`."""
@@ -229,21 +274,41 @@ class ByteMergeState(MergeState):
 
     fresh_keys = True  # every pair made holds the brand-new token: its key never existed before
 
-    def _symbols(self, words, joined: str, char_lens):
+    def _symbols(self, words, joined: str, char_lens, codes):
         import numpy as np
 
-        # UTF-8 length of every word: encoding each one is cheaper than per-character arithmetic
-        lens = np.fromiter(map(len, map(str.encode, words)), dtype=np.int64, count=len(char_lens))
-        flat = np.frombuffer(joined.encode("utf-8"), dtype=np.uint8).astype(np.uint16)
+        if codes is None:
+            # UTF-8 length of every word: encoding each one is cheaper than per-character arithmetic
+            lens = np.fromiter(map(len, map(str.encode, words)), dtype=np.int64, count=len(char_lens))
+            data = joined.encode("utf-8")
+        else:  # the words exist only as code points: their UTF-8 lengths from the code points'
+            data = codes.tobytes().decode("utf-32-le").encode("utf-8")
+            width = (codes >= 0x80).astype(np.uint8)
+            width += codes >= 0x800
+            width += codes >= 0x10000
+            width += 1
+            lens = np.add.reduceat(width, np.cumsum(char_lens) - char_lens, dtype=np.int64)  # no word is empty
+        flat = np.frombuffer(data, dtype=np.uint8).astype(np.uint16)
         self.tok_bytes = [bytes([i]) for i in range(256)]
         self.names = [display_bytes(x) for x in self.tok_bytes]
         self.next_id = 256
         return flat, lens
 
-    def _initial_keys(self, flat, left):
+    def _group_pairs(self, flat, left):
+        """A byte pair is its own 16-bit number (:meth:`_group_numbered`)."""
         import numpy as np
 
-        return ((flat[left] << 8) | flat[left + 1]).astype(np.uint16)  # 16-bit keys: numpy sorts by radix
+        number = self._initial_keys(flat, left)
+        occupied = np.bincount(number, minlength=1 << 16)
+        present = np.flatnonzero(occupied)
+        starts, slots, pcounts = self._group_numbered(number, left, occupied, present)
+        return self._pair_keys(present.astype(np.int64)), starts, slots, pcounts
+
+    def _initial_keys(self, flat, left):
+        keys = flat[left]  # 16-bit keys (flat holds bytes as uint16): numpy sorts them by radix
+        keys <<= 8
+        keys |= flat[1:][left]
+        return keys
 
     def _pair_keys(self, keys):
         return ((keys >> 8) << SHIFT) | (keys & 0xFF)
@@ -269,29 +334,56 @@ class CharMergeState(MergeState):
         super().__init__()
         self._ties = TieBucket()
 
-    def _symbols(self, words, joined: str, char_lens):
+    def _symbols(self, words, joined: str, char_lens, codes):
         import numpy as np
 
-        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        if codes is None:
+            codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
         lens = char_lens
-        ends = np.cumsum(lens) - 1
-        final = np.zeros(len(codes), dtype=np.int64)
-        final[ends] = 1
+        tagged = codes.astype(np.int64)
         # a word-final character is its own symbol ("x</w>"): tag it above the Unicode range
-        tagged = codes + (final << 21)
-        uniq = np.unique(tagged)
+        tagged[np.cumsum(lens) - 1] += 1 << 21
+        # the distinct symbols, and below every slot's id, through a table over all 2**22 tagged code
+        # points: sorting the slots and a binary search per slot took ~10x as long
+        present = np.zeros(1 << 22, dtype=bool)
+        present[tagged] = True
+        uniq = np.flatnonzero(present)
         symbols = [chr(u & 0x1FFFFF) + (END_OF_WORD if u >> 21 else "") for u in uniq.tolist()]
         order = sorted(range(len(symbols)), key=symbols.__getitem__)
         # ids by sorted symbol string after <unk> = 0: deterministic, independent of corpus order
         id_of_uniq = np.empty(len(symbols), dtype=np.int64)
         id_of_uniq[np.array(order, dtype=np.int64)] = np.arange(1, len(symbols) + 1)
-        flat = id_of_uniq[np.searchsorted(uniq, tagged)]
+        table = np.empty(1 << 22, dtype=np.int64)
+        table[uniq] = id_of_uniq
+        flat = table[tagged]
         self.base = [symbols[i] for i in order]
         self.names = ["<unk>"] + self.base
         self.tok_bytes = [b""] + [x.removesuffix(END_OF_WORD).encode("utf-8") for x in self.base]
         self.id_of_piece = {x: i for i, x in enumerate(self.names)}
         self.next_id = len(self.names)
         return flat, lens
+
+    def _group_pairs(self, flat, left):
+        """With few symbols (jamo: under a thousand), pairs are numbered densely in 16 bits through a
+        table over every possible pair (:meth:`_group_numbered`): half the time of the general
+        two-pass sort."""
+        import numpy as np
+
+        n = self.next_id
+        if n > _DENSE_SYMBOLS:
+            return super()._group_pairs(flat, left)
+        code = flat[left] * n + flat[left + 1]
+        occupied = np.bincount(code, minlength=n * n)
+        present = np.flatnonzero(occupied)
+        if len(present) > 0x10000:
+            return super()._group_pairs(flat, left)
+        number = np.zeros(n * n, dtype=np.uint16)
+        number[present] = np.arange(len(present))
+        pair_number = number[code]
+        del code
+        dense = np.arange(len(present))
+        starts, slots, pcounts = self._group_numbered(pair_number, left, occupied[present], dense)
+        return ((present // n) << SHIFT) | (present % n), starts, slots, pcounts
 
     def select(self) -> tuple[int, int]:
         k, c = self._ties.select(self.heap, self.pair_counts, self.names)
@@ -300,6 +392,7 @@ class CharMergeState(MergeState):
     def new_token(self, a: int, b: int) -> int:
         piece = self.names[a] + self.names[b]
         t = self.id_of_piece.get(piece)
+        self.made_new = t is None
         if t is None:  # a string made before keeps its id
             t = self.next_id
             self.next_id += 1
@@ -310,8 +403,9 @@ class CharMergeState(MergeState):
 
 
 def merge_state(mode: str, word_counts: Counter, floor: int = 1,
-                cancelled: Callable[[], bool] | None = None) -> MergeState | None:
+                cancelled: Callable[[], bool] | None = None, jamo: bool = False) -> MergeState | None:
     """The indexed merge state of ``word_counts`` for ``mode`` (``"byte"`` or ``"char"``); pairs
-    counted fewer than ``floor`` times are never offered as the next merge. None when
-    ``cancelled()`` turned True while indexing."""
-    return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor, cancelled)
+    counted fewer than ``floor`` times are never offered as the next merge. With ``jamo`` the words'
+    Hangul syllables are indexed as conjoining jamo. None when ``cancelled()`` turned True while
+    indexing."""
+    return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor, cancelled, jamo)

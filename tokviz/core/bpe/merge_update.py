@@ -17,7 +17,7 @@ numpy call costs microseconds of fixed overhead, reading a memoryview item ~30 n
 from __future__ import annotations
 
 import heapq
-from itertools import repeat
+from itertools import compress, repeat
 from operator import sub
 
 import numpy as np
@@ -57,22 +57,43 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
     # touching: an occurrence's left neighbour is another one's b. With a != b every (a, b) in the
     # words is listed in pos, so a left neighbour b preceded by a is one; (a, a) runs are checked
     # against the occurrences kept (only those merge)
-    if a != b:
-        lb = left[tl == b]
-        touching = len(lb) > 0 and bool((tok[prv[lb]] == a).any())
-    else:
-        mark = st.mark
+    mark = st.mark
+    if a == b:
         mark[j] = True
         touching = bool(mark[left].any())
         mark[j] = False
-    if touching:
-        _merge_many_touching(st, pos, key, a, b, t)
-    else:
+        if touching:
+            _merge_many_touching(st, pos, key, a, b, t)
+            return
         _merge_many(st, pos, j, left, tl, key, a, b, t)
+        return
+    lb = np.flatnonzero(tl == b)
+    hit = lb[tok[prv[left[lb]]] == a] if len(lb) else lb
+    if not len(hit):
+        _merge_many(st, pos, j, left, tl, key, a, b, t)
+        return
+    # Some occurrences touch ("a b a b"): only their chains take the general route. In jamo text
+    # most frequent pairs touch somewhere (하하하), yet hardly one occurrence in fifty does.
+    mark[pos[hit]] = True
+    mark[prv[left[hit]]] = True  # the occurrence on the left of each one that touches
+    chained = mark[pos]
+    mark[pos] = False
+    if 2 * len(hit) > len(pos):
+        _merge_many_touching(st, pos, key, a, b, t)
+        return
+    apart = ~chained
+    _merge_many(st, pos[apart], j[apart], left[apart], tl[apart], key, a, b, t, more=True)
+    # the chains' neighbours are no occurrence of the rest, so merging them second reads nothing the
+    # first part wrote; the pairs they make may have just been made by it: their counts are added
+    chains = pos[chained]
+    if len(chains) <= _SMALL_MERGE:  # usually a handful
+        _merge_few_touching(st, sorted(chains.tolist()), key, a, b, t)
+    else:
+        _merge_many_touching(st, chains, key, a, b, t, new_keys=False)
 
 
 # ---- occurrences apart: one grouping of the neighbours gives the pairs lost and born -----------
-def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int) -> None:
+def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int, more: bool = False) -> None:
     tok, nxt, prv = st.tok, st.nxt, st.prv
     right = nxt[j]
     tr = tok[right]
@@ -112,31 +133,35 @@ def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int) -> None:
     # count just before its update, so both subtractions land
     pc.update(zip(lost, map(sub, map(pc.get, lost, repeat(0)), sums), strict=True))
     pc[key] = 0  # left-to-right merging leaves no occurrence behind
-    _add_groups(st, born, sums, slots[order], bounds)
+    _add_groups(st, born, sums, slots[order], bounds, more=more)
 
 
-def _add_groups(st, born: list[int], sums: list[int], sorted_slots, bounds: list[int]) -> None:
+def _add_groups(st, born: list[int], sums: list[int], sorted_slots, bounds: list[int], new_keys: bool = True,
+                more: bool = False) -> None:
     """Count the pairs just made: ``born[i]`` with weight ``sums[i]`` at the slots
-    ``sorted_slots[bounds[i]:bounds[i + 1]]``; heap entries and slot lists for the mergeable ones."""
+    ``sorted_slots[bounds[i]:bounds[i + 1]]``; heap entries and slot lists for the mergeable ones.
+    ``new_keys=False``: this merge may have made some of these pairs already (they are added to);
+    ``more``: it may still make more of them (so every pair keeps its slots)."""
     pc, heap, new_slots, floor = st.pair_counts, st.heap, st.new_slots, st.floor
-    if st.fresh_keys:  # byte mode: every key is new (it holds the brand-new token), and distinct
+    if new_keys and (st.fresh_keys or st.made_new):  # every key holds a brand-new token: new and distinct
         pc.update(zip(born, sums, strict=True))
+        begins, ends = bounds[:-1], bounds[1:]
+        if not st.fresh_keys or more:
+            # every pair keeps its slots in char mode (a string made again brings its pairs back) and
+            # when the merge makes more of them (a pair below the floor may still reach it)
+            new_slots.update(zip(born, zip(repeat(sorted_slots), begins, ends), strict=True))
         if floor > 1:
-            idx = [i for i, c in enumerate(sums) if c >= floor]
-            if not idx:
-                return
-            keys = [born[i] for i in idx]
-            counts = [sums[i] for i in idx]
-            begins = [bounds[i] for i in idx]
-            ends = [bounds[i + 1] for i in idx]
-        else:
-            keys, counts, begins, ends = born, sums, bounds[:-1], bounds[1:]
-        push_all(heap, counts, keys)
-        # a pair that can never be merged keeps no slots (its key is never made again)
-        new_slots.update(zip(keys, zip(repeat(sorted_slots), begins, ends), strict=False))
+            keep = list(map(floor.__le__, sums))
+            born, sums = list(compress(born, keep)), list(compress(sums, keep))
+            if st.fresh_keys:
+                begins, ends = compress(begins, keep), compress(ends, keep)
+        push_all(heap, sums, born)
+        if st.fresh_keys and not more:
+            # byte mode: a pair that can never be merged keeps no slots (its key is never made again)
+            new_slots.update(zip(born, zip(repeat(sorted_slots), begins, ends), strict=False))
         return
-    # char mode: a string made again adds to the count its pair already has (and a key may come
-    # from both sides when t is an old id), so one at a time
+    # a string made again (char mode), or pairs this merge made already: each adds to the count its
+    # pair has (and a key may come from both sides when t is an old id), so one at a time
     for i, k in enumerate(born):
         c = pc.get(k, 0) + sums[i]
         pc[k] = c
@@ -235,7 +260,7 @@ def _add_slots(new_slots: dict, k: int, slots: list) -> None:
 
 
 # ---- occurrences that touch ("a b a b", "a a a a"): each side looked at before and after -------
-def _merge_many_touching(st, pos, key: int, a: int, b: int, t: int) -> None:
+def _merge_many_touching(st, pos, key: int, a: int, b: int, t: int, new_keys: bool = True) -> None:
     tok, nxt, prv, weight, mark = st.tok, st.nxt, st.prv, st.weight, st.mark
     pc = st.pair_counts
     n_vocab = max(st.next_id, t + 1)
@@ -273,19 +298,19 @@ def _merge_many_touching(st, pos, key: int, a: int, b: int, t: int) -> None:
     if not len(keys):
         return
     slots = np.concatenate((lborn, rborn))
-    if st.fresh_keys and 2 * n_vocab <= 0x10000:
-        # byte mode: a left neighbour is never t (t is new and every t is an occurrence), so the
-        # other token (+ n_vocab on the right) tells the keys apart: 16-bit keys, sorted by radix
+    if (st.fresh_keys or st.made_new) and 2 * n_vocab <= 0x10000:
+        # a new t: a left neighbour is never t (every t is an occurrence, and those were left out),
+        # so the other token (+ n_vocab on the right) tells the keys apart: 16-bit keys, sorted by radix
         order = np.argsort(np.concatenate((xl, xr + n_vocab)).astype(np.uint16), kind="stable")
     else:
-        order = np.argsort(keys, kind="stable")  # char mode: (t, t) may come from both sides
+        order = np.argsort(keys, kind="stable")  # a string made again: (t, t) may come from both sides
     sk = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1])))
     sorted_slots = slots[order]
     sums = np.add.reduceat(weight[sorted_slots], starts).astype(np.int64).tolist()
     bounds = starts.tolist()
     bounds.append(len(sk))
-    _add_groups(st, sk[starts].tolist(), sums, sorted_slots, bounds)
+    _add_groups(st, sk[starts].tolist(), sums, sorted_slots, bounds, new_keys)
 
 
 def _merge_few_touching(st, pos: list[int], key: int, a: int, b: int, t: int) -> None:

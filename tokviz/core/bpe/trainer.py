@@ -118,7 +118,9 @@ class BPETrainer:
                     else "it is empty or only whitespace")
             raise CorpusError(f"The corpus has no words to train on: {what}.")
         yield Progress("indexing", 0, 1)
-        state = merge_state(self.config.mode, word_counts, self.config.min_frequency, cancelled)
+        # the distinct words are decomposed while indexing (with keep, counting decomposed the text)
+        jamo = self.config.jamo and not self.config.keep
+        state = merge_state(self.config.mode, word_counts, self.config.min_frequency, cancelled, jamo)
         del word_counts
         if state is None:
             self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
@@ -202,6 +204,8 @@ def trained_model(
         "finished": finished.reason if finished else None,
         **stats,
     }
+    if config.jamo:
+        settings["jamo"] = True  # the model reads jamo: it decomposes the text it encodes
     return BPEModel(
         mode=config.mode,
         pattern=config.pattern if config.mode == "byte" else "whitespace",

@@ -20,12 +20,12 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
 from PySide6.QtWidgets import QWidget
 
 from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
-from tokviz.core.jamo import decompose_lines
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.train.algorithms import AlgorithmTraining
@@ -191,6 +191,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.message.clear()
         config = self.current_config()
         self.run_jamo = self.jamo_check.isChecked()  # the sample, probe and model then read jamo too
+        if self.run_jamo:
+            config = replace(config, jamo=True)  # the trainer decomposes the distinct words it counts
         try:
             trainer = self.trainer_factory(config)
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
@@ -204,11 +206,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.plots.set_step_range(config.merges)
         source_now = self.source
 
-        jamo = self.run_jamo
-
         def make_events(cancel):
-            lines = decompose_lines(source_now.lines()) if jamo else source_now.lines()
-            return trainer.run(lines, cancel=cancel, total_bytes=source_now.total_bytes)
+            return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
 
         run = TrainRun(make_events, self)
         run.worker.batch.connect(self._on_batch)
