@@ -2338,6 +2338,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
 <context>
     <name>ModelOpen</name>
     <message>
+        <source>Models (*.model *.tiktoken *.json *.codes *.txt *.gguf);;Hugging Face tokenizer.json (tokenizer.json);;GGUF (*.gguf);;All files (*)</source>
+        <translation>모델 (*.model *.tiktoken *.json *.codes *.txt *.gguf);;Hugging Face tokenizer.json (tokenizer.json);;GGUF (*.gguf);;모든 파일 (*)</translation>
+    </message>
+    <message>
         <source>Pre-split pattern</source>
         <translation>사전 분할 패턴</translation>
     </message>

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -192,6 +193,20 @@ def test_the_encoder_lists_show_sources_in_korean(qtbot):
     finally:
         install_translation("en")
     assert shown_source(source) == "demo.model (unigram, 1,931 pieces, normalizer default, byte fallback)"
+
+
+def test_the_open_model_dialogs_filter_reads_korean_with_its_patterns_kept(qtbot):
+    from tokviz.ui.common.model_open import MODEL_FILE_FILTER, model_file_filter
+
+    patterns = re.findall(r"\(([^)]*)\)", MODEL_FILE_FILTER)
+    try:
+        install_translation("ko")
+        korean = model_file_filter()
+    finally:
+        install_translation("en")
+    assert korean.startswith("모델 (") and "모든 파일 (*)" in korean
+    assert re.findall(r"\(([^)]*)\)", korean) == patterns  # a file must match in either language
+    assert model_file_filter() == MODEL_FILE_FILTER
 
 
 def test_trained_models_are_listed_by_key_and_shown_translated(qtbot, tmp_path):

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from tokviz.ui import fonts, theme
 from tokviz.ui.common.message_bar import MessageBar
-from tokviz.ui.common.model_open import MODEL_FILE_FILTER
+from tokviz.ui.common.model_open import model_file_filter
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
 
     def open_model_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Open model file"), "", MODEL_FILE_FILTER
+            self, self.tr("Open model file"), "", model_file_filter()
         )
         if path:
             self.add_model_file(path)

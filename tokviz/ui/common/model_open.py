@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 from tokviz.core.errors import PatternNeeded, TokvizError
 from tokviz.core.pretokenize import PATTERNS
 
-# What the model dialogs offer: every format open_model_file reads.
+# What the model dialogs offer: every format open_model_file reads (translated when shown).
 MODEL_FILE_FILTER = (
     "Models (*.model *.tiktoken *.json *.codes *.txt *.gguf);;"
     "Hugging Face tokenizer.json (tokenizer.json);;GGUF (*.gguf);;All files (*)"
@@ -32,6 +32,11 @@ AskPattern = Callable[[Path], "str | None"]
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ModelOpen", text)
+
+
+def model_file_filter() -> str:
+    """The model dialogs' file filter in the interface's language (the patterns stay as they are)."""
+    return _tr(MODEL_FILE_FILTER)
 
 
 def ask_pattern_dialog(parent: QWidget | None) -> AskPattern:

@@ -244,10 +244,10 @@ class EncoderList:
             self._debounce.start()
 
     def _ask_open_model(self) -> None:
-        from tokviz.ui.common.model_open import MODEL_FILE_FILTER
+        from tokviz.ui.common.model_open import model_file_filter
 
         path, _ = QFileDialog.getOpenFileName(
-            self, translate("ComparePanel", "Open model file"), "", MODEL_FILE_FILTER
+            self, translate("ComparePanel", "Open model file"), "", model_file_filter()
         )
         if path:
             self.open_model_file(path)
