@@ -441,3 +441,58 @@ def test_view_saves_as_a_png_at_presentation_scale(nsmc, tmp_path):
     assert factor > 1.5  # not presenting: the image is drawn at the presentation font scale
     with Image.open(written) as image:
         assert image.size == (round(panel.width() * factor), round(panel.height() * factor))
+
+
+def _count_corpus_reads(monkeypatch) -> list:
+    from tokviz.ui.train import follow
+
+    reads = []
+    real = follow.corpus_facts
+
+    def counted(config, lines, state):
+        reads.append(config.mode)
+        return real(config, lines, state)
+
+    monkeypatch.setattr(follow, "corpus_facts", counted)
+    return reads
+
+
+def test_the_corpus_is_read_for_the_lecture_views_while_the_app_idles(window, qtbot, monkeypatch):
+    """Reading the corpus for the lecture views during a run took GIL turns from the GUI thread; it is
+    read between runs for the settings on screen, and a run with those settings takes it as it is."""
+    reads = _count_corpus_reads(monkeypatch)
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer
+    panel.set_source(CorpusSource.file(NSMC))
+    qtbot.waitUntil(lambda: panel._ready_facts is not None, timeout=10000)  # no run yet
+    assert reads == ["byte"] and panel._facts is None
+    ready = panel._ready_facts
+    panel.merges_spin.setValue(MERGES)  # the merge count does not change the corpus's words
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.start_training()
+    assert panel._facts is ready  # at once: nothing read during the run
+    assert panel.wait_until_trained(60)
+    qtbot.wait(600)  # longer than the idle delay: nothing more is read for the same settings
+    assert reads == ["byte"]
+    # other settings: read again, for the run that begins (and kept ready for the next)
+    panel.reset()
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
+    panel.start_training()
+    assert panel._facts is None
+    qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
+    assert reads[-1] == "char" and panel._facts is panel._ready_facts
+    assert panel.wait_until_trained(60)
+
+
+def test_facts_read_for_a_run_that_is_gone_are_not_shown(window, qtbot, monkeypatch):
+    reads = _count_corpus_reads(monkeypatch)
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer
+    panel.set_source(CorpusSource.file(NSMC))
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
+    panel.merges_spin.setValue(MERGES)
+    panel.start_training()  # before the idle reading: read for the run
+    panel.reset()  # the run is gone before its facts arrive
+    qtbot.waitUntil(lambda: panel._ready_facts is not None, timeout=10000)
+    assert "char" in reads
+    assert panel._facts is None and panel.vocab_model.guesser is None

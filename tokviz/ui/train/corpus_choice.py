@@ -46,6 +46,7 @@ class CorpusChoice:
         self.corpus_combo.setCurrentIndex(self.sources.index(source))
         self._load_sample()
         self._render()
+        self.facts_timer.start()  # read the new corpus for the lecture views while the app idles
 
     def _on_corpus_chosen(self, index: int) -> None:
         if 0 <= index < len(self.sources) and self.sources[index] is not self.source:

@@ -189,9 +189,47 @@ class StepFollowing:
         self._facts: CorpusFacts | None = None
         self._step_facts: StepFacts | None = None
         self._asked_step = -1
+        # The corpus is read for the lecture views while the app idles between runs, for the settings
+        # on screen: reading NSMC 150k in the GUI process during a run cost the GUI thread its GIL
+        # turns (p99 heartbeat lateness 4 -> 11-19 ms). A run with the same corpus and settings takes
+        # what was read (or waits for the reading under way); other settings read again at ▶ Train.
+        self._ready_key: tuple | None = None  # the corpus and settings of the facts read or being read
+        self._ready_facts: CorpusFacts | None = None  # None while being read
+        self._run_key: tuple | None = None  # the corpus and settings of the run on screen
+
+    @staticmethod
+    def _facts_key(config: TrainerConfig, source, jamo: bool) -> tuple:
+        """What the corpus facts depend on: the corpus and how the trainer splits and filters it."""
+        return (source, replace(config, merges=0, min_frequency=0), jamo)
+
+    def _read_corpus(self, key: tuple, config: TrainerConfig, source, jamo: bool) -> None:
+        self._ready_key, self._ready_facts = key, None
+        self.corpus_tasks.start(
+            lambda state: corpus_facts(config, decompose_lines(source.lines()) if jamo else source.lines(), state),
+            finished=lambda facts: self._on_facts_read(key, facts))
+
+    def prefetch_corpus_facts(self) -> None:
+        """Between runs: read the corpus for the next run's lecture views, with the settings on screen."""
+        if self.run is not None or self.replay is not None or self.algorithms.active():
+            return
+        jamo = self.jamo_check.isChecked()
+        config = replace(self.current_config(), jamo=jamo)
+        key = self._facts_key(config, self.source, jamo)
+        if key != self._ready_key:  # not read yet, nor being read
+            self._read_corpus(key, config, self.source, jamo)
+
+    def _on_facts_read(self, key: tuple, facts: CorpusFacts | None) -> None:
+        if facts is None or key != self._ready_key:
+            if key == self._ready_key:
+                self._ready_key = None  # cancelled: read again next time
+            return
+        self._ready_facts = facts
+        if key == self._run_key and self._facts is None:  # a run with these settings began meanwhile
+            self._on_corpus_facts(facts)
 
     def _analyse_corpus(self, config: TrainerConfig, source) -> None:
-        """Start reading the corpus for the lecture views of the run that begins."""
+        """The corpus facts for the lecture views of the run that begins: read while the app idled,
+        under way, or read now."""
         self._facts = None
         self._step_facts = None
         self._asked_step = -1
@@ -199,9 +237,11 @@ class StepFollowing:
         self.tree_view.token_bytes = replay.token_bytes if config.mode == "byte" and replay is not None else None
         self.tree_view.guesser = self.vocab_model.guesser = None
         jamo = getattr(self, "run_jamo", False)  # the trainer reads jamo: so do its counts and followed lines
-        self.corpus_tasks.start(
-            lambda state: corpus_facts(config, decompose_lines(source.lines()) if jamo else source.lines(), state),
-            finished=self._on_corpus_facts)
+        key = self._run_key = self._facts_key(config, source, jamo)
+        if key != self._ready_key:
+            self._read_corpus(key, config, source, jamo)
+        elif self._ready_facts is not None:
+            self._on_corpus_facts(self._ready_facts)
 
     def _on_corpus_facts(self, facts: CorpusFacts | None) -> None:
         if facts is None:

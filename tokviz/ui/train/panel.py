@@ -112,6 +112,16 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.offer_timer = QTimer(self)
         self.offer_timer.setSingleShot(True)
         self.offer_timer.setInterval(300)  # offer the model when the step settles, not every merge
+        # the corpus is read for the lecture views while the app idles (see StepFollowing): shortly
+        # after the corpus or a setting that changes its words changes, not at every click
+        self.facts_timer = QTimer(self)
+        self.facts_timer.setSingleShot(True)
+        self.facts_timer.setInterval(400)
+        self.facts_timer.timeout.connect(self.prefetch_corpus_facts)
+        for changed in (self.mode_combo.currentIndexChanged, self.pattern_combo.currentIndexChanged,
+                        self.hangul_check.toggled, self.jamo_check.toggled, self.corpus_combo.currentIndexChanged):
+            changed.connect(self.facts_timer.start)
+        self.facts_timer.start()
         self.merges_spin.valueChanged.connect(self._preset_plots)
         self.mode_combo.currentIndexChanged.connect(self._preset_plots)
         self._preset_plots()
@@ -335,6 +345,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.tree_view.set_tree(None)
         self._tree_step = -1
         self._facts = None  # the run is gone: what a worker still sends for it is dropped
+        self._run_key = None  # (facts read for its settings stay ready for the next run)
+        if hasattr(self, "facts_timer"):
+            self.facts_timer.start()
         self._step_facts = None
         self._asked_step = -1
         if self._sample_keep != self.hangul_check.isChecked():
@@ -385,6 +398,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         """Called when the window closes: stop the worker within a second."""
         self.frame_timer.stop()
         self.offer_timer.stop()
+        self.facts_timer.stop()
         self._stop_run()
         self.algorithms.shutdown()
         self.corpus_tasks.shutdown()
