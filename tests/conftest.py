@@ -34,6 +34,27 @@ def _own_settings_file(request):
 
 
 @pytest.fixture(autouse=True)
+def _default_registry_as_found():
+    """A window's Session uses the process-wide registry: what a test registers there (a toy encoder,
+    a fake catalogue model) is removed after it, and what it replaced or removed comes back, so that
+    no later test lists it. Entries the test left alone keep their loaded encoders."""
+    from tokviz.core.encoders import default_registry
+
+    registry = default_registry()
+    before = registry.entries()
+    yield
+    after = registry.entries()
+    for name, entry in after.items():
+        if name not in before:
+            registry.remove(name)
+        elif before[name] is not entry:
+            registry.register(before[name])
+    for name, entry in before.items():
+        if name not in after:
+            registry.register(entry)
+
+
+@pytest.fixture(autouse=True)
 def _collect_qt_garbage_on_the_main_thread(request):
     """After a test that made widgets, collect its garbage here, on the GUI thread. Left for later,
     a cycle holding Qt objects can be collected inside the next test's worker thread, and deleting

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QThread, QTimer
 
 from tokviz.core.encoders import files as model_files
 from tokviz.core.encoders.base import EncoderEntry
-from tokviz.core.encoders.builtin import default_registry
+from tokviz.core.encoders.builtin import build_registry
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import PatternNeeded
 from tokviz.ui.compare import panel as compare_panel
@@ -27,7 +27,7 @@ GATE_LIMIT_S = 20  # a fake encoder or loader gives up waiting after this (only 
 
 @pytest.fixture(scope="module")
 def registry():
-    reg = default_registry()
+    reg = build_registry()  # its own: the fake catalogue model below must not reach other tests' windows
     # a catalogue model whose package is missing: listed, not usable, with the line that installs it
     reg.register(EncoderEntry(
         "llama-9", "tiktoken",

@@ -66,6 +66,11 @@ class Registry:
             self._entries.pop(name, None)
             self._loaded.pop(name, None)
 
+    def entries(self) -> dict[str, EncoderEntry]:
+        """The registered entries by name (a copy: what a caller changes in it is not registered)."""
+        with self._lock:
+            return dict(self._entries)
+
     def names(self) -> list[str]:
         return list(self._entries)
 
