@@ -391,6 +391,9 @@ class TrainLayout:
         self.sample_view = TokenLinesView()
         self.sample_view.setFont(ui_font(13))
         self.sample_view.setToolTip(self.sample_legend.text())
+        # the scroll bar stays: appearing and going as lines are re-segmented, it changed the width
+        # and re-wrapped every line several times a second during a run (~10 ms each on the GUI thread)
+        self.sample_view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         ll.addWidget(self.sample_view, 3)
         # the probe is hidden in presentation mode (the sample gets its height)
         self.probe_box = QWidget()
