@@ -496,3 +496,21 @@ def test_facts_read_for_a_run_that_is_gone_are_not_shown(window, qtbot, monkeypa
     qtbot.waitUntil(lambda: panel._ready_facts is not None, timeout=10000)
     assert "char" in reads
     assert panel._facts is None and panel.vocab_model.guesser is None
+
+
+def test_a_corpus_file_edited_after_it_was_read_is_read_again(window, qtbot, monkeypatch, tmp_path):
+    reads = _count_corpus_reads(monkeypatch)
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(NSMC.read_text(encoding="utf-8"), encoding="utf-8")
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer
+    panel.set_source(CorpusSource.file(corpus))
+    qtbot.waitUntil(lambda: panel._ready_facts is not None, timeout=10000)
+    ready = panel._ready_facts
+    corpus.write_text("완전히 다른 말뭉치 different words\n" * 50, encoding="utf-8")
+    panel.merges_spin.setValue(10)
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
+    assert panel._facts is not ready and len(reads) == 2
+    assert any("말뭉치" in word for word in panel._facts.words)  # the words of the file as it is now
+    assert panel.wait_until_trained(60)

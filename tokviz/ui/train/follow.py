@@ -199,8 +199,16 @@ class StepFollowing:
 
     @staticmethod
     def _facts_key(config: TrainerConfig, source, jamo: bool) -> tuple:
-        """What the corpus facts depend on: the corpus and how the trainer splits and filters it."""
-        return (source, replace(config, merges=0, min_frequency=0), jamo)
+        """What the corpus facts depend on: the corpus (a file as it is now on disk) and how the
+        trainer splits and filters it."""
+        stamp = None
+        if source.path is not None:
+            try:
+                st = source.path.stat()
+                stamp = (st.st_mtime_ns, st.st_size)  # a file edited since it was read is read again
+            except OSError:
+                stamp = "unreadable"  # the run says why; the facts reading finds nothing
+        return (source, stamp, replace(config, merges=0, min_frequency=0), jamo)
 
     def _read_corpus(self, key: tuple, config: TrainerConfig, source, jamo: bool) -> None:
         self._ready_key, self._ready_facts = key, None
