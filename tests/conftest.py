@@ -59,8 +59,13 @@ def _collect_qt_garbage_on_the_main_thread(request):
     """After a test that made widgets, collect its garbage here, on the GUI thread. Left for later,
     a cycle holding Qt objects can be collected inside the next test's worker thread, and deleting
     QObjects from a thread that does not own them has deadlocked a later training run."""
+    uses_qt = "qtbot" in request.fixturenames or "qapp" in request.fixturenames
+    if uses_qt:  # as the app does: cycles are collected by a timer on the GUI thread, never in a worker
+        from tokviz.ui.common.tasks import collect_garbage_on_gui_thread
+
+        collect_garbage_on_gui_thread()
     yield
-    if "qtbot" in request.fixturenames or "qapp" in request.fixturenames:
+    if uses_qt:
         import gc
 
         gc.collect()

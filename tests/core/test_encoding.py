@@ -148,12 +148,14 @@ def test_an_encoding_is_freed_by_reference_counting_and_its_token_view_outlives_
     enc = _sample()
     toks = enc.tokens[1:]
     gone = weakref.ref(enc)
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
         del enc
         assert gone() is None
     finally:
-        gc.enable()
+        if was_enabled:
+            gc.enable()
     assert [t.id for t in toks] == [6, 7] and "tokens of 't'" in repr(toks)
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from tokviz.core.compare import describe_failure
 
@@ -59,6 +59,49 @@ def collection_paused():
                 gc.freeze()  # the new objects join the permanent generation: no collection walks them
                 if _pauses.pop():
                     gc.enable()
+
+
+class _GuiThreadCollector(QObject):
+    """Python's cycle collector, run on the GUI thread only.
+
+    Left automatic, a collection starts in whichever thread allocates past the threshold, and a task
+    building a result on a pool thread allocates a great deal. A cycle holding Qt objects collected
+    there deletes QObjects on that thread: the pool thread then holds Qt's lock of an object while
+    it waits for the GIL, and the GUI thread, deleting a widget with the GIL held, waits for that
+    lock (a test session hung so). Automatic collection is turned off; a timer on the GUI thread
+    collects a generation when its count passes the thresholds the interpreter would have used,
+    except while a task keeps collection paused (:func:`collection_paused`).
+    """
+
+    INTERVAL_MS = 100
+
+    def __init__(self, app: QCoreApplication):
+        super().__init__(app)
+        self.thresholds = gc.get_threshold()
+        gc.disable()
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self.check)
+        self.timer.start(self.INTERVAL_MS)
+
+    def check(self) -> None:
+        if _pauses[0]:
+            return
+        if gc.isenabled():  # turned back on by code that saved and restored it: this policy stands
+            gc.disable()
+        counts = gc.get_count()
+        if counts[0] <= self.thresholds[0]:
+            return
+        generation = 0
+        while generation < 2 and counts[generation + 1] > self.thresholds[generation + 1]:
+            generation += 1
+        gc.collect(generation)
+
+
+def collect_garbage_on_gui_thread() -> None:
+    """Install the GUI-thread collector once for the running application (see _GuiThreadCollector)."""
+    app = QCoreApplication.instance()
+    if app is not None and app.findChild(_GuiThreadCollector) is None:
+        _GuiThreadCollector(app)
 
 
 class TaskState:
