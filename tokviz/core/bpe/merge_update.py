@@ -167,14 +167,7 @@ def _add_groups(st, born: list[int], sums: list[int], sorted_slots, bounds: list
         pc[k] = c
         if c >= floor:
             heapq.heappush(heap, ((MAXC - c) << KEY_BITS) | k)
-        arr = sorted_slots[bounds[i]: bounds[i + 1]]
-        lst = new_slots.get(k)
-        if lst is None:
-            new_slots[k] = [arr]
-        elif type(lst) is tuple:
-            new_slots[k] = [lst[0][lst[1]: lst[2]], arr]
-        else:
-            lst.append(arr)
+        _add_slots(new_slots, k, sorted_slots[bounds[i]: bounds[i + 1]])
 
 
 def _merge_few(st, cand, key: int, a: int, b: int, t: int) -> None:
