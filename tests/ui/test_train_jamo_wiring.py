@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.train_panel import TEXT, core_steps
+from tests.support.train_panel import TEXT, core_steps, open_train_panel
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.jamo import decompose, decompose_lines, has_jamo, has_syllables
-from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.views import SPEEDS
 
@@ -27,10 +26,7 @@ class RecordingTrainer(BPETrainer):
 
 @pytest.fixture
 def panel(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    panel = win.show_view("train")
+    panel = open_train_panel(qtbot)
     RecordingTrainer.runs = []
     panel.trainer_factory = RecordingTrainer
     panel.set_source(CorpusSource.paste(TEXT))
@@ -38,7 +34,7 @@ def panel(qtbot):
     panel.merges_spin.setValue(30)
     panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
     yield panel
-    win.close()
+    panel.window().close()
 
 
 @pytest.mark.parametrize("jamo", [True, False])

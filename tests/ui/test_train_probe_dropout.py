@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from tests.support.train_panel import LINES
+from tests.support.train_panel import LINES, open_train_panel
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.views import SPEEDS
 
@@ -17,17 +16,14 @@ PROBE = "토크나이저는 글자를 조각으로 나눕니다 tokens"
 
 @pytest.fixture
 def panel(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    panel = win.show_view("train")
+    panel = open_train_panel(qtbot)
     panel.trainer_factory = BPETrainer  # a tiny corpus: trained in the worker thread, no process
     panel.set_source(CorpusSource.paste("".join(LINES)))
     panel.merges_spin.setValue(80)
     panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
     panel.probe_edit.setText(PROBE)
     yield panel
-    win.close()
+    panel.window().close()
 
 
 def _sample_ids(panel, qtbot, *, p: float | None = None, seed: int | None = None, reroll: bool = False):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.train_panel import LINES, TEXT, core_steps
-from tokviz.ui.main_window import MainWindow
+from tests.support.train_panel import LINES, TEXT, core_steps, open_train_panel
 from tokviz.ui.train.corpus import CorpusSource, demo_corpus_path
 from tokviz.ui.train.views import SPEEDS
 
@@ -15,12 +14,9 @@ PROBES = ["안녕하세요 토크나이저", "the lowest tokens 🙂", "영화 �
 
 @pytest.fixture
 def panel(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    panel = win.show_view("train")
+    panel = open_train_panel(qtbot)
     yield panel
-    win.close()
+    panel.window().close()
 
 
 def _train(panel, qtbot, source, *, mode="byte", merges=60, keep=False):
