@@ -206,9 +206,12 @@ def run(args) -> int:
             if args.view == "train":
                 panel.jamo_check.setChecked(bool(getattr(args, "jamo", False)))
             panel.prepare_screenshot(args)  # inspect opens --text-file itself, as File → Open does
-            if args.view == "train":  # the probe's dropout bars are counted in a worker
-                _spin_until(lambda: not panel.probe_dropout.busy(), 60.0)
+            if args.view == "train":  # the probe's dropout bars and "why this pair" come from workers
+                _spin_until(lambda: not panel.probe_dropout.busy() and panel.lecture_views_ready(), 60.0)
         app.processEvents()
+        app.processEvents()  # the layout follows the texts those workers set
+        if args.view == "train":  # the chosen token's row stays in view after that layout
+            panel.vocab_view.scrollTo(panel.vocab_view.currentIndex())
         tokens = rendered_tokens(args.view, panel) if args.tokens else None
     except BaseException:
         window.close()

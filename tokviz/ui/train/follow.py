@@ -290,6 +290,14 @@ class StepFollowing:
             self._dirty = True
             self._ensure_timer()
 
+    def lecture_views_ready(self) -> bool:
+        """Whether "why this pair" and the followed lines show the step on screen (or have nothing to
+        show): what a screenshot waits for, since they arrive from a worker."""
+        if self.algorithms.active() or self.replay is None or self.cursor == 0 or self.playing:
+            return True
+        sf = self._step_facts
+        return sf is not None and sf.step == self.cursor
+
     def followed_lines(self) -> list[str]:
         """The corpus lines that show the merge on screen (empty until the worker found them)."""
         sf = self._step_facts
