@@ -110,6 +110,42 @@ def test_worker_sends_batches_by_time_not_one_signal_per_merge(window, qtbot):
     assert 2 <= len(batches) < 50 / 3  # several merges per signal (batched every ~50 ms)
 
 
+def test_while_the_trainer_computes_a_frame_draws_the_light_views_or_one_heavy_view(window, qtbot):
+    # Drawn together, the banner and tree's repaint and a plot's (or the table's) held the GUI thread
+    # past a frame; they take turns instead, and every heavy view still follows the run.
+    from tokviz.ui.train.render import HEAVY_VIEWS
+
+    panel, _ = _panel(window, merges=50, delay=0.06)  # 3 s
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)  # follow the trainer as fast as it goes
+    frames: list[list[str]] = []
+    drawn_while_computing: set[str] = set()
+    render, light, heavy = panel._render, panel._render_light, panel._render_heavy
+
+    def render_frame():
+        frames.append(["computing"] if panel.run is not None and not panel._worker_quiet else [])
+        render()
+
+    def render_light(step):
+        frames[-1].append("light")
+        light(step)
+
+    def render_heavy(view, step, budget):
+        frames[-1].append(view)
+        if frames[-1][0] == "computing":
+            drawn_while_computing.add(view)
+        heavy(view, step, budget)
+
+    panel._render, panel._render_light, panel._render_heavy = render_frame, render_light, render_heavy
+    panel.start_training()
+    assert panel.wait_until_trained(30)
+    computing = [f[1:] for f in frames if f and f[0] == "computing"]
+    assert len(computing) > 10
+    assert all(len(drawn) <= 1 for drawn in computing), [d for d in computing if len(d) > 1][:3]
+    assert drawn_while_computing == set(HEAVY_VIEWS)  # none starved while the trainer ran
+    qtbot.waitUntil(lambda: panel.cursor == 50 and not panel._dirty, timeout=5000)
+    assert panel._view_step == dict.fromkeys(HEAVY_VIEWS, 50)  # and all show the last step at the end
+
+
 def test_cancel_and_close_mid_run_stop_the_thread(window, qtbot):
     panel, made = _panel(window, merges=5000, delay=0.005)
     panel.speed_combo.setCurrentIndex(SPEEDS.index(("1000 merges/s", 1000.0)))

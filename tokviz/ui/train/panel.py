@@ -93,6 +93,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._probe_text: str | None = None  # the text the probe view holds (None: not set yet)
         self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
         self._next_heavy = 0
+        self._heavy_turn = False  # while the trainer computes: the next frame draws a heavy view
         self._view_drawn: dict[str, float] = {}  # when each heavy view was last refreshed
         self._selected_token: int | None = None
         self._dark = theme.is_dark()

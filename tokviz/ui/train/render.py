@@ -27,8 +27,10 @@ translate = QCoreApplication.translate  # the panel's translation context, named
 
 BANNER_MIN_HEIGHT = 46  # the merge banner's height before a run (views.py builds it so)
 FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
-BUSY_FRAME_MS = 100  # 10 per second while following a computing trainer at full speed (it needs the CPU)
-SAMPLE_BUDGET = 0.008  # seconds of corpus-sample re-segmentation per frame while the trainer runs
+# 20 per second while following a computing trainer at full speed: the light views and one heavy
+# view take turns, so each is drawn 10 times a second at most (the trainer needs the CPU)
+BUSY_FRAME_MS = 50
+SAMPLE_BUDGET = 0.005  # seconds of corpus-sample re-segmentation per frame while the trainer runs
 # the four plots are separate views: while the trainer computes, one plot is repainted per frame
 # (a repaint of all four when their axes first get ranges held the main thread ~120 ms)
 HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
@@ -53,8 +55,44 @@ class StepRendering:
             self._on_theme(theme.is_dark())
             return
         self._dirty = False
-        replay = self.replay
         step = self.cursor
+        # While the trainer computes, a frame draws either the light views (step, banner, tree) or
+        # one heavy view, never both: together their repaints held the main thread past 16 ms.
+        computing = self.run is not None and not self._worker_quiet
+        if computing and self._heavy_turn:
+            self._heavy_turn = False
+            if self._render_due_heavy(step):
+                self._dirty = True  # the light views follow on the next frame
+                return
+        self._render_light(step)
+        stale = [v for v in HEAVY_VIEWS if self._view_step[v] != step]
+        if not stale:
+            return
+        if computing:
+            self._heavy_turn = True
+            self._dirty = True  # a heavy view's turn is the next frame
+        else:
+            for view in stale:
+                self._render_heavy(view, step, budget=None)
+
+    def _render_due_heavy(self, step: int) -> bool:
+        """Redraw the next heavy view (in turn) that is behind ``step`` and whose refresh interval
+        has passed; False when none is due."""
+        now = time.monotonic()
+        due = [v for v in HEAVY_VIEWS
+               if self._view_step[v] != step and now - self._view_drawn.get(v, 0.0) >= HEAVY_INTERVAL[v]]
+        if not due:
+            return False
+        start = self._next_heavy
+        order = HEAVY_VIEWS[start:] + HEAVY_VIEWS[:start]
+        view = next(v for v in order if v in due)
+        self._next_heavy = (HEAVY_VIEWS.index(view) + 1) % len(HEAVY_VIEWS)
+        self._render_heavy(view, step, budget=SAMPLE_BUDGET)
+        return True
+
+    def _render_light(self, step: int) -> None:
+        """The step counter, the scrubber, the banner, the followed lines, "why this pair" and the tree."""
+        replay = self.replay
         n = len(replay) if replay is not None else 0
         self.scrubber.blockSignals(True)
         self.scrubber.setMaximum(n)
@@ -85,31 +123,6 @@ class StepRendering:
                 self.select_token(replay.steps[step - 1].token_id)
             elif self._selected_token is not None:
                 self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
-        # The heavy views. While the trainer is computing, they take turns (one per frame) so
-        # that no frame holds the main thread long (a pyqtgraph repaint alone takes 15-50 ms).
-        # Otherwise they all follow on the same frame.
-        stale = [v for v in HEAVY_VIEWS if self._view_step[v] != step]
-        if not stale:
-            return
-        if self.run is not None and not self._worker_quiet:
-            # while the trainer computes, each heavy view is refreshed a few times per second at
-            # most: the training process needs a CPU core of its own (two cores are common), and
-            # a trainer in the worker thread waits for every millisecond the GUI holds the GIL
-            now = time.monotonic()
-            stale = [v for v in stale if now - self._view_drawn.get(v, 0.0) >= HEAVY_INTERVAL[v]]
-            if not stale:
-                self._dirty = True
-                return
-            start = self._next_heavy
-            order = HEAVY_VIEWS[start:] + HEAVY_VIEWS[:start]
-            view = next(v for v in order if v in stale)
-            self._next_heavy = (HEAVY_VIEWS.index(view) + 1) % len(HEAVY_VIEWS)
-            self._render_heavy(view, step, budget=SAMPLE_BUDGET)
-            if any(self._view_step[v] != step for v in HEAVY_VIEWS):
-                self._dirty = True
-        else:
-            for view in stale:
-                self._render_heavy(view, step, budget=None)
 
     def _render_heavy(self, view: str, step: int, budget: float | None) -> None:
         self._view_drawn[view] = time.monotonic()
