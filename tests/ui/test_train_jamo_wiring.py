@@ -54,5 +54,5 @@ def test_the_trainer_decomposes_and_the_views_follow_jamo(panel, qtbot, jamo):
     assert pieces == [s.new_piece for s in want]
     # the followed lines and the counted words are decomposed, as the model reads them
     facts = panel._facts
-    assert facts.index.lines[0] == (decompose(lines[0]) if jamo else lines[0]).rstrip("\n")
+    assert facts.index.line(0) == (decompose(lines[0]) if jamo else lines[0]).rstrip("\n")
     assert any(has_jamo(w) for w in facts.words) is jamo

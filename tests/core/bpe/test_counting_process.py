@@ -71,6 +71,31 @@ def test_training_with_a_helper_gives_the_same_merges(small_chunks, monkeypatch)
     assert merges() == with_helper
 
 
+def test_the_apps_own_word_counts_start_no_helper_and_keep_chunks_short(small_chunks, monkeypatch):
+    # The Train panel reads the corpus's words in one of the app's threads. A helper there fed whole
+    # megabyte blocks, and counting one such block in the app held the GIL, so the GUI, for 200 ms.
+    if not counting_process.helper_allowed():
+        pytest.skip("one core: no helper process")
+    from tokviz.core.bpe_candidates import count_words
+
+    chunks: list[int] = []
+    pieces = counting._pieces
+
+    def spy_pieces(lines, whole):
+        for piece in pieces(lines, whole):
+            chunks.append(len(piece))
+            yield piece
+
+    monkeypatch.setattr(counting, "_pieces", spy_pieces)
+    lines = ["".join(CORPORA[name]() for name in sorted(CORPORA))] * 3  # one block of many lines
+    cfg = TrainerConfig(mode="byte", pattern="gpt4")
+    words = count_words(cfg, lines)
+    assert not small_chunks  # no chunk went to a helper
+    assert max(chunks) <= 2000  # the reader's block was counted in chunk-sized pieces
+    monkeypatch.setenv("TOKVIZ_COUNT_PROCESSES", "1")
+    assert words == count(cfg, lines)[0]
+
+
 def test_cancel_while_the_helper_counts_ends_it(small_chunks, monkeypatch):
     if not counting_process.helper_allowed():
         pytest.skip("one core: no helper process")

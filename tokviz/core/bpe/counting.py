@@ -36,9 +36,10 @@ _HELPER_TAIL_BYTES = 2 << 20
 
 
 def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, cancelled: Callable[[], bool],
-                 total_bytes: int | None) -> Iterator[Progress | None]:
+                 total_bytes: int | None, *, helper_process: bool = True) -> Iterator[Progress | None]:
     """Fill ``counts`` with unique words (char mode) or pre-split pieces (byte mode) of ``lines``.
-    Yields throttled Progress, and None when cancelled (then stops).
+    Yields throttled Progress, and None when cancelled (then stops). ``helper_process=False``
+    counts in this process only, in short chunks (for counting in one of the app's threads).
 
     With ``cfg.jamo`` the words are counted as given (the trainer decomposes the distinct ones),
     except with a ``keep`` filter: it drops conjoining jamo, so the text is decomposed before it."""
@@ -108,7 +109,7 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
             seen = _NON_SPACE.search(text, cut).end()  # the helper splits a little past the cut
             return text[:seen], cut, cut
 
-    helper_ok = split_off is not None and counting_process.helper_allowed()
+    helper_ok = helper_process and split_off is not None and counting_process.helper_allowed()
     idle = counting_process.IdleCores() if helper_ok else None  # sampled until the first chunk is counted
     helper: counting_process.CountingHelper | None = None
     whole_items = [False]  # set once a helper counts beside: then the items go on uncut

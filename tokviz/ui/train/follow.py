@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QCoreApplication
@@ -75,14 +76,14 @@ def corpus_facts(config: TrainerConfig, lines, state) -> CorpusFacts | None:
     return CorpusFacts(SampleIndex(text_lines, max_lines=MAX_INDEX_LINES), kept, len(words), CharGuesser(chars))
 
 
-def _split_lines(blocks) -> list[str]:
+def _split_lines(blocks) -> Iterator[str]:
     """Corpus lines from the trainer's input (items may be blocks of several lines or parts of one
-    long line; the parts of a line are joined once, so a huge single line stays linear).
+    long line; the parts of a line are joined once, so a huge single line stays linear). A generator:
+    the index keeps the lines' bytes, and a list of them was a million objects more to hold.
 
-    >>> _split_lines(["a\\nb", "c", "d\\ne\\n", "f"])
+    >>> list(_split_lines(["a\\nb", "c", "d\\ne\\n", "f"]))
     ['a', 'bcd', 'e', 'f']
     """
-    out: list[str] = []
     pending: list[str] = []  # the start of a line that goes on in the next item
     for block in blocks:
         if "\n" not in block:
@@ -91,13 +92,10 @@ def _split_lines(blocks) -> list[str]:
         parts = block.split("\n")
         parts[0] = "".join(pending) + parts[0]
         pending = [parts.pop()]
-        out.extend(parts)
-        if len(out) >= MAX_INDEX_LINES:
-            return out[:MAX_INDEX_LINES]
+        yield from parts
     rest = "".join(pending)
     if rest:
-        out.append(rest)
-    return out
+        yield rest
 
 
 def step_facts(facts: CorpusFacts, config: TrainerConfig, steps: list[MergeStep], step: int, state) -> StepFacts:
