@@ -4,7 +4,7 @@ Steps 1, 2 and 5 of the trainer (see :mod:`tokviz.core.unigram.trainer`): the re
 and the coverage, every valid substring of up to ``max_piece_length`` characters inside a word
 counted exactly (a rolling hash over the concatenated words, in numpy), the seed pieces by
 ``frequency × length``, and two flattened lattices: every unique word's arcs (for EM and Viterbi) and
-each multi-character seed's own arcs (for its alternative segmentation when pruning).
+each multi-character seed's arcs but its own (for its alternative segmentation when pruning).
 Validity follows SentencePiece's ``IsValidSentencePiece``: one Unicode script per piece
 (:func:`script_of`), ``▁`` only first, no unknown character.
 """
@@ -180,9 +180,10 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     off_s = s_sorted[pos] - p_start[owner]
     off_e = e_sorted[pos] - p_start[owner]
     pp = arc_p[srt][pos]
+    own = (off_s == 0) & (off_e == p_len[owner])  # the piece's own arc: never part of its alternative
     st.piece_of_sent = multi
-    st.pieces = FlatLattice(pfirst, pfirst + p_len, pfirst[owner] + off_s, pfirst[owner] + off_e, pp)
-    st.piece_full = (off_s == 0) & (off_e == p_len[owner])  # the piece's own arc
+    st.pieces = FlatLattice(pfirst, pfirst + p_len, (pfirst[owner] + off_s)[~own], (pfirst[owner] + off_e)[~own],
+                            pp[~own])
     st.n_chars = n_chars
     return st
 

@@ -26,9 +26,8 @@ class UnigramState:
     scores: np.ndarray  # log-probability of each seed
     alive: np.ndarray  # which seeds are still in the vocabulary
     words: FlatLattice  # every unique word's arcs
-    pieces: FlatLattice  # each multi-character seed's own arcs
+    pieces: FlatLattice  # each multi-character seed's arcs but the whole piece itself
     piece_of_sent: np.ndarray  # the seed id of each sentence of ``pieces``
-    piece_full: np.ndarray  # which arcs of ``pieces`` are the whole piece itself
 
     @property
     def size(self) -> int:
@@ -44,9 +43,8 @@ class UnigramState:
         """One E-step and M-step; returns (log-likelihood, objective, Viterbi tokens, dropped pieces)."""
         lat = self.words
         lat.select(self.alive)
-        sc = lat.arc_scores(self.scores, self._min_score() - 10.0)
-        counts, loglik = lat.expected_counts(sc, self.freq, len(self.seeds), cancelled)
-        _, vit_pieces, _ = lat.viterbi(sc, cancelled)
+        unk = self._min_score() - 10.0
+        counts, loglik, (_, vit_pieces, _) = lat.e_step(self.scores, unk, self.freq, len(self.seeds), cancelled)
         # SentencePiece counts Viterbi tokens per unique word (not weighted)
         tokens = len(vit_pieces)
         ids = self.alive_ids()
@@ -70,17 +68,15 @@ class UnigramState:
         # each multi-character piece's best segmentation without itself (its alternative)
         plat = self.pieces
         alive_sent = self.alive[self.piece_of_sent]
-        plat.select(self.alive, exclude=self.piece_full)
-        psc = plat.arc_scores(self.scores, unk)
-        alt_sent, alt_piece, alt_score = plat.viterbi(psc, cancelled)
+        plat.select(self.alive, strings=alive_sent)
+        alt_sent, alt_piece, alt_score = plat.viterbi(self.scores, unk, cancelled)
         own = self.scores[self.piece_of_sent]
         # SentencePiece's NBest puts the piece itself first on a tie (Viterbi keeps the longest arc)
         split = alive_sent & (alt_score > own)
         # every word's Viterbi segmentation: how often each piece is used
         lat = self.words
         lat.select(self.alive)
-        sc = lat.arc_scores(self.scores, unk)
-        v_sent, v_piece, _ = lat.viterbi(sc, cancelled)
+        v_sent, v_piece, _ = lat.viterbi(self.scores, unk, cancelled)
         known = v_piece >= 0
         freq = np.bincount(v_piece[known], weights=self.freq[v_sent[known]], minlength=n_seeds)
         vsum = float(self.freq.sum())
