@@ -58,13 +58,15 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     cannot hold the required characters, Cancelled when ``cancelled()`` says stop."""
     st = UnigramState()
     # 1. characters and coverage (counted over "▁word", weighted by the word's count)
-    wl = list(words)
-    wf = np.fromiter(words.values(), dtype=np.float64, count=len(wl))
-    cc = np.frombuffer("".join(wl).encode("utf-32-le"), dtype=np.uint32)
-    uc, inv = np.unique(cc, return_inverse=True)
-    per_char = np.bincount(inv, weights=np.repeat(wf, [len(w) for w in wl]), minlength=len(uc))
-    char_count: Counter = Counter({chr(u): int(k) for u, k in zip(uc.tolist(), per_char.tolist(), strict=True)})
-    char_count[SPACE_MARK] += int(wf.sum())
+    wl = sorted(words)  # deterministic order, independent of the corpus's order ("▁" + word sorts the same)
+    wstr = [SPACE_MARK + w for w in wl]
+    freq = np.array([words[w] for w in wl], dtype=np.float64)
+    joined, codes, first, last, lens, uc, inv = _join(wstr)
+    pos_freq = np.repeat(freq, lens + 1)
+    pos_freq[last] = 0.0  # the separators
+    per_char = np.bincount(inv, weights=pos_freq, minlength=len(uc))
+    char_count: Counter = Counter({chr(u): int(k) for u, k in zip(uc.tolist(), per_char.tolist(), strict=True)
+                                   if k > 0})
     total = sum(char_count.values())
     ranked = sorted(char_count.items(), key=lambda x: (-x[1], x[0]))
     required: dict[str, int] = {}
@@ -83,32 +85,21 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
         )
     if cancelled():
         raise Cancelled
-    # 2. words as "▁word", rare characters as UNK_CHAR (merging words that become equal)
+    # 2. rare characters as UNK_CHAR (merging words that become equal)
     if len(required) < len(char_count):
         table = {ord(c): UNK_CHAR for c in char_count if c not in required}
         merged: Counter = Counter()
-        for w, f in words.items():
-            merged[SPACE_MARK + w.translate(table)] += f
-        items = list(merged.items())
-    else:
-        items = [(SPACE_MARK + w, f) for w, f in words.items()]
-    items.sort()  # deterministic order, independent of the corpus's order
-    wstr = [w for w, _ in items]
-    st.freq = np.array([f for _, f in items], dtype=np.float64)
-    lens = np.array([len(w) for w in wstr], dtype=np.int64)
-    first = np.concatenate(([0], np.cumsum(lens + 1)[:-1]))
-    last = first + lens
-    # 3. every substring of 2..max_len characters inside a word: its start node, length and id
-    maxlen = cfg.max_piece_length
-    joined = "\x00".join(wstr) + "\x00"
-    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    occ_start, occ_len, sub_ids_arr, sub_first, sub_len = _substring_ids(codes, first, last, lens, maxlen)
-    if cancelled():
-        raise Cancelled
-    occ_w = np.repeat(np.arange(len(wstr)), lens + 1)[occ_start]
-    occ_freq = st.freq[occ_w]
-    # validity: no unknown character, one script (▁ and combining marks fit any)
-    scripts = _script_codes(codes)
+        for w, f in zip(wstr, freq.tolist(), strict=True):
+            merged[w.translate(table)] += f
+        items = sorted(merged.items())
+        wstr = [w for w, _ in items]
+        freq = np.array([f for _, f in items], dtype=np.float64)
+        joined, codes, first, last, lens, uc, inv = _join(wstr)
+        pos_freq = np.repeat(freq, lens + 1)
+    st.freq = freq
+    # 3. every valid substring of 2..max_len characters inside a word: its start node, length and id.
+    # Valid: no unknown character (nor the separator), one script (▁ and combining marks fit any)
+    scripts = _script_codes(uc)[inv]
     # effective script: combining marks take the one before them (forward fill within a word)
     eff = scripts.copy()
     idx = np.where(eff == _INHERITED, -1, np.arange(len(eff)))
@@ -117,43 +108,54 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     eff[scripts == _INVALID] = _INVALID
     eff[eff == _INHERITED] = _ANY
     # the last real script seen at or before each node (▁ and leading marks: none)
-    known = np.where(eff >= 0, np.arange(len(eff)), -1)
+    n = len(codes)
+    known = np.where(eff >= 0, np.arange(n), -1)
     np.maximum.accumulate(known, out=known)
     prev_known = np.concatenate(([-1], known[:-1]))
     change = (eff >= 0) & (prev_known >= 0) & (eff != eff[np.maximum(prev_known, 0)])
     # a change point only counts inside the word it belongs to
     change &= prev_known >= np.repeat(first, lens + 1)
-    c_change = np.concatenate(([0], np.cumsum(change)))
-    bad = np.concatenate(([0], np.cumsum(eff == _INVALID)))
-    a, b = occ_start, occ_start + occ_len
-    valid = (c_change[b] - c_change[a + 1] == 0) & (bad[b] - bad[a] == 0)
-    sub_count = np.bincount(sub_ids_arr[valid], weights=occ_freq[valid], minlength=len(sub_len))
+    # a substring [a, a + k) is valid when no invalid character lies in it and no script changes
+    # after its first character: k <= reach[a] - a
+    next_bad = np.minimum.accumulate(np.where(eff == _INVALID, np.arange(n), n)[::-1])[::-1]
+    next_change = np.minimum.accumulate(np.where(change, np.arange(n), n)[::-1])[::-1]
+    reach = np.minimum(next_bad, np.append(next_change[1:], n))
+    occ_start, occ_len, sub_ids_arr, sub_first, sub_len = _substring_ids(codes, reach - np.arange(n),
+                                                                           cfg.max_piece_length)
+    if cancelled():
+        raise Cancelled
+    occ_freq = pos_freq[occ_start]
+    sub_count = np.bincount(sub_ids_arr, weights=occ_freq, minlength=len(sub_len))
     # 4. seeds: characters, then substrings occurring at least twice by frequency x length
     chars = sorted(((c, k) for c, k in required.items()), key=lambda x: (-x[1], x[0]))
     cand = np.flatnonzero(sub_count >= 2)
     cand_score = sub_count[cand] * sub_len[cand]
     cand_str = [joined[a:a + n] for a, n in zip(sub_first[cand].tolist(), sub_len[cand].tolist(), strict=True)]
-    order = sorted(range(len(cand)), key=lambda i: (-cand_score[i], cand_str[i]))
-    order = order[: max(0, cfg.seed_size - len(chars))]
-    seeds = [c for c, _ in chars] + [cand_str[i] for i in order]
-    raw = np.array([k for _, k in chars] + [float(cand_score[i]) for i in order], dtype=np.float64)
+    # ranks in string order (numpy compares the code points, as Python does), for the ties of equal scores
+    all_str = [c for c, _ in chars] + cand_str
+    by_str = np.argsort(np.array(all_str, dtype=f"<U{max(1, cfg.max_piece_length)}"), kind="stable")
+    rank = np.empty(len(all_str), dtype=np.int64)
+    rank[by_str] = np.arange(len(all_str))
+    order = np.lexsort((rank[len(chars):], -cand_score))[: max(0, cfg.seed_size - len(chars))]
+    seeds = [c for c, _ in chars] + [cand_str[i] for i in order.tolist()]
+    raw = np.concatenate((np.array([k for _, k in chars], dtype=np.float64), cand_score[order]))
     st.seeds = seeds
+    kept = np.concatenate((np.arange(len(chars)), len(chars) + order))
     st.str_rank = np.empty(len(seeds), dtype=np.int64)
-    st.str_rank[np.array(sorted(range(len(seeds)), key=seeds.__getitem__), dtype=np.int64)] = np.arange(len(seeds))
+    st.str_rank[np.argsort(rank[kept], kind="stable")] = np.arange(len(seeds))
     st.n_seeds = len(seeds)
     st.scores = np.log(raw) - np.log(raw.sum())
     st.alive = np.ones(len(seeds), dtype=bool)
     seed_of_sub = np.full(len(sub_len), -1, dtype=np.int64)
-    seed_of_sub[cand[np.array(order, dtype=np.int64)]] = np.arange(len(chars), len(seeds))
+    seed_of_sub[cand[order]] = np.arange(len(chars), len(seeds))
     # 5. the word lattices: seed substrings plus single characters
     occ_seed = seed_of_sub[sub_ids_arr]
-    keep = (occ_seed >= 0) & valid
+    keep = occ_seed >= 0
     char_id = {c: i for i, (c, _) in enumerate(chars)}
     is_sep = np.zeros(len(codes), dtype=bool)
     is_sep[last] = True
     pos_nodes = np.flatnonzero(~is_sep)
-    ucodes, inv = np.unique(codes, return_inverse=True)
-    char_seed = np.array([char_id.get(chr(x), -1) for x in ucodes.tolist()], dtype=np.int64)[inv]
+    char_seed = np.array([char_id.get(chr(x), -1) for x in uc.tolist()], dtype=np.int64)[inv]
     known_pos = pos_nodes[char_seed[pos_nodes] >= 0]
     arc_s = np.concatenate((known_pos, occ_start[keep]))
     arc_e = np.concatenate((known_pos + 1, occ_start[keep] + occ_len[keep]))
@@ -192,8 +194,20 @@ _B1 = np.uint64(0x9E3779B97F4A7C15)
 _B2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-def _substring_ids(codes, first, last, lens, maxlen: int):
-    """Every substring of 2..maxlen characters inside a word, grouped into distinct strings.
+def _join(wstr: list[str]):
+    """The words joined with NUL after each: the text, its code points, each word's first and last
+    node, its length, and the distinct code points with the index of each position's among them."""
+    joined = "\x00".join(wstr) + "\x00"
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    lens = np.array([len(w) for w in wstr], dtype=np.int64)
+    first = np.concatenate(([0], np.cumsum(lens + 1)[:-1]))
+    uc, inv = np.unique(codes, return_inverse=True)
+    return joined, codes, first, first + lens, lens, uc, inv
+
+
+def _substring_ids(codes, room, maxlen: int):
+    """Every substring of 2..maxlen characters starting at node ``a`` and at most ``room[a]`` long
+    (the valid ones: see :func:`seed_state`), grouped into distinct strings.
 
     Returns ``(start, length, id)`` per occurrence and ``(first start, length)`` per id. Substrings
     are grouped by a 59-bit polynomial hash plus their length, and every group is checked with a
@@ -203,8 +217,6 @@ def _substring_ids(codes, first, last, lens, maxlen: int):
     """
     n = len(codes)
     c = codes.astype(np.uint64)
-    word_end = np.repeat(last, lens + 1)
-    room = word_end - np.arange(n)  # characters from each node to its word's end
     h1, h2 = c.copy(), c.copy()
     starts, lengths, k1, k2 = [], [], [], []
     with np.errstate(over="ignore"):
@@ -248,9 +260,9 @@ def _substring_ids(codes, first, last, lens, maxlen: int):
     return start, length, ids, sub_first, sub_len
 
 
-def _script_codes(codes: np.ndarray) -> np.ndarray:
-    """Script id per character code (``▁``: any, combining marks: inherited, NUL and UNK_CHAR: invalid)."""
-    uniq, inv = np.unique(codes, return_inverse=True)
+def _script_codes(uniq: np.ndarray) -> np.ndarray:
+    """Script id of each distinct code point (``▁``: any, combining marks: inherited, NUL and
+    UNK_CHAR: invalid)."""
     names: dict[str, int] = {}
     ids = []
     for u in uniq.tolist():
@@ -262,4 +274,4 @@ def _script_codes(codes: np.ndarray) -> np.ndarray:
         else:
             s = script_of(ch)
             ids.append(_INHERITED if s == "Inherited" else names.setdefault(s, len(names)))
-    return np.array(ids, dtype=np.int64)[inv]
+    return np.array(ids, dtype=np.int64)
