@@ -39,9 +39,10 @@ class FlatLattice:
     """Arcs of many strings with the pieces that are currently alive (see the module docstring).
 
     ``first``/``last`` are each string's first and last node; ``arc_start``/``arc_end`` global node
-    ids, ``arc_piece`` piece ids. :meth:`select` keeps the arcs of alive pieces and adds an ``<unk>``
-    arc at every position where no alive single-symbol piece starts (as SentencePiece's
-    PopulateNodes does).
+    ids, ``arc_piece`` piece ids, with at most one single-symbol arc per position (its character's
+    piece). A position without one gets an unknown arc (piece ``-1``), and so does a position whose
+    single-symbol piece is not alive: SentencePiece's PopulateNodes adds an ``<unk>`` arc exactly
+    where no alive single-symbol piece starts.
     """
 
     def __init__(self, first, last, arc_start, arc_end, arc_piece):
@@ -53,35 +54,39 @@ class FlatLattice:
         self.lengths = lens
         self.sent_of_node = np.repeat(np.arange(self.n_strings), lens + 1)
         self.node_off = np.arange(self.n_nodes) - np.repeat(self.first, lens + 1)
-        is_pos = np.ones(self.n_nodes, dtype=bool)
-        is_pos[self.last] = False
-        positions = np.flatnonzero(is_pos)  # nodes that begin a symbol
-        # every arc, then a candidate unknown arc at every position (kept only where needed)
-        start = np.concatenate((np.asarray(arc_start, dtype=np.int64), positions))
-        end = np.concatenate((np.asarray(arc_end, dtype=np.int64), positions + 1))
-        piece = np.concatenate((np.asarray(arc_piece, dtype=np.int64), np.full(len(positions), -1, np.int64)))
+        start = np.asarray(arc_start, dtype=np.int64)
+        end = np.asarray(arc_end, dtype=np.int64)
+        piece = np.asarray(arc_piece, dtype=np.int64)
+        # an unknown arc at every position that has no single-symbol arc
+        needs = np.ones(self.n_nodes, dtype=bool)
+        needs[self.last] = False
+        needs[start[end - start == 1]] = False
+        positions = np.flatnonzero(needs)
+        if len(positions):
+            start = np.concatenate((start, positions))
+            end = np.concatenate((end, positions + 1))
+            piece = np.concatenate((piece, np.full(len(positions), -1, np.int64)))
         # sorted once: forward by (end offset, end node, start), backward by (start offset desc, start node, end)
         fwd = _order(self.node_off[end], end, start)
         bwd = _order(-self.node_off[start], start, end)
         self.live = np.ones(self.n_strings, dtype=bool)
-        self._f = self._arrays(start[fwd], end[fwd], piece[fwd], "end")
-        self._b = self._arrays(start[bwd], end[bwd], piece[bwd], "start")
+        self._f = self._arrays(start[fwd], end[fwd], piece[fwd] + 1, "end")
+        self._b = self._arrays(start[bwd], end[bwd], piece[bwd] + 1, "start")
         self._alive = None
+        self.n_unknown = len(positions)
 
-    def _arrays(self, start, end, piece, group_key):
-        arcs = {"start": start, "end": end, "piece1": piece + 1, "length": end - start,
-                "sent": self.sent_of_node[start]}
+    def _arrays(self, start, end, piece1, group_key):
+        arcs = {"start": start, "end": end, "piece1": piece1, "length": end - start, "sent": self.sent_of_node[start]}
         arcs["levels"] = _levels(arcs[group_key], self.node_off)
         arcs["group_key"] = group_key
-        arcs["unknown"] = np.flatnonzero(piece < 0)
         return arcs
 
     # ---- selection ---------------------------------------------------------------------------
     def select(self, alive: np.ndarray, strings: np.ndarray | None = None) -> None:
-        """Use the arcs whose piece is ``alive`` (of the strings in ``strings``: a mask, None: all)
-        and an unknown arc at every position where no alive single-symbol piece starts. Pieces
-        and strings left out never come back: once they are a good share of the arcs, their arcs
-        are dropped for good (until then a pass gives them probability zero)."""
+        """Use the arcs whose piece is ``alive`` (of the strings in ``strings``: a mask, None: all);
+        a single-symbol arc whose piece is not alive becomes an unknown arc. Pieces and strings left
+        out never come back: once they are a good share of the arcs, their arcs are dropped for good
+        (until then a pass gives them probability zero)."""
         if strings is not None:
             self.live &= strings
         alive = np.concatenate(([True], alive))  # indexed by piece + 1 (0: unknown)
@@ -90,29 +95,22 @@ class FlatLattice:
         self._alive = alive
         for name in ("_f", "_b"):
             arcs = getattr(self, name)
-            keep = self._alive[arcs["piece1"]]
+            keep = alive[arcs["piece1"]]
+            single_dead = ~keep & (arcs["length"] == 1)
+            if single_dead.any():
+                arcs["piece1"][single_dead] = 0
+                keep |= single_dead
             if strings is not None:
                 keep &= self.live[arcs["sent"]]
-            n_keep = int(keep.sum())
-            if n_keep < 0.9 * len(keep):
-                start, end, piece = arcs["start"][keep], arcs["end"][keep], arcs["piece1"][keep] - 1
-                setattr(self, name, self._arrays(start, end, piece, arcs["group_key"]))
-        f = self._f
-        real = f["piece1"] > 0
-        single = np.zeros(self.n_nodes, dtype=bool)
-        single[f["start"][real & (f["length"] == 1) & self._alive[f["piece1"]]]] = True
-        # unknown arcs that are not needed (an alive single-symbol piece starts there): probability zero
-        for arcs in (self._f, self._b):
-            u = arcs["unknown"]
-            arcs["unknown_off"] = u[single[arcs["start"][u]]]
-        self.n_unknown = len(f["unknown"]) - len(f["unknown_off"])
+            if keep.sum() < 0.9 * len(keep):
+                setattr(self, name, self._arrays(arcs["start"][keep], arcs["end"][keep], arcs["piece1"][keep],
+                                                 arcs["group_key"]))
+        self.n_unknown = int((self._f["piece1"] == 0).sum())
 
     def _arc_scores(self, arcs, scores: np.ndarray, unk_score: float) -> np.ndarray:
         table = np.concatenate(([unk_score], scores))
         table[~self._alive] = -np.inf
-        sc = table[arcs["piece1"]]
-        sc[arcs["unknown_off"]] = -np.inf
-        return sc
+        return table[arcs["piece1"]]
 
     # ---- passes ------------------------------------------------------------------------------
     def viterbi(self, scores: np.ndarray, unk_score: float, cancel: Callable[[], bool] | None = None):
