@@ -139,22 +139,19 @@ class FlatLattice:
         tight = np.flatnonzero(best[start] + sc == best[f["end"]])
         e = f["end"][tight]
         firsts = np.concatenate(([True], e[1:] != e[:-1]))
-        arc_of = np.full(self.n_nodes, -1, dtype=np.int64)
+        arc_of = np.zeros(self.n_nodes, dtype=np.int64)
         arc_of[e[firsts]] = tight[firsts]
-        sents, pieces = [], []
-        who = np.flatnonzero(self.live & (self.last != self.first))
-        node = self.last[who]
+        prev = start[arc_of] if len(start) else arc_of
+        inner = self.node_off > 0
+        # walk every live string's path back from its last node at once; the arcs are found by their end node
+        node = self.last[self.live & (self.last != self.first)]
+        ends = []
         while len(node):
-            a = arc_of[node]
-            sents.append(who)
-            pieces.append(f["piece1"][a] - 1)
-            node = start[a]
-            more = node != self.first[who]
-            node, who = node[more], who[more]
-        if sents:
-            return np.concatenate(sents), np.concatenate(pieces), best[self.last]
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, best[self.last]
+            ends.append(node)
+            node = prev[node]
+            node = node[inner[node]]
+        ends = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
+        return self.sent_of_node[ends], f["piece1"][arc_of[ends]] - 1, best[self.last]
 
     def e_step(self, scores, unk_score, freq, n_pieces, cancel=None):
         """Expected count of every piece (forward-backward, each string weighted by ``freq``), the
