@@ -219,6 +219,35 @@ class FlatLattice:
         return alpha, beta
 
 
+def span_lattice(arc_start, arc_end, arc_piece, span_start, span_len) -> FlatLattice:
+    """A lattice with one string per span ``[span_start, span_start + span_len)`` of the nodes of
+    the given arcs, holding the arcs inside the span except one over the whole span (a piece's
+    lattice without the piece itself: its alternative segmentations).
+
+    >>> lat = span_lattice([0, 1, 0, 2], [1, 2, 2, 3], [0, 1, 2, 3], [0], [2])
+    >>> lat.select(np.ones(4, dtype=bool))
+    >>> lat.viterbi(np.zeros(4), -10.0)[1].tolist()  # the arc over the whole span is left out
+    [1, 0]
+    """
+    arc_start, arc_end, arc_piece, span_start, span_len = (
+        np.asarray(x, dtype=np.int64) for x in (arc_start, arc_end, arc_piece, span_start, span_len))
+    srt = np.argsort(arc_start, kind="stable")
+    s_sorted, e_sorted, p_sorted = arc_start[srt], arc_end[srt], arc_piece[srt]
+    span_end = span_start + span_len
+    lo = np.searchsorted(s_sorted, span_start)
+    cnt = np.searchsorted(s_sorted, span_end) - lo
+    owner = np.repeat(np.arange(len(span_start)), cnt)
+    pos = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+    inside = e_sorted[pos] <= span_end[owner]
+    pos, owner = pos[inside], owner[inside]
+    off_s = s_sorted[pos] - span_start[owner]
+    off_e = e_sorted[pos] - span_start[owner]
+    keep = ~((off_s == 0) & (off_e == span_len[owner]))
+    first = np.cumsum(span_len + 1) - (span_len + 1)
+    return FlatLattice(first, first + span_len, (first[owner] + off_s)[keep], (first[owner] + off_e)[keep],
+                       p_sorted[pos][keep])
+
+
 def _order(level, group, tie):
     """Arc indices sorted by (level, group node, tie node). The arcs come as runs already sorted by
     node (one run per piece length), so a stable sort by (group, tie) only merges the runs, and the

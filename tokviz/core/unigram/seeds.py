@@ -4,7 +4,7 @@ Steps 1, 2 and 5 of the trainer (see :mod:`tokviz.core.unigram.trainer`): the re
 and the coverage, every valid substring of up to ``max_piece_length`` characters inside a word
 counted exactly (a rolling hash over the concatenated words, in numpy), the seed pieces by
 ``frequency × length``, and two flattened lattices: every unique word's arcs (for EM and Viterbi) and
-each multi-character seed's arcs but its own (for its alternative segmentation when pruning).
+the arcs for each multi-character seed's alternative segmentation when pruning.
 Validity follows SentencePiece's ``IsValidSentencePiece``: one Unicode script per piece
 (:func:`script_of`), ``▁`` only first, no unknown character.
 """
@@ -161,31 +161,16 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     arc_e = np.concatenate((known_pos + 1, occ_start[keep] + occ_len[keep]))
     arc_p = np.concatenate((char_seed[known_pos], occ_seed[keep]))
     st.words = FlatLattice(first, last, arc_s, arc_e, arc_p)
-    # 6. each multi-character seed's own lattice: the word arcs inside its first occurrence
+    # 6. for pruning, each multi-character seed's alternative lattice is made from the word arcs inside
+    # its first occurrence (on the first pruning round, for the seeds EM kept: see UnigramState.prune)
     n_chars = len(chars)
-    multi = np.arange(n_chars, len(seeds))
     occ_first = np.full(len(seeds), -1, dtype=np.int64)
     kk = np.flatnonzero(keep)[::-1]  # reversed, so the first occurrence is written last
     occ_first[occ_seed[kk]] = occ_start[kk]
-    p_start = occ_first[multi]
-    p_len = np.array([len(seeds[i]) for i in multi.tolist()], dtype=np.int64)
-    srt = np.argsort(arc_s, kind="stable")
-    s_sorted, e_sorted = arc_s[srt], arc_e[srt]
-    lo = np.searchsorted(s_sorted, p_start)
-    hi = np.searchsorted(s_sorted, p_start + p_len)
-    cnt = hi - lo
-    owner = np.repeat(np.arange(len(multi)), cnt)
-    pos = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
-    inside = e_sorted[pos] <= (p_start + p_len)[owner]
-    pos, owner = pos[inside], owner[inside]
-    pfirst = np.cumsum(p_len + 1) - (p_len + 1)  # empty when no seed is longer than a character
-    off_s = s_sorted[pos] - p_start[owner]
-    off_e = e_sorted[pos] - p_start[owner]
-    pp = arc_p[srt][pos]
-    own = (off_s == 0) & (off_e == p_len[owner])  # the piece's own arc: never part of its alternative
-    st.piece_of_sent = multi
-    st.pieces = FlatLattice(pfirst, pfirst + p_len, (pfirst[owner] + off_s)[~own], (pfirst[owner] + off_e)[~own],
-                            pp[~own])
+    st.seed_first = occ_first
+    st.seed_len = np.concatenate((np.ones(n_chars, dtype=np.int64), sub_len[cand[order]]))
+    st.word_arcs = (arc_s, arc_e, arc_p)
+    st.pieces = None
     st.n_chars = n_chars
     return st
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from tokviz.core.unigram.events import RemovedPiece
-from tokviz.core.unigram.flat_lattice import FlatLattice, digamma
+from tokviz.core.unigram.flat_lattice import FlatLattice, digamma, span_lattice
 
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 
@@ -26,7 +26,10 @@ class UnigramState:
     scores: np.ndarray  # log-probability of each seed
     alive: np.ndarray  # which seeds are still in the vocabulary
     words: FlatLattice  # every unique word's arcs
-    pieces: FlatLattice  # each multi-character seed's arcs but the whole piece itself
+    word_arcs: tuple  # (start, end, piece) of every arc of ``words``, until ``pieces`` is made from them
+    seed_first: np.ndarray  # the start node of each multi-character seed's first occurrence in ``words``
+    seed_len: np.ndarray  # each seed's length in characters
+    pieces: FlatLattice | None  # each multi-character piece's arcs but the whole piece itself (first pruning on)
     piece_of_sent: np.ndarray  # the seed id of each sentence of ``pieces``
 
     @property
@@ -66,6 +69,12 @@ class UnigramState:
         size = self.size
         unk = self._min_score() - 10.0
         # each multi-character piece's best segmentation without itself (its alternative)
+        if self.pieces is None:
+            # made on the first round, for the pieces EM kept (about half the seeds)
+            multi = np.flatnonzero(self.alive[self.n_chars:]) + self.n_chars
+            self.pieces = span_lattice(*self.word_arcs, self.seed_first[multi], self.seed_len[multi])
+            self.piece_of_sent = multi
+            self.word_arcs = ()
         plat = self.pieces
         alive_sent = self.alive[self.piece_of_sent]
         plat.select(self.alive, strings=alive_sent)
