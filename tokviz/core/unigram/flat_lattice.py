@@ -69,6 +69,15 @@ class FlatLattice:
         # sorted once: forward by (end offset, end node, start), backward by (start offset desc, start node, end)
         fwd = _order(self.node_off[end], end, start)
         bwd = _order(-self.node_off[start], start, end)
+        # nodes renumbered level by level (offset 0 of every string, then offset 1, ...): a level's nodes
+        # are then one range, and its arcs read their start nodes from a few ranges, not from all over
+        by_level = _order(self.node_off, np.arange(self.n_nodes), np.arange(self.n_nodes))
+        new_id = np.empty(self.n_nodes, dtype=np.int64)
+        new_id[by_level] = np.arange(self.n_nodes)
+        start, end = new_id[start], new_id[end]
+        self.first, self.last = new_id[self.first], new_id[self.last]
+        self.sent_of_node = self.sent_of_node[by_level]
+        self.node_off = self.node_off[by_level]
         self.live = np.ones(self.n_strings, dtype=bool)
         self._f = self._arrays(start[fwd], end[fwd], piece[fwd] + 1, "end")
         self._b = self._arrays(start[bwd], end[bwd], piece[bwd] + 1, "start")
@@ -76,7 +85,8 @@ class FlatLattice:
         self.n_unknown = len(positions)
 
     def _arrays(self, start, end, piece1, group_key):
-        arcs = {"start": start, "end": end, "piece1": piece1, "length": end - start, "sent": self.sent_of_node[start]}
+        arcs = {"start": start, "end": end, "piece1": piece1, "length": self.node_off[end] - self.node_off[start],
+                "sent": self.sent_of_node[start]}
         arcs["levels"] = _levels(arcs[group_key], self.node_off)
         arcs["group_key"] = group_key
         return arcs
@@ -279,7 +289,10 @@ def _levels(group_node, node_off):
     for t in range(len(lb) - 1):
         g0, g1 = lb[t], lb[t + 1]
         lo, hi = int(bounds[g0]), int(bounds[g1])
-        out.append((lo, hi, nodes[g0:g1], gs[g0:g1] - lo))
+        at = nodes[g0:g1]
+        if at[-1] - at[0] == len(at) - 1:  # one range of nodes (always, but for dropped strings)
+            at = slice(int(at[0]), int(at[-1]) + 1)
+        out.append((lo, hi, at, gs[g0:g1] - lo))
     return out
 
 
