@@ -76,3 +76,20 @@ def test_seed_pieces_and_scores_are_a_plain_count(coverage):
     assert st.scores.tolist() == pytest.approx([math.log(k / total) for k in raw], rel=1e-12)
     # string ranks: the order of the pieces as strings
     assert [st.seeds[i] for i in sorted(range(len(pieces)), key=lambda i: st.str_rank[i])] == sorted(pieces)
+
+
+def test_hash_collisions_fall_back_to_exact_grouping(monkeypatch):
+    # with a multiplier of 0 the first hash only sees a substring's last character, so nearly every
+    # group collides; the second hash notices and the substrings are grouped exactly
+    import numpy as np
+
+    from tokviz.core.unigram import seeds
+
+    lines = mixed_lines(200, seed=4)
+    words = Counter(w for line in lines for w in line.split())
+    cfg = UnigramConfig(vocab_size=400)
+    plain = seed_state(cfg, words, lambda: False)
+    monkeypatch.setattr(seeds, "_B1", np.uint64(0))
+    collided = seed_state(cfg, words, lambda: False)
+    assert collided.seeds == plain.seeds
+    assert collided.scores.tolist() == plain.scores.tolist()

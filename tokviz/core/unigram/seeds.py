@@ -97,7 +97,8 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
         joined, codes, first, last, lens, uc, inv = _join(wstr)
         pos_freq = np.repeat(freq, lens + 1)
     st.freq = freq
-    # 3. every valid substring of 2..max_len characters inside a word: its start node, length and id.
+    # 3. every valid substring of 2..max_len characters inside a word occurring at least twice: its
+    # occurrences (start node, length) and id.
     # Valid: no unknown character (nor the separator), one script (▁ and combining marks fit any)
     scripts = _script_codes(uc)[inv]
     # effective script: combining marks take the one before them (forward fill within a word)
@@ -120,12 +121,10 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     next_bad = np.minimum.accumulate(np.where(eff == _INVALID, np.arange(n), n)[::-1])[::-1]
     next_change = np.minimum.accumulate(np.where(change, np.arange(n), n)[::-1])[::-1]
     reach = np.minimum(next_bad, np.append(next_change[1:], n))
-    occ_start, occ_len, sub_ids_arr, sub_first, sub_len = _substring_ids(codes, reach - np.arange(n),
-                                                                           cfg.max_piece_length)
+    occ_start, occ_len, sub_ids_arr, sub_first, sub_len, sub_count = _frequent_substrings(
+        codes, reach - np.arange(n), pos_freq, cfg.max_piece_length)
     if cancelled():
         raise Cancelled
-    occ_freq = pos_freq[occ_start]
-    sub_count = np.bincount(sub_ids_arr, weights=occ_freq, minlength=len(sub_len))
     # 4. seeds: characters, then substrings occurring at least twice by frequency x length
     chars = sorted(((c, k) for c, k in required.items()), key=lambda x: (-x[1], x[0]))
     cand = np.flatnonzero(sub_count >= 2)
@@ -186,63 +185,74 @@ def _join(wstr: list[str]):
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
     lens = np.array([len(w) for w in wstr], dtype=np.int64)
     first = np.concatenate(([0], np.cumsum(lens + 1)[:-1]))
-    uc, inv = np.unique(codes, return_inverse=True)
-    return joined, codes, first, first + lens, lens, uc, inv
+    # distinct code points through a table over all of Unicode: linear, where np.unique sorts
+    present = np.zeros(0x110000, dtype=bool)
+    present[codes] = True
+    uc = np.flatnonzero(present).astype(np.uint32)
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    return joined, codes, first, first + lens, lens, uc, rank[codes]
 
 
-def _substring_ids(codes, room, maxlen: int):
+def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.0):
     """Every substring of 2..maxlen characters starting at node ``a`` and at most ``room[a]`` long
-    (the valid ones: see :func:`seed_state`), grouped into distinct strings.
+    (the valid ones: see :func:`seed_state`) whose count (the ``weight`` of its start nodes summed)
+    is at least ``min_count``, grouped into distinct strings.
 
-    Returns ``(start, length, id)`` per occurrence and ``(first start, length)`` per id. Substrings
-    are grouped by a 59-bit polynomial hash plus their length, and every group is checked with a
-    second, independent 64-bit hash; should two different substrings ever share the first hash, the
-    grouping is redone exactly with a dict. Why not a dict always: ~1.3 million slices and lookups
+    Returns ``(start, length, id)`` per occurrence and ``(first start, length, count)`` per id.
+    Lengths go up one at a time, and a substring is only looked at when the two one shorter inside
+    it (without its last, without its first character) were frequent: it cannot occur more often
+    than they do. Substrings of a length are grouped by a 64-bit polynomial hash, and every group is
+    checked with a second, independent one; should two different substrings ever share the first,
+    that length is grouped exactly with a dict. Why hashes: ~1.3 million slices and dict lookups
     took ~2.5 s of Python on 20,000 lines, the hashes take a few numpy passes.
     """
     n = len(codes)
     c = codes.astype(np.uint64)
-    h1, h2 = c.copy(), c.copy()
-    starts, lengths, k1, k2 = [], [], [], []
-    with np.errstate(over="ignore"):
-        for k in range(2, maxlen + 1):
-            m = n - k + 1
-            if m <= 0:
-                break
-            h1 = h1[:m] * _B1 + c[k - 1:]
-            h2 = h2[:m] * _B2 + (c[k - 1:] ^ np.uint64(0x5BD1E995))
-            sel = np.flatnonzero(room[:m] >= k)
-            if not len(sel):
-                break
-            starts.append(sel)
-            lengths.append(np.full(len(sel), k, dtype=np.int64))
-            k1.append((h1[sel] & np.uint64((1 << 59) - 1)) | (np.uint64(k) << np.uint64(59)))
-            k2.append(h2[sel])
+    pos = np.flatnonzero(room >= 2)
+    h1, h2 = c[pos], c[pos] ^ np.uint64(0x5BD1E995)
+    frequent = np.zeros(n + 1, dtype=bool)
+    starts, lengths, ids, firsts, counts = [], [], [], [], []
+    n_ids = 0
+    for k in range(2, maxlen + 1):
+        if k > 2:
+            more = (room[pos] >= k) & frequent[pos] & frequent[pos + 1]
+            pos, h1, h2 = pos[more], h1[more], h2[more]
+        if not len(pos):
+            break
+        with np.errstate(over="ignore"):
+            h1 = h1 * _B1 + c[pos + k - 1]
+            h2 = h2 * _B2 + (c[pos + k - 1] ^ np.uint64(0x5BD1E995))
+        order = np.argsort(h1, kind="stable")  # within a group, by start
+        sk = h1[order]
+        new_group = np.concatenate(([True], sk[1:] != sk[:-1]))
+        s2 = h2[order]
+        if np.any(~new_group[1:] & (s2[1:] != s2[:-1])):  # a hash collision: group this length exactly
+            joined = codes.tobytes().decode("utf-32-le")
+            index: dict[str, int] = {}
+            local = np.array([index.setdefault(joined[a:a + k], len(index)) for a in pos.tolist()], dtype=np.int64)
+            order = np.argsort(local, kind="stable")
+            sl = local[order]
+            new_group = np.concatenate(([True], sl[1:] != sl[:-1]))
+        group = np.empty(len(pos), dtype=np.int64)
+        group[order] = np.cumsum(new_group) - 1
+        count = np.bincount(group, weights=weight[pos])
+        keep_group = count >= min_count
+        gid = np.cumsum(keep_group) - 1 + n_ids
+        keep = keep_group[group]
+        frequent[:] = False
+        frequent[pos[keep]] = True
+        starts.append(pos[keep])
+        lengths.append(np.full(int(keep.sum()), k, dtype=np.int64))
+        ids.append(gid[group[keep]])
+        firsts.append(pos[order[np.flatnonzero(new_group)]][keep_group])
+        counts.append(count[keep_group])
+        n_ids += int(keep_group.sum())
     if not starts:
         e = np.zeros(0, dtype=np.int64)
-        return e, e, e, e, e
-    start = np.concatenate(starts)
-    length = np.concatenate(lengths)
-    key = np.concatenate(k1)
-    check = np.concatenate(k2)
-    order = np.argsort(key, kind="stable")
-    sk = key[order]
-    new_group = np.concatenate(([True], sk[1:] != sk[:-1]))
-    sc = check[order]
-    if np.any(~new_group[1:] & (sc[1:] != sc[:-1])):  # a hash collision: group exactly instead
-        joined = codes.tobytes().decode("utf-32-le")
-        index: dict[str, int] = {}
-        ids = np.array([index.setdefault(joined[a:a + k], len(index))
-                        for a, k in zip(start.tolist(), length.tolist(), strict=True)], dtype=np.int64)
-    else:
-        ids = np.empty(len(key), dtype=np.int64)
-        ids[order] = np.cumsum(new_group) - 1
-    n_ids = int(ids.max()) + 1
-    sub_first = np.full(n_ids, -1, dtype=np.int64)
-    sub_first[ids[::-1]] = start[::-1]
-    sub_len = np.zeros(n_ids, dtype=np.int64)
-    sub_len[ids] = length
-    return start, length, ids, sub_first, sub_len
+        return e, e, e, e, e, np.zeros(0)
+    sub_len = np.concatenate([np.full(len(f), k, dtype=np.int64) for k, f in enumerate(firsts, start=2)])
+    return (np.concatenate(starts), np.concatenate(lengths), np.concatenate(ids), np.concatenate(firsts), sub_len,
+            np.concatenate(counts))
 
 
 def _script_codes(uniq: np.ndarray) -> np.ndarray:
