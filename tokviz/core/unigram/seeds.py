@@ -2,9 +2,9 @@
 
 Steps 1, 2 and 5 of the trainer (see :mod:`tokviz.core.unigram.trainer`): the required characters
 and the coverage, every valid substring of up to ``max_piece_length`` characters inside a word
-counted exactly (a rolling hash over the concatenated words, in numpy), the seed pieces by
-``frequency × length``, and two flattened lattices: every unique word's arcs (for EM and Viterbi) and
-the arcs for each multi-character seed's alternative segmentation when pruning.
+counted exactly (polynomial hashes over the concatenated words, in numpy, one length at a time), the
+seed pieces by ``frequency × length``, the flattened lattice of every unique word's arcs (for EM and
+Viterbi), and what pruning needs to make each multi-character piece's alternative lattice later.
 Validity follows SentencePiece's ``IsValidSentencePiece``: one Unicode script per piece
 (:func:`script_of`), ``▁`` only first, no unknown character.
 """

@@ -26,8 +26,8 @@ class UnigramState:
     scores: np.ndarray  # log-probability of each seed
     alive: np.ndarray  # which seeds are still in the vocabulary
     words: FlatLattice  # every unique word's arcs
-    word_arcs: tuple  # (start, end, piece) of every arc of ``words``, until ``pieces`` is made from them
-    seed_first: np.ndarray  # the start node of each multi-character seed's first occurrence in ``words``
+    word_arcs: tuple  # (start, end, piece) of every word arc, nodes numbered word by word (until ``pieces``)
+    seed_first: np.ndarray  # the start node (numbered as in ``word_arcs``) of each seed's first occurrence
     seed_len: np.ndarray  # each seed's length in characters
     pieces: FlatLattice | None  # each multi-character piece's arcs but the whole piece itself (first pruning on)
     piece_of_sent: np.ndarray  # the seed id of each sentence of ``pieces``
