@@ -56,7 +56,7 @@ def _naive_seeds(lines, coverage, max_len=16):
         required[c] = k
     subs = Counter()
     for w, f in words.items():
-        word = "".join(c if c in required else UNK_CHAR for c in "▁" + w)
+        word = "▁" + "".join(c if c in required else UNK_CHAR for c in w)  # the word's mark is never unknown
         for a, b in _valid_spans(word):
             if b - a <= max_len:
                 subs[word[a:b]] += f
@@ -65,9 +65,11 @@ def _naive_seeds(lines, coverage, max_len=16):
     return [p for p, _ in pieces], [k for _, k in pieces]
 
 
-@pytest.mark.parametrize("coverage", [1.0, 0.97])
-def test_seed_pieces_and_scores_are_a_plain_count(coverage):
-    lines = mixed_lines(300, seed=3)
+# the last corpus has few words, so ▁ itself falls outside a coverage of 0.5
+@pytest.mark.parametrize(("lines", "coverage"), [
+    (mixed_lines(300, seed=3), 1.0), (mixed_lines(300, seed=3), 0.97),
+    (["ㅋ" * 40 + "漢字" + " " + "ab" * 30 + "\n", "ab ㅋㅋ 漢\n"], 0.5)])
+def test_seed_pieces_and_scores_are_a_plain_count(lines, coverage):
     words = Counter(w for line in lines for w in line.split())
     st = seed_state(UnigramConfig(vocab_size=400, character_coverage=coverage), words, lambda: False)
     pieces, raw = _naive_seeds(lines, coverage)

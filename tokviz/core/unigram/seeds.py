@@ -90,7 +90,7 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
         table = {ord(c): UNK_CHAR for c in char_count if c not in required}
         merged: Counter = Counter()
         for w, f in zip(wstr, freq.tolist(), strict=True):
-            merged[w.translate(table)] += f
+            merged[SPACE_MARK + w[1:].translate(table)] += f  # the word's own mark stays, however rare
         items = sorted(merged.items())
         wstr = [w for w, _ in items]
         freq = np.array([f for _, f in items], dtype=np.float64)
