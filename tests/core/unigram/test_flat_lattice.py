@@ -72,10 +72,12 @@ def _flat(strings):
 def _check(strings, scores, alive, freq):
     lat = _flat(strings)
     lat.select(np.array(alive))
-    counts, loglik, (sents, pieces, best) = lat.e_step(np.array(scores), UNK, np.array(freq, dtype=float), len(scores))
+    counts, loglik, tokens = lat.e_step(np.array(scores), UNK, np.array(freq, dtype=float), len(scores))
+    sents, pieces, best = lat.viterbi(np.array(scores), UNK)
     ref_counts, ref_loglik, ref_best, ref_paths = _reference(strings, scores, alive, freq)
     assert counts.tolist() == pytest.approx(ref_counts, rel=1e-9, abs=1e-12)
     assert loglik == pytest.approx(ref_loglik, rel=1e-12)
+    assert tokens == sum(len(p) for p in ref_paths)
     assert best.tolist() == pytest.approx(ref_best, rel=1e-12)
     paths = [sorted(pieces[sents == k].tolist()) for k in range(len(strings))]
     assert paths == ref_paths

@@ -136,7 +136,8 @@ class FlatLattice:
         """
         return self._viterbi(self._arc_scores(self._f, scores, unk_score), cancel)
 
-    def _viterbi(self, sc, cancel):
+    def _viterbi(self, sc, cancel, paths=True):
+        """See :meth:`viterbi`; without ``paths`` only the number of arcs on the paths and the scores."""
         f = self._f
         start = f["start"]
         best = np.zeros(self.n_nodes)
@@ -149,9 +150,9 @@ class FlatLattice:
         tight = np.flatnonzero(best[start] + sc == best[f["end"]])
         e = f["end"][tight]
         firsts = np.concatenate(([True], e[1:] != e[:-1]))
-        arc_of = np.zeros(self.n_nodes, dtype=np.int64)
-        arc_of[e[firsts]] = tight[firsts]
-        prev = start[arc_of] if len(start) else arc_of
+        win, at = tight[firsts], e[firsts]
+        prev = np.zeros(self.n_nodes, dtype=np.int64)
+        prev[at] = start[win]
         inner = self.node_off > 0
         # walk every live string's path back from its last node at once; the arcs are found by their end node
         node = self.last[self.live & (self.last != self.first)]
@@ -161,24 +162,28 @@ class FlatLattice:
             node = prev[node]
             node = node[inner[node]]
         ends = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
-        return self.sent_of_node[ends], f["piece1"][arc_of[ends]] - 1, best[self.last]
+        if not paths:
+            return len(ends), best[self.last]
+        piece_of = np.zeros(self.n_nodes, dtype=np.int64)
+        piece_of[at] = f["piece1"][win]
+        return self.sent_of_node[ends], piece_of[ends] - 1, best[self.last]
 
     def e_step(self, scores, unk_score, freq, n_pieces, cancel=None):
         """Expected count of every piece (forward-backward, each string weighted by ``freq``), the
-        log-likelihood ``sum(freq * log P(string))``, and the Viterbi paths as :meth:`viterbi` gives
-        them (their scores scale the forward-backward sums: see the module docstring).
+        log-likelihood ``sum(freq * log P(string))``, and the number of arcs on the strings' Viterbi
+        paths (their scores scale the forward-backward sums: see the module docstring).
 
         >>> lat = FlatLattice([0], [2], [0, 1, 0], [1, 2, 2], [0, 0, 1])  # "aa": a, a, aa
         >>> lat.select(np.array([True, True]))
-        >>> counts, loglik, _ = lat.e_step(np.log([0.5, 0.2]), -20.0, np.array([1.0]), 2)
-        >>> [round(float(c), 4) for c in counts], round(loglik, 4)  # P = .25 + .2
-        ([1.1111, 0.4444], -0.7985)
+        >>> counts, loglik, tokens = lat.e_step(np.log([0.5, 0.2]), -20.0, np.array([1.0]), 2)
+        >>> [round(float(c), 4) for c in counts], round(loglik, 4), tokens  # P = .25 + .2; Viterbi a|a
+        ([1.1111, 0.4444], -0.7985, 2)
         """
         f, b = self._f, self._b
         sc_f = self._arc_scores(f, scores, unk_score)
         sc_b = self._arc_scores(b, scores, unk_score)
-        best_path = self._viterbi(sc_f, cancel)
-        rate = -best_path[2] / np.maximum(self.lengths, 1)
+        tokens, best = self._viterbi(sc_f, cancel, paths=False)
+        rate = -best / np.maximum(self.lengths, 1)
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             p_f = np.exp(sc_f + f["length"] * rate[f["sent"]])
             alpha, beta = self._forward_backward(p_f, np.exp(sc_b + b["length"] * rate[b["sent"]]), cancel)
@@ -192,7 +197,7 @@ class FlatLattice:
             log_z = la[self.last]
             post = np.exp(la[f["start"]] + sc_f + lb[f["end"]] - log_z[f["sent"]]) * freq[f["sent"]]
         counts = np.bincount(f["piece1"], weights=post, minlength=n_pieces + 1)[1:]
-        return counts, float((freq * log_z).sum()), best_path
+        return counts, float((freq * log_z).sum()), tokens
 
     def _forward_backward(self, p_f, p_b, cancel):
         """Forward and backward sums per node, in probabilities (scaled)."""

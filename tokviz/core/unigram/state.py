@@ -47,9 +47,8 @@ class UnigramState:
         lat = self.words
         lat.select(self.alive)
         unk = self._min_score() - 10.0
-        counts, loglik, (_, vit_pieces, _) = lat.e_step(self.scores, unk, self.freq, len(self.seeds), cancelled)
-        # SentencePiece counts Viterbi tokens per unique word (not weighted)
-        tokens = len(vit_pieces)
+        # tokens: SentencePiece counts Viterbi tokens per unique word (not weighted)
+        counts, loglik, tokens = lat.e_step(self.scores, unk, self.freq, len(self.seeds), cancelled)
         ids = self.alive_ids()
         ex = counts[ids]
         low = ex < EXPECTED_FREQUENCY_THRESHOLD
