@@ -1,7 +1,8 @@
 """The lattices of many short strings (the corpus's unique words) as one set of numpy arrays.
 
 Node ``first[s] + k`` sits after ``k`` symbols of string ``s``; an arc ``(start, end, piece)`` is a
-vocabulary piece over the symbols between two nodes of the same string. Forward-backward and
+vocabulary piece over the symbols between two nodes of the same string (inside, the nodes are
+numbered again offset by offset, so that one offset of every string is one range). Forward-backward and
 Viterbi run over *all* strings at once: arcs are grouped by the offset of their end node inside
 their string (the "level"), so every numpy step handles that level of every string together, and a
 pass costs a few numpy calls per level instead of a Python loop per arc. Why: the trainer runs
