@@ -1,12 +1,25 @@
 """The lattices of many short strings (the corpus's unique words) as one set of numpy arrays.
 
 Node ``first[s] + k`` sits after ``k`` symbols of string ``s``; an arc ``(start, end, piece)`` is a
-vocabulary piece over the symbols between two nodes of the same string. Forward-backward and
+vocabulary piece over the symbols between two nodes of the same string (inside, the nodes are
+numbered again offset by offset, so that one offset of every string is one range). Forward-backward and
 Viterbi run over *all* strings at once: arcs are grouped by the offset of their end node inside
 their string (the "level"), so every numpy step handles that level of every string together, and a
 pass costs a few numpy calls per level instead of a Python loop per arc. Why: the trainer runs
-forward-backward over ~70,000 words ~30 times and Viterbi ~15 times; per-arc Python loops took
-minutes where this takes seconds.
+forward-backward over ~70,000 words ~15 times and Viterbi ~25 times; per-arc Python loops took
+minutes where this takes a fraction of a second.
+
+The arcs are sorted into both pass orders once, when the lattice is made; :meth:`FlatLattice.select`
+only filters them, and drops the arcs of dead pieces for good (a piece that left the vocabulary
+never comes back), so the passes get cheaper as the vocabulary shrinks.
+
+Forward-backward runs on probabilities, not log-probabilities: a level then costs a gather, a
+product and a segment sum, where log-space needs a max, an exp and a log per level as well. To keep
+a long word's products inside float64's range, every arc of string ``s`` is scaled by
+``exp(length × r_s)`` with ``r_s`` its Viterbi log-probability per symbol: every path over a string
+covers all its symbols, so each path, and each forward and backward sum, is scaled by the same
+factor, which divides out of the posteriors exactly. Should a string still leave the safe range (a
+long word mixing very likely and very unlikely parts), the pass is redone in log-space.
 """
 
 from __future__ import annotations
@@ -20,144 +33,280 @@ class Cancelled(Exception):
     """Raised inside a pass when the caller's cancel() returned True."""
 
 
+_SAFE = 1e250  # forward/backward sums (scaled) must stay within [1/_SAFE, _SAFE]
+
+
 class FlatLattice:
     """Arcs of many strings with the pieces that are currently alive (see the module docstring).
 
-    ``arc_start``/``arc_end`` are global node ids, ``arc_piece`` piece ids (``-1``: unknown),
-    ``node_off[n]`` the offset of node ``n`` in its string, ``first``/``last`` each string's first
-    and last node. :meth:`select` keeps the arcs of alive pieces and adds an ``<unk>`` arc at every
-    position where no alive single-symbol piece starts (as SentencePiece's PopulateNodes does).
+    ``first``/``last`` are each string's first and last node; ``arc_start``/``arc_end`` global node
+    ids, ``arc_piece`` piece ids, with at most one single-symbol arc per position (its character's
+    piece). A position without one gets an unknown arc (piece ``-1``), and so does a position whose
+    single-symbol piece is not alive: SentencePiece's PopulateNodes adds an ``<unk>`` arc exactly
+    where no alive single-symbol piece starts.
     """
 
     def __init__(self, first, last, arc_start, arc_end, arc_piece):
         self.first = np.asarray(first, dtype=np.int64)
         self.last = np.asarray(last, dtype=np.int64)
+        self.n_strings = len(self.first)
         self.n_nodes = int(self.last[-1]) + 1 if len(self.last) else 0
         lens = self.last - self.first
-        self.sent_of_node = np.repeat(np.arange(len(self.first)), lens + 1)
-        node_off = np.arange(self.n_nodes) - np.repeat(self.first, lens + 1)
-        is_pos = np.ones(self.n_nodes, dtype=bool)
-        is_pos[self.last] = False
-        positions = np.flatnonzero(is_pos)  # nodes that begin a symbol
-        # every arc, then a candidate unknown arc at every position (kept only where needed)
-        self.start = np.concatenate((np.asarray(arc_start, dtype=np.int64), positions))
-        self.end = np.concatenate((np.asarray(arc_end, dtype=np.int64), positions + 1))
-        self.piece = np.concatenate((np.asarray(arc_piece, dtype=np.int64), np.full(len(positions), -1, np.int64)))
-        self.n_real = len(self.start) - len(positions)
-        self.unk_pos = positions
-        self.sent = self.sent_of_node[self.start]
-        self._single = (self.end - self.start == 1)[: self.n_real]
-        # sorted once: forward by (end offset, end node, start), backward by (start offset desc, start node)
-        self._fwd_all = np.lexsort((self.start, self.end, node_off[self.end]))
-        self._fwd_key = (node_off[self.end], self.end)
-        self._bwd_all = np.lexsort((self.end, self.start, -node_off[self.start]))
-        self._bwd_key = (node_off[self.start], self.start)
+        self.lengths = lens
+        self.sent_of_node = np.repeat(np.arange(self.n_strings), lens + 1)
+        self.node_off = np.arange(self.n_nodes) - np.repeat(self.first, lens + 1)
+        start = np.asarray(arc_start, dtype=np.int64)
+        end = np.asarray(arc_end, dtype=np.int64)
+        piece = np.asarray(arc_piece, dtype=np.int64)
+        # an unknown arc at every position that has no single-symbol arc
+        needs = np.ones(self.n_nodes, dtype=bool)
+        needs[self.last] = False
+        needs[start[end - start == 1]] = False
+        positions = np.flatnonzero(needs)
+        if len(positions):
+            start = np.concatenate((start, positions))
+            end = np.concatenate((end, positions + 1))
+            piece = np.concatenate((piece, np.full(len(positions), -1, np.int64)))
+        # sorted once: forward by (end offset, end node, start), backward by (start offset desc, start node, end)
+        fwd = _order(self.node_off[end], end, start)
+        bwd = _order(-self.node_off[start], start, end)
+        # nodes renumbered level by level (offset 0 of every string, then offset 1, ...): a level's nodes
+        # are then one range, and its arcs read their start nodes from a few ranges, not from all over
+        by_level = _order(self.node_off, np.arange(self.n_nodes), np.arange(self.n_nodes))
+        new_id = np.empty(self.n_nodes, dtype=np.int64)
+        new_id[by_level] = np.arange(self.n_nodes)
+        start, end = new_id[start], new_id[end]
+        self.first, self.last = new_id[self.first], new_id[self.last]
+        self.sent_of_node = self.sent_of_node[by_level]
+        self.node_off = self.node_off[by_level]
+        self.live = np.ones(self.n_strings, dtype=bool)
+        self._f = self._arrays(start[fwd], end[fwd], piece[fwd] + 1, "end")
+        self._b = self._arrays(start[bwd], end[bwd], piece[bwd] + 1, "start")
+        self._alive = None
+        self.n_unknown = len(positions)
 
-    def select(self, alive: np.ndarray, exclude: np.ndarray | None = None) -> None:
-        """Keep the arcs whose piece is alive (and not excluded: a mask over the arcs given to the
-        constructor), add unknown arcs, and prepare the level groups."""
-        real = alive[self.piece[: self.n_real]]
-        if exclude is not None:
-            real &= ~exclude
-        single = np.zeros(self.n_nodes, dtype=bool)
-        single[self.start[: self.n_real][real & self._single]] = True
-        keep = np.concatenate((real, ~single[self.unk_pos]))
-        self.keep = keep
-        self.kept = np.flatnonzero(keep)
-        self.n_unknown = int((~single[self.unk_pos]).sum())
-        self._fwd = _levels(self._fwd_all[keep[self._fwd_all]], *self._fwd_key)
-        self._bwd = _levels(self._bwd_all[keep[self._bwd_all]], *self._bwd_key)
+    def _arrays(self, start, end, piece1, group_key):
+        arcs = {"start": start, "end": end, "piece1": piece1, "length": self.node_off[end] - self.node_off[start],
+                "sent": self.sent_of_node[start]}
+        arcs["levels"] = _levels(arcs[group_key], self.node_off)
+        arcs["group_key"] = group_key
+        return arcs
 
-    def arc_scores(self, scores: np.ndarray, unk_score: float) -> np.ndarray:
-        """Score of every arc (dead ones too; they are never read)."""
-        return np.where(self.piece >= 0, scores[np.maximum(self.piece, 0)], unk_score)
+    # ---- selection ---------------------------------------------------------------------------
+    def select(self, alive: np.ndarray, strings: np.ndarray | None = None) -> None:
+        """Use the arcs whose piece is ``alive`` (of the strings in ``strings``: a mask, None: all);
+        a single-symbol arc whose piece is not alive becomes an unknown arc. Pieces and strings left
+        out never come back: once they are a good share of the arcs, their arcs are dropped for good
+        (until then a pass gives them probability zero)."""
+        if strings is not None:
+            self.live &= strings
+        alive = np.concatenate(([True], alive))  # indexed by piece + 1 (0: unknown)
+        if self._alive is not None:
+            alive &= self._alive
+        self._alive = alive
+        for name in ("_f", "_b"):
+            arcs = getattr(self, name)
+            keep = alive[arcs["piece1"]]
+            single_dead = ~keep & (arcs["length"] == 1)
+            if single_dead.any():
+                arcs["piece1"][single_dead] = 0
+                keep |= single_dead
+            if strings is not None:
+                keep &= self.live[arcs["sent"]]
+            if keep.sum() < 0.9 * len(keep):
+                setattr(self, name, self._arrays(arcs["start"][keep], arcs["end"][keep], arcs["piece1"][keep],
+                                                 arcs["group_key"]))
+        self.n_unknown = int((self._f["piece1"] == 0).sum())
 
-    def forward_backward(self, sc: np.ndarray, cancel: Callable[[], bool] | None = None):
-        """``(alpha, beta, Z)``: log forward and backward sums per node, log P of each string."""
+    def _arc_scores(self, arcs, scores: np.ndarray, unk_score: float) -> np.ndarray:
+        table = np.concatenate(([unk_score], scores))
+        table[~self._alive] = -np.inf
+        return table[arcs["piece1"]]
+
+    # ---- passes ------------------------------------------------------------------------------
+    def viterbi(self, scores: np.ndarray, unk_score: float, cancel: Callable[[], bool] | None = None):
+        """Best path of every selected string: ``(string index, piece)`` of each arc on it
+        (``-1``: unknown), and each string's best score. Ties go to the arc with the smallest start
+        (the longest last piece), as in SentencePiece's encoder.
+
+        >>> lat = FlatLattice([0], [2], [0, 1, 0], [1, 2, 2], [0, 0, 1])  # "aa": a, a, aa
+        >>> lat.select(np.array([True, True]))
+        >>> sents, pieces, best = lat.viterbi(np.log([0.5, 0.2]), -20.0)
+        >>> pieces.tolist(), round(float(best[0]), 4)
+        ([0, 0], -1.3863)
+        """
+        return self._viterbi(self._arc_scores(self._f, scores, unk_score), cancel)
+
+    def _viterbi(self, sc, cancel, paths=True):
+        """See :meth:`viterbi`; without ``paths`` only the number of arcs on the paths and the scores."""
+        f = self._f
+        start = f["start"]
+        best = np.zeros(self.n_nodes)
+        for lo, hi, nodes, offs in f["levels"]:
+            best[nodes] = np.maximum.reduceat(best[start[lo:hi]] + sc[lo:hi], offs)
+            if cancel is not None and cancel():
+                raise Cancelled
+        # the winning arc of each node: the first (smallest start) whose score reaches the node's best
+        # (the same sum as in the loop, so the comparison is exact)
+        tight = np.flatnonzero(best[start] + sc == best[f["end"]])
+        e = f["end"][tight]
+        firsts = np.concatenate(([True], e[1:] != e[:-1]))
+        win, at = tight[firsts], e[firsts]
+        prev = np.zeros(self.n_nodes, dtype=np.int64)
+        prev[at] = start[win]
+        inner = self.node_off > 0
+        # walk every live string's path back from its last node at once; the arcs are found by their end node
+        node = self.last[self.live & (self.last != self.first)]
+        ends = []
+        while len(node):
+            ends.append(node)
+            node = prev[node]
+            node = node[inner[node]]
+        ends = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
+        if not paths:
+            return len(ends), best[self.last]
+        piece_of = np.zeros(self.n_nodes, dtype=np.int64)
+        piece_of[at] = f["piece1"][win]
+        return self.sent_of_node[ends], piece_of[ends] - 1, best[self.last]
+
+    def e_step(self, scores, unk_score, freq, n_pieces, cancel=None):
+        """Expected count of every piece (forward-backward, each string weighted by ``freq``), the
+        log-likelihood ``sum(freq * log P(string))``, and the number of arcs on the strings' Viterbi
+        paths (their scores scale the forward-backward sums: see the module docstring).
+
+        >>> lat = FlatLattice([0], [2], [0, 1, 0], [1, 2, 2], [0, 0, 1])  # "aa": a, a, aa
+        >>> lat.select(np.array([True, True]))
+        >>> counts, loglik, tokens = lat.e_step(np.log([0.5, 0.2]), -20.0, np.array([1.0]), 2)
+        >>> [round(float(c), 4) for c in counts], round(loglik, 4), tokens  # P = .25 + .2; Viterbi a|a
+        ([1.1111, 0.4444], -0.7985, 2)
+        """
+        f, b = self._f, self._b
+        sc_f = self._arc_scores(f, scores, unk_score)
+        sc_b = self._arc_scores(b, scores, unk_score)
+        tokens, best = self._viterbi(sc_f, cancel, paths=False)
+        rate = -best / np.maximum(self.lengths, 1)
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            p_f = np.exp(sc_f + f["length"] * rate[f["sent"]])
+            alpha, beta = self._forward_backward(p_f, np.exp(sc_b + b["length"] * rate[b["sent"]]), cancel)
+            safe = (1 / _SAFE <= min(alpha.min(), beta.min())) and (max(alpha.max(), beta.max()) <= _SAFE)
+        if safe:
+            z = alpha[self.last]
+            post = alpha[f["start"]] * p_f * beta[f["end"]] * (freq / z)[f["sent"]]
+            log_z = np.log(z) - rate * self.lengths
+        else:
+            la, lb = self._forward_backward_log(sc_f, sc_b, cancel)
+            log_z = la[self.last]
+            post = np.exp(la[f["start"]] + sc_f + lb[f["end"]] - log_z[f["sent"]]) * freq[f["sent"]]
+        counts = np.bincount(f["piece1"], weights=post, minlength=n_pieces + 1)[1:]
+        return counts, float((freq * log_z).sum()), tokens
+
+    def _forward_backward(self, p_f, p_b, cancel):
+        """Forward and backward sums per node, in probabilities (scaled)."""
+        f, b = self._f, self._b
         alpha = np.zeros(self.n_nodes)
-        for order, nodes, g, sizes in self._fwd:
-            v = alpha[self.start[order]] + sc[order]
-            alpha[nodes] = _group_logsumexp(v, g, sizes)
+        alpha[self.first] = 1.0
+        start = f["start"]
+        for lo, hi, nodes, offs in f["levels"]:
+            alpha[nodes] = np.add.reduceat(alpha[start[lo:hi]] * p_f[lo:hi], offs)
             if cancel is not None and cancel():
                 raise Cancelled
         beta = np.zeros(self.n_nodes)
-        for order, nodes, g, sizes in self._bwd:
-            v = beta[self.end[order]] + sc[order]
-            beta[nodes] = _group_logsumexp(v, g, sizes)
+        beta[self.last] = 1.0
+        end = b["end"]
+        for lo, hi, nodes, offs in b["levels"]:
+            beta[nodes] = np.add.reduceat(beta[end[lo:hi]] * p_b[lo:hi], offs)
             if cancel is not None and cancel():
                 raise Cancelled
-        return alpha, beta, alpha[self.last]
+        return alpha, beta
 
-    def expected_counts(self, sc, freq, n_pieces, cancel=None):
-        """Expected count of every piece (forward-backward, each string weighted by ``freq``) and
-        the log-likelihood ``sum(freq * log P(string))``."""
-        alpha, beta, z = self.forward_backward(sc, cancel)
-        k = self.kept[: np.searchsorted(self.kept, self.n_real)]  # kept arcs of real pieces
-        sent = self.sent[k]
-        post = np.exp(alpha[self.start[k]] + sc[k] + beta[self.end[k]] - z[sent]) * freq[sent]
-        counts = np.bincount(self.piece[k], weights=post, minlength=n_pieces)
-        return counts, float((freq * z).sum())
-
-    def viterbi(self, sc: np.ndarray, cancel=None):
-        """Best path of every string: ``(string index, piece)`` of each arc on it, and each string's
-        best score. Ties go to the arc with the smallest start (the longest last piece), as in
-        SentencePiece's encoder."""
-        best = np.zeros(self.n_nodes)
-        arc_of = np.full(self.n_nodes, -1, dtype=np.int64)
-        for order, nodes, g, sizes in self._fwd:
-            v = best[self.start[order]] + sc[order]
-            m = np.maximum.reduceat(v, g)
-            idx = np.arange(len(v))
-            idx = np.where(v == np.repeat(m, sizes), idx, len(v))
-            win = np.minimum.reduceat(idx, g)
-            best[nodes] = m
-            arc_of[nodes] = order[win]
+    def _forward_backward_log(self, sc_f, sc_b, cancel):
+        """The same sums in log-space: slower, for strings whose scaled sums leave float64's range."""
+        f, b = self._f, self._b
+        alpha = np.zeros(self.n_nodes)
+        for lo, hi, nodes, offs in f["levels"]:
+            alpha[nodes] = _group_logsumexp(alpha[f["start"][lo:hi]] + sc_f[lo:hi], offs)
             if cancel is not None and cancel():
                 raise Cancelled
-        sents, pieces = [], []
-        node = self.last.copy()
-        who = np.arange(len(node))
-        live = node != self.first
-        node, who = node[live], who[live]
-        while len(node):
-            a = arc_of[node]
-            sents.append(who)
-            pieces.append(self.piece[a])
-            node = self.start[a]
-            live = node != self.first[who]
-            node, who = node[live], who[live]
-        if sents:
-            return np.concatenate(sents), np.concatenate(pieces), best[self.last]
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, best[self.last]
+        beta = np.zeros(self.n_nodes)
+        for lo, hi, nodes, offs in b["levels"]:
+            beta[nodes] = _group_logsumexp(beta[b["end"][lo:hi]] + sc_b[lo:hi], offs)
+            if cancel is not None and cancel():
+                raise Cancelled
+        return alpha, beta
 
 
-def _levels(order, level, group_key):
-    """Split ``order`` (arc indices sorted by level, then group node) into levels: per level the
-    arc indices, the group nodes, group starts and sizes (for ``reduceat``)."""
-    lv = level[order]
-    keys = group_key[order]
-    n = len(order)
+def span_lattice(arc_start, arc_end, arc_piece, span_start, span_len) -> FlatLattice:
+    """A lattice with one string per span ``[span_start, span_start + span_len)`` of the nodes of
+    the given arcs, holding the arcs inside the span except one over the whole span (a piece's
+    lattice without the piece itself: its alternative segmentations).
+
+    >>> lat = span_lattice([0, 1, 0, 2], [1, 2, 2, 3], [0, 1, 2, 3], [0], [2])
+    >>> lat.select(np.ones(4, dtype=bool))
+    >>> lat.viterbi(np.zeros(4), -10.0)[1].tolist()  # the arc over the whole span is left out
+    [1, 0]
+    """
+    arc_start, arc_end, arc_piece, span_start, span_len = (
+        np.asarray(x, dtype=np.int64) for x in (arc_start, arc_end, arc_piece, span_start, span_len))
+    srt = np.argsort(arc_start, kind="stable")
+    s_sorted, e_sorted, p_sorted = arc_start[srt], arc_end[srt], arc_piece[srt]
+    span_end = span_start + span_len
+    lo = np.searchsorted(s_sorted, span_start)
+    cnt = np.searchsorted(s_sorted, span_end) - lo
+    owner = np.repeat(np.arange(len(span_start)), cnt)
+    pos = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+    inside = e_sorted[pos] <= span_end[owner]
+    pos, owner = pos[inside], owner[inside]
+    off_s = s_sorted[pos] - span_start[owner]
+    off_e = e_sorted[pos] - span_start[owner]
+    keep = ~((off_s == 0) & (off_e == span_len[owner]))
+    first = np.cumsum(span_len + 1) - (span_len + 1)
+    return FlatLattice(first, first + span_len, (first[owner] + off_s)[keep], (first[owner] + off_e)[keep],
+                       p_sorted[pos][keep])
+
+
+def _order(level, group, tie):
+    """Arc indices sorted by (level, group node, tie node). The arcs come as runs already sorted by
+    node (one run per piece length), so a stable sort by (group, tie) only merges the runs, and the
+    levels are small integers for a stable radix sort: both much cheaper than a general sort."""
+    if not len(level):
+        return np.zeros(0, dtype=np.int64)
+    d = tie - group
+    d -= d.min()
+    by_node = np.argsort(group * (int(d.max()) + 1) + d, kind="stable")
+    lv = level[by_node]
+    lv = lv - lv.min()
+    if lv.max() < 1 << 16:
+        lv = lv.astype(np.uint16)
+    return by_node[np.argsort(lv, kind="stable")]
+
+
+def _levels(group_node, node_off):
+    """Split arcs sorted by (level, group node) into levels: per level the arc range, the group
+    nodes and the group starts inside the range (for ``reduceat``)."""
+    n = len(group_node)
     if not n:
         return []
-    lb = np.concatenate(([0], np.flatnonzero(lv[1:] != lv[:-1]) + 1, [n]))
-    gs = np.concatenate(([0], np.flatnonzero(keys[1:] != keys[:-1]) + 1))
-    gl = np.searchsorted(gs, lb)
-    sizes_all = np.diff(np.concatenate((gs, [n])))
+    gs = np.flatnonzero(np.concatenate(([True], group_node[1:] != group_node[:-1])))
+    nodes = group_node[gs]
+    lv = node_off[nodes]
+    lb = np.concatenate(([0], np.flatnonzero(lv[1:] != lv[:-1]) + 1, [len(gs)]))
+    bounds = np.concatenate((gs, [n]))
     out = []
     for t in range(len(lb) - 1):
-        lo, hi = lb[t], lb[t + 1]
-        g = gs[gl[t]: gl[t + 1]]
-        out.append((order[lo:hi], keys[g], g - lo, sizes_all[gl[t]: gl[t + 1]]))
+        g0, g1 = lb[t], lb[t + 1]
+        lo, hi = int(bounds[g0]), int(bounds[g1])
+        at = nodes[g0:g1]
+        if at[-1] - at[0] == len(at) - 1:  # one range of nodes (always, but for dropped strings)
+            at = slice(int(at[0]), int(at[-1]) + 1)
+        out.append((lo, hi, at, gs[g0:g1] - lo))
     return out
 
 
-def _group_logsumexp(v, g, sizes):
+def _group_logsumexp(v, g):
     m = np.maximum.reduceat(v, g)
-    finite = np.where(np.isfinite(m), m, 0.0)
-    s = np.add.reduceat(np.exp(v - np.repeat(finite, sizes)), g)
-    with np.errstate(divide="ignore"):
-        return finite + np.log(s)
+    sizes = np.diff(np.append(g, len(v)))
+    s = np.add.reduceat(np.exp(v - np.repeat(m, sizes)), g)
+    return m + np.log(s)
 
 
 def digamma(x: np.ndarray) -> np.ndarray:

@@ -2,9 +2,9 @@
 
 Steps 1, 2 and 5 of the trainer (see :mod:`tokviz.core.unigram.trainer`): the required characters
 and the coverage, every valid substring of up to ``max_piece_length`` characters inside a word
-counted exactly (a rolling hash over the concatenated words, in numpy), the seed pieces by
-``frequency × length``, and two flattened lattices: every unique word's arcs (for EM and Viterbi) and
-each multi-character seed's own arcs (for its alternative segmentation when pruning).
+counted exactly (polynomial hashes over the concatenated words, in numpy, one length at a time), the
+seed pieces by ``frequency × length``, the flattened lattice of every unique word's arcs (for EM and
+Viterbi), and what pruning needs to make each multi-character piece's alternative lattice later.
 Validity follows SentencePiece's ``IsValidSentencePiece``: one Unicode script per piece
 (:func:`script_of`), ``▁`` only first, no unknown character.
 """
@@ -58,13 +58,15 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     cannot hold the required characters, Cancelled when ``cancelled()`` says stop."""
     st = UnigramState()
     # 1. characters and coverage (counted over "▁word", weighted by the word's count)
-    wl = list(words)
-    wf = np.fromiter(words.values(), dtype=np.float64, count=len(wl))
-    cc = np.frombuffer("".join(wl).encode("utf-32-le"), dtype=np.uint32)
-    uc, inv = np.unique(cc, return_inverse=True)
-    per_char = np.bincount(inv, weights=np.repeat(wf, [len(w) for w in wl]), minlength=len(uc))
-    char_count: Counter = Counter({chr(u): int(k) for u, k in zip(uc.tolist(), per_char.tolist(), strict=True)})
-    char_count[SPACE_MARK] += int(wf.sum())
+    wl = sorted(words)  # deterministic order, independent of the corpus's order ("▁" + word sorts the same)
+    wstr = [SPACE_MARK + w for w in wl]
+    freq = np.array([words[w] for w in wl], dtype=np.float64)
+    joined, codes, first, last, lens, uc, inv = _join(wstr)
+    pos_freq = np.repeat(freq, lens + 1)
+    pos_freq[last] = 0.0  # the separators
+    per_char = np.bincount(inv, weights=pos_freq, minlength=len(uc))
+    char_count: Counter = Counter({chr(u): int(k) for u, k in zip(uc.tolist(), per_char.tolist(), strict=True)
+                                   if k > 0})
     total = sum(char_count.values())
     ranked = sorted(char_count.items(), key=lambda x: (-x[1], x[0]))
     required: dict[str, int] = {}
@@ -83,32 +85,22 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
         )
     if cancelled():
         raise Cancelled
-    # 2. words as "▁word", rare characters as UNK_CHAR (merging words that become equal)
+    # 2. rare characters as UNK_CHAR (merging words that become equal)
     if len(required) < len(char_count):
         table = {ord(c): UNK_CHAR for c in char_count if c not in required}
         merged: Counter = Counter()
-        for w, f in words.items():
-            merged[SPACE_MARK + w.translate(table)] += f
-        items = list(merged.items())
-    else:
-        items = [(SPACE_MARK + w, f) for w, f in words.items()]
-    items.sort()  # deterministic order, independent of the corpus's order
-    wstr = [w for w, _ in items]
-    st.freq = np.array([f for _, f in items], dtype=np.float64)
-    lens = np.array([len(w) for w in wstr], dtype=np.int64)
-    first = np.concatenate(([0], np.cumsum(lens + 1)[:-1]))
-    last = first + lens
-    # 3. every substring of 2..max_len characters inside a word: its start node, length and id
-    maxlen = cfg.max_piece_length
-    joined = "\x00".join(wstr) + "\x00"
-    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    occ_start, occ_len, sub_ids_arr, sub_first, sub_len = _substring_ids(codes, first, last, lens, maxlen)
-    if cancelled():
-        raise Cancelled
-    occ_w = np.repeat(np.arange(len(wstr)), lens + 1)[occ_start]
-    occ_freq = st.freq[occ_w]
-    # validity: no unknown character, one script (▁ and combining marks fit any)
-    scripts = _script_codes(codes)
+        for w, f in zip(wstr, freq.tolist(), strict=True):
+            merged[SPACE_MARK + w[1:].translate(table)] += f  # the word's own mark stays, however rare
+        items = sorted(merged.items())
+        wstr = [w for w, _ in items]
+        freq = np.array([f for _, f in items], dtype=np.float64)
+        joined, codes, first, last, lens, uc, inv = _join(wstr)
+        pos_freq = np.repeat(freq, lens + 1)
+    st.freq = freq
+    # 3. every valid substring of 2..max_len characters inside a word occurring at least twice: its
+    # occurrences (start node, length) and id.
+    # Valid: no unknown character (nor the separator), one script (▁ and combining marks fit any)
+    scripts = _script_codes(uc)[inv]
     # effective script: combining marks take the one before them (forward fill within a word)
     eff = scripts.copy()
     idx = np.where(eff == _INHERITED, -1, np.arange(len(eff)))
@@ -117,72 +109,67 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     eff[scripts == _INVALID] = _INVALID
     eff[eff == _INHERITED] = _ANY
     # the last real script seen at or before each node (▁ and leading marks: none)
-    known = np.where(eff >= 0, np.arange(len(eff)), -1)
+    n = len(codes)
+    known = np.where(eff >= 0, np.arange(n), -1)
     np.maximum.accumulate(known, out=known)
     prev_known = np.concatenate(([-1], known[:-1]))
     change = (eff >= 0) & (prev_known >= 0) & (eff != eff[np.maximum(prev_known, 0)])
     # a change point only counts inside the word it belongs to
     change &= prev_known >= np.repeat(first, lens + 1)
-    c_change = np.concatenate(([0], np.cumsum(change)))
-    bad = np.concatenate(([0], np.cumsum(eff == _INVALID)))
-    a, b = occ_start, occ_start + occ_len
-    valid = (c_change[b] - c_change[a + 1] == 0) & (bad[b] - bad[a] == 0)
-    sub_count = np.bincount(sub_ids_arr[valid], weights=occ_freq[valid], minlength=len(sub_len))
+    # a substring [a, a + k) is valid when no invalid character lies in it and no script changes
+    # after its first character: k <= reach[a] - a
+    next_bad = np.minimum.accumulate(np.where(eff == _INVALID, np.arange(n), n)[::-1])[::-1]
+    next_change = np.minimum.accumulate(np.where(change, np.arange(n), n)[::-1])[::-1]
+    reach = np.minimum(next_bad, np.append(next_change[1:], n))
+    occ_start, occ_len, sub_ids_arr, sub_first, sub_len, sub_count = _frequent_substrings(
+        codes, reach - np.arange(n), pos_freq, cfg.max_piece_length)
+    if cancelled():
+        raise Cancelled
     # 4. seeds: characters, then substrings occurring at least twice by frequency x length
     chars = sorted(((c, k) for c, k in required.items()), key=lambda x: (-x[1], x[0]))
     cand = np.flatnonzero(sub_count >= 2)
     cand_score = sub_count[cand] * sub_len[cand]
     cand_str = [joined[a:a + n] for a, n in zip(sub_first[cand].tolist(), sub_len[cand].tolist(), strict=True)]
-    order = sorted(range(len(cand)), key=lambda i: (-cand_score[i], cand_str[i]))
-    order = order[: max(0, cfg.seed_size - len(chars))]
-    seeds = [c for c, _ in chars] + [cand_str[i] for i in order]
-    raw = np.array([k for _, k in chars] + [float(cand_score[i]) for i in order], dtype=np.float64)
+    # ranks in string order (numpy compares the code points, as Python does), for the ties of equal scores
+    all_str = [c for c, _ in chars] + cand_str
+    by_str = np.argsort(np.array(all_str, dtype=f"<U{max(1, cfg.max_piece_length)}"), kind="stable")
+    rank = np.empty(len(all_str), dtype=np.int64)
+    rank[by_str] = np.arange(len(all_str))
+    order = np.lexsort((rank[len(chars):], -cand_score))[: max(0, cfg.seed_size - len(chars))]
+    seeds = [c for c, _ in chars] + [cand_str[i] for i in order.tolist()]
+    raw = np.concatenate((np.array([k for _, k in chars], dtype=np.float64), cand_score[order]))
     st.seeds = seeds
+    kept = np.concatenate((np.arange(len(chars)), len(chars) + order))
     st.str_rank = np.empty(len(seeds), dtype=np.int64)
-    st.str_rank[np.array(sorted(range(len(seeds)), key=seeds.__getitem__), dtype=np.int64)] = np.arange(len(seeds))
+    st.str_rank[np.argsort(rank[kept], kind="stable")] = np.arange(len(seeds))
     st.n_seeds = len(seeds)
     st.scores = np.log(raw) - np.log(raw.sum())
     st.alive = np.ones(len(seeds), dtype=bool)
     seed_of_sub = np.full(len(sub_len), -1, dtype=np.int64)
-    seed_of_sub[cand[np.array(order, dtype=np.int64)]] = np.arange(len(chars), len(seeds))
+    seed_of_sub[cand[order]] = np.arange(len(chars), len(seeds))
     # 5. the word lattices: seed substrings plus single characters
     occ_seed = seed_of_sub[sub_ids_arr]
-    keep = (occ_seed >= 0) & valid
+    keep = occ_seed >= 0
     char_id = {c: i for i, (c, _) in enumerate(chars)}
     is_sep = np.zeros(len(codes), dtype=bool)
     is_sep[last] = True
     pos_nodes = np.flatnonzero(~is_sep)
-    ucodes, inv = np.unique(codes, return_inverse=True)
-    char_seed = np.array([char_id.get(chr(x), -1) for x in ucodes.tolist()], dtype=np.int64)[inv]
+    char_seed = np.array([char_id.get(chr(x), -1) for x in uc.tolist()], dtype=np.int64)[inv]
     known_pos = pos_nodes[char_seed[pos_nodes] >= 0]
     arc_s = np.concatenate((known_pos, occ_start[keep]))
     arc_e = np.concatenate((known_pos + 1, occ_start[keep] + occ_len[keep]))
     arc_p = np.concatenate((char_seed[known_pos], occ_seed[keep]))
     st.words = FlatLattice(first, last, arc_s, arc_e, arc_p)
-    # 6. each multi-character seed's own lattice: the word arcs inside its first occurrence
+    # 6. for pruning, each multi-character seed's alternative lattice is made from the word arcs inside
+    # its first occurrence (on the first pruning round, for the seeds EM kept: see UnigramState.prune)
     n_chars = len(chars)
-    multi = np.arange(n_chars, len(seeds))
     occ_first = np.full(len(seeds), -1, dtype=np.int64)
     kk = np.flatnonzero(keep)[::-1]  # reversed, so the first occurrence is written last
     occ_first[occ_seed[kk]] = occ_start[kk]
-    p_start = occ_first[multi]
-    p_len = np.array([len(seeds[i]) for i in multi.tolist()], dtype=np.int64)
-    srt = np.argsort(arc_s, kind="stable")
-    s_sorted, e_sorted = arc_s[srt], arc_e[srt]
-    lo = np.searchsorted(s_sorted, p_start)
-    hi = np.searchsorted(s_sorted, p_start + p_len)
-    cnt = hi - lo
-    owner = np.repeat(np.arange(len(multi)), cnt)
-    pos = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
-    inside = e_sorted[pos] <= (p_start + p_len)[owner]
-    pos, owner = pos[inside], owner[inside]
-    pfirst = np.cumsum(p_len + 1) - (p_len + 1)  # empty when no seed is longer than a character
-    off_s = s_sorted[pos] - p_start[owner]
-    off_e = e_sorted[pos] - p_start[owner]
-    pp = arc_p[srt][pos]
-    st.piece_of_sent = multi
-    st.pieces = FlatLattice(pfirst, pfirst + p_len, pfirst[owner] + off_s, pfirst[owner] + off_e, pp)
-    st.piece_full = (off_s == 0) & (off_e == p_len[owner])  # the piece's own arc
+    st.seed_first = occ_first
+    st.seed_len = np.concatenate((np.ones(n_chars, dtype=np.int64), sub_len[cand[order]]))
+    st.word_arcs = (arc_s, arc_e, arc_p)
+    st.pieces = None
     st.n_chars = n_chars
     return st
 
@@ -191,65 +178,86 @@ _B1 = np.uint64(0x9E3779B97F4A7C15)
 _B2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-def _substring_ids(codes, first, last, lens, maxlen: int):
-    """Every substring of 2..maxlen characters inside a word, grouped into distinct strings.
+def _join(wstr: list[str]):
+    """The words joined with NUL after each: the text, its code points, each word's first and last
+    node, its length, and the distinct code points with the index of each position's among them."""
+    joined = "\x00".join(wstr) + "\x00"
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    lens = np.array([len(w) for w in wstr], dtype=np.int64)
+    first = np.concatenate(([0], np.cumsum(lens + 1)[:-1]))
+    # distinct code points through a table over all of Unicode: linear, where np.unique sorts
+    present = np.zeros(0x110000, dtype=bool)
+    present[codes] = True
+    uc = np.flatnonzero(present).astype(np.uint32)
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    return joined, codes, first, first + lens, lens, uc, rank[codes]
 
-    Returns ``(start, length, id)`` per occurrence and ``(first start, length)`` per id. Substrings
-    are grouped by a 59-bit polynomial hash plus their length, and every group is checked with a
-    second, independent 64-bit hash; should two different substrings ever share the first hash, the
-    grouping is redone exactly with a dict. Why not a dict always: ~1.3 million slices and lookups
+
+def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.0):
+    """Every substring of 2..maxlen characters starting at node ``a`` and at most ``room[a]`` long
+    (the valid ones: see :func:`seed_state`) whose count (the ``weight`` of its start nodes summed)
+    is at least ``min_count``, grouped into distinct strings.
+
+    Returns ``(start, length, id)`` per occurrence and ``(first start, length, count)`` per id.
+    Lengths go up one at a time, and a substring is only looked at when the two one shorter inside
+    it (without its last, without its first character) were frequent: it cannot occur more often
+    than they do. Substrings of a length are grouped by a 64-bit polynomial hash, and every group is
+    checked with a second, independent one; should two different substrings ever share the first,
+    that length is grouped exactly with a dict. Why hashes: ~1.3 million slices and dict lookups
     took ~2.5 s of Python on 20,000 lines, the hashes take a few numpy passes.
     """
     n = len(codes)
     c = codes.astype(np.uint64)
-    word_end = np.repeat(last, lens + 1)
-    room = word_end - np.arange(n)  # characters from each node to its word's end
-    h1, h2 = c.copy(), c.copy()
-    starts, lengths, k1, k2 = [], [], [], []
-    with np.errstate(over="ignore"):
-        for k in range(2, maxlen + 1):
-            m = n - k + 1
-            if m <= 0:
-                break
-            h1 = h1[:m] * _B1 + c[k - 1:]
-            h2 = h2[:m] * _B2 + (c[k - 1:] ^ np.uint64(0x5BD1E995))
-            sel = np.flatnonzero(room[:m] >= k)
-            if not len(sel):
-                break
-            starts.append(sel)
-            lengths.append(np.full(len(sel), k, dtype=np.int64))
-            k1.append((h1[sel] & np.uint64((1 << 59) - 1)) | (np.uint64(k) << np.uint64(59)))
-            k2.append(h2[sel])
+    pos = np.flatnonzero(room >= 2)
+    h1, h2 = c[pos], c[pos] ^ np.uint64(0x5BD1E995)
+    frequent = np.zeros(n + 1, dtype=bool)
+    starts, lengths, ids, firsts, counts = [], [], [], [], []
+    n_ids = 0
+    for k in range(2, maxlen + 1):
+        if k > 2:
+            more = (room[pos] >= k) & frequent[pos] & frequent[pos + 1]
+            pos, h1, h2 = pos[more], h1[more], h2[more]
+        if not len(pos):
+            break
+        with np.errstate(over="ignore"):
+            h1 = h1 * _B1 + c[pos + k - 1]
+            h2 = h2 * _B2 + (c[pos + k - 1] ^ np.uint64(0x5BD1E995))
+        order = np.argsort(h1, kind="stable")  # within a group, by start
+        sk = h1[order]
+        new_group = np.concatenate(([True], sk[1:] != sk[:-1]))
+        s2 = h2[order]
+        if np.any(~new_group[1:] & (s2[1:] != s2[:-1])):  # a hash collision: group this length exactly
+            joined = codes.tobytes().decode("utf-32-le")
+            index: dict[str, int] = {}
+            local = np.array([index.setdefault(joined[a:a + k], len(index)) for a in pos.tolist()], dtype=np.int64)
+            order = np.argsort(local, kind="stable")
+            sl = local[order]
+            new_group = np.concatenate(([True], sl[1:] != sl[:-1]))
+        group = np.empty(len(pos), dtype=np.int64)
+        group[order] = np.cumsum(new_group) - 1
+        count = np.bincount(group, weights=weight[pos])
+        keep_group = count >= min_count
+        gid = np.cumsum(keep_group) - 1 + n_ids
+        keep = keep_group[group]
+        frequent[:] = False
+        frequent[pos[keep]] = True
+        starts.append(pos[keep])
+        lengths.append(np.full(int(keep.sum()), k, dtype=np.int64))
+        ids.append(gid[group[keep]])
+        firsts.append(pos[order[np.flatnonzero(new_group)]][keep_group])
+        counts.append(count[keep_group])
+        n_ids += int(keep_group.sum())
     if not starts:
         e = np.zeros(0, dtype=np.int64)
-        return e, e, e, e, e
-    start = np.concatenate(starts)
-    length = np.concatenate(lengths)
-    key = np.concatenate(k1)
-    check = np.concatenate(k2)
-    order = np.argsort(key, kind="stable")
-    sk = key[order]
-    new_group = np.concatenate(([True], sk[1:] != sk[:-1]))
-    sc = check[order]
-    if np.any(~new_group[1:] & (sc[1:] != sc[:-1])):  # a hash collision: group exactly instead
-        joined = codes.tobytes().decode("utf-32-le")
-        index: dict[str, int] = {}
-        ids = np.array([index.setdefault(joined[a:a + k], len(index))
-                        for a, k in zip(start.tolist(), length.tolist(), strict=True)], dtype=np.int64)
-    else:
-        ids = np.empty(len(key), dtype=np.int64)
-        ids[order] = np.cumsum(new_group) - 1
-    n_ids = int(ids.max()) + 1
-    sub_first = np.full(n_ids, -1, dtype=np.int64)
-    sub_first[ids[::-1]] = start[::-1]
-    sub_len = np.zeros(n_ids, dtype=np.int64)
-    sub_len[ids] = length
-    return start, length, ids, sub_first, sub_len
+        return e, e, e, e, e, np.zeros(0)
+    sub_len = np.concatenate([np.full(len(f), k, dtype=np.int64) for k, f in enumerate(firsts, start=2)])
+    return (np.concatenate(starts), np.concatenate(lengths), np.concatenate(ids), np.concatenate(firsts), sub_len,
+            np.concatenate(counts))
 
 
-def _script_codes(codes: np.ndarray) -> np.ndarray:
-    """Script id per character code (``▁``: any, combining marks: inherited, NUL and UNK_CHAR: invalid)."""
-    uniq, inv = np.unique(codes, return_inverse=True)
+def _script_codes(uniq: np.ndarray) -> np.ndarray:
+    """Script id of each distinct code point (``▁``: any, combining marks: inherited, NUL and
+    UNK_CHAR: invalid)."""
     names: dict[str, int] = {}
     ids = []
     for u in uniq.tolist():
@@ -261,4 +269,4 @@ def _script_codes(codes: np.ndarray) -> np.ndarray:
         else:
             s = script_of(ch)
             ids.append(_INHERITED if s == "Inherited" else names.setdefault(s, len(names)))
-    return np.array(ids, dtype=np.int64)[inv]
+    return np.array(ids, dtype=np.int64)

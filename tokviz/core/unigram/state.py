@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from tokviz.core.unigram.events import RemovedPiece
-from tokviz.core.unigram.flat_lattice import FlatLattice, digamma
+from tokviz.core.unigram.flat_lattice import FlatLattice, digamma, span_lattice
 
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 
@@ -26,9 +26,11 @@ class UnigramState:
     scores: np.ndarray  # log-probability of each seed
     alive: np.ndarray  # which seeds are still in the vocabulary
     words: FlatLattice  # every unique word's arcs
-    pieces: FlatLattice  # each multi-character seed's own arcs
+    word_arcs: tuple  # (start, end, piece) of every word arc, nodes numbered word by word (until ``pieces``)
+    seed_first: np.ndarray  # the start node (numbered as in ``word_arcs``) of each seed's first occurrence
+    seed_len: np.ndarray  # each seed's length in characters
+    pieces: FlatLattice | None  # each multi-character piece's arcs but the whole piece itself (first pruning on)
     piece_of_sent: np.ndarray  # the seed id of each sentence of ``pieces``
-    piece_full: np.ndarray  # which arcs of ``pieces`` are the whole piece itself
 
     @property
     def size(self) -> int:
@@ -44,11 +46,9 @@ class UnigramState:
         """One E-step and M-step; returns (log-likelihood, objective, Viterbi tokens, dropped pieces)."""
         lat = self.words
         lat.select(self.alive)
-        sc = lat.arc_scores(self.scores, self._min_score() - 10.0)
-        counts, loglik = lat.expected_counts(sc, self.freq, len(self.seeds), cancelled)
-        _, vit_pieces, _ = lat.viterbi(sc, cancelled)
-        # SentencePiece counts Viterbi tokens per unique word (not weighted)
-        tokens = len(vit_pieces)
+        unk = self._min_score() - 10.0
+        # tokens: SentencePiece counts Viterbi tokens per unique word (not weighted)
+        counts, loglik, tokens = lat.e_step(self.scores, unk, self.freq, len(self.seeds), cancelled)
         ids = self.alive_ids()
         ex = counts[ids]
         low = ex < EXPECTED_FREQUENCY_THRESHOLD
@@ -68,19 +68,23 @@ class UnigramState:
         size = self.size
         unk = self._min_score() - 10.0
         # each multi-character piece's best segmentation without itself (its alternative)
+        if self.pieces is None:
+            # made on the first round, for the pieces EM kept (about half the seeds)
+            multi = np.flatnonzero(self.alive[self.n_chars:]) + self.n_chars
+            self.pieces = span_lattice(*self.word_arcs, self.seed_first[multi], self.seed_len[multi])
+            self.piece_of_sent = multi
+            self.word_arcs = ()
         plat = self.pieces
         alive_sent = self.alive[self.piece_of_sent]
-        plat.select(self.alive, exclude=self.piece_full)
-        psc = plat.arc_scores(self.scores, unk)
-        alt_sent, alt_piece, alt_score = plat.viterbi(psc, cancelled)
+        plat.select(self.alive, strings=alive_sent)
+        alt_sent, alt_piece, alt_score = plat.viterbi(self.scores, unk, cancelled)
         own = self.scores[self.piece_of_sent]
         # SentencePiece's NBest puts the piece itself first on a tie (Viterbi keeps the longest arc)
         split = alive_sent & (alt_score > own)
         # every word's Viterbi segmentation: how often each piece is used
         lat = self.words
         lat.select(self.alive)
-        sc = lat.arc_scores(self.scores, unk)
-        v_sent, v_piece, _ = lat.viterbi(sc, cancelled)
+        v_sent, v_piece, _ = lat.viterbi(self.scores, unk, cancelled)
         known = v_piece >= 0
         freq = np.bincount(v_piece[known], weights=self.freq[v_sent[known]], minlength=n_seeds)
         vsum = float(self.freq.sum())
