@@ -27,9 +27,10 @@ translate = QCoreApplication.translate  # the panel's translation context, named
 
 BANNER_MIN_HEIGHT = 46  # the merge banner's height before a run (views.py builds it so)
 FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
-# 20 per second while following a computing trainer at full speed: the light views and one heavy
-# view take turns, so each is drawn 10 times a second at most (the trainer needs the CPU)
-BUSY_FRAME_MS = 50
+# 10 per second while following a computing trainer at full speed (it needs the CPU): the light views
+# and one heavy view take turns, 5 times a second each (20 frames a second cost the trainer ~9% of
+# its time and stalled the GUI no less)
+BUSY_FRAME_MS = 100
 SAMPLE_BUDGET = 0.005  # seconds of corpus-sample re-segmentation per frame while the trainer runs
 # the four plots are separate views: while the trainer computes, one plot is repainted per frame
 # (a repaint of all four when their axes first get ranges held the main thread ~120 ms)
