@@ -112,7 +112,8 @@ def test_worker_sends_batches_by_time_not_one_signal_per_merge(window, qtbot):
 
 def test_while_the_trainer_computes_a_frame_draws_the_light_views_or_one_heavy_view(window, qtbot):
     # Drawn together, the banner and tree's repaint and a plot's (or the table's) held the GUI thread
-    # past a frame; they take turns instead, and every heavy view still follows the run.
+    # past a frame; they take turns instead, also as the views catch up once the run ended, and
+    # every heavy view still follows the run.
     from tokviz.ui.train.render import HEAVY_VIEWS
 
     panel, _ = _panel(window, merges=50, delay=0.06)  # 3 s
@@ -122,7 +123,8 @@ def test_while_the_trainer_computes_a_frame_draws_the_light_views_or_one_heavy_v
     render, light, heavy = panel._render, panel._render_light, panel._render_heavy
 
     def render_frame():
-        frames.append(["computing"] if panel.run is not None and not panel._worker_quiet else [])
+        computing = panel.run is not None and not panel._worker_quiet
+        frames.append(["computing" if computing else "catching up" if panel._catching_up() else "idle"])
         render()
 
     def render_light(step):
@@ -138,12 +140,15 @@ def test_while_the_trainer_computes_a_frame_draws_the_light_views_or_one_heavy_v
     panel._render, panel._render_light, panel._render_heavy = render_frame, render_light, render_heavy
     panel.start_training()
     assert panel.wait_until_trained(30)
-    computing = [f[1:] for f in frames if f and f[0] == "computing"]
+    qtbot.waitUntil(lambda: panel.cursor == 50 and not panel._dirty, timeout=5000)
+    computing = [f[1:] for f in frames if f[0] == "computing"]
     assert len(computing) > 10
     assert all(len(drawn) <= 1 for drawn in computing), [d for d in computing if len(d) > 1][:3]
     assert drawn_while_computing == set(HEAVY_VIEWS)  # none starved while the trainer ran
-    qtbot.waitUntil(lambda: panel.cursor == 50 and not panel._dirty, timeout=5000)
+    catching_up = [f[1:] for f in frames if f[0] == "catching up"]
+    assert catching_up and all(len(drawn) <= 1 for drawn in catching_up), catching_up
     assert panel._view_step == dict.fromkeys(HEAVY_VIEWS, 50)  # and all show the last step at the end
+    assert panel.frame_timer.isActive() is False  # and the frames stopped
 
 
 def test_cancel_and_close_mid_run_stop_the_thread(window, qtbot):

@@ -94,6 +94,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
         self._next_heavy = 0
         self._heavy_turn = False  # while the trainer computes: the next frame draws a heavy view
+        self._catch_up = False  # a run just ended: the views catch up with its last step in turns
+        self._light_step = -1  # the step the light views show (read while catching up)
         self._view_drawn: dict[str, float] = {}  # when each heavy view was last refreshed
         self._selected_token: int | None = None
         self._dark = theme.is_dark()
@@ -358,6 +360,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.scrubber.blockSignals(True)
         self.scrubber.setRange(0, 0)
         self.scrubber.blockSignals(False)
+        self._catch_up = False
         self._dirty = True
         self._render()
         self._update_buttons()
@@ -365,6 +368,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
     def set_step(self, step: int) -> None:
         """Show recorded step ``step`` (0 = before any merge)."""
         self.playback.seek(step, len(self.replay) if self.replay is not None else 0)
+        self._catch_up = False  # the user moved: every view follows at once
         self._dirty = True
         self._render()
         self._request_offer()
@@ -457,6 +461,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             self.finished = finished
             if finished.reason in ("min_frequency", "exhausted") and finished.message:
                 self.step_label.setToolTip(finished.message)
+        self._catch_up, self._light_step = True, -1
         self._dirty = True
         self._ensure_timer()
         self._update_buttons()
@@ -502,7 +507,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
                 self.playback.pause()
                 self._update_buttons()
                 self._request_offer()
-            self.frame_timer.stop()
+            if not self._dirty:  # (the views may still be catching up with the last step)
+                self.frame_timer.stop()
 
     # ================================================================ the Panel protocol
     def menu_title(self) -> str:
@@ -564,7 +570,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
     def wait_until_trained(self, timeout: float = 120.0) -> bool:
         """Spin the event loop until the current run ends (tests, screenshots)."""
         deadline = time.monotonic() + timeout
-        while self.run is not None and time.monotonic() < deadline:
+        # (then until the views caught up with its last step, which they do in turns)
+        while (self.run is not None or self._catch_up) and time.monotonic() < deadline:
             loop = QEventLoop()
             QTimer.singleShot(20, loop.quit)
             loop.exec()

@@ -58,30 +58,41 @@ class StepRendering:
         self._dirty = False
         step = self.cursor
         # While the trainer computes, a frame draws either the light views (step, banner, tree) or
-        # one heavy view, never both: together their repaints held the main thread past 16 ms.
+        # one heavy view, never both: together their repaints held the main thread past 16 ms. So do
+        # the frames after a run ended, as the views catch up (all at once: ~100 ms on a big corpus).
         computing = self.run is not None and not self._worker_quiet
-        if computing and self._heavy_turn:
+        if self._catch_up and (self.replay is None or step != len(self.replay)):
+            self._catch_up = False  # the animation plays on behind the end: its views follow each step
+        in_turns = computing or self._catching_up()
+        # (catching up, the light views drawn once, every frame is a heavy view's)
+        if in_turns and (self._heavy_turn or (not computing and self._light_step == step)):
             self._heavy_turn = False
-            if self._render_due_heavy(step):
+            if self._render_due_heavy(step, wait=computing):
                 self._dirty = True  # the light views follow on the next frame
                 return
         self._render_light(step)
+        self._light_step = step
         stale = [v for v in HEAVY_VIEWS if self._view_step[v] != step]
         if not stale:
+            self._catch_up = False
             return
-        if computing:
+        if in_turns:
             self._heavy_turn = True
             self._dirty = True  # a heavy view's turn is the next frame
         else:
             for view in stale:
                 self._render_heavy(view, step, budget=None)
 
-    def _render_due_heavy(self, step: int) -> bool:
-        """Redraw the next heavy view (in turn) that is behind ``step`` and whose refresh interval
-        has passed; False when none is due."""
+    def _catching_up(self) -> bool:
+        """A run ended and the views still catch up with its last step (on screen)."""
+        return self._catch_up and self.replay is not None and self.cursor == len(self.replay)
+
+    def _render_due_heavy(self, step: int, wait: bool) -> bool:
+        """Redraw the next heavy view (in turn) that is behind ``step`` and, with ``wait``, whose
+        refresh interval has passed; False when none is due."""
         now = time.monotonic()
-        due = [v for v in HEAVY_VIEWS
-               if self._view_step[v] != step and now - self._view_drawn.get(v, 0.0) >= HEAVY_INTERVAL[v]]
+        due = [v for v in HEAVY_VIEWS if self._view_step[v] != step
+               and (not wait or now - self._view_drawn.get(v, 0.0) >= HEAVY_INTERVAL[v])]
         if not due:
             return False
         start = self._next_heavy
