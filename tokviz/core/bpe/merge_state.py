@@ -95,7 +95,7 @@ class MergeState:
             if type(parts) is tuple:
                 return parts[0][parts[1]: parts[2]], False
             return (parts[0], False) if len(parts) == 1 else (np.concatenate(parts), True)
-        j = int(np.searchsorted(self._keys, key))
+        j = int(self._keys.searchsorted(key))
         if j < len(self._keys) and int(self._keys[j]) == key:
             return self._pair_slots[self._starts[j]: self._starts[j + 1]], False
         return self._pair_slots[:0], False

@@ -42,7 +42,8 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
     found = (tok[cand] == a) & (tok[nc] == b)
     pos = cand[found]
     if maybe_dup or (a == b and len(pos) > 1):
-        pos = np.unique(pos)  # sorted, as the left-to-right rule below needs
+        pos.sort()  # a fresh array (a boolean selection): sorted, as the left-to-right rule below needs
+        pos = pos[np.concatenate(([True], pos[1:] != pos[:-1]))]
         if a == b and len(pos) > 1:
             pos = _non_overlapping(pos, nxt)
         j = nxt[pos]
@@ -67,7 +68,7 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
             return
         _merge_many(st, pos, j, left, tl, key, a, b, t)
         return
-    lb = np.flatnonzero(tl == b)
+    lb = (tl == b).nonzero()[0]
     hit = lb[tok[prv[left[lb]]] == a] if len(lb) else lb
     if not len(hit):
         _merge_many(st, pos, j, left, tl, key, a, b, t)
@@ -115,14 +116,14 @@ def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int, more: bo
     slots = np.concatenate((left[vl], pos[vr]))
     weights = np.concatenate((w[vl], w[vr]))
     if 2 * n_vocab <= 0x10000:  # 16-bit sort keys: numpy sorts them by radix
-        order = np.argsort(other.astype(np.uint16), kind="stable")
+        order = other.astype(np.uint16).argsort(kind="stable")
     else:
-        order = np.argsort(other)  # any order within a group will do
+        order = other.argsort()  # any order within a group will do
     so = other[order]
-    starts = np.flatnonzero(np.concatenate(([True], so[1:] != so[:-1])))
+    starts = np.concatenate(([True], so[1:] != so[:-1])).nonzero()[0]
     sums = np.add.reduceat(weights[order], starts).astype(np.int64).tolist()
     xs = so[starts].astype(np.int64)
-    split = int(np.searchsorted(xs, n_vocab))
+    split = int(xs.searchsorted(n_vocab))
     xl, xr = xs[:split], xs[split:] - n_vocab
     lost = np.concatenate(((xl << SHIFT) | a, (b << SHIFT) | xr)).tolist()
     born = np.concatenate(((xl << SHIFT) | t, (t << SHIFT) | xr)).tolist()
@@ -294,11 +295,11 @@ def _merge_many_touching(st, pos, key: int, a: int, b: int, t: int, new_keys: bo
     if (st.fresh_keys or st.made_new) and 2 * n_vocab <= 0x10000:
         # a new t: a left neighbour is never t (every t is an occurrence, and those were left out),
         # so the other token (+ n_vocab on the right) tells the keys apart: 16-bit keys, sorted by radix
-        order = np.argsort(np.concatenate((xl, xr + n_vocab)).astype(np.uint16), kind="stable")
+        order = np.concatenate((xl, xr + n_vocab)).astype(np.uint16).argsort(kind="stable")
     else:
-        order = np.argsort(keys, kind="stable")  # a string made again: (t, t) may come from both sides
+        order = keys.argsort(kind="stable")  # a string made again: (t, t) may come from both sides
     sk = keys[order]
-    starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1])))
+    starts = np.concatenate(([True], sk[1:] != sk[:-1])).nonzero()[0]
     sorted_slots = slots[order]
     sums = np.add.reduceat(weight[sorted_slots], starts).astype(np.int64).tolist()
     bounds = starts.tolist()
@@ -385,7 +386,7 @@ def _subtract_by_token(pc: dict, toks, weights, n_vocab: int, left: int, right: 
         return
     if len(toks) * 8 > n_vocab:
         sums = np.bincount(toks, weights=weights, minlength=n_vocab)
-        present = np.flatnonzero(sums)
+        present = sums.nonzero()[0]
         vals = sums[present].astype(np.int64).tolist()
     else:
         present, inv = np.unique(toks, return_inverse=True)
