@@ -10,8 +10,8 @@ and the heap that picks the next merge.
 2. Merging. The heap (:mod:`~tokviz.core.bpe.pair_heap`) picks the next pair; merging it
    (:mod:`~tokviz.core.bpe.merge_update`) touches only the slots listed for it: the pairs around
    each occurrence lose its weight, the new pairs (they always contain the new token) gain it, get
-   heap entries and their own slot lists. A pair counted below the trainer's min_frequency gets no
-   heap entry (it can never be merged), and in byte mode no slot list either.
+   heap entries, and their slots stay listed in the new token's birth record. A pair counted below
+   the trainer's min_frequency gets no heap entry (it can never be merged).
 3. Cancelling. Indexing runs in steps with a cancel check between them (each well under 0.5 s on
    a 100 MB corpus); merging is checked by the trainer between merges.
 
@@ -30,6 +30,7 @@ The two modes differ in three small ways, each a method of :class:`ByteMergeStat
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 
@@ -70,16 +71,19 @@ class MergeState:
         self.corpus_chars = 0
         self.next_id = 0
         self.unique_words = 0
-        # initial pairs: sorted keys + CSR slot lists; pairs created later: lists of slot arrays
+        # initial pairs: sorted keys + CSR slot lists; pairs created later: births and new_slots below
         self._keys = None
         self._starts = None
         self._pair_slots = None
-        # pair key -> where it was born: a list of slot arrays (or lists), or for a pair born in one
-        # large merge, (sorted slots of that merge, start, end) - made by zip in C, no slicing per pair
-        self.new_slots: dict[int, list | tuple] = {}
+        # The slots of the pairs made by merges. Most are in the birth record of the token whose merge
+        # made them: token t -> (the keys of those pairs, ascending; their slots, pair by pair; where
+        # each pair's slots start, and the end), kept as that merge made them. The rest (pairs made by
+        # merges of a few slots, or made again later) are here: pair key -> a list of slot arrays or lists.
+        self.births: dict[int, tuple[list[int], object, list[int]]] = {}
+        self.new_slots: dict[int, list] = {}
         # Pairs below the trainer's min_frequency can never be merged (their counts only go down,
-        # except when a char-mode string is made again), so they get no heap entry; byte mode also
-        # keeps no slot list for them. Only their counts are kept, to tell the end right.
+        # except when a char-mode string is made again), so they get no heap entry (nor, when a byte
+        # merge of a few slots made them, a slot list). Only their counts are kept, to tell the end right.
         self.floor = 1
 
     def candidates(self, key: int):
@@ -91,9 +95,16 @@ class MergeState:
         import numpy as np
 
         parts = self.new_slots.pop(key, None)
+        a, b = key >> SHIFT, key & MASK
+        for t in (a, b) if a != b else (a,):
+            born = self.births.get(t)
+            if born is not None:
+                keys, slots, bounds = born
+                i = bisect_left(keys, key)
+                if i < len(keys) and keys[i] == key:
+                    part = slots[bounds[i]: bounds[i + 1]]
+                    parts = [part] if parts is None else [part, *parts]
         if parts is not None:
-            if type(parts) is tuple:
-                return parts[0][parts[1]: parts[2]], False
             return (parts[0], False) if len(parts) == 1 else (np.concatenate(parts), True)
         j = int(self._keys.searchsorted(key))
         if j < len(self._keys) and int(self._keys[j]) == key:
