@@ -37,7 +37,7 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
         return
     tok, nxt = st.tok, st.nxt
     if type(cand) is list:
-        cand = np.array(cand, dtype=np.int32)
+        cand = np.array(cand, dtype=np.intp)
     nc = nxt[cand]
     found = (tok[cand] == a) & (tok[nc] == b)
     pos = cand[found]
@@ -417,4 +417,4 @@ def _non_overlapping(pos, nxt):
             continue
         keep.append(p)
         taken = q
-    return np.array(keep, dtype=np.int32)
+    return np.array(keep, dtype=np.intp)
