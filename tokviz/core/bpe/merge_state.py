@@ -247,6 +247,11 @@ class MergeState:
         import numpy as np
 
         size = len(occupied)
+        starts = np.concatenate(([0], np.cumsum(occupied[present])))
+        if len(left) <= _GROUP_CHUNK:  # one chunk (jamo BPE on a small corpus): its sorted order is the placement
+            order = number.argsort(kind="stable")
+            sums = np.bincount(number, weights=self.weight[left], minlength=size)
+            return starts, left[order].astype(np.int32), sums[present].astype(np.int64)
         cursor = np.cumsum(occupied) - occupied  # where each number's next slot goes
         slots = np.empty(len(left), dtype=np.int32)
         sums = np.zeros(size)
@@ -259,7 +264,6 @@ class MergeState:
             slots[cursor[sorted_part] + rank] = part_slots[order]
             cursor += here
             sums += np.bincount(part, weights=self.weight[part_slots], minlength=size)
-        starts = np.concatenate(([0], np.cumsum(occupied[present])))
         return starts, slots, sums[present].astype(np.int64)
 
     def _initial_keys(self, flat, left):
@@ -385,7 +389,7 @@ class CharMergeState(MergeState):
         n = self.next_id
         if n > _DENSE_SYMBOLS:
             return super()._group_pairs(flat, left)
-        code = flat[left] * n + flat[left + 1]
+        code = flat[left] * n + flat[1:][left]  # flat[1:][left] is flat[left + 1], without left + 1
         occupied = np.bincount(code, minlength=n * n)
         present = np.flatnonzero(occupied)
         if len(present) > 0x10000:
