@@ -119,6 +119,24 @@ def test_indented_code_has_a_safe_cut_near_the_end_of_every_chunk(pattern):
         assert found is not None and found[1] > end - 200, (pattern, end)
 
 
+_TILE_PARTS = [" ", "\n", "\r", "\t", "\u00a0", "a", "값", "e\u0301", "7", "!", "'s", "\U0001F600"]
+
+
+@given(text=st.text(st.characters(exclude_categories=("Cs",)), max_size=60)
+       | st.lists(st.sampled_from(_TILE_PARTS), max_size=40).map("".join))
+@settings(max_examples=300, deadline=None)
+def test_every_pattern_tiles_any_text(text):
+    """Counting walks back from the end of a chunk's pieces to find a cut (_pieces_before_cut): that
+    needs every pre-split pattern to cover the text without gaps, whatever the characters."""
+    for name, pattern in PATTERNS.items():
+        if pattern is None:
+            continue
+        findall = counting.pattern_regex(name).findall
+        assert "".join(findall(text)) == text, name
+        for end in range(len(text) + 1):  # a chunk's scan stops at some end: the pieces still tile to it
+            assert "".join(findall(text, 0, end)) == text[:end], (name, end)
+
+
 _ALPHABET = [" ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u2028", "\x0b", "a", "Ab", "값", "e\u0301", "7", "123",
              "!", "'s", "'LL", "/", "#", "\U0001F600"]
 

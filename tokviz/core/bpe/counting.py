@@ -22,6 +22,7 @@ import regex
 
 from tokviz.core.bpe import counting_process
 from tokviz.core.bpe.corpus import LinePart, line_pieces
+from tokviz.core.bpe.counting_process import _NON_SPACE, _pieces_before_cut
 from tokviz.core.bpe.events import Progress, TrainerConfig
 from tokviz.core.bpe.model import HANGUL_DROP, pattern_regex
 from tokviz.core.errors import CorpusError
@@ -226,7 +227,6 @@ def _utf8_len(text: str) -> int:
 # The piece before the cut may look ahead through the following whitespace and one more
 # character (`\s++$`, `\s+(?!\S)`), so splitting stops just past the first non-space after it.
 _CUT = regex.compile(r"(?r)\n(?=[^\S\r\n]*\S)|(?<=\S) (?=\S)")
-_NON_SPACE = regex.compile(r"\S")
 _SPACE_CUT = regex.compile(r"(?r)(?<=\S) (?=\S)")  # rule B alone, last first
 
 
@@ -247,24 +247,6 @@ def _safe_cuts(text: str, most: int = 16) -> list[int]:
         if len(cuts) == most:
             break
     return cuts
-
-
-def _pieces_before_cut(findall, text: str, cuts: list[int]) -> tuple[list[str], int] | None:
-    """Split ``text`` up to just past the first non-space after the last cut; return the pieces
-    before the last candidate cut at which a piece really ends, and that cut (None if none does)."""
-    seen = _NON_SPACE.search(text, cuts[0]).end()
-    pieces = findall(text, 0, seen)
-    if sum(map(len, pieces)) != seen:  # the pattern does not tile the text: never true of ours
-        return None
-    # walk back from the end: only the few pieces after the chosen cut are looked at
-    end, i = seen, len(pieces)
-    for cut in cuts:
-        while end > cut:
-            i -= 1
-            end -= len(pieces[i])
-        if end == cut:
-            return pieces[:i], cut
-    return None
 
 
 def _last_space_end(text: str) -> int:

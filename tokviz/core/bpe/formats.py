@@ -25,12 +25,15 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tokviz.core.atomic import finish_replacing, replacing_together, write_atomic, write_error
 from tokviz.core.bpe.model import UNK, BPEModel, merge_bytes
-from tokviz.core.encoders.base import ModelLoader
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
+
+if TYPE_CHECKING:
+    from tokviz.core.encoders.base import ModelLoader
 
 FORMATS = ("tokviz", "tiktoken", "subword-nmt", "gpt2")
 TOKVIZ_FORMAT = "tokviz-bpe"
@@ -418,6 +421,9 @@ def _open(path: Path, pattern: str | None):
 
 def loaders() -> list[ModelLoader]:
     """tokviz's own BPE formats as model-file loaders."""
+    # imported here: the encoders package loads every family (~40 ms), which `tokviz train` never needs
+    from tokviz.core.encoders.base import ModelLoader
+
     return [
         ModelLoader("tokviz-bpe", _sniffer("tokviz"), _open, "a tokviz BPE model (.json)"),
         ModelLoader("subword-nmt", _sniffer("subword-nmt"), _open,

@@ -10,8 +10,8 @@ and the heap that picks the next merge.
 2. Merging. The heap (:mod:`~tokviz.core.bpe.pair_heap`) picks the next pair; merging it
    (:mod:`~tokviz.core.bpe.merge_update`) touches only the slots listed for it: the pairs around
    each occurrence lose its weight, the new pairs (they always contain the new token) gain it, get
-   heap entries and their own slot lists. A pair counted below the trainer's min_frequency gets no
-   heap entry (it can never be merged), and in byte mode no slot list either.
+   heap entries, and their slots stay listed in the new token's birth record. A pair counted below
+   the trainer's min_frequency gets no heap entry (it can never be merged).
 3. Cancelling. Indexing runs in steps with a cancel check between them (each well under 0.5 s on
    a 100 MB corpus); merging is checked by the trainer between merges.
 
@@ -30,6 +30,7 @@ The two modes differ in three small ways, each a method of :class:`ByteMergeStat
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 
@@ -70,16 +71,19 @@ class MergeState:
         self.corpus_chars = 0
         self.next_id = 0
         self.unique_words = 0
-        # initial pairs: sorted keys + CSR slot lists; pairs created later: lists of slot arrays
+        # initial pairs: sorted keys + CSR slot lists; pairs created later: births and new_slots below
         self._keys = None
         self._starts = None
         self._pair_slots = None
-        # pair key -> where it was born: a list of slot arrays (or lists), or for a pair born in one
-        # large merge, (sorted slots of that merge, start, end) - made by zip in C, no slicing per pair
-        self.new_slots: dict[int, list | tuple] = {}
+        # The slots of the pairs made by merges. Most are in the birth record of the token whose merge
+        # made them: token t -> (the keys of those pairs, ascending; their slots, pair by pair; where
+        # each pair's slots start, and the end), kept as that merge made them. The rest (pairs made by
+        # merges of a few slots, or made again later) are here: pair key -> a list of slot arrays or lists.
+        self.births: dict[int, tuple[list[int], object, list[int]]] = {}
+        self.new_slots: dict[int, list] = {}
         # Pairs below the trainer's min_frequency can never be merged (their counts only go down,
-        # except when a char-mode string is made again), so they get no heap entry; byte mode also
-        # keeps no slot list for them. Only their counts are kept, to tell the end right.
+        # except when a char-mode string is made again), so they get no heap entry (nor, when a byte
+        # merge of a few slots made them, a slot list). Only their counts are kept, to tell the end right.
         self.floor = 1
 
     def candidates(self, key: int):
@@ -91,14 +95,22 @@ class MergeState:
         import numpy as np
 
         parts = self.new_slots.pop(key, None)
+        a, b = key >> SHIFT, key & MASK
+        for t in (a, b) if a != b else (a,):
+            born = self.births.get(t)
+            if born is not None:
+                keys, slots, bounds = born
+                i = bisect_left(keys, key)
+                if i < len(keys) and keys[i] == key:
+                    part = slots[bounds[i]: bounds[i + 1]]
+                    parts = [part] if parts is None else [part, *parts]
         if parts is not None:
-            if type(parts) is tuple:
-                return parts[0][parts[1]: parts[2]], False
             return (parts[0], False) if len(parts) == 1 else (np.concatenate(parts), True)
-        j = int(np.searchsorted(self._keys, key))
+        j = int(self._keys.searchsorted(key))
         if j < len(self._keys) and int(self._keys[j]) == key:
-            return self._pair_slots[self._starts[j]: self._starts[j + 1]], False
-        return self._pair_slots[:0], False
+            # stored as int32 (half the memory); gathers through int64 (intp) indices are 2-3x faster
+            return self._pair_slots[self._starts[j]: self._starts[j + 1]].astype(np.intp), False
+        return np.zeros(0, dtype=np.intp), False
 
     def merge(self, key: int, a: int, b: int, t: int) -> None:
         """Replace every occurrence of pair ``(a, b)`` (left to right) by ``t``; update counts,
@@ -166,17 +178,18 @@ class MergeState:
         total = len(flat)
         st.corpus_tokens = int((lens * counts).sum())
         sentinel = total
-        # int32 slots and links halve the memory traffic of the gathers in every merge
-        # filled in place: each temporary copy of a few million slots costs tens of ms in page faults
+        # Token ids are int32; the links are intp: numpy gathers through an index array of another
+        # type by a slower general route (2-3x per element), and every merge gathers through them.
+        # Filled in place: each temporary copy of a few million slots costs tens of ms in page faults.
         st.tok = np.empty(total + 1, dtype=np.int32)
         st.tok[:total] = flat
         st.tok[total] = -1
         ends = np.cumsum(lens)
         starts = ends - lens
-        nxt = np.arange(1, total + 2, dtype=np.int32)
+        nxt = np.arange(1, total + 2, dtype=np.intp)
         nxt[ends - 1] = sentinel
         nxt[sentinel] = sentinel
-        prv = np.arange(-1, total, dtype=np.int32)
+        prv = np.arange(-1, total, dtype=np.intp)
         prv[starts] = sentinel
         prv[sentinel] = sentinel
         st.nxt, st.prv = nxt, prv
@@ -190,7 +203,7 @@ class MergeState:
         # count, grouped by one stable sort
         inner = np.ones(total, dtype=bool)
         inner[ends - 1] = False
-        # their slot numbers as int32 without an int64 copy: inside a word, slot i is prv[i + 1]
+        # their slot numbers without another copy: inside a word, slot i is prv[i + 1]
         left = prv[1:][inner]
         if len(left):
             ukeys, st._starts, st._pair_slots, pcounts = st._group_pairs(flat, left)
@@ -223,7 +236,7 @@ class MergeState:
         ukeys = self._pair_keys(sk[group].astype(np.int64))
         slots = left[order]
         pcounts = np.add.reduceat(self.weight[slots], group).astype(np.int64)
-        return ukeys, np.concatenate((group, [len(sk)])), slots, pcounts
+        return ukeys, np.concatenate((group, [len(sk)])), slots.astype(np.int32), pcounts
 
     def _group_numbered(self, number, left, occupied, present):
         """:meth:`_group_pairs` for pairs numbered in 16 bits (``number`` per slot of ``left``, how
@@ -234,8 +247,13 @@ class MergeState:
         import numpy as np
 
         size = len(occupied)
+        starts = np.concatenate(([0], np.cumsum(occupied[present])))
+        if len(left) <= _GROUP_CHUNK:  # one chunk (jamo BPE on a small corpus): its sorted order is the placement
+            order = number.argsort(kind="stable")
+            sums = np.bincount(number, weights=self.weight[left], minlength=size)
+            return starts, left[order].astype(np.int32), sums[present].astype(np.int64)
         cursor = np.cumsum(occupied) - occupied  # where each number's next slot goes
-        slots = np.empty(len(left), dtype=left.dtype)
+        slots = np.empty(len(left), dtype=np.int32)
         sums = np.zeros(size)
         for lo in range(0, len(left), _GROUP_CHUNK):
             part, part_slots = number[lo: lo + _GROUP_CHUNK], left[lo: lo + _GROUP_CHUNK]
@@ -246,7 +264,6 @@ class MergeState:
             slots[cursor[sorted_part] + rank] = part_slots[order]
             cursor += here
             sums += np.bincount(part, weights=self.weight[part_slots], minlength=size)
-        starts = np.concatenate(([0], np.cumsum(occupied[present])))
         return starts, slots, sums[present].astype(np.int64)
 
     def _initial_keys(self, flat, left):
@@ -372,7 +389,7 @@ class CharMergeState(MergeState):
         n = self.next_id
         if n > _DENSE_SYMBOLS:
             return super()._group_pairs(flat, left)
-        code = flat[left] * n + flat[left + 1]
+        code = flat[left] * n + flat[1:][left]  # flat[1:][left] is flat[left + 1], without left + 1
         occupied = np.bincount(code, minlength=n * n)
         present = np.flatnonzero(occupied)
         if len(present) > 0x10000:

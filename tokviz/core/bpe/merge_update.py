@@ -37,12 +37,13 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
         return
     tok, nxt = st.tok, st.nxt
     if type(cand) is list:
-        cand = np.array(cand, dtype=np.int32)
+        cand = np.array(cand, dtype=np.intp)
     nc = nxt[cand]
     found = (tok[cand] == a) & (tok[nc] == b)
     pos = cand[found]
     if maybe_dup or (a == b and len(pos) > 1):
-        pos = np.unique(pos)  # sorted, as the left-to-right rule below needs
+        pos.sort()  # a fresh array (a boolean selection): sorted, as the left-to-right rule below needs
+        pos = pos[np.concatenate(([True], pos[1:] != pos[:-1]))]
         if a == b and len(pos) > 1:
             pos = _non_overlapping(pos, nxt)
         j = nxt[pos]
@@ -67,7 +68,7 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
             return
         _merge_many(st, pos, j, left, tl, key, a, b, t)
         return
-    lb = np.flatnonzero(tl == b)
+    lb = (tl == b).nonzero()[0]
     hit = lb[tok[prv[left[lb]]] == a] if len(lb) else lb
     if not len(hit):
         _merge_many(st, pos, j, left, tl, key, a, b, t)
@@ -82,7 +83,7 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
         _merge_many_touching(st, pos, key, a, b, t)
         return
     apart = ~chained
-    _merge_many(st, pos[apart], j[apart], left[apart], tl[apart], key, a, b, t, more=True)
+    _merge_many(st, pos[apart], j[apart], left[apart], tl[apart], key, a, b, t)
     # the chains' neighbours are no occurrence of the rest, so merging them second reads nothing the
     # first part wrote; the pairs they make may have just been made by it: their counts are added
     chains = pos[chained]
@@ -93,7 +94,7 @@ def merge_pair(st, key: int, a: int, b: int, t: int) -> None:
 
 
 # ---- occurrences apart: one grouping of the neighbours gives the pairs lost and born -----------
-def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int, more: bool = False) -> None:
+def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int) -> None:
     tok, nxt, prv = st.tok, st.nxt, st.prv
     right = nxt[j]
     tr = tok[right]
@@ -115,14 +116,14 @@ def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int, more: bo
     slots = np.concatenate((left[vl], pos[vr]))
     weights = np.concatenate((w[vl], w[vr]))
     if 2 * n_vocab <= 0x10000:  # 16-bit sort keys: numpy sorts them by radix
-        order = np.argsort(other.astype(np.uint16), kind="stable")
+        order = other.astype(np.uint16).argsort(kind="stable")
     else:
-        order = np.argsort(other)  # any order within a group will do
+        order = other.argsort()  # any order within a group will do
     so = other[order]
-    starts = np.flatnonzero(np.concatenate(([True], so[1:] != so[:-1])))
+    starts = np.concatenate(([True], so[1:] != so[:-1])).nonzero()[0]
     sums = np.add.reduceat(weights[order], starts).astype(np.int64).tolist()
     xs = so[starts].astype(np.int64)
-    split = int(np.searchsorted(xs, n_vocab))
+    split = int(xs.searchsorted(n_vocab))
     xl, xr = xs[:split], xs[split:] - n_vocab
     lost = np.concatenate(((xl << SHIFT) | a, (b << SHIFT) | xr)).tolist()
     born = np.concatenate(((xl << SHIFT) | t, (t << SHIFT) | xr)).tolist()
@@ -133,35 +134,30 @@ def _merge_many(st, pos, j, left, tl, key: int, a: int, b: int, t: int, more: bo
     # count just before its update, so both subtractions land
     pc.update(zip(lost, map(sub, map(pc.get, lost, repeat(0)), sums), strict=True))
     pc[key] = 0  # left-to-right merging leaves no occurrence behind
-    _add_groups(st, born, sums, slots[order], bounds, more=more)
+    _add_groups(st, t, born, sums, slots[order], bounds)
 
 
-def _add_groups(st, born: list[int], sums: list[int], sorted_slots, bounds: list[int], new_keys: bool = True,
-                more: bool = False) -> None:
-    """Count the pairs just made: ``born[i]`` with weight ``sums[i]`` at the slots
-    ``sorted_slots[bounds[i]:bounds[i + 1]]``; heap entries and slot lists for the mergeable ones.
-    ``new_keys=False``: this merge may have made some of these pairs already (they are added to);
-    ``more``: it may still make more of them (so every pair keeps its slots)."""
-    pc, heap, new_slots, floor = st.pair_counts, st.heap, st.new_slots, st.floor
-    if new_keys and (st.fresh_keys or st.made_new):  # every key holds a brand-new token: new and distinct
+def _add_groups(st, t: int, born: list[int], sums: list[int], sorted_slots, bounds: list[int],
+                new_keys: bool = True) -> None:
+    """Count the pairs just made with token ``t``: ``born[i]`` (ascending) with weight ``sums[i]`` at the
+    slots ``sorted_slots[bounds[i]:bounds[i + 1]]``; heap entries for the mergeable ones, and the slots
+    of every one. ``new_keys=False``: this merge may have made some of these pairs already (they are
+    added to)."""
+    pc, heap, floor = st.pair_counts, st.heap, st.floor
+    if new_keys and (st.fresh_keys or st.made_new) and t not in st.births:
+        # every key holds the brand-new token t: new and distinct. Their slots stay where they are, in
+        # t's birth record, found when one of them is merged (a few are, of the thousands made): a
+        # dict entry and a tuple per pair made cost as much as counting them
         pc.update(zip(born, sums, strict=True))
-        begins, ends = bounds[:-1], bounds[1:]
-        if not st.fresh_keys or more:
-            # every pair keeps its slots in char mode (a string made again brings its pairs back) and
-            # when the merge makes more of them (a pair below the floor may still reach it)
-            new_slots.update(zip(born, zip(repeat(sorted_slots), begins, ends), strict=True))
+        st.births[t] = (born, sorted_slots, bounds)
         if floor > 1:
             keep = list(map(floor.__le__, sums))
             born, sums = list(compress(born, keep)), list(compress(sums, keep))
-            if st.fresh_keys:
-                begins, ends = compress(begins, keep), compress(ends, keep)
         push_all(heap, sums, born)
-        if st.fresh_keys and not more:
-            # byte mode: a pair that can never be merged keeps no slots (its key is never made again)
-            new_slots.update(zip(born, zip(repeat(sorted_slots), begins, ends), strict=False))
         return
     # a string made again (char mode), or pairs this merge made already: each adds to the count its
     # pair has (and a key may come from both sides when t is an old id), so one at a time
+    new_slots = st.new_slots
     for i, k in enumerate(born):
         c = pc.get(k, 0) + sums[i]
         pc[k] = c
@@ -246,8 +242,6 @@ def _add_slots(new_slots: dict, k: int, slots: list) -> None:
     lst = new_slots.get(k)
     if lst is None:
         new_slots[k] = [slots]
-    elif type(lst) is tuple:
-        new_slots[k] = [lst[0][lst[1]: lst[2]], slots]
     else:
         lst.append(slots)
 
@@ -294,16 +288,16 @@ def _merge_many_touching(st, pos, key: int, a: int, b: int, t: int, new_keys: bo
     if (st.fresh_keys or st.made_new) and 2 * n_vocab <= 0x10000:
         # a new t: a left neighbour is never t (every t is an occurrence, and those were left out),
         # so the other token (+ n_vocab on the right) tells the keys apart: 16-bit keys, sorted by radix
-        order = np.argsort(np.concatenate((xl, xr + n_vocab)).astype(np.uint16), kind="stable")
+        order = np.concatenate((xl, xr + n_vocab)).astype(np.uint16).argsort(kind="stable")
     else:
-        order = np.argsort(keys, kind="stable")  # a string made again: (t, t) may come from both sides
+        order = keys.argsort(kind="stable")  # a string made again: (t, t) may come from both sides
     sk = keys[order]
-    starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1])))
+    starts = np.concatenate(([True], sk[1:] != sk[:-1])).nonzero()[0]
     sorted_slots = slots[order]
     sums = np.add.reduceat(weight[sorted_slots], starts).astype(np.int64).tolist()
     bounds = starts.tolist()
     bounds.append(len(sk))
-    _add_groups(st, sk[starts].tolist(), sums, sorted_slots, bounds, new_keys)
+    _add_groups(st, t, sk[starts].tolist(), sums, sorted_slots, bounds, new_keys)
 
 
 def _merge_few_touching(st, pos: list[int], key: int, a: int, b: int, t: int) -> None:
@@ -385,7 +379,7 @@ def _subtract_by_token(pc: dict, toks, weights, n_vocab: int, left: int, right: 
         return
     if len(toks) * 8 > n_vocab:
         sums = np.bincount(toks, weights=weights, minlength=n_vocab)
-        present = np.flatnonzero(sums)
+        present = sums.nonzero()[0]
         vals = sums[present].astype(np.int64).tolist()
     else:
         present, inv = np.unique(toks, return_inverse=True)
@@ -423,4 +417,4 @@ def _non_overlapping(pos, nxt):
             continue
         keep.append(p)
         taken = q
-    return np.array(keep, dtype=np.int32)
+    return np.array(keep, dtype=np.intp)
