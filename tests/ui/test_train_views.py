@@ -294,6 +294,9 @@ def test_reset_empties_every_view_and_withdraws_the_model(trained, qtbot):
     name = panel.session.trained_model.name
     panel.vocab_view.setCurrentIndex(panel.vocab_filter.index(3, 1))
     assert panel.tree_view.tree is not None
+    # the views of the run's end may still be catching up, frames pending, when the user resets
+    panel._catch_up = panel._dirty = True
+    panel._ensure_timer()
     panel.reset_button.click()
     assert panel.cursor == 0 and panel.scrubber.maximum() == 0
     assert panel.vocab_model.rowCount() == 0 and panel.vocab_filter.rowCount() == 0

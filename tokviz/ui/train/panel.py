@@ -333,6 +333,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return self.algorithms.reset()
         self._stop_run()
         self.offer_timer.stop()
+        self.frame_timer.stop()  # nothing left to animate (the views of a run's end may still have been catching up)
         self._offer_pending = False
         if getattr(self.session, "trained_model", None) is not None:
             self.session.offer_trained_model(None)
