@@ -124,7 +124,8 @@ def test_while_the_trainer_computes_a_frame_draws_the_light_views_or_one_heavy_v
 
     def render_frame():
         computing = panel.run is not None and not panel._worker_quiet
-        frames.append(["computing" if computing else "catching up" if panel._catching_up() else "idle"])
+        catching_up = panel._catch_up and panel.cursor == len(panel.replay or ())  # (the end on screen)
+        frames.append(["computing" if computing else "catching up" if catching_up else "idle"])
         render()
 
     def render_light(step):

@@ -63,7 +63,7 @@ class StepRendering:
         computing = self.run is not None and not self._worker_quiet
         if self._catch_up and (self.replay is None or step != len(self.replay)):
             self._catch_up = False  # the animation plays on behind the end: its views follow each step
-        in_turns = computing or self._catching_up()
+        in_turns = computing or self._catch_up
         # (catching up, the light views drawn once, every frame is a heavy view's)
         if in_turns and (self._heavy_turn or (not computing and self._light_step == step)):
             self._heavy_turn = False
@@ -82,10 +82,6 @@ class StepRendering:
         else:
             for view in stale:
                 self._render_heavy(view, step, budget=None)
-
-    def _catching_up(self) -> bool:
-        """A run ended and the views still catch up with its last step (on screen)."""
-        return self._catch_up and self.replay is not None and self.cursor == len(self.replay)
 
     def _render_due_heavy(self, step: int, wait: bool) -> bool:
         """Redraw the next heavy view (in turn) that is behind ``step`` and, with ``wait``, whose
