@@ -217,17 +217,13 @@ def run(args) -> int:
         window.close()
         app.processEvents()
         raise
+    from tokviz.ui.common.image_export import save_image_png
+
     out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    ok = window.grab().save(str(out) + ".tmp.png", "PNG")
-    if ok:
-        os.replace(str(out) + ".tmp.png", out)
+    image = window.grab().toImage()
     window.close()
     app.processEvents()
-    if not ok:
-        from tokviz.core.errors import TokvizError
-
-        raise TokvizError(f"could not write {out}")
+    save_image_png(image, out)  # a WriteError names out: the CLI prints it and exits 2
     print(out)
     if tokens is not None:
         from tokviz.core.atomic import write_atomic
