@@ -160,6 +160,11 @@ def prepare_algorithm(panel, args) -> None:
 
 def run(args) -> int:
     _check_options(args)  # before any window: a wrong option fails fast
+    from tokviz.core.atomic import check_target
+
+    for out in (args.output, args.tokens):  # a folder or an impossible name fails before any rendering
+        if out:
+            check_target(out)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from tokviz.ui.app import make_application
     from tokviz.ui.main_window import MainWindow

@@ -83,18 +83,38 @@ def temp_name(target: str | Path) -> str:
     return f".{head}{TEMP_MARK}{secrets.token_hex(_RANDOM_CHARS)[:_RANDOM_CHARS]}"
 
 
+def check_target(path: str | Path) -> None:
+    """Raise WriteError at once when ``path`` can never be written: its name is too long, it is a
+    folder, or a part of its folder path is a file. Creates nothing (a long job checks its outputs
+    with this before it starts, so it does not fail at the end)."""
+    target = Path(path)
+    size = len(os.fsencode(target.name))
+    if size > _NAME_MAX:
+        raise WriteError(target, errno.ENAMETOOLONG,
+                         f"the file name is too long ({size} bytes; at most {_NAME_MAX}); nothing was replaced")
+    if _is_dir(target):
+        raise WriteError(target, errno.EISDIR, "is a folder, not a file; nothing was replaced")
+    for folder in target.parents:
+        if os.path.lexists(folder):
+            if not _is_dir(folder):
+                raise WriteError(target, errno.ENOTDIR, f"{folder} is a file, not a folder; nothing was replaced")
+            break
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name too long to look up is no folder (the write then says why)
+        return False
+
+
 def _prepare(target: Path) -> None:
     """Refuse what cannot work before anything is written (so a big export fails at once)."""
-    if len(os.fsencode(target.name)) > _NAME_MAX:
-        raise WriteError(target, errno.ENAMETOOLONG,
-                         f"the file name is too long ({len(os.fsencode(target.name))} bytes; at most "
-                         f"{_NAME_MAX}); nothing was replaced")
+    check_target(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise WriteError.of(target, err) from None
-    if target.is_dir():
-        raise WriteError(target, errno.EISDIR, "is a folder, not a file; nothing was replaced")
 
 
 def _create_temp(target: Path) -> Path:
@@ -175,13 +195,26 @@ def write_atomic(path: str | Path, data: bytes | str, *, encoding: str = "utf-8"
     """Write ``data`` (bytes, or text in ``encoding``) to ``path`` atomically; returns the path.
     Raises WriteError (naming ``path``) when it cannot be written; the old file then stands."""
     with replacing(path, fsync=fsync) as tmp:
-        if isinstance(data, bytes):
-            with open(tmp, "wb") as f:
-                f.write(data)
-        else:
-            with open(tmp, "w", encoding=encoding, newline=newline) as f:
-                f.write(data)
+        _write(tmp, data, encoding, newline)
     return Path(path)
+
+
+def _write(tmp: Path, data: bytes | str, encoding: str = "utf-8", newline: str | None = "\n") -> None:
+    if isinstance(data, bytes):
+        with open(tmp, "wb") as f:
+            f.write(data)
+    else:
+        with open(tmp, "w", encoding=encoding, newline=newline) as f:
+            f.write(data)
+
+
+def write_atomic_together(files: Sequence[tuple[str | Path, bytes | str]]) -> list[Path]:
+    """Write each ``(path, data)`` (text as UTF-8 with ``\n`` line ends) and replace the targets as a
+    set, in the order given (see :func:`replacing_together`); returns the paths."""
+    with replacing_together([p for p, _ in files]) as temps:
+        for tmp, (_, data) in zip(temps, files, strict=True):
+            _write(tmp, data)
+    return [Path(p) for p, _ in files]
 
 
 # ---- several files that belong together ------------------------------------------------------

@@ -14,7 +14,6 @@ import pytest
 from tests.support.corpora import english_text, korean_text
 from tokviz.core import atomic
 from tokviz.core.atomic import TEMP_MARK
-from tokviz.core.bpe import formats
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.formats import load_model, save_model
 from tokviz.core.bpe.trainer import BPETrainer
@@ -54,7 +53,7 @@ def test_a_failure_writing_the_second_file_keeps_the_old_pair(old_and_new, tmp_p
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_open(path, *args, **kw)
 
-    monkeypatch.setattr(formats, "open", open_fails_on_merges, raising=False)
+    monkeypatch.setattr(atomic, "open", open_fails_on_merges, raising=False)
     with pytest.raises(ModelFileError, match="disk is full"):
         save_model(new, tmp_path, "gpt2")
     assert _pair(tmp_path) == before

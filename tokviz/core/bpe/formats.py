@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tokviz.core.atomic import WriteError, replacing_together, write_atomic
+from tokviz.core.atomic import WriteError, write_atomic, write_atomic_together
 from tokviz.core.bpe.model import UNK, BPEModel, merge_bytes
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
@@ -56,7 +56,11 @@ def gpt2_paths(path: str | Path) -> tuple[Path, Path]:
     ['model-vocab.json', 'model-merges.txt']
     """
     p = Path(path)
-    if p.is_dir() or str(path).endswith(("/", os.sep)):
+    try:
+        is_dir = p.is_dir()
+    except OSError:  # a name too long to look up: the write says so
+        is_dir = False
+    if is_dir or str(path).endswith(("/", os.sep)):
         return p / "vocab.json", p / "merges.txt"
     return p.with_name(p.name + "-vocab.json"), p.with_name(p.name + "-merges.txt")
 
@@ -102,11 +106,8 @@ def save_model(model: BPEModel, path: str | Path, fmt: str = "tokviz") -> list[P
         ]
         # the two files belong together: both are replaced, or neither. merges.txt goes first, so
         # a kill between the renames leaves merges the old vocab.json lacks, which the loader refuses
-        with replacing_together([merges_path, vocab_path]) as (merges_tmp, vocab_tmp):
-            for tmp, text in ((vocab_tmp, json.dumps(vocab, ensure_ascii=False, indent=1) + "\n"),
-                              (merges_tmp, "\n".join(merges) + "\n")):
-                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-                    f.write(text)
+        write_atomic_together([(merges_path, "\n".join(merges) + "\n"),
+                               (vocab_path, json.dumps(vocab, ensure_ascii=False, indent=1) + "\n")])
         return [vocab_path, merges_path]
     except WriteError as err:
         raise ModelFileError(err.path, err.problem) from None
