@@ -401,3 +401,45 @@ def test_screenshot_into_a_folder_exits_2_before_rendering(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == f"tokviz: {out}: is a folder, not a file; nothing was replaced\n"
     assert list(out.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["shots"]
+
+
+# ---- the GUI's own paths: the message it shows names the user's file -------------------------------------
+def test_the_window_s_gif_export_failure_names_the_users_file(qtbot, tmp_path, monkeypatch):
+    """The animation is written on a TaskRunner like the Train panel's; Pillow's own error (about the
+    temp file it was writing) reaches the message bar as a sentence about the user's file."""
+    from PIL import Image
+
+    from PySide6.QtCore import QObject
+
+    from tokviz.core.animation import Frame, write_animation
+    from tokviz.ui.common.tasks import TaskRunner
+
+    def disk_full(self, fp, *a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device", str(fp))
+
+    monkeypatch.setattr(Image.Image, "save", disk_full)
+    target = tmp_path / "steps.gif"
+    owner = QObject()
+    runner = TaskRunner(owner, threads=1)
+    with qtbot.waitSignal(runner.start(lambda state: write_animation([Frame(2, 2, b"\0" * 16)], target)).failed,
+                          timeout=30000) as failed:
+        pass
+    (message,) = failed.args
+    assert message == f"{target}: the disk is full (No space left on device); nothing was replaced"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_inspect_panel_s_png_export_failure_names_the_users_file(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QLabel
+
+    from tokviz.ui.common.image_export import save_widget_png
+
+    label = QLabel("안녕")
+    qtbot.addWidget(label)
+    monkeypatch.setattr(QImage, "save", lambda self, *a, **k: False)
+    with pytest.raises(OSError) as info:  # what the panels catch and show (err.strerror, or str(err))
+        save_widget_png(label, tmp_path / "view.png")
+    assert info.value.filename == str(tmp_path / "view.png")
+    assert TEMP_MARK not in str(info.value) and TEMP_MARK not in info.value.strerror
+    assert list(tmp_path.iterdir()) == []
