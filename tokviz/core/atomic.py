@@ -40,6 +40,9 @@ class WriteError(TokvizError, OSError):
     def __str__(self) -> str:
         return f"{self.path}: {self.problem}"
 
+    def __reduce__(self):  # a write in a worker process fails in the window with the same sentence
+        return type(self), (self.path, self.errno, self.problem)
+
     @classmethod
     def of(cls, path: str | Path, err: OSError, outcome: str = "nothing was replaced") -> WriteError:
         """``err`` (whatever file it names) told about ``path``."""
