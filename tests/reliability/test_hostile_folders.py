@@ -408,7 +408,6 @@ def test_the_window_s_gif_export_failure_names_the_users_file(qtbot, tmp_path, m
     """The animation is written on a TaskRunner like the Train panel's; Pillow's own error (about the
     temp file it was writing) reaches the message bar as a sentence about the user's file."""
     from PIL import Image
-
     from PySide6.QtCore import QObject
 
     from tokviz.core.animation import Frame, write_animation
