@@ -92,7 +92,8 @@ def _template(arg: str | None, encoder) -> str:
 
 def run(args) -> int:
     from tokviz.commands.encode import load_encoder, render_tokens, use_color
-    from tokviz.core.chat import build_prompt, parse_messages
+    from tokviz.core import template_process
+    from tokviz.core.chat import EXACT_BUILTINS, build_prompt, parse_messages
     from tokviz.core.display import token_json, visible_piece
     from tokviz.core.errors import TokvizError
 
@@ -104,6 +105,8 @@ def run(args) -> int:
         raise TokvizError(f"{args.messages} is not valid JSON{where}: give a list of "
                           '{"role": ..., "content": ...} objects') from None
     messages = parse_messages(data, args.messages)
+    if args.template not in EXACT_BUILTINS:
+        template_process.prepare()  # a Jinja template may come: its process starts while the encoder loads
     args.allow_special = True
     encoder = load_encoder(args)
     template = _template(args.template, encoder)

@@ -68,9 +68,14 @@ class TemplateWorker:
 
     # process life --------------------------------------------------------------------------------------
     def start(self) -> None:
-        """Start the child now (it imports jinja2 while the caller does other work); no-op when running."""
-        with self._lock:
+        """Start the child now (it imports jinja2 while the caller does other work); no-op when it runs
+        or a render holds it (never blocks: the GUI thread calls this)."""
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
             self._start()
+        finally:
+            self._lock.release()
 
     def _start(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
