@@ -60,7 +60,8 @@ def _reply_limit(max_chars: int) -> int:
 class TemplateWorker:
     """One child process that renders templates, one at a time (a lock orders concurrent callers)."""
 
-    def __init__(self):
+    def __init__(self, memory_bytes: int = MEMORY_BYTES):
+        self.memory_bytes = memory_bytes
         self._lock = threading.Lock()
         self._proc: subprocess.Popen | None = None
         self._replies: queue.Queue | None = None
@@ -86,7 +87,8 @@ class TemplateWorker:
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-c", "from tokviz.core.template_process import worker_main; worker_main()"],
+                [sys.executable, "-c",
+                 f"from tokviz.core.template_process import worker_main; worker_main({int(self.memory_bytes)})"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
             )
         except OSError as err:
@@ -178,7 +180,7 @@ class TemplateWorker:
             if kind == "reply":
                 return _parse_reply(value, max_chars)
             code = self._proc.wait()
-            raise TemplateFailure(_ended_message(code, value))
+            raise TemplateFailure(_ended_message(code, value, self.memory_bytes))
 
 
 def _parse_reply(data: bytes, max_chars: int) -> dict:
@@ -193,12 +195,12 @@ def _parse_reply(data: bytes, max_chars: int) -> dict:
     return reply
 
 
-def _ended_message(code: int, why: str) -> str:
+def _ended_message(code: int, why: str, memory_bytes: int) -> str:
     if why:
         return f"the chat template was stopped: {why}"
     if code < 0 and -code in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, getattr(signal, "SIGXCPU", -1)):
         return (f"the chat template was stopped: its process ended ({signal.Signals(-code).name}), "
-                f"probably past its {MEMORY_BYTES >> 20:,} MB memory or CPU-time limit")
+                f"probably past its {memory_bytes >> 20:,} MB memory or CPU-time limit")
     return f"the chat template could not be rendered: its process ended (exit code {code})"
 
 
@@ -263,13 +265,13 @@ def stop() -> None:
 
 
 # ---- the child's side ---------------------------------------------------------------------------------
-def _limit_memory() -> None:
+def _limit_memory(memory_bytes: int) -> None:
     try:
         import resource
     except ImportError:  # Windows: the wall clock only
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = MEMORY_BYTES if hard == resource.RLIM_INFINITY else min(MEMORY_BYTES, hard)
+    cap = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
     if soft == resource.RLIM_INFINITY or soft > cap:
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
@@ -301,23 +303,27 @@ def _receive(stream) -> dict | None:
     return json.loads(data)
 
 
-def _render_one(request: dict) -> dict:
-    from tokviz.core.template_sandbox import render_bounded
+def _out_of_memory(memory_bytes: int) -> dict:
+    return {"error": f"the chat template was stopped: it needed over {memory_bytes >> 20:,} MB of memory",
+            "exit": True}
+
+
+def _render_one(request: dict, memory_bytes: int) -> dict:
+    from tokviz.core.template_sandbox import TemplateOutOfMemory, render_bounded
 
     try:
         return {"text": render_bounded(request["source"], request["context"], seconds=request["seconds"],
                                        max_chars=request["max_chars"])}
+    except (TemplateOutOfMemory, MemoryError):
+        return _out_of_memory(memory_bytes)
     except TemplateFailure as err:
         return {"error": str(err)}
-    except MemoryError:
-        return {"error": f"the chat template was stopped: it needed over {MEMORY_BYTES >> 20:,} MB of memory",
-                "exit": True}
 
 
-def worker_main() -> None:
+def worker_main(memory_bytes: int = MEMORY_BYTES) -> None:
     """The template process: read requests until stdin closes, answer each with its text or message."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group; the parent decides
-    _limit_memory()
+    _limit_memory(memory_bytes)
     import jinja2.sandbox  # noqa: F401
 
     import tokviz.core.template_sandbox  # noqa: F401 - jinja2 is imported before "ready", not in the first render
@@ -331,11 +337,10 @@ def worker_main() -> None:
             return
         _limit_cpu(request["seconds"])
         try:
-            reply = _render_one(request)
+            reply = _render_one(request, memory_bytes)
             _send(stdout, reply)
         except MemoryError:
-            _send(stdout, {"error": f"the chat template was stopped: it needed over {MEMORY_BYTES >> 20:,} MB "
-                                    "of memory", "exit": True})
+            _send(stdout, _out_of_memory(memory_bytes))
             return
         if reply.get("exit"):
             return

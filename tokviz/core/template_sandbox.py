@@ -41,6 +41,10 @@ class TemplateFailure(Exception):
     """A template that failed or was stopped; ``str(err)`` is the complete message for the user."""
 
 
+class TemplateOutOfMemory(TemplateFailure):
+    """The render ran out of memory (the process that ran it is best replaced)."""
+
+
 class _Runaway(Exception):
     """Raised inside a render by a bound; reported as "the chat template was stopped: ..."."""
 
@@ -356,7 +360,7 @@ def render_bounded(source: str, context: dict, *, seconds: float = RENDER_SECOND
         raise TemplateFailure("the chat template was stopped: it recursed too deeply") from None
     except MemoryError:
         parts = []
-        raise TemplateFailure("the chat template was stopped: it ran out of memory") from None
+        raise TemplateOutOfMemory("the chat template was stopped: it ran out of memory") from None
     except Exception as err:  # noqa: BLE001 - anything else the template's own code does wrong
         raise TemplateFailure(f"the chat template failed: {type(err).__name__}: {_short(err)}") from None
     finally:
