@@ -77,7 +77,7 @@ def _check_binop(operator: str, left: Any, right: Any) -> None:
     elif operator == "**":
         if _is_int(left) and _is_int(right) and right > 0 and abs(left) > 1 \
                 and (right.bit_length() > 32 or right * abs(left).bit_length() > INT_BITS):
-            raise _Runaway(f"the template raises a number to the power {_number(right)} "
+            raise _Runaway(f"the template raises a number to the power of {_number(right)} "
                            f"(the result would have over {INT_BITS:,} bits)")
     elif operator == "+":
         if isinstance(left, sized) and isinstance(right, sized):
