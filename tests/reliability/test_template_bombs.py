@@ -205,6 +205,25 @@ def test_cancel_stops_a_render_at_once():
     assert not _alive(pid)
 
 
+def test_stopping_the_process_ends_a_render_in_flight():
+    pid = _warm_worker()
+    outcome: dict = {}
+
+    def render():
+        try:
+            render_jinja(C_CALL_BOMB, MESSAGES, seconds=GUARD)
+        except ChatTemplateError as err:
+            outcome["error"] = str(err)
+
+    thread = threading.Thread(target=render)
+    thread.start()
+    _wait_until_busy(pid)
+    template_process.stop()  # what the application does at exit
+    thread.join(GUARD)
+    assert not thread.is_alive() and "cancelled" in outcome["error"]
+    assert not _alive(pid)
+
+
 def test_messages_longer_than_the_output_bound_are_refused_before_rendering():
     with pytest.raises(ChatTemplateError, match="messages are 2,000,001 characters long"):
         render_jinja("{{ messages[0].content }}", [Message("user", "x" * 2_000_001)])

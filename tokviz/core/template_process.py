@@ -66,6 +66,8 @@ class TemplateWorker:
         self._proc: subprocess.Popen | None = None
         self._replies: queue.Queue | None = None
         self._ready = False
+        self._reply_bytes = _reply_limit(RENDER_CHARS)  # the reader refuses a longer reply
+        self._closing = False  # close() killed the child: a render in flight says "cancelled"
 
     # process life --------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -95,8 +97,8 @@ class TemplateWorker:
             raise TemplateFailure(f"the chat template could not be rendered: cannot start a process for it "
                                   f"({err.strerror or err})") from None
         replies: queue.Queue = queue.Queue()
-        threading.Thread(target=_read_replies, args=(proc.stdout, replies), name="tokviz-template-reader",
-                         daemon=True).start()
+        threading.Thread(target=_read_replies, args=(proc.stdout, replies, lambda: self._reply_bytes),
+                         name="tokviz-template-reader", daemon=True).start()
         self._proc, self._replies, self._ready = proc, replies, False
 
     def _discard(self) -> None:
@@ -114,9 +116,14 @@ class TemplateWorker:
                 pass
 
     def close(self) -> None:
-        """End the child (at once if it is rendering)."""
+        """End the child at once; a render in flight fails with a message (it is not waited for)."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            self._closing = True
+            proc.kill()
         with self._lock:
             self._discard()
+            self._closing = False
 
     @property
     def pid(self) -> int | None:
@@ -152,6 +159,7 @@ class TemplateWorker:
         """Send one request and wait for its reply (the child's text or message)."""
         request = json.dumps({"source": source, "context": context, "seconds": seconds, "max_chars": max_chars},
                              ensure_ascii=True).encode("ascii")
+        self._reply_bytes = _reply_limit(max_chars)
         self._start()
         if not self._ready:
             self._wait(time.monotonic() + START_SECONDS, cancelled, max_chars, starting=True)
@@ -180,6 +188,8 @@ class TemplateWorker:
             if kind == "reply":
                 return _parse_reply(value, max_chars)
             code = self._proc.wait()
+            if self._closing:
+                raise TemplateCancelled("the chat template's render was cancelled")
             raise TemplateFailure(_ended_message(code, value, self.memory_bytes))
 
 
@@ -198,22 +208,22 @@ def _parse_reply(data: bytes, max_chars: int) -> dict:
 def _ended_message(code: int, why: str, memory_bytes: int) -> str:
     if why:
         return f"the chat template was stopped: {why}"
-    if code < 0 and -code in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, getattr(signal, "SIGXCPU", -1)):
+    fatal = {getattr(signal, name, None) for name in ("SIGKILL", "SIGSEGV", "SIGABRT", "SIGXCPU")} - {None}
+    if code < 0 and -code in fatal:
         return (f"the chat template was stopped: its process ended ({signal.Signals(-code).name}), "
                 f"probably past its {memory_bytes >> 20:,} MB memory or CPU-time limit")
     return f"the chat template could not be rendered: its process ended (exit code {code})"
 
 
-def _read_replies(stream, replies: queue.Queue) -> None:
+def _read_replies(stream, replies: queue.Queue, limit: Callable[[], int]) -> None:
     """The reader thread: every frame from the child into ``replies``; ("ended", why) at the end."""
-    limit = _reply_limit(RENDER_CHARS * 4)
     try:
         while True:
             header = stream.read(_HEADER.size)
             if len(header) < _HEADER.size:
                 break
             (size,) = _HEADER.unpack(header)
-            if size > limit:
+            if size > limit():
                 replies.put(("ended", f"its process sent a reply of {size:,} bytes"))
                 return
             data = stream.read(size)
