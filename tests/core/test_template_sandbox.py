@@ -28,7 +28,8 @@ ORDINARY = [
     "{{ messages[1].content | center(30) }}|{{ 'x'.center(9, '*') }}|{{ 'x'.ljust(5) }}|{{ 'x'.rjust(5) }}",
     "{{ '7'.zfill(3) }} {{ messages[1].content.expandtabs(4) }}",
     "{{ '%-10s|%5.2f|%*d' % ('a', 3.14159, 4, 7) }} {{ '%(a)s' % {'a': 1} }} {{ '%s and %s' | format('a', 'b') }}",
-    "{{ '{:>8}|{:.3f}|{:,}'.format('r', 2.5, 1234567) }} {{ '{0}{0}'.format('d') }} {{ '{x:^7}'.format_map({'x': 'm'}) }}",
+    "{{ '{:>8}|{:.3f}|{:,}'.format('r', 2.5, 1234567) }} {{ '{0}{0}'.format('d') }}"
+    " {{ '{x:^7}'.format_map({'x': 'm'}) }}",
     "{{ messages | map(attribute='role') | join(', ') }} {{ ', '.join(['a', 'b']) }}",
     "{{ messages[0].content | replace('\\n', ' / ') }} {{ 'aXbX'.replace('X', '--', 1) }}",
     "{{ 2 ** 10 }} {{ 10 ** 300 % 7 }} {{ 12345 * 6789 }} {{ 'ab' * 3 }} {{ [1] * 3 }} {{ 'a' + 'b' }} {{ [1] + [2] }}",
