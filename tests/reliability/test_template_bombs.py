@@ -252,6 +252,14 @@ def test_cli_bomb_is_one_line_and_exit_2(tmp_path, messages_file, capsys, monkey
     assert words in err and "Traceback" not in err and err.count("\n") == 1
 
 
+def test_cli_refuses_a_template_file_over_1_mb_before_reading_it(tmp_path, messages_file, capsys):
+    big = tmp_path / "big.jinja"
+    with open(big, "wb") as f:
+        f.truncate(2 << 20)  # sparse: the size says it all
+    assert main(["chat", "-e", "sp:demo_unigram", "--template", str(big), str(messages_file)]) == 2
+    assert "is over 1 MB; that is not a chat template file" in capsys.readouterr().err
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
