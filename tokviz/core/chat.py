@@ -31,9 +31,7 @@ from typing import Any
 
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
-from tokviz.core.template_sandbox import RENDER_CHARS, TemplateFailure
-
-RENDER_SECONDS = 2.0  # a chat template renders in milliseconds; seconds means a runaway loop
+from tokviz.core.template_sandbox import RENDER_CHARS, RENDER_SECONDS, TemplateFailure
 
 
 class ChatTemplateError(TokvizError):
@@ -93,6 +91,7 @@ def render_jinja(source: str, messages: Sequence[Message], *, bos_token: str = "
     except (TypeError, ValueError) as err:
         raise ChatTemplateError(f"the chat template's tools or extra values are not JSON: {err}") from None
     try:
+        # RENDER_SECONDS is read at each call, so a test can lengthen it for a whole command
         return template_process.render(source, context, seconds=RENDER_SECONDS if seconds is None else seconds,
                                        max_chars=max_chars, cancelled=cancelled)
     except TemplateFailure as err:
