@@ -75,7 +75,7 @@ def encode_text(registry, request: EncodeRequest, is_stale=lambda: False) -> Enc
         if request.normalization != "none":
             text = unicodedata.normalize(request.normalization, text)
         if request.chat is not None:
-            out.chat = request.chat.build(encoder)
+            out.chat = request.chat.build(encoder, is_stale)  # a newer request stops the template's render
             encoding = out.chat.prompt.encoding
         else:
             encoding = encoder.encode(text, allow_special=request.allow_special)
