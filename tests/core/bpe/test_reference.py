@@ -30,7 +30,8 @@ FEW = settings(max_examples=40, deadline=None)
 PATCHED = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # a byte-mode corpus needs multi-byte characters too; the pattern keeps letter runs whole
-ALPHABETS = ["a", "ab", "abc", "ab가", "a😀b"]
+# and a literal "</w>" in the text must not be taken for char mode's end-of-word mark
+ALPHABETS = ["a", "ab", "abc", "ab가", "a😀b", "b</w>"]
 
 words = st.sampled_from(ALPHABETS).flatmap(
     lambda alphabet: st.dictionaries(st.text(alphabet, min_size=1, max_size=30), st.integers(1, 6),
@@ -180,6 +181,14 @@ def tokens(enc, mode: str) -> list:
     return [enc.token(i).raw for i in range(len(enc))] if mode == "char" else enc.ids
 
 
+def assert_spans_exact(enc, text: str) -> None:
+    """Each token's bytes are the text at its span, and the tokens cover every non-space character."""
+    data = text.encode("utf-8")
+    toks = [enc.token(i) for i in range(len(enc))]
+    assert [t.bytes for t in toks] == [data[t.byte_start: t.byte_end] for t in toks]
+    assert b"".join(t.bytes for t in toks) == "".join(text.split()).encode("utf-8")
+
+
 @FEW
 @given(corpus_and_text(), st.sampled_from(["char", "byte"]), st.integers(0, 40))
 def test_model_encode_at_any_step_equals_the_reference(corpus, mode, step):
@@ -188,6 +197,19 @@ def test_model_encode_at_any_step_equals_the_reference(corpus, mode, step):
     model = model_of(word_counts, merges, mode)
     assert tokens(model.encode(text), mode) == expected_tokens(text, merges, mode)
     assert tokens(model.encode(text, max_rank=step), mode) == expected_tokens(text, merges[:step], mode)
+    if mode == "char":
+        assert_spans_exact(model.encode(text), text)
+
+
+def test_a_piece_inside_a_word_ending_in_a_literal_end_of_word_mark_keeps_its_span():
+    """A corpus that writes "</w>" (a text about BPE) can make the piece "b</w>" inside a word; its
+    span is all five characters, not one (the mark belongs to a word's last piece only)."""
+    word_counts = {"b</w>x": 9, "b</wy": 20, "b": 2}
+    merges = reference.train(word_counts, 5)
+    assert merges[-1][2] == "b</w>"
+    enc = model_of(word_counts, merges, "char").encode("b</w>x b")
+    assert tokens(enc, "char") == ["b</w>", "x</w>", "b</w>"] == expected_tokens("b</w>x b", merges, "char")
+    assert_spans_exact(enc, "b</w>x b")
 
 
 @FEW
