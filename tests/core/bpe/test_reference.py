@@ -23,11 +23,13 @@ from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.merge import apply_merges
 from tokviz.core.bpe.model import BPEModel, pattern_regex
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.bpe_candidates import top_pairs
+from tokviz.core.jamo import decompose
 from tokviz.core.merge_criteria import _bpe_symbols, _replay, _wordpiece_symbols, bpe_surface, wordpiece_surface
 from tokviz.core.wordpiece.merge_state import CONTINUATION, WordPieceMergeState
 
-FEW = settings(max_examples=40, deadline=None)
-PATCHED = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FEW = settings(max_examples=30, deadline=None)
+PATCHED = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # a byte-mode corpus needs multi-byte characters too; the pattern keeps letter runs whole
 # and a literal "</w>" in the text must not be taken for char mode's end-of-word mark
@@ -77,6 +79,36 @@ def test_training_equals_the_reference(word_counts, mode, min_frequency):
     text = corpus_text(word_counts)
     expected = reference.train(reference_counts(text, mode), 60, mode, min_frequency)
     assert as_reference(fast_steps(text, mode, 60, min_frequency), mode) == expected
+
+
+# syllables only (decomposed as code points while indexing), or syllables also typed as conjoining
+# jamo (가 and ᄀ+ᅡ: the words are decomposed as strings, and words that meet are summed)
+jamo_words = st.sampled_from([["가", "각", "a"], ["가", "각", "\u1100\u1161", "\u1100\u1161\u11a8"]]).flatmap(
+    lambda letters: st.dictionaries(st.lists(st.sampled_from(letters), min_size=1, max_size=5).map("".join),
+                                    st.integers(1, 6), min_size=1, max_size=10))
+
+
+@FEW
+@given(jamo_words, st.sampled_from(["char", "byte"]))
+def test_jamo_training_equals_the_reference_on_the_decomposed_text(word_counts, mode):
+    text = corpus_text(word_counts)
+    expected = reference.train(reference_counts(decompose(text), mode), 40, mode)
+    cfg = TrainerConfig(mode=mode, merges=40, min_frequency=1, pattern="gpt4", jamo=True)
+    assert as_reference([e for e in BPETrainer(cfg).run([text]) if isinstance(e, MergeStep)], mode) == expected
+
+
+@settings(max_examples=15, deadline=None)
+@given(words | big_words, st.sampled_from(["char", "byte"]))
+def test_why_this_pair_ranks_the_reference_merge_first(word_counts, mode):
+    """The Train panel's candidates (recounted by encoding each word with the model of the step
+    before) put the reference's merge first, with its count."""
+    counts = reference_counts(corpus_text(word_counts), mode)
+    merges = reference.train(counts, 20, mode)
+    model = model_of(counts, merges, mode)
+    for step, (a, b, _, count) in enumerate(merges, 1):
+        best = top_pairs(model, mode, counts, step, limit=1).pairs[0]
+        assert ((best.left_piece, best.right_piece) if mode == "char" else (best.left, best.right)) == (a, b)
+        assert best.count == count
 
 
 # Each configuration forces one family of routes: every merge vectorized (with the bincount
