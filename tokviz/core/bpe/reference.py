@@ -4,16 +4,19 @@ Everything here is slow on purpose (each merge recounts every word) and short en
 hand. The fast routes do the same work incrementally, and each is property-tested against these
 functions in ``tests/core/bpe/test_reference.py``:
 
-- training: :class:`~tokviz.core.bpe.trainer.BPETrainer` and the merge routes of
+- training: :class:`~tokviz.core.bpe.trainer.BPETrainer` (jamo too) and each merge route of
   :mod:`~tokviz.core.bpe.merge_update` (many/few occurrences, apart/touching) against :func:`train`;
 - encoding, the model at step n, the Train panel's replay model: :func:`~tokviz.core.bpe.merge.apply_merges`
   and :class:`~tokviz.core.bpe.model.BPEModel` against :func:`encode` and :func:`encode_word`;
 - BPE-dropout: the same, with ``p`` and a seeded ``rng`` (the reference draws exactly as the fast route);
-- :func:`tokviz.core.merge_criteria._replay` and WordPiece's merge of a chosen pair against :func:`merge`.
+- :func:`tokviz.core.merge_criteria._replay` and WordPiece's merge of a chosen pair against :func:`merge`;
+- the Train panel's candidate pairs (:func:`tokviz.core.bpe_candidates.top_pairs`) against :func:`train`.
 
 How the two modes name a token: in char mode a token *is* its string, with ``</w>`` glued to a word's
 last character (subword-nmt); in byte mode a token is an id (0-255 the bytes, ``256 + r`` the token
 made by merge ``r``; rustbpe), because two merges can make the same bytes (``ab + c`` and ``a + bc``).
+Strings are the tokens, so a text that writes ``</w>`` itself can make a piece inside a word that is
+the same string as a word's last piece: only the last piece of a word carries the mark.
 
 >>> merges = train({"low": 5, "lower": 2, "newest": 6}, 3)
 >>> [(left, right) for left, right, _, _ in merges]
