@@ -77,8 +77,12 @@ def as_reference(steps: list[MergeStep], mode: str) -> list[tuple]:
 @given(words | big_words, st.sampled_from(["char", "byte"]), st.integers(1, 3))
 def test_training_equals_the_reference(word_counts, mode, min_frequency):
     text = corpus_text(word_counts)
-    expected = reference.train(reference_counts(text, mode), 60, mode, min_frequency)
-    assert as_reference(fast_steps(text, mode, 60, min_frequency), mode) == expected
+    counts = reference_counts(text, mode)
+    expected = reference.train(counts, 60, mode, min_frequency)
+    steps = fast_steps(text, mode, 60, min_frequency)
+    assert as_reference(steps, mode) == expected
+    # and the ids (char mode: <unk>, the sorted base symbols, then each new string) that models are built of
+    assert [(s.left, s.right, s.token_id) for s in steps] == model_of(counts, expected, mode).merges
 
 
 # syllables only (decomposed as code points while indexing), or syllables also typed as conjoining
