@@ -297,13 +297,15 @@ def test_dropout_draws_like_the_reference(parts, ranks, every_occurrence, p, see
 
 
 @FEW
-@given(corpus_and_text(), st.sampled_from(["char", "byte"]), probabilities, st.integers(0, 99))
-def test_model_dropout_equals_the_reference(corpus, mode, p, seed):
+@given(corpus_and_text(), st.sampled_from(["char", "byte"]), probabilities, st.integers(0, 99), st.integers(0, 40))
+def test_model_dropout_equals_the_reference(corpus, mode, p, seed, step):
     word_counts, text = corpus
     merges = reference.train(word_counts, 40, mode)
     model = model_of(word_counts, merges, mode)
     got = tokens(model.encode_dropout(text, p, seed=seed), mode)
     assert got == expected_tokens(text, merges, mode, p, random.Random(seed))
+    at_step = tokens(model.encode_dropout(text, p, seed=seed, max_rank=step), mode)
+    assert at_step == expected_tokens(text, merges[:step], mode, p, random.Random(seed))
     if p == 0.0:
         assert got == tokens(model.encode(text), mode)
     if p == 1.0:
