@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 
 from tokviz.core.errors import PatternNeeded, TokvizError
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.ui.common.tasks import is_interrupt
 
 # What the model dialogs offer: every format open_model_file reads (translated when shown).
 MODEL_FILE_FILTER = (
@@ -75,7 +76,9 @@ def open_model(path: str | Path, ask_pattern: AskPattern | None = None):
             return open_model_file(p, pattern=pattern), None
     except TokvizError as err:
         return None, str(err)
-    except Exception as err:  # noqa: BLE001 - a broken file must never take the window down
+    except BaseException as err:  # noqa: BLE001 - a broken file (or a Rust panic) must never take the window down
+        if is_interrupt(err):
+            raise
         return None, f"{p}: {type(err).__name__}: {err}"
 
 
@@ -102,7 +105,9 @@ def load_model(path: str | Path, pattern: str | None = None) -> ModelLoad:
         return ModelLoad(needs_pattern=True)
     except TokvizError as err:
         return ModelLoad(message=str(err))
-    except Exception as err:  # noqa: BLE001 - RecursionError, MemoryError...: a broken file is a message
+    except BaseException as err:  # noqa: BLE001 - RecursionError, MemoryError, a Rust panic: a message
+        if is_interrupt(err):
+            raise
         return ModelLoad(message=f"{p}: {type(err).__name__}: {err}")
     return ModelLoad(encoder=encoder)
 

@@ -104,6 +104,12 @@ def collect_garbage_on_gui_thread() -> None:
         _GuiThreadCollector(app)
 
 
+def is_interrupt(err: BaseException) -> bool:
+    """True for the BaseExceptions that must go on up (Ctrl-C, exit); any other failure of a task is a
+    message in its panel, a Rust panic (pyo3's PanicException) or a MemoryError included."""
+    return isinstance(err, (KeyboardInterrupt, SystemExit))
+
+
 class TaskState:
     """What a running task sees. Thread-safe; satisfies ``tokviz.core.compare.CompareState``.
 
@@ -171,16 +177,31 @@ class Task(QObject):
         self.state.cancel()
 
     def run_here(self) -> None:
-        """Run the function in the calling thread (the pool thread) and send its outcome."""
+        """Run the function in the calling thread (a pool or parse thread) and send its outcome.
+
+        Every failure is sent as a message, BaseExceptions included: a Rust panic inside a model
+        (pyo3's PanicException) or a MemoryError derives from BaseException, and letting it escape
+        left the task running forever and its panel busy and silent. An interrupt or exit is still
+        re-raised after the message.
+        """
         if self.superseded:
-            self._done.emit((None,))
+            self._send(self._done, (None,))
             return
         try:
             result = self.fn(self.state)
-        except Exception as err:  # noqa: BLE001 - shown in the panel, never a traceback
-            self._error.emit(describe_failure(err))
+        except BaseException as err:  # noqa: BLE001 - shown in the panel, never a traceback
+            self._send(self._error, describe_failure(err))
+            if is_interrupt(err):
+                raise
         else:
-            self._done.emit((result,))
+            self._send(self._done, (result,))
+
+    def _send(self, signal, payload) -> None:
+        # a detached task may outlive its window: its Qt object is gone, and nobody waits for the outcome
+        try:
+            signal.emit(payload)
+        except RuntimeError:
+            pass
 
     @Slot(object)
     def _on_progress(self, payload) -> None:

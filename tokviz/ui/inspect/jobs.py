@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
 from tokviz.core.metrics import Metrics, measure
-from tokviz.ui.common.tasks import collection_paused
+from tokviz.ui.common.tasks import collection_paused, is_interrupt
 from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, token_cells, wrap_cells
 from tokviz.ui.token_colors import token_colors, token_marks
 
@@ -87,7 +87,9 @@ def encode_text(registry, request: EncodeRequest, is_stale=lambda: False) -> Enc
     except TokvizError as err:
         out.error = str(err)
         return out
-    except Exception as err:  # a third-party model may fail in ways we cannot list; say so, keep working
+    except BaseException as err:  # a third-party model may fail in ways we cannot list (a Rust panic too)
+        if is_interrupt(err):
+            raise
         out.error = QCoreApplication.translate(
             "InspectPanel", "{encoder} could not encode this text: {kind}: {err}"
         ).format(encoder=request.encoder, kind=type(err).__name__, err=err)
@@ -168,7 +170,9 @@ def open_model(path: str):
         return None, QCoreApplication.translate("InspectPanel", "Opening model files is not available in this build.")
     except TokvizError as err:
         return None, str(err)
-    except Exception as err:  # a file we cannot list every way of being broken
+    except BaseException as err:  # a file we cannot list every way of being broken (a Rust panic too)
+        if is_interrupt(err):
+            raise
         return None, QCoreApplication.translate(
             "InspectPanel", "{path}: not a model tokviz can read ({kind}: {err})"
         ).format(path=path, kind=type(err).__name__, err=err)

@@ -161,7 +161,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         )
         registry = self.session.registry
         self._encoding_tasks.start(
-            lambda state: encode_for_view(registry, request, state.is_cancelled), finished=self._on_result
+            lambda state: encode_for_view(registry, request, state.is_cancelled), finished=self._on_result,
+            failed=lambda message: self._on_failed(request, message),
         )
         return self._generation
 
@@ -186,7 +187,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             dark=theme.is_dark(),
         )
         self._pending_relayout = True
-        self._encoding_tasks.start(lambda state: lay_out(job, state.is_cancelled), finished=self._on_result)
+        self._encoding_tasks.start(lambda state: lay_out(job, state.is_cancelled), finished=self._on_result,
+                                   failed=lambda message: self._on_failed(job.request, message))
         return self._generation
 
     def busy(self) -> bool:
@@ -206,6 +208,12 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             time.sleep(0.005)  # the worker thread runs meanwhile
         QApplication.processEvents()
         return self.is_current()
+
+    def _on_failed(self, request: EncodeRequest, message: str) -> None:
+        # the worker raised past encode_text's own checks (laying out, or a native failure): shown as an
+        # error result, so the views never keep the previous encoder's tokens as if they were these
+        self._on_result(EncodeResult(request, error=self.tr("{encoder} could not encode this text: {err}").format(
+            encoder=request.encoder, err=message)))
 
     def _on_result(self, result: EncodeResult) -> None:
         if result.request.generation != self._generation:
