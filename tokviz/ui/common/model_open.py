@@ -4,8 +4,10 @@ A rank file of unknown origin records no pre-split pattern, and a wrong pattern 
 silently, so tokviz asks for it (the CLI's ``--pattern``) instead of guessing. Every problem with the
 file comes back as a message; nothing is raised into the event loop.
 
-Parsing a model is slow for a big or hostile file (a 200k-rank file, a deeply nested JSON), so
-:func:`open_model_in_background` parses on a TaskRunner's pool thread; only the pattern question, a
+Parsing a model is slow for a big or hostile file (a 200k-rank file, a deeply nested JSON, a sparse
+GGUF that takes a minute to reject), so :func:`open_model_in_background` parses on a detached thread
+of the runner (:meth:`~tokviz.ui.common.tasks.TaskRunner.start_detached`): two files opened one after
+the other both load, and closing the window never waits for a parse. Only the pattern question, a
 dialog, is asked on the GUI thread, between two parses.
 """
 
@@ -132,9 +134,10 @@ def open_model_in_background(runner, path: str | Path, ask_pattern: AskPattern |
             if answer is None:
                 done(None, _tr("Not opened: {name} needs its pre-split pattern").format(name=p.name))
                 return
-            runner.start(lambda state: load_model(p, answer), finished=lambda r: parsed(r, answer),
-                         failed=lambda message: done(None, message))
+            runner.start_detached(lambda state: load_model(p, answer), finished=lambda r: parsed(r, answer),
+                                  failed=lambda message: done(None, message))
         else:
             done(result.encoder, result.message)
 
-    return runner.start(lambda state: load_model(p), finished=parsed, failed=lambda message: done(None, message))
+    return runner.start_detached(lambda state: load_model(p), finished=parsed,
+                                 failed=lambda message: done(None, message))

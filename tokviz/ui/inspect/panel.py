@@ -501,7 +501,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self._encoding_tasks.shutdown(120_000)
         self.norm_view.shutdown()
         self.dropout_view.shutdown()
-        self._model_tasks.shutdown(120_000)
+        self._model_tasks.shutdown(0)  # model parses run detached: never waited for
 
     def prepare_screenshot(self, args) -> None:
         """Fill the panel for ``tokviz screenshot --view inspect``: the text, the encoder, and a
