@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 
+from tokviz.core.compare.paragraphs import paragraph_spans
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
 from tokviz.core.metrics import Metrics, measure
@@ -29,6 +30,9 @@ from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeas
 from tokviz.ui.token_colors import token_colors, token_marks
 
 PAUSE_COLLECTION_CHARS = 100_000  # a text this long builds its result with garbage collection paused
+PIECES_FROM_CHARS = 100_000  # a text this long is encoded a piece at a time (see encode_in_pieces)
+PIECE_CHARS = 4_000  # a native encoder's call on this much text holds the GIL for tens of milliseconds
+PROGRESS_S = 0.1  # how often a big text's encoding reports how far it got
 
 
 @dataclass(frozen=True)
@@ -62,10 +66,41 @@ class EncodeResult:
     chat: object = None  # the chat_composer.ChatOutcome built for request.chat
 
 
-def encode_text(registry, request: EncodeRequest, is_stale=lambda: False) -> EncodeResult | None:
+def encode_in_pieces(encoder, text: str, allow_special: bool, is_stale=lambda: False,
+                     progress=lambda done, total: None) -> Encoding | None:
+    """``encoder.encode(text)``, a piece of about PIECE_CHARS characters at a time when that gives the
+    same Encoding; None when the request went stale on the way.
+
+    A native encoder (tokenizers, sentencepiece) holds the GIL for its whole call: on a 20 MB paste
+    that froze the window for 17 s, and its intermediate objects took 7.9 GB. Pieces end where no
+    byte-level encoder's token can cross (:func:`~tokviz.core.compare.safe_cut`, the paragraph
+    cache's proof), so the stitched Encoding is exactly the whole-text one; between two pieces the GUI
+    thread runs and a newer request stops this one. Other encoders are called on the whole text.
+    """
+    if not getattr(encoder, "byte_level", False) or len(text) < PIECES_FROM_CHARS:
+        return encoder.encode(text, allow_special=allow_special)
+    spans = paragraph_spans(text, PIECE_CHARS)
+    parts = []
+    byte_at = 0
+    reported = time.monotonic()
+    for k, (a, b) in enumerate(spans):
+        if is_stale():
+            return None
+        piece = text[a:b]
+        parts.append((encoder.encode(piece, allow_special=allow_special), a, byte_at))
+        byte_at += len(piece.encode("utf-8"))
+        if time.monotonic() - reported >= PROGRESS_S:
+            reported = time.monotonic()
+            progress(k + 1, len(spans))
+    return Encoding.concat(getattr(encoder, "name", str(encoder)), text, parts)
+
+
+def encode_text(registry, request: EncodeRequest, is_stale=lambda: False,
+                progress=lambda done, total: None) -> EncodeResult | None:
     """The encoder call of ``request``: the Encoding, its metrics and lookup tables.
 
-    Returns None when the request went stale on the way (a newer one is waiting).
+    Returns None when the request went stale on the way (a newer one is waiting). ``progress(done,
+    total)`` hears of each piece of a big text (see :func:`encode_in_pieces`).
     """
     t0 = time.perf_counter()
     out = EncodeResult(request)
@@ -78,8 +113,8 @@ def encode_text(registry, request: EncodeRequest, is_stale=lambda: False) -> Enc
             out.chat = request.chat.build(encoder)
             encoding = out.chat.prompt.encoding
         else:
-            encoding = encoder.encode(text, allow_special=request.allow_special)
-        if is_stale():
+            encoding = encode_in_pieces(encoder, text, request.allow_special, is_stale, progress)
+        if encoding is None or is_stale():
             return None
         out.special_tokens = list(encoder.special_tokens())
         if request.normalization != "none" and request.chat is None:
@@ -136,14 +171,15 @@ def lay_out(result: EncodeResult, is_stale=lambda: False) -> EncodeResult | None
     return result
 
 
-def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False) -> EncodeResult | None:
+def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False,
+                    progress=lambda done, total: None) -> EncodeResult | None:
     """Encode, measure and prepare the drawing of ``request`` (runs in the worker thread).
 
     Returns None when the request went stale on the way (a newer one is waiting). A big text is
     built with garbage collection paused (see :func:`~tokviz.ui.common.tasks.collection_paused`).
     """
     with collection_paused() if len(request.text) >= PAUSE_COLLECTION_CHARS else nullcontext():
-        result = encode_text(registry, request, is_stale)
+        result = encode_text(registry, request, is_stale, progress)
         if result is None or result.error is not None:
             return result
         return lay_out(result, is_stale)

@@ -161,8 +161,10 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         )
         registry = self.session.registry
         self._encoding_tasks.start(
-            lambda state: encode_for_view(registry, request, state.is_cancelled), finished=self._on_result,
-            failed=lambda message: self._on_failed(request, message),
+            lambda state: encode_for_view(registry, request, state.is_cancelled,
+                                          lambda done, total: state.progress(done, total)),
+            finished=self._on_result, failed=lambda message: self._on_failed(request, message),
+            progressed=lambda payload: self._on_progress(request, payload),
         )
         return self._generation
 
@@ -208,6 +210,13 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             time.sleep(0.005)  # the worker thread runs meanwhile
         QApplication.processEvents()
         return self.is_current()
+
+    def _on_progress(self, request: EncodeRequest, payload: tuple) -> None:
+        # a big text is encoded a piece at a time: the counts bar says how far it got
+        done, total, _ = payload
+        if request.generation == self._generation and total:
+            self.counts.note.setText(self.tr("encoding {chars} characters with {encoder}… {percent}%").format(
+                chars=f"{len(request.text):,}", encoder=request.encoder, percent=100 * done // total))
 
     def _on_failed(self, request: EncodeRequest, message: str) -> None:
         # the worker raised past encode_text's own checks (laying out, or a native failure): shown as an
