@@ -235,3 +235,49 @@ def test_a_big_paste_shows_how_far_its_encoding_got(qtbot, registry, monkeypatch
         assert "%" not in p.counts.note.text()  # the result's own note replaced it
     finally:
         p.shutdown()
+
+
+def _same_tokens(a, b) -> bool:
+    columns = ("id_array", "byte_start_array", "byte_end_array", "start_array", "end_array", "partial_array",
+               "kind_array")
+    return (all((getattr(a, c) == getattr(b, c)).all() and len(getattr(a, c)) == len(getattr(b, c))
+                for c in columns)
+            and a.tokens[:] == b.tokens[:] and a.text == b.text)
+
+
+def test_a_sentencepiece_model_is_encoded_in_overlapping_windows_that_give_the_whole_text_tokens(registry,
+                                                                                               monkeypatch):
+    from tokviz.ui.inspect import jobs
+
+    monkeypatch.setattr(jobs, "PIECES_FROM_CHARS", 2_000)
+    monkeypatch.setattr(jobs, "PIECE_CHARS", 400)
+    monkeypatch.setattr(jobs, "OVERLAP_CHARS", 100)
+    sp = registry.get("sp:demo_unigram")  # NFKC, dummy prefix: a piece cut after a line break differs
+    calls = []
+    monkeypatch.setattr(sp, "encode", lambda text, allow_special=False, real=sp.encode: calls.append(len(text))
+                        or real(text, allow_special=allow_special))
+    text = _korean_lines(5_000) + "ﬁ ①  e\u0301 x" * 30  # NFKC changes these
+    done = jobs.encode_in_pieces(sp, text, False)
+    assert len(calls) > 10 and max(calls) <= 400
+    assert _same_tokens(done, sp.encode(text))
+
+
+def test_windows_that_never_agree_fall_back_to_one_call(monkeypatch):
+    from tokviz.core.encoding import Encoding
+    from tokviz.ui.inspect import jobs
+
+    monkeypatch.setattr(jobs, "PIECE_CHARS", 400)
+    monkeypatch.setattr(jobs, "OVERLAP_CHARS", 100)
+
+    class OneToken:  # a whole text is one token: no two windows share a boundary
+        name = "one-token"
+        calls: list[int] = []
+
+        def encode(self, text, *, allow_special=False):
+            self.calls.append(len(text))
+            return Encoding.from_byte_tokens(self.name, text, [(1, text.encode("utf-8"))])
+
+    encoder = OneToken()
+    text = _korean_lines(3_000)
+    done = jobs.encode_overlapping(encoder, text, False)
+    assert len(done) == 1 and encoder.calls[-1] == len(text)  # the whole text, as one call gives it

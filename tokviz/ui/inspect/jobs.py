@@ -18,6 +18,7 @@ import unicodedata
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 
@@ -33,6 +34,8 @@ PAUSE_COLLECTION_CHARS = 100_000  # a text this long builds its result with garb
 PIECES_FROM_CHARS = 100_000  # a text this long is encoded a piece at a time (see encode_in_pieces)
 PIECE_CHARS = 4_000  # a native encoder's call on this much text holds the GIL for tens of milliseconds
 PROGRESS_S = 0.1  # how often a big text's encoding reports how far it got
+OVERLAP_CHARS = 256  # neighbouring windows of an encoder without safe cuts share this much text
+AGREE_TOKENS = 4  # two windows are joined where they agree on this many tokens
 
 
 @dataclass(frozen=True)
@@ -75,10 +78,14 @@ def encode_in_pieces(encoder, text: str, allow_special: bool, is_stale=lambda: F
     that froze the window for 17 s, and its intermediate objects took 7.9 GB. Pieces end where no
     byte-level encoder's token can cross (:func:`~tokviz.core.compare.safe_cut`, the paragraph
     cache's proof), so the stitched Encoding is exactly the whole-text one; between two pieces the GUI
-    thread runs and a newer request stops this one. Other encoders are called on the whole text.
+    thread runs and a newer request stops this one. Other encoders (SentencePiece: a piece after a
+    line break would get a dummy prefix the whole text does not have) go through
+    :func:`encode_overlapping`.
     """
-    if not getattr(encoder, "byte_level", False) or len(text) < PIECES_FROM_CHARS:
+    if len(text) < PIECES_FROM_CHARS:
         return encoder.encode(text, allow_special=allow_special)
+    if not getattr(encoder, "byte_level", False):
+        return encode_overlapping(encoder, text, allow_special, is_stale, progress)
     spans = paragraph_spans(text, PIECE_CHARS)
     parts = []
     byte_at = 0
@@ -93,6 +100,89 @@ def encode_in_pieces(encoder, text: str, allow_special: bool, is_stale=lambda: F
             reported = time.monotonic()
             progress(k + 1, len(spans))
     return Encoding.concat(getattr(encoder, "name", str(encoder)), text, parts)
+
+
+def encode_overlapping(encoder, text: str, allow_special: bool, is_stale=lambda: False,
+                       progress=lambda done, total: None) -> Encoding | None:
+    """``encoder.encode(text)`` by overlapping windows of about PIECE_CHARS characters, for encoders
+    whose tokens near a window's edge depend on what lies beyond it (SentencePiece's dummy prefix, a
+    word cut in two). Two neighbouring windows overlap by OVERLAP_CHARS; they are joined at a token
+    boundary inside the overlap where both windows agree on the next AGREE_TOKENS tokens (ids and
+    spans), so each token kept was made with text on both sides of it. When no such place exists the
+    whole text is encoded at once. None when the request went stale on the way. The joined Encoding
+    has no ``normalized_text`` (the Inspector does not show it; normalizing 20 MB is one more long call).
+    """
+    n = len(text)
+    kept: list[tuple[Encoding, int, int, int]] = []  # (window's encoding, its byte offset, first, end token)
+    a = a_byte = keep = 0
+    prev: tuple[Encoding, int, int] | None = None  # the window before: encoding, byte offset, byte end
+    reported = time.monotonic()
+    while True:
+        if is_stale():
+            return None
+        b = min(n, a + PIECE_CHARS)
+        window = text[a:b]
+        enc = encoder.encode(window, allow_special=allow_special)
+        end_byte = a_byte + len(window.encode("utf-8"))
+        if prev is not None:
+            joint = _agreeing_boundary(prev[0], prev[1], enc, a_byte, prev[2])
+            if joint is None or joint[0] < keep:
+                return encoder.encode(text, allow_special=allow_special)
+            kept.append((prev[0], prev[1], keep, joint[0]))
+            keep = joint[1]
+        if b >= n:
+            kept.append((enc, a_byte, keep, len(enc)))
+            break
+        prev = (enc, a_byte, end_byte)
+        a = b - OVERLAP_CHARS
+        a_byte = end_byte - len(text[a:b].encode("utf-8"))
+        if time.monotonic() - reported >= PROGRESS_S:
+            reported = time.monotonic()
+            progress(b, n)
+    return _joined(getattr(encoder, "name", str(encoder)), text, kept)
+
+
+def _agreeing_boundary(left: Encoding, left_off: int, right: Encoding, right_off: int,
+                       left_end: int) -> tuple[int, int] | None:
+    """(i, j): token i of ``left`` and token j of ``right`` start at the same byte of the text and
+    the AGREE_TOKENS tokens from there are the same in both; the place nearest the middle of the
+    overlap ``[right_off, left_end)`` wins. None when the windows never agree there."""
+    ls = left.byte_start_array + left_off
+    rs = right.byte_start_array + right_off
+    inside = (ls > right_off) & (ls < left_end)
+    common = np.intersect1d(ls[inside], rs[(rs > right_off) & (rs < left_end)])
+    middle = (right_off + left_end) / 2
+    for x in sorted(common.tolist(), key=lambda x: abs(x - middle)):
+        i, j = int(np.searchsorted(ls, x)), int(np.searchsorted(rs, x))
+        k = AGREE_TOKENS
+        if i + k > len(ls) or j + k > len(rs):
+            continue
+        if (np.array_equal(left.id_array[i:i + k], right.id_array[j:j + k])
+                and np.array_equal(ls[i:i + k], rs[j:j + k])
+                and np.array_equal(left.byte_end_array[i:i + k] + left_off, right.byte_end_array[j:j + k] + right_off)
+                and int(left.byte_end_array[i + k - 1]) + left_off <= left_end):
+            return i, j
+    return None
+
+
+def _joined(name: str, text: str, kept: list[tuple[Encoding, int, int, int]]) -> Encoding:
+    """One Encoding of ``text`` from the kept token ranges of its windows (see encode_overlapping)."""
+    ids, starts, ends, kinds, pieces, raws = [], [], [], [], [], []
+    for enc, off, i, j in kept:
+        ids.append(enc.id_array[i:j])
+        starts.append(enc.byte_start_array[i:j] + off)
+        ends.append(enc.byte_end_array[i:j] + off)
+        kinds.append(enc.kind_array[i:j])
+        for token in enc.tokens[i:j]:
+            pieces.append(token.bytes)
+            raws.append(token.raw)
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    blob_ends = np.cumsum(lengths)
+    return Encoding.from_arrays(
+        name, text, np.concatenate(ids), np.concatenate(starts), np.concatenate(ends), kinds=np.concatenate(kinds),
+        token_bytes=(b"".join(pieces), blob_ends - lengths, blob_ends),
+        raws=raws if any(r is not None for r in raws) else None,
+    )
 
 
 def encode_text(registry, request: EncodeRequest, is_stale=lambda: False,
