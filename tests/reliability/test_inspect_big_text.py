@@ -257,9 +257,11 @@ def test_a_sentencepiece_model_is_encoded_in_overlapping_windows_that_give_the_w
     monkeypatch.setattr(sp, "encode", lambda text, allow_special=False, real=sp.encode: calls.append(len(text))
                         or real(text, allow_special=allow_special))
     text = _korean_lines(5_000) + "ﬁ ①  e\u0301 x" * 30  # NFKC changes these
-    done = jobs.encode_in_pieces(sp, text, False)
+    done, round_trip = jobs._encode_pieces(sp, text, False)
     assert len(calls) > 10 and max(calls) <= 400
-    assert _same_tokens(done, sp.encode(text))
+    whole = sp.encode(text)
+    assert _same_tokens(done, whole)
+    assert round_trip is whole.round_trip_exact() is False  # NFKC changed the text: known without joining again
 
 
 def test_windows_that_never_agree_fall_back_to_one_call(monkeypatch):
@@ -279,5 +281,6 @@ def test_windows_that_never_agree_fall_back_to_one_call(monkeypatch):
 
     encoder = OneToken()
     text = _korean_lines(3_000)
-    done = jobs.encode_overlapping(encoder, text, False)
+    done, round_trip = jobs.encode_overlapping(encoder, text, False)
+    assert round_trip is None
     assert len(done) == 1 and encoder.calls[-1] == len(text)  # the whole text, as one call gives it

@@ -71,6 +71,13 @@ class EncodeResult:
 
 def encode_in_pieces(encoder, text: str, allow_special: bool, is_stale=lambda: False,
                      progress=lambda done, total: None) -> Encoding | None:
+    """``encoder.encode(text)``, a piece at a time when that gives the same Encoding (see
+    :func:`_encode_pieces`); None when the request went stale on the way."""
+    return _encode_pieces(encoder, text, allow_special, is_stale, progress)[0]
+
+
+def _encode_pieces(encoder, text: str, allow_special: bool, is_stale=lambda: False,
+                   progress=lambda done, total: None) -> tuple[Encoding | None, bool | None]:
     """``encoder.encode(text)``, a piece of about PIECE_CHARS characters at a time when that gives the
     same Encoding; None when the request went stale on the way.
 
@@ -83,7 +90,7 @@ def encode_in_pieces(encoder, text: str, allow_special: bool, is_stale=lambda: F
     :func:`encode_overlapping`.
     """
     if len(text) < PIECES_FROM_CHARS:
-        return encoder.encode(text, allow_special=allow_special)
+        return encoder.encode(text, allow_special=allow_special), None
     if not getattr(encoder, "byte_level", False):
         return encode_overlapping(encoder, text, allow_special, is_stale, progress)
     spans = paragraph_spans(text, PIECE_CHARS)
@@ -92,25 +99,27 @@ def encode_in_pieces(encoder, text: str, allow_special: bool, is_stale=lambda: F
     reported = time.monotonic()
     for k, (a, b) in enumerate(spans):
         if is_stale():
-            return None
+            return None, None
         piece = text[a:b]
         parts.append((encoder.encode(piece, allow_special=allow_special), a, byte_at))
         byte_at += len(piece.encode("utf-8"))
         if time.monotonic() - reported >= PROGRESS_S:
             reported = time.monotonic()
             progress(k + 1, len(spans))
-    return Encoding.concat(getattr(encoder, "name", str(encoder)), text, parts)
+    return Encoding.concat(getattr(encoder, "name", str(encoder)), text, parts), None
 
 
 def encode_overlapping(encoder, text: str, allow_special: bool, is_stale=lambda: False,
-                       progress=lambda done, total: None) -> Encoding | None:
+                       progress=lambda done, total: None) -> tuple[Encoding | None, bool | None]:
     """``encoder.encode(text)`` by overlapping windows of about PIECE_CHARS characters, for encoders
     whose tokens near a window's edge depend on what lies beyond it (SentencePiece's dummy prefix, a
     word cut in two). Two neighbouring windows overlap by OVERLAP_CHARS; they are joined at a token
     boundary inside the overlap where both windows agree on the next AGREE_TOKENS tokens (ids and
     spans), so each token kept was made with text on both sides of it. When no such place exists the
-    whole text is encoded at once. None when the request went stale on the way. The joined Encoding
-    has no ``normalized_text`` (the Inspector does not show it; normalizing 20 MB is one more long call).
+    whole text is encoded at once. Returns the Encoding (None when the request went stale on the way)
+    and whether its token bytes join to the text (None: not known, ask the Encoding). The joined
+    Encoding has no ``normalized_text`` (the Inspector does not show it; normalizing 20 MB is one more
+    long call).
     """
     n = len(text)
     kept: list[tuple[Encoding, int, int, int]] = []  # (window's encoding, its byte offset, first, end token)
@@ -119,7 +128,7 @@ def encode_overlapping(encoder, text: str, allow_special: bool, is_stale=lambda:
     reported = time.monotonic()
     while True:
         if is_stale():
-            return None
+            return None, None
         b = min(n, a + PIECE_CHARS)
         window = text[a:b]
         enc = encoder.encode(window, allow_special=allow_special)
@@ -127,7 +136,7 @@ def encode_overlapping(encoder, text: str, allow_special: bool, is_stale=lambda:
         if prev is not None:
             joint = _agreeing_boundary(prev[0], prev[1], enc, a_byte, prev[2])
             if joint is None or joint[0] < keep:
-                return encoder.encode(text, allow_special=allow_special)
+                return encoder.encode(text, allow_special=allow_special), None
             kept.append((prev[0], prev[1], keep, joint[0]))
             keep = joint[1]
         if b >= n:
@@ -165,24 +174,32 @@ def _agreeing_boundary(left: Encoding, left_off: int, right: Encoding, right_off
     return None
 
 
-def _joined(name: str, text: str, kept: list[tuple[Encoding, int, int, int]]) -> Encoding:
-    """One Encoding of ``text`` from the kept token ranges of its windows (see encode_overlapping)."""
-    ids, starts, ends, kinds, pieces, raws = [], [], [], [], [], []
+def _joined(name: str, text: str, kept: list[tuple[Encoding, int, int, int]]) -> tuple[Encoding, bool]:
+    """One Encoding of ``text`` from the kept token ranges of its windows (see encode_overlapping), and
+    whether its token bytes join to the text's UTF-8. Token bytes are joined a window at a time: one
+    join (or one length count) over ten million pieces held the GIL for most of a second."""
+    ids, starts, ends, kinds, blobs, lengths, raws = [], [], [], [], [], [], []
+    any_raw = False
     for enc, off, i, j in kept:
         ids.append(enc.id_array[i:j])
         starts.append(enc.byte_start_array[i:j] + off)
         ends.append(enc.byte_end_array[i:j] + off)
         kinds.append(enc.kind_array[i:j])
-        for token in enc.tokens[i:j]:
-            pieces.append(token.bytes)
-            raws.append(token.raw)
-    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
-    blob_ends = np.cumsum(lengths)
-    return Encoding.from_arrays(
+        tokens = enc.tokens[i:j]
+        pieces = [t.bytes for t in tokens]
+        blobs.append(b"".join(pieces))
+        lengths.append(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)))
+        window_raws = [t.raw for t in tokens]
+        any_raw = any_raw or any(r is not None for r in window_raws)
+        raws.extend(window_raws)
+    blob = b"".join(blobs)
+    data = text.encode("utf-8")
+    blob_ends = np.cumsum(np.concatenate(lengths))
+    encoding = Encoding.from_arrays(
         name, text, np.concatenate(ids), np.concatenate(starts), np.concatenate(ends), kinds=np.concatenate(kinds),
-        token_bytes=(b"".join(pieces), blob_ends - lengths, blob_ends),
-        raws=raws if any(r is not None for r in raws) else None,
+        token_bytes=(blob, blob_ends - np.concatenate(lengths), blob_ends), raws=raws if any_raw else None, data=data,
     )
+    return encoding, blob == data
 
 
 def encode_text(registry, request: EncodeRequest, is_stale=lambda: False,
@@ -199,16 +216,20 @@ def encode_text(registry, request: EncodeRequest, is_stale=lambda: False,
         text = request.text
         if request.normalization != "none":
             text = unicodedata.normalize(request.normalization, text)
+        round_trip = None
         if request.chat is not None:
             out.chat = request.chat.build(encoder)
             encoding = out.chat.prompt.encoding
         else:
-            encoding = encode_in_pieces(encoder, text, request.allow_special, is_stale, progress)
+            encoding, round_trip = _encode_pieces(encoder, text, request.allow_special, is_stale, progress)
         if encoding is None or is_stale():
             return None
         out.special_tokens = list(encoder.special_tokens())
         if request.normalization != "none" and request.chat is None:
-            out.unnormalized_tokens = len(encoder.encode(request.text, allow_special=request.allow_special).tokens)
+            before, _ = _encode_pieces(encoder, request.text, request.allow_special, is_stale)
+            if before is None:
+                return None
+            out.unnormalized_tokens = len(before)
     except TokvizError as err:
         out.error = str(err)
         return out
@@ -226,7 +247,9 @@ def encode_text(registry, request: EncodeRequest, is_stale=lambda: False,
     # has millions of tokens).
     encoding.token_at_byte(0)
     encoding.tokens_at_char(0)
-    out.metrics = measure(encoding)
+    # a round trip already known is passed as the text it gives back (joining ten million token bytes
+    # again in one numpy call would hold the GIL for a third of a second)
+    out.metrics = measure(encoding, None if round_trip is None else (encoding.text if round_trip else ""))
     out.seconds = time.perf_counter() - t0
     return out
 
