@@ -178,8 +178,8 @@ def _joined(name: str, text: str, kept: list[tuple[Encoding, int, int, int]]) ->
     """One Encoding of ``text`` from the kept token ranges of its windows (see encode_overlapping), and
     whether its token bytes join to the text's UTF-8. Token bytes are joined a window at a time: one
     join (or one length count) over ten million pieces held the GIL for most of a second."""
-    ids, starts, ends, kinds, blobs, lengths, raws = [], [], [], [], [], [], []
-    any_raw = False
+    ids, starts, ends, kinds, blobs, lengths, raw_index = [], [], [], [], [], [], []
+    raw_code: dict[str, int] = {}  # the raw forms' table, as (table, index) columns: no list of them all
     for enc, off, i, j in kept:
         ids.append(enc.id_array[i:j])
         starts.append(enc.byte_start_array[i:j] + off)
@@ -189,15 +189,15 @@ def _joined(name: str, text: str, kept: list[tuple[Encoding, int, int, int]]) ->
         pieces = [t.bytes for t in tokens]
         blobs.append(b"".join(pieces))
         lengths.append(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)))
-        window_raws = [t.raw for t in tokens]
-        any_raw = any_raw or any(r is not None for r in window_raws)
-        raws.extend(window_raws)
+        raw_index.append(np.fromiter((-1 if t.raw is None else raw_code.setdefault(t.raw, len(raw_code))
+                                      for t in tokens), dtype=np.int32, count=len(tokens)))
     blob = b"".join(blobs)
     data = text.encode("utf-8")
     blob_ends = np.cumsum(np.concatenate(lengths))
     encoding = Encoding.from_arrays(
         name, text, np.concatenate(ids), np.concatenate(starts), np.concatenate(ends), kinds=np.concatenate(kinds),
-        token_bytes=(blob, blob_ends - np.concatenate(lengths), blob_ends), raws=raws if any_raw else None, data=data,
+        token_bytes=(blob, blob_ends - np.concatenate(lengths), blob_ends),
+        raws=(tuple(raw_code), np.concatenate(raw_index)) if raw_code else None, data=data,
     )
     return encoding, blob == data
 
