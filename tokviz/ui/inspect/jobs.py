@@ -185,12 +185,18 @@ def _joined(name: str, text: str, kept: list[tuple[Encoding, int, int, int]]) ->
         starts.append(enc.byte_start_array[i:j] + off)
         ends.append(enc.byte_end_array[i:j] + off)
         kinds.append(enc.kind_array[i:j])
-        tokens = enc.tokens[i:j]
-        pieces = [t.bytes for t in tokens]
-        blobs.append(b"".join(pieces))
-        lengths.append(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)))
-        raw_index.append(np.fromiter((-1 if t.raw is None else raw_code.setdefault(t.raw, len(raw_code))
-                                      for t in tokens), dtype=np.int32, count=len(tokens)))
+        # the window's own columns, read directly: a Token object per token made this four times slower
+        b0, b1 = enc._blob_start[i:j], enc._blob_end[i:j]
+        n = b1 - b0
+        where = np.arange(int(n.sum()), dtype=np.int64) + np.repeat(b0 - (np.cumsum(n) - n), n)
+        blobs.append(np.frombuffer(enc._blob, dtype=np.uint8)[where].tobytes())
+        lengths.append(n)
+        if enc._raw_index is None:
+            raw_index.append(np.full(j - i, -1, dtype=np.int32))
+        else:
+            # the window's table of raw forms renumbered into the joined one (-1, no raw form, stays -1)
+            codes = [raw_code.setdefault(r, len(raw_code)) if r is not None else -1 for r in enc._raw_table]
+            raw_index.append(np.array(codes + [-1], dtype=np.int32)[enc._raw_index[i:j]])
     blob = b"".join(blobs)
     data = text.encode("utf-8")
     blob_ends = np.cumsum(np.concatenate(lengths))
