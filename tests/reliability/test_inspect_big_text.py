@@ -225,13 +225,19 @@ def test_a_big_paste_shows_how_far_its_encoding_got(qtbot, registry, monkeypatch
     qtbot.addWidget(p)
     p.show()
     try:
+        wait_shown(qtbot, p)
+        p.result.error = "an older encoder's failure"  # as a failed encoder left it
+        p.message_bar.show_message(p.result.error, "error")
         notes = []
-        p.counts.note.setText = lambda text, real=p.counts.note.setText: notes.append(text) or real(text)
+        bar = []  # what the message bar said while the encoding went on
+        p.counts.note.setText = lambda text, real=p.counts.note.setText: (
+            notes.append(text), bar.append(p.message_bar.text() if p.message_bar.isVisible() else ""), real(text))
         text = _korean_lines(6_000)
         p.set_text(text)
         p.encode_now()
         wait_shown(qtbot, p, text, timeout=30_000)
         assert any("counting" in n and "%" in n for n in notes)
+        assert not any("older encoder" in b for b, n in zip(bar, notes, strict=True) if "%" in n)  # cleared
         assert "%" not in p.counts.note.text()  # the result's own note replaced it
     finally:
         p.shutdown()

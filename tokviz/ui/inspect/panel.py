@@ -215,6 +215,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         # a big text is encoded a piece at a time: the counts bar says how far it got
         done, total, _ = payload
         if request.generation == self._generation and total:
+            if self.result is not None and self.result.error and self.message_bar.text() == self.result.error:
+                self.message_bar.clear()  # the last encoder's failure is not this encoding's
             self.counts.note.setText(self.tr("encoding {chars} characters with {encoder}… {percent}%").format(
                 chars=f"{len(request.text):,}", encoder=request.encoder, percent=100 * done // total))
 
