@@ -290,3 +290,20 @@ def test_windows_that_never_agree_fall_back_to_one_call(monkeypatch):
     done, round_trip = jobs.encode_overlapping(encoder, text, False)
     assert round_trip is None
     assert len(done) == 1 and encoder.calls[-1] == len(text)  # the whole text, as one call gives it
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="ab 가나\n\r\t①ﬁ👋\u0301.", min_size=0, max_size=400))
+def test_overlapping_windows_give_the_whole_text_tokens_or_one_call(registry, text):
+    from tokviz.ui.inspect import jobs
+
+    old = jobs.PIECE_CHARS, jobs.OVERLAP_CHARS
+    jobs.PIECE_CHARS, jobs.OVERLAP_CHARS = 60, 24
+    try:
+        sp = registry.get("sp:demo_unigram")
+        done, round_trip = jobs.encode_overlapping(sp, text, False)
+    finally:
+        jobs.PIECE_CHARS, jobs.OVERLAP_CHARS = old
+    whole = sp.encode(text)
+    assert _same_tokens(done, whole)
+    assert round_trip in (None, whole.round_trip_exact())

@@ -31,7 +31,7 @@ from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeas
 from tokviz.ui.token_colors import token_colors, token_marks
 
 PAUSE_COLLECTION_CHARS = 100_000  # a text this long builds its result with garbage collection paused
-PIECES_FROM_CHARS = 100_000  # a text this long is encoded a piece at a time (see encode_in_pieces)
+PIECES_FROM_CHARS = 16_000  # a text this long is encoded a piece at a time (see encode_in_pieces)
 PIECE_CHARS = 4_000  # a native encoder's call on this much text holds the GIL for tens of milliseconds
 PROGRESS_S = 0.1  # how often a big text's encoding reports how far it got
 OVERLAP_CHARS = 256  # neighbouring windows of an encoder without safe cuts share this much text
