@@ -131,7 +131,7 @@ def encoder_point(encoder: Encoder, heldout: str | Path) -> SweepPoint:
     return SweepPoint(encoder.name, size, cache[key])
 
 
-def _check_sizes(algorithm: str, mode: str, merges: Sequence[int] | None,
+def check_sizes(algorithm: str, mode: str, merges: Sequence[int] | None,
                  vocab_sizes: Sequence[int] | None) -> list[int]:
     """The merges of every BPE point, or the vocabulary sizes of the others; TokvizError when the
     request cannot be met."""
@@ -174,8 +174,8 @@ def run_sweep(
     take ``vocab_sizes``. Raises TokvizError (CorpusError for unreadable files) for a request that
     cannot be met, before any training.
     """
-    sizes = _check_sizes(algorithm, mode, merges, vocab_sizes)
-    _check_readable(heldout)
+    sizes = check_sizes(algorithm, mode, merges, vocab_sizes)
+    check_readable(heldout)
     state = state or _NoState()
     started = time.perf_counter()
     result = SweepResult(algorithm, mode if algorithm == "bpe" else None)
@@ -197,7 +197,7 @@ def run_sweep(
     return result
 
 
-def _check_readable(path: str | Path) -> None:
+def check_readable(path: str | Path) -> None:
     if not Path(path).is_file():
         raise CorpusError(f"{path}: no such file (the held-out text)")
 

@@ -179,3 +179,22 @@ class TokenStats:
             out["renyi_efficiency"] = round(renyi_efficiency(self.counts, vocab_size), digits)
             out["unused_share"] = round(self.unused_share(vocab_size), digits)
         return out
+
+
+def rows_csv(rows: list[dict]) -> str:
+    """CSV text of flat rows (the keys of the first row are the header; a list cell is joined by spaces).
+
+    >>> print(rows_csv([{"language": "ko", "premium": 1.5}]), end="")
+    language,premium
+    ko,1.5
+    """
+    import csv
+    import io
+
+    buf = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n", extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()})
+    return buf.getvalue()
