@@ -19,7 +19,8 @@ def _sizes(value: str) -> list[int]:
     try:
         sizes = [int(part.replace("_", "")) for part in value.split(",") if part.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r}: give whole numbers separated by commas, e.g. 1000,4000,16000") from None
+        raise argparse.ArgumentTypeError(
+            f"{value!r}: give whole numbers separated by commas, e.g. 1000,4000,16000") from None
     if not sizes or any(n < 0 for n in sizes):
         raise argparse.ArgumentTypeError(f"{value!r}: give whole numbers 0 or more, separated by commas")
     return sizes
