@@ -24,6 +24,7 @@ encoder object, so adding an encoder to a chart or switching the reference re-en
 
 from __future__ import annotations
 
+import codecs
 import time
 import weakref
 from collections.abc import Iterator, Sequence
@@ -71,15 +72,26 @@ def default_parallel_folder() -> Path:
 
 
 def _count_lines(path: Path) -> tuple[int, int]:
-    """(lines, bytes) of a file; a last line without a newline counts."""
+    """(lines, bytes) of a file; a last line without a newline counts. Checks the UTF-8 on the way,
+    so a bad file stops the run before any encoder starts."""
     lines = size = 0
     last = b"\n"
+    decoder = codecs.getincrementaldecoder("utf-8")()
     try:
         with open(path, "rb") as f:
             while chunk := f.read(1 << 20):
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError as err:
+                    line = lines + chunk.count(b"\n", 0, max(0, err.start)) + 1
+                    raise CorpusError(f"{path}: line {line} is not valid UTF-8 ({err.reason}); "
+                                      "save the file as UTF-8") from None
                 lines += chunk.count(b"\n")
                 size += len(chunk)
                 last = chunk[-1:]
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise CorpusError(f"{path}: the file ends inside a UTF-8 character; save it as UTF-8") from None
     except OSError as err:
         raise CorpusError(f"{path}: cannot read ({err.strerror or err})") from None
     return lines + (last != b"\n"), size
