@@ -5,9 +5,10 @@ read the numbers at any point. Definitions (docs/metrics.md gives the references
 
 * **words** (:func:`word_spans`): runs of non-whitespace, except that every Han, Hiragana or
   Katakana character is a word by itself, so Korean counts eojeol (space-separated units such as
-  ``학교에서``) and Chinese and Japanese count characters. A run of punctuation or symbols alone is no
-  word (``,`` between spaces, ``。`` after a kanji). Scripts written without spaces and without
-  ideographs (Thai, Lao, Khmer) count one word per space-separated run, which overstates fertility.
+  ``학교에서``) and Chinese and Japanese count characters. A run of punctuation alone is no word
+  (``,`` between spaces, ``。`` after a kanji; an emoji is one). Scripts written without spaces and
+  without ideographs (Thai, Lao, Khmer) count one word per space-separated run, which overstates
+  fertility.
 * **fertility**: tokens per word (Rust et al. 2021).
 * **continued words**: the share of words covered by two or more tokens (Rust et al. 2021's
   "proportion of continued words"); a token overlapping a word's characters counts for it.
@@ -43,7 +44,7 @@ RENYI_ALPHA = 2.5
 _IDEOGRAPHIC = r"\p{Han}\p{Hiragana}\p{Katakana}ー"
 # one ideographic character, or a run of anything else that is not whitespace
 _WORD = regex.compile(rf"[{_IDEOGRAPHIC}]|[^\s{_IDEOGRAPHIC}]+")
-_PUNCT_ONLY = regex.compile(r"[\p{P}\p{S}]+")
+_PUNCT_ONLY = regex.compile(r"\p{P}+")
 
 
 def word_spans(text: str) -> list[tuple[int, int]]:
