@@ -42,9 +42,9 @@ from tokviz.core.encoding import Encoding
 RENYI_ALPHA = 2.5
 
 _IDEOGRAPHIC = r"\p{Han}\p{Hiragana}\p{Katakana}ー"
-# one ideographic character, or a run of anything else that is not whitespace
-_WORD = regex.compile(rf"[{_IDEOGRAPHIC}]|[^\s{_IDEOGRAPHIC}]+")
-_PUNCT_ONLY = regex.compile(r"\p{P}+")
+# one ideographic character, or a run of anything else that is not whitespace and holds something
+# besides punctuation (the lookahead: one pass, no filtering afterwards)
+_WORD = regex.compile(rf"[{_IDEOGRAPHIC}]|(?=[^\s{_IDEOGRAPHIC}]*[^\s\p{{P}}{_IDEOGRAPHIC}])[^\s{_IDEOGRAPHIC}]+")
 
 
 def word_spans(text: str) -> list[tuple[int, int]]:
@@ -55,7 +55,7 @@ def word_spans(text: str) -> list[tuple[int, int]]:
     >>> len(word_spans("東京に行きます。")), len(word_spans("Hello , world!"))
     (7, 2)
     """
-    return [m.span() for m in _WORD.finditer(text) if not _PUNCT_ONLY.fullmatch(m.group())]
+    return [m.span() for m in _WORD.finditer(text)]
 
 
 def tokens_per_word(encoding: Encoding, spans: list[tuple[int, int]]) -> np.ndarray:
@@ -134,8 +134,7 @@ class TokenStats:
         self.bytes += encoding.byte_length
         self.words += len(per_word)
         self.continued_words += int((per_word > 1).sum())
-        ids, n = np.unique(encoding.id_array, return_counts=True)
-        self.counts.update(dict(zip(ids.tolist(), n.tolist(), strict=True)))
+        self.counts.update(encoding.id_array.tolist())  # for a line, faster than numpy's unique
 
     def merge(self, other: TokenStats) -> None:
         """Add another run's totals (a cached line's stats into a language's)."""
