@@ -11,7 +11,6 @@ instead; 2 nothing measured (bad arguments or corpus).
 from __future__ import annotations
 
 import json
-import sys
 
 EXIT_STATUS = ("exit status: 0 every encoder was measured; 1 at least one encoder (unknown name, bad model file, "
                "failure on a line) has an error entry, the others are still measured; 2 nothing was measured: bad "
@@ -37,22 +36,13 @@ def add_parser(sub) -> None:
     p.add_argument("--reference", metavar="LANG", default=None, help="reference language (default: en)")
     p.add_argument("--json", action="store_true", help="print JSON (per language and per line)")
     p.add_argument("--csv", metavar="OUT", default=None, help="also write one row per encoder and language to OUT")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=run)
-
-
-def write_out(text: str) -> None:
-    """``text`` to stdout; a terminal that cannot show Hangul or emoji gets escapes, never an error."""
-    codec = getattr(sys.stdout, "encoding", None) or "utf-8"
-    try:
-        text.encode(codec)
-    except (UnicodeEncodeError, LookupError):
-        text = text.encode(codec, "backslashreplace").decode(codec)
-    sys.stdout.write(text)
-    sys.stdout.flush()
 
 
 def run(args) -> int:
     from tokviz.commands.compare import collect_encoders
+    from tokviz.commands.terminal import TerminalProgress, write_out
     from tokviz.core.encoders import default_registry
     from tokviz.core.errors import TokvizError
     from tokviz.core.parity import measure_parity, read_parallel_corpus
@@ -69,7 +59,11 @@ def run(args) -> int:
     if not slots:
         raise TokvizError("no encoders to measure (use -e NAME or --model FILE)")
     encoders = [s for s in slots if not isinstance(s, dict)]
-    result = measure_parity(encoders, corpus, reference=args.reference, per_line=args.json)
+    progress = TerminalProgress(not args.quiet, " bytes")
+    try:
+        result = measure_parity(encoders, corpus, progress, reference=args.reference, per_line=args.json)
+    finally:
+        progress.done()
     doc = result.as_json()
     order = [s["encoder"] if isinstance(s, dict) else s.name for s in slots]
     doc["encoders"] = {name: doc["encoders"].get(name) or _error_of(slots, name) for name in order}

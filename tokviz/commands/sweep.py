@@ -9,8 +9,6 @@ encoders as extra points on the same axes. A progress line on stderr; Ctrl-C sto
 from __future__ import annotations
 
 import json
-import sys
-import time
 
 
 def _sizes(value: str) -> list[int]:
@@ -57,32 +55,9 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-class _Progress:
-    """The sweep's state for the CLI: a progress line on a terminal's stderr, never cancelled."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
-        self.last = 0.0
-
-    def is_cancelled(self) -> bool:
-        return False
-
-    def progress(self, done: int, total: int, result) -> None:
-        now = time.monotonic()
-        if self.enabled and now - self.last >= 0.1:
-            self.last = now
-            sys.stderr.write(f"\r{result.phase:<10} {done:,}/{total:,}  points {len(result.points)}   ")
-            sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
-
-
 def run(args) -> int:
     from tokviz.commands.compare import DEFAULT_ENCODERS, collect_encoders
-    from tokviz.commands.parity import write_out
+    from tokviz.commands.terminal import TerminalProgress, write_out
     from tokviz.core.encoders import default_registry
     from tokviz.core.sweep import check_readable, check_sizes, run_sweep
 
@@ -98,7 +73,7 @@ def run(args) -> int:
     if not args.encoders and not args.model:
         args.encoders = [n for n in DEFAULT_ENCODERS if n in registry]
     slots, _ = collect_encoders(args, registry)
-    progress = _Progress(not args.quiet)
+    progress = TerminalProgress(not args.quiet)
     try:
         result = run_sweep(args.corpus, args.heldout, algorithm=args.algorithm, mode=args.mode, merges=args.merges,
                            vocab_sizes=args.vocab_sizes, encoders=[s for s in slots if not isinstance(s, dict)],
