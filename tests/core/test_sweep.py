@@ -116,3 +116,32 @@ def test_cancel_stops_with_no_points(heldout):
     result = run_sweep(CORPUS, heldout, algorithm="bpe", merges=[10, 20], state=Cancelled(),
                        encoders=[NeverUsed()])
     assert result.cancelled and result.points == [] and result.encoders == []
+
+
+class CancelAfterFirstPoint:
+    def __init__(self):
+        self.result = None
+
+    def is_cancelled(self) -> bool:
+        return self.result is not None and len(self.result.points) >= 1
+
+    def progress(self, done, total, result) -> None:
+        self.result = result
+
+
+def test_cancel_while_measuring_keeps_the_points_so_far(heldout):
+    result = run_sweep(CORPUS, heldout, algorithm="bpe", merges=[10, 20, 30], state=CancelAfterFirstPoint(),
+                       encoders=[NeverUsed()])
+    assert result.cancelled and [p.merges for p in result.points] == [10] and result.encoders == []
+
+
+def test_a_cancelled_encoder_point_is_not_cached(tmp_path):
+    from tokviz.core.sweep import encoder_point, measure_text_file
+
+    fresh = tmp_path / "fresh.txt"  # a file no other test measured: nothing cached for it yet
+    fresh.write_text("새 파일\n", encoding="utf-8")
+    assert measure_text_file(len, fresh, cancel=lambda: True) is None
+    enc = default_registry().get("cl100k_base")
+    assert encoder_point(enc, fresh, cancel=lambda: True) is None
+    assert encoder_point(enc, fresh).stats.tokens == len(enc.encode("새 파일\n"))
+    assert encoder_point(enc, fresh, cancel=lambda: True) is not None  # now cached: nothing left to cancel

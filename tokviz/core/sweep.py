@@ -94,10 +94,14 @@ class _NoState:
         pass
 
 
-def measure_text_file(encode: Callable[[str], object], path: str | Path) -> TokenStats:
-    """TokenStats of a UTF-8 file encoded block by block (blocks of whole lines, ~1 MB each)."""
+def measure_text_file(encode: Callable[[str], object], path: str | Path,
+                      cancel: Callable[[], bool] | None = None) -> TokenStats | None:
+    """TokenStats of a UTF-8 file encoded block by block (blocks of whole lines, ~1 MB each); None
+    when ``cancel()`` turned true between blocks."""
     stats = TokenStats()
     for block in read_corpus_blocks(path):
+        if cancel is not None and cancel():
+            return None
         stats.add(encode(block))
     return stats
 
@@ -110,8 +114,9 @@ def _file_key(path: str | Path) -> tuple:
     return (str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
 
 
-def encoder_point(encoder: Encoder, heldout: str | Path) -> SweepPoint:
-    """A production encoder as a sweep point, cached per encoder object and file version."""
+def encoder_point(encoder: Encoder, heldout: str | Path, cancel: Callable[[], bool] | None = None) -> SweepPoint | None:
+    """A production encoder as a sweep point, cached per encoder object and file version (None:
+    cancelled; nothing is cached then)."""
     key = _file_key(heldout)
     try:
         cache = _heldout_cache.setdefault(encoder, {})
@@ -123,7 +128,10 @@ def encoder_point(encoder: Encoder, heldout: str | Path) -> SweepPoint:
         return SweepPoint(encoder.name, 0, TokenStats(), error="the encoder does not say its vocabulary size")
     if key not in cache:
         try:
-            cache[key] = measure_text_file(encoder.encode, heldout)
+            stats = measure_text_file(encoder.encode, heldout, cancel)
+            if stats is None:
+                return None
+            cache[key] = stats
         except TokvizError:
             raise
         except Exception as err:  # noqa: BLE001 - one encoder's failure is its own point's error
@@ -190,7 +198,11 @@ def run_sweep(
             if state.is_cancelled():
                 result.cancelled = True
                 break
-            result.encoders.append(encoder_point(enc, heldout))
+            point = encoder_point(enc, heldout, state.is_cancelled)
+            if point is None:
+                result.cancelled = True
+                break
+            result.encoders.append(point)
     result.phase = "done"
     result.seconds = time.perf_counter() - started
     state.progress(1, 1, result)
@@ -255,7 +267,10 @@ def _one_run_points(corpus, heldout, algorithm: str, mode: str, sizes: list[int]
             step = sum(1 for v in vocab_after if v <= size)  # sizes only grow: the last step within size
             model = trainer.model(step)
             label, merges_done = f"{model.vocab_size:,}", None
-        stats = measure_text_file(model.encode, heldout)
+        stats = measure_text_file(model.encode, heldout, state.is_cancelled)
+        if stats is None:
+            result.cancelled = True
+            return
         result.points.append(SweepPoint(label, model.vocab_size, stats, merges=merges_done, requested=size))
         state.progress(i + 1, len(sizes), result)
 
@@ -279,5 +294,8 @@ def _unigram_points(corpus, heldout, sizes: list[int], state, result: SweepResul
             return
         result.phase = "measuring"
         model = trainer.model()
-        stats = measure_text_file(model.encode, heldout)
+        stats = measure_text_file(model.encode, heldout, state.is_cancelled)
+        if stats is None:
+            result.cancelled = True
+            return
         result.points.append(SweepPoint(f"{model.vocab_size:,}", model.vocab_size, stats, requested=size))
