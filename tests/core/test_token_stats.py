@@ -1,11 +1,14 @@
 """Corpus metrics on tiny hand-computed examples: words per script, continued words, Rényi
-efficiency, Gini, and totals that add up the same however a corpus is cut into texts."""
+efficiency, Gini, and totals that add up the same however a corpus is cut into texts; the fast
+word/token matching against brute force on random texts cut at random bytes."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokviz.core.encoding import Encoding
 from tokviz.core.token_stats import TokenStats, gini, renyi_efficiency, rows_csv, tokens_per_word, word_spans
@@ -84,3 +87,48 @@ def test_totals_do_not_depend_on_how_the_corpus_is_cut():
 def test_rows_csv_keeps_hangul_and_joins_lists():
     text = rows_csv([{"language": "한국어", "line_tokens": [1, 2]}])
     assert text == "language,line_tokens\n한국어,1 2\n"
+
+
+# ---- the fast word/token matching against brute force ----------------------------------------------
+
+IDEOGRAPHS = {"東", "あ", "ー"}
+PUNCTUATION = {",", "。", "!"}
+ALPHABET = ["a", "b", "값", "東", "あ", "ー", " ", "\n", ",", "。", "!", "👋"]
+
+
+def naive_words(text: str) -> list[tuple[int, int]]:
+    out, start = [], None
+    for i, ch in enumerate([*text, " "]):
+        if ch.isspace() or ch in IDEOGRAPHS:
+            if start is not None and any(c not in PUNCTUATION for c in text[start:i]):
+                out.append((start, i))
+            start = None
+            if ch in IDEOGRAPHS:
+                out.append((i, i + 1))
+        elif start is None:
+            start = i
+    return out
+
+
+@st.composite
+def cut_texts(draw):
+    text = "".join(draw(st.lists(st.sampled_from(ALPHABET), max_size=30)))
+    data = text.encode()
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(data) - 1)), max_size=len(data))) - {len(data)})
+    bounds = [0, *cuts, len(data)] if data else [0]
+    return text, [(i, data[a:b]) for i, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(cut_texts())
+def test_words_and_tokens_per_word_match_brute_force(case):
+    text, tokens = case
+    enc = Encoding.from_byte_tokens("cuts", text, tokens)
+    spans = word_spans(text)
+    assert spans == naive_words(text)
+    starts, ends = enc.start_array.tolist(), enc.end_array.tolist()
+    brute = [sum(1 for s, e in zip(starts, ends, strict=True) if s < we and e > ws) for ws, we in spans]
+    assert tokens_per_word(enc, spans).tolist() == brute
+    stats = TokenStats()
+    stats.add(enc)
+    assert stats.continued_words == sum(n > 1 for n in brute) and stats.tokens == len(tokens)
