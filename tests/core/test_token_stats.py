@@ -119,7 +119,7 @@ def cut_texts(draw):
     return text, [(i, data[a:b]) for i, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False))]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(cut_texts())
 def test_words_and_tokens_per_word_match_brute_force(case):
     text, tokens = case
