@@ -86,7 +86,7 @@ def _error_of(slots, name: str) -> dict:
 def premium_table(doc: dict) -> str:
     """Languages down, encoders across: the premium, then the tokens in brackets."""
     ok = {name: e for name, e in doc["encoders"].items() if "error" not in e}
-    header = ["language", *ok]
+    header = ["language", *ok, ""]
     rows = []
     for lang in doc["languages"]:
         cells = [lang + (" (reference)" if lang == doc["reference"] else "")]
@@ -94,12 +94,14 @@ def premium_table(doc: dict) -> str:
             m = entry[lang]
             premium = "-" if m["premium"] is None else f"{m['premium']:.2f}"
             cells.append(f"{premium} ({m['tokens']:,})")
+        cells.append(doc["language_names"].get(lang, ""))  # last: double-width letters shift nothing after them
         rows.append(cells)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = [f"{doc['lines']:,} parallel lines in {len(doc['languages'])} languages; premium = tokens / tokens of "
              f"{doc['reference']} (tokens in brackets)"]
     for r in [header, *rows]:
-        cells = (c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+        cells = (c.ljust(w) if i == 0 or i == len(r) - 1 else c.rjust(w)
+                 for i, (c, w) in enumerate(zip(r, widths, strict=True)))
         lines.append("  ".join(cells))
     for name, entry in doc["encoders"].items():
         if "error" in entry:

@@ -43,6 +43,23 @@ DEFAULT_REFERENCE = "en"
 LINE_CACHE_LIMIT = 20_000
 
 
+# each language's name in itself, for chart labels that need no translation; other codes show as given
+AUTONYMS = {
+    "ar": "العربية", "de": "Deutsch", "en": "English", "es": "Español", "fr": "Français", "hi": "हिन्दी",
+    "id": "Bahasa Indonesia", "it": "Italiano", "ja": "日本語", "ko": "한국어", "pt": "Português", "ru": "Русский",
+    "th": "ไทย", "tr": "Türkçe", "uk": "Українська", "vi": "Tiếng Việt", "zh": "中文",
+}
+
+
+def language_name(code: str) -> str:
+    """The language's own name for a file's code, or the code itself.
+
+    >>> language_name("ko"), language_name("xx-YY")
+    ('한국어', 'xx-YY')
+    """
+    return AUTONYMS.get(code, code)
+
+
 @dataclass(frozen=True)
 class ParallelCorpus:
     """The ``LANG.txt`` files of a folder, checked to have the same number of lines."""
@@ -201,7 +218,8 @@ class ParityResult:
                                              for p in self.line_premiums(name, row["language"])]
                 per_lang[row["language"]] = entry
             encoders[name] = per_lang
-        return {"reference": self.reference, "languages": list(self.languages), "lines": self.lines,
+        return {"reference": self.reference, "languages": list(self.languages),
+                "language_names": {lang: language_name(lang) for lang in self.languages}, "lines": self.lines,
                 "cancelled": self.cancelled, "encoders": encoders}
 
 
