@@ -52,6 +52,14 @@ def test_parity_csv_and_a_failed_encoder(tmp_path, capsys):
     assert next(r for r in rows if r["language"] == "en")["premium"] == "1.0"
 
 
+def test_parity_table_names_each_language_in_itself(capsys):
+    assert main(["parity", "-e", "gpt2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ko = next(line for line in lines if line.startswith("ko "))
+    assert ko.endswith("한국어") and "(789)" in ko  # gpt2 spends 789 tokens on the Korean sentences
+    assert any(line.startswith("en (reference)") and "1.00 (150)" in line for line in lines)
+
+
 def test_parity_table_survives_a_terminal_that_cannot_show_hangul(tmp_path, monkeypatch, capsys):
     (tmp_path / "en.txt").write_text("one\n", encoding="utf-8")
     (tmp_path / "한국어.txt").write_text("하나 👋\n", encoding="utf-8")
