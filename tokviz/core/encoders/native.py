@@ -56,10 +56,7 @@ class _Stderr:
         with self.lock:
             if self.depth == 0:
                 self.panicked = False
-                try:
-                    sys.stderr.flush()
-                except (AttributeError, OSError, ValueError):
-                    pass
+                _flush_stderr()
                 try:
                     if self.capture is None:
                         self.capture = tempfile.TemporaryFile()
@@ -75,10 +72,7 @@ class _Stderr:
             self.depth -= 1
             if self.depth or self.saved is None:
                 return
-            try:
-                sys.stderr.flush()
-            except (AttributeError, OSError, ValueError):
-                pass
+            _flush_stderr()
             os.dup2(self.saved, 2)
             os.close(self.saved)
             self.saved = None
@@ -92,6 +86,8 @@ class _Stderr:
     def _take(self) -> bytes:
         fh = self.capture
         try:
+            if os.fstat(fh.fileno()).st_size == 0:  # nearly always: nothing was written
+                return b""
             fh.seek(0)
             data = fh.read(1 << 20)
             fh.seek(0)
@@ -99,6 +95,15 @@ class _Stderr:
         except OSError:
             return b""
         return data
+
+
+def _flush_stderr() -> None:
+    stream = sys.stderr
+    if stream is not None:
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
 
 
 _stderr = _Stderr()
