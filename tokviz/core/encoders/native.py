@@ -51,6 +51,7 @@ class _Stderr:
         self.saved: int | None = None
         self.capture = None
         self.panicked = False
+        self.stale = False
 
     def enter(self) -> None:
         with self.lock:
@@ -60,6 +61,10 @@ class _Stderr:
                 try:
                     if self.capture is None:
                         self.capture = tempfile.TemporaryFile()
+                    elif self.stale:  # left behind by a released call
+                        self.capture.seek(0)
+                        self.capture.truncate()
+                        self.stale = False
                     self.saved = os.dup(2)
                     os.dup2(self.capture.fileno(), 2)
                 except OSError:  # no fd 2, no temp space: run without the redirect
@@ -82,6 +87,17 @@ class _Stderr:
                     os.write(2, written)
                 except OSError:
                     pass
+
+    def release(self) -> None:
+        """Give file descriptor 2 back now, though a native call still runs (the process is about
+        to report an interruption and exit); what the call writes from here on goes to the terminal."""
+        with self.lock:
+            if self.saved is not None:
+                _flush_stderr()
+                os.dup2(self.saved, 2)
+                os.close(self.saved)
+                self.saved = None
+                self.stale = True
 
     def _take(self) -> bytes:
         fh = self.capture
@@ -142,8 +158,12 @@ def call_interruptibly(fn: Callable[[], T], *, poll: float = 0.1) -> T:
 
     worker = threading.Thread(target=work, name="tokviz-native", daemon=True)
     worker.start()
-    while worker.is_alive():
-        worker.join(poll)
+    try:
+        while worker.is_alive():
+            worker.join(poll)
+    except KeyboardInterrupt:
+        _stderr.release()  # the "interrupted" message must reach the terminal
+        raise
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
