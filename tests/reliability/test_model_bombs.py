@@ -214,12 +214,19 @@ def test_a_600_mb_tokenizer_json_is_refused_unread(tmp_path):
         open_model_file(path)
 
 
-def test_a_tekken_json_past_the_limit_is_refused_unread(tmp_path, monkeypatch):
-    monkeypatch.setattr(model_files, "MAX_MODEL_BYTES", 1 << 20)
+def test_a_200_mb_tekken_json_is_refused_unread(tmp_path):
+    # JSON formats cost ~20x their size as Python objects: 128 MB is their limit, not 512 MB
     head = json.dumps(tekken()).encode()[:-1]
-    path = sparse(tmp_path / "tekken.json", head, 2 << 20)
-    with pytest.raises(ModelFileError, match="tokviz reads at most"):
+    path = sparse(tmp_path / "tekken.json", head, 200 << 20)
+    with pytest.raises(ModelFileError, match="tokviz reads at most 134,217,728 bytes"):
         open_model_file(path)
+
+
+def test_a_rank_file_of_line_breaks_is_refused_before_splitting(tmp_path):
+    path = tmp_path / "flood.tiktoken"
+    path.write_bytes(b"IQ== 0\n" + b"\n" * (2 * model_files.MAX_VOCAB_ENTRIES + 1))
+    with pytest.raises(ModelFileError, match="line breaks"):
+        open_model_file(path, pattern="gpt4")
 
 
 def test_an_encode_never_reads_the_chat_template_and_a_chat_reads_at_most_1_mb(tmp_path):

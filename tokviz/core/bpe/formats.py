@@ -148,11 +148,11 @@ def byte_to_unicode() -> list[str]:
 # ---- reading -----------------------------------------------------------------------------------
 def _read_text(path: Path) -> str:
     # the model-file reader: regular files only, at most its size limit, strict UTF-8
-    from tokviz.core.encoders.files import read_model_text
+    from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_model_text
 
     if not os.path.lexists(path):
         raise ModelFileError(path, "no such file")
-    return read_model_text(path, what="a BPE model file")
+    return read_model_text(path, limit=MAX_TEXT_MODEL_BYTES, what="a BPE model file")
 
 
 def detect_format(path: str | Path) -> str:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
+from tokviz.core.encoders.files import MAX_VOCAB_ENTRIES
 from tokviz.core.encoders.hf_json import HFTokenizerEncoder, ModelConfig
 from tokviz.core.encoders.rank_models import LLAMA3_PATTERN, QWEN3_5_PATTERN, QWEN_PATTERN
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
@@ -104,7 +105,7 @@ _MAX_NESTING = 3  # arrays of arrays of ...: GGUF allows them, no tokenizer uses
 # The most items an array may hold when tokviz keeps it or walks it item by item (strings, arrays).
 # The biggest real vocabularies have 262,144 tokens (Gemma 3); a count past this is a lie that would
 # cost minutes of walking (10**8 empty strings: 73 s) or gigabytes of Python objects.
-MAX_ARRAY_ITEMS = 1 << 22
+MAX_ARRAY_ITEMS = MAX_VOCAB_ENTRIES
 # The token list: every entry a distinct non-empty string (10**7 empty ones made a 1-token vocabulary
 # that encoded any text to nothing).
 _TOKENS_KEY = "tokenizer.ggml.tokens"

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
-from tokviz.core.encoders.files import parse_json, read_model_text, read_regular_file
+from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, parse_json, read_model_text, read_regular_file
 from tokviz.core.encoders.native import is_fatal, native_call
 from tokviz.core.encoding import Encoding, TokenKind, char_byte_starts
 from tokviz.core.errors import EncodingFailed, ModelFileError, check_text
@@ -283,7 +283,7 @@ class HFTokenizerEncoder:
         if p.is_dir():
             p = p / "tokenizer.json"
         try:
-            text = read_regular_file(p, what="a tokenizer.json").decode("utf-8")
+            text = read_regular_file(p, limit=MAX_TEXT_MODEL_BYTES, what="a tokenizer.json").decode("utf-8")
         except UnicodeDecodeError as err:
             raise ModelFileError(
                 p, f"is not UTF-8 text ({err.reason} at byte {err.start}): truncated or not a tokenizer.json") from None

@@ -31,6 +31,7 @@ from tokviz.core.encoders.files import (
     HEAD_BYTES,
     MAX_MODEL_BYTES,
     MAX_SPECIAL_TOKENS,
+    MAX_TEXT_MODEL_BYTES,
     check_regular_file,
     parse_json,
     read_model_text,
@@ -346,7 +347,7 @@ def load_tekken(path: str | Path, *, name: str | None = None, source: str | None
     Raises ModelFileError for a file that is not valid tekken JSON (truncated, missing fields).
     """
     p = Path(path)
-    doc = parse_json(read_model_text(p, what="a tekken.json"), p)
+    doc = parse_json(read_model_text(p, limit=MAX_TEXT_MODEL_BYTES, what="a tekken.json"), p)
     try:
         config = doc["config"]
         pattern = config["pattern"]

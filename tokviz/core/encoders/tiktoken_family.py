@@ -27,6 +27,7 @@ from tokviz.core.encoders.files import (
     HEAD_BYTES,
     MAX_NUMBER_DIGITS,
     MAX_TOKEN_ID,
+    MAX_VOCAB_ENTRIES,
     parse_json,
     pattern_regex,
     read_regular_file,
@@ -154,6 +155,10 @@ def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[
     ...
     tokviz.core.errors.ModelFileError: <rank file>: rank 0 is given twice (lines 1 and 2): truncated or not a .tiktoken file
     """  # noqa: E501 (a doctest's expected output line cannot be wrapped)
+    breaks = data.count(b"\n") + data.count(b"\r")
+    if breaks > 2 * MAX_VOCAB_ENTRIES:  # counted first: splitting 500 MB of line breaks is a 4 GB list
+        raise ModelFileError(path, f"has {breaks:,} line breaks; a rank file has one line per token and tokviz reads "
+                                   f"at most {MAX_VOCAB_ENTRIES:,} tokens")
     ranks: dict[bytes, int] = {}
     line_of_rank: dict[int, int] = {}
     for lineno, line in enumerate(data.splitlines(), 1):
