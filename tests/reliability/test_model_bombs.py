@@ -25,6 +25,7 @@ import pytest
 
 from tokviz.core.compare import compare_text
 from tokviz.core.encoders import files as model_files
+from tokviz.core.encoders import gguf_family
 from tokviz.core.encoders.files import open_model_file
 from tokviz.core.encoders.gguf_family import read_gguf_vocab
 from tokviz.core.encoders.hf_json import HFTokenizerEncoder
@@ -198,6 +199,19 @@ def test_a_gguf_of_empty_tokens_is_refused_at_once(tmp_path, count, needle):
     path = gguf_tokens(tmp_path / "m.gguf", empty=count)
     with pytest.raises(ModelFileError, match=needle):
         open_model_file(path)
+
+
+def test_a_gguf_string_past_the_kept_budget_is_refused_unread(tmp_path, monkeypatch):
+    # a model file may be 40 GB, so its size bounds nothing: a budget for kept strings does (256 MB,
+    # lowered here so a 2 MB token stands in for a 4 GB one)
+    monkeypatch.setattr(gguf_family, "MAX_KEPT_BYTES", 1 << 20)
+    path = tmp_path / "m.gguf"
+    gguf_tokens(path, ["a"])
+    data = path.read_bytes()
+    at = data.rindex(struct.pack("<Q", 1) + b"a")
+    sparse(path, data[:at] + struct.pack("<Q", 2 << 20) + b"a", at + 8 + (2 << 20))
+    with pytest.raises(ModelFileError, match="tokenizer metadata passes"):
+        read_gguf_vocab(path)
 
 
 def test_a_gguf_repeating_a_token_is_refused(tmp_path):

@@ -97,7 +97,7 @@ def run(args) -> int:
 
     text = read_text(args.text)
     check_text(text)
-    slots, _ = collect_encoders(args, default_registry())
+    slots, _ = call_interruptibly(lambda: collect_encoders(args, default_registry()))
     if not slots:
         raise TokvizError("no encoders to compare (use -e NAME or --model FILE)")
     encoders = [s for s in slots if not isinstance(s, dict)]

@@ -253,7 +253,11 @@ def run(args) -> int:
 
     text = read_text(args.text)  # before loading: a bad text fails fast
     _check_dropout_args(args)
-    encoder = load_encoder(args)
+    from tokviz.core.encoders.native import call_interruptibly
+
+    # native code runs in the helper thread: Ctrl-C lands in this one, never inside a native call's
+    # stderr switch, so the "interrupted" message reaches the terminal
+    encoder = call_interruptibly(lambda: load_encoder(args))
     if args.jamo:
         from tokviz.core.jamo_input import JamoReader
 

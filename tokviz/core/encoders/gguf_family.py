@@ -106,6 +106,8 @@ _MAX_NESTING = 3  # arrays of arrays of ...: GGUF allows them, no tokenizer uses
 # The biggest real vocabularies have 262,144 tokens (Gemma 3); a count past this is a lie that would
 # cost minutes of walking (10**8 empty strings: 73 s) or gigabytes of Python objects.
 MAX_ARRAY_ITEMS = MAX_VOCAB_ENTRIES
+# The bytes of all kept strings together (tokens, merges, chat template), checked as they are read.
+MAX_KEPT_BYTES = 256 * 1024 * 1024
 # The token list: every entry a distinct non-empty string (10**7 empty ones made a 1-token vocabulary
 # that encoded any text to nothing).
 _TOKENS_KEY = "tokenizer.ggml.tokens"
@@ -126,6 +128,7 @@ class _MetadataWalk:
         self.pos = 0
         self.end = len(buf)
         self.order = "<"
+        self.kept = 0  # bytes of the strings kept so far
         v = GGUFValueType
         self.STRING, self.ARRAY = v.STRING, v.ARRAY
         self.scalars = {v.UINT8: "B", v.INT8: "b", v.UINT16: "H", v.INT16: "h", v.UINT32: "I", v.INT32: "i",
@@ -154,6 +157,10 @@ class _MetadataWalk:
         start = self.take(n, what)
         if not keep:
             return None
+        self.kept += n
+        if self.kept > MAX_KEPT_BYTES:  # a GGUF may be 40 GB: its size bounds nothing kept in memory
+            self.refuse(f"its tokenizer metadata passes {MAX_KEPT_BYTES:,} bytes at {what}; real vocabularies, "
+                        "merges and templates take a few MB")
         try:
             return bytes(self.buf[start:start + n]).decode("utf-8")
         except UnicodeDecodeError as err:

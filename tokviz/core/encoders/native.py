@@ -157,8 +157,8 @@ def call_interruptibly(fn: Callable[[], T], *, poll: float = 0.1) -> T:
             box["error"] = err
 
     worker = threading.Thread(target=work, name="tokviz-native", daemon=True)
-    worker.start()
     try:
+        worker.start()  # inside: Ctrl-C may land while start() waits and the call is already native
         while worker.is_alive():
             worker.join(poll)
     except KeyboardInterrupt:
