@@ -129,6 +129,14 @@ def test_a_regex_tokenizers_gives_up_on_is_an_encoding_failure(tmp_path, compone
     assert enc.encode("ab").ids == [65, 66]  # other texts still work
 
 
+def test_the_normalizer_alone_giving_up_is_an_encoding_failure(tmp_path):
+    # the Inspector shows what the normalizer made of a text through normalize(), outside encode()
+    normalizer = {"type": "Replace", "pattern": {"Regex": "(a|aa)+$"}, "content": "b"}
+    enc = HFTokenizerEncoder.from_file(write_json(tmp_path / "tokenizer.json", tokenizer_json(normalizer=normalizer)))
+    with pytest.raises(EncodingFailed, match="normalizer gave up"):
+        enc.normalize(BACKTRACKS)
+
+
 def test_compare_keeps_the_other_rows_when_one_encoder_panics(tmp_path):
     good = HFTokenizerEncoder.from_file(write_json(tmp_path / "good.json", tokenizer_json()), name="good")
     bad = HFTokenizerEncoder.from_file(write_json(tmp_path / "bad.json", tokenizer_json(pre=split("(a+)+$"))),

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, parse_json, read_model_text, read_regular_file
-from tokviz.core.encoders.native import is_fatal, native_call
+from tokviz.core.encoders.native import is_fatal, is_native_panic, native_call
 from tokviz.core.encoding import Encoding, TokenKind, char_byte_starts
 from tokviz.core.errors import EncodingFailed, ModelFileError, check_text
 
@@ -343,7 +343,9 @@ class HFTokenizerEncoder:
     def normalize(self, text: str) -> str:
         """What the model's normalizer makes of ``text`` (``text`` itself when it has none)."""
         norm = self._tok.normalizer
-        return text if norm is None else norm.normalize_str(text)
+        if norm is None:
+            return text
+        return self._guarded(lambda: norm.normalize_str(text), "normalizer")
 
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
         data = check_text(text)
@@ -374,7 +376,17 @@ class HFTokenizerEncoder:
                                             "regex or normalizer cannot handle it") from None
 
     def decode(self, ids: Sequence[int]) -> str:
-        return self._tok.decode(list(ids), skip_special_tokens=False)
+        return self._guarded(lambda: self._tok.decode(list(ids), skip_special_tokens=False), "decoder")
+
+    def _guarded(self, call, part: str):
+        """``call()`` into tokenizers, a Rust panic (a regex in the normalizer or decoder) as EncodingFailed."""
+        try:
+            with native_call():
+                return call()
+        except BaseException as err:
+            if is_fatal(err) or not is_native_panic(err):
+                raise
+            raise EncodingFailed(self.name, f"tokenizers' {part} gave up on this text ({_first_line(err)})") from None
 
 
 def _first_line(err: BaseException) -> str:
