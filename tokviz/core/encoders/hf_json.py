@@ -372,6 +372,8 @@ class HFTokenizerEncoder:
         except BaseException as err:
             if is_fatal(err):
                 raise
+            if not is_native_panic(err):  # the model lacks what this text needs (an unknown token, ...)
+                raise EncodingFailed(self.name, f"tokenizers cannot encode this text: {_first_line(err)}") from None
             raise EncodingFailed(self.name, f"tokenizers gave up on this text ({_first_line(err)}); the model's "
                                             "regex or normalizer cannot handle it") from None
 
