@@ -222,6 +222,19 @@ def test_a_gguf_string_past_the_kept_budget_is_refused_unread(tmp_path, monkeypa
         read_gguf_vocab(path)
 
 
+def test_a_gguf_kept_number_array_past_the_ceiling_is_refused_unread(tmp_path):
+    # 10**8 token types (a 400 MB hole) would become a list of 10**8 Python ints (~3.6 GB)
+    path = gguf_tokens(tmp_path / "m.gguf", ["a"])
+    data = path.read_bytes()
+    count = 10**8
+    data = data[:4 + 4 + 8] + struct.pack("<Q", 4) + data[24:]  # one more metadata entry
+    key = b"tokenizer.ggml.token_type"
+    head = data + struct.pack("<Q", len(key)) + key + struct.pack("<IIQ", 9, 5, count)  # array of int32
+    sparse(path, head, len(head) + 4 * count)
+    with pytest.raises(ModelFileError, match="claims 100,000,000 items"):
+        read_gguf_vocab(path)
+
+
 def test_a_gguf_repeating_a_token_is_refused(tmp_path):
     path = gguf_tokens(tmp_path / "m.gguf", ["a", "b", "a"])
     with pytest.raises(ModelFileError, match="token 2 .* repeats token 0"):
