@@ -151,14 +151,12 @@ def byte_to_unicode() -> list[str]:
 
 # ---- reading -----------------------------------------------------------------------------------
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ModelFileError(path, "no such file") from None
-    except UnicodeDecodeError as err:
-        raise ModelFileError(path, f"is not UTF-8 text (byte {err.start})") from None
-    except OSError as err:
-        raise ModelFileError(path, f"cannot read ({err.strerror or err})") from None
+    # the model-file reader: regular files only, at most its size limit, strict UTF-8
+    from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_model_text
+
+    if not os.path.lexists(path):
+        raise ModelFileError(path, "no such file")
+    return read_model_text(path, limit=MAX_TEXT_MODEL_BYTES, what="a BPE model file")
 
 
 def detect_format(path: str | Path) -> str:
@@ -336,13 +334,10 @@ def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, sou
 
 
 def _load_tiktoken(p: Path, pattern: str):
+    from tokviz.core.encoders.files import read_regular_file
     from tokviz.core.encoders.tiktoken_family import load_rank_file, parse_tiktoken_ranks
 
-    try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
-    ranks = parse_tiktoken_ranks(data, p)
+    ranks = parse_tiktoken_ranks(read_regular_file(p, what="a rank file"), p)
     model = _byte_model_from_ranks(ranks, pattern, p.name, str(p))
     if model is not None:
         return model
