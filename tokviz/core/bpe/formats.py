@@ -166,11 +166,9 @@ def detect_format(path: str | Path) -> str:
         if (p / "vocab.json").is_file() and (p / "merges.txt").is_file():
             return "gpt2"
         raise ModelFileError(p, "is a folder without vocab.json and merges.txt")
-    try:
-        with open(p, "rb") as f:
-            head = f.read(4096)
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    from tokviz.core.encoders.files import read_head
+
+    head = read_head(p, 4096, what="a BPE model file")  # a FIFO or device is refused, never opened blocking
     if not head.strip():
         raise ModelFileError(p, "the file is empty")
     fmt = _sniff(p, head)
