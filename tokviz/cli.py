@@ -14,7 +14,7 @@ import sys
 from tokviz import __version__
 from tokviz.core.errors import TokvizError
 
-COMMANDS = ("encoders", "encode", "chat", "train", "compare", "screenshot")
+COMMANDS = ("encoders", "encode", "chat", "train", "compare", "screenshot", "ids", "stream", "heal", "cut")
 
 
 def build_parser() -> argparse.ArgumentParser:
