@@ -40,12 +40,17 @@ class TokenTable:
 
     def __init__(self, bytes_of: dict[int, bytes]):
         self.bytes_of = bytes_of
-        by_bytes: dict[bytes, list[int]] = {}
-        for token_id, b in bytes_of.items():
-            by_bytes.setdefault(b, []).append(token_id)
-        # several ids may spell the same bytes (SentencePiece's "▁" and its byte piece <0x20>)
-        self._by_bytes = {b: tuple(sorted(ids)) for b, ids in by_bytes.items()}
-        self.max_len = max((len(b) for b in by_bytes), default=0)
+        # one id per byte string, the lowest; the rare others (SentencePiece's "▁" and its byte piece
+        # <0x20> are both a space) kept aside, so 200k tokens cost one dict, not 200k tuples
+        self._first: dict[bytes, int] = {}
+        self._more: dict[bytes, list[int]] = {}
+        for token_id in sorted(bytes_of):
+            b = bytes_of[token_id]
+            if b in self._first:
+                self._more.setdefault(b, []).append(token_id)
+            else:
+                self._first[b] = token_id
+        self.max_len = max(map(len, self._first), default=0)
         self._sorted: list[bytes] | None = None
 
     def __len__(self) -> int:
@@ -53,19 +58,23 @@ class TokenTable:
 
     def ids_of(self, data: bytes) -> tuple[int, ...]:
         """The token ids whose bytes are exactly ``data`` (empty when none)."""
-        return self._by_bytes.get(data, ())
+        first = self._first.get(data)
+        if first is None:
+            return ()
+        more = self._more.get(data)
+        return (first, *more) if more else (first,)
 
     def with_prefix(self, prefix: bytes) -> list[int]:
         """Ids of every token whose bytes start with ``prefix``, in id order (a binary search, not a scan)."""
         if self._sorted is None:
-            self._sorted = sorted(self._by_bytes)
+            self._sorted = sorted(self._first)
         keys = self._sorted
         lo = bisect.bisect_left(keys, prefix)
         out: list[int] = []
         for b in keys[lo:]:
             if not b.startswith(prefix):
                 break
-            out.extend(self._by_bytes[b])
+            out.extend(self.ids_of(b))
         return sorted(out)
 
 
