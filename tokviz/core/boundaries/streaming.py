@@ -49,9 +49,10 @@ def _needed(lead: int) -> int:
 
 
 def _second_ok(lead: int, second: int) -> bool:
-    # UTF-8 forbids overlong forms, surrogates and code points past U+10FFFF: E0, ED, F0 and F4 narrow
-    # the second byte's range, so "E0 80" is invalid at once rather than pending
-    lo, hi = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}.get(lead, (0x80, 0xBF))
+    # UTF-8 forbids overlong forms and code points past U+10FFFF: E0, F0 and F4 narrow the second
+    # byte's range, so "E0 80" is invalid at once rather than pending. ED A0..BF (a surrogate) is held
+    # back like CPython's decoder does (an error handler such as surrogatepass could still take it).
+    lo, hi = {0xE0: (0xA0, 0xBF), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}.get(lead, (0x80, 0xBF))
     return lo <= second <= hi
 
 
