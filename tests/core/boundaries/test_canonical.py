@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tests.core.boundaries.conftest import TEXTS
+from tests.support.boundary_encoders import TEXTS
 from tokviz.core.boundaries.canonical import MAX_LISTED, check_canonical, count_segmentations
 from tokviz.core.boundaries.vocabulary import TokenTable, token_table
 from tokviz.core.errors import TokvizError

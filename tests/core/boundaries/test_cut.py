@@ -8,7 +8,7 @@ import codecs
 import pytest
 import regex
 
-from tests.core.boundaries.conftest import TEXTS
+from tests.support.boundary_encoders import TEXTS
 from tokviz.core.boundaries.cut import budget_cut
 from tokviz.core.errors import TokvizError
 

@@ -4,11 +4,10 @@ tokviz's own trained BPE (the OpenAI rank files are covered in the other modules
 from __future__ import annotations
 
 import codecs
-from pathlib import Path
 
 import pytest
 
-from tests.core.boundaries.conftest import brute_vocab
+from tests.support.boundary_encoders import brute_vocab, gguf_from_bpe
 from tests.support.trained_models import bpe_model
 from tokviz.core.boundaries.canonical import check_canonical
 from tokviz.core.boundaries.cut import budget_cut
@@ -17,7 +16,6 @@ from tokviz.core.boundaries.streaming import stream_text
 from tokviz.core.encoders import default_registry
 
 TEXT = "안녕하세요 세계, hello world 🙂!"
-DEMO_SP = Path(__file__).resolve().parents[3] / "resources" / "models" / "demo_unigram.model"
 
 
 @pytest.fixture(scope="module", params=["sentencepiece", "tokenizer.json", "gguf", "tokviz-bpe"])
@@ -33,10 +31,9 @@ def family(request, tmp_path_factory):
         return HFTokenizerEncoder.from_file(path)
     if request.param == "gguf":
         pytest.importorskip("gguf")
-        from tests.core.families.test_gguf_family import gguf_from_sentencepiece
         from tokviz.core.encoders.gguf_family import load_gguf
 
-        return load_gguf(gguf_from_sentencepiece(DEMO_SP, tmp_path_factory.mktemp("gguf") / "demo.gguf"))
+        return load_gguf(gguf_from_bpe(bpe_model("byte", 80), tmp_path_factory.mktemp("gguf") / "bpe.gguf"))
     return bpe_model("byte", 60)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.boundaries.conftest import TEXTS
+from tests.support.boundary_encoders import TEXTS
 from tokviz.core.boundaries.healing import heal
 from tokviz.core.errors import TokvizError
 

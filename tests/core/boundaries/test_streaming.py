@@ -8,7 +8,7 @@ import codecs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core.boundaries.conftest import TEXTS
+from tests.support.boundary_encoders import TEXTS
 from tokviz.core.boundaries.streaming import replay_bytes, stream_ids, stream_text
 
 
