@@ -13,33 +13,47 @@ from tokviz.core.boundaries.cut import budget_cut
 from tokviz.core.errors import TokvizError
 
 
-def brute_cut(text, prefix: bytes):
-    """(printed text, splits a character, splits a grapheme) of a UTF-8 prefix of ``text``."""
+def brute_cut(prefix: bytes, bounds: set[int]):
+    """(printed text, splits a character, splits a grapheme) of a UTF-8 prefix of a text whose grapheme
+    boundaries (character offsets) are ``bounds``."""
     printed = codecs.getincrementaldecoder("utf-8")().decode(prefix)  # not final: an unfinished tail waits
     whole = len(printed.encode()) == len(prefix)
-    bounds = {0, *(m.end() for m in regex.finditer(r"\X", text))}
     return printed, not whole, not whole or len(printed) not in bounds
+
+
+def check_cuts(encoder, vocab, text, step=1):
+    """Every ``step``-th cut (and the last ones) against the brute force over the whole text."""
+    ids = encoder.encode(text).ids
+    bounds = {0, *(m.end() for m in regex.finditer(r"\X", text))}
+    safe = 0
+    prefix = b""
+    for n in range(len(ids) + 2):
+        prefix += vocab[ids[n - 1]] if 0 < n <= len(ids) else b""
+        printed, splits_char, splits_grapheme = brute_cut(prefix, bounds)
+        # the nearest safe cut: the most tokens <= n whose prefix splits no grapheme
+        safe = safe if splits_grapheme else min(n, len(ids))
+        if n % step and n < len(ids) - 3:
+            continue
+        cut = budget_cut(encoder, text, n)
+        assert cut.kept_text == printed and cut.byte_end == len(prefix)
+        assert cut.dropped_bytes == prefix[len(printed.encode()):]
+        assert (cut.splits_character, cut.splits_grapheme) == (splits_char, splits_grapheme)
+        assert cut.safe_tokens == safe
+        assert cut.safe_text == text.encode()[:len(b"".join(vocab[i] for i in ids[:safe]))].decode()
 
 
 def test_every_cut_equals_decoding_the_byte_prefix(openai):
     encoder, vocab = openai
     for text in TEXTS:
-        ids = encoder.encode(text).ids
-        safe_seen = []
-        for n in range(len(ids) + 2):
-            cut = budget_cut(encoder, text, n)
-            prefix = b"".join(vocab[i] for i in ids[:n])
-            printed, splits_char, splits_grapheme = brute_cut(text, prefix)
-            assert cut.kept_text == printed and cut.byte_end == len(prefix)
-            assert cut.dropped_bytes == prefix[len(printed.encode()):]
-            assert (cut.splits_character, cut.splits_grapheme) == (splits_char, splits_grapheme)
-            # the nearest safe cut: the most tokens <= n whose prefix splits no grapheme
-            safe = max(k for k in range(min(n, len(ids)) + 1)
-                       if not brute_cut(text, b"".join(vocab[i] for i in ids[:k]))[2])
-            assert cut.safe_tokens == safe and cut.safe_text == text.encode()[:len(
-                b"".join(vocab[i] for i in ids[:safe]))].decode()
-            safe_seen.append(safe)
-        assert safe_seen == sorted(safe_seen)
+        check_cuts(encoder, vocab, text)
+
+
+def test_cuts_deep_in_a_long_text_and_inside_a_long_cluster(openai):
+    """Graphemes are read from a window around the cut: far from the start, and widened when the safe
+    cut lies before it (600 combining accents are one grapheme)."""
+    encoder, vocab = openai
+    check_cuts(encoder, vocab, "가나다 🙂 " * 60 + "🇰🇷🇯🇵 끝", step=17)
+    check_cuts(encoder, vocab, "x " * 300 + "e" + "\u0301" * 600 + " 끝", step=29)
 
 
 def test_a_cut_inside_a_flag_or_a_family_emoji_splits_the_grapheme_not_a_character():

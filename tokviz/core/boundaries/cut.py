@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import regex
 
 from tokviz.core.boundaries.streaming import unfinished_tail
-from tokviz.core.encoding import char_byte_starts
 from tokviz.core.errors import TokvizError
 
 _CLUSTER = regex.compile(r"\X")
@@ -73,11 +72,56 @@ def printed_prefix(data: bytes) -> tuple[str, bytes]:
     return data[: len(data) - hold].decode("utf-8", "replace"), data[len(data) - hold:]
 
 
-def _cluster_bounds(text: str, upto: int) -> tuple[set[int], list[tuple[int, int]]]:
-    """Character offsets of grapheme boundaries in ``text[:upto + context]``, and the clusters' spans."""
-    window = text[: upto + _CONTEXT]
-    spans = [(m.start(), m.end()) for m in _CLUSTER.finditer(window)]
-    return {0, *(end for _, end in spans)}, spans
+class _Clusters:
+    """Grapheme boundaries of ``text`` near character ``around``: segments a window, not the whole text (a
+    5 MB paste), and widens it backwards when asked about an earlier character."""
+
+    _BACK = 256
+
+    def __init__(self, text: str, around: int):
+        self.text = text
+        self.hi = min(len(text), around + _CONTEXT)
+        self._load(max(0, around - self._BACK))
+
+    def _load(self, lo: int) -> None:
+        self.lo = lo
+        self.spans = [(m.start(), m.end()) for m in _CLUSTER.finditer(self.text, lo, self.hi)]
+        self.ends = {e for _, e in self.spans}
+        # a window starting inside a cluster gets that cluster's start wrong: trust only its end onwards
+        self.reliable = self.spans[0][1] if lo and self.spans else lo
+        if lo == 0:
+            self.ends.add(0)
+
+    def is_boundary(self, char: int) -> bool:
+        while char < self.reliable and self.lo > 0:
+            self._load(max(0, min(char, self.lo) - 4 * self._BACK))
+        return char in self.ends or char >= len(self.text)
+
+    def cluster_at(self, char: int) -> str | None:
+        self.is_boundary(char)
+        return next((self.text[s:e] for s, e in self.spans if s <= char < e), None)
+
+
+def _is_char_start(data: bytes, b: int) -> bool:
+    return b >= len(data) or data[b] & 0xC0 != 0x80
+
+
+def _leads(data: bytes) -> int:
+    """How many characters start in ``data`` (bytes that are not continuation bytes)."""
+    return len(data) - sum(1 for x in data if x & 0xC0 == 0x80)
+
+
+def _walk_back(data: bytes, ends, n: int, chars_before_cut: int, ok) -> int:
+    """The most tokens ``k <= n`` whose end byte starts a character that ``ok(char index)`` accepts."""
+    k, chars, at = n, chars_before_cut, int(ends[n - 1]) if n else 0
+    while k:
+        e = int(ends[k - 1])
+        chars -= _leads(data[e:at])
+        at = e
+        if _is_char_start(data, e) and ok(chars):
+            return k
+        k -= 1
+    return 0
 
 
 def budget_cut(encoder, text: str, tokens: int, *, allow_special: bool = False) -> BudgetCut:
@@ -88,32 +132,26 @@ def budget_cut(encoder, text: str, tokens: int, *, allow_special: bool = False) 
     seen = encoding.normalized_text if encoding.normalized_text is not None else text
     data = seen.encode("utf-8")
     n = min(tokens, len(encoding))
-    ends = encoding.byte_end_array.tolist()
-    cut = ends[n - 1] if n else 0
+    ends = encoding.byte_end_array
+    cut = int(ends[n - 1]) if n else 0
     kept_text, dropped = printed_prefix(data[:cut])
-    starts = char_byte_starts(seen, data)
-    char_of = {b: c for c, b in enumerate(starts)}  # byte offset of each character start -> its index
-    splits_char = cut not in char_of
-    char_at = char_of.get(cut, len(printed_prefix(data[:cut])[0]))  # inside a character: the one it cuts
-    bounds, spans = _cluster_bounds(seen, char_at + 1)
-    splits_grapheme = splits_char or char_at not in bounds
-    grapheme = next((seen[s:e] for s, e in spans if s <= char_at < e), None) if splits_grapheme else None
+    splits_char = not _is_char_start(data, cut)
+    char_at = len(data[:cut].decode("utf-8", "ignore"))  # the character at the cut, or the one it cuts
+    clusters = _Clusters(seen, char_at)
+    splits_grapheme = splits_char or not clusters.is_boundary(char_at)
+    grapheme = clusters.cluster_at(char_at) if splits_grapheme else None
     if splits_char:
         splits_word = bool(_WORD.match(seen[char_at]))
     else:
         splits_word = 0 < char_at < len(seen) and bool(_WORD.match(seen[char_at - 1]) and _WORD.match(seen[char_at]))
-    safe = n
-    while safe and (ends[safe - 1] not in char_of or char_of[ends[safe - 1]] not in bounds):
-        safe -= 1
-    word = n
-    while word and not _word_boundary(seen, char_of.get(ends[word - 1]), bounds):
-        word -= 1
+    chars_before_cut = char_at + splits_char
+    safe = _walk_back(data, ends, n, chars_before_cut, clusters.is_boundary)
+    word = _walk_back(data, ends, n, chars_before_cut,
+                      lambda c: clusters.is_boundary(c) and _word_boundary(seen, c))
     return BudgetCut(encoder.name, text, tokens, len(encoding), tuple(encoding.ids[:n]), cut, kept_text, dropped,
                      splits_char, splits_grapheme, splits_word, grapheme, safe,
-                     data[: ends[safe - 1] if safe else 0].decode("utf-8"), word)
+                     data[: int(ends[safe - 1]) if safe else 0].decode("utf-8"), word)
 
 
-def _word_boundary(text: str, char: int | None, bounds: set[int]) -> bool:
-    if char is None or char not in bounds:
-        return False
-    return char in (0, len(text)) or not (_WORD.match(text[char - 1]) and _WORD.match(text[char]))
+def _word_boundary(text: str, char: int) -> bool:
+    return char <= 0 or char >= len(text) or not (_WORD.match(text[char - 1]) and _WORD.match(text[char]))
