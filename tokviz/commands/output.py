@@ -10,6 +10,11 @@ import json
 import sys
 
 
+def json_ascii() -> bool:
+    """Whether JSON must escape non-ASCII characters (stdout is not UTF-8)."""
+    return not _utf8_stdout()
+
+
 def _utf8_stdout() -> bool:
     enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
     return enc in ("utf8", "utf8sig")

@@ -20,10 +20,28 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _print_json_steps(replay) -> None:
+    """``{"encoder", "steps": [...], "text", ...}`` written step by step, one step per line."""
+    import json
+
+    from tokviz.commands.output import json_ascii, print_text
+
+    ascii_only = json_ascii()
+    print_text(f'{{"encoder": {json.dumps(replay.name, ensure_ascii=ascii_only)},\n "steps": [\n')
+    batch: list[str] = []
+    for k, step in enumerate(replay.iter_steps()):
+        batch.append(("" if k == 0 else ",\n") + "  " + json.dumps(step.as_json(), ensure_ascii=ascii_only))
+        if len(batch) == 4096:
+            print_text("".join(batch))
+            batch.clear()
+    rest = json.dumps(replay.summary_json(), ensure_ascii=ascii_only)[1:]
+    print_text("".join(batch) + "\n ],\n " + rest + "\n")
+
+
 def run(args) -> int:
     from tokviz.commands.encode import load_encoder, read_text
     from tokviz.commands.encoder_choice import parse_ids
-    from tokviz.commands.output import print_json, print_text
+    from tokviz.commands.output import print_text
     from tokviz.core.boundaries.streaming import stream_ids, stream_text
     from tokviz.core.display import visible_piece
     from tokviz.core.errors import TokvizError
@@ -35,13 +53,18 @@ def run(args) -> int:
     encoder = load_encoder(args)
     replay = stream_ids(encoder, ids) if ids is not None else stream_text(encoder, text)
     if args.json:
-        print_json(replay.as_json())
+        _print_json_steps(replay)
         return 0
-    lines = [f"{encoder.name} · {len(replay.steps)} tokens", "     id  bytes         streamed      pending   naive"]
-    for s in replay.steps:
-        lines.append(f"{s.id:>7}  {s.bytes.hex(' '):<12}  {visible_piece(s.emitted):<12}  "
-                     f"{s.pending.hex(' '):<8}  {visible_piece(s.naive)}")
-    lines.append(f"streamed: {visible_piece(replay.text)}")
+    print_text(f"{encoder.name} · {len(replay.ids)} tokens\n     id  bytes         streamed      pending   naive\n")
+    batch: list[str] = []
+    for s in replay.iter_steps():  # printed in batches: a long text's replay is never held whole
+        batch.append(f"{s.id:>7}  {s.bytes.hex(' '):<12}  {visible_piece(s.emitted):<12}  "
+                     f"{s.pending.hex(' '):<8}  {visible_piece(s.naive)}\n")
+        if len(batch) == 4096:
+            print_text("".join(batch))
+            batch.clear()
+    print_text("".join(batch))
+    lines = [f"streamed: {visible_piece(replay.text)}"]
     lines.append(f"naive:    {visible_piece(replay.naive_text)}")
     if replay.pending:
         lines.append(f"still pending at the end: {replay.pending.hex(' ')}")

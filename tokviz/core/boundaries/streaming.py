@@ -14,8 +14,9 @@ as Python's incremental decoder does with ``errors="replace"``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from tokviz.core.boundaries.vocabulary import check_ids
 
@@ -76,47 +77,71 @@ def unfinished_tail(data: bytes) -> int:
     return 0
 
 
-def replay_bytes(chunks: Sequence[bytes], ids: Sequence[int | None] | None = None) -> list[StreamStep]:
-    """Replay byte chunks through an incremental UTF-8 decoder; one :class:`StreamStep` per chunk.
-
-    After the last chunk, bytes still pending stay pending (the stream may go on); a view can show
-    them in hex.
-    """
-    steps: list[StreamStep] = []
+def iter_replay(chunks: Iterable[bytes], ids: Iterable[int | None] | None = None) -> Iterator[StreamStep]:
+    """Replay byte chunks through an incremental UTF-8 decoder, one :class:`StreamStep` per chunk, made
+    as they are asked for (a 5 MB paste is three million steps: never held at once)."""
     pending = b""
-    for k, chunk in enumerate(chunks):
+    for chunk, token_id in zip(chunks, ids if ids is not None else repeat(None), strict=False):
         data = pending + chunk
         hold = unfinished_tail(data)
         ready, pending = data[: len(data) - hold], data[len(data) - hold:]
-        steps.append(StreamStep(ids[k] if ids is not None else None, bytes(chunk),
-                                ready.decode("utf-8", "replace"), pending, chunk.decode("utf-8", "replace")))
-    return steps
+        yield StreamStep(token_id, bytes(chunk), ready.decode("utf-8", "replace"), pending,
+                         chunk.decode("utf-8", "replace"))
+
+
+def replay_bytes(chunks: Sequence[bytes], ids: Sequence[int | None] | None = None) -> list[StreamStep]:
+    """:func:`iter_replay` as a list. After the last chunk, bytes still pending stay pending (the stream
+    may go on); a view can show them in hex."""
+    return list(iter_replay(chunks, ids))
 
 
 @dataclass(frozen=True)
 class StreamReplay:
-    """A replay of an id sequence: the steps, and what each printer has shown at the end."""
+    """A replay of an id sequence by ``encoder``: :meth:`iter_steps` makes the steps one by one;
+    ``text``/``naive_text``/``pending`` are what each printer has shown at the end."""
 
-    encoder: str
-    steps: tuple[StreamStep, ...]
+    encoder: object
+    ids: Sequence[int]
+
+    @property
+    def name(self) -> str:
+        return self.encoder.name
+
+    def iter_steps(self) -> Iterator[StreamStep]:
+        ids = (int(i) for i in self.ids)
+        return iter_replay((self.encoder.token_bytes(int(i)) for i in self.ids), ids)
+
+    @property
+    def steps(self) -> list[StreamStep]:
+        """Every step (for short replays; :meth:`iter_steps` for long ones)."""
+        return list(self.iter_steps())
+
+    def _data(self) -> bytes:
+        return b"".join(self.encoder.token_bytes(int(i)) for i in self.ids)
 
     @property
     def text(self) -> str:
-        """Everything the incremental decoder printed."""
-        return "".join(s.emitted for s in self.steps)
+        """Everything the incremental decoder printed: the whole output but its unfinished tail (U+FFFD
+        for invalid bytes, as the steps print them)."""
+        data = self._data()
+        return data[: len(data) - unfinished_tail(data)].decode("utf-8", "replace")
 
     @property
     def naive_text(self) -> str:
         """Everything a naive per-token decoder printed (with its ``�``)."""
-        return "".join(s.naive for s in self.steps)
+        return "".join(self.encoder.token_bytes(int(i)).decode("utf-8", "replace") for i in self.ids)
 
     @property
     def pending(self) -> bytes:
-        return self.steps[-1].pending if self.steps else b""
+        data = self._data()
+        return data[len(data) - unfinished_tail(data):]
+
+    def summary_json(self) -> dict:
+        """The JSON fields besides ``steps``."""
+        return {"text": self.text, "naive_text": self.naive_text, "pending": self.pending.hex(" ")}
 
     def as_json(self) -> dict:
-        return {"encoder": self.encoder, "steps": [s.as_json() for s in self.steps], "text": self.text,
-                "naive_text": self.naive_text, "pending": self.pending.hex(" ")}
+        return {"encoder": self.name, "steps": [s.as_json() for s in self.iter_steps()], **self.summary_json()}
 
 
 def stream_ids(encoder, ids: Sequence[int]) -> StreamReplay:
@@ -125,10 +150,10 @@ def stream_ids(encoder, ids: Sequence[int]) -> StreamReplay:
     Each token's bytes are the encoder's (``token_bytes``: SentencePiece's ``▁`` as a space, byte
     pieces as their byte, special tokens as their text). TokvizError for an id the encoder lacks.
     """
-    ids = check_ids(encoder, ids)
-    return StreamReplay(encoder.name, tuple(replay_bytes([encoder.token_bytes(i) for i in ids], ids)))
+    return StreamReplay(encoder, tuple(check_ids(encoder, ids)))
 
 
 def stream_text(encoder, text: str, *, allow_special: bool = False) -> StreamReplay:
-    """Encode ``text`` and replay its ids (what the model would emit to write it)."""
-    return stream_ids(encoder, encoder.encode(text, allow_special=allow_special).ids)
+    """Encode ``text`` and replay its ids (what the model would emit to write it; the ids are the
+    encoder's own, so they are not checked again)."""
+    return StreamReplay(encoder, encoder.encode(text, allow_special=allow_special).id_array)
