@@ -27,7 +27,10 @@ def test_ids_json_names_the_canonical_ids(capsys):
     assert doc["divergence"]["stretch"] == " hello" and doc["divergence"]["segmentations"] >= 2
     # ids pasted as a JSON list work too
     doc = run_json(capsys, ["ids", "-e", "cl100k_base", "--json", json.dumps(doc["canonical_ids"])])
-    assert doc["is_canonical"] is True and doc["divergence"] is None
+    assert doc["is_canonical"] is True and doc["divergence"] is None and doc["whole_characters"] is True
+    # the first two bytes of 안 alone: no text encodes to them, and the output says so
+    assert main(["ids", "-e", "cl100k_base", str(enc.encode("안").ids[0])]) == 0
+    assert "no text encodes back to these ids" in capsys.readouterr().out
 
 
 def test_stream_json_steps_show_pending_bytes_in_hex(capsys):

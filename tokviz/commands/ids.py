@@ -55,5 +55,8 @@ def run(args) -> int:
             lines.append(f"{d.segmentations:,} segmentations of {visible_piece(d.stretch.decode('utf-8', 'replace'))}"
                          f" by the vocabulary; the shortest:")
             lines += [f"  {' '.join(map(str, seq))}  ({_pieces(encoder, seq)})" for seq in d.examples[:10]]
+    if not check.valid_utf8:
+        lines.append("note: the ids' bytes break off inside a character; decoding printed U+FFFD for them, so no "
+                     "text encodes back to these ids")
     print_text("\n".join(lines) + "\n")
     return 0

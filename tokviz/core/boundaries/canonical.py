@@ -43,6 +43,7 @@ class CanonicalCheck:
 
     ``offsets``/``canonical_offsets``: byte offset where each token starts (one more at the end), for
     rows aligned on the text. ``divergence``: the first place they differ, None when canonical.
+    ``valid_utf8`` False means no text encodes back to the ids at all: their bytes are not UTF-8.
     """
 
     encoder: str
@@ -52,6 +53,7 @@ class CanonicalCheck:
     offsets: tuple[int, ...]
     canonical_offsets: tuple[int, ...]
     divergence: Divergence | None
+    valid_utf8: bool = True  # False: the ids' bytes break off inside a character (decoded as U+FFFD)
 
     @property
     def is_canonical(self) -> bool:
@@ -62,6 +64,7 @@ class CanonicalCheck:
         return {
             "encoder": self.encoder, "ids": list(self.ids), "text": self.text,
             "canonical_ids": list(self.canonical_ids), "is_canonical": self.is_canonical,
+            "whole_characters": self.valid_utf8,
             "divergence": None if d is None else {
                 "index": d.index_a, "canonical_index": d.index_b, "byte_start": d.byte_start,
                 "byte_end": d.byte_end, "ids": list(self.ids[d.index_a:d.end_a]),
@@ -175,7 +178,12 @@ def check_canonical(encoder, ids: Sequence[int], *, state=None) -> CanonicalChec
             count = count_segmentations(stretch, table)
             examples = tuple(list_segmentations(stretch, table))
         divergence = Divergence(ia, ib, ea, eb, start, end, stretch, count, examples)
-    return CanonicalCheck(encoder.name, ids, text, canonical, offsets, canonical_offsets, divergence)
+    try:
+        b"".join(encoder.token_bytes(t) for t in ids).decode("utf-8")
+        valid = True
+    except UnicodeDecodeError:
+        valid = False
+    return CanonicalCheck(encoder.name, ids, text, canonical, offsets, canonical_offsets, divergence, valid)
 
 
 def _has_special(encoder, ids: Sequence[int]) -> bool:
