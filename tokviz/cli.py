@@ -14,7 +14,8 @@ import sys
 from tokviz import __version__
 from tokviz.core.errors import TokvizError
 
-COMMANDS = ("encoders", "encode", "chat", "train", "compare", "parity", "sweep", "screenshot")
+COMMANDS = ("encoders", "encode", "chat", "train", "compare", "parity", "sweep", "ids", "stream", "heal", "cut",
+            "screenshot")
 
 
 def build_parser() -> argparse.ArgumentParser:

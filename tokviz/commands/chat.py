@@ -39,6 +39,12 @@ def add_parser(sub) -> None:
                    help='print JSON: {"text", "tokens": [...as tokviz encode --json...], '
                    '"messages": [{"role", "tokens"}], '
                    '"overhead", "total"}')
+    p.add_argument("--turns", action="store_true",
+                   help="prefix stability: whether the prompt of each turn starts with the previous turn's tokens "
+                   "(a KV cache can be reused) and, where not, the tokens that change and why")
+    p.add_argument("--injection", action="store_true",
+                   help="special-token injection: the prompt with special-token strings in message contents kept "
+                   "as text beside the prompt with them parsed as control tokens, the injected ones marked")
     p.add_argument("messages", metavar="MESSAGES", help="JSON file of messages, or - for standard input")
     p.set_defaults(func=run)
 
@@ -114,6 +120,12 @@ def run(args) -> int:
     args.allow_special = True
     encoder = load_encoder(args)
     template = _template(args.template, encoder)
+    if args.turns or args.injection:
+        from tokviz.commands.chat_boundaries import print_injection, print_turns
+
+        kw = {"add_generation_prompt": not args.no_generation_prompt, "as_json": args.json}
+        (print_turns if args.turns else print_injection)(encoder, messages, template, **kw)
+        return 0
     prompt = build_prompt(encoder, messages, template, add_generation_prompt=not args.no_generation_prompt)
     unknown = unknown_markers(prompt.text, encoder)
     if unknown:

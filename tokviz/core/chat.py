@@ -253,6 +253,7 @@ class ChatPrompt:
     messages: tuple[Message, ...]
     message_tokens: tuple[int, ...]
     overhead: int
+    contents: tuple[tuple[int, int, int], ...] = ()  # (message, byte start, byte end) of each content
 
     def as_json(self) -> dict:
         return {
@@ -275,8 +276,10 @@ def _special_id(encoder, token: str) -> int:
     return found
 
 
-def _encode_units(encoder, units: list[_Unit]) -> tuple[str, Encoding, list[tuple[int, int, int]]]:
-    """Encode each unit on its own and join them into one Encoding of the whole prompt."""
+def _encode_units(encoder, units: list[_Unit], content_specials: bool = False
+                  ) -> tuple[str, Encoding, list[tuple[int, int, int]]]:
+    """Encode each unit on its own and join them into one Encoding of the whole prompt; special-token
+    strings in text units stay text unless ``content_specials``."""
     text = "".join(u.text for u in units)
     rows: list[tuple] = []
     contents: list[tuple[int, int, int]] = []  # (message, byte start, byte end) in the whole prompt
@@ -289,7 +292,7 @@ def _encode_units(encoder, units: list[_Unit]) -> tuple[str, Encoding, list[tupl
             rows.append((_special_id(encoder, unit.text), data, offset, offset + len(data), "special", unit.text))
             normalized_parts.append(unit.text)
         else:
-            enc = encoder.encode(unit.text)
+            enc = encoder.encode(unit.text, allow_special=content_specials)
             for t in enc.tokens:
                 rows.append((t.id, t.bytes, t.byte_start + offset, t.byte_end + offset, t.kind, t.raw))
             normalized_parts.append(enc.normalized_text if enc.normalized_text is not None else unit.text)
@@ -319,6 +322,28 @@ def _locate_contents(text: str, messages: Sequence[Message]) -> list[tuple[int, 
     return found
 
 
+def _content_safe_units(encoder, text: str, contents: list[tuple[int, int, int]]) -> list[_Unit] | None:
+    """A rendered prompt as units where only the template's special-token strings are special: one
+    inside a message's content stays text (a user cannot inject ``<|im_end|>``). None when no content
+    holds a special-token string (then the whole text encodes as before)."""
+    from tokviz.core.encoding import char_byte_starts
+    from tokviz.core.special_tokens import SpecialSpans
+
+    starts = char_byte_starts(text)
+    units: list[_Unit] = []
+    injected = False
+    for start, end, special in SpecialSpans(encoder.special_tokens()).segments(text):
+        inside = special is not None and any(s <= starts[start] and starts[end] <= e for _, s, e in contents)
+        injected |= inside
+        if special is not None and not inside:
+            units.append(_Unit(text[start:end], special=True))
+        elif units and not units[-1].special:
+            units[-1].text += text[start:end]
+        else:
+            units.append(_Unit(text[start:end]))
+    return units if injected else None
+
+
 def _count(encoding: Encoding, contents: list[tuple[int, int, int]], n_messages: int) -> tuple[list[int], int]:
     """Tokens per message (a token counts for the content it overlaps) and the rest."""
     counts = [0] * n_messages
@@ -339,8 +364,14 @@ def _count(encoding: Encoding, contents: list[tuple[int, int, int]], n_messages:
 
 def build_prompt(encoder, messages: Sequence[Message], template: str, *, add_generation_prompt: bool = True,
                  bos_token: str | None = None, eos_token: str | None = None, tools: list | None = None,
-                 cancelled: Callable[[], bool] | None = None) -> ChatPrompt:
+                 cancelled: Callable[[], bool] | None = None, content_specials: bool | None = None
+                 ) -> ChatPrompt:
     """Render ``messages`` with ``template`` and encode the prompt with ``encoder``.
+
+    ``content_specials``: whether a special-token string inside a message's content becomes a control
+    token. None does what the template's own library does: transformers parses them in a Jinja
+    template's output (True), Meta's ChatFormat and mistral-common keep them text (False).
+    :mod:`tokviz.core.boundaries.chat_turns` renders both ways to show the injection.
 
     ``template`` is a built-in name (:data:`BUILTIN_TEMPLATES`) or Jinja2 source. bos/eos default to
     the encoder's config (tokenizer_config.json) or its known tokens. ``cancelled`` is polled while a
@@ -349,10 +380,12 @@ def build_prompt(encoder, messages: Sequence[Message], template: str, *, add_gen
     """
     messages = tuple(messages)
     if template == "llama3":
-        text, encoding, contents = _encode_units(encoder, _llama3_units(messages, add_generation_prompt))
+        text, encoding, contents = _encode_units(encoder, _llama3_units(messages, add_generation_prompt),
+                                                 bool(content_specials))
         name = template
     elif template in ("mistral-v1", "mistral-v3", "mistral-v7"):
-        text, encoding, contents = _encode_units(encoder, _mistral_units(messages, template.split("-")[1]))
+        text, encoding, contents = _encode_units(encoder, _mistral_units(messages, template.split("-")[1]),
+                                                 bool(content_specials))
         name = template
     else:
         source = JINJA_BUILTINS.get(template, template)
@@ -365,10 +398,11 @@ def build_prompt(encoder, messages: Sequence[Message], template: str, *, add_gen
             getattr(config, "eos_token", None) or getattr(encoder, "eos_token", None) or "")
         text = render_jinja(source, messages, bos_token=bos or "", eos_token=eos or "",
                             add_generation_prompt=add_generation_prompt, tools=tools, cancelled=cancelled)
-        encoding = encoder.encode(text, allow_special=True)
         contents = _locate_contents(text, messages)
+        units = None if content_specials in (None, True) else _content_safe_units(encoder, text, contents)
+        encoding = encoder.encode(text, allow_special=True) if units is None else _encode_units(encoder, units)[1]
     counts, overhead = _count(encoding, contents, len(messages))
-    return ChatPrompt(name, text, encoding, messages, tuple(counts), overhead)
+    return ChatPrompt(name, text, encoding, messages, tuple(counts), overhead, tuple(contents))
 
 
 def _first_special(encoder, names: Sequence[str]) -> str:
