@@ -1,0 +1,74 @@
+"""A rank vocabulary as a tokviz BPE model: the recovered merges in rank order, so tokviz's own merge
+engine (the tree, the replay, BPE-dropout) runs on cl100k_base or Llama 4.
+
+tokviz numbers byte-mode tokens as byte value (0–255) then ``256 + merge index``; the rank file's ids
+differ (cl100k_base's rank 0 is ``!``), so the model records ``original_ids`` (tokviz id → rank
+file id) in its settings. Token bytes and the order of merges are the rank file's, and tokviz merges
+by the rank of the concatenated bytes with tiktoken's whole-piece shortcut (see
+:mod:`tokviz.core.bpe.modes`), so encoding any text gives the same tokens as the rank encoder.
+
+An unbuilt token (no merge of two lower tokens builds it) still needs a place in the rank order,
+since tiktoken returns a pre-split piece that is exactly that token as one token: it is given some
+split into two lower-ranked tokens, and the model's settings list it under ``unbuilt`` so a merge
+tree shows it as "not reachable by merges" rather than trusting that split.
+"""
+
+from __future__ import annotations
+
+from tokviz.core.bpe.model import BPEModel
+from tokviz.core.errors import TokvizError
+from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.vocab.merges import RecoveredMerges
+
+
+def pattern_name(encoder) -> str:
+    """The tokviz pattern name of a rank encoder's pre-split regex; TokvizError when tokviz models
+    cannot name it (the tokviz format stores pattern names only)."""
+    pattern = getattr(encoder, "pattern", None)
+    for key, value in PATTERNS.items():
+        if value is not None and value == pattern:
+            return key
+    raise TokvizError(f"{encoder.name} splits text with a pattern tokviz models cannot name yet (known: "
+                      f"{', '.join(k for k, v in PATTERNS.items() if v)}); its merges can be listed but not "
+                      "exported as a tokviz model that encodes exactly like it")
+
+
+def export_bpe_model(encoder, rec: RecoveredMerges) -> BPEModel:
+    """A byte-mode :class:`BPEModel` that encodes like ``encoder`` (see the module docstring)."""
+    if getattr(encoder, "nfc", False):
+        raise TokvizError(f"{encoder.name} normalizes text to NFC before encoding, which tokviz models do not; "
+                          "it cannot be exported as one that encodes exactly like it")
+    pattern = pattern_name(encoder)
+    tb = rec.token_bytes
+    singles = {b[0]: r for r, b in tb.items() if len(b) == 1}
+    new_id = {r: v for v, r in singles.items()}
+    parents = dict(rec.children)
+    multi = sorted(r for r, b in tb.items() if len(b) > 1)
+    lower: dict[bytes, int] = {tb[r]: r for r in singles.values()}
+    for r in multi:
+        if r not in parents:
+            parents[r] = _some_split(tb[r], lower, encoder.name, r)
+        lower[tb[r]] = r
+    merges = []
+    for k, r in enumerate(multi):
+        a, b = parents[r]
+        new_id[r] = 256 + k
+        merges.append((new_id[a], new_id[b], 256 + k))
+    original = [0] * (256 + len(multi))
+    for r, v in new_id.items():
+        original[v] = r
+    specials = sorted(encoder.special_tokens().items(), key=lambda kv: kv[1])
+    original += [i for _, i in specials]
+    settings = {"recovered_from": encoder.name, "original_ids": original,
+                "unbuilt": [new_id[r] for r in rec.unbuilt]}
+    return BPEModel(mode="byte", pattern=pattern, merges=merges, special_tokens=[s for s, _ in specials],
+                    settings=settings, name=f"{encoder.name} (recovered merges)", source=encoder.source)
+
+
+def _some_split(data: bytes, lower: dict[bytes, int], name: str, rank: int) -> tuple[int, int]:
+    for cut in range(1, len(data)):
+        a, b = lower.get(data[:cut]), lower.get(data[cut:])
+        if a is not None and b is not None:
+            return a, b
+    raise TokvizError(f"{name}: token {rank} ({data!r}) splits into no two lower-ranked tokens; a tokviz model "
+                      "cannot hold it")
