@@ -3,9 +3,15 @@
 A rank file lists tokens, not merges. The merge that builds token ``t`` (rank ``r``) is what
 tiktoken's own algorithm makes of ``t``'s bytes with the ranks below ``r`` only: if that stops at
 two parts, they are ``t``'s parents; if it stops at three or more, no merge of two existing tokens
-ever builds ``t`` (Llama 3's ``.:.:`` stops at ``. :. :``), and it is reported as *unbuilt*, not
-given invented parents. An unbuilt token can still appear: tiktoken returns a pre-split piece that
-is itself a token as that one token.
+ever builds ``t`` from its own bytes (Llama 3's ``.:.:`` stops at ``. :. :``), and it is reported as
+*unbuilt*, not given invented parents. An unbuilt token can still appear, in two ways: tiktoken
+returns a pre-split piece that is itself a token as that one token, and inside a longer piece the
+neighbours can leave two other tokens side by side that spell it (in `` ::.:.:`` the `` ::`` takes a
+colon first, ``.:.`` + ``:`` remain, and tiktoken joins *any* adjacent pair whose bytes are a token,
+whatever the two parts' own ranks). Those pairs are :func:`context_splits`. So the merge list alone
+is the tree each token is built by from its own bytes; an engine that merges from a list re-encodes
+exactly when each token also joins from its context splits, and the tokviz export (:mod:`.export`)
+merges by the rank of the joined bytes, as tiktoken does, so it is exact for every vocabulary.
 
 >>> ranks = {**{bytes([i]): i for i in range(256)}, b"ab": 256, b"abc": 257, b"bcd": 258, b"abcd": 259}
 >>> rec = recover_from_ranks(ranks, fast=False)
@@ -31,7 +37,7 @@ from tokviz.core.vocab.ranks import NoState, VocabState, check_cancel, rank_tabl
 _BLOCK = 65_536
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: the tables are large
 class RecoveredMerges:
     """``merges``: ``(left id, right id, new id)`` in rank order, ids being the encoder's ranks;
     ``unbuilt``: multi-byte tokens no merge of two lower-ranked tokens builds, with the parts the
@@ -58,8 +64,8 @@ class RecoveredMerges:
             "unbuilt_count": len(self.unbuilt),
             "merges": [[a, b, t] for a, b, t in merges],
             "merges_shown": [[_show(tb[a]), _show(tb[b])] for a, b, _ in merges],
-            "unbuilt": [{"id": t, "token": _show(tb[t]), "stops_at": list(self.unbuilt_parts[t])}
-                        for t in self.unbuilt],
+            "unbuilt": [{"id": t, "token": _show(tb[t]), "stops_at": list(self.unbuilt_parts[t]),
+                         "context_splits": [list(p) for p in context_splits(self, t)]} for t in self.unbuilt],
         }
 
 
@@ -113,6 +119,38 @@ def recover_from_ranks(ranks: Mapping[bytes, int], name: str = "ranks", state: V
         name, tuple(merges), tuple(sorted(unbuilt)), unbuilt, bytes_of,
         {t: (a, b) for a, b, t in merges},
     )
+
+
+def context_splits(rec: RecoveredMerges | TokenMerges, token_id: int) -> list[tuple[int, int]]:
+    """Every way to write token ``token_id`` as two tokens (of any rank), other than the parents it is
+    built from: the pairs that tiktoken also joins into it when the text around them lets them meet
+    (see the module docstring).
+
+    >>> ranks = {**{bytes([i]): i for i in range(256)}, b"ab": 256, b"bc": 257, b"abc": 258}
+    >>> recover_from_ranks(ranks, fast=False).parents(258), context_splits(TokenMerges(ranks), 258)
+    ((256, 99), [(97, 257)])
+    """
+    data = rec.token_bytes[token_id]
+    rank_of = _rank_index(rec)
+    built = rec.parents(token_id)
+    out = []
+    for cut in range(1, len(data)):
+        a, b = rank_of.get(data[:cut]), rank_of.get(data[cut:])
+        if a is not None and b is not None and (a, b) != built:
+            out.append((a, b))
+    return out
+
+
+_rank_indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _rank_index(rec) -> Mapping[bytes, int]:
+    if isinstance(rec, TokenMerges):
+        return rec.ranks
+    hit = _rank_indexes.get(rec)
+    if hit is None:
+        hit = _rank_indexes[rec] = {b: t for t, b in rec.token_bytes.items()}
+    return hit
 
 
 def _tiktoken_begin(lower: Mapping[bytes, int]):

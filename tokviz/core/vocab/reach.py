@@ -4,8 +4,10 @@
 pipeline (normalization, pre-split, merges; special-token strings as plain text), gives exactly that
 one token. A token whose bytes are not valid UTF-8 (part of a character) is the whole of no text, so
 the rule cannot apply: it is listed under ``partial_utf8``, not as unreachable. Of those, a rank
-encoder's partial tokens that no merge builds can never appear in any encoding at all (tiktoken's
-whole-piece shortcut needs a piece of text equal to the token): they are ``partial_never``.
+encoder's partial tokens that no merge builds from their own bytes *and* that no two tokens spell
+(so no context can join them either) can never appear in any encoding at all: the
+whole-piece shortcut needs a piece of text equal to the token, and text is valid UTF-8. They are
+``partial_never``.
 
 A SentencePiece model with a *dummy prefix* puts a space before every text, so "alone" means after
 that prefix: a token that starts with a space is tested as its text without the space, and one that
@@ -85,10 +87,11 @@ def reachability(encoder, state: VocabState | None = None) -> Reachability:
             encodes_as[tid] = tuple(int(i) for i in got)
     never = None
     if isinstance(encoder, HasRanks):
-        from tokviz.core.vocab.merges import token_merges
+        from tokviz.core.vocab.merges import context_splits, token_merges
 
         merges = token_merges(encoder)
-        never = tuple(t for t in partial if len(merges.parents(t)) > 2)  # single bytes have no parents
+        # single bytes have no parents and are base tokens
+        never = tuple(t for t in partial if len(merges.parents(t)) > 2 and not context_splits(merges, t))
     state.progress(len(items), len(items))
     return Reachability(encoder.name, len(items), tuple(unreachable), encodes_as, tuple(partial), never)
 
