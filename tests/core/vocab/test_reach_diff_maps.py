@@ -1,5 +1,6 @@
 """Unreachable tokens and vocabulary diffs equal brute force on cl100k/o200k; corpus use counts;
-number and indentation maps; the tokviz export encodes like the rank encoder and takes dropout."""
+number and indentation maps; what the tokviz export refuses (tests/test_cli_vocab.py writes, reads
+and encodes with an export)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from tokviz.core.vocab.maps import indentation_map, number_map, split_row
 from tokviz.core.vocab.reach import corpus_use, reachability
 from tokviz.core.vocab.scripts import SCRIPTS, script_of
 
-from .conftest import VARIED_PROMPTS, registry_encoder
+from .conftest import registry_encoder
 
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
@@ -131,22 +132,6 @@ def test_indentation_map_runs_of_spaces_and_tabs():
     for row in m.rows:
         assert "".join(row.pieces) == row.text
     assert {r.label for r in m.rows} >= {"16 spaces", "16 tabs + code", "1 tab"}
-
-
-def test_export_encodes_like_the_rank_encoder_and_takes_dropout(tmp_path):
-    from tokviz.core.bpe.formats import load_model, save_model
-    from tokviz.core.vocab.export import export_bpe_model
-    from tokviz.core.vocab.merges import recover_merges
-
-    encoder = registry_encoder("cl100k_base")
-    model = export_bpe_model(encoder, recover_merges(encoder))
-    out = tmp_path / "cl100k.tokviz.json"
-    save_model(model, out, "tokviz")
-    loaded = load_model(out)
-    original = loaded.settings["original_ids"]
-    for text in VARIED_PROMPTS:
-        assert [original[i] for i in loaded.encode(text).ids] == encoder.tiktoken.encode_ordinary(text), text
-    assert loaded.encode_dropout("생각해 봅시다", 1.0, seed=1).ids == list("생각해 봅시다".encode())
 
 
 def test_export_refuses_what_a_tokviz_model_cannot_hold():
