@@ -70,7 +70,7 @@ def test_export_then_encode_with_dropout(capsys, tmp_path):
     code, _, err = run(["vocab", "merges", "-e", "cl100k_base", "--export", "tokviz", str(out_file)], capsys)
     assert code == 0 and "wrote" in err and out_file.is_file()
     code, out, _ = run(["encode", "--model", str(out_file), "--json", "생각해 봅시다 🤖"], capsys)
-    from tests.core.vocab.conftest import VARIED_PROMPTS
+    from tests.support.vocabularies import VARIED_PROMPTS
     from tokviz.core.bpe.formats import load_model
     from tokviz.core.encoders import default_registry
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import regex
 
+from tests.support.vocabularies import VARIED_PROMPTS, registry_encoder
 from tokviz.core.vocab import merges as merges_module
 from tokviz.core.vocab.merges import (
     TokenMerges,
@@ -17,8 +18,6 @@ from tokviz.core.vocab.merges import (
     token_merges,
 )
 from tokviz.core.vocab.ranks import VocabCancelled
-
-from .conftest import VARIED_PROMPTS, registry_encoder
 
 
 def pair_bpe_ids(encoder, merges, text: str, *, every_split: bool = False) -> list[int]:

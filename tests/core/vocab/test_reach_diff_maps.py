@@ -10,12 +10,11 @@ from collections import Counter
 
 import pytest
 
+from tests.support.vocabularies import registry_encoder
 from tokviz.core.vocab.diff import vocab_diff
 from tokviz.core.vocab.maps import indentation_map, number_map, split_row
 from tokviz.core.vocab.reach import corpus_use, reachability
 from tokviz.core.vocab.scripts import SCRIPTS, script_of
-
-from .conftest import registry_encoder
 
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])

@@ -1,5 +1,6 @@
-"""Encoders the vocabulary tests share: loaded once per run by the default registry (which keeps
-them), so each vocabulary's recovered merges and tables are also worked out once (cached per encoder)."""
+"""What the vocabulary tests share: encoders loaded once per run by the default registry (which keeps
+them), so each vocabulary's recovered merges and tables are also worked out once (cached per
+encoder), and the prompts recovered merges must re-encode exactly."""
 
 from __future__ import annotations
 
