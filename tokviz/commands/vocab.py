@@ -148,7 +148,8 @@ def run_merges(args) -> int:
     if args.json:
         return _print_json(rec.as_json(limit=args.limit))
     tb = rec.token_bytes
-    lines = [f"{encoder.name}: {len(rec.merges):,} merges recovered; {len(rec.unbuilt):,} tokens no merge of two "
+    how = "read from the file" if rec.merge_rank else "recovered from the ranks"
+    lines = [f"{encoder.name}: {len(rec.merges):,} merges {how}; {len(rec.unbuilt):,} tokens no merge of two "
              "tokens builds"]
     shown = rec.merges if args.limit is None else rec.merges[:args.limit]
     if args.export is None or args.limit is not None:

@@ -168,3 +168,16 @@ def test_cancelled_recovery_raises_and_is_not_cached():
     with pytest.raises(VocabCancelled):
         recover_merges(toy, Stop())
     assert recover_merges(toy).merges == ((104, 105, 256),)
+
+
+def test_tokenizer_json_merges_are_read_from_the_file():
+    encoder = registry_encoder("llama-3.2 (tokenizer.json)")
+    rec = recover_merges(encoder)
+    tb = rec.token_bytes
+    assert rec.merge_rank and len(rec.merges) == len({t for _, _, t in rec.merges}) == 127_744
+    assert all(tb[a] + tb[b] == tb[t] for a, b, t in rec.merges)
+    assert token_merges(encoder) is rec  # single-token work reads the same merges
+    tree = merge_tree(rec, find_tokens(rec, " 생각")[0])
+    assert tree.data == " 생각".encode() and tree.rank == rec.merge_rank[tree.id] != tree.id
+    # the same bytes as in Meta's rank file (tokenizer.json ids are the ranks)
+    assert tree.id == registry_encoder("llama-3").mergeable_ranks()[" 생각".encode()]

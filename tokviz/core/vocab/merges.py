@@ -31,7 +31,7 @@ from tokviz.core.bpe.merge import apply_merges
 from tokviz.core.byte_names import byte_parts, name_merge
 from tokviz.core.display import visible_piece
 from tokviz.core.errors import TokvizError
-from tokviz.core.vocab.ranks import NoState, VocabState, check_cancel, rank_table
+from tokviz.core.vocab.ranks import HasRanks, NoState, VocabState, check_cancel, rank_table
 
 # tiktoken rebuilds a table for each block of this many ranks (see _recover_block)
 _BLOCK = 65_536
@@ -49,6 +49,9 @@ class RecoveredMerges:
     unbuilt_parts: Mapping[int, tuple[int, ...]]
     token_bytes: Mapping[int, bytes]
     children: Mapping[int, tuple[int, int]] = field(repr=False, default_factory=dict)
+    # token id -> its merge's position in a file that lists merges (tokenizer.json); empty for rank
+    # files, where the rank is the id
+    merge_rank: Mapping[int, int] = field(repr=False, default_factory=dict)
 
     def parents(self, token_id: int) -> tuple[int, ...]:
         """The two ids merged into ``token_id``; for an unbuilt token the 3+ parts the merges stop
@@ -169,11 +172,17 @@ _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def recover_merges(encoder, state: VocabState | None = None) -> RecoveredMerges:
-    """:func:`recover_from_ranks` of a rank encoder, cached per encoder object (an encoder's
-    ranks never change). TokvizError for an encoder that is no rank vocabulary."""
+    """:func:`recover_from_ranks` of a rank encoder, or the merges a byte-level BPE tokenizer.json
+    or GGUF file lists (:mod:`.file_merges`), cached per encoder object (an encoder never changes).
+    TokvizError for an encoder that has neither."""
     hit = _cache.get(encoder)
     if hit is None:
-        hit = recover_from_ranks(rank_table(encoder), encoder.name, state)
+        if not isinstance(encoder, HasRanks) and hasattr(encoder, "tokenizer"):
+            from tokviz.core.vocab.file_merges import file_merges
+
+            hit = file_merges(encoder, state)
+        else:
+            hit = recover_from_ranks(rank_table(encoder), encoder.name, state)
         _cache[encoder] = hit
     return hit
 
@@ -234,8 +243,11 @@ class _BytesOf(Mapping):
 _lazy: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def token_merges(encoder) -> TokenMerges:
-    """A :class:`TokenMerges` of a rank encoder, one per encoder object."""
+def token_merges(encoder) -> TokenMerges | RecoveredMerges:
+    """Merges for single-token work (trees, search), one per encoder object: a :class:`TokenMerges`
+    of a rank encoder, or the merges a tokenizer.json / GGUF file lists (read whole: they are there)."""
+    if not isinstance(encoder, HasRanks):
+        return recover_merges(encoder)
     hit = _lazy.get(encoder)
     if hit is None:
         hit = TokenMerges(rank_table(encoder), encoder.name)
@@ -259,13 +271,10 @@ class MergeNode:
     merge_name: str = ""
     unbuilt: bool = False
     stops_at: tuple[int, ...] = ()
-
-    @property
-    def rank(self) -> int:
-        return self.id
+    rank: int | None = None  # the merge's rank: the token's rank in a rank file, its merge's position in a file
 
     def as_json(self) -> dict:
-        out = {"id": self.id, "rank": self.id, "token": _show(self.data), "hex": self.data.hex(" ").upper(),
+        out = {"id": self.id, "rank": self.rank, "token": _show(self.data), "hex": self.data.hex(" ").upper(),
                "bytes_named": self.byte_names}
         if self.unbuilt:
             out["not_reachable_by_merges"] = True
@@ -282,7 +291,7 @@ class MergeNode:
         if self.unbuilt:
             head += "  not reachable by merges (merges stop at ids " + " ".join(map(str, self.stops_at)) + ")"
         elif self.left is not None:
-            head += f"  ← {self.merge_name}"
+            head += f"  ← merge rank {self.rank}: {self.merge_name}"
         elif len(self.data) == 1:
             head += f"  byte {self.data.hex().upper()}"
         out = [head]
@@ -321,7 +330,8 @@ def _node(rec: RecoveredMerges, tid: int, root: bytes, start: int) -> MergeNode:
     left = _node(rec, a, root, start)
     right = _node(rec, b, root, start + len(rec.token_bytes[a]))
     merge = name_merge(rec.token_bytes[a], rec.token_bytes[b], before=before, after=after).text
-    return MergeNode(tid, data, label, names, left, right, merge)
+    rank = getattr(rec, "merge_rank", {}).get(tid, tid)
+    return MergeNode(tid, data, label, names, left, right, merge, rank=rank)
 
 
 def find_tokens(rec: RecoveredMerges | TokenMerges, query: str, limit: int = 20) -> list[int]:
