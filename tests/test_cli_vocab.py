@@ -130,3 +130,19 @@ def test_use_counts_a_korean_corpus(capsys, tmp_path):
     code, out, _ = run(["vocab", "use", "-e", "o200k_base", str(corpus), "--json"], capsys)
     doc = json.loads(out)
     assert code == 0 and doc["texts"] == 3 and doc["script_tokens"] == 2360 and 0 < doc["script_used"] < 20
+
+
+def test_encode_with_dropout_on_a_rank_vocabulary_keeps_its_ids(capsys):
+    available("cl100k_base")
+    from tokviz.core.encoders import default_registry
+
+    tt = default_registry().get("cl100k_base").tiktoken
+    text = "생각해 봅시다 indentation 🤖"
+    code, out, _ = run(["encode", "-e", "cl100k_base", "--dropout", "0", "--json", text], capsys)
+    assert code == 0 and json.loads(out)["ids"] == tt.encode_ordinary(text)  # p=0: exactly the encoder
+    code, out, _ = run(["encode", "-e", "cl100k_base", "--dropout", "1", "--json", text], capsys)
+    single = {tt.encode_single_token(bytes([b])) for b in text.encode()}
+    assert code == 0 and set(json.loads(out)["ids"]) <= single  # p=1: every merge dropped, the byte tokens' ids
+    code, out, _ = run(["encode", "-e", "cl100k_base", "--dropout", "0.4", "--seed", "5", "--json", text], capsys)
+    doc = json.loads(out)
+    assert code == 0 and b"".join(tt.decode_single_token_bytes(i) for i in doc["ids"]) == text.encode()

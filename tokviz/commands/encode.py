@@ -242,6 +242,13 @@ def run(args) -> int:
     text = read_text(args.text)  # before loading: a bad text fails fast
     _check_dropout_args(args)
     encoder = load_encoder(args)
+    if args.dropout is not None:
+        from tokviz.core.vocab.ranks import HasRanks
+
+        if isinstance(encoder, HasRanks):  # a rank vocabulary drops merges through its recovered merges
+            from tokviz.core.vocab.export import with_dropout
+
+            encoder = with_dropout(encoder)
     if args.jamo:
         from tokviz.core.jamo_input import JamoReader
 
@@ -260,7 +267,8 @@ def run(args) -> int:
 
         if not supports_dropout(encoder):
             raise TokvizError(f"{encoder.name} cannot encode with BPE-dropout: dropout applies to BPE models tokviz "
-                              "runs itself (trained in tokviz, or a tokviz, subword-nmt or GPT-2 model file)")
+                              "runs itself (trained in tokviz, a tokviz, subword-nmt or GPT-2 model file, or a rank "
+                              "vocabulary such as cl100k_base through its recovered merges)")
         encoding = encoder.encode_dropout(text, args.dropout, seed=args.seed, allow_special=args.allow_special)
     else:
         encoding = encoder.encode(text, allow_special=args.allow_special)

@@ -15,6 +15,8 @@ tree shows it as "not reachable by merges" rather than trusting that split.
 
 from __future__ import annotations
 
+import weakref
+
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.errors import TokvizError
 from tokviz.core.pretokenize import PATTERNS
@@ -72,3 +74,55 @@ def _some_split(data: bytes, lower: dict[bytes, int], name: str, rank: int) -> t
             return a, b
     raise TokvizError(f"{name}: token {rank} ({data!r}) splits into no two lower-ranked tokens; a tokviz model "
                       "cannot hold it")
+
+
+class RankDropout:
+    """A rank encoder that also encodes with BPE-dropout, through its recovered merges: plain
+    encoding is the encoder's own; ``encode_dropout`` runs the exported model and gives back the
+    rank encoder's ids (``p=0`` equals plain encoding, tested)."""
+
+    def __init__(self, encoder, model: BPEModel):
+        import numpy as np
+
+        self._encoder = encoder
+        self._model = model
+        self._original = np.asarray(model.settings["original_ids"], dtype=np.int64)
+        self.name, self.family, self.source = encoder.name, encoder.family, encoder.source
+        self.byte_level = encoder.byte_level
+
+    @property
+    def vocab_size(self) -> int:
+        return self._encoder.vocab_size
+
+    def encode(self, text: str, *, allow_special: bool = False):
+        return self._encoder.encode(text, allow_special=allow_special)
+
+    def decode(self, ids):
+        return self._encoder.decode(ids)
+
+    def special_tokens(self):
+        return self._encoder.special_tokens()
+
+    def token_bytes(self, token_id: int) -> bytes:
+        return self._encoder.token_bytes(token_id)
+
+    def encode_dropout(self, text: str, p: float, seed: int | None = None, *, allow_special: bool = False):
+        from tokviz.core.encoding import Encoding
+
+        enc = self._model.encode_dropout(text, p, seed, allow_special=allow_special)
+        return Encoding.from_arrays(self.name, text, self._original[enc.id_array], enc.byte_start_array,
+                                    enc.byte_end_array, kinds=enc.kind_array)
+
+
+_dropout: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def with_dropout(encoder, state=None) -> RankDropout:
+    """``encoder`` able to encode with BPE-dropout (cached per encoder object: building it recovers
+    every merge, seconds for o200k). TokvizError when its merges cannot be exported exactly."""
+    from tokviz.core.vocab.merges import recover_merges
+
+    hit = _dropout.get(encoder)
+    if hit is None:
+        hit = _dropout[encoder] = RankDropout(encoder, export_bpe_model(encoder, recover_merges(encoder, state)))
+    return hit
