@@ -142,3 +142,27 @@ def test_export_refuses_what_a_tokviz_model_cannot_hold():
     toy = recover_from_ranks({bytes([i]): i for i in range(256)}, fast=False)
     with pytest.raises(TokvizError, match="pattern"):
         export_bpe_model(encoder, toy)
+
+
+def test_long_work_reports_progress_and_stops_when_cancelled():
+    from tokviz.core.bpe.model import BPEModel
+    from tokviz.core.vocab.ranks import VocabCancelled
+
+    class State:
+        def __init__(self, stop: bool):
+            self.stop, self.reports = stop, []
+
+        def is_cancelled(self):
+            return self.stop
+
+        def progress(self, done, total):
+            self.reports.append((done, total))
+
+    model = BPEModel(mode="byte", merges=[(104, 105, 256)])
+    with pytest.raises(VocabCancelled):
+        reachability(model, State(stop=True))
+    with pytest.raises(VocabCancelled):
+        number_map(model, 10, State(stop=True))
+    state = State(stop=False)
+    assert reachability(model, state).checked == 257  # the cancelled walk left nothing half-made behind
+    assert state.reports[-1][0] == state.reports[-1][1] == 257
