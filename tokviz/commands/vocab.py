@@ -138,6 +138,10 @@ def run_merges(args) -> int:
     if args.export is not None and args.export[0] != "tokviz":
         raise TokvizError(f"--export writes the tokviz format only, not {args.export[0]!r}: --export tokviz OUT")
     encoder = _encoder(args)
+    if args.export is not None:
+        from tokviz.core.vocab.export import exportable_pattern
+
+        exportable_pattern(encoder)  # refuse before seconds of recovery
     rec = recover_merges(encoder, _Progress("recovering merges"))
     if args.export is not None:
         from tokviz.core.bpe.formats import save_model

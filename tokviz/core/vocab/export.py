@@ -35,12 +35,18 @@ def pattern_name(encoder) -> str:
                       "exported as a tokviz model that encodes exactly like it")
 
 
-def export_bpe_model(encoder, rec: RecoveredMerges) -> BPEModel:
-    """A byte-mode :class:`BPEModel` that encodes like ``encoder`` (see the module docstring)."""
+def exportable_pattern(encoder) -> str:
+    """The pattern name an export of ``encoder`` would use; TokvizError, before any work is done,
+    when no tokviz model can encode exactly like it."""
     if getattr(encoder, "nfc", False):
         raise TokvizError(f"{encoder.name} normalizes text to NFC before encoding, which tokviz models do not; "
                           "it cannot be exported as one that encodes exactly like it")
-    pattern = pattern_name(encoder)
+    return pattern_name(encoder)
+
+
+def export_bpe_model(encoder, rec: RecoveredMerges) -> BPEModel:
+    """A byte-mode :class:`BPEModel` that encodes like ``encoder`` (see the module docstring)."""
+    pattern = exportable_pattern(encoder)
     tb = rec.token_bytes
     singles = {b[0]: r for r, b in tb.items() if len(b) == 1}
     new_id = {r: v for v, r in singles.items()}
@@ -124,5 +130,6 @@ def with_dropout(encoder, state=None) -> RankDropout:
 
     hit = _dropout.get(encoder)
     if hit is None:
+        exportable_pattern(encoder)  # refuse before seconds of recovery
         hit = _dropout[encoder] = RankDropout(encoder, export_bpe_model(encoder, recover_merges(encoder, state)))
     return hit
