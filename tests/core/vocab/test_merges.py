@@ -181,3 +181,31 @@ def test_tokenizer_json_merges_are_read_from_the_file():
     assert tree.data == " 생각".encode() and tree.rank == rec.merge_rank[tree.id] != tree.id
     # the same bytes as in Meta's rank file (tokenizer.json ids are the ranks)
     assert tree.id == registry_encoder("llama-3").mergeable_ranks()[" 생각".encode()]
+
+
+def test_gguf_bpe_merges_come_from_the_file(tmp_path):
+    gguf = pytest.importorskip("gguf")
+    from tokviz.core.encoders.gguf_family import NORMAL, load_gguf
+    from tokviz.core.encoders.hf_json import byte_level_decoder
+
+    decoder = byte_level_decoder()
+    chars = sorted(decoder, key=decoder.__getitem__)  # GPT-2's stand-in character of each byte
+    ka = "".join(chars[b] for b in "각".encode())  # the three bytes of 각 as GPT-2 writes them
+    tokens = [*chars, ka[:2], ka, "Ġ" + ka]
+    merges = [f"{ka[0]} {ka[1]}", f"{ka[:2]} {ka[2]}", f"Ġ {ka}"]
+    path = tmp_path / "tiny.gguf"
+    w = gguf.GGUFWriter(str(path), "llama")
+    w.add_tokenizer_model("gpt2")
+    w.add_tokenizer_pre("llama-bpe")
+    w.add_token_list(tokens)
+    w.add_token_types([NORMAL] * len(tokens))
+    w.add_token_merges(merges)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    encoder = load_gguf(path)
+    rec = recover_merges(encoder)
+    assert rec.merges == ((decoder[ka[0]], decoder[ka[1]], 256), (256, decoder[ka[2]], 257), (32, 257, 258))
+    tree = merge_tree(rec, find_tokens(rec, " 각")[0])
+    assert tree.id == 258 and tree.rank == 2 and tree.right.merge_name.endswith("(completes 각)")
