@@ -209,3 +209,18 @@ def test_gguf_bpe_merges_come_from_the_file(tmp_path):
     assert rec.merges == ((decoder[ka[0]], decoder[ka[1]], 256), (256, decoder[ka[2]], 257), (32, 257, 258))
     tree = merge_tree(rec, find_tokens(rec, " 각")[0])
     assert tree.id == 258 and tree.rank == 2 and tree.right.merge_name.endswith("(completes 각)")
+
+
+def test_dropout_through_recovered_merges_keeps_llama3_ids_and_its_unbuilt_tokens():
+    from tokviz.core.vocab.export import with_dropout
+
+    encoder = registry_encoder("llama-3")  # a pattern no tokviz model file can name, and 678 unbuilt tokens
+    dropping = with_dropout(encoder)
+    for text in [*VARIED_PROMPTS, " ::.:.: .:.:"]:
+        assert list(dropping.encode_dropout(text, 0.0, seed=1).ids) == list(encoder.encode(text).ids), text
+    special = "<|begin_of_text|>생각"
+    assert list(dropping.encode_dropout(special, 0.0, allow_special=True).ids) == list(
+        encoder.encode(special, allow_special=True).ids)
+    singles = {encoder.mergeable_ranks()[bytes([b])] for b in range(256)}
+    dropped = dropping.encode_dropout("생각 .:.:", 1.0, seed=1)
+    assert set(dropped.ids) <= singles and dropped.joined_bytes() == "생각 .:.:".encode()

@@ -46,7 +46,10 @@ def exportable_pattern(encoder) -> str:
 
 def export_bpe_model(encoder, rec: RecoveredMerges) -> BPEModel:
     """A byte-mode :class:`BPEModel` that encodes like ``encoder`` (see the module docstring)."""
-    pattern = exportable_pattern(encoder)
+    return _bpe_model(encoder, rec, exportable_pattern(encoder))
+
+
+def _bpe_model(encoder, rec: RecoveredMerges, pattern: str) -> BPEModel:
     tb = rec.token_bytes
     singles = {b[0]: r for r, b in tb.items() if len(b) == 1}
     new_id = {r: v for v, r in singles.items()}
@@ -84,15 +87,22 @@ def _some_split(data: bytes, lower: dict[bytes, int], name: str, rank: int) -> t
 
 class RankDropout:
     """A rank encoder that also encodes with BPE-dropout, through its recovered merges: plain
-    encoding is the encoder's own; ``encode_dropout`` runs the exported model and gives back the
-    rank encoder's ids (``p=0`` equals plain encoding, tested)."""
+    encoding is the encoder's own; ``encode_dropout`` pre-splits with the encoder's own pattern (so
+    Llama 3 and tekken work too, whose patterns a tokviz model file cannot name), runs tokviz's merge
+    engine on each piece and gives back the rank encoder's ids (``p=0`` equals plain encoding, tested)."""
 
     def __init__(self, encoder, model: BPEModel):
         import numpy as np
+        import regex
 
         self._encoder = encoder
-        self._model = model
+        self._vocab = model.vocab
         self._original = np.asarray(model.settings["original_ids"], dtype=np.int64)
+        self._split = regex.compile(encoder.pattern)
+        specials = encoder.special_tokens()
+        self._specials = dict(specials)
+        self._special_rx = regex.compile("|".join(regex.escape(s) for s in sorted(specials, key=len, reverse=True))
+                                         ) if specials else None
         self.name, self.family, self.source = encoder.name, encoder.family, encoder.source
         self.byte_level = encoder.byte_level
 
@@ -112,12 +122,41 @@ class RankDropout:
     def token_bytes(self, token_id: int) -> bytes:
         return self._encoder.token_bytes(token_id)
 
-    def encode_dropout(self, text: str, p: float, seed: int | None = None, *, allow_special: bool = False):
-        from tokviz.core.encoding import Encoding
+    def _segments(self, text: str, allow_special: bool):
+        """(segment, special id or None) in order; special strings are text unless ``allow_special``."""
+        pos = 0
+        if allow_special and self._special_rx is not None:
+            for m in self._special_rx.finditer(text):
+                if m.start() > pos:
+                    yield text[pos:m.start()], None
+                yield m.group(), self._specials[m.group()]
+                pos = m.end()
+        if pos < len(text):
+            yield text[pos:], None
 
-        enc = self._model.encode_dropout(text, p, seed, allow_special=allow_special)
-        return Encoding.from_arrays(self.name, text, self._original[enc.id_array], enc.byte_start_array,
-                                    enc.byte_end_array, kinds=enc.kind_array)
+    def encode_dropout(self, text: str, p: float, seed: int | None = None, *, allow_special: bool = False):
+        import random
+
+        from tokviz.core.encoding import Encoding
+        from tokviz.core.errors import check_text
+
+        check_text(text)
+        if not 0.0 <= p <= 1.0:
+            raise TokvizError(f"dropout probability must be between 0 and 1, got {p}")
+        rng = random.Random(seed)
+        tokens: list[tuple[int, bytes]] = []
+        kinds: list[str] = []
+        token_bytes = self._vocab.token_bytes
+        for segment, special in self._segments(text, allow_special):
+            if special is not None:
+                tokens.append((special, segment.encode("utf-8")))
+                kinds.append("special")
+                continue
+            for piece in self._split.findall(segment):
+                for i in self._vocab.piece_ids(piece, None, p, rng):
+                    tokens.append((int(self._original[i]), token_bytes[i]))
+                    kinds.append("normal")
+        return Encoding.from_byte_tokens(self.name, text, tokens, kinds=kinds)
 
 
 _dropout: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -125,11 +164,13 @@ _dropout: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def with_dropout(encoder, state=None) -> RankDropout:
     """``encoder`` able to encode with BPE-dropout (cached per encoder object: building it recovers
-    every merge, seconds for o200k). TokvizError when its merges cannot be exported exactly."""
+    every merge, seconds for o200k). TokvizError for an encoder that normalizes text (Qwen's NFC)."""
     from tokviz.core.vocab.merges import recover_merges
 
     hit = _dropout.get(encoder)
     if hit is None:
-        exportable_pattern(encoder)  # refuse before seconds of recovery
-        hit = _dropout[encoder] = RankDropout(encoder, export_bpe_model(encoder, recover_merges(encoder, state)))
+        if getattr(encoder, "nfc", False):  # refuse before seconds of recovery
+            exportable_pattern(encoder)
+        model = _bpe_model(encoder, recover_merges(encoder, state), "none")
+        hit = _dropout[encoder] = RankDropout(encoder, model)
     return hit
