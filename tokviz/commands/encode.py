@@ -258,6 +258,14 @@ def run(args) -> int:
     # native code runs in the helper thread: Ctrl-C lands in this one, never inside a native call's
     # stderr switch, so the "interrupted" message reaches the terminal
     encoder = call_interruptibly(lambda: load_encoder(args))
+    if args.dropout is not None:
+        from tokviz.core.vocab.ranks import HasRanks
+
+        if isinstance(encoder, HasRanks):  # a rank vocabulary drops merges through its recovered merges
+            from tokviz.core.vocab.export import with_dropout
+
+            ranked = encoder
+            encoder = call_interruptibly(lambda: with_dropout(ranked))
     if args.jamo:
         from tokviz.core.jamo_input import JamoReader
 
@@ -276,7 +284,8 @@ def run(args) -> int:
 
         if not supports_dropout(encoder):
             raise TokvizError(f"{encoder.name} cannot encode with BPE-dropout: dropout applies to BPE models tokviz "
-                              "runs itself (trained in tokviz, or a tokviz, subword-nmt or GPT-2 model file)")
+                              "runs itself (trained in tokviz, a tokviz, subword-nmt or GPT-2 model file, or a rank "
+                              "vocabulary such as cl100k_base through its recovered merges)")
         encoding = encoder.encode_dropout(text, args.dropout, seed=args.seed, allow_special=args.allow_special)
     else:
         encoding = _encode(encoder, text, args.allow_special)

@@ -389,6 +389,10 @@ class TiktokenEncoder:
     def vocab_size(self) -> int:
         return self._tt.n_vocab
 
+    def mergeable_ranks(self) -> Mapping[bytes, int]:
+        """``{token bytes: rank}`` of the ordinary tokens (tiktoken's own table; do not modify)."""
+        return self._tt._mergeable_ranks
+
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
         """Tokens of ``text``, built as columns straight from tiktoken's ids (no per-token objects)."""
         data = check_text(text)
