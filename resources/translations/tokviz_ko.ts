@@ -960,6 +960,16 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>{encoder}이(가) 이 텍스트를 인코딩하지 못했습니다: {kind}: {err}</translation>
     </message>
     <message>
+        <location filename="../../tokviz/ui/inspect/panel.py" line="226" />
+        <source>{encoder} could not encode this text: {err}</source>
+        <translation>{encoder}이(가) 이 텍스트를 인코딩하지 못했습니다: {err}</translation>
+    </message>
+    <message>
+        <location filename="../../tokviz/ui/inspect/panel.py" line="220" />
+        <source>encoding {chars} characters with {encoder}… {percent}%</source>
+        <translation>{encoder}(으)로 {chars}자 인코딩 중… {percent}%</translation>
+    </message>
+    <message>
         <location filename="../../tokviz/ui/inspect.py" line="164" />
         <source>Opening model files is not available in this build.</source>
         <translation>이 빌드에서는 모델 파일을 열 수 없습니다.</translation>
