@@ -118,6 +118,10 @@ class BPETrainer:
                     else "it is empty or only whitespace")
             raise CorpusError(f"The corpus has no words to train on: {what}.")
         yield Progress("indexing", 0, INDEX_STAGES)
+        if cancelled():  # before the first step, which may take a while on a big corpus
+            self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
+            yield self._finished
+            return
         # the distinct words are decomposed while indexing (with keep, counting decomposed the text)
         jamo = self.config.jamo and not self.config.keep
         state = yield from merge_state_stages(self.config.mode, word_counts, self.config.min_frequency, cancelled,

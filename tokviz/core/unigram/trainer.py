@@ -172,6 +172,10 @@ class UnigramTrainer:
         _check_alphabet(cfg, words)
         total = seed_stage_count(cfg)
         yield Progress("indexing", 0, total)
+        if cancelled():  # before the first step, which may take a while on a big corpus
+            self._finished = Finished("cancelled", 0, "cancelled while building the seed vocabulary")
+            yield self._finished
+            return
         stages = seed_stages(cfg, words, cancelled)
         try:
             while True:

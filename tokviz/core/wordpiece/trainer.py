@@ -125,6 +125,10 @@ class WordPieceTrainer:
         if not counts:
             raise CorpusError("The corpus has no words to train on: it is empty or only whitespace.")
         yield Progress("indexing", 0, BUILD_STAGES)
+        if cancelled():  # before the first step, which may take a while on a big corpus
+            self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
+            yield self._finished
+            return
         state, stages = WordPieceMergeState.staged(list(counts), list(counts.values()))
         del counts
         specials = list(self.config.special_tokens)
