@@ -1,7 +1,7 @@
 """A corpus of mostly unique words: every trainer keeps at most the cap of distinct words, says so, and
 stays deterministic; below the cap nothing changes.
 
-The real cap (two million words) is lowered here to a few hundred (monkeypatched), so a corpus of a
+The real cap (a million words) is lowered here to a few hundred (monkeypatched), so a corpus of a
 few thousand generated words stands for the 200 MB one; benchmarks/unique_words.py runs the real size.
 """
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 import zlib
 from collections import Counter, deque
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress
@@ -40,7 +40,8 @@ _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 # Chosen by benchmarks/unique_words.py: with 200 MB of mostly unique words every algorithm stays under
 # 4 GB peak RSS (WordPiece's per-slot lists are the largest per word); realistic corpora (NSMC: 350k
 # distinct words, 100 MB of Korean reviews: ~1.5M) stay below it and are counted exactly.
-DISTINCT_WORDS_CAP = 2_000_000
+DISTINCT_WORDS_CAP = 1_000_000
+PRUNE_SLICE = 1 << 18  # words hashed or dropped between two yields of WordSample.prune_steps (~0.1 s)
 
 
 @dataclass(frozen=True)
@@ -86,34 +87,63 @@ class WordSample:
     def sampled(self) -> bool:
         return self.shift > 0
 
+    def full(self, counts: Counter) -> bool:
+        """Whether ``counts`` holds more than twice the cap: time to prune (cheap: call it per chunk)."""
+        return len(counts) > 2 * self.cap
+
     def check(self, counts: Counter) -> None:
-        """Prune ``counts`` when it holds more than twice the cap (cheap to call after every chunk)."""
-        if len(counts) > 2 * self.cap:
+        """Prune ``counts`` when it is :meth:`full`."""
+        if self.full(counts):
             self.prune(counts)
 
     def finish(self, counts: Counter) -> None:
+        """:meth:`finish_steps` in one go."""
+        for _ in self.finish_steps(counts):
+            pass
+
+    def finish_steps(self, counts: Counter) -> Iterator[None]:
         """The final table: words above the threshold added since the last prune go, and the
-        threshold halves while more than ``cap`` words remain."""
+        threshold halves while more than ``cap`` words remain (yields between slices, see
+        :meth:`prune_steps`)."""
         if self.shift or len(counts) > self.cap:
-            self.prune(counts)
+            yield from self.prune_steps(counts)
 
     def absorb(self, shift: int) -> None:
         """Take over the threshold of another table of the same corpus (the lower one wins)."""
         self.shift = max(self.shift, shift)
 
     def prune(self, counts: Counter) -> None:
-        """Drop the words at or above the threshold, halving it while more than ``cap`` stay."""
+        """:meth:`prune_steps` in one go."""
+        for _ in self.prune_steps(counts):
+            pass
+
+    def prune_steps(self, counts: Counter) -> Iterator[None]:
+        """Drop the words at or above the threshold, halving it while more than ``cap`` stay.
+
+        A generator that yields between slices of ``PRUNE_SLICE`` words (hashing, then deleting),
+        so a counting loop reports progress and notices a cancel while millions of words are pruned
+        (in one go that took seconds). ``counts`` must not change until it is exhausted."""
         import numpy as np
 
         words = list(counts)
-        hashes = np.fromiter(map(zlib.crc32, map(_UTF8, words)), dtype=np.uint64, count=len(words))
+        hashes = np.empty(len(words), dtype=np.uint64)
+        for a in range(0, len(words), PRUNE_SLICE):
+            part = words[a:a + PRUNE_SLICE]
+            hashes[a:a + len(part)] = np.fromiter(map(zlib.crc32, map(_UTF8, part)), dtype=np.uint64,
+                                                  count=len(part))
+            yield
         keep = hashes < (1 << (32 - self.shift))
         while int(keep.sum()) > self.cap:
             self.shift += 1
             keep = hashes < (1 << (32 - self.shift))
         self.prunes += 1
-        # dict's own delete, looped in C: Counter.__del__ is a Python method (~5x slower per word)
-        deque(map(partial(dict.__delitem__, counts), compress(words, (~keep).tolist())), maxlen=0)
+        drop = ~keep
+        del hashes, keep
+        for a in range(0, len(words), PRUNE_SLICE):
+            # dict's own delete, looped in C: Counter.__delitem__ is a Python method (~5x slower a word)
+            gone = compress(words[a:a + PRUNE_SLICE], drop[a:a + PRUNE_SLICE].tolist())
+            deque(map(partial(dict.__delitem__, counts), gone), maxlen=0)
+            yield
 
     def note(self, kept: int | None = None) -> str | None:
         """What the CLI and the Train panel say when the sample dropped words (None when it did not)."""
@@ -164,7 +194,11 @@ def count_words(
             text = "".join(carried) + new[:cut]
             counts.update(split(text))
             done += utf8_length(text)
-            sample.check(counts)
+            if sample.full(counts):
+                for _ in sample.prune_steps(counts):
+                    yield Progress("counting", done, total_bytes)
+                    if cancelled():
+                        return False
             carried = [new[cut:]] if cut < len(new) else []
         else:
             carried.append(new)
@@ -177,7 +211,10 @@ def count_words(
     text = "".join(carried) + "".join(fresh)
     counts.update(split(text))
     done += utf8_length(text)
-    sample.finish(counts)
+    for _ in sample.finish_steps(counts):
+        yield Progress("counting", done, total_bytes)
+        if cancelled():
+            return False
     yield Progress("counting", done, total_bytes if total_bytes is not None else done)
     note = sample.note(len(counts))
     if note is not None:

@@ -39,6 +39,7 @@ from tokviz.core.word_counts import CountingNote, WordSample
 _CHUNK_CHARS = 1 << 16
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 _HELPER_TAIL_BYTES = 2 << 20
+_ADD_SLICE = 1 << 18  # helper counts added between two progress reports
 
 
 def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, cancelled: Callable[[], bool],
@@ -169,7 +170,12 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
                     rest = text[cut:]
                 else:
                     rest = count_chunk(text, False)
-                    sample.check(counts)
+                    if sample.full(counts):
+                        for _ in sample.prune_steps(counts):
+                            yield Progress("counting", done_bytes, total_bytes)
+                            if cancelled():
+                                yield None
+                                return
                 if rest:
                     done_bytes -= _utf8_len(rest)
                 buf = [rest] if rest else []
@@ -191,19 +197,13 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
             text = "".join(buf)
             done_bytes += _utf8_len(text)
             count_chunk(text, True)
-        if helper is not None:
-            reply = helper.counts(cancelled)
-            if reply is None:
+        # every long step from here on yields between its slices: a Progress, then a cancel check
+        ticking = _tick_steps(helper, counts, sample, cancelled) if helper is not None else sample.finish_steps(counts)
+        for _ in ticking:
+            yield Progress("counting", done_bytes, total_bytes)
+            if cancelled():
                 yield None
                 return
-            more, shift = reply
-            # both tables at the lower threshold before adding, so the sum never holds words either drops
-            sample.absorb(shift)
-            sample.finish(counts)
-            sample.finish(more)
-            counting_process.add_counts(counts, more)
-            del more
-        sample.finish(counts)
         yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
         note = sample.note(len(counts))
         if note is not None:
@@ -212,6 +212,27 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
         if helper is not None:
             helper.close()
 
+
+
+def _tick_steps(helper: counting_process.CountingHelper, counts: Counter, sample: WordSample,
+                cancelled: Callable[[], bool]) -> Iterator[None]:
+    """Wait for the helper's counts and add them to ``counts``, both sampled alike; yields while it
+    waits and between slices of the work (a sampled table of a million words took seconds)."""
+    reply = yield from helper.counts_steps(cancelled)
+    if reply is None:
+        return  # cancelled: the caller sees it at its next check
+    more, shift = reply
+    # both tables at the lower threshold before adding, so the sum never holds words either drops
+    sample.absorb(shift)
+    yield from sample.finish_steps(counts)
+    yield from sample.finish_steps(more)
+    items = list(more.items())
+    del more
+    for a in range(0, len(items), _ADD_SLICE):
+        counting_process.add_counts(counts, dict(items[a:a + _ADD_SLICE]))
+        yield
+    del items
+    yield from sample.finish_steps(counts)
 
 
 def _pieces(lines: Iterable[str], whole: list[bool]) -> Iterator[str]:

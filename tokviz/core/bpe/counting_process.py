@@ -29,7 +29,7 @@ import sys
 import threading
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from itertools import repeat
 from operator import add
 from pathlib import Path
@@ -137,6 +137,17 @@ class CountingHelper:
     def counts(self, cancelled: Callable[[], bool]) -> tuple[Counter, int] | None:
         """Wait for the helper's counts of everything given and its sample's threshold shift
         (None when cancelled meanwhile). Raises TokvizError when the helper failed."""
+        steps = self.counts_steps(cancelled)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as end:
+                return end.value
+
+    def counts_steps(self, cancelled: Callable[[], bool]) -> Generator[None, None, tuple[Counter, int] | None]:
+        """:meth:`counts` as a generator that yields every ``_WAIT`` seconds while it waits (the
+        trainer reports progress meanwhile: the helper may still be counting and sending a table
+        of a million words)."""
         while True:
             try:
                 self._queue.put(("end",), timeout=_WAIT)
@@ -146,9 +157,11 @@ class CountingHelper:
                     return None
                 if self._replied.is_set():
                     break  # the helper stopped early: its reply says why
+                yield
         while not self._replied.wait(_WAIT):
             if cancelled():
                 return None
+            yield
         kind, value = self._reply
         if kind == "counts":
             return value
