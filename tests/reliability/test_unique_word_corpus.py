@@ -172,3 +172,24 @@ def test_the_cli_prints_the_note_on_stderr(tmp_path, low_cap, capsys):
     err = capsys.readouterr().err
     notes = [line for line in err.splitlines() if line.startswith("note: ")]
     assert len(notes) == 1 and f"more than {CAP:,} distinct words" in notes[0]
+
+
+@pytest.mark.parametrize("algorithm", ["wordpiece", "unigram"])
+def test_the_train_panel_shows_the_note(qtbot, low_cap, algorithm):
+    # WordPiece and Unigram train in a thread of the app, so the lowered cap applies to them here
+    from tokviz.ui.main_window import MainWindow
+    from tokviz.ui.train.corpus import CorpusSource
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        panel = window.show_view("train")
+        panel.set_source(CorpusSource.paste("".join(unique_lines())))
+        panel.algorithms.set_algorithm(algorithm)
+        panel.algorithms.vocab_spin.setValue(120)
+        panel.train_button.click()
+        qtbot.waitUntil(lambda: f"more than {CAP:,} distinct words" in panel.message.label.text(), timeout=60_000)
+        assert panel.message.isVisible() and panel.message.level == "info"
+    finally:
+        window.close()
