@@ -41,7 +41,7 @@ _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 # 4 GB peak RSS (WordPiece's per-slot lists are the largest per word); realistic corpora (NSMC: 350k
 # distinct words, 100 MB of Korean reviews: ~1.5M) stay below it and are counted exactly.
 DISTINCT_WORDS_CAP = 1_000_000
-PRUNE_SLICE = 1 << 18  # words hashed or dropped between two yields of WordSample.prune_steps (~0.1 s)
+PRUNE_SLICE = 1 << 16  # words hashed or dropped between two yields of WordSample.prune_steps (~20 ms)
 
 
 @dataclass(frozen=True)

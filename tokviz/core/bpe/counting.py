@@ -39,7 +39,7 @@ from tokviz.core.word_counts import CountingNote, WordSample
 _CHUNK_CHARS = 1 << 16
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 _HELPER_TAIL_BYTES = 2 << 20
-_ADD_SLICE = 1 << 18  # helper counts added between two progress reports
+_ADD_SLICE = 1 << 16  # helper counts added between two progress reports
 
 
 def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, cancelled: Callable[[], bool],
