@@ -81,7 +81,7 @@ from tokviz.core import word_counts
 corpus, make, cap, cancel_phase = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 cancel_after = float(sys.argv[5])
 if cap > 0:
-    word_counts.DISTINCT_WORDS_CAP = cap
+    word_counts.DISTINCT_WORDS_CAP = word_counts.UNIGRAM_DISTINCT_WORDS_CAP = cap
 trainer = eval(make)
 phase = "start"
 start = last_event = last_poll = time.monotonic()

@@ -1,7 +1,7 @@
 """A corpus of mostly unique words: every trainer keeps at most the cap of distinct words, says so, and
 stays deterministic; below the cap nothing changes.
 
-The real cap (a million words) is lowered here to a few hundred (monkeypatched), so a corpus of a
+The real caps (a million words; Unigram 400,000) is lowered here to a few hundred (monkeypatched), so a corpus of a
 few thousand generated words stands for the 200 MB one; benchmarks/unique_words.py runs the real size.
 """
 
@@ -46,6 +46,7 @@ def unique_lines(n_words: int = 3000, seed: int = 7) -> list[str]:
 @pytest.fixture
 def low_cap(monkeypatch):
     monkeypatch.setattr(word_counts, "DISTINCT_WORDS_CAP", CAP)
+    monkeypatch.setattr(word_counts, "UNIGRAM_DISTINCT_WORDS_CAP", CAP)
     return CAP
 
 
@@ -109,9 +110,11 @@ def test_a_capped_run_is_deterministic_and_independent_of_the_line_order(algorit
 def test_below_the_cap_nothing_changes(algorithm, monkeypatch):
     lines = unique_lines(800)
     monkeypatch.setattr(word_counts, "DISTINCT_WORDS_CAP", 10**9)
+    monkeypatch.setattr(word_counts, "UNIGRAM_DISTINCT_WORDS_CAP", 10**9)
     plain, plain_events = _train(algorithm, lines)
     distinct = len(Counter(" ".join(lines).split()))
     monkeypatch.setattr(word_counts, "DISTINCT_WORDS_CAP", distinct + 10)  # just above the corpus's words
+    monkeypatch.setattr(word_counts, "UNIGRAM_DISTINCT_WORDS_CAP", distinct + 10)
     near, near_events = _train(algorithm, lines)
     assert not any(isinstance(e, CountingNote) for e in plain_events + near_events)
     assert _signature(algorithm, plain.model()) == _signature(algorithm, near.model())

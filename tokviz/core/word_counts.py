@@ -41,6 +41,10 @@ _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 # 4 GB peak RSS (WordPiece's per-slot lists are the largest per word); realistic corpora (NSMC: 350k
 # distinct words, 100 MB of Korean reviews: ~1.5M) stay below it and are counted exactly.
 DISTINCT_WORDS_CAP = 1_000_000
+# Unigram's seeds and lattices take ~8 KB a distinct word of random letters (every substring of up to 16
+# characters that occurs twice is a seed, each occurrence an arc): 590k words peaked at 4.6 GB, so it
+# keeps fewer (between half this and this many once sampled).
+UNIGRAM_DISTINCT_WORDS_CAP = 400_000
 PRUNE_SLICE = 1 << 16  # words hashed or dropped between two yields of WordSample.prune_steps (~20 ms)
 
 

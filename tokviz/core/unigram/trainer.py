@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tokviz.core import word_counts
 from tokviz.core.bpe.corpus import utf8_length
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
@@ -63,7 +64,7 @@ from tokviz.core.unigram.flat_lattice import Cancelled
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK, UnigramModel
 from tokviz.core.unigram.seeds import seed_stage_count, seed_stages
 from tokviz.core.unigram.state import UnigramState
-from tokviz.core.word_counts import count_words
+from tokviz.core.word_counts import WordSample, count_words
 
 MAX_WORD_BYTES = 4192  # SentencePiece's max_sentence_length: a longer word is skipped, as its sentence would be
 
@@ -156,7 +157,8 @@ class UnigramTrainer:
         cancelled = cancel or (lambda: False)
         cfg = self.config
         words = Counter()
-        done = yield from count_words(lines, str.split, words, cancelled, total_bytes)
+        sample = WordSample(word_counts.UNIGRAM_DISTINCT_WORDS_CAP)  # read now: tests lower it
+        done = yield from count_words(lines, str.split, words, cancelled, total_bytes, sample)
         if not done:
             self._finished = Finished("cancelled", 0, "cancelled while reading the corpus")
             yield self._finished
