@@ -67,7 +67,7 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
 
 def seed_stage_count(cfg: UnigramConfig) -> int:
     """How many steps :func:`seed_stages` reports at most (its last yield is this number)."""
-    return 6 + cfg.max_piece_length
+    return 8 + FlatLattice.BUILD_STEPS + cfg.max_piece_length
 
 
 def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int, None, UnigramState]:
@@ -168,7 +168,8 @@ def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int,
     st.alive = np.ones(len(seeds), dtype=bool)
     seed_of_sub = np.full(len(sub_len), -1, dtype=np.int64)
     seed_of_sub[cand[order]] = np.arange(len(chars), len(seeds))
-    yield seed_stage_count(cfg) - 1
+    last_stage = seed_stage_count(cfg) - 1
+    yield last_stage - FlatLattice.BUILD_STEPS - 2
     # 5. the word lattices: seed substrings plus single characters
     occ_seed = seed_of_sub[sub_ids_arr]
     keep = occ_seed >= 0
@@ -181,7 +182,11 @@ def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int,
     arc_s = np.concatenate((known_pos, occ_start[keep]))
     arc_e = np.concatenate((known_pos + 1, occ_start[keep] + occ_len[keep]))
     arc_p = np.concatenate((char_seed[known_pos], occ_seed[keep]))
-    st.words = FlatLattice(first, last, arc_s, arc_e, arc_p)
+    yield last_stage - FlatLattice.BUILD_STEPS - 1
+    st.words, building = FlatLattice.staged(first, last, arc_s, arc_e, arc_p)
+    for k, _ in enumerate(building):
+        yield last_stage - FlatLattice.BUILD_STEPS + k
+    yield last_stage
     # 6. for pruning, each multi-character seed's alternative lattice is made from the word arcs inside
     # its first occurrence (on the first pruning round, for the seeds EM kept: see UnigramState.prune)
     n_chars = len(chars)
