@@ -12,7 +12,9 @@ pasted text's tokens (so freeing the previous result counts too). Prints one JSO
 
 Target (issue 11): max stall <= 100 ms at 5,000,000 characters. ``--kind one-line`` / ``--kind zwj``
 paste one line without a break (issue 16: the editor froze for minutes laying it out; target <= 1 s).
-``--where`` also samples every thread's stack during each stall over 50 ms and prints the lines seen most.
+``--text-file F --mb 20`` pastes F's text repeated to 20 MB of UTF-8 (with ``--encoder deepseek-v4`` or a
+SentencePiece model: issue 23's 20 MB Korean paste). ``--where`` also samples every thread's stack during each
+stall over 50 ms and prints the lines seen most.
 ``--events`` lists, for the longest stalls, every event the GUI thread handled in them (receiver, event type,
 milliseconds until the next event began): which slot, paint or timer made the stall.
 """
@@ -71,6 +73,25 @@ def zwj_text(chars: int) -> str:
 TEXTS = {"mixed": mixed_text, "one-line": one_line_text, "zwj": zwj_text}
 
 
+def file_text(path: str, chars: int, mb: float) -> str:
+    """The text of ``path`` repeated to ``mb`` megabytes of UTF-8 (or ``chars`` characters), cut after a line."""
+    base = Path(path).read_text(encoding="utf-8")
+    if not base.endswith("\n"):
+        base += "\n"
+    if mb:
+        per_char = len(base.encode("utf-8")) / len(base)
+        chars = int(mb * 1_000_000 / per_char)
+    text = (base * (chars // len(base) + 1))[:chars]
+    cut = text.rfind("\n")
+    return text[:cut + 1] if cut > 0 else text
+
+
+def peak_rss_mb() -> float:
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
 def event_clock():
     """An application event filter that notes when each event (to any object, nested ones too) begins
     being handled; the time to the next one is what handling it cost, nested events counted apart."""
@@ -101,7 +122,8 @@ def event_clock():
     return EventClock()
 
 
-def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed", events: bool = False) -> dict:
+def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed", events: bool = False,
+        text: str | None = None) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtGui import QGuiApplication
@@ -123,7 +145,9 @@ def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed
     loop.exec()
     panel.wait_for_result()
 
-    text = TEXTS[kind](chars)
+    text = TEXTS[kind](chars) if text is None else text
+    chars = len(text)
+    rss_before = peak_rss_mb()
     QGuiApplication.clipboard().setText(text)
     lateness: list[float] = []
     long_stalls: list[dict] = []
@@ -226,6 +250,9 @@ def run(chars: int, encoder: str, settle: float, where: bool, kind: str = "mixed
         "encoder": panel.current_encoder(),
         "tokens": tokens,
         "seconds": round(seconds, 2),
+        "utf8_mb": round(len(text.encode("utf-8")) / 1e6, 1),
+        "peak_rss_mb": peak_rss_mb(),
+        "peak_rss_mb_before_paste": rss_before,
         "heartbeats": len(lateness),
         "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "stalls_over_50ms": [{k: v for k, v in d.items() if k != "span"}
@@ -251,8 +278,11 @@ def main() -> int:
     ap.add_argument("--events", action="store_true", help="list the GUI thread's events in the longest stalls")
     ap.add_argument("--kind", choices=sorted(TEXTS), default="mixed",
                     help="mixed lines of about 80 characters (default), one line of ASCII, or one line of ZWJ emoji")
+    ap.add_argument("--text-file", help="paste this file's text, repeated to --chars (or --mb) instead of --kind")
+    ap.add_argument("--mb", type=float, default=0.0, help="with --text-file: megabytes of UTF-8 to paste")
     args = ap.parse_args()
-    out = run(args.chars, args.encoder, args.settle, args.where, args.kind, args.events)
+    text = file_text(args.text_file, args.chars, args.mb) if args.text_file else None
+    out = run(args.chars, args.encoder, args.settle, args.where, args.kind, args.events, text)
     print(json.dumps(out, ensure_ascii=False))
     return 0
 

@@ -1,7 +1,7 @@
 """``tokviz`` command line: ``tokviz`` alone opens the app; subcommands work without a display.
 
 Each subcommand lives in ``tokviz/commands/<name>.py`` with ``add_parser(subparsers)`` and
-``run(args) -> int``. Only ``screenshot`` and the app import Qt; encode/encoders/train/compare never do.
+``run(args) -> int``. Only ``screenshot`` and the app import Qt; encode/encoders/train/compare/vocab never do.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import sys
 from tokviz import __version__
 from tokviz.core.errors import TokvizError
 
-COMMANDS = ("encoders", "encode", "chat", "train", "compare", "screenshot")
+COMMANDS = ("encoders", "encode", "chat", "train", "compare", "vocab", "parity", "sweep", "ids", "stream", "heal",
+            "cut", "screenshot")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -207,3 +207,15 @@ def test_the_cli_says_it_in_one_line(seeds, tmp_path, capsys):
         assert rc in (0, 2), (kind, name, rc)
         if rc == 2:
             assert "Traceback" not in captured.err and captured.err.startswith("tokviz: "), (kind, name, captured.err)
+
+
+def test_sniffing_a_bpe_model_never_opens_a_fifo(tmp_path):
+    """detect_format is also called directly (tokviz's own BPE formats): a FIFO named like a model
+    is refused before it is opened, never waited on for a writer that does not come."""
+    from tokviz.core.bpe.formats import detect_format
+
+    for name in ("m.json", "codes.txt", "vocab.json"):
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        with pytest.raises(TokvizError, match="not a regular file"):
+            detect_format(fifo)

@@ -147,3 +147,163 @@ def test_a_big_paste_into_the_middle_of_a_crlf_text_keeps_both_exact(qtbot, pane
     qtbot.waitUntil(lambda: not panel.exact_text.loading(), timeout=60_000)
     panel.exact_text._text = None  # rebuild from the document
     assert panel.text() == expected
+
+
+# ---- a big paste with a native encoder (tokenizers, sentencepiece hold the GIL for a whole call) ----------
+class _Counting:
+    """A byte-level encoder that notes how much text each call got; ``pause`` seconds per call (sleeping
+    releases the GIL, as the pieces between native calls do)."""
+
+    family = "tokenizer.json"
+    source = "a test stand-in"
+    byte_level = True
+
+    def __init__(self, inner, name="counting", pause=0.0):
+        self.inner, self.name, self.pause = inner, name, pause
+        self.vocab_size = inner.vocab_size
+        self.calls: list[int] = []
+
+    def encode(self, text, *, allow_special=False):
+        import time
+
+        self.calls.append(len(text))
+        time.sleep(self.pause)
+        return self.inner.encode(text, allow_special=allow_special)
+
+    def decode(self, ids):
+        return self.inner.decode(ids)
+
+    def special_tokens(self):
+        return self.inner.special_tokens()
+
+    def token_bytes(self, token_id):
+        return self.inner.token_bytes(token_id)
+
+
+def _korean_lines(chars: int) -> str:
+    line = "이런 드라마가 또 나왔으면ㅜㅜ 👋 tokens  and\tspaces \n\n  들여쓴 줄\r\n끝.\n"
+    return (line * (chars // len(line) + 1))[:chars]
+
+
+def test_a_big_text_is_encoded_in_pieces_that_give_the_whole_text_encoding(registry, monkeypatch):
+    from tokviz.ui.inspect import jobs
+
+    monkeypatch.setattr(jobs, "PIECES_FROM_CHARS", 2_000)
+    monkeypatch.setattr(jobs, "PIECE_CHARS", 300)
+    cl100k = registry.get("cl100k_base")
+    encoder = _Counting(cl100k)
+    text = _korean_lines(6_000)
+    done = jobs.encode_in_pieces(encoder, text, False)
+    assert len(encoder.calls) > 10 and max(encoder.calls) < 1_000  # never the whole text in one native call
+    whole = cl100k.encode(text)
+    assert done.encoder == "counting" and whole.encoder == "cl100k_base"
+    done.encoder = whole.encoder
+    assert done == whole  # ids, spans, bytes: the same Encoding as one call
+
+
+def test_a_newer_request_stops_a_big_encoding_between_pieces(registry, monkeypatch):
+    from tokviz.ui.inspect import jobs
+
+    monkeypatch.setattr(jobs, "PIECES_FROM_CHARS", 2_000)
+    monkeypatch.setattr(jobs, "PIECE_CHARS", 300)
+    encoder = _Counting(registry.get("cl100k_base"))
+    stale = iter([False, False, True])
+    assert jobs.encode_in_pieces(encoder, _korean_lines(6_000), False, lambda: next(stale, True)) is None
+    assert len(encoder.calls) == 2
+
+
+def test_a_big_paste_shows_how_far_its_encoding_got(qtbot, registry, monkeypatch):
+    from tokviz.core.encoders.registry import Registry
+    from tokviz.ui.inspect import jobs
+
+    monkeypatch.setattr(jobs, "PIECES_FROM_CHARS", 2_000)
+    monkeypatch.setattr(jobs, "PIECE_CHARS", 300)
+    monkeypatch.setattr(jobs, "PROGRESS_S", 0.0)
+    session = Session(Registry())
+    session.registry.add(_Counting(registry.get("cl100k_base"), pause=0.02))
+    p = InspectPanel(session)
+    qtbot.addWidget(p)
+    p.show()
+    try:
+        wait_shown(qtbot, p)
+        p.result.error = "an older encoder's failure"  # as a failed encoder left it
+        p.message_bar.show_message(p.result.error, "error")
+        notes = []
+        bar = []  # what the message bar said while the encoding went on
+        p.counts.note.setText = lambda text, real=p.counts.note.setText: (
+            notes.append(text), bar.append(p.message_bar.text() if p.message_bar.isVisible() else ""), real(text))
+        text = _korean_lines(6_000)
+        p.set_text(text)
+        p.encode_now()
+        wait_shown(qtbot, p, text, timeout=30_000)
+        assert any("counting" in n and "%" in n for n in notes)
+        assert not any("older encoder" in b for b, n in zip(bar, notes, strict=True) if "%" in n)  # cleared
+        assert "%" not in p.counts.note.text()  # the result's own note replaced it
+    finally:
+        p.shutdown()
+
+
+def _same_tokens(a, b) -> bool:
+    columns = ("id_array", "byte_start_array", "byte_end_array", "start_array", "end_array", "partial_array",
+               "kind_array")
+    return (all((getattr(a, c) == getattr(b, c)).all() and len(getattr(a, c)) == len(getattr(b, c))
+                for c in columns)
+            and a.tokens[:] == b.tokens[:] and a.text == b.text)
+
+
+def test_a_sentencepiece_model_is_encoded_in_overlapping_windows_that_give_the_whole_text_tokens(registry,
+                                                                                               monkeypatch):
+    from tokviz.ui.inspect import jobs
+
+    monkeypatch.setattr(jobs, "PIECES_FROM_CHARS", 2_000)
+    monkeypatch.setattr(jobs, "PIECE_CHARS", 400)
+    monkeypatch.setattr(jobs, "OVERLAP_CHARS", 100)
+    sp = registry.get("sp:demo_unigram")  # NFKC, dummy prefix: a piece cut after a line break differs
+    calls = []
+    monkeypatch.setattr(sp, "encode", lambda text, allow_special=False, real=sp.encode: calls.append(len(text))
+                        or real(text, allow_special=allow_special))
+    text = _korean_lines(5_000) + "ﬁ ①  e\u0301 x" * 30  # NFKC changes these
+    done, round_trip = jobs._encode_pieces(sp, text, False)
+    assert len(calls) > 10 and max(calls) <= 400
+    whole = sp.encode(text)
+    assert _same_tokens(done, whole)
+    assert round_trip is whole.round_trip_exact() is False  # NFKC changed the text: known without joining again
+
+
+def test_windows_that_never_agree_fall_back_to_one_call(monkeypatch):
+    from tokviz.core.encoding import Encoding
+    from tokviz.ui.inspect import jobs
+
+    monkeypatch.setattr(jobs, "PIECE_CHARS", 400)
+    monkeypatch.setattr(jobs, "OVERLAP_CHARS", 100)
+
+    class OneToken:  # a whole text is one token: no two windows share a boundary
+        name = "one-token"
+        calls: list[int] = []
+
+        def encode(self, text, *, allow_special=False):
+            self.calls.append(len(text))
+            return Encoding.from_byte_tokens(self.name, text, [(1, text.encode("utf-8"))])
+
+    encoder = OneToken()
+    text = _korean_lines(3_000)
+    done, round_trip = jobs.encode_overlapping(encoder, text, False)
+    assert round_trip is None
+    assert len(done) == 1 and encoder.calls[-1] == len(text)  # the whole text, as one call gives it
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="ab 가나\n\r\t①ﬁ👋\u0301.", min_size=0, max_size=400))
+def test_overlapping_windows_give_the_whole_text_tokens_or_one_call(registry, text):
+    from tokviz.ui.inspect import jobs
+
+    old = jobs.PIECE_CHARS, jobs.OVERLAP_CHARS
+    jobs.PIECE_CHARS, jobs.OVERLAP_CHARS = 60, 24
+    try:
+        sp = registry.get("sp:demo_unigram")
+        done, round_trip = jobs.encode_overlapping(sp, text, False)
+    finally:
+        jobs.PIECE_CHARS, jobs.OVERLAP_CHARS = old
+    whole = sp.encode(text)
+    assert _same_tokens(done, whole)
+    assert round_trip in (None, whole.round_trip_exact())

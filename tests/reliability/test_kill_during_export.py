@@ -1,5 +1,6 @@
 """kill -9 in the middle of every export: the destination holds the old file intact or the complete
-new one (and a GPT-2 pair is a matching pair), whatever instant the process dies.
+new one, whatever instant the process dies. A GPT-2 pair is a matching pair, except after a kill in
+the instant between its two renames: then the loader refuses the pair (nothing replays a journal).
 
 Each export runs in a forked child with a hook on every file-system call it makes (open, write —
 split in two halves, so a kill lands mid-write too —, close, fsync, chmod, rename, unlink). The
@@ -18,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.trained_models import bpe_model, unigram_model, wordpiece_model
-from tokviz.core.atomic import finish_replacing
+from tokviz.core.atomic import TEMP_MARK
 from tokviz.core.bpe.formats import load_model, save_model
+from tokviz.core.errors import ModelFileError
 from tokviz.core.hf_export import write_tokenizer_json, write_vocab_txt
 
 MAX_POINTS = 400  # far more calls than any export makes; reaching it means the loop never ended
@@ -153,15 +155,33 @@ def _export_killed_at(kill_at: int, write, model, dest: Path) -> bool:
     return False
 
 
+def _leftovers(folder: Path, names: list[str]) -> list[str]:
+    """Files in ``folder`` besides the export's own; only hidden temp files of tokviz's pattern may stay."""
+    others = sorted(p.name for p in folder.iterdir() if p.name not in names)
+    assert all(n.startswith(".") and TEMP_MARK in n for n in others), others
+    return others
+
+
+def _pair_state(folder: Path, state, old, new) -> str:
+    """"old", "new" or "refused": a GPT-2 pair that is neither must not load."""
+    if state == new:
+        return "new"
+    if state == old:
+        return "old"
+    with pytest.raises(ModelFileError, match="do not belong together|without vocab.json"):
+        load_model(folder)
+    return "refused"
+
+
 def _kill_everywhere(tmp_path: Path, export: str, old_model, new_model) -> list[tuple]:
     """Every kill point of one export over ``old_model``'s files (None: over nothing); returns the
-    (point, state after recovery) of each run."""
+    (point, what the folder holds) of each run."""
     kind, write, names = EXPORTS[export]
     reference = tmp_path / "reference"
     reference.mkdir()
     write(new_model, _dest(reference, export))
     new = _snapshot(reference, names)
-    old = None
+    old = (None,) * len(names)
     if old_model is not None:
         write(old_model, _dest(reference, export))
         old = _snapshot(reference, names)
@@ -170,22 +190,21 @@ def _kill_everywhere(tmp_path: Path, export: str, old_model, new_model) -> list[
     for point in range(1, MAX_POINTS):
         folder = tmp_path / f"kill-{point}"
         folder.mkdir()
-        if old_model is not None:
-            write(old_model, _dest(folder, export))
+        for name, data in zip(names, old, strict=True):
+            if data is not None:
+                (folder / name).write_bytes(data)
         killed = _export_killed_at(point, write, new_model, _dest(folder, export))
         state = _snapshot(folder, names)
         # each file on its own is whole, old or new: never cut short, never missing when it existed
-        for i, (got, was, now) in enumerate(zip(state, old or (None,) * len(names), new, strict=True)):
+        for i, (got, was, now) in enumerate(zip(state, old, new, strict=True)):
             assert got in (was, now), f"{export}: killed before call {point}, {names[i]} is damaged"
-        finish_replacing(folder)  # what every loader and the next export do first
-        state = _snapshot(folder, names)
-        if old is None:
-            assert state in (new, (None,) * len(names)), f"{export}: killed before call {point}: a partial set"
+        left = _leftovers(folder, names)
+        if export == "gpt2-pair":
+            seen.append((point, _pair_state(folder, state, old, new)))
         else:
-            assert state in (old, new), f"{export}: killed before call {point}: old and new files mixed"
-        seen.append((point, "new" if state == new else "old"))
+            seen.append((point, "new" if state == new else "old"))
         if not killed:
-            assert state == new
+            assert state == new and not left, (export, left)
             return seen
     raise AssertionError(f"{export} made more than {MAX_POINTS} file-system calls")
 
@@ -196,27 +215,41 @@ def test_kill_9_at_every_point_of_an_export_over_an_old_file(tmp_path, models, e
     seen = _kill_everywhere(tmp_path, export, old_model, new_model)
     # the kills really landed in the middle: some left the old file, the last run the new one
     assert len(seen) >= 4 and seen[0][1] == "old" and seen[-1][1] == "new", seen
+    if export == "gpt2-pair":  # one kill fell between the two renames, and the loader said so
+        assert "refused" in {outcome for _, outcome in seen}, seen
 
 
-@pytest.mark.parametrize("export", list(EXPORTS))
+@pytest.mark.parametrize("export", ["tokviz", "gpt2-pair", "tokenizer.json-unigram"])
 def test_kill_9_at_every_point_of_a_first_export(tmp_path, models, export):
     _, new_model = models[EXPORTS[export][0]]
     seen = _kill_everywhere(tmp_path, export, None, new_model)
     assert seen[-1][1] == "new"
 
 
-def test_a_gpt2_pair_recovered_after_a_kill_between_its_renames_loads(tmp_path, models):
-    """The journal's renames are completed by the loader itself: the pair it loads is the new one."""
+def test_a_kill_between_the_gpt2_renames_is_refused_by_every_way_of_opening_the_pair(tmp_path, models):
+    """The one mixed state a kill can leave (new merges.txt, old vocab.json) never loads as a model,
+    whether the folder or either file is opened, and opening it changes nothing."""
+    from tokviz.core.encoders.files import open_model_file
+
     old_model, new_model = models["byte"]
     _, write, names = EXPORTS["gpt2-pair"]
     for point in range(1, MAX_POINTS):
         folder = tmp_path / f"kill-{point}"
         folder.mkdir()
         write(old_model, folder)
+        before = _snapshot(folder, names)
         if not _export_killed_at(point, write, new_model, folder):
-            break
+            pytest.fail("no kill left a new merges.txt beside the old vocab.json")
         mixed = _snapshot(folder, names)
-        loaded = load_model(folder)  # finishes a committed replacement first
-        assert loaded.merges in (old_model.merges, new_model.merges), point
-        if any(f is not None for f in mixed) and (folder / ".vocab.json.tokviz-commit").exists():
-            pytest.fail("the loader left the journal behind")
+        if mixed[1] == before[1] or mixed[0] != before[0]:
+            continue  # not the instant between the renames
+        listing = sorted(p.name for p in folder.iterdir())
+        for target in (folder, folder / "vocab.json", folder / "merges.txt"):
+            with pytest.raises(ModelFileError, match="do not belong together"):
+                load_model(target)
+            with pytest.raises(ModelFileError, match="do not belong together"):
+                open_model_file(target)
+        assert sorted(p.name for p in folder.iterdir()) == listing and _snapshot(folder, names) == mixed
+        write(new_model, folder)  # exporting again repairs it
+        assert load_model(folder).merges == new_model.merges
+        return

@@ -535,13 +535,14 @@ def test_encoder_whose_data_is_corrupt_gets_a_message(qtbot, registry):
 
 class _LineEncoder(_Renamed):
     """A cheap stand-in for an encoder on a 5 MB text (the real cl100k takes ~14 s for that, in the
-    worker, which is benchmark material): one token per line, and every call takes a moment
-    (sleeping releases the GIL, like tiktoken's native code)."""
+    worker, which is benchmark material): one token per line, and every call takes a moment, half a
+    second for the whole text, less for a piece of it (sleeping releases the GIL, like tiktoken's
+    native code)."""
 
     def encode(self, text, *, allow_special=False):
         from tokviz.core.encoding import Encoding
 
-        time.sleep(0.5)
+        time.sleep(min(0.5, len(text) / 3_000_000))
         lines = text.encode("utf-8").splitlines(keepends=True)
         return Encoding.from_byte_tokens(self.name, text, [(i % 50_000, b) for i, b in enumerate(lines)])
 

@@ -112,3 +112,20 @@ def test_char_replay_equals_the_trained_model_at_every_step():
             assert [s.token_id for s in segs] == [t.id if t.id in known else -1 - ord(t.raw[0]) for t in tokens]
             fresh = {s.token_id for s in segs if s.fresh}
             assert fresh <= {steps[step - 1].token_id} if step else not fresh
+
+
+def test_char_replay_shows_a_literal_end_of_word_mark_inside_a_word_as_text():
+    """A text about BPE can hold ``</w>`` itself: a piece ending in it inside a word is still that text."""
+    from tokviz.core.bpe.trainer import BPETrainer
+
+    trainer = BPETrainer(TrainerConfig(mode="char", merges=8, min_frequency=2))
+    steps = [e for e in trainer.run(["b</w>x b</w>x b</w>x a</w>z a</w>z\n"]) if isinstance(e, MergeStep)]
+    assert any(s.new_piece.endswith("</w>") and "<" in s.new_piece[:-4] for s in steps)
+    replay = MergeReplay("char")
+    replay.add(steps)
+    line = "b</w>x a</w>z"
+    for step in range(len(steps) + 1):
+        tokens = trainer.model(step).encode(line).tokens
+        segs = [s for s in replay.segment(line, step) if s.token_id is not None]
+        assert [s.text for s in segs] == [line[t.start:t.end] for t in tokens], step
+        assert "".join(s.text for s in segs) == line.replace(" ", "")

@@ -39,11 +39,21 @@ def add_parser(sub) -> None:
                    help='print JSON: {"text", "tokens": [...as tokviz encode --json...], '
                    '"messages": [{"role", "tokens"}], '
                    '"overhead", "total"}')
+    p.add_argument("--turns", action="store_true",
+                   help="prefix stability: whether the prompt of each turn starts with the previous turn's tokens "
+                   "(a KV cache can be reused) and, where not, the tokens that change and why")
+    p.add_argument("--injection", action="store_true",
+                   help="special-token injection: the prompt with special-token strings in message contents kept "
+                   "as text beside the prompt with them parsed as control tokens, the injected ones marked")
     p.add_argument("messages", metavar="MESSAGES", help="JSON file of messages, or - for standard input")
     p.set_defaults(func=run)
 
 
-def _read_utf8(path: str, what: str) -> str:
+TEMPLATE_BYTES = 1024 * 1024  # a chat template is a few kilobytes; a megabyte is not one (as the GUI's limit)
+MESSAGES_BYTES = 64 * 1024 * 1024
+
+
+def _read_utf8(path: str, what: str, limit: int = MESSAGES_BYTES) -> str:
     """A regular file's text (strict UTF-8), or standard input for ``-``; a FIFO, device or folder is refused."""
     from tokviz.commands.encode import decode_input
     from tokviz.core.errors import TokvizError
@@ -59,8 +69,8 @@ def _read_utf8(path: str, what: str) -> str:
         raise TokvizError(f"{path}: no such file (the {what})")
     if not p.is_file():
         raise TokvizError(f"{path} is not a regular file; give the {what} as a file")
-    if p.stat().st_size > 64 * 1024 * 1024:
-        raise TokvizError(f"{path} is over 64 MB; that is not a {what} file")
+    if p.stat().st_size > limit:
+        raise TokvizError(f"{path} is over {limit >> 20} MB; that is not a {what} file")
     return decode_input(p.read_bytes(), path)
 
 
@@ -87,12 +97,13 @@ def _template(arg: str | None, encoder) -> str:
         return default_template(encoder)
     if arg in BUILTIN_TEMPLATES:
         return arg
-    return _read_utf8(arg, "chat template")
+    return _read_utf8(arg, "chat template", TEMPLATE_BYTES)
 
 
 def run(args) -> int:
     from tokviz.commands.encode import load_encoder, render_tokens, use_color
-    from tokviz.core.chat import build_prompt, parse_messages
+    from tokviz.core import template_process
+    from tokviz.core.chat import EXACT_BUILTINS, build_prompt, parse_messages
     from tokviz.core.display import token_json, visible_piece
     from tokviz.core.errors import TokvizError
 
@@ -104,9 +115,17 @@ def run(args) -> int:
         raise TokvizError(f"{args.messages} is not valid JSON{where}: give a list of "
                           '{"role": ..., "content": ...} objects') from None
     messages = parse_messages(data, args.messages)
+    if args.template not in EXACT_BUILTINS:
+        template_process.prepare()  # a Jinja template may come: its process starts while the encoder loads
     args.allow_special = True
     encoder = load_encoder(args)
     template = _template(args.template, encoder)
+    if args.turns or args.injection:
+        from tokviz.commands.chat_boundaries import print_injection, print_turns
+
+        kw = {"add_generation_prompt": not args.no_generation_prompt, "as_json": args.json}
+        (print_turns if args.turns else print_injection)(encoder, messages, template, **kw)
+        return 0
     prompt = build_prompt(encoder, messages, template, add_generation_prompt=not args.no_generation_prompt)
     unknown = unknown_markers(prompt.text, encoder)
     if unknown:

@@ -92,15 +92,17 @@ def collect_encoders(args, registry) -> tuple[list, list]:
 def run(args) -> int:
     from tokviz.core.compare import compare_text
     from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.native import call_interruptibly
     from tokviz.core.errors import TokvizError, check_text
 
     text = read_text(args.text)
     check_text(text)
-    slots, _ = collect_encoders(args, default_registry())
+    slots, _ = call_interruptibly(lambda: collect_encoders(args, default_registry()))
     if not slots:
         raise TokvizError("no encoders to compare (use -e NAME or --model FILE)")
     encoders = [s for s in slots if not isinstance(s, dict)]
-    outcomes = iter(compare_text(encoders, text))
+    # in a helper thread: Ctrl-C works while an encoder's native code is busy on a slow regex
+    outcomes = iter(call_interruptibly(lambda: compare_text(encoders, text)))
     entries = [s if isinstance(s, dict) else next(outcomes).as_json() for s in slots]
     if args.json:
         json.dump({"text_characters": len(text), "encoders": entries}, sys.stdout, ensure_ascii=False, indent=2)

@@ -235,13 +235,37 @@ def _print_boundaries(encoder, text: str, args) -> int:
     return 0
 
 
+def _encode(encoder, text: str, allow_special: bool):
+    """``encoder.encode`` where Ctrl-C still works during a long native call (a model's slow regex),
+    its failure named by the encoder."""
+    from tokviz.core.encoders.native import call_interruptibly
+    from tokviz.core.errors import EncodingFailed, TokvizError
+
+    try:
+        return call_interruptibly(lambda: encoder.encode(text, allow_special=allow_special))
+    except EncodingFailed as err:
+        raise TokvizError(f"{encoder.name}: {err}") from None
+
+
 def run(args) -> int:
     from tokviz.core.display import encoding_json, visible_piece
     from tokviz.core.metrics import measure
 
     text = read_text(args.text)  # before loading: a bad text fails fast
     _check_dropout_args(args)
-    encoder = load_encoder(args)
+    from tokviz.core.encoders.native import call_interruptibly
+
+    # native code runs in the helper thread: Ctrl-C lands in this one, never inside a native call's
+    # stderr switch, so the "interrupted" message reaches the terminal
+    encoder = call_interruptibly(lambda: load_encoder(args))
+    if args.dropout is not None:
+        from tokviz.core.vocab.ranks import HasRanks
+
+        if isinstance(encoder, HasRanks):  # a rank vocabulary drops merges through its recovered merges
+            from tokviz.core.vocab.export import with_dropout
+
+            ranked = encoder
+            encoder = call_interruptibly(lambda: with_dropout(ranked))
     if args.jamo:
         from tokviz.core.jamo_input import JamoReader
 
@@ -260,10 +284,11 @@ def run(args) -> int:
 
         if not supports_dropout(encoder):
             raise TokvizError(f"{encoder.name} cannot encode with BPE-dropout: dropout applies to BPE models tokviz "
-                              "runs itself (trained in tokviz, or a tokviz, subword-nmt or GPT-2 model file)")
+                              "runs itself (trained in tokviz, a tokviz, subword-nmt or GPT-2 model file, or a rank "
+                              "vocabulary such as cl100k_base through its recovered merges)")
         encoding = encoder.encode_dropout(text, args.dropout, seed=args.seed, allow_special=args.allow_special)
     else:
-        encoding = encoder.encode(text, allow_special=args.allow_special)
+        encoding = _encode(encoder, text, args.allow_special)
     metrics = measure(encoding, decoded=encoder.decode(encoding.ids))
     utf8_out = _stdout_can_encode_all()
     if args.json:

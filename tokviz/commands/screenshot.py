@@ -160,6 +160,11 @@ def prepare_algorithm(panel, args) -> None:
 
 def run(args) -> int:
     _check_options(args)  # before any window: a wrong option fails fast
+    from tokviz.core.atomic import check_target
+
+    for out in (args.output, args.tokens):  # a folder or an impossible name fails before any rendering
+        if out:
+            check_target(out)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from tokviz.ui.app import make_application
     from tokviz.ui.main_window import MainWindow
@@ -217,17 +222,13 @@ def run(args) -> int:
         window.close()
         app.processEvents()
         raise
+    from tokviz.ui.common.image_export import save_image_png
+
     out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    ok = window.grab().save(str(out) + ".tmp.png", "PNG")
-    if ok:
-        os.replace(str(out) + ".tmp.png", out)
+    image = window.grab().toImage()
     window.close()
     app.processEvents()
-    if not ok:
-        from tokviz.core.errors import TokvizError
-
-        raise TokvizError(f"could not write {out}")
+    save_image_png(image, out)  # a WriteError names out: the CLI prints it and exits 2
     print(out)
     if tokens is not None:
         from tokviz.core.atomic import write_atomic

@@ -145,6 +145,17 @@ def _check_exports(args) -> None:
         need = {"tiktoken": "byte", "gpt2": "byte", "subword-nmt": "char"}.get(fmt)
         if args.algorithm == "bpe" and need and need != args.mode:
             raise TokvizError(f"--export {fmt} needs --mode {need} (the tokviz format holds either mode)")
+    _check_export_targets(args.export)
+
+
+def _check_export_targets(exports) -> None:
+    """A target that can never be written (a folder, a too-long name) fails before the training, not after."""
+    from tokviz.core.atomic import check_target
+    from tokviz.core.bpe.formats import gpt2_paths
+
+    for fmt, out in exports:
+        for target in (gpt2_paths(out) if fmt == "gpt2" else [out]):
+            check_target(target)
 
 
 def _make_trainer(args):

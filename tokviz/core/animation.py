@@ -68,6 +68,6 @@ def write_animation(frames: Sequence[Frame], path: str | Path, *, frame_ms: int 
     if cancelled():
         return None
     target = Path(path)
-    with replacing(target, suffix=target.suffix) as tmp:
+    with replacing(target) as tmp:  # the format is named, so the temp file's name does not matter
         images[0].save(tmp, format=fmt, save_all=True, append_images=images[1:], duration=frame_ms, loop=0)
     return target

@@ -12,9 +12,10 @@ Two kinds of template:
   ``mistral-v3`` / ``mistral-v7`` (mistral-common's encode_chat_completion). Encoding the rendered
   string instead would merge pieces across the boundaries and give other ids.
 
-A template that raises, runs too long or writes too much is stopped with a :class:`ChatTemplateError`:
-rendering runs under a line-level deadline (a trace hook, so even a loop that writes nothing stops),
-the output is bounded as it is produced, and huge string or list repetition is refused up front.
+A template that raises, runs too long, writes too much or asks for too much memory is stopped with a
+:class:`ChatTemplateError`: Jinja templates render in a child process (:mod:`tokviz.core.template_process`)
+under a hard wall-clock deadline and a memory limit, in a sandbox that refuses huge values before
+building them (:mod:`tokviz.core.template_sandbox`); Ctrl-C and a GUI's cancel end the render at once.
 
 >>> msgs = [Message("user", "안녕")]
 >>> render_jinja("{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}", msgs)
@@ -24,18 +25,13 @@ the output is bounded as it is produced, and huge string or list repetition is r
 from __future__ import annotations
 
 import json
-import sys
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
-
-RENDER_SECONDS = 2.0  # a chat template renders in milliseconds; seconds means a runaway loop
-RENDER_CHARS = 2_000_000  # bound on the rendered prompt (and on any one string the template builds)
+from tokviz.core.template_sandbox import RENDER_CHARS, RENDER_SECONDS, TemplateFailure
 
 
 class ChatTemplateError(TokvizError):
@@ -67,98 +63,39 @@ def parse_messages(data: Any, source: str = "messages") -> list[Message]:
     return out
 
 
-# ---- Jinja2, sandboxed and bounded ------------------------------------------------------------------
-class _Runaway(Exception):
-    pass
-
-
-def _environment():
-    import jinja2
-    import jinja2.ext
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-    class BoundedEnvironment(ImmutableSandboxedEnvironment):
-        """transformers' environment, refusing ``'x' * 10**10``-style allocations before they happen."""
-
-        intercepted_binops = frozenset(["*", "**"])
-
-        def call_binop(self, context, operator, left, right):
-            if operator == "*":
-                for seq, n in ((left, right), (right, left)):
-                    if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > RENDER_CHARS:
-                        raise _Runaway(f"the template repeats a value {n:,} times (over {RENDER_CHARS:,} items)")
-            if operator == "**" and isinstance(right, (int, float)) and abs(right) > 1000 \
-                    and isinstance(left, (int, float)) and abs(left) > 1:
-                raise _Runaway(f"the template raises a number to the power {right}")
-            return super().call_binop(context, operator, left, right)
-
-    def raise_exception(message):
-        raise jinja2.exceptions.TemplateError(message)
-
-    def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
-        # transformers' tojson: no HTML escaping, non-ASCII kept
-        return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
-
-    def strftime_now(fmt):
-        return datetime.now().strftime(fmt)
-
-    env = BoundedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[jinja2.ext.loopcontrols])
-    env.filters["tojson"] = tojson
-    env.globals["raise_exception"] = raise_exception
-    env.globals["strftime_now"] = strftime_now
-    return env
-
-
+# ---- Jinja2, sandboxed, bounded and in a process that can be stopped ------------------------------------
 def render_jinja(source: str, messages: Sequence[Message], *, bos_token: str = "", eos_token: str = "",
                  add_generation_prompt: bool = True, tools: list | None = None,
-                 extra: Mapping[str, Any] | None = None, seconds: float = RENDER_SECONDS,
-                 max_chars: int = RENDER_CHARS) -> str:
+                 extra: Mapping[str, Any] | None = None, seconds: float | None = None,
+                 max_chars: int = RENDER_CHARS, cancelled: Callable[[], bool] | None = None) -> str:
     """Render a Jinja2 chat template as transformers' ``apply_chat_template(tokenize=False)`` does.
 
     Raises ChatTemplateError for a syntax error, ``raise_exception(...)``, any other error inside the
-    template, more than ``seconds`` of work or more than ``max_chars`` of output.
+    template, more than ``seconds`` (default :data:`RENDER_SECONDS`) of work, more than ``max_chars`` of
+    output, a huge value or too much memory, and when ``cancelled()`` turns true. ``tools`` and
+    ``extra`` must be JSON values (they travel to the template process as JSON).
     """
-    import jinja2
+    from tokviz.core import template_process
 
-    env = _environment()
-    try:
-        template = env.from_string(source)
-    except jinja2.TemplateSyntaxError as err:
-        raise ChatTemplateError(f"the chat template has a syntax error on line {err.lineno}: {err.message}") from None
+    content = sum(len(m.content) for m in messages)
+    if content > max_chars:
+        raise ChatTemplateError(f"the messages are {content:,} characters long; a chat template may write at most "
+                                f"{max_chars:,}")
     context = {
         "messages": [{"role": m.role, "content": m.content} for m in messages],
         "bos_token": bos_token, "eos_token": eos_token, "add_generation_prompt": add_generation_prompt,
         "tools": tools, "documents": None, **(extra or {}),
     }
-    deadline = time.monotonic() + seconds
-
-    def trace(frame, event, arg):
-        # every call and line while rendering checks the clock, so even a loop that writes nothing stops
-        if time.monotonic() > deadline:
-            raise _Runaway(f"the template ran for over {seconds:g} s (a loop that does not end?)")
-        return trace
-
-    previous = sys.gettrace()
-    parts: list[str] = []
-    size = 0
-    sys.settrace(trace)
     try:
-        for chunk in template.generate(**context):
-            size += len(chunk)
-            if size > max_chars:
-                raise _Runaway(f"the template wrote over {max_chars:,} characters")
-            parts.append(chunk)
-    except _Runaway as err:
-        raise ChatTemplateError(f"the chat template was stopped: {err}") from None
-    except jinja2.exceptions.TemplateError as err:
-        raise ChatTemplateError(f"the chat template raised an error: {err}") from None
-    except RecursionError:
-        raise ChatTemplateError("the chat template was stopped: it recursed too deeply") from None
-    except Exception as err:  # noqa: BLE001 - anything else the template's own code does wrong
-        raise ChatTemplateError(f"the chat template failed: {type(err).__name__}: {err}") from None
-    finally:
-        sys.settrace(previous)
-    return "".join(parts)
+        json.dumps(context)
+    except (TypeError, ValueError) as err:
+        raise ChatTemplateError(f"the chat template's tools or extra values are not JSON: {err}") from None
+    try:
+        # RENDER_SECONDS is read at each call, so a test can lengthen it for a whole command
+        return template_process.render(source, context, seconds=RENDER_SECONDS if seconds is None else seconds,
+                                       max_chars=max_chars, cancelled=cancelled)
+    except TemplateFailure as err:
+        raise ChatTemplateError(str(err)) from None
 
 
 # ---- built-in templates -------------------------------------------------------------------------------
@@ -316,6 +253,7 @@ class ChatPrompt:
     messages: tuple[Message, ...]
     message_tokens: tuple[int, ...]
     overhead: int
+    contents: tuple[tuple[int, int, int], ...] = ()  # (message, byte start, byte end) of each content
 
     def as_json(self) -> dict:
         return {
@@ -338,8 +276,10 @@ def _special_id(encoder, token: str) -> int:
     return found
 
 
-def _encode_units(encoder, units: list[_Unit]) -> tuple[str, Encoding, list[tuple[int, int, int]]]:
-    """Encode each unit on its own and join them into one Encoding of the whole prompt."""
+def _encode_units(encoder, units: list[_Unit], content_specials: bool = False
+                  ) -> tuple[str, Encoding, list[tuple[int, int, int]]]:
+    """Encode each unit on its own and join them into one Encoding of the whole prompt; special-token
+    strings in text units stay text unless ``content_specials``."""
     text = "".join(u.text for u in units)
     rows: list[tuple] = []
     contents: list[tuple[int, int, int]] = []  # (message, byte start, byte end) in the whole prompt
@@ -352,7 +292,7 @@ def _encode_units(encoder, units: list[_Unit]) -> tuple[str, Encoding, list[tupl
             rows.append((_special_id(encoder, unit.text), data, offset, offset + len(data), "special", unit.text))
             normalized_parts.append(unit.text)
         else:
-            enc = encoder.encode(unit.text)
+            enc = encoder.encode(unit.text, allow_special=content_specials)
             for t in enc.tokens:
                 rows.append((t.id, t.bytes, t.byte_start + offset, t.byte_end + offset, t.kind, t.raw))
             normalized_parts.append(enc.normalized_text if enc.normalized_text is not None else unit.text)
@@ -382,6 +322,28 @@ def _locate_contents(text: str, messages: Sequence[Message]) -> list[tuple[int, 
     return found
 
 
+def _content_safe_units(encoder, text: str, contents: list[tuple[int, int, int]]) -> list[_Unit] | None:
+    """A rendered prompt as units where only the template's special-token strings are special: one
+    inside a message's content stays text (a user cannot inject ``<|im_end|>``). None when no content
+    holds a special-token string (then the whole text encodes as before)."""
+    from tokviz.core.encoding import char_byte_starts
+    from tokviz.core.special_tokens import SpecialSpans
+
+    starts = char_byte_starts(text)
+    units: list[_Unit] = []
+    injected = False
+    for start, end, special in SpecialSpans(encoder.special_tokens()).segments(text):
+        inside = special is not None and any(s <= starts[start] and starts[end] <= e for _, s, e in contents)
+        injected |= inside
+        if special is not None and not inside:
+            units.append(_Unit(text[start:end], special=True))
+        elif units and not units[-1].special:
+            units[-1].text += text[start:end]
+        else:
+            units.append(_Unit(text[start:end]))
+    return units if injected else None
+
+
 def _count(encoding: Encoding, contents: list[tuple[int, int, int]], n_messages: int) -> tuple[list[int], int]:
     """Tokens per message (a token counts for the content it overlaps) and the rest."""
     counts = [0] * n_messages
@@ -401,18 +363,29 @@ def _count(encoding: Encoding, contents: list[tuple[int, int, int]], n_messages:
 
 
 def build_prompt(encoder, messages: Sequence[Message], template: str, *, add_generation_prompt: bool = True,
-                 bos_token: str | None = None, eos_token: str | None = None, tools: list | None = None) -> ChatPrompt:
+                 bos_token: str | None = None, eos_token: str | None = None, tools: list | None = None,
+                 cancelled: Callable[[], bool] | None = None, content_specials: bool | None = None
+                 ) -> ChatPrompt:
     """Render ``messages`` with ``template`` and encode the prompt with ``encoder``.
 
+    ``content_specials``: whether a special-token string inside a message's content becomes a control
+    token. None does what the template's own library does: transformers parses them in a Jinja
+    template's output (True), Meta's ChatFormat and mistral-common keep them text (False).
+    :mod:`tokviz.core.boundaries.chat_turns` renders both ways to show the injection.
+
     ``template`` is a built-in name (:data:`BUILTIN_TEMPLATES`) or Jinja2 source. bos/eos default to
-    the encoder's config (tokenizer_config.json) or its known tokens.
+    the encoder's config (tokenizer_config.json) or its known tokens. ``cancelled`` is polled while a
+    Jinja template renders (a GUI's "a newer request came"); when it turns true the render stops with
+    a ChatTemplateError.
     """
     messages = tuple(messages)
     if template == "llama3":
-        text, encoding, contents = _encode_units(encoder, _llama3_units(messages, add_generation_prompt))
+        text, encoding, contents = _encode_units(encoder, _llama3_units(messages, add_generation_prompt),
+                                                 bool(content_specials))
         name = template
     elif template in ("mistral-v1", "mistral-v3", "mistral-v7"):
-        text, encoding, contents = _encode_units(encoder, _mistral_units(messages, template.split("-")[1]))
+        text, encoding, contents = _encode_units(encoder, _mistral_units(messages, template.split("-")[1]),
+                                                 bool(content_specials))
         name = template
     else:
         source = JINJA_BUILTINS.get(template, template)
@@ -424,11 +397,12 @@ def build_prompt(encoder, messages: Sequence[Message], template: str, *, add_gen
         eos = eos_token if eos_token is not None else (
             getattr(config, "eos_token", None) or getattr(encoder, "eos_token", None) or "")
         text = render_jinja(source, messages, bos_token=bos or "", eos_token=eos or "",
-                            add_generation_prompt=add_generation_prompt, tools=tools)
-        encoding = encoder.encode(text, allow_special=True)
+                            add_generation_prompt=add_generation_prompt, tools=tools, cancelled=cancelled)
         contents = _locate_contents(text, messages)
+        units = None if content_specials in (None, True) else _content_safe_units(encoder, text, contents)
+        encoding = encoder.encode(text, allow_special=True) if units is None else _encode_units(encoder, units)[1]
     counts, overhead = _count(encoding, contents, len(messages))
-    return ChatPrompt(name, text, encoding, messages, tuple(counts), overhead)
+    return ChatPrompt(name, text, encoding, messages, tuple(counts), overhead, tuple(contents))
 
 
 def _first_special(encoder, names: Sequence[str]) -> str:

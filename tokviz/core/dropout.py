@@ -66,8 +66,9 @@ def boundary_frequencies(encoder, text: str, *, p: float, samples: int = 100, se
     """
     if not supports_dropout(encoder):
         raise TokvizError(f"{getattr(encoder, 'name', encoder)} cannot encode with BPE-dropout: dropout "
-                          "applies to BPE models tokviz runs itself (trained in tokviz, or opened from a "
-                          "tokviz, subword-nmt or GPT-2 vocab.json + merges.txt file)")
+                          "applies to BPE models tokviz runs itself (trained in tokviz, opened from a "
+                          "tokviz, subword-nmt or GPT-2 vocab.json + merges.txt file, or a rank vocabulary "
+                          "through tokviz.core.vocab.export.with_dropout)")
     if not 1 <= samples <= MAX_SAMPLES:
         raise TokvizError(f"samples must be between 1 and {MAX_SAMPLES:,}, not {samples}")
     if not 0.0 <= p <= 1.0:

@@ -35,6 +35,17 @@ class ModelFileError(TokvizError):
         super().__init__(f"{self.path}: {problem}")
 
 
+class EncodingFailed(TokvizError):
+    """A tokenizer library gave up on a text: a native panic (a regex whose backtracking hit the
+    library's limit, a pattern matching the empty string) or an allocation failure. The encoder may
+    still work on other texts; nothing else is affected."""
+
+    def __init__(self, encoder: str, detail: str):
+        self.encoder = encoder
+        self.detail = detail
+        super().__init__(detail)  # views and compare rows name the encoder already
+
+
 class PatternNeeded(ModelFileError):
     """A model file (a rank file of unknown origin) records no pre-split pattern: the caller must ask
     for one (``--pattern`` in the CLI, a question in the GUI) instead of guessing, since a wrong

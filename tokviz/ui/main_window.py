@@ -92,7 +92,8 @@ class MainWindow(QMainWindow):
         box.addWidget(self.message_bar)
         box.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
-        self._model_tasks = TaskRunner(self, threads=1)
+        self._model_tasks = TaskRunner(self, threads=1)  # parses run detached (see open_model_in_background)
+        self._opening: list[str] = []  # names of the model files still parsing
         self.ask_pattern = None  # the question for a rank file's pattern (None: a dialog; tests answer it)
         self._auto_played: set[str] = set()  # panels presentation mode has set playing
         self.panels: dict[str, QWidget] = {}
@@ -263,16 +264,27 @@ class MainWindow(QMainWindow):
         in the window's message bar, nothing else changes. Returns the parse's Task."""
         from tokviz.ui.common.model_open import ask_pattern_dialog, open_model_in_background
 
-        self.message_bar.show_message(self.tr("Opening {name}…").format(name=Path(path).name), "info")
+        name = Path(path).name
+        self._opening.append(name)
+        self._show_opening()
         return open_model_in_background(self._model_tasks, path, self.ask_pattern or ask_pattern_dialog(self),
-                                        self._model_opened)
+                                        lambda encoder, problem: self._model_opened(encoder, problem, name))
 
-    def _model_opened(self, encoder, problem: str | None) -> None:
+    def _show_opening(self) -> None:
+        # files opened one after the other parse side by side: the bar names those still parsing
+        self.message_bar.show_message(self.tr("Opening {name}…").format(name=", ".join(self._opening)), "info")
+
+    def _model_opened(self, encoder, problem: str | None, name: str = "") -> None:
+        if name in self._opening:
+            self._opening.remove(name)
         if encoder is None:
             self.message_bar.show_message(self.tr("Cannot open model: {err}").format(err=problem), "error")
             self.modelOpened.emit(False, problem or "")
             return
-        self.message_bar.clear()
+        if self._opening:
+            self._show_opening()
+        else:
+            self.message_bar.clear()
         self.session.add_encoder(encoder)
         self.statusBar().showMessage(self.tr("Added encoder {name} ({size} tokens)").format(
             name=encoder.name, size=f"{encoder.vocab_size:,}"), 5000)
@@ -411,7 +423,7 @@ class MainWindow(QMainWindow):
         # Stop every panel's workers before the widgets go away (no "QThread destroyed while running").
         for panel in self.panels.values():
             panel.shutdown()
-        self._model_tasks.shutdown(120_000)
+        self._model_tasks.shutdown(0)  # a parse is never waited for: its outcome is dropped when it ends
         if self._presentation:
             self.toggle_presentation(False)
         self.settings.window_geometry = self.saveGeometry()

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tokviz.core.bpe.events import MergeStep
-from tokviz.core.bpe.model import END_OF_WORD, HANGUL_DROP, BPEModel
+from tokviz.core.bpe.model import HANGUL_DROP, BPEModel
 from tokviz.core.errors import TokvizError
 from tokviz.core.pretokenize import PATTERNS
 
@@ -141,8 +141,8 @@ class MergeReplay:
                 if tok.start > pos:  # the whitespace between words
                     gap = line[pos: tok.start]
                     out.append(Segment(gap, None, gap.encode("utf-8")))
-                piece = tok.raw or ""
-                shown = piece.removesuffix(END_OF_WORD)
+                # the text the token covers: a piece ending in a literal "</w>" inside a word keeps it
+                shown = line[tok.start: tok.end]
                 tid = tok.id if tok.kind != "unknown" else -1 - ord(shown[0])
                 out.append(Segment(shown, tid, tok.bytes, False, tid == fresh_id))
                 pos = tok.end

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import jinja2
+import jinja2.ext
 import pytest
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 

@@ -161,7 +161,7 @@ def test_sniff(llama32_json):
 @pytest.mark.parametrize("content, expected", [
     (None, "truncated"),
     ('{"version": "1.0", "added_tokens": []}', "no \"model\""),
-    ('{"version": "1.0", "model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a b"]}}', "tokenizers cannot read"),
+    ('{"version": "1.0", "model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a b"]}}', "not in the vocabulary"),
     ("", "empty"),
     ('[1, 2]', "no \"model\""),
 ])

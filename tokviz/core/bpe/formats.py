@@ -14,8 +14,11 @@ For ``gpt2`` the path is a folder (existing, or ending in ``/``) that gets ``voc
 (the prefix convention of HF tokenizers' ``model.save(folder, prefix)``).
 
 tiktoken and GPT-2 files do not record the pre-split pattern; loading them assumes GPT-4's unless
-told otherwise (``pattern=``). Every file is written atomically as UTF-8; the GPT-2 pair is replaced
-as a pair (both files new, or both as they were, even after a kill -9 or a full disk).
+told otherwise (``pattern=``). Every file is written atomically as UTF-8. The GPT-2 pair is replaced
+as a pair: a failure (full disk, read-only folder, a target that is a folder) leaves both files as
+they were. Only a kill -9 in the instant between the two renames can leave a new merges.txt beside
+the old vocab.json; the loader then refuses the pair (each merge must make the vocab.json token of
+its rank) and the export has to be run again. Opening a model never renames or deletes anything.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tokviz.core.atomic import finish_replacing, replacing_together, write_atomic, write_error
+from tokviz.core.atomic import WriteError, write_atomic, write_atomic_together
 from tokviz.core.bpe.model import UNK, BPEModel, merge_bytes
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
@@ -53,7 +56,11 @@ def gpt2_paths(path: str | Path) -> tuple[Path, Path]:
     ['model-vocab.json', 'model-merges.txt']
     """
     p = Path(path)
-    if p.is_dir() or str(path).endswith(("/", os.sep)):
+    try:
+        is_dir = p.is_dir()
+    except OSError:  # a name too long to look up: the write says so
+        is_dir = False
+    if is_dir or str(path).endswith(("/", os.sep)):
         return p / "vocab.json", p / "merges.txt"
     return p.with_name(p.name + "-vocab.json"), p.with_name(p.name + "-merges.txt")
 
@@ -97,16 +104,13 @@ def save_model(model: BPEModel, path: str | Path, fmt: str = "tokviz") -> list[P
             "".join(enc[x] for x in model.token_bytes(a)) + " " + "".join(enc[x] for x in model.token_bytes(b))
             for a, b, _ in model.merges
         ]
-        # the two files belong together: both are replaced, or neither (a full disk between them
-        # used to leave a new vocab.json beside the old merges.txt)
-        with replacing_together([vocab_path, merges_path]) as (vocab_tmp, merges_tmp):
-            for tmp, text in ((vocab_tmp, json.dumps(vocab, ensure_ascii=False, indent=1) + "\n"),
-                              (merges_tmp, "\n".join(merges) + "\n")):
-                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-                    f.write(text)
+        # the two files belong together: both are replaced, or neither. merges.txt goes first, so
+        # a kill between the renames leaves merges the old vocab.json lacks, which the loader refuses
+        write_atomic_together([(merges_path, "\n".join(merges) + "\n"),
+                               (vocab_path, json.dumps(vocab, ensure_ascii=False, indent=1) + "\n")])
         return [vocab_path, merges_path]
-    except OSError as err:
-        raise ModelFileError(p, write_error(err)) from None
+    except WriteError as err:
+        raise ModelFileError(err.path, err.problem) from None
 
 
 def _tokviz_json(model: BPEModel) -> dict:
@@ -147,29 +151,24 @@ def byte_to_unicode() -> list[str]:
 
 # ---- reading -----------------------------------------------------------------------------------
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ModelFileError(path, "no such file") from None
-    except UnicodeDecodeError as err:
-        raise ModelFileError(path, f"is not UTF-8 text (byte {err.start})") from None
-    except OSError as err:
-        raise ModelFileError(path, f"cannot read ({err.strerror or err})") from None
+    # the model-file reader: regular files only, at most its size limit, strict UTF-8
+    from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_model_text
+
+    if not os.path.lexists(path):
+        raise ModelFileError(path, "no such file")
+    return read_model_text(path, limit=MAX_TEXT_MODEL_BYTES, what="a BPE model file")
 
 
 def detect_format(path: str | Path) -> str:
     """Which of :data:`FORMATS` the file (or gpt2 folder) at ``path`` holds, judged by content."""
     p = Path(path)
-    finish_replacing(p if p.is_dir() else p.parent)  # a GPT-2 pair whose export a crash interrupted
     if p.is_dir():
         if (p / "vocab.json").is_file() and (p / "merges.txt").is_file():
             return "gpt2"
         raise ModelFileError(p, "is a folder without vocab.json and merges.txt")
-    try:
-        with open(p, "rb") as f:
-            head = f.read(4096)
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+    from tokviz.core.encoders.files import read_head
+
+    head = read_head(p, 4096, what="a BPE model file")  # a FIFO or device is refused, never opened blocking
     if not head.strip():
         raise ModelFileError(p, "the file is empty")
     fmt = _sniff(p, head)
@@ -333,13 +332,10 @@ def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, sou
 
 
 def _load_tiktoken(p: Path, pattern: str):
+    from tokviz.core.encoders.files import read_regular_file
     from tokviz.core.encoders.tiktoken_family import load_rank_file, parse_tiktoken_ranks
 
-    try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
-    ranks = parse_tiktoken_ranks(data, p)
+    ranks = parse_tiktoken_ranks(read_regular_file(p, what="a rank file"), p)
     model = _byte_model_from_ranks(ranks, pattern, p.name, str(p))
     if model is not None:
         return model
@@ -376,6 +372,7 @@ def _load_gpt2(vocab_path: Path | None, merges_path: Path | None, pattern: str) 
     if any(ordinary.get(bytes([i])) != i for i in range(256)):
         raise ModelFileError(vocab_path, "byte tokens are not ids 0-255 in byte order (not a tokviz export); "
                              "open it as a tiktoken/GPT-2 encoder instead")
+    first_made: dict[bytes, int] = {}  # a token two merges make is listed once, with the first one's id
     try:
         merges = []
         for a, b in pairs:
@@ -385,7 +382,15 @@ def _load_gpt2(vocab_path: Path | None, merges_path: Path | None, pattern: str) 
                 raise ModelFileError(
                     merges_path, f"merge {len(merges) + 1} ({a} {b}) uses {missing!r}, which vocab.json does not list "
                     f"(the two files do not belong together)")
-            merges.append((ordinary[ab], ordinary[bb], 256 + len(merges)))
+            rank = 256 + len(merges)
+            # a merges.txt beside another export's vocab.json (a kill between the two renames of an
+            # export) shows here: the merge makes a token vocab.json lists under another id
+            if ordinary.get(ab + bb) != 256 + first_made.setdefault(ab + bb, len(merges)):
+                raise ModelFileError(
+                    merges_path, f"merge {len(merges) + 1} ({a} {b}) makes {a + b!r}, which vocab.json does not "
+                    f"list as token {rank}: the two files do not belong together (an export interrupted "
+                    f"between them? export the model again)")
+            merges.append((ordinary[ab], ordinary[bb], rank))
     except KeyError as err:  # a character outside GPT-2's byte alphabet
         raise ModelFileError(merges_path,
                              f"holds {err.args[0]!r}, which is not one of GPT-2's 256 byte characters") from None

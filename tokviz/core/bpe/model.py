@@ -281,8 +281,11 @@ class BPEModel:
                 continue
             for m in _WORD.finditer(text, s, e):
                 pos = m.start()
-                for sym in v.word_pieces(m.group(), max_rank, p, rng):
-                    n = len(sym) - (len(END_OF_WORD) if sym.endswith(END_OF_WORD) else 0)
+                syms = v.word_pieces(m.group(), max_rank, p, rng)
+                last = len(syms) - 1
+                for k, sym in enumerate(syms):
+                    # only the last piece carries the mark: one inside the word may end in a literal "</w>"
+                    n = len(sym) - (len(END_OF_WORD) if k == last else 0)
                     tid = id_of.get(sym, 0)
                     spans.append(
                         (tid, text[pos: pos + n].encode("utf-8"), starts[pos], starts[pos + n],

@@ -34,6 +34,16 @@ _WHOLE_TEXT = r"[\s\S]+"  # the "none" pattern for regex-based encoders: the who
 # 256k-piece SentencePiece model: ~5 MB, a big tokenizer.json: ~20 MB); past this a file is not a
 # tokenizer, and reading it would only exhaust memory.
 MAX_MODEL_BYTES = 512 * 1024 * 1024
+# Formats parsed into Python objects (tokenizer.json, tekken.json, vocab.json, merges.txt) cost ~20x
+# their size in memory (Llama 3's 9 MB tokenizer.json: 170 MB): the largest real ones are ~35 MB, and
+# 128 MB keeps a hostile one near 2.5 GB.
+MAX_TEXT_MODEL_BYTES = 128 * 1024 * 1024
+# Entries a vocabulary may have (rank-file lines, GGUF token arrays): the largest real vocabularies
+# have a few hundred thousand; each entry costs ~200 bytes of Python objects.
+MAX_VOCAB_ENTRIES = 1 << 22
+# Special tokens a format may announce without listing them (tekken's count): Llama 4 has 2,048,
+# Mistral 1,000; tiktoken builds one regex over all of them, so an absurd count is an absurd regex.
+MAX_SPECIAL_TOKENS = 1 << 16
 # JSON limits: tokviz's formats nest 3 levels deep; ids and ranks fit in 32 bits.
 MAX_JSON_DEPTH = 64
 MAX_NUMBER_DIGITS = 20

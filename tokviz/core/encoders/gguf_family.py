@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
+from tokviz.core.encoders.files import MAX_VOCAB_ENTRIES
 from tokviz.core.encoders.hf_json import HFTokenizerEncoder, ModelConfig
 from tokviz.core.encoders.rank_models import LLAMA3_PATTERN, QWEN3_5_PATTERN, QWEN_PATTERN
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
@@ -101,6 +102,15 @@ class GGUFVocab:
 # The keys whose values are kept; the others (model hyper-parameters, big unrelated arrays) are stepped over.
 _KEPT_PREFIXES = ("tokenizer.", "general.")
 _MAX_NESTING = 3  # arrays of arrays of ...: GGUF allows them, no tokenizer uses them
+# The most items an array may hold when tokviz keeps it or walks it item by item (strings, arrays).
+# The biggest real vocabularies have 262,144 tokens (Gemma 3); a count past this is a lie that would
+# cost minutes of walking (10**8 empty strings: 73 s) or gigabytes of Python objects.
+MAX_ARRAY_ITEMS = MAX_VOCAB_ENTRIES
+# The bytes of all kept strings together (tokens, merges, chat template), checked as they are read.
+MAX_KEPT_BYTES = 256 * 1024 * 1024
+# The token list: every entry a distinct non-empty string (10**7 empty ones made a 1-token vocabulary
+# that encoded any text to nothing).
+_TOKENS_KEY = "tokenizer.ggml.tokens"
 
 
 class _MetadataWalk:
@@ -118,6 +128,7 @@ class _MetadataWalk:
         self.pos = 0
         self.end = len(buf)
         self.order = "<"
+        self.kept = 0  # bytes of the strings kept so far
         v = GGUFValueType
         self.STRING, self.ARRAY = v.STRING, v.ARRAY
         self.scalars = {v.UINT8: "B", v.INT8: "b", v.UINT16: "H", v.INT16: "h", v.UINT32: "I", v.INT32: "i",
@@ -125,6 +136,9 @@ class _MetadataWalk:
 
     def fail(self, problem: str):
         raise ModelFileError(self.path, f"is truncated or damaged: {problem} (at byte {self.pos:,} of {self.end:,})")
+
+    def refuse(self, problem: str):
+        raise ModelFileError(self.path, f"{problem} (at byte {self.pos:,}; a damaged or hostile file)")
 
     def take(self, n: int, what: str) -> int:
         """Claim ``n`` bytes for ``what``; the offset where they start."""
@@ -143,13 +157,17 @@ class _MetadataWalk:
         start = self.take(n, what)
         if not keep:
             return None
+        self.kept += n
+        if self.kept > MAX_KEPT_BYTES:  # a GGUF may be 40 GB: its size bounds nothing kept in memory
+            self.refuse(f"its tokenizer metadata passes {MAX_KEPT_BYTES:,} bytes at {what}; real vocabularies, "
+                        "merges and templates take a few MB")
         try:
             return bytes(self.buf[start:start + n]).decode("utf-8")
         except UnicodeDecodeError as err:
             self.pos = start + err.start
             self.fail(f"{what} is not UTF-8")
 
-    def value(self, vtype: int, what: str, keep: bool, depth: int = 0):
+    def value(self, vtype: int, what: str, keep: bool, depth: int = 0, distinct: bool = False):
         if vtype == self.STRING:
             return self.string(what, keep)
         code = self.scalars.get(vtype)
@@ -167,6 +185,7 @@ class _MetadataWalk:
             start = self.take(count * size, f"{what} ({count:,} items)")
             if not keep:
                 return None
+            self.check_count(count, what)
             return list(struct.unpack_from(f"{self.order}{count}{code}", self.buf, start))
         # strings take at least their 8-byte length, arrays at least 12 bytes: a count past that is a lie
         least = {self.STRING: 8, self.ARRAY: 12}.get(itype)
@@ -174,11 +193,32 @@ class _MetadataWalk:
             self.fail(f"{what} holds items of the unknown type {itype}")
         if count > (self.end - self.pos) // least:
             self.fail(f"{what} claims {count:,} items, more than the rest of the file can hold")
+        self.check_count(count, what)
         if itype == self.STRING:
-            items = [self.string(f"item {i} of {what}", keep) for i in range(count)]
-        else:
-            items = [self.value(self.ARRAY, f"item {i} of {what}", keep, depth + 1) for i in range(count)]
+            return self.strings(count, what, keep, distinct)
+        items = [self.value(self.ARRAY, f"item {i} of {what}", keep, depth + 1) for i in range(count)]
         return items if keep else None
+
+    def check_count(self, count: int, what: str) -> None:
+        if count > MAX_ARRAY_ITEMS:
+            self.refuse(f"{what} claims {count:,} items; tokviz reads at most {MAX_ARRAY_ITEMS:,} (the largest real "
+                      "vocabularies have a few hundred thousand)")
+
+    def strings(self, count: int, what: str, keep: bool, distinct: bool) -> list[str] | None:
+        """``count`` strings; with ``distinct``, the walk stops at the first empty or repeated one."""
+        if not distinct:
+            items = [self.string(f"item {i} of {what}", keep) for i in range(count)]
+            return items if keep else None
+        seen: dict[str, int] = {}
+        for i in range(count):
+            item = self.string(f"item {i} of {what}")
+            if not item:
+                self.refuse(f"token {i:,} of {what} is an empty string; every token stands for some text")
+            if item in seen:
+                self.refuse(f"token {i:,} of {what} repeats token {seen[item]:,} ({item[:40]!r}); a vocabulary's "
+                          "tokens are distinct")
+            seen[item] = i
+        return list(seen) if keep else None
 
     def read(self) -> dict[str, object]:
         """The kept metadata values by key; the walk stops where the tensor infos begin."""
@@ -200,7 +240,7 @@ class _MetadataWalk:
             key = self.string("a metadata key")
             vtype = self.scalar("I", f"the type of {key!r}")
             keep = key.startswith(_KEPT_PREFIXES)
-            value = self.value(vtype, repr(key), keep)
+            value = self.value(vtype, repr(key), keep, distinct=key == _TOKENS_KEY)
             if key in found:
                 self.fail(f"the key {key!r} appears twice")
             if keep:

@@ -23,16 +23,19 @@ bos/eos tokens and the Jinja ``chat_template`` (or ``chat_template.jinja``), see
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
+from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, parse_json, read_model_text, read_regular_file
+from tokviz.core.encoders.native import is_fatal, is_native_panic, native_call
 from tokviz.core.encoding import Encoding, TokenKind, char_byte_starts
-from tokviz.core.errors import ModelFileError, check_text
+from tokviz.core.errors import EncodingFailed, ModelFileError, check_text
 
 FAMILY = "tokenizer.json"
 
@@ -135,19 +138,46 @@ def piece_style(config: Mapping) -> PieceStyle:
 
 
 # ---- tokenizer_config.json ------------------------------------------------------------------------
-@dataclass(frozen=True)
+# A tokenizer_config.json lists every added token (a few MB for the biggest vocabularies); a chat
+# template is a page of Jinja. Past these sizes a file is not what its name says.
+MAX_CONFIG_BYTES = 64 * 1024 * 1024
+MAX_TEMPLATE_BYTES = 1024 * 1024
+
+
 class ModelConfig:
     """What a model folder's ``tokenizer_config.json`` (and ``chat_template.jinja``) says.
 
-    ``chat_template`` is the Jinja source (the ``default`` one when the file names several).
+    ``chat_template`` is the Jinja source (the ``default`` one when the file names several). A
+    ``chat_template.jinja`` beside the config is read only when the template is asked for (an encode
+    never needs it), and at most :data:`MAX_TEMPLATE_BYTES` of it.
     """
 
-    bos_token: str | None = None
-    eos_token: str | None = None
-    chat_template: str | None = None
-    add_bos_token: bool | None = None
-    source: str | None = None
-    extra: dict = field(default_factory=dict)
+    def __init__(self, bos_token: str | None = None, eos_token: str | None = None, chat_template: str | None = None,
+                 add_bos_token: bool | None = None, source: str | None = None, extra: dict | None = None,
+                 template_file: Path | None = None):
+        self.bos_token = bos_token
+        self.eos_token = eos_token
+        self.add_bos_token = add_bos_token
+        self.source = source
+        self.extra = dict(extra or {})
+        self.template_file = template_file
+        self._template = chat_template
+        self._template_read = template_file is None
+        self._lock = threading.Lock()
+
+    @property
+    def chat_template(self) -> str | None:
+        """The Jinja source; raises ModelFileError when ``chat_template.jinja`` cannot be read."""
+        with self._lock:
+            if not self._template_read:
+                self._template = read_model_text(self.template_file, limit=MAX_TEMPLATE_BYTES,
+                                                 what="a chat template")
+                self._template_read = True
+            return self._template
+
+    def __repr__(self) -> str:
+        return (f"ModelConfig(bos_token={self.bos_token!r}, eos_token={self.eos_token!r}, "
+                f"source={self.source!r}, template_file={self.template_file!r})")
 
 
 def _token_text(value) -> str | None:
@@ -162,16 +192,15 @@ def _token_text(value) -> str | None:
 def read_model_config(folder: str | Path) -> ModelConfig:
     """The bos/eos tokens and chat template of the model in ``folder`` (empty when it has no config).
 
-    Raises ModelFileError for a tokenizer_config.json that is not valid JSON.
+    Raises ModelFileError for a tokenizer_config.json that is not valid JSON or larger than
+    :data:`MAX_CONFIG_BYTES`.
     """
     folder = Path(folder)
     cfg_path = folder / "tokenizer_config.json"
-    data: dict = {}
+    data: object = {}
     if cfg_path.is_file():
-        try:
-            data = json.loads(cfg_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ModelFileError(cfg_path, f"is not valid JSON ({err})") from None
+        data = parse_json(read_model_text(cfg_path, limit=MAX_CONFIG_BYTES, what="a tokenizer_config.json"),
+                          cfg_path)
         if not isinstance(data, dict):
             raise ModelFileError(cfg_path, "is not a JSON object")
     template = data.get("chat_template")
@@ -179,11 +208,8 @@ def read_model_config(folder: str | Path) -> ModelConfig:
         named = {t.get("name"): t.get("template") for t in template if isinstance(t, dict)}
         template = named.get("default") or next(iter(named.values()), None)
     jinja = folder / "chat_template.jinja"
-    if jinja.is_file():  # newer transformers saves the template beside the config
-        try:
-            template = jinja.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise ModelFileError(jinja, f"cannot read ({err})") from None
+    # newer transformers saves the template beside the config; it is read when a chat asks for it
+    template_file = jinja if jinja.exists() else None
     return ModelConfig(
         bos_token=_token_text(data.get("bos_token")),
         eos_token=_token_text(data.get("eos_token")),
@@ -191,6 +217,7 @@ def read_model_config(folder: str | Path) -> ModelConfig:
         add_bos_token=data.get("add_bos_token") if isinstance(data.get("add_bos_token"), bool) else None,
         source=str(cfg_path) if cfg_path.is_file() else None,
         extra={k: v for k, v in data.items() if k in ("model_max_length", "tokenizer_class")},
+        template_file=template_file,
     )
 
 
@@ -217,12 +244,15 @@ class HFTokenizerEncoder:
             raise ModelFileError(source, f"is not valid JSON (truncated?): {err}") from None
         if not isinstance(parsed, dict) or not isinstance(parsed.get("model"), dict):
             raise ModelFileError(source, "is not a tokenizer.json (no \"model\" object)")
+        check_before_tokenizers(parsed, source)
         try:
-            tok = Tokenizer.from_str(json_text)
+            with native_call():
+                tok = Tokenizer.from_str(json_text)
         except BaseException as err:  # tokenizers raises plain Exception; a Rust panic derives from BaseException
-            if isinstance(err, (KeyboardInterrupt, SystemExit, MemoryError)):
+            if is_fatal(err):
                 raise
-            raise ModelFileError(source, f"tokenizers cannot read it ({err})") from None
+            explain_merges(parsed, source)  # the usual cause, in words (checked only now: 0.5 s on 280k merges)
+            raise ModelFileError(source, f"tokenizers cannot read it ({_first_line(err)})") from None
         # Nothing is added around the text by encode() (the chat composer adds bos explicitly), and the
         # ByteLevel post-processor's offset trimming would move spans off the spaces tokens hold.
         tok.post_processor = None
@@ -253,9 +283,7 @@ class HFTokenizerEncoder:
         if p.is_dir():
             p = p / "tokenizer.json"
         try:
-            text = p.read_bytes().decode("utf-8")
-        except OSError as err:
-            raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
+            text = read_regular_file(p, limit=MAX_TEXT_MODEL_BYTES, what="a tokenizer.json").decode("utf-8")
         except UnicodeDecodeError as err:
             raise ModelFileError(
                 p, f"is not UTF-8 text ({err.reason} at byte {err.start}): truncated or not a tokenizer.json") from None
@@ -315,14 +343,13 @@ class HFTokenizerEncoder:
     def normalize(self, text: str) -> str:
         """What the model's normalizer makes of ``text`` (``text`` itself when it has none)."""
         norm = self._tok.normalizer
-        return text if norm is None else norm.normalize_str(text)
+        if norm is None:
+            return text
+        return self._guarded(lambda: norm.normalize_str(text), "normalizer")
 
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
         data = check_text(text)
-        with self._lock:
-            self._tok.encode_special_tokens = not allow_special
-            out = self._tok.encode(text, add_special_tokens=False)
-            ids, offsets = out.ids, out.offsets
+        ids, offsets = self._native_encode(text, allow_special)
         pieces = [self.token_bytes(i) for i in ids]
         kinds = [self.kind(i) for i in ids]
         raws = [self._tok.id_to_token(i) for i in ids]
@@ -333,8 +360,112 @@ class HFTokenizerEncoder:
         rows = _rows_from_offsets(data, text, ids, pieces, offsets, kinds, raws)
         return Encoding.from_spans(self.name, text, rows, None if normalized == text else normalized)
 
+    def _native_encode(self, text: str, allow_special: bool) -> tuple[list[int], list[tuple[int, int]]]:
+        """ids and character offsets from tokenizers; its failures (a Rust panic, an error) become
+        EncodingFailed. ``encode_batch`` rather than ``encode``: it lets go of the GIL, so a slow regex
+        leaves the GUI and the CLI's Ctrl-C alive."""
+        try:
+            with self._lock, native_call():
+                self._tok.encode_special_tokens = not allow_special
+                out = self._tok.encode_batch([text], add_special_tokens=False)[0]
+                return out.ids, out.offsets
+        except BaseException as err:
+            if is_fatal(err):
+                raise
+            if not is_native_panic(err):  # the model lacks what this text needs (an unknown token, ...)
+                raise EncodingFailed(self.name, f"tokenizers cannot encode this text: {_first_line(err)}") from None
+            raise EncodingFailed(self.name, f"tokenizers gave up on this text ({_first_line(err)}); the model's "
+                                            "regex or normalizer cannot handle it") from None
+
     def decode(self, ids: Sequence[int]) -> str:
-        return self._tok.decode(list(ids), skip_special_tokens=False)
+        return self._guarded(lambda: self._tok.decode(list(ids), skip_special_tokens=False), "decoder")
+
+    def _guarded(self, call, part: str):
+        """``call()`` into tokenizers, a Rust panic (a regex in the normalizer or decoder) as EncodingFailed."""
+        try:
+            with native_call():
+                return call()
+        except BaseException as err:
+            if is_fatal(err) or not is_native_panic(err):
+                raise
+            raise EncodingFailed(self.name, f"tokenizers' {part} gave up on this text ({_first_line(err)})") from None
+
+
+def _first_line(err: BaseException) -> str:
+    return (str(err).strip().splitlines() or [type(err).__name__])[0][:300]
+
+
+# ---- checks tokenizers would answer with a panic or a huge allocation ------------------------------
+def check_before_tokenizers(parsed: Mapping, source: str) -> None:
+    """Refuse, with a ModelFileError, what ``tokenizers`` would accept and then fail on, or meet with
+    an allocation the machine cannot make: a WordPiece/WordLevel model without its unknown token (every
+    word it cannot split fails at encode time), a Precompiled normalizer whose charsmap claims more
+    bytes than it holds (tokenizers reserves the claimed size first)."""
+    model = parsed["model"]
+    vocab = model.get("vocab")
+    kind = model.get("type")
+    if kind in ("WordPiece", "WordLevel") and isinstance(vocab, dict):
+        unk = model.get("unk_token", "[UNK]" if kind == "WordPiece" else "<unk>")
+        if isinstance(unk, str) and unk not in vocab:
+            raise ModelFileError(source, f"its {kind} model names the unknown token {str(unk)[:40]!r}, which is "
+                                         "not in its vocabulary (every word it cannot split would fail)")
+    for norm in _components(parsed.get("normalizer"), "normalizers"):
+        if norm.get("type") == "Precompiled":
+            _check_charsmap(norm.get("precompiled_charsmap"), source)
+
+
+def explain_merges(parsed: Mapping, source: str) -> None:
+    """ModelFileError naming the first merge of a BPE model that needs a token its vocabulary lacks
+    (tokenizers panics on some of these: a slice past the end of the second token)."""
+    model = parsed["model"]
+    vocab = model.get("vocab")
+    if model.get("type") in ("BPE", None) and isinstance(vocab, dict):
+        _check_merges(model, vocab, source)
+
+
+def _check_merges(model: Mapping, vocab: Mapping, source: str) -> None:
+    prefix = model.get("continuing_subword_prefix") or ""
+    merges = model.get("merges") or []
+    cut = len(prefix.encode("utf-8")) if isinstance(prefix, str) else 0
+    for n, merge in enumerate(merges, start=1):
+        if isinstance(merge, str):
+            parts = merge.split(" ")
+        elif isinstance(merge, list):
+            parts = merge
+        else:
+            raise ModelFileError(source, f"merge {n} is neither 'a b' nor [a, b]")
+        if len(parts) != 2 or not all(isinstance(t, str) for t in parts):
+            raise ModelFileError(source, f"merge {n} ({str(merge)[:60]!r}) is not a pair of tokens")
+        a, b = parts
+        # tokenizers names the merged token a + b without the prefix's bytes, sliced unchecked
+        try:
+            merged = a + b.encode("utf-8")[cut:].decode("utf-8") if len(b.encode("utf-8")) >= cut else None
+        except UnicodeDecodeError:
+            merged = None
+        if merged is None:
+            raise ModelFileError(source, f"merge {n} ({a[:30]!r} {b[:30]!r}): the second token does not start with "
+                                         f"the continuing-subword prefix {prefix!r} the model declares")
+        for token in (a, b, merged):
+            if token not in vocab:
+                raise ModelFileError(source, f"merge {n} ({a[:30]!r} {b[:30]!r}) needs the token {token[:60]!r}, "
+                                             "which is not in the vocabulary (a damaged or mismatched file)")
+
+
+def _check_charsmap(blob_b64, source: str) -> None:
+    """A Precompiled charsmap is a 4-byte little-endian trie size, the trie, then the normalized
+    strings; tokenizers reserves the declared trie size before reading it."""
+    if not isinstance(blob_b64, str) or not blob_b64:
+        return  # tokenizers says what is wrong with a missing one
+    try:
+        blob = base64.b64decode(blob_b64, validate=True)
+    except ValueError:
+        raise ModelFileError(source, "its Precompiled normalizer's charsmap is not base64") from None
+    if len(blob) < 4:
+        raise ModelFileError(source, f"its Precompiled normalizer's charsmap is {len(blob)} bytes, too short")
+    trie = int.from_bytes(blob[:4], "little")
+    if trie > len(blob) - 4:
+        raise ModelFileError(source, f"its Precompiled normalizer's charsmap declares a {trie:,}-byte trie but "
+                                     f"holds {len(blob) - 4:,} bytes (damaged or hostile file)")
 
 
 def _rows_from_offsets(data: bytes, text: str, ids, pieces, offsets, kinds, raws) -> list[tuple]:

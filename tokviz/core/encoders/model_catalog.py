@@ -70,9 +70,10 @@ def _rank_model(key: str):
 
 
 def _tokenizer_json(paths: list[Path], name: str, source: str):
+    from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_model_text
     from tokviz.core.encoders.hf_json import HFTokenizerEncoder, read_model_config
 
-    text = paths[0].read_bytes().decode("utf-8")
+    text = read_model_text(paths[0], limit=MAX_TEXT_MODEL_BYTES, what="a tokenizer.json")
     return HFTokenizerEncoder(name, text, source, read_model_config(paths[0].parent))
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +27,16 @@ from itertools import pairwise
 from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
-from tokviz.core.encoders.files import HEAD_BYTES
+from tokviz.core.encoders.files import (
+    HEAD_BYTES,
+    MAX_MODEL_BYTES,
+    MAX_SPECIAL_TOKENS,
+    MAX_TEXT_MODEL_BYTES,
+    check_regular_file,
+    parse_json,
+    read_model_text,
+    read_regular_file,
+)
 from tokviz.core.encoders.sources import said
 from tokviz.core.encoders.tiktoken_family import SPECS as OPENAI_SPECS
 from tokviz.core.encoders.tiktoken_family import TiktokenEncoder, parse_tiktoken_ranks
@@ -231,7 +239,12 @@ def _map_offset(segments: list[tuple[int, int]], offset: int) -> int:
 
 # ---- loading ----------------------------------------------------------------------------------------
 def file_sha256(path: str | Path) -> str:
-    """Hex SHA-256 of a file, read in blocks."""
+    """Hex SHA-256 of a regular file of at most :data:`MAX_MODEL_BYTES` (a larger one is no rank file:
+    refused before hashing gigabytes), read in blocks."""
+    st = check_regular_file(path, "a rank file")
+    if st.st_size > MAX_MODEL_BYTES:
+        raise ModelFileError(path, f"is {st.st_size:,} bytes; tokviz reads at most {MAX_MODEL_BYTES:,} bytes as a "
+                                   "rank file")
     h = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
@@ -253,11 +266,7 @@ def load_known(model: RankModel | str, path: str | Path, *, name: str | None = N
     """Build ``model`` from its rank file at ``path`` (the caller has checked the hash)."""
     spec = RANK_MODELS[model] if isinstance(model, str) else model
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
-    ranks = parse_tiktoken_ranks(data, p)
+    ranks = parse_tiktoken_ranks(read_regular_file(p, what="a rank file"), p)
     return RankModelEncoder(name or spec.key, spec.pattern, ranks, spec.specials(len(ranks)), source or str(p),
                             nfc=spec.nfc, bos=spec.bos, eos=spec.eos)
 
@@ -272,18 +281,9 @@ def load_rank_file_as(path: str | Path, pattern: str, special_tokens: Mapping[st
 
     >>> enc = load_rank_file_as(path, LLAMA3_PATTERN, ["<|begin_of_text|>"])   # doctest: +SKIP
     """
-    import regex
-
-    try:
-        regex.compile(pattern)
-    except regex.error as err:
-        raise ModelFileError(path, f"the pre-split pattern is not a valid regex ({err})") from None
+    check_split_pattern(pattern, path)
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
-    ranks = parse_tiktoken_ranks(data, p)
+    ranks = parse_tiktoken_ranks(read_regular_file(p, what="a rank file"), p)
     if isinstance(special_tokens, Mapping):
         specials = dict(special_tokens)
     else:
@@ -347,12 +347,7 @@ def load_tekken(path: str | Path, *, name: str | None = None, source: str | None
     Raises ModelFileError for a file that is not valid tekken JSON (truncated, missing fields).
     """
     p = Path(path)
-    try:
-        doc = json.loads(p.read_bytes().decode("utf-8"))
-    except OSError as err:
-        raise ModelFileError(p, f"cannot read ({err.strerror or err})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ModelFileError(p, f"is not valid JSON (truncated or not a tekken.json): {err}") from None
+    doc = parse_json(read_model_text(p, limit=MAX_TEXT_MODEL_BYTES, what="a tekken.json"), p)
     try:
         config = doc["config"]
         pattern = config["pattern"]
@@ -360,6 +355,11 @@ def load_tekken(path: str | Path, *, name: str | None = None, source: str | None
         vocab_size = int(config["default_vocab_size"])
         vocab = doc["vocab"]
         version = str(config.get("version", ""))
+        # sizes the file only announces are checked before anything is built from them (10**6 specials
+        # made tiktoken build a 4.7 GB special-token regex)
+        if not 0 <= num_special <= MAX_SPECIAL_TOKENS:
+            raise ValueError(f"it announces {num_special:,} special tokens; tokviz reads at most "
+                             f"{MAX_SPECIAL_TOKENS:,} (Mistral's files have 1,000)")
         inner = vocab_size - num_special
         if inner > len(vocab) or inner < 256:
             raise ValueError(
@@ -380,9 +380,26 @@ def load_tekken(path: str | Path, *, name: str | None = None, source: str | None
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
         raise ModelFileError(p, f"{len(missing)} of the 256 single bytes have no rank: not a byte-level tekken.json")
+    check_split_pattern(pattern, p)
     specials = {tok: i for i, tok in enumerate(names)}
     return TekkenEncoder(name or p.stem, pattern, ranks, specials, source or str(p), num_special=num_special,
                          version=version, bos="<s>", eos="</s>")
+
+
+def check_split_pattern(pattern: object, path: str | Path) -> None:
+    """ModelFileError unless ``pattern`` is a regex tiktoken can split with: valid, and not matching
+    the empty string (tiktoken panics on an empty piece, whatever the text)."""
+    import regex
+
+    if not isinstance(pattern, str):
+        raise ModelFileError(path, "its pattern is not a string")
+    try:
+        compiled = regex.compile(pattern)
+    except (regex.error, RecursionError, OverflowError) as err:
+        raise ModelFileError(path, f"its pattern is not a valid regex ({err})") from None
+    if compiled.match("") is not None:
+        raise ModelFileError(path, f"its pattern {pattern[:60]!r} matches the empty string, so it cannot split a text "
+                                   "into pieces")
 
 
 def looks_like_tekken(head: bytes) -> bool:

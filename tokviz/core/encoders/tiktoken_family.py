@@ -27,13 +27,15 @@ from tokviz.core.encoders.files import (
     HEAD_BYTES,
     MAX_NUMBER_DIGITS,
     MAX_TOKEN_ID,
+    MAX_VOCAB_ENTRIES,
     parse_json,
     pattern_regex,
     read_regular_file,
 )
+from tokviz.core.encoders.native import is_fatal, is_native_panic, native_call
 from tokviz.core.encoders.sources import listed, problem_of, said
 from tokviz.core.encoding import KIND_CODES, Encoding, EncodingMismatch
-from tokviz.core.errors import ModelFileError, check_text
+from tokviz.core.errors import EncodingFailed, ModelFileError, check_text
 from tokviz.core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
 
 ENDOFTEXT = "<|endoftext|>"
@@ -153,6 +155,10 @@ def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[
     ...
     tokviz.core.errors.ModelFileError: <rank file>: rank 0 is given twice (lines 1 and 2): truncated or not a .tiktoken file
     """  # noqa: E501 (a doctest's expected output line cannot be wrapped)
+    breaks = data.count(b"\n") + data.count(b"\r")
+    if breaks > 2 * MAX_VOCAB_ENTRIES:  # counted first: splitting 500 MB of line breaks is a 4 GB list
+        raise ModelFileError(path, f"has {breaks:,} line breaks; a rank file has one line per token and tokviz reads "
+                                   f"at most {MAX_VOCAB_ENTRIES:,} tokens")
     ranks: dict[bytes, int] = {}
     line_of_rank: dict[int, int] = {}
     for lineno, line in enumerate(data.splitlines(), 1):
@@ -357,11 +363,12 @@ class TiktokenEncoder:
         self._specials = dict(special_tokens)
         self._special_ids = set(self._specials.values())
         try:
-            self._tt = tiktoken.Encoding(
-                name=f"tokviz:{name}", pat_str=pattern, mergeable_ranks=dict(ranks), special_tokens=self._specials
-            )
+            with native_call():
+                self._tt = tiktoken.Encoding(
+                    name=f"tokviz:{name}", pat_str=pattern, mergeable_ranks=dict(ranks), special_tokens=self._specials
+                )
         except BaseException as err:  # pyo3's PanicException derives from BaseException
-            if isinstance(err, (KeyboardInterrupt, SystemExit, MemoryError)):
+            if is_fatal(err):
                 raise
             raise ModelFileError(source, f"tiktoken cannot build an encoder from it ({err})") from None
         # byte length of every id (0 for holes in the id space): token spans are a cumsum over ids
@@ -382,16 +389,15 @@ class TiktokenEncoder:
     def vocab_size(self) -> int:
         return self._tt.n_vocab
 
+    def mergeable_ranks(self) -> Mapping[bytes, int]:
+        """``{token bytes: rank}`` of the ordinary tokens (tiktoken's own table; do not modify)."""
+        return self._tt._mergeable_ranks
+
     def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
         """Tokens of ``text``, built as columns straight from tiktoken's ids (no per-token objects)."""
         data = check_text(text)
         allowed = "all" if allow_special else set()  # nothing allowed, nothing refused: encode_ordinary
-        to_numpy = getattr(self._tt, "encode_to_numpy", None)
-        if to_numpy is not None:
-            # ids straight into an array: a list of two million ids costs ~90 MB of int objects at the peak
-            id_array = to_numpy(text, allowed_special=allowed, disallowed_special=()).astype(np.int64)
-        else:  # tiktoken < 0.7
-            id_array = np.array(self._tt.encode(text, allowed_special=allowed, disallowed_special=()), dtype=np.int64)
+        id_array = self._native_ids(text, allowed)
         lengths = self._lengths[id_array]
         ends = np.cumsum(lengths)
         covered = int(ends[-1]) if len(ends) else 0
@@ -401,6 +407,23 @@ class TiktokenEncoder:
         if allow_special and self._special_ids:
             kinds = np.isin(id_array, list(self._special_ids)).astype(np.uint8) * KIND_CODES["special"]
         return Encoding.from_arrays(self.name, text, id_array, ends - lengths, ends, kinds=kinds, data=data)
+
+    def _native_ids(self, text: str, allowed) -> np.ndarray:
+        """tiktoken's ids for ``text``; a panic (a pattern that matches an empty piece) is EncodingFailed."""
+        to_numpy = getattr(self._tt, "encode_to_numpy", None)
+        try:
+            with native_call():
+                if to_numpy is not None:
+                    # ids straight into an array: a list of two million ids costs ~90 MB of int objects at the peak
+                    return to_numpy(text, allowed_special=allowed, disallowed_special=()).astype(np.int64)
+                # tiktoken < 0.7
+                return np.array(self._tt.encode(text, allowed_special=allowed, disallowed_special=()), dtype=np.int64)
+        except BaseException as err:
+            if is_fatal(err) or not is_native_panic(err):
+                raise
+            detail = (str(err).strip().splitlines() or ["a panic"])[0][:200]
+            raise EncodingFailed(self.name, f"tiktoken gave up on this text ({detail}); the model's pre-split "
+                                            "pattern cannot handle it") from None
 
     def decode(self, ids: Sequence[int]) -> str:
         return self._tt.decode(list(ids), errors="replace")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
@@ -28,11 +29,17 @@ def widget_image(widget: QWidget, scale: float = 1.0) -> QImage:
     return image
 
 
-def save_widget_png(widget: QWidget, path: str | Path, scale: float = 1.0) -> Path:
-    """Grab ``widget`` (``scale`` times its size) and write it to ``path`` as a PNG; an existing file
-    is replaced only by a complete image. Raises OSError (with the path) when it cannot be written."""
+def save_image_png(image: QImage, path: str | Path) -> Path:
+    """Write ``image`` to ``path`` as a PNG; an existing file is replaced only by a complete image.
+    Raises WriteError (an OSError naming ``path``, never the temp file) when it cannot be written."""
     p = Path(path)
-    with replacing(p, suffix=".png") as tmp:
-        if not widget_image(widget, scale).save(str(tmp), "PNG"):
-            raise OSError(f"Could not write the image {p}.")
+    with replacing(p) as tmp:
+        if not image.save(str(tmp), "PNG"):  # Qt says no more than that it failed
+            raise OSError(errno.EIO, "the image could not be encoded or written")
     return p
+
+
+def save_widget_png(widget: QWidget, path: str | Path, scale: float = 1.0) -> Path:
+    """Grab ``widget`` (``scale`` times its size) and write it to ``path`` as a PNG (see
+    :func:`save_image_png`)."""
+    return save_image_png(widget_image(widget, scale), path)

@@ -4,8 +4,10 @@ A rank file of unknown origin records no pre-split pattern, and a wrong pattern 
 silently, so tokviz asks for it (the CLI's ``--pattern``) instead of guessing. Every problem with the
 file comes back as a message; nothing is raised into the event loop.
 
-Parsing a model is slow for a big or hostile file (a 200k-rank file, a deeply nested JSON), so
-:func:`open_model_in_background` parses on a TaskRunner's pool thread; only the pattern question, a
+Parsing a model is slow for a big or hostile file (a 200k-rank file, a deeply nested JSON, a sparse
+GGUF that takes a minute to reject), so :func:`open_model_in_background` parses on a detached thread
+of the runner (:meth:`~tokviz.ui.common.tasks.TaskRunner.start_detached`): two files opened one after
+the other both load, and closing the window never waits for a parse. Only the pattern question, a
 dialog, is asked on the GUI thread, between two parses.
 """
 
@@ -20,6 +22,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 
 from tokviz.core.errors import PatternNeeded, TokvizError
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.ui.common.tasks import is_interrupt
 
 # What the model dialogs offer: every format open_model_file reads (translated when shown).
 MODEL_FILE_FILTER = (
@@ -75,7 +78,9 @@ def open_model(path: str | Path, ask_pattern: AskPattern | None = None):
             return open_model_file(p, pattern=pattern), None
     except TokvizError as err:
         return None, str(err)
-    except Exception as err:  # noqa: BLE001 - a broken file must never take the window down
+    except BaseException as err:  # noqa: BLE001 - a broken file (or a Rust panic) must never take the window down
+        if is_interrupt(err):
+            raise
         return None, f"{p}: {type(err).__name__}: {err}"
 
 
@@ -102,7 +107,9 @@ def load_model(path: str | Path, pattern: str | None = None) -> ModelLoad:
         return ModelLoad(needs_pattern=True)
     except TokvizError as err:
         return ModelLoad(message=str(err))
-    except Exception as err:  # noqa: BLE001 - RecursionError, MemoryError...: a broken file is a message
+    except BaseException as err:  # noqa: BLE001 - RecursionError, MemoryError, a Rust panic: a message
+        if is_interrupt(err):
+            raise
         return ModelLoad(message=f"{p}: {type(err).__name__}: {err}")
     return ModelLoad(encoder=encoder)
 
@@ -127,9 +134,10 @@ def open_model_in_background(runner, path: str | Path, ask_pattern: AskPattern |
             if answer is None:
                 done(None, _tr("Not opened: {name} needs its pre-split pattern").format(name=p.name))
                 return
-            runner.start(lambda state: load_model(p, answer), finished=lambda r: parsed(r, answer),
-                         failed=lambda message: done(None, message))
+            runner.start_detached(lambda state: load_model(p, answer), finished=lambda r: parsed(r, answer),
+                                  failed=lambda message: done(None, message))
         else:
             done(result.encoder, result.message)
 
-    return runner.start(lambda state: load_model(p), finished=parsed, failed=lambda message: done(None, message))
+    return runner.start_detached(lambda state: load_model(p), finished=parsed,
+                                 failed=lambda message: done(None, message))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import atexit
 import gc
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -104,6 +105,12 @@ def collect_garbage_on_gui_thread() -> None:
         _GuiThreadCollector(app)
 
 
+def is_interrupt(err: BaseException) -> bool:
+    """True for the BaseExceptions that must go on up (Ctrl-C, exit); any other failure of a task is a
+    message in its panel, a Rust panic (pyo3's PanicException) or a MemoryError included."""
+    return isinstance(err, (KeyboardInterrupt, SystemExit))
+
+
 class TaskState:
     """What a running task sees. Thread-safe; satisfies ``tokviz.core.compare.CompareState``.
 
@@ -171,16 +178,31 @@ class Task(QObject):
         self.state.cancel()
 
     def run_here(self) -> None:
-        """Run the function in the calling thread (the pool thread) and send its outcome."""
+        """Run the function in the calling thread (a pool or parse thread) and send its outcome.
+
+        Every failure is sent as a message, BaseExceptions included: a Rust panic inside a model
+        (pyo3's PanicException) or a MemoryError derives from BaseException, and letting it escape
+        left the task running forever and its panel busy and silent. An interrupt or exit is still
+        re-raised after the message.
+        """
         if self.superseded:
-            self._done.emit((None,))
+            self._send(self._done, (None,))
             return
         try:
             result = self.fn(self.state)
-        except Exception as err:  # noqa: BLE001 - shown in the panel, never a traceback
-            self._error.emit(describe_failure(err))
+        except BaseException as err:  # noqa: BLE001 - shown in the panel, never a traceback
+            self._send(self._error, describe_failure(err))
+            if is_interrupt(err):
+                raise
         else:
-            self._done.emit((result,))
+            self._send(self._done, (result,))
+
+    def _send(self, signal, payload) -> None:
+        # a detached task may outlive its window: its Qt object is gone, and nobody waits for the outcome
+        try:
+            signal.emit(payload)
+        except RuntimeError:
+            pass
 
     @Slot(object)
     def _on_progress(self, payload) -> None:
@@ -241,6 +263,7 @@ class TaskRunner(QObject):
         _LIVE_POOLS.add(self._pool)
         self._pool.setMaxThreadCount(threads)
         self._tasks: set[Task] = set()
+        self._threads: list[threading.Thread] = []  # detached tasks' threads (see start_detached)
         self.current: Task | None = None
         self._closed = False
 
@@ -249,6 +272,33 @@ class TaskRunner(QObject):
         called on the GUI thread. After :meth:`shutdown` nothing runs (the task never ends)."""
         if self.current is not None and self.current.running:
             self.current.supersede()
+        task = self._task(fn, finished, failed, progressed)
+        self.current = task
+        if self._closed:
+            task.supersede()
+            return task
+        self._tasks.add(task)
+        self._pool.start(_TaskRunnable(task))
+        return task
+
+    def start_detached(self, fn: Callable[[TaskState], Any], *, finished=None, failed=None,
+                       progressed=None) -> Task:
+        """Run ``fn(state)`` on a thread of its own, beside the runner's other tasks: it supersedes
+        none and none supersedes it (opening a second model while the first still parses opens both).
+        Nobody waits for it: :meth:`shutdown` drops its outcome without waiting, and interpreter exit
+        does not join it (a daemon thread). For work that may block for a minute in a call it cannot
+        leave, which must never hold up closing the window: parsing a model file."""
+        task = self._task(fn, finished, failed, progressed)
+        if self._closed:
+            task.supersede()
+            return task
+        self._tasks.add(task)
+        thread = threading.Thread(target=task.run_here, name="tokviz-detached-task", daemon=True)
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        thread.start()
+        return task
+
+    def _task(self, fn, finished, failed, progressed) -> Task:
         task = Task(fn, self)
         if finished is not None:
             task.finished.connect(finished)
@@ -257,12 +307,6 @@ class TaskRunner(QObject):
         if progressed is not None:
             task.progressed.connect(progressed)
         task.ended.connect(lambda t=task: self._forget(t))
-        self.current = task
-        if self._closed:
-            task.supersede()
-            return task
-        self._tasks.add(task)
-        self._pool.start(_TaskRunnable(task))
         return task
 
     def cancel(self) -> None:
@@ -282,11 +326,16 @@ class TaskRunner(QObject):
 
     def wait(self, ms: int = 30_000) -> bool:
         """Block until every started task has returned (results are still to be delivered)."""
-        return self._pool.waitForDone(ms)
+        deadline = time.monotonic() + ms / 1000
+        for thread in list(self._threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
+        left = max(0, int((deadline - time.monotonic()) * 1000))
+        return self._pool.waitForDone(left) and not any(t.is_alive() for t in self._threads)
 
     def shutdown(self, ms: int = 30_000) -> None:
         """Stop for good (the window is closing): queued tasks never run, running ones are
-        superseded and waited for (a call that cannot be interrupted finishes; its result is dropped)."""
+        superseded and waited for (a call that cannot be interrupted finishes; its result is dropped).
+        Detached tasks are superseded and not waited for."""
         self._closed = True
         for task in list(self._tasks):
             task.supersede()

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.compare import EncoderOutcome, ParagraphCache, describe_failure, encode_outcome, safe_cut
+from tokviz.ui.common.tasks import is_interrupt
 from tokviz.ui.compare.alignment import RowData, prepare_rows
 from tokviz.ui.compare.charts import encoder_color
 
@@ -217,7 +218,12 @@ def encode_row(job: RowsJob, name: str, piece: str, use_cache: bool):
     hit = job.cache.get(name, encoder, piece) if use_cache else None
     if hit is not None:
         return (name, hit, None)  # same encoder, same text: reordering or adding rows
-    outcome = encode_outcome(encoder, piece, job.paragraphs)
+    try:
+        outcome = encode_outcome(encoder, piece, job.paragraphs)
+    except BaseException as err:  # noqa: BLE001 - a Rust panic in one model loses its row, not every row
+        if is_interrupt(err):
+            raise
+        return (name, EncoderOutcome(name, error=describe_failure(err)), None)
     if use_cache:
         job.cache.put(name, encoder, piece, outcome)
     return (name, outcome, None)

@@ -465,7 +465,8 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             try:
                 written = self.save_png(path)
             except (OSError, TokvizError) as err:
-                self.show_message(self.tr("Could not write {path}: {err}").format(path=path, err=err))
+                self.show_message(self.tr("Could not write {path}: {err}").format(
+                    path=path, err=getattr(err, "strerror", None) or err))
             else:
                 self.show_message(self.tr("Saved {path}").format(path=written), "info")
 

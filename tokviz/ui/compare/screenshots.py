@@ -14,10 +14,9 @@ from pathlib import Path
 
 
 def _save(widget, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    if not widget.grab().save(str(tmp), "PNG"):
-        raise OSError(f"could not write {path}")
-    os.replace(tmp, path)
+    from tokviz.ui.common.image_export import save_widget_png
+
+    save_widget_png(widget, path)
 
 
 def render(folder: str | Path, size: tuple[int, int] = (1400, 900)) -> list[Path]:

@@ -9,7 +9,9 @@ are counted and the rest is the template's overhead.
 The composer is a widget plus a :class:`ChatRequest`: the Inspector sends the request with its
 encode request, the worker thread builds the prompt (:meth:`ChatRequest.build`), and the result
 comes back through :meth:`ChatComposer.show_result`. A template that fails or runs away is stopped
-by core.chat and shown here as a message.
+by core.chat and shown here as a message. A Jinja template renders in core's template process; a newer
+request (the user typed on, changed the template) or the window closing stops a render in flight by
+killing that process (the worker passes its staleness check as ``cancelled``).
 
 >>> from tokviz.core.chat import Message
 >>> ChatRequest((Message("user", "안녕"),), "chatml").template_label()
@@ -19,7 +21,7 @@ by core.chat and shown here as a message.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tokviz.core import template_process
 from tokviz.core.chat import (
     BUILTIN_TEMPLATES,
     ChatPrompt,
@@ -127,16 +130,19 @@ class ChatRequest:
                 "chat_template.jinja).").format(encoder=getattr(encoder, "name", "?"))) from None
         return chosen, (chosen if chosen in BUILTIN_TEMPLATES else "own")
 
-    def build(self, encoder) -> ChatOutcome:
-        """Build and encode the prompt with ``encoder`` (any thread). Raises ChatTemplateError."""
+    def build(self, encoder, cancelled: Callable[[], bool] | None = None) -> ChatOutcome:
+        """Build and encode the prompt with ``encoder`` (any thread). Raises ChatTemplateError, also when
+        ``cancelled()`` turns true while a Jinja template renders (its process is stopped)."""
         from tokviz.commands.chat import unknown_markers
 
         template, kind = self.resolve(encoder)
-        prompt = build_prompt(encoder, self.messages, template, add_generation_prompt=self.add_generation_prompt)
+        prompt = build_prompt(encoder, self.messages, template, add_generation_prompt=self.add_generation_prompt,
+                              cancelled=cancelled)
         generation = None
         if self.add_generation_prompt:
             try:
-                without = build_prompt(encoder, self.messages, template, add_generation_prompt=False)
+                without = build_prompt(encoder, self.messages, template, add_generation_prompt=False,
+                                       cancelled=cancelled)
                 generation = len(prompt.encoding) - len(without.encoding)
             except TokvizError:
                 generation = None  # a template that needs the generation prompt: its cost stays in the overhead
@@ -252,6 +258,12 @@ class ChatComposer(QWidget):
         for role, content in self.DEFAULT:
             self.add_message(role, content, render=False)
         self._last_template_index = 0
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        # the template process imports jinja2 (0.1-0.3 s) while the user looks at the messages, not in
+        # the first render
+        template_process.prepare()
+        super().showEvent(event)
 
     # ---- messages -----------------------------------------------------------------------------------
     def add_message(self, role: str, content: str, *, render: bool = True) -> None:

@@ -154,8 +154,10 @@ class EncoderPicker:
         # remembered so that the "still opening" checks do not depend on the language
         self._opening_text = translate("InspectPanel", "Opening {name}…").format(name=Path(path).name)
         self.message_bar.show_message(self._opening_text, "info")
-        self._model_tasks.start(
-            lambda _state: (path, *open_model(path)), finished=lambda opened: self._on_model_opened(*opened)
+        # detached: a second file opened meanwhile loads too, and closing never waits for a parse
+        self._model_tasks.start_detached(
+            lambda _state: (path, *open_model(path)), finished=lambda opened: self._on_model_opened(*opened),
+            failed=lambda message: self._on_model_opened(path, None, message),
         )
 
     def _on_model_opened(self, path: str, encoder, error: str) -> None:

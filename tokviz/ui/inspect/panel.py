@@ -161,7 +161,10 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         )
         registry = self.session.registry
         self._encoding_tasks.start(
-            lambda state: encode_for_view(registry, request, state.is_cancelled), finished=self._on_result
+            lambda state: encode_for_view(registry, request, state.is_cancelled,
+                                          lambda done, total: state.progress(done, total)),
+            finished=self._on_result, failed=lambda message: self._on_failed(request, message),
+            progressed=lambda payload: self._on_progress(request, payload),
         )
         return self._generation
 
@@ -186,7 +189,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             dark=theme.is_dark(),
         )
         self._pending_relayout = True
-        self._encoding_tasks.start(lambda state: lay_out(job, state.is_cancelled), finished=self._on_result)
+        self._encoding_tasks.start(lambda state: lay_out(job, state.is_cancelled), finished=self._on_result,
+                                   failed=lambda message: self._on_failed(job.request, message))
         return self._generation
 
     def busy(self) -> bool:
@@ -206,6 +210,21 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             time.sleep(0.005)  # the worker thread runs meanwhile
         QApplication.processEvents()
         return self.is_current()
+
+    def _on_progress(self, request: EncodeRequest, payload: tuple) -> None:
+        # a big text is encoded a piece at a time: the counts bar says how far it got
+        done, total, _ = payload
+        if request.generation == self._generation and total:
+            if self.result is not None and self.result.error and self.message_bar.text() == self.result.error:
+                self.message_bar.clear()  # the last encoder's failure is not this encoding's
+            self.counts.note.setText(self.tr("encoding {chars} characters with {encoder}… {percent}%").format(
+                chars=f"{len(request.text):,}", encoder=request.encoder, percent=100 * done // total))
+
+    def _on_failed(self, request: EncodeRequest, message: str) -> None:
+        # the worker raised past encode_text's own checks (laying out, or a native failure): shown as an
+        # error result, so the views never keep the previous encoder's tokens as if they were these
+        self._on_result(EncodeResult(request, error=self.tr("{encoder} could not encode this text: {err}").format(
+            encoder=request.encoder, err=message)))
 
     def _on_result(self, result: EncodeResult) -> None:
         if result.request.generation != self._generation:
@@ -493,7 +512,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self._encoding_tasks.shutdown(120_000)
         self.norm_view.shutdown()
         self.dropout_view.shutdown()
-        self._model_tasks.shutdown(120_000)
+        self._model_tasks.shutdown(0)  # model parses run detached: never waited for
 
     def prepare_screenshot(self, args) -> None:
         """Fill the panel for ``tokviz screenshot --view inspect``: the text, the encoder, and a
