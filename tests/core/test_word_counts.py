@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tokviz.core.bpe.corpus import LinePart
 from tokviz.core.bpe.events import Progress
-from tokviz.core.word_counts import CHUNK_CHARS, count_words
+from tokviz.core.word_counts import CHUNK_CHARS, WordSample, count_words
 from tokviz.core.wordpiece.model import bert_words
 
 
@@ -50,3 +50,41 @@ def test_a_line_without_newline_ends_a_word_and_cancel_stops():
     assert done and counts == Counter({"ab": 1, "cd": 1})
     counts, _, done = counted(["x y\n"] * CHUNK_CHARS, cancelled=lambda: True)
     assert done is False
+
+
+# ---- the distinct-word cap -------------------------------------------------------------------------
+words_st = st.lists(st.text(alphabet="abcdefgh가😀", min_size=1, max_size=6), min_size=0, max_size=120)
+
+
+@settings(max_examples=150, deadline=None)
+@given(words_st, st.lists(st.integers(min_value=0, max_value=120), max_size=4), st.integers(min_value=1, max_value=20))
+def test_the_sample_does_not_depend_on_how_the_words_were_shared(words, cuts, cap):
+    # one table, or several (a helper process's chunks) combined at the lowest threshold: the same words
+    whole: Counter = Counter()
+    one = WordSample(cap)
+    for w in words:
+        whole[w] += 1
+        one.check(whole)
+    one.finish(whole)
+    bounds = [0, *sorted(cuts), len(words)]
+    parts = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        part, sample = Counter(), WordSample(cap)
+        for w in words[a:b]:
+            part[w] += 1
+            sample.check(part)
+        sample.finish(part)
+        parts.append((part, sample.shift))
+    combined, joint = Counter(), WordSample(cap)
+    for _part, shift in parts:
+        joint.absorb(shift)
+    for part, _ in parts:
+        joint.finish(part)
+        combined.update(part)
+        joint.finish(combined)
+    joint.finish(combined)
+    assert combined == whole and joint.shift == one.shift
+    assert len(whole) <= cap
+    exact = Counter(words)
+    assert all(exact[w] == c for w, c in whole.items())  # kept words keep their exact counts
+    assert (one.note() is None) == (len(exact) <= cap)  # a note exactly when words were left out

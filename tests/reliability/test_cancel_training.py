@@ -84,6 +84,33 @@ def test_unigram_cancel_in_each_phase_keeps_that_steps_model(phase):
     assert _model_signature("unigram", trainer.model()) == _model_signature("unigram", trainer.model(at))
 
 
+def _indexing_steps(algorithm):
+    """The ``done`` of every indexing Progress of a whole run."""
+    events = TRAINERS[algorithm]().run(LINES)
+    return [e.done for e in events if isinstance(e, Progress) and e.phase == "indexing"]
+
+
+@pytest.mark.parametrize("algorithm", list(TRAINERS))
+def test_indexing_reports_progress_between_its_steps(algorithm):
+    # one Progress per step of indexing or seeding (each bounded), not one before and one after it all
+    done = _indexing_steps(algorithm)
+    assert len(done) >= 6 and done == sorted(done) and done[0] == 0
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("algorithm", list(TRAINERS))
+def test_cancel_lands_in_the_indexing_step_it_was_given_in(algorithm, where):
+    steps = _indexing_steps(algorithm)[:-1]  # after the last one the first step is made
+    k = {"first": steps[0], "middle": steps[len(steps) // 2], "last": steps[-1]}[where]
+    trainer, events, at = _run_cancelled_after(
+        TRAINERS[algorithm], lambda e, n: isinstance(e, Progress) and e.phase == "indexing" and e.done == k)
+    assert at == 0
+    hit = next(i for i, e in enumerate(events) if isinstance(e, Progress) and e.phase == "indexing" and e.done == k)
+    # the generator stopped at that Progress: what it yields next is the end, in the same phase
+    assert events[hit + 1:] == [trainer.finished] and trainer.finished.reason == "cancelled"
+    assert "indexing" in trainer.finished.message or "seed" in trainer.finished.message
+
+
 # ---- the Train panel -------------------------------------------------------------------------------
 @pytest.fixture
 def window(qtbot):

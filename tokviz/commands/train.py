@@ -113,6 +113,14 @@ class _ProgressBar:
             self.stream.write(text + "\n")
             self.stream.flush()
 
+    def note(self, text: str) -> None:
+        """A line of its own above the bar, shown even with --quiet (it says something about the model)."""
+        if self.tty and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.width = 0
+        self.stream.write(f"note: {text}\n")
+        self.stream.flush()
+
     def done(self) -> None:
         if self.enabled and self.tty and self.width:
             self.stream.write("\n")
@@ -214,6 +222,7 @@ def run(args) -> int:
     from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks
     from tokviz.core.bpe.events import Finished, Progress
     from tokviz.core.jamo import decompose_lines
+    from tokviz.core.word_counts import CountingNote
 
     _check_exports(args)
     trainer = _make_trainer(args)
@@ -246,8 +255,13 @@ def run(args) -> int:
                         bar.show(f"counting {_bar(frac)} {mb:7.1f} / {event.total / 1e6:.1f} MB", plain_key="counting")
                     else:
                         bar.show(f"counting {mb:7.1f} MB", plain_key="counting")
+                elif event.total:
+                    bar.show(f"indexing {_bar(event.done / event.total)}", force=event.done == 0,
+                             plain_key="indexing")
                 else:
                     bar.show("indexing ...", force=True, plain_key="indexing")
+            elif isinstance(event, CountingNote):
+                bar.note(event.text)
             elif isinstance(event, Finished):
                 finished = event
             else:

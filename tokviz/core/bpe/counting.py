@@ -10,6 +10,10 @@ piece really ends there. With pattern ``"none"`` each line (with its newline) is
 A big corpus is counted on two cores: a helper process takes the chunks it has room for (see
 :mod:`~tokviz.core.bpe.counting_process`, which says from what size and why), and the two Counters
 are summed at the end, which gives exactly the one-process counts.
+
+The distinct words are capped (:class:`~tokviz.core.word_counts.WordSample`): each process samples
+its own table the same deterministic way and the two are combined at the lower threshold, so a
+corpus of mostly unique words gives the same sample however the chunks were shared.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from tokviz.core.bpe.events import Progress, TrainerConfig
 from tokviz.core.bpe.model import HANGUL_DROP, pattern_regex
 from tokviz.core.errors import CorpusError
 from tokviz.core.jamo import decompose_lines
+from tokviz.core.word_counts import CountingNote, WordSample
 
 # Pre-split and count the corpus in ~64K-character chunks: regex's findall and Counter.update hold
 # the GIL for a whole chunk, and 1M-character chunks stalled the GUI thread for 100-500 ms while
@@ -34,17 +39,22 @@ from tokviz.core.jamo import decompose_lines
 _CHUNK_CHARS = 1 << 16
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 _HELPER_TAIL_BYTES = 2 << 20
+_ADD_SLICE = 1 << 16  # helper counts added between two progress reports
 
 
 def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, cancelled: Callable[[], bool],
-                 total_bytes: int | None, *, helper_process: bool = True) -> Iterator[Progress | None]:
+                 total_bytes: int | None, *, helper_process: bool = True,
+                 sample: WordSample | None = None) -> Iterator[Progress | CountingNote | None]:
     """Fill ``counts`` with unique words (char mode) or pre-split pieces (byte mode) of ``lines``.
     Yields throttled Progress, and None when cancelled (then stops). ``helper_process=False``
     counts in this process only, in short chunks (for counting in one of the app's threads).
+    The distinct words are capped by ``sample`` (a new WordSample when None); a CountingNote after
+    the last Progress says when it dropped some.
 
     With ``cfg.jamo`` the words are counted as given (the trainer decomposes the distinct ones),
     except with a ``keep`` filter: it drops conjoining jamo, so the text is decomposed before it."""
     hangul = cfg.keep == "hangul"
+    sample = sample if sample is not None else WordSample()
     if cfg.jamo and cfg.keep is not None:
         lines = decompose_lines(lines)
     if cfg.mode == "char":
@@ -144,7 +154,7 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
                     if counting_process.helper_pays(total_bytes if total_bytes is not None else done_bytes, idle):
                         helper_ok = False
                         try:
-                            helper = counting_process.CountingHelper(cfg.mode, cfg.pattern)
+                            helper = counting_process.CountingHelper(cfg.mode, cfg.pattern, sample.cap)
                             whole_items[0] = True  # the helper is fed a message per chunk: big ones
                         except OSError:
                             helper = None  # no second process here: count in this one
@@ -160,6 +170,12 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
                     rest = text[cut:]
                 else:
                     rest = count_chunk(text, False)
+                    if sample.full(counts):
+                        for _ in sample.prune_steps(counts):
+                            yield Progress("counting", done_bytes, total_bytes)
+                            if cancelled():
+                                yield None
+                                return
                 if rest:
                     done_bytes -= _utf8_len(rest)
                 buf = [rest] if rest else []
@@ -181,17 +197,42 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
             text = "".join(buf)
             done_bytes += _utf8_len(text)
             count_chunk(text, True)
-        if helper is not None:
-            more = helper.counts(cancelled)
-            if more is None:
+        # every long step from here on yields between its slices: a Progress, then a cancel check
+        ticking = _tick_steps(helper, counts, sample, cancelled) if helper is not None else sample.finish_steps(counts)
+        for _ in ticking:
+            yield Progress("counting", done_bytes, total_bytes)
+            if cancelled():
                 yield None
                 return
-            counting_process.add_counts(counts, more)
         yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
+        note = sample.note(len(counts))
+        if note is not None:
+            yield CountingNote(note)
     finally:
         if helper is not None:
             helper.close()
 
+
+
+def _tick_steps(helper: counting_process.CountingHelper, counts: Counter, sample: WordSample,
+                cancelled: Callable[[], bool]) -> Iterator[None]:
+    """Wait for the helper's counts and add them to ``counts``, both sampled alike; yields while it
+    waits and between slices of the work (a sampled table of a million words took seconds)."""
+    reply = yield from helper.counts_steps(cancelled)
+    if reply is None:
+        return  # cancelled: the caller sees it at its next check
+    more, shift = reply
+    # both tables at the lower threshold before adding, so the sum never holds words either drops
+    sample.absorb(shift)
+    yield from sample.finish_steps(counts)
+    yield from sample.finish_steps(more)
+    items = list(more.items())
+    del more
+    for a in range(0, len(items), _ADD_SLICE):
+        counting_process.add_counts(counts, dict(items[a:a + _ADD_SLICE]))
+        yield
+    del items
+    yield from sample.finish_steps(counts)
 
 
 def _pieces(lines: Iterable[str], whole: list[bool]) -> Iterator[str]:

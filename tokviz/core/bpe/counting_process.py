@@ -11,7 +11,8 @@ to the helper whenever the helper's queue has room, and counts the chunk itself 
 share the work by speed without waiting for each other. The helper checks in byte mode that a piece
 really ends at the cut it was given (the check the trainer does on its own chunks), then counts. At the
 end the trainer adds the helper's counts to its own: counting is a sum, so the result is exactly the
-one-process count.
+one-process count. The helper caps its distinct words as the trainer does
+(:class:`~tokviz.core.word_counts.WordSample`) and sends its threshold with its counts.
 
 The chunks are pickled through the helper's stdin by a writer thread (a full pipe never blocks the
 trainer) and the counts come back through its stdout, read by a reader thread, so waiting for them
@@ -28,7 +29,7 @@ import sys
 import threading
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from itertools import repeat
 from operator import add
 from pathlib import Path
@@ -110,7 +111,7 @@ class CountingHelper:
     ends the process (always call it, e.g. in ``finally``).
     """
 
-    def __init__(self, mode: str, pattern: str):
+    def __init__(self, mode: str, pattern: str, cap: int | None = None):
         root = str(Path(__file__).resolve().parents[3])  # the folder holding the tokviz package
         env = dict(os.environ)
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -121,7 +122,7 @@ class CountingHelper:
         self._queue: queue.Queue = queue.Queue(maxsize=_QUEUE_CHUNKS)
         self._reply = None
         self._replied = threading.Event()
-        self._queue.put(("config", mode, pattern))
+        self._queue.put(("config", mode, pattern, cap))
         self._writer = threading.Thread(target=self._write, name="tokviz-count-writer", daemon=True)
         self._reader = threading.Thread(target=self._read, name="tokviz-count-reader", daemon=True)
         self._writer.start()
@@ -133,9 +134,20 @@ class CountingHelper:
     def give(self, text: str, cut: int | None) -> None:
         self._queue.put_nowait(("chunk", text, cut))
 
-    def counts(self, cancelled: Callable[[], bool]) -> Counter | None:
-        """Wait for the helper's counts of everything given (None when cancelled meanwhile).
-        Raises TokvizError when the helper failed."""
+    def counts(self, cancelled: Callable[[], bool]) -> tuple[Counter, int] | None:
+        """Wait for the helper's counts of everything given and its sample's threshold shift
+        (None when cancelled meanwhile). Raises TokvizError when the helper failed."""
+        steps = self.counts_steps(cancelled)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as end:
+                return end.value
+
+    def counts_steps(self, cancelled: Callable[[], bool]) -> Generator[None, None, tuple[Counter, int] | None]:
+        """:meth:`counts` as a generator that yields every ``_WAIT`` seconds while it waits (the
+        trainer reports progress meanwhile: the helper may still be counting and sending a table
+        of a million words)."""
         while True:
             try:
                 self._queue.put(("end",), timeout=_WAIT)
@@ -145,9 +157,11 @@ class CountingHelper:
                     return None
                 if self._replied.is_set():
                     break  # the helper stopped early: its reply says why
+                yield
         while not self._replied.wait(_WAIT):
             if cancelled():
                 return None
+            yield
         kind, value = self._reply
         if kind == "counts":
             return value
@@ -196,11 +210,13 @@ class CountingHelper:
 def helper_main() -> None:
     """The helper process: read the mode, then chunks, until "end"; reply with the counts."""
     from tokviz.core.bpe.modes import pattern_regex  # not .model: the helper starts without numpy (0.1 s)
+    from tokviz.core.word_counts import WordSample
 
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     counts: Counter = Counter()
     try:
-        _, mode, pattern = pickle.load(stdin)
+        _, mode, pattern, cap = pickle.load(stdin)
+        sample = WordSample(cap)
         rx = pattern_regex(pattern) if mode == "byte" else None
         while True:
             try:
@@ -219,7 +235,9 @@ def helper_main() -> None:
                 if found is None:
                     raise RuntimeError(f"no pre-split piece of pattern {pattern!r} ends at the chunk's cut")
                 counts.update(found[0])
-        reply = ("counts", counts)
+            sample.check(counts)
+        sample.finish(counts)
+        reply = ("counts", (counts, sample.shift))
     except Exception as err:  # noqa: BLE001 - every failure goes back to the trainer as a message
         reply = ("error", "".join(traceback.format_exception_only(type(err), err)).strip())
     pickle.dump(reply, stdout, protocol=pickle.HIGHEST_PROTOCOL)

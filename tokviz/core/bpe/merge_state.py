@@ -32,8 +32,9 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
+from tokviz.core.bpe.events import Progress
 from tokviz.core.bpe.merge_update import merge_pair
 from tokviz.core.bpe.model import END_OF_WORD, display_bytes
 from tokviz.core.bpe.pair_heap import KEY_BITS, MASK, MAXC, SHIFT, TieBucket, pair_of, pop_best
@@ -44,6 +45,7 @@ __all__ = ["ByteMergeState", "CharMergeState", "MergeState", "merge_state", "pai
 
 _DENSE_SYMBOLS = 2048  # char mode: up to this many symbols, pairs are grouped through a table of all pairs
 _GROUP_CHUNK = 1 << 20  # slots grouped at a time (see MergeState._group_numbered)
+INDEX_STAGES = 6  # Progress("indexing", k, INDEX_STAGES) after each step of MergeState.build_stages
 
 
 class MergeState:
@@ -149,6 +151,18 @@ class MergeState:
         ``cancelled`` is polled between the steps (each well under 0.5 s on a 100 MB corpus); None
         is returned when it says so. With ``jamo`` the words are indexed with their Hangul syllables
         decomposed into conjoining jamo (:mod:`tokviz.core.jamo`)."""
+        stages = cls.build_stages(word_counts, floor, cancelled, jamo)
+        while True:
+            try:
+                next(stages)
+            except StopIteration as end:
+                return end.value
+
+    @classmethod
+    def build_stages(cls, word_counts: Counter, floor: int = 1, cancelled: Callable[[], bool] | None = None,
+                     jamo: bool = False) -> Generator[Progress, None, MergeState | None]:
+        """:meth:`build` as a generator: Progress("indexing", k, INDEX_STAGES) after each step (so a
+        trainer reports while it indexes), returning the state (None when cancelled)."""
         import numpy as np
 
         stop = cancelled or (lambda: False)
@@ -162,15 +176,19 @@ class MergeState:
         codes = None
         if jamo:
             if has_jamo(joined):  # words typed with jamo may meet others once decomposed: sum them
-                return cls.build(decompose_counts(word_counts), floor, cancelled) if not stop() else None
+                if stop():
+                    return None
+                return (yield from cls.build_stages(decompose_counts(word_counts), floor, cancelled))
             # decomposed as code points, never as strings: a string and a dict entry per word cost
             # more than all the rest of jamo BPE's indexing
             codes, char_lens = decompose_words(joined, char_lens)
         st.corpus_chars = int((char_lens * counts).sum())
+        yield Progress("indexing", 1, INDEX_STAGES)
         if stop():
             return None
         flat, lens = st._symbols(word_counts, joined, char_lens, codes)
         del joined, codes
+        yield Progress("indexing", 2, INDEX_STAGES)
         if stop():
             return None
         if len(flat) and int(flat.max()) >= MASK:
@@ -197,6 +215,7 @@ class MergeState:
         # each word's count on each of its slots; a last word of one slot and count 0 is the sentinel
         st.weight = np.repeat(np.append(counts, 0).astype(np.float64), np.append(lens, 1))
         st.views = (memoryview(st.tok), memoryview(nxt), memoryview(prv), memoryview(st.weight))
+        yield Progress("indexing", 3, INDEX_STAGES)
         if stop():
             return None
         # every adjacent pair inside a word (every slot but the words' last), weighted by the word's
@@ -210,11 +229,13 @@ class MergeState:
             st._keys = ukeys
             klist = ukeys.tolist()
             clist = pcounts.tolist()
+            yield Progress("indexing", 4, INDEX_STAGES)
             if stop():
                 return None
             st.pair_counts = dict(zip(klist, clist, strict=True))
             floor = st.floor
             st.heap = [((MAXC - c) << KEY_BITS) | k for k, c in zip(klist, clist, strict=True) if c >= floor]
+            yield Progress("indexing", 5, INDEX_STAGES)
             if stop():
                 return None
             heapq.heapify(st.heap)
@@ -426,3 +447,10 @@ def merge_state(mode: str, word_counts: Counter, floor: int = 1,
     Hangul syllables are indexed as conjoining jamo. None when ``cancelled()`` turned True while
     indexing."""
     return (ByteMergeState if mode == "byte" else CharMergeState).build(word_counts, floor, cancelled, jamo)
+
+
+def merge_state_stages(mode: str, word_counts: Counter, floor: int = 1, cancelled: Callable[[], bool] | None = None,
+                       jamo: bool = False) -> Generator[Progress, None, MergeState | None]:
+    """:func:`merge_state` yielding Progress("indexing", ...) between its steps."""
+    cls = ByteMergeState if mode == "byte" else CharMergeState
+    return (yield from cls.build_stages(word_counts, floor, cancelled, jamo))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from tokviz.core.bpe.counting import count_corpus
 from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig, TrainEvent
-from tokviz.core.bpe.merge_state import MergeState, merge_state, pair_of
+from tokviz.core.bpe.merge_state import INDEX_STAGES, MergeState, merge_state_stages, pair_of
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
@@ -117,18 +117,23 @@ class BPETrainer:
             what = ("nothing is left after keeping only Hangul and spaces" if self.config.keep
                     else "it is empty or only whitespace")
             raise CorpusError(f"The corpus has no words to train on: {what}.")
-        yield Progress("indexing", 0, 1)
+        yield Progress("indexing", 0, INDEX_STAGES)
+        if cancelled():  # before the first step, which may take a while on a big corpus
+            self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
+            yield self._finished
+            return
         # the distinct words are decomposed while indexing (with keep, counting decomposed the text)
         jamo = self.config.jamo and not self.config.keep
-        state = merge_state(self.config.mode, word_counts, self.config.min_frequency, cancelled, jamo)
+        state = yield from merge_state_stages(self.config.mode, word_counts, self.config.min_frequency, cancelled,
+                                              jamo)
         del word_counts
-        if state is None:
+        if state is None or cancelled():
             self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
             yield self._finished
             return
         self._base = state.base
         self._stats = {"unique_words": state.unique_words, "corpus_chars": state.corpus_chars}
-        yield Progress("indexing", 1, 1)
+        yield Progress("indexing", INDEX_STAGES, INDEX_STAGES)
         yield from self._merge_loop(state, cancelled)
 
     # ---- merging -----------------------------------------------------------------------------

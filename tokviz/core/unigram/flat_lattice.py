@@ -24,7 +24,7 @@ long word mixing very likely and very unlikely parts), the pass is redone in log
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -46,7 +46,21 @@ class FlatLattice:
     where no alive single-symbol piece starts.
     """
 
+    BUILD_STEPS = 5  # yields of :meth:`build_steps`
+
     def __init__(self, first, last, arc_start, arc_end, arc_piece):
+        for _ in self.build_steps(first, last, arc_start, arc_end, arc_piece):
+            pass
+
+    @classmethod
+    def staged(cls, first, last, arc_start, arc_end, arc_piece) -> tuple[FlatLattice, Iterator[None]]:
+        """A lattice not built yet and the generator that builds it, yielding between its sorts
+        (a word lattice of a few hundred thousand words takes seconds: the trainer reports meanwhile)."""
+        lat = cls.__new__(cls)
+        return lat, lat.build_steps(first, last, arc_start, arc_end, arc_piece)
+
+    def build_steps(self, first, last, arc_start, arc_end, arc_piece) -> Iterator[None]:
+        """What ``__init__`` does, yielding ``BUILD_STEPS`` times on the way (see :meth:`staged`)."""
         self.first = np.asarray(first, dtype=np.int64)
         self.last = np.asarray(last, dtype=np.int64)
         self.n_strings = len(self.first)
@@ -69,7 +83,9 @@ class FlatLattice:
             piece = np.concatenate((piece, np.full(len(positions), -1, np.int64)))
         # sorted once: forward by (end offset, end node, start), backward by (start offset desc, start node, end)
         fwd = _order(self.node_off[end], end, start)
+        yield
         bwd = _order(-self.node_off[start], start, end)
+        yield
         # nodes renumbered level by level (offset 0 of every string, then offset 1, ...): a level's nodes
         # are then one range, and its arcs read their start nodes from a few ranges, not from all over
         by_level = _order(self.node_off, np.arange(self.n_nodes), np.arange(self.n_nodes))
@@ -80,10 +96,13 @@ class FlatLattice:
         self.sent_of_node = self.sent_of_node[by_level]
         self.node_off = self.node_off[by_level]
         self.live = np.ones(self.n_strings, dtype=bool)
+        yield
         self._f = self._arrays(start[fwd], end[fwd], piece[fwd] + 1, "end")
+        yield
         self._b = self._arrays(start[bwd], end[bwd], piece[bwd] + 1, "start")
         self._alive = None
         self.n_unknown = len(positions)
+        yield
 
     def _arrays(self, start, end, piece1, group_key):
         arcs = {"start": start, "end": end, "piece1": piece1, "length": self.node_off[end] - self.node_off[start],

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -56,11 +57,29 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     """The state a run starts from: the seed pieces of ``words`` (unique word -> count) with their
     initial scores, and the word and piece lattices. Raises TokvizError when ``cfg.vocab_size``
     cannot hold the required characters, Cancelled when ``cancelled()`` says stop."""
+    stages = seed_stages(cfg, words, cancelled)
+    while True:
+        try:
+            next(stages)
+        except StopIteration as end:
+            return end.value
+
+
+def seed_stage_count(cfg: UnigramConfig) -> int:
+    """How many steps :func:`seed_stages` reports at most (its last yield is this number)."""
+    return 8 + FlatLattice.BUILD_STEPS + cfg.max_piece_length
+
+
+def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int, None, UnigramState]:
+    """:func:`seed_state` as a generator: it yields the number of each step done (up to
+    :func:`seed_stage_count`), so the trainer reports progress while seeding and can stop between
+    any two steps (the substring counting yields once per length)."""
     st = UnigramState()
     # 1. characters and coverage (counted over "▁word", weighted by the word's count)
     wl = sorted(words)  # deterministic order, independent of the corpus's order ("▁" + word sorts the same)
     wstr = [SPACE_MARK + w for w in wl]
     freq = np.array([words[w] for w in wl], dtype=np.float64)
+    yield 1
     joined, codes, first, last, lens, uc, inv = _join(wstr)
     pos_freq = np.repeat(freq, lens + 1)
     pos_freq[last] = 0.0  # the separators
@@ -85,6 +104,7 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
         )
     if cancelled():
         raise Cancelled
+    yield 2
     # 2. rare characters as UNK_CHAR (merging words that become equal)
     if len(required) < len(char_count):
         table = {ord(c): UNK_CHAR for c in char_count if c not in required}
@@ -97,6 +117,7 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
         joined, codes, first, last, lens, uc, inv = _join(wstr)
         pos_freq = np.repeat(freq, lens + 1)
     st.freq = freq
+    yield 3
     # 3. every valid substring of 2..max_len characters inside a word occurring at least twice: its
     # occurrences (start node, length) and id.
     # Valid: no unknown character (nor the separator), one script (▁ and combining marks fit any)
@@ -121,8 +142,8 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     next_bad = np.minimum.accumulate(np.where(eff == _INVALID, np.arange(n), n)[::-1])[::-1]
     next_change = np.minimum.accumulate(np.where(change, np.arange(n), n)[::-1])[::-1]
     reach = np.minimum(next_bad, np.append(next_change[1:], n))
-    occ_start, occ_len, sub_ids_arr, sub_first, sub_len, sub_count = _frequent_substrings(
-        codes, reach - np.arange(n), pos_freq, cfg.max_piece_length)
+    occ_start, occ_len, sub_ids_arr, sub_first, sub_len, sub_count = yield from _frequent_substrings(
+        codes, reach - np.arange(n), pos_freq, cfg.max_piece_length, first_stage=4)
     if cancelled():
         raise Cancelled
     # 4. seeds: characters, then substrings occurring at least twice by frequency x length
@@ -147,6 +168,8 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     st.alive = np.ones(len(seeds), dtype=bool)
     seed_of_sub = np.full(len(sub_len), -1, dtype=np.int64)
     seed_of_sub[cand[order]] = np.arange(len(chars), len(seeds))
+    last_stage = seed_stage_count(cfg) - 1
+    yield last_stage - FlatLattice.BUILD_STEPS - 2
     # 5. the word lattices: seed substrings plus single characters
     occ_seed = seed_of_sub[sub_ids_arr]
     keep = occ_seed >= 0
@@ -159,7 +182,11 @@ def seed_state(cfg: UnigramConfig, words: Counter, cancelled) -> UnigramState:
     arc_s = np.concatenate((known_pos, occ_start[keep]))
     arc_e = np.concatenate((known_pos + 1, occ_start[keep] + occ_len[keep]))
     arc_p = np.concatenate((char_seed[known_pos], occ_seed[keep]))
-    st.words = FlatLattice(first, last, arc_s, arc_e, arc_p)
+    yield last_stage - FlatLattice.BUILD_STEPS - 1
+    st.words, building = FlatLattice.staged(first, last, arc_s, arc_e, arc_p)
+    for k, _ in enumerate(building):
+        yield last_stage - FlatLattice.BUILD_STEPS + k
+    yield last_stage
     # 6. for pruning, each multi-character seed's alternative lattice is made from the word arcs inside
     # its first occurrence (on the first pruning round, for the seeds EM kept: see UnigramState.prune)
     n_chars = len(chars)
@@ -193,7 +220,7 @@ def _join(wstr: list[str]):
     return joined, codes, first, first + lens, lens, uc, rank[codes]
 
 
-def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.0):
+def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.0, first_stage: int = 0):
     """Every substring of 2..maxlen characters starting at node ``a`` and at most ``room[a]`` long
     (the valid ones: see :func:`seed_state`) whose count (the ``weight`` of its start nodes summed)
     is at least ``min_count``, grouped into distinct strings.
@@ -205,6 +232,9 @@ def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.
     checked with a second, independent one; should two different substrings ever share the first,
     that length is grouped exactly with a dict. Why hashes: ~1.3 million slices and dict lookups
     took ~2.5 s of Python on 20,000 lines, the hashes take a few numpy passes.
+
+    A generator (its value is the tuple above): it yields ``first_stage + k - 2`` after each length
+    ``k``, one of the seeding steps the trainer reports.
     """
     n = len(codes)
     c = codes.astype(np.uint64)
@@ -247,6 +277,7 @@ def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.
         firsts.append(pos[order[np.flatnonzero(new_group)]][keep_group])
         counts.append(count[keep_group])
         n_ids += int(keep_group.sum())
+        yield first_stage + k - 2
     if not starts:
         e = np.zeros(0, dtype=np.int64)
         return e, e, e, e, e, np.zeros(0)

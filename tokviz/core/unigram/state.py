@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from tokviz.core.unigram.events import RemovedPiece
-from tokviz.core.unigram.flat_lattice import FlatLattice, digamma, span_lattice
+from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma, span_lattice
 
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 
@@ -46,6 +46,8 @@ class UnigramState:
         """One E-step and M-step; returns (log-likelihood, objective, Viterbi tokens, dropped pieces)."""
         lat = self.words
         lat.select(self.alive)
+        if cancelled():  # selecting re-sorts the arcs when many went: a step of its own
+            raise Cancelled
         unk = self._min_score() - 10.0
         # tokens: SentencePiece counts Viterbi tokens per unique word (not weighted)
         counts, loglik, tokens = lat.e_step(self.scores, unk, self.freq, len(self.seeds), cancelled)
@@ -74,9 +76,13 @@ class UnigramState:
             self.pieces = span_lattice(*self.word_arcs, self.seed_first[multi], self.seed_len[multi])
             self.piece_of_sent = multi
             self.word_arcs = ()
+            if cancelled():
+                raise Cancelled
         plat = self.pieces
         alive_sent = self.alive[self.piece_of_sent]
         plat.select(self.alive, strings=alive_sent)
+        if cancelled():
+            raise Cancelled
         alt_sent, alt_piece, alt_score = plat.viterbi(self.scores, unk, cancelled)
         own = self.scores[self.piece_of_sent]
         # SentencePiece's NBest puts the piece itself first on a tie (Viterbi keeps the longest arc)
@@ -84,6 +90,8 @@ class UnigramState:
         # every word's Viterbi segmentation: how often each piece is used
         lat = self.words
         lat.select(self.alive)
+        if cancelled():
+            raise Cancelled
         v_sent, v_piece, _ = lat.viterbi(self.scores, unk, cancelled)
         known = v_piece >= 0
         freq = np.bincount(v_piece[known], weights=self.freq[v_sent[known]], minlength=n_seeds)

@@ -55,15 +55,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tokviz.core import word_counts
 from tokviz.core.bpe.corpus import utf8_length
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
 from tokviz.core.unigram.flat_lattice import Cancelled
-from tokviz.core.unigram.model import META_PIECES, UnigramModel
-from tokviz.core.unigram.seeds import seed_state
+from tokviz.core.unigram.model import META_PIECES, SPACE_MARK, UnigramModel
+from tokviz.core.unigram.seeds import seed_stage_count, seed_stages
 from tokviz.core.unigram.state import UnigramState
-from tokviz.core.word_counts import count_words
+from tokviz.core.word_counts import WordSample, count_words
 
 MAX_WORD_BYTES = 4192  # SentencePiece's max_sentence_length: a longer word is skipped, as its sentence would be
 
@@ -156,7 +157,8 @@ class UnigramTrainer:
         cancelled = cancel or (lambda: False)
         cfg = self.config
         words = Counter()
-        done = yield from count_words(lines, str.split, words, cancelled, total_bytes)
+        sample = WordSample(word_counts.UNIGRAM_DISTINCT_WORDS_CAP)  # read now: tests lower it
+        done = yield from count_words(lines, str.split, words, cancelled, total_bytes, sample)
         if not done:
             self._finished = Finished("cancelled", 0, "cancelled while reading the corpus")
             yield self._finished
@@ -169,17 +171,33 @@ class UnigramTrainer:
         if not words:
             raise CorpusError(f"Every word of the corpus is longer than {MAX_WORD_BYTES:,} bytes (text without "
                               "spaces?); Unigram training skips such words, as SentencePiece skips their sentences.")
-        yield Progress("indexing", 0, 3)
+        _check_alphabet(cfg, words)
+        total = seed_stage_count(cfg)
+        yield Progress("indexing", 0, total)
+        if cancelled():  # before the first step, which may take a while on a big corpus
+            self._finished = Finished("cancelled", 0, "cancelled while building the seed vocabulary")
+            yield self._finished
+            return
+        stages = seed_stages(cfg, words, cancelled)
         try:
-            st = seed_state(cfg, words, cancelled)
+            while True:
+                try:
+                    done = next(stages)
+                except StopIteration as end:
+                    st = end.value
+                    break
+                yield Progress("indexing", done, total)
+                if cancelled():
+                    raise Cancelled
         except Cancelled:
+            stages.close()
             self._finished = Finished("cancelled", 0, "cancelled while building the seed vocabulary")
             yield self._finished
             return
         del words
         self.stats = {"unique_words": len(st.freq), "required_chars": len(st.required), "seed_pieces": st.n_seeds,
                       "skipped_long_words": len(too_long)}
-        yield Progress("indexing", 3, 3)
+        yield Progress("indexing", total, total)
         try:
             yield from self._train(st, cancelled)
         except Cancelled:
@@ -243,3 +261,19 @@ class UnigramTrainer:
         # by score, ties by piece (the order SentencePiece's Sorted() gives); strings made on demand
         order = ids[np.lexsort((st.str_rank[ids], -st.scores[ids]))]
         self._snapshots.append((st.seeds, order, st.scores[order].copy()))
+
+
+def _check_alphabet(cfg: UnigramConfig, words: Counter) -> None:
+    """With full character coverage every character of the words is required: one pass over the
+    distinct words (a set union in C) says whether the vocabulary can hold them, before the seeding,
+    which on a big corpus takes minutes and gigabytes. (With a lower coverage the character counts
+    decide, and seeding checks it as its first step.)"""
+    if cfg.character_coverage < 1.0:
+        return
+    chars = set(SPACE_MARK).union(*words)
+    need = len(chars) + len(META_PIECES)
+    if cfg.vocab_size < need:
+        raise TokvizError(
+            f"The vocabulary size {cfg.vocab_size:,} is smaller than the {len(chars):,} characters the corpus "
+            f"needs plus {len(META_PIECES)} meta pieces: use at least {need:,}, or lower the character coverage."
+        )

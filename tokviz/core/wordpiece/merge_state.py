@@ -34,12 +34,14 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
 CONTINUATION = "##"
 _SHIFT = 32  # a pair is one int: left << 32 | right (ids stay far below 2**32)
 _RIGHT = (1 << _SHIFT) - 1
+BUILD_STAGES = 9  # steps of WordPieceMergeState.build_stages
 _EXACT_FLOAT = 1 << 53  # below this a count is a float64 exactly, so numpy's score equals Python's
 
 
@@ -72,6 +74,19 @@ class WordPieceMergeState:
     """
 
     def __init__(self, words: list[str], freq: list[int]):
+        for _ in self.build_stages(words, freq):
+            pass
+
+    @classmethod
+    def staged(cls, words: list[str], freq: list[int]) -> tuple[WordPieceMergeState, Iterator[int]]:
+        """A state not built yet and the generator that builds it: it yields the number of each step
+        done (1..BUILD_STAGES), so the trainer reports progress and can stop between any two.
+        :attr:`names` and :attr:`alphabet_size` are known after the first."""
+        st = cls.__new__(cls)
+        return st, st.build_stages(words, freq)
+
+    def build_stages(self, words: list[str], freq: list[int]) -> Iterator[int]:
+        """Build the state in steps (see :meth:`staged`); each is numpy or one list conversion."""
         n = len(words)
         lens = np.fromiter(map(len, words), dtype=np.int64, count=n)
         codes = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
@@ -80,18 +95,26 @@ class WordPieceMergeState:
         np.cumsum(lens[:-1], out=starts[1:])
         is_first = np.zeros(size, dtype=bool)
         is_first[starts] = True
-        first_codes = np.unique(codes[is_first])
-        cont_codes = np.unique(codes[~is_first])
+        # the distinct code points through tables over all of Unicode: linear, where np.unique sorts
+        # (seconds for the ten million characters of a million words)
+        first_table = np.zeros(0x110000, dtype=np.int64)
+        first_table[codes[is_first]] = 1
+        cont_table = np.zeros(0x110000, dtype=np.int64)
+        cont_table[codes[~is_first]] = 1
+        first_codes = np.flatnonzero(first_table)
+        cont_codes = np.flatnonzero(cont_table)
         unsorted = [chr(c) for c in first_codes.tolist()] + [CONTINUATION + chr(c) for c in cont_codes.tolist()]
         order = sorted(range(len(unsorted)), key=unsorted.__getitem__)
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
-        sym = np.empty(size, dtype=np.int64)
-        sym[is_first] = rank[np.searchsorted(first_codes, codes[is_first])]
-        sym[~is_first] = rank[len(first_codes) + np.searchsorted(cont_codes, codes[~is_first])]
+        first_table[first_codes] = rank[:len(first_codes)]
+        cont_table[cont_codes] = rank[len(first_codes):]
+        sym = np.where(is_first, first_table[codes], cont_table[codes])
+        del first_table, cont_table
         self.names: list[str] = [unsorted[i] for i in order]
         self.alphabet_size = len(self.names)
         self.id_of: dict[str, int] = {s: i for i, s in enumerate(self.names)}
+        yield 1
 
         weight = np.repeat(np.asarray(freq, dtype=np.int64), lens)
         ends = starts + lens - 1
@@ -106,7 +129,14 @@ class WordPieceMergeState:
         # pairs: the slots of their left symbols, grouped by pair (ascending slots within a group)
         left = np.flatnonzero(nxt >= 0)
         keys = (sym[left] << _SHIFT) | sym[left + 1]
-        by_key = np.argsort(keys, kind="stable")
+        if len(self.names) <= 0xFFFF:
+            # two stable passes over 16-bit ids (right, then left) give the stable order by key:
+            # numpy sorts those by radix, several times faster than a stable sort of 64-bit keys
+            by_key = np.argsort(sym[left + 1].astype(np.uint16), kind="stable")
+            by_key = by_key[np.argsort(sym[left[by_key]].astype(np.uint16), kind="stable")]
+        else:
+            by_key = np.argsort(keys, kind="stable")
+        yield 2
         sorted_keys = keys[by_key]
         self._first_slots = left[by_key]
         cut = _group_starts(sorted_keys)
@@ -119,6 +149,7 @@ class WordPieceMergeState:
         self._more_slots: dict[int, list[int]] = {}  # slots where a pair formed after building
         self._bound_made: dict[int, int] = {}  # symbol -> serial number of its live bound in the heap
         self._bounds_made = 0  # serial numbers, so a replaced bound is known when it comes up
+        yield 3
 
         # the live pairs holding each symbol (on either side)
         lsym, rsym = ukeys >> _SHIFT, ukeys & _RIGHT
@@ -131,11 +162,21 @@ class WordPieceMergeState:
         self.pairs_of: dict[int, set[int]] = {}
         for s, a, b in zip(holders[lo].tolist(), lo.tolist(), hi.tolist(), strict=True):
             self.pairs_of[s] = set(held[a:b].tolist())
+        yield 4
 
+        # one list at a time: each is ~40 bytes a slot and takes a while on a big corpus
         self.sym: list[int] = sym.tolist()
+        del sym
+        yield 5
         self.nxt: list[int] = nxt.tolist()
+        del nxt
+        yield 6
         self.prv: list[int] = prv.tolist()
+        del prv
+        yield 7
         self.weight: list[int] = weight.tolist()
+        del weight
+        yield 8
 
         # the heap starts with one bound per left symbol (the best score of the pairs it starts), not
         # with every pair: most pairs never come near the top, and a tuple for each cost ~0.05 s
@@ -155,6 +196,7 @@ class WordPieceMergeState:
             self._heap.append((-top, -math.inf, "", serial, ~sym_id))
         self._bounds_made = len(tops)
         heapq.heapify(self._heap)
+        yield BUILD_STAGES
 
     def _entry(self, key: int, count: int) -> tuple:
         a, b = key >> _SHIFT, key & _RIGHT

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.word_counts import count_words
-from tokviz.core.wordpiece.merge_state import WordPieceMergeState
+from tokviz.core.wordpiece.merge_state import BUILD_STAGES, WordPieceMergeState
 from tokviz.core.wordpiece.model import BERT_WORD, SPECIALS, WordPieceModel
 
 
@@ -124,19 +124,29 @@ class WordPieceTrainer:
             return
         if not counts:
             raise CorpusError("The corpus has no words to train on: it is empty or only whitespace.")
-        yield Progress("indexing", 0, 1)
-        state = WordPieceMergeState(list(counts), list(counts.values()))
+        yield Progress("indexing", 0, BUILD_STAGES)
+        if cancelled():  # before the first step, which may take a while on a big corpus
+            self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
+            yield self._finished
+            return
+        state, stages = WordPieceMergeState.staged(list(counts), list(counts.values()))
         del counts
         specials = list(self.config.special_tokens)
-        need = len(specials) + state.alphabet_size
-        if self.config.vocab_size < need:
-            raise TokvizError(
-                f"The vocabulary size {self.config.vocab_size:,} is smaller than the {len(specials)} special tokens "
-                f"plus the corpus's alphabet of {state.alphabet_size:,} symbols: use at least {need:,}."
-            )
+        for done in stages:
+            if done == 1:  # the alphabet is known: check the size before the costly steps
+                need = len(specials) + state.alphabet_size
+                if self.config.vocab_size < need:
+                    raise TokvizError(
+                        f"The vocabulary size {self.config.vocab_size:,} is smaller than the {len(specials)} special "
+                        f"tokens plus the corpus's alphabet of {state.alphabet_size:,} symbols: use at least {need:,}."
+                    )
+            yield Progress("indexing", done, BUILD_STAGES)
+            if cancelled():
+                self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
+                yield self._finished
+                return
         self._vocab = specials + state.names
         self._base = len(self._vocab)
-        yield Progress("indexing", 1, 1)
         yield from self._merge(state, cancelled)
 
     def _merge(self, state: WordPieceMergeState, cancelled) -> Iterator[object]:

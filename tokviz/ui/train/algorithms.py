@@ -173,6 +173,7 @@ class AlgorithmTraining(QObject):
         run.worker.batch.connect(self._on_batch)
         run.worker.progress.connect(self._on_progress)
         run.worker.failed.connect(self._on_failed)  # a bound slot: queued to this (GUI) thread, never a lambda
+        run.worker.noted.connect(self._on_note)
         run.worker.finished.connect(self._on_finished)
         self.run = run
         p.progress_bar.setValue(0)
@@ -181,6 +182,9 @@ class AlgorithmTraining(QObject):
         if self.algorithm == "wordpiece" and self.compare_check.isChecked():
             self.start_compare()
         self._update_buttons()
+
+    def _on_note(self, text: str) -> None:
+        self.panel.message.show_message(self.tr("Note: {text}").format(text=text), "info")
 
     def play(self) -> None:
         """Train, or go on: a paused run resumes; a finished one replays from step 1 in presentation mode."""

@@ -227,6 +227,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         run.worker.progress.connect(self._on_progress)
         run.worker.failed.connect(self._on_failed)
         run.worker.waiting.connect(self._on_waiting)
+        run.worker.noted.connect(self._on_note)
         run.worker.finished.connect(self._on_finished)
         self.run = run
         self.playing = True
@@ -443,6 +444,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             )
         else:
             self.message.show_message(message, "error")
+
+    def _on_note(self, text: str) -> None:
+        self.message.show_message(self.tr("Note: {text}").format(text=text), "info")
 
     def _on_waiting(self, merges: int) -> None:
         self._worker_quiet = True

@@ -35,6 +35,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from tokviz.core.bpe.events import Finished, MergeStep, Progress
 from tokviz.core.errors import TokvizError
+from tokviz.core.word_counts import CountingNote
 
 BATCH_SECONDS = 0.05
 
@@ -48,7 +49,9 @@ class TrainWorker(QObject):
     Signals: ``batch(list)`` — MergeStep events in order (Progress events are folded: only the latest
     of a batch is sent); ``progress(object)`` — the latest Progress; ``failed(str, bool)`` — a
     message for the window and whether the corpus had invalid UTF-8 (so the panel can offer
-    replacement); ``finished(object, bool)`` — the Finished event and False after a failure.
+    replacement); ``noted(str)`` — a remark on how the corpus was counted (a
+    :class:`~tokviz.core.word_counts.CountingNote`: the distinct-word cap was reached);
+    ``finished(object, bool)`` — the Finished event and False after a failure.
 
     No signal ever carries ``None`` across threads: PySide6 (seen with 6.12 on Python 3.11) then
     drops a reference to None it never took, and the interpreter aborts with ``none_dealloc``.
@@ -58,6 +61,7 @@ class TrainWorker(QObject):
     progress = Signal(object)
     failed = Signal(str, bool)
     waiting = Signal(int)  # paused after this many merges: the trainer is suspended between steps
+    noted = Signal(str)
     finished = Signal(object, bool)
 
     def __init__(self, make_events: RunFactory):
@@ -131,6 +135,8 @@ class TrainWorker(QObject):
                     sent_phase = event.phase
                     if new_phase:
                         flush()  # show a new phase (e.g. indexing) at once, before its long first step
+                elif isinstance(event, CountingNote):
+                    self.noted.emit(event.text)
                 elif isinstance(event, Finished):
                     finished = event
                     break
