@@ -27,8 +27,11 @@ def add_parser(sub) -> None:
     )
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("-e", "--encoder", metavar="NAME", help="encoder name from `tokviz encoders`")
-    which.add_argument("--model", metavar="FILE",
-                       help="model file: SentencePiece .model, .tiktoken rank file, or a BPE model tokviz reads")
+    which.add_argument("--model", metavar="PATH",
+                       help="model file or folder: a Hugging Face tokenizer.json or model folder, a GGUF file, "
+                       "Mistral's tekken.json, a SentencePiece .model, a tiktoken rank file (Llama 3/4 and Qwen "
+                       "are recognised by hash; any other needs --pattern) or a model `tokviz train` exported "
+                       "(tokviz JSON, GPT-2 vocab.json + merges.txt, subword-nmt codes; not BERT's vocab.txt)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON: encoder, text, ids, tokens, metrics")
     out.add_argument("--ndjson", action="store_true",
