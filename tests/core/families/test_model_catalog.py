@@ -61,7 +61,7 @@ def test_missing_package_is_unavailable_with_the_pip_command():
     fake = dataclasses.replace(CATALOG[0], pypi="no-such-dist",
                                files=(PinnedFile("no_such_package_tokviz", ("x.model",), "0" * 64),))
     ok, reason = probe(fake)
-    assert not ok and "pip install no-such-dist" in reason and "tokviz[models]" in reason
+    assert not ok and "pip install no-such-dist" in reason and 'pip install ".[models]"' in reason
 
 
 def test_a_file_whose_hash_differs_is_never_used(tmp_path, monkeypatch):
