@@ -340,7 +340,8 @@ def _english_words(texts, kept, names=()) -> dict[str, str]:
 
     words: dict[str, str] = {}
     for text in texts:
-        t = text
+        # pip commands before names: removing the package name first would leave a bare "pip install"
+        t = re.sub(r'pip install (?:"[^"]*"|\S+)', "", text)
         for name in names:
             t = t.replace(name, "")
         # byte pieces, code points, paths, file names and extensions, <special> tokens, pip commands are not words
