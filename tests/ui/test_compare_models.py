@@ -31,7 +31,8 @@ def registry():
     # a catalogue model whose package is missing: listed, not usable, with the line that installs it
     reg.register(EncoderEntry(
         "llama-9", "tiktoken",
-        probe=lambda: (False, 'not installed: pip install llama-nine  (or pip install "tokviz[models]")'),
+        probe=lambda: (False, 'not installed: pip install llama-nine  (or pip install ".[models]" in the tokviz '
+                              'checkout)'),
         load=lambda: (_ for _ in ()).throw(RuntimeError("not installed")),
     ))
     return reg

