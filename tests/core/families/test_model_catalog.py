@@ -77,3 +77,23 @@ def test_a_file_whose_hash_differs_is_never_used(tmp_path, monkeypatch):
         load(model)
     with pytest.raises(ModelFileError):
         verified_files(model)
+
+
+def test_the_entries_left_out_of_every_encoder_walk_are_exactly_those_the_test_extra_does_not_install():
+    """Tests that walk every registry encoder leave out NOT_IN_TEST_EXTRA; that set must be exactly the
+    catalogue models whose package `pip install ".[test]"` does not bring, so no entry is silently skipped
+    and none is listed after its package joins the extra."""
+    import importlib.metadata
+    import re
+
+    from tests.support.packages import NOT_IN_TEST_EXTRA
+    from tokviz.core.encoders.model_catalog import CATALOG
+
+    def normalized(name: str) -> str:
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    installed_by_test = {normalized(re.match(r"[A-Za-z0-9_.\-]+", req).group(0))
+                         for req in importlib.metadata.requires("tokviz-app") or []
+                         if re.search(r"""extra\s*==\s*["'](test|models)["']""", req)}
+    outside = {model.name for model in CATALOG if normalized(model.pypi) not in installed_by_test}
+    assert outside == NOT_IN_TEST_EXTRA

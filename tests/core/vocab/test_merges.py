@@ -171,7 +171,10 @@ def test_cancelled_recovery_raises_and_is_not_cached():
 
 
 def test_tokenizer_json_merges_are_read_from_the_file():
-    encoder = registry_encoder("llama-3.2 (tokenizer.json)")
+    from tests.support.packages import llama3_json
+    from tokviz.core.encoders.files import open_model_file
+
+    encoder = open_model_file(llama3_json())  # Meta's Llama 3 tokenizer.json
     rec = recover_merges(encoder)
     tb = rec.token_bytes
     assert rec.merge_rank and len(rec.merges) == len({t for _, _, t in rec.merges}) == 127_744

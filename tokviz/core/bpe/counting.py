@@ -207,7 +207,7 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
         yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
         note = sample.note(len(counts))
         if note is not None:
-            yield CountingNote(note)
+            yield note
     finally:
         if helper is not None:
             helper.close()

@@ -184,7 +184,7 @@ class AlgorithmTraining(QObject):
         self._update_buttons()
 
     def _on_note(self, text: str) -> None:
-        self.panel.message.show_message(self.tr("Note: {text}").format(text=text), "info")
+        self.panel.message.show_message(text, "info")
 
     def play(self) -> None:
         """Train, or go on: a paused run resumes; a finished one replays from step 1 in presentation mode."""

@@ -446,7 +446,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             self.message.show_message(message, "error")
 
     def _on_note(self, text: str) -> None:
-        self.message.show_message(self.tr("Note: {text}").format(text=text), "info")
+        self.message.show_message(text, "info")
 
     def _on_waiting(self, merges: int) -> None:
         self._worker_quiet = True

@@ -39,6 +39,15 @@ from tokviz.core.word_counts import CountingNote
 
 BATCH_SECONDS = 0.05
 
+
+def counting_note_text(note: CountingNote) -> str:
+    """The note in the interface's language (core's ``note.text`` is the CLI's English)."""
+    return QCoreApplication.translate(
+        "TrainPanel",
+        "Note: more than {cap} distinct words (about {about}); trained on the 1/{share} of them picked by a hash "
+        "of each word ({kept} words), with exact counts. The others are left out to bound memory.",
+    ).format(cap=f"{note.cap:,}", about=f"{note.about:,}", share=note.share, kept=f"{note.kept:,}")
+
 # A run is a function taking the worker's cancel check and returning the trainer's event iterator.
 RunFactory = Callable[[Callable[[], bool]], Iterable[object]]
 
@@ -49,8 +58,9 @@ class TrainWorker(QObject):
     Signals: ``batch(list)`` — MergeStep events in order (Progress events are folded: only the latest
     of a batch is sent); ``progress(object)`` — the latest Progress; ``failed(str, bool)`` — a
     message for the window and whether the corpus had invalid UTF-8 (so the panel can offer
-    replacement); ``noted(str)`` — a remark on how the corpus was counted (a
-    :class:`~tokviz.core.word_counts.CountingNote`: the distinct-word cap was reached);
+    replacement); ``noted(str)`` — a remark on how the corpus was counted, in the interface's language
+    (:func:`counting_note_text` of a :class:`~tokviz.core.word_counts.CountingNote`: the distinct-word
+    cap was reached);
     ``finished(object, bool)`` — the Finished event and False after a failure.
 
     No signal ever carries ``None`` across threads: PySide6 (seen with 6.12 on Python 3.11) then
@@ -136,7 +146,7 @@ class TrainWorker(QObject):
                     if new_phase:
                         flush()  # show a new phase (e.g. indexing) at once, before its long first step
                 elif isinstance(event, CountingNote):
-                    self.noted.emit(event.text)
+                    self.noted.emit(counting_note_text(event))
                 elif isinstance(event, Finished):
                     finished = event
                     break
