@@ -79,8 +79,7 @@ def test_core_unicode_explanations_are_translated(qtbot):
     entry, and the Inspector's explanation of a flag, a skin tone and a syllable reads Korean."""
     from PySide6.QtCore import QCoreApplication
 
-    from tokviz.core.unicode import graphemes
-    from tokviz.core.unicode_explain import CONTEXT, templates
+    from tokviz.core.unicode_explain import CONTEXT, graphemes, templates
 
     have = TsTranslator(TS)._messages
     assert [t for t in templates() if (CONTEXT, t) not in have] == []
