@@ -8,14 +8,13 @@ import regex
 
 from tests.support.vocabularies import VARIED_PROMPTS, registry_encoder
 from tokviz.core.vocab import merges as merges_module
+from tokviz.core.vocab.encoder_merges import recover_merges, token_merges
 from tokviz.core.vocab.merges import (
     TokenMerges,
     context_splits,
     find_tokens,
     merge_tree,
     recover_from_ranks,
-    recover_merges,
-    token_merges,
 )
 from tokviz.core.vocab.ranks import VocabCancelled
 
