@@ -332,8 +332,9 @@ def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, sou
 
 
 def _load_tiktoken(p: Path, pattern: str):
+    # tiktoken's wrapper (numpy, the Rust core) loads only when a rank file is read
     from tokviz.core.encoders.files import read_regular_file
-    from tokviz.core.encoders.tiktoken_family import load_rank_file, parse_tiktoken_ranks
+    from tokviz.core.encoders.rank_encoder import load_rank_file, parse_tiktoken_ranks
 
     ranks = parse_tiktoken_ranks(read_regular_file(p, what="a rank file"), p)
     model = _byte_model_from_ranks(ranks, pattern, p.name, str(p))
