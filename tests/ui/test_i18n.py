@@ -158,7 +158,8 @@ _SOURCE_SENTENCES = {
 def test_every_encoder_source_sentence_has_a_korean_entry():
     """Where an encoder comes from and why it is unavailable: every template core words them with is in
     the .ts (read from the code, so a new one cannot be missed) and has a rendering below."""
-    from tokviz.core.encoders.sources import CONTEXT, templates
+    from tokviz.core.encoders.builtin import source_templates as templates
+    from tokviz.core.encoders.sources import CONTEXT
 
     have = TsTranslator(TS)._messages
     assert [t for t in templates() if (CONTEXT, t) not in have] == []

@@ -76,7 +76,7 @@ def collect_encoders(args, registry) -> tuple[list, list]:
             slots.append({"encoder": name, "error": str(err)})
     for path in args.model:
         try:
-            from tokviz.core.encoders.files import open_model_file
+            from tokviz.core.encoders.builtin import open_model_file
 
             slots.append(open_model_file(path))
         except ImportError:

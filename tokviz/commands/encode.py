@@ -168,7 +168,7 @@ def load_encoder(args):
     from tokviz.core.errors import TokvizError
 
     if args.model is not None:
-        from tokviz.core.encoders.files import open_model_file
+        from tokviz.core.encoders.builtin import open_model_file
 
         encoder = open_model_file(args.model, pattern=args.pattern)
         if args.pattern is not None and encoder.family == "sentencepiece":
