@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from tests.support.packages import mistral_model, package_file
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import CorpusError
 from tokviz.core.parity import measure_parity, read_parallel_corpus

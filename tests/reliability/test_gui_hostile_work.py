@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.inspect_panel import show, wait_shown
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.inspect.panel import InspectPanel

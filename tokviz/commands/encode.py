@@ -176,7 +176,7 @@ def load_encoder(args):
         return encoder
     if args.pattern is not None:
         raise TokvizError("--pattern applies to --model files only; a named encoder has its own pattern")
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     return default_registry().get(args.encoder)
 
