@@ -25,6 +25,7 @@ building them (:mod:`tokviz.core.template_sandbox`); Ctrl-C and a GUI's cancel e
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -440,3 +441,19 @@ def default_template(encoder) -> str:
         f"{encoder.name} has no chat template and none of the built-in ones fits its special tokens; "
         f"give one with --template ({', '.join(BUILTIN_TEMPLATES)}, or a Jinja file)"
     )
+
+
+# what special tokens of the common chat formats look like: <|im_start|>, <start_of_turn>, [INST]
+_MARKER = re.compile(r"<\|[^|<>\s]{1,40}\|>|<(?:start|end)_of_turn>|\[/?INST\]")
+
+
+def unknown_markers(text: str, encoder) -> list[str]:
+    """Special-token-like markers in a rendered prompt (``<|im_start|>``, ``<start_of_turn>``, ``[INST]``)
+    that the encoder does not have as special tokens, so they cost several plain tokens each.
+
+    >>> class E: special_tokens = staticmethod(lambda: {"<|im_end|>": 1})
+    >>> unknown_markers("<|im_start|>user hi<|im_end|>", E())
+    ['<|im_start|>']
+    """
+    specials = encoder.special_tokens()
+    return sorted({m for m in _MARKER.findall(text) if m not in specials})
