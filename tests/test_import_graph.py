@@ -24,7 +24,7 @@ PACKAGE = ROOT / "tokviz"
 
 # Layers, lowest first. A module may import modules of its own layer or below, never above.
 LAYERS = [
-    "core-basics",     # errors, atomic writes, sentences, the Encoding columns, Unicode layers, display, chat
+    "core-basics",     # errors, atomic writes, sentences, the Encoding columns, Unicode layers, display
     "core-formats",    # tokviz's own BPE/WordPiece/Unigram and their files, the Encoder protocol, reading model
                        # files and rank files safely: what every family parses and words through
     "core-families",   # one module per encoder family (tiktoken, rank files, SentencePiece, tokenizer.json, GGUF)
@@ -57,6 +57,8 @@ LAYER_OF = {
     "tokviz.core.encoders.rank_encoder": "core-formats",
     "tokviz.core.encoders.registry": "core-catalogue",
     "tokviz.core.encoders.builtin": "core-catalogue",
+    "tokviz.core.chat": "core-services",  # asks an encoder for its chat template (HasChatTemplate)
+    "tokviz.core.dropout": "core-services",  # asks an encoder for SupportsDropout
     "tokviz.core.compare": "core-services",
     "tokviz.core.vocab": "core-services",
     "tokviz.core.boundaries": "core-services",

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tokviz.core.encoders.base import HasChatTemplate
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
 from tokviz.core.template_sandbox import RENDER_CHARS, RENDER_SECONDS, TemplateFailure
@@ -391,12 +392,12 @@ def build_prompt(encoder, messages: Sequence[Message], template: str, *, add_gen
     else:
         source = JINJA_BUILTINS.get(template, template)
         name = template if template in JINJA_BUILTINS else "model's chat_template"
-        config = getattr(encoder, "config", None)
+        config = encoder.config if isinstance(encoder, HasChatTemplate) else None
         bos = bos_token if bos_token is not None else (
-            getattr(config, "bos_token", None) or getattr(encoder, "bos_token", None) or _first_special(
+            (config and config.bos_token) or getattr(encoder, "bos_token", None) or _first_special(
                 encoder, ("<bos>", "<|begin_of_text|>", "<s>")))
         eos = eos_token if eos_token is not None else (
-            getattr(config, "eos_token", None) or getattr(encoder, "eos_token", None) or "")
+            (config and config.eos_token) or getattr(encoder, "eos_token", None) or "")
         text = render_jinja(source, messages, bos_token=bos or "", eos_token=eos or "",
                             add_generation_prompt=add_generation_prompt, tools=tools, cancelled=cancelled)
         contents = _locate_contents(text, messages)
@@ -417,8 +418,7 @@ def default_template(encoder) -> str:
 
     Raises ChatTemplateError when nothing fits (give --template).
     """
-    config = getattr(encoder, "config", None)
-    own = getattr(config, "chat_template", None)
+    own = encoder.config.chat_template if isinstance(encoder, HasChatTemplate) else None
     if own:
         return own
     specials = encoder.special_tokens()
