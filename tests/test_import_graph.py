@@ -37,7 +37,8 @@ LAYERS = [
     "entry",           # the command line and ``python -m tokviz``
 ]
 
-# module or package -> layer; the longest matching name wins, so a package's default comes first
+# module or package -> layer; the longest matching name wins, so a package's entry is the default for
+# its modules. A package's own __init__ is matched as ``package.__init__`` first.
 LAYER_OF = {
     "tokviz": "core-basics",  # resources_dir(); only the root module itself (every other module matches more)
     "tokviz.core": "core-basics",
