@@ -73,7 +73,7 @@ def main() -> None:
                     help="a tiktoken or SentencePiece encoder name from `tokviz encoders` (default cl100k_base)")
     args = ap.parse_args()
 
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
     from tokviz.core.metrics import measure
 
     text = build_paste(args.mb)

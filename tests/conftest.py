@@ -38,7 +38,7 @@ def _default_registry_as_found():
     """A window's Session uses the process-wide registry: what a test registers there (a toy encoder,
     a fake catalogue model) is removed after it, and what it replaced or removed comes back, so that
     no later test lists it. Entries the test left alone keep their loaded encoders."""
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     registry = default_registry()
     before = registry.entries()

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tokviz.cli import main
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 
 
 def run_json(capsys, argv):

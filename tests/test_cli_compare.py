@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from tokviz.cli import main
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 
 KEYS = {"encoder", "tokens", "chars_per_token", "bytes_per_token", "fertility", "partial_tokens",
         "fallback_tokens", "round_trip"}

@@ -15,7 +15,7 @@ import pytest
 
 from tokviz import resources_dir
 from tokviz.cli import main
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 
 CORPUS = resources_dir() / "corpora" / "demo.txt"
 PARALLEL = resources_dir() / "parallel"

@@ -19,7 +19,7 @@ def run(argv, capsys):
 
 
 def available(name: str) -> None:
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     status = {s.name: s for s in default_registry().statuses()}.get(name)
     if status is None or not status.available:
@@ -72,7 +72,7 @@ def test_export_then_encode_with_dropout(capsys, tmp_path):
     code, out, _ = run(["encode", "--model", str(out_file), "--json", "생각해 봅시다 🤖"], capsys)
     from tests.support.vocabularies import VARIED_PROMPTS
     from tokviz.core.bpe.formats import load_model
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     tt = default_registry().get("cl100k_base").tiktoken
     original = json.loads(out_file.read_text(encoding="utf-8"))["training"]["original_ids"]
@@ -134,7 +134,7 @@ def test_use_counts_a_korean_corpus(capsys, tmp_path):
 
 def test_encode_with_dropout_on_a_rank_vocabulary_keeps_its_ids(capsys):
     available("cl100k_base")
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     tt = default_registry().get("cl100k_base").tiktoken
     text = "생각해 봅시다 indentation 🤖"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tokviz import cli
 from tokviz.core import display
 from tokviz.core.display import encoding_json, encoding_json_chunks, encoding_ndjson_lines, token_json
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoding import Encoding
 from tokviz.core.metrics import measure
 

@@ -6,7 +6,8 @@ As a library (see :mod:`tokviz.api`): ``tokviz.encode(text, "cl100k_base")``, ``
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from tokviz.core.package_data import VERSION as __version__
+from tokviz.core.package_data import resources_dir
 
 __all__ = ["Encoding", "__version__", "encode", "encoders", "open_model", "resources_dir"]
 
@@ -24,18 +25,3 @@ def __getattr__(name: str):
 
         return Encoding
     raise AttributeError(f"module 'tokviz' has no attribute {name!r}")
-
-
-def resources_dir():
-    """Folder of tokviz's resources (icons, demo corpora, sample texts, translations), a ``Path``.
-
-    In an installed wheel they live at ``tokviz/resources``; in a source checkout (editable
-    install, tests) at the top-level ``resources/`` beside the package.
-    """
-    from pathlib import Path  # here, not at import: ``import tokviz`` stays cheap for the CLI and the API
-
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "resources", here.parent / "resources"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("tokviz resources not found next to the package (broken install?)")

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# Encodings show as coloured tokens in a notebook once core.display is imported (it registers the view).
+from tokviz.core import display as _notebook_view  # noqa: F401
+
 if TYPE_CHECKING:
     from os import PathLike
 
@@ -35,7 +38,7 @@ def encoders(*, available_only: bool = False) -> list[str]:
 
     ``available_only``: only those whose data was found here (and passed its SHA-256 check).
     """
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     registry = default_registry()
     if not available_only:
@@ -45,7 +48,7 @@ def encoders(*, available_only: bool = False) -> list[str]:
 
 def get_encoder(name: str) -> Encoder:
     """The named encoder (loaded once, then shared). Raises EncoderUnavailable with the reason."""
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     return default_registry().get(name)
 
@@ -67,6 +70,6 @@ def open_model(path: str | PathLike[str], *, pattern: str | None = None) -> Enco
 
     Raises ModelFileError naming the file and what is wrong with it.
     """
-    from tokviz.core.encoders.files import open_model_file
+    from tokviz.core.encoders.builtin import open_model_file
 
     return open_model_file(path, pattern=pattern)

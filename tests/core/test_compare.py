@@ -24,7 +24,7 @@ from tokviz.core.compare import (
     vocab_overlap,
     vocabulary,
 )
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 from tokviz.core.encoders.sentencepiece_train import (
     DEMO_CONFIG,

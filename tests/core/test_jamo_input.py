@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.formats import save_model
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.core.encoders.files import open_model_file
+from tokviz.core.encoders.builtin import open_model_file
 from tokviz.core.jamo import decompose, decompose_lines
 from tokviz.core.jamo_input import JamoReader, byte_map, cut_jamo, reader_for, reads_jamo
 

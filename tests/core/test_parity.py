@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from tests.support.packages import llama3_json, mistral_model
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import CorpusError
 from tokviz.core.parity import measure_parity, read_parallel_corpus
@@ -56,7 +56,7 @@ def library_counts(name: str):
 
 def _encoder(name: str):
     if name == "llama-3 (tokenizer.json)":  # Meta's file read by tokviz's tokenizer.json family
-        from tokviz.core.encoders.files import open_model_file
+        from tokviz.core.encoders.builtin import open_model_file
 
         return open_model_file(llama3_json())
     return default_registry().get(name)

@@ -8,7 +8,7 @@ import pytest
 from tokviz import resources_dir
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.errors import TokvizError
 from tokviz.core.sweep import run_sweep
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer

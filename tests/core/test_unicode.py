@@ -20,12 +20,11 @@ from tokviz.core.unicode import (
     compose_hangul,
     decompose_hangul,
     grapheme_kind,
-    graphemes,
     invisible_marker,
     jamo_role,
     utf8_bytes,
 )
-from tokviz.core.unicode_explain import explain_emoji
+from tokviz.core.unicode_explain import explain_emoji, graphemes
 
 TEXT_NO_SURROGATES = st.text(alphabet=st.characters(blacklist_categories=("Cs",)))
 

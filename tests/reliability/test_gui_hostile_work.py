@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.inspect_panel import show, wait_shown
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.inspect.panel import InspectPanel
@@ -140,10 +140,10 @@ class _Renamed(_Panicking):
 
 @pytest.fixture
 def slow_loads(monkeypatch, registry):
-    from tokviz.core.encoders import files
+    from tokviz.core.encoders import builtin
 
     loads = _SlowLoads(registry)
-    monkeypatch.setattr(files, "open_model_file", loads)
+    monkeypatch.setattr(builtin, "open_model_file", loads)
     yield loads
     loads.let_go()  # no parse thread outlives the test
 

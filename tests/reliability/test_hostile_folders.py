@@ -75,7 +75,7 @@ def _open_gui_dialog(folder: Path):
 
 def _open_model_file(target: str):
     def run(folder: Path):
-        from tokviz.core.encoders.files import open_model_file
+        from tokviz.core.encoders.builtin import open_model_file
 
         open_model_file(folder / target if target else folder)
     return run

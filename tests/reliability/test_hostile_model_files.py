@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.packages import package_file
-from tokviz.core.encoders.files import open_model_file
+from tokviz.core.encoders.builtin import open_model_file
 from tokviz.core.errors import TokvizError
 
 PROBE = "안녕하세요 😀 ok\r\n\u00a0x"

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 
 from tests.support.inspect_panel import wait_shown
 from tokviz.core import metrics
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.ui.common import exact_text
 from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS, SLICE_CHARS
 from tokviz.ui.inspect.panel import InspectPanel

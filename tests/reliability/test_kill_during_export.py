@@ -229,7 +229,7 @@ def test_kill_9_at_every_point_of_a_first_export(tmp_path, models, export):
 def test_a_kill_between_the_gpt2_renames_is_refused_by_every_way_of_opening_the_pair(tmp_path, models):
     """The one mixed state a kill can leave (new merges.txt, old vocab.json) never loads as a model,
     whether the folder or either file is opened, and opening it changes nothing."""
-    from tokviz.core.encoders.files import open_model_file
+    from tokviz.core.encoders.builtin import open_model_file
 
     old_model, new_model = models["byte"]
     _, write, names = EXPORTS["gpt2-pair"]

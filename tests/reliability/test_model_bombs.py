@@ -26,7 +26,7 @@ import pytest
 from tokviz.core.compare import compare_text
 from tokviz.core.encoders import files as model_files
 from tokviz.core.encoders import gguf_family
-from tokviz.core.encoders.files import open_model_file
+from tokviz.core.encoders.builtin import open_model_file
 from tokviz.core.encoders.gguf_family import read_gguf_vocab
 from tokviz.core.encoders.hf_json import HFTokenizerEncoder
 from tokviz.core.encoders.rank_models import load_tekken

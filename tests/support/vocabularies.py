@@ -21,7 +21,7 @@ VARIED_PROMPTS = [
 
 
 def registry_encoder(name: str):
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     registry = default_registry()
     status = {s.name: s for s in registry.statuses()}.get(name)

@@ -11,7 +11,8 @@ import pytest
 
 from tokviz import resources_dir
 from tokviz.core.compare import TextSet
-from tokviz.core.encoders import Registry, tiktoken_family
+from tokviz.core.encoders import tiktoken_family
+from tokviz.core.encoders.registry import Registry
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 from tokviz.core.encoding import Encoding
 from tokviz.ui.compare.panel import ComparePanel

@@ -10,7 +10,7 @@ import threading
 import pytest
 from PySide6.QtCore import QCoreApplication, Qt, QThread, QTimer
 
-from tokviz.core.encoders import files as model_files
+from tokviz.core.encoders import builtin
 from tokviz.core.encoders.base import EncoderEntry
 from tokviz.core.encoders.builtin import build_registry
 from tokviz.core.encoding import Encoding
@@ -108,7 +108,7 @@ def test_opening_a_model_file_keeps_the_event_loop_running(qtbot, session, monke
         seen["beats"] = len(beats)
         return ByteToy(path.name)
 
-    monkeypatch.setattr(model_files, "open_model_file", slow_open)
+    monkeypatch.setattr(builtin, "open_model_file", slow_open)
     heart.start()
     with qtbot.waitSignal(panel.modelOpened, timeout=(GATE_LIMIT_S + 10) * 1000) as opened:
         panel.open_model_file(str(tmp_path / "huge.model"))
@@ -132,7 +132,7 @@ def test_the_pattern_question_is_asked_on_the_gui_thread(qtbot, session, monkeyp
         return ByteToy(path.name)
 
     asked = []
-    monkeypatch.setattr(model_files, "open_model_file", needs_pattern)
+    monkeypatch.setattr(builtin, "open_model_file", needs_pattern)
     panel.ask_pattern = lambda path: asked.append(QThread.currentThread() is QCoreApplication.instance().thread()) \
         or "gpt4"
     with qtbot.waitSignal(panel.modelOpened, timeout=20_000) as opened:

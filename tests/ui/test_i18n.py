@@ -79,8 +79,7 @@ def test_core_unicode_explanations_are_translated(qtbot):
     entry, and the Inspector's explanation of a flag, a skin tone and a syllable reads Korean."""
     from PySide6.QtCore import QCoreApplication
 
-    from tokviz.core.unicode import graphemes
-    from tokviz.core.unicode_explain import CONTEXT, templates
+    from tokviz.core.unicode_explain import CONTEXT, graphemes, templates
 
     have = TsTranslator(TS)._messages
     assert [t for t in templates() if (CONTEXT, t) not in have] == []
@@ -159,7 +158,8 @@ _SOURCE_SENTENCES = {
 def test_every_encoder_source_sentence_has_a_korean_entry():
     """Where an encoder comes from and why it is unavailable: every template core words them with is in
     the .ts (read from the code, so a new one cannot be missed) and has a rendering below."""
-    from tokviz.core.encoders.sources import CONTEXT, templates
+    from tokviz.core.encoders.builtin import source_templates as templates
+    from tokviz.core.encoders.sources import CONTEXT
 
     have = TsTranslator(TS)._messages
     assert [t for t in templates() if (CONTEXT, t) not in have] == []

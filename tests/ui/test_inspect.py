@@ -14,7 +14,7 @@ from PySide6.QtCore import QByteArray, QMimeData, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QTextCursor
 from PySide6.QtWidgets import QToolTip
 
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.inspect import jobs as inspect_jobs
 from tokviz.ui.inspect import panel as inspect_panel

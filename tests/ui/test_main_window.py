@@ -139,16 +139,16 @@ def test_a_model_file_is_parsed_off_the_gui_thread_and_added_to_every_panel(qtbo
     import threading
 
     from tokviz.core.bpe.formats import save_model
-    from tokviz.core.encoders import files
+    from tokviz.core.encoders import builtin
 
     parsed_on = []
-    real_open = files.open_model_file
+    real_open = builtin.open_model_file
 
     def spy(*args, **kwargs):
         parsed_on.append(threading.get_ident())
         return real_open(*args, **kwargs)
 
-    monkeypatch.setattr(files, "open_model_file", spy)
+    monkeypatch.setattr(builtin, "open_model_file", spy)
     save_model(small_bpe, tmp_path / "small.tiktoken", "tiktoken")
     win = _window(qtbot, tmp_path)
     win.show()

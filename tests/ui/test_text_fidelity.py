@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
 from tests.support.inspect_panel import wait_shown
 from tokviz import cli
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.ui.common.exact_text import ExactText, join_blocks, line_breaks
 from tokviz.ui.inspect import text_input
 from tokviz.ui.inspect.panel import InspectPanel

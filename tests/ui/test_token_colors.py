@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtGui import QColor
 
 from tests.support.pixels import edge_is_outlined
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.ui.token_colors import (
     DARK_PALETTE,
     LIGHT_PALETTE,

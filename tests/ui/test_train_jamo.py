@@ -182,7 +182,7 @@ def test_jamo_and_hangul_only_exclude_each_other_and_jamo_is_for_bpe(panel):
 
 
 def test_saving_a_jamo_model_keeps_it_a_reader_only_in_tokviz_json(panel, qtbot, tmp_path):
-    from tokviz.core.encoders.files import open_model_file
+    from tokviz.core.encoders.builtin import open_model_file
 
     _trained(panel, qtbot)
     written = panel.save_model_to(str(tmp_path / "jamo.json"), "tokviz")

@@ -9,7 +9,6 @@ a JSON list of ``{"role": ..., "content": ...}`` objects, or ``-`` for standard 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -74,22 +73,6 @@ def _read_utf8(path: str, what: str, limit: int = MESSAGES_BYTES) -> str:
     return decode_input(p.read_bytes(), path)
 
 
-# what special tokens of the common chat formats look like: <|im_start|>, <start_of_turn>, [INST]
-_MARKER = re.compile(r"<\|[^|<>\s]{1,40}\|>|<(?:start|end)_of_turn>|\[/?INST\]")
-
-
-def unknown_markers(text: str, encoder) -> list[str]:
-    """Special-token-like markers in a rendered prompt (``<|im_start|>``, ``<start_of_turn>``, ``[INST]``)
-    that the encoder does not have as special tokens, so they cost several plain tokens each.
-
-    >>> class E: special_tokens = staticmethod(lambda: {"<|im_end|>": 1})
-    >>> unknown_markers("<|im_start|>user hi<|im_end|>", E())
-    ['<|im_start|>']
-    """
-    specials = encoder.special_tokens()
-    return sorted({m for m in _MARKER.findall(text) if m not in specials})
-
-
 def _template(arg: str | None, encoder) -> str:
     from tokviz.core.chat import BUILTIN_TEMPLATES, default_template
 
@@ -103,7 +86,7 @@ def _template(arg: str | None, encoder) -> str:
 def run(args) -> int:
     from tokviz.commands.encode import load_encoder, render_tokens, use_color
     from tokviz.core import template_process
-    from tokviz.core.chat import EXACT_BUILTINS, build_prompt, parse_messages
+    from tokviz.core.chat import EXACT_BUILTINS, build_prompt, parse_messages, unknown_markers
     from tokviz.core.display import token_json, visible_piece
     from tokviz.core.errors import TokvizError
 

@@ -76,7 +76,7 @@ def collect_encoders(args, registry) -> tuple[list, list]:
             slots.append({"encoder": name, "error": str(err)})
     for path in args.model:
         try:
-            from tokviz.core.encoders.files import open_model_file
+            from tokviz.core.encoders.builtin import open_model_file
 
             slots.append(open_model_file(path))
         except ImportError:
@@ -91,7 +91,7 @@ def collect_encoders(args, registry) -> tuple[list, list]:
 
 def run(args) -> int:
     from tokviz.core.compare import compare_text
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
     from tokviz.core.encoders.native import call_interruptibly
     from tokviz.core.errors import TokvizError, check_text
 

@@ -175,7 +175,7 @@ def load_encoder(args):
     from tokviz.core.errors import TokvizError
 
     if args.model is not None:
-        from tokviz.core.encoders.files import open_model_file
+        from tokviz.core.encoders.builtin import open_model_file
 
         encoder = open_model_file(args.model, pattern=args.pattern)
         if args.pattern is not None and encoder.family == "sentencepiece":
@@ -183,7 +183,7 @@ def load_encoder(args):
         return encoder
     if args.pattern is not None:
         raise TokvizError("--pattern applies to --model files only; a named encoder has its own pattern")
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     return default_registry().get(args.encoder)
 

@@ -13,7 +13,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     statuses = default_registry().statuses()
     if args.json:

@@ -43,7 +43,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from tokviz.commands.compare import collect_encoders
     from tokviz.commands.terminal import TerminalProgress, write_out
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
     from tokviz.core.errors import TokvizError
     from tokviz.core.parity import measure_parity, read_parallel_corpus
 

@@ -58,7 +58,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from tokviz.commands.compare import DEFAULT_ENCODERS, collect_encoders
     from tokviz.commands.terminal import TerminalProgress, write_out
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
     from tokviz.core.sweep import check_readable, check_sizes, run_sweep
 
     # every request error before loading encoders or training

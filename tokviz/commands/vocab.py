@@ -131,7 +131,7 @@ def _show(data: bytes) -> str:
 # ---- merges and trees ----------------------------------------------------------------------------
 def run_merges(args) -> int:
     from tokviz.core.errors import TokvizError
-    from tokviz.core.vocab.merges import recover_merges
+    from tokviz.core.vocab.encoder_merges import recover_merges
 
     if args.limit is not None and args.limit < 0:
         raise TokvizError(f"--limit is a number of merges, not {args.limit}")
@@ -167,7 +167,8 @@ def run_merges(args) -> int:
 
 def run_tree(args) -> int:
     from tokviz.core.errors import TokvizError
-    from tokviz.core.vocab.merges import find_tokens, merge_tree, token_merges
+    from tokviz.core.vocab.encoder_merges import token_merges
+    from tokviz.core.vocab.merges import find_tokens, merge_tree
 
     encoder = _encoder(args)
     merges = token_merges(encoder)

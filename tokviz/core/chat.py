@@ -25,10 +25,12 @@ building them (:mod:`tokviz.core.template_sandbox`); Ctrl-C and a GUI's cancel e
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tokviz.core.encoders.base import HasChatTemplate
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
 from tokviz.core.template_sandbox import RENDER_CHARS, RENDER_SECONDS, TemplateFailure
@@ -390,12 +392,12 @@ def build_prompt(encoder, messages: Sequence[Message], template: str, *, add_gen
     else:
         source = JINJA_BUILTINS.get(template, template)
         name = template if template in JINJA_BUILTINS else "model's chat_template"
-        config = getattr(encoder, "config", None)
+        config = encoder.config if isinstance(encoder, HasChatTemplate) else None
         bos = bos_token if bos_token is not None else (
-            getattr(config, "bos_token", None) or getattr(encoder, "bos_token", None) or _first_special(
+            (config and config.bos_token) or getattr(encoder, "bos_token", None) or _first_special(
                 encoder, ("<bos>", "<|begin_of_text|>", "<s>")))
         eos = eos_token if eos_token is not None else (
-            getattr(config, "eos_token", None) or getattr(encoder, "eos_token", None) or "")
+            (config and config.eos_token) or getattr(encoder, "eos_token", None) or "")
         text = render_jinja(source, messages, bos_token=bos or "", eos_token=eos or "",
                             add_generation_prompt=add_generation_prompt, tools=tools, cancelled=cancelled)
         contents = _locate_contents(text, messages)
@@ -416,8 +418,7 @@ def default_template(encoder) -> str:
 
     Raises ChatTemplateError when nothing fits (give --template).
     """
-    config = getattr(encoder, "config", None)
-    own = getattr(config, "chat_template", None)
+    own = encoder.config.chat_template if isinstance(encoder, HasChatTemplate) else None
     if own:
         return own
     specials = encoder.special_tokens()
@@ -440,3 +441,19 @@ def default_template(encoder) -> str:
         f"{encoder.name} has no chat template and none of the built-in ones fits its special tokens; "
         f"give one with --template ({', '.join(BUILTIN_TEMPLATES)}, or a Jinja file)"
     )
+
+
+# what special tokens of the common chat formats look like: <|im_start|>, <start_of_turn>, [INST]
+_MARKER = re.compile(r"<\|[^|<>\s]{1,40}\|>|<(?:start|end)_of_turn>|\[/?INST\]")
+
+
+def unknown_markers(text: str, encoder) -> list[str]:
+    """Special-token-like markers in a rendered prompt (``<|im_start|>``, ``<start_of_turn>``, ``[INST]``)
+    that the encoder does not have as special tokens, so they cost several plain tokens each.
+
+    >>> class E: special_tokens = staticmethod(lambda: {"<|im_end|>": 1})
+    >>> unknown_markers("<|im_start|>user hi<|im_end|>", E())
+    ['<|im_start|>']
+    """
+    specials = encoder.special_tokens()
+    return sorted({m for m in _MARKER.findall(text) if m not in specials})

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import regex
 
-from tokviz.core.encoding import Encoding, Token
+from tokviz.core.encoding import Encoding, Token, register_html_view
 from tokviz.core.jamo import recompose
 from tokviz.core.metrics import Metrics, measure
 
@@ -452,6 +452,9 @@ _TOKEN_TEMPLATE = ('    {\n      "id": %d,\n      "bytes": "%s",\n      "piece":
                    '      "kind": "%s"\n    }')
 _JSON_CHUNK = 8192  # tokens per piece of output: big enough for C-speed joins, small enough to stream
 
+
+
+register_html_view(encoding_html)  # Encoding._repr_html_ draws through this module
 
 def _json_string(ensure_ascii: bool):
     # the string encoders json.dump itself uses (C-accelerated): the same escapes, byte for byte

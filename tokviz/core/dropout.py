@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from tokviz.core.encoders.base import SupportsDropout
 from tokviz.core.errors import TokvizError
 
 MAX_SAMPLES = 10_000
@@ -48,7 +49,7 @@ class BoundaryStats:
 
 def supports_dropout(encoder) -> bool:
     """Whether ``encoder`` can encode with BPE-dropout (tokviz's own BPE models can)."""
-    return callable(getattr(encoder, "encode_dropout", None))
+    return isinstance(encoder, SupportsDropout)
 
 
 def _boundaries(encoding) -> set[int]:

@@ -21,7 +21,7 @@ encoders, char-mode BPE), else one joined blob. ``enc.tokens`` is a lazy sequenc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 from typing import Literal, NamedTuple
 
@@ -64,6 +64,17 @@ class Token(NamedTuple):
             return self.bytes.decode("utf-8")
         except UnicodeDecodeError:  # bytes that do not form whole characters on their own
             return None
+
+
+# How an Encoding draws itself in a notebook. The drawing (core.display) sits above this data model and
+# imports it, so it registers itself here instead of being imported from here: no circle.
+_html_view: Callable[[Encoding], str] | None = None
+
+
+def register_html_view(view: Callable[[Encoding], str]) -> None:
+    """Make ``view`` the HTML an Encoding shows in a notebook (core.display calls this on import)."""
+    global _html_view
+    _html_view = view
 
 
 class EncodingMismatch(TokvizError):
@@ -360,11 +371,11 @@ class Encoding:
     def __repr__(self) -> str:
         return f"Encoding({self.encoder!r}, {len(self.text)} characters, {len(self)} tokens)"
 
-    def _repr_html_(self) -> str:
-        """Coloured tokens for Jupyter and other notebooks (core.display.encoding_html)."""
-        from tokviz.core.display import encoding_html  # display imports this module
-
-        return encoding_html(self)
+    def _repr_html_(self) -> str | None:
+        """Coloured tokens for Jupyter and other notebooks, drawn by core.display's ``encoding_html``
+        (registered by that module; ``tokviz.encode`` and ``tokviz.open_model`` import it). Until it
+        is imported a notebook shows the plain ``repr``."""
+        return _html_view(self) if _html_view is not None else None
 
     @property
     def byte_length(self) -> int:

@@ -16,7 +16,7 @@ encoder object, so adding an encoder to a chart or switching the reference re-en
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (d / "en.txt").write_text("a b\\nc\\n", encoding="utf-8")
 >>> _ = (d / "xx.txt").write_text("a a b b\\nc c\\n", encoding="utf-8")
->>> from tokviz.core.encoders import default_registry
+>>> from tokviz.core.encoders.builtin import default_registry
 >>> r = measure_parity([default_registry().get("gpt2")], read_parallel_corpus(d))
 >>> r.premium("gpt2", "xx"), r.line_premiums("gpt2", "xx")
 (2.0, [2.0, 2.0])
@@ -83,7 +83,7 @@ class ParallelCorpus:
 
 def default_parallel_folder() -> Path:
     """The parallel sample sentences shipped with tokviz."""
-    from tokviz import resources_dir
+    from tokviz.core.package_data import resources_dir
 
     return resources_dir() / "parallel"
 

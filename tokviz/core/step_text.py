@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tokviz.core.bpe.events import MergeStep
+from tokviz.core.merge_disagreement import Disagreement
 from tokviz.core.sentences import Sentence, Translate, templates_in
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiece
 from tokviz.core.wordpiece.trainer import WordPieceStep
@@ -156,8 +157,8 @@ def _final(e: FinalStep) -> StepText:
 
 
 # ---- BPE beside WordPiece ----------------------------------------------------------------------
-def disagreement_text(d) -> StepText:
-    """The sentences of a :class:`~tokviz.core.merge_criteria.Disagreement`."""
+def disagreement_text(d: Disagreement) -> StepText:
+    """The sentences of a :class:`~tokviz.core.merge_disagreement.Disagreement`."""
     b, w = d.bpe, d.wordpiece
     bb, ww = b.bpe[0], w.wordpiece[0]
     s = [Sentence("BPE merges {left} + {right}, the most frequent pair (count {count:,}).",
@@ -198,8 +199,6 @@ def describe(event: object, previous: object | None = None) -> StepText:
 
     Events this module does not know are shown by their own ``description``.
     """
-    from tokviz.core.merge_criteria import Disagreement  # merge_criteria builds its text here
-
     if isinstance(event, WordPieceStep):
         return _wordpiece(event)
     if isinstance(event, MergeStep):

@@ -3,11 +3,10 @@ and, for Hangul syllables, the jamo they are built from.
 
 A token boundary can fall anywhere in these layers: between two syllables, between the three UTF-8
 bytes of one syllable, or inside an emoji ZWJ sequence. The Inspector draws each layer from the
-functions here; they are Qt-free and work on any text without lone surrogates (those raise
-:class:`~tokviz.core.errors.InvalidTextError`, since they have no UTF-8 form).
+functions here and from :func:`tokviz.core.unicode_explain.graphemes` (clusters with the sentences
+that explain them, so it sits above this module); they are Qt-free and work on any text without lone
+surrogates (those raise :class:`~tokviz.core.errors.InvalidTextError`, since they have no UTF-8 form).
 
->>> [g.text for g in graphemes("각👍🏽\\r\\n")]
-['각', '👍🏽', '\\r\\n']
 >>> decompose_hangul("값").compat
 ('ㄱ', 'ㅏ', 'ㅄ')
 >>> [(b.value, b.role) for b in utf8_bytes("a각")]
@@ -27,7 +26,6 @@ from tokviz.core.display import CONTROL_NAMES as _CONTROLS
 from tokviz.core.display import invisible_marker  # the markers live in core.display
 from tokviz.core.encoding import char_byte_starts
 from tokviz.core.errors import check_text
-from tokviz.core.sentences import Sentence, Translate
 
 # --------------------------------------------------------------------------------------------
 # Code points
@@ -348,27 +346,6 @@ GraphemeKind = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class GraphemeInfo:
-    """One grapheme cluster (what a reader sees as one character), per Unicode's extended
-    grapheme cluster rules (regex ``\\X``)."""
-
-    index: int
-    text: str
-    start: int  # character span [start, end)
-    end: int
-    byte_start: int  # UTF-8 byte span [byte_start, byte_end)
-    byte_end: int
-    kind: GraphemeKind
-    explanation: list[str]  # in English; :meth:`explain` in another language
-    sentences: tuple[Sentence, ...] = ()
-
-    def explain(self, translate: Translate | None = None) -> list[str]:
-        """The explanation's lines, translated by ``translate(context, template)`` (see
-        :mod:`tokviz.core.sentences`); English without it."""
-        return [s.render(translate) for s in self.sentences] if translate is not None else list(self.explanation)
-
-
 def grapheme_kind(cluster: str) -> GraphemeKind:
     """Classify one grapheme cluster (see :data:`GraphemeKind`).
 
@@ -398,36 +375,3 @@ def grapheme_kind(cluster: str) -> GraphemeKind:
     if len(cluster) > 1 and any(unicodedata.category(c).startswith("M") for c in cluster):
         return "combining"
     return "text"
-
-
-_CLUSTER = regex.compile(r"\X")
-
-
-def graphemes(text: str) -> list[GraphemeInfo]:
-    """The grapheme clusters of ``text`` with character and byte spans, kind and explanation.
-
-    >>> [(g.start, g.end, g.byte_start, g.byte_end, g.kind) for g in graphemes("e\\u0301🇰🇷")]
-    [(0, 2, 0, 3, 'combining'), (2, 4, 3, 11, 'flag')]
-    """
-    from tokviz.core.unicode_explain import cluster_description  # it words this module's analysis
-
-    check_text(text)
-    starts = char_byte_starts(text)
-    out: list[GraphemeInfo] = []
-    for i, m in enumerate(_CLUSTER.finditer(text)):
-        cluster = m.group()
-        kind, sentences, lines = cluster_description(cluster)
-        out.append(
-            GraphemeInfo(
-                index=i,
-                text=cluster,
-                start=m.start(),
-                end=m.end(),
-                byte_start=starts[m.start()],
-                byte_end=starts[m.end()],
-                kind=kind,
-                explanation=list(lines),
-                sentences=sentences,
-            )
-        )
-    return out

@@ -8,6 +8,8 @@ words it. Each line is a :class:`~tokviz.core.sentences.Sentence` in the transla
 as the hook) while core stays Qt-free; region names and jamo roles are sentences of their own inside
 them. The ``explain_*`` functions give the English lines.
 
+>>> [g.text for g in graphemes("각👍🏽\\r\\n")]
+['각', '👍🏽', '\\r\\n']
 >>> explain_emoji("🇰🇷")[0]
 'regional indicators K + R = flag of South Korea'
 >>> ko = {"regional indicators {a} + {b} = {meaning}": "지역 표시 기호 {a} + {b} = {meaning}",
@@ -19,8 +21,13 @@ them. The ``explain_*`` functions give the English lines.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 
+import regex
+
+from tokviz.core.encoding import char_byte_starts
+from tokviz.core.errors import check_text
 from tokviz.core.sentences import Sentence, Translate, templates_in
 from tokviz.core.unicode import (
     CANCEL_TAG,
@@ -292,7 +299,7 @@ def grapheme_sentences(cluster: str, kind: GraphemeKind | None = None) -> list[S
 
 
 def explain_grapheme(cluster: str, kind: GraphemeKind | None = None) -> list[str]:
-    """Human sentences for one grapheme cluster (see :class:`~tokviz.core.unicode.GraphemeInfo`).
+    """Human sentences for one grapheme cluster (see :class:`GraphemeInfo`).
 
     >>> explain_grapheme("e\u0301")[-1]
     'NFC composes them into é U+00E9'
@@ -304,7 +311,7 @@ def explain_grapheme(cluster: str, kind: GraphemeKind | None = None) -> list[str
 def cluster_description(cluster: str) -> tuple[GraphemeKind, tuple[Sentence, ...], tuple[str, ...]]:
     """The kind of one cluster, its explanation's sentences and their English lines, cached: texts
     repeat the same clusters (syllables, letters, spaces) over and over, and describing each
-    distinct cluster once makes :func:`~tokviz.core.unicode.graphemes` on a long Korean text
+    distinct cluster once makes :func:`graphemes` on a long Korean text
     several times faster."""
     kind = grapheme_kind(cluster)
     sentences = tuple(grapheme_sentences(cluster, kind))
@@ -316,3 +323,55 @@ def templates() -> tuple[str, ...]:
     import sys
 
     return (templates_in(sys.modules[__name__], "_s") + tuple(JAMO_ROLE_WORDS.values()) + region_names())
+
+
+@dataclass(frozen=True)
+class GraphemeInfo:
+    """One grapheme cluster (what a reader sees as one character), per Unicode's extended
+    grapheme cluster rules (regex ``\\X``)."""
+
+    index: int
+    text: str
+    start: int  # character span [start, end)
+    end: int
+    byte_start: int  # UTF-8 byte span [byte_start, byte_end)
+    byte_end: int
+    kind: GraphemeKind
+    explanation: list[str]  # in English; :meth:`explain` in another language
+    sentences: tuple[Sentence, ...] = ()
+
+    def explain(self, translate: Translate | None = None) -> list[str]:
+        """The explanation's lines, translated by ``translate(context, template)`` (see
+        :mod:`tokviz.core.sentences`); English without it."""
+        return [s.render(translate) for s in self.sentences] if translate is not None else list(self.explanation)
+
+
+_CLUSTER = regex.compile(r"\X")
+
+
+def graphemes(text: str) -> list[GraphemeInfo]:
+    """The grapheme clusters of ``text`` with character and byte spans, kind and explanation.
+
+    >>> [(g.start, g.end, g.byte_start, g.byte_end, g.kind) for g in graphemes("e\\u0301🇰🇷")]
+    [(0, 2, 0, 3, 'combining'), (2, 4, 3, 11, 'flag')]
+    """
+    check_text(text)
+    starts = char_byte_starts(text)
+    out: list[GraphemeInfo] = []
+    for i, m in enumerate(_CLUSTER.finditer(text)):
+        cluster = m.group()
+        kind, sentences, lines = cluster_description(cluster)
+        out.append(
+            GraphemeInfo(
+                index=i,
+                text=cluster,
+                start=m.start(),
+                end=m.end(),
+                byte_start=starts[m.start()],
+                byte_end=starts[m.end()],
+                kind=kind,
+                explanation=list(lines),
+                sentences=sentences,
+            )
+        )
+    return out

@@ -7,7 +7,7 @@ import sys
 from PySide6.QtCore import QRect, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
-from tokviz import __version__
+from tokviz.core.package_data import VERSION as __version__
 
 _previous_handler = None
 
@@ -37,7 +37,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setDesktopFileName("io.github.tokviz")
     from PySide6.QtGui import QIcon
 
-    from tokviz import resources_dir
+    from tokviz.core.package_data import resources_dir
 
     app.setWindowIcon(QIcon(str(resources_dir() / "icons" / "tokviz.svg")))
     from tokviz.ui.fonts import ui_font

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from tokviz import resources_dir
+from tokviz.core.package_data import resources_dir
 
 LANGUAGES = {"en": "English", "ko": "한국어"}
 

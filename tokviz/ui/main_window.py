@@ -444,7 +444,7 @@ def about_html(session: Session) -> str:
     import PySide6
     from PySide6.QtCore import qVersion
 
-    import tokviz
+    from tokviz.core.package_data import VERSION
     from tokviz.ui.common.encoder_names import shown_source
 
     def version(dist: str) -> str:
@@ -454,7 +454,7 @@ def about_html(session: Session) -> str:
             return QCoreApplication.translate("MainWindow", "not installed")
 
     rows = [
-        ("tokviz", tokviz.__version__),
+        ("tokviz", VERSION),
         ("Qt", qVersion()),
         ("PySide6", PySide6.__version__),
         ("pyqtgraph", version("pyqtgraph")),
@@ -488,7 +488,7 @@ def about_html(session: Session) -> str:
         "Explore tokenization: train BPE live, inspect token boundaries down to the byte, compare encoders "
         "side by side. Works offline; OpenAI rank files are verified against tiktoken's pinned SHA-256.")
     return (
-        f"<h3>tokviz {html.escape(tokviz.__version__)}</h3><p>{html.escape(intro)}</p>"
+        f"<h3>tokviz {html.escape(VERSION)}</h3><p>{html.escape(intro)}</p>"
         f'<table cellspacing="0">{versions}</table>'
         f"<h4>{html.escape(QCoreApplication.translate('MainWindow', 'Encoder data'))}</h4>"
         f'<table cellspacing="0">{encoders}</table>'

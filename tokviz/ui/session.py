@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from tokviz.core.encoders import Encoder, Registry, default_registry
+from tokviz.core.encoders.base import Encoder
+from tokviz.core.encoders.builtin import default_registry
+from tokviz.core.encoders.registry import Registry
 
 
 class Session(QObject):

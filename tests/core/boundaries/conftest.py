@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.boundary_encoders import brute_vocab
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 
 
 @pytest.fixture(scope="session", params=["cl100k_base", "o200k_base"])

@@ -91,7 +91,7 @@ def test_ids_outside_the_vocabulary_are_a_clear_error(openai):
 
 def test_the_vocabulary_table_is_cached_per_encoder_and_can_be_cancelled():
     from tokviz.core.boundaries.vocabulary import ScanCancelled
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     encoder = default_registry().get("sp:demo_unigram")
 

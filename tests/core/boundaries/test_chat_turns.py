@@ -8,7 +8,7 @@ import pytest
 from tests.support.packages import package_file
 from tokviz.core.boundaries.chat_turns import MERGE, REWRITE, STABLE, injection, prefix_stability
 from tokviz.core.chat import CHATML_TEMPLATE, Message, build_prompt, render_jinja
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 
 CONVERSATION = [
     Message("system", "짧게 답해."),

@@ -57,7 +57,7 @@ def test_cuts_deep_in_a_long_text_and_inside_a_long_cluster(openai):
 
 
 def test_a_cut_inside_a_flag_or_a_family_emoji_splits_the_grapheme_not_a_character():
-    from tokviz.core.encoders import default_registry
+    from tokviz.core.encoders.builtin import default_registry
 
     encoder = default_registry().get("o200k_base")
     text = "국기 🇰🇷"

@@ -13,7 +13,7 @@ from tokviz.core.boundaries.canonical import check_canonical
 from tokviz.core.boundaries.cut import budget_cut
 from tokviz.core.boundaries.healing import heal
 from tokviz.core.boundaries.streaming import stream_text
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 
 TEXT = "안녕하세요 세계, hello world 🙂!"
 

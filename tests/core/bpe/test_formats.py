@@ -191,7 +191,7 @@ def test_writes_are_atomic(byte_model, tmp_path, monkeypatch):
 
 
 def test_open_model_file_accepts_every_export(byte_model, char_model, tmp_path):
-    from tokviz.core.encoders.files import open_model_file
+    from tokviz.core.encoders.builtin import open_model_file
 
     written = save_model(byte_model, tmp_path / "b.json", "tokviz")
     written += save_model(byte_model, tmp_path / "b.tiktoken", "tiktoken")

@@ -8,7 +8,7 @@ import pytest
 from tests.support.packages import mistral_model
 from tokviz.core.encoders import builtin, tiktoken_family
 from tokviz.core.encoders.base import ModelLoader
-from tokviz.core.encoders.files import open_model_file
+from tokviz.core.encoders.builtin import open_model_file
 from tokviz.core.errors import ModelFileError, TokvizError
 
 

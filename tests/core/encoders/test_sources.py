@@ -12,7 +12,7 @@ import pytest
 
 from tokviz.core.encoders import model_catalog, sources, tiktoken_family
 from tokviz.core.encoders.base import EncoderEntry
-from tokviz.core.encoders.builtin import build_registry
+from tokviz.core.encoders.builtin import build_registry, source_templates
 from tokviz.core.encoders.model_catalog import CATALOG, PinnedFile
 from tokviz.core.encoders.registry import Registry
 from tokviz.core.encoders.sentencepiece_family import ModelInfo, probe_model_file
@@ -138,7 +138,7 @@ def test_every_registry_source_is_a_sentence_or_a_bare_path():
 
 
 def test_templates_list_every_family_and_leave_out_bare_fields():
-    found = sources.templates()
+    found = source_templates()
     for template in ("package {package} ({path}), SHA-256 verified", "{path} (recognised by SHA-256 as {title})",
                      "tiktoken cache {path}", "{path}: the file is empty", "{path} (GGUF, pre-split {pre!r})",
                      "probe failed: {error}", "default"):

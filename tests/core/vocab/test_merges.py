@@ -8,14 +8,13 @@ import regex
 
 from tests.support.vocabularies import VARIED_PROMPTS, registry_encoder
 from tokviz.core.vocab import merges as merges_module
+from tokviz.core.vocab.encoder_merges import recover_merges, token_merges
 from tokviz.core.vocab.merges import (
     TokenMerges,
     context_splits,
     find_tokens,
     merge_tree,
     recover_from_ranks,
-    recover_merges,
-    token_merges,
 )
 from tokviz.core.vocab.ranks import VocabCancelled
 
@@ -172,7 +171,7 @@ def test_cancelled_recovery_raises_and_is_not_cached():
 
 def test_tokenizer_json_merges_are_read_from_the_file():
     from tests.support.packages import llama3_json
-    from tokviz.core.encoders.files import open_model_file
+    from tokviz.core.encoders.builtin import open_model_file
 
     encoder = open_model_file(llama3_json())  # Meta's Llama 3 tokenizer.json
     rec = recover_merges(encoder)

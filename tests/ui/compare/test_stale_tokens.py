@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 
-from tokviz.core.encoders import Registry
+from tokviz.core.encoders.registry import Registry
 from tokviz.core.encoding import Encoding
 from tokviz.ui.compare.jobs import OutcomeCache
 from tokviz.ui.compare.panel import ComparePanel

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.inspect_panel import wait_shown
-from tokviz.core.encoders import default_registry
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui import fonts
 from tokviz.ui.inspect import panel as inspect_panel

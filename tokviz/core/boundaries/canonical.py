@@ -156,7 +156,7 @@ def find_divergence(a: Sequence[int], a_off: Sequence[int], b: Sequence[int], b_
 def check_canonical(encoder, ids: Sequence[int], *, state=None) -> CanonicalCheck:
     """Decode ``ids``, re-encode the text, and compare.
 
-    >>> from tokviz.core.encoders import default_registry
+    >>> from tokviz.core.encoders.builtin import default_registry
     >>> enc = default_registry().get("cl100k_base")
     >>> check = check_canonical(enc, enc.encode(" hel").ids + enc.encode("lo").ids)
     >>> check.text, check.is_canonical, check.canonical_ids == tuple(enc.encode(" hello").ids)

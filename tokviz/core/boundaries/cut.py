@@ -5,7 +5,7 @@ inside a grapheme (a flag's two regional indicators, an emoji ZWJ sequence, a sy
 conjoining jamo) or inside a word. :func:`budget_cut` says which, what the first N tokens print
 (trailing incomplete bytes left out), and the nearest cut at or before N that breaks no grapheme.
 
->>> from tokviz.core.encoders import default_registry
+>>> from tokviz.core.encoders.builtin import default_registry
 >>> cut = budget_cut(default_registry().get("cl100k_base"), "안녕", 1)
 >>> cut.kept_text, cut.splits_character, cut.safe_tokens
 ('', True, 0)

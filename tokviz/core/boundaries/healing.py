@@ -66,7 +66,7 @@ class Healing:
 def heal(encoder, text: str, back: int = 1, *, state=None) -> Healing:
     """Back up the last ``back`` tokens of ``text`` and find the tokens that may replace them.
 
-    >>> from tokviz.core.encoders import default_registry
+    >>> from tokviz.core.encoders.builtin import default_registry
     >>> h = heal(default_registry().get("cl100k_base"), "The color is bl")
     >>> h.removed_text, h.candidates > 10
     (' bl', True)

@@ -28,15 +28,13 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tokviz.core.atomic import WriteError, write_atomic, write_atomic_together
 from tokviz.core.bpe.model import UNK, BPEModel, merge_bytes
+from tokviz.core.encoders.base import ModelLoader
+from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_head, read_model_text, read_regular_file
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
-
-if TYPE_CHECKING:
-    from tokviz.core.encoders.base import ModelLoader
 
 FORMATS = ("tokviz", "tiktoken", "subword-nmt", "gpt2")
 TOKVIZ_FORMAT = "tokviz-bpe"
@@ -152,8 +150,6 @@ def byte_to_unicode() -> list[str]:
 # ---- reading -----------------------------------------------------------------------------------
 def _read_text(path: Path) -> str:
     # the model-file reader: regular files only, at most its size limit, strict UTF-8
-    from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_model_text
-
     if not os.path.lexists(path):
         raise ModelFileError(path, "no such file")
     return read_model_text(path, limit=MAX_TEXT_MODEL_BYTES, what="a BPE model file")
@@ -166,8 +162,6 @@ def detect_format(path: str | Path) -> str:
         if (p / "vocab.json").is_file() and (p / "merges.txt").is_file():
             return "gpt2"
         raise ModelFileError(p, "is a folder without vocab.json and merges.txt")
-    from tokviz.core.encoders.files import read_head
-
     head = read_head(p, 4096, what="a BPE model file")  # a FIFO or device is refused, never opened blocking
     if not head.strip():
         raise ModelFileError(p, "the file is empty")
@@ -332,8 +326,8 @@ def _byte_model_from_ranks(ranks: dict[bytes, int], pattern: str, name: str, sou
 
 
 def _load_tiktoken(p: Path, pattern: str):
-    from tokviz.core.encoders.files import read_regular_file
-    from tokviz.core.encoders.tiktoken_family import load_rank_file, parse_tiktoken_ranks
+    # tiktoken's wrapper (numpy, the Rust core) loads only when a rank file is read
+    from tokviz.core.encoders.rank_encoder import load_rank_file, parse_tiktoken_ranks
 
     ranks = parse_tiktoken_ranks(read_regular_file(p, what="a rank file"), p)
     model = _byte_model_from_ranks(ranks, pattern, p.name, str(p))
@@ -426,9 +420,6 @@ def _open(path: Path, pattern: str | None):
 
 def loaders() -> list[ModelLoader]:
     """tokviz's own BPE formats as model-file loaders."""
-    # imported here: the encoders package loads every family (~40 ms), which `tokviz train` never needs
-    from tokviz.core.encoders.base import ModelLoader
-
     return [
         ModelLoader("tokviz-bpe", _sniffer("tokviz"), _open, "a tokviz BPE model (.json)"),
         ModelLoader("subword-nmt", _sniffer("subword-nmt"), _open,

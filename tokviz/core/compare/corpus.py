@@ -35,7 +35,7 @@ def sample_sets(folder: Path | None = None) -> list[TextSet]:
     """The built-in sample sets (``resources/samples/*.txt``), each file one text (so code keeps
     its newlines and indentation). Known sets come first in a fixed order."""
     if folder is None:
-        from tokviz import resources_dir
+        from tokviz.core.package_data import resources_dir
 
         folder = resources_dir() / "samples"
     files = sorted(Path(folder).glob("*.txt"), key=lambda p: (

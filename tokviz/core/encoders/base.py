@@ -1,4 +1,6 @@
-"""What a tokenizer family provides: Encoders (one protocol), registry entries and model-file loaders.
+"""What a tokenizer family provides: Encoders (one protocol), registry entries and model-file loaders,
+and the optional abilities some encoders have (:class:`SupportsDropout`, :class:`HasChatTemplate`),
+asked with ``isinstance`` rather than by probing attributes.
 
 A family module (tiktoken_family, sentencepiece_family, tokviz.core.bpe.formats) builds these plain
 values and knows nothing of the registry; tokviz.core.encoders.builtin puts them together.
@@ -46,6 +48,35 @@ class Encoder(Protocol):
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes a token id stands for (``▁`` as space, byte-fallback pieces as their byte)."""
         ...
+
+
+@runtime_checkable
+class SupportsDropout(Protocol):
+    """An encoder that can skip each applicable merge with probability ``p`` (BPE-dropout): tokviz's
+    own BPE models, and a rank vocabulary through :func:`tokviz.core.vocab.export.with_dropout`.
+    ``seed`` makes a sample repeatable."""
+
+    def encode_dropout(self, text: str, p: float, seed: int | None = None, *,
+                       allow_special: bool = False) -> Encoding: ...
+
+
+class ChatConfig(Protocol):
+    """What a model folder's ``tokenizer_config.json`` (or ``chat_template.jinja``) says about chat
+    prompts; any of it may be missing (None)."""
+
+    bos_token: str | None
+    eos_token: str | None
+
+    @property
+    def chat_template(self) -> str | None: ...
+
+
+@runtime_checkable
+class HasChatTemplate(Protocol):
+    """An encoder opened with its model folder's configuration (tokenizer.json, GGUF), which may carry
+    the model's own chat template and its bos/eos tokens."""
+
+    config: ChatConfig
 
 
 @dataclass

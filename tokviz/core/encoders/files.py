@@ -1,9 +1,7 @@
-"""Reading model files safely, and opening one of any supported format as an Encoder.
+"""Reading model files safely: what every family's parser reads through.
 
-File names lie (``tokenizer.model.v3``, a ``vocab.txt`` that is really a rank file), so each format
-has a *sniff* that looks at the first bytes, and the first loader whose sniff says yes loads it. The
-loaders come from the families (``loaders()`` in each family module); tokviz.core.encoders.builtin
-lists the families.
+Opening a file of any supported format as an Encoder is
+:func:`tokviz.core.encoders.builtin.open_model_file`, which knows every family's loader.
 
 Model files come from anywhere (a download, a mail attachment, a hostile folder), so everything here
 reads with limits: only regular files (a FIFO would block forever, a device never ends), at most
@@ -17,10 +15,8 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tokviz.core.encoders.base import Encoder, ModelLoader
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
 
@@ -232,79 +228,3 @@ def checked_id(value: object, path: str | Path, what: str) -> int:
     if not 0 <= value <= MAX_TOKEN_ID:
         raise ModelFileError(path, f"{what} {value} is out of range (0..{MAX_TOKEN_ID})")
     return value
-
-
-# ---- opening any model file ----------------------------------------------------------------------
-def _describe(loader: ModelLoader | tuple) -> str:
-    return loader[3] if len(loader) > 3 and loader[3] else str(loader[0])
-
-
-# What a model folder holds, in the order tokviz looks (as models ship: a Hugging Face folder has
-# tokenizer.json beside tokenizer_config.json; Meta's and Mistral's folders a tokenizer.model or tekken.json).
-FOLDER_FILES = ("tokenizer.json", "vocab.json", "tekken.json", "tokenizer.model", "spiece.model")
-
-
-def model_in_folder(folder: Path) -> Path:
-    """The model file inside a model folder; the folder itself when it holds none (open_model_file then
-    says it is not a regular file).
-
-    A GPT-2 style folder (`tokviz train --export gpt2 DIR/`) is found through its vocab.json, which the
-    BPE loader reads together with merges.txt.
-    """
-    for name in FOLDER_FILES:
-        inner = folder / name
-        if inner.is_file() and (name != "vocab.json" or (folder / "merges.txt").is_file()):
-            return inner
-    return folder
-
-
-def open_model_file(path: str | Path, *, pattern: str | None = None,
-                    loaders: Sequence[ModelLoader] | Iterable[tuple] | None = None) -> Encoder:
-    """An Encoder for the model file at ``path``, whatever its supported format.
-
-    ``pattern`` (a key of PATTERNS) picks the pre-split for formats that need one; None means the
-    format's own (GPT-4's for ``.tiktoken`` files). ``loaders`` are the formats to try, in order;
-    None means every built-in family's (tokviz.core.encoders.builtin.model_loaders). Raises
-    ModelFileError naming the file and the problem: unreadable, not a regular file, empty, of an
-    unknown format, or broken inside.
-    """
-    if loaders is None:
-        # The composition module imports the families, which import this module: it is looked up
-        # here, when a file is opened, rather than at import time.
-        from tokviz.core.encoders.builtin import model_loaders
-
-        loaders = model_loaders()
-    loaders = list(loaders)
-    p = Path(path)
-    if pattern is not None:
-        pattern_regex(pattern)  # an unknown name is the user's mistake: say so before reading anything
-    if p.is_dir():
-        p = model_in_folder(p)
-    head = read_head(p)
-    if not head:
-        raise ModelFileError(p, "the file is empty")
-    for loader in loaders:
-        sniff, load = loader[1], loader[2]
-        try:
-            recognised = bool(sniff(p, head))
-        except Exception:  # a sniff that trips over odd bytes simply does not recognise them
-            recognised = False
-        if recognised:
-            return _guarded_load(load, p, pattern)
-    expected = "; ".join(_describe(loader) for loader in loaders)
-    raise ModelFileError(p, f"not a model format tokviz knows. Expected one of: {expected}")
-
-
-def _guarded_load(load, p: Path, pattern: str | None) -> Encoder:
-    """Run a loader; the Python errors a hostile file can still provoke inside a parser become a
-    ModelFileError naming the file (a loader's own TokvizErrors pass through unchanged)."""
-    try:
-        return load(p, pattern)
-    except TokvizError:
-        raise
-    except RecursionError:
-        raise ModelFileError(p, "is nested too deeply to read (corrupt or hostile file)") from None
-    except MemoryError:
-        raise ModelFileError(p, "declares sizes too large to hold in memory (corrupt or hostile file)") from None
-    except (OverflowError, ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError) as err:
-        raise ModelFileError(p, f"is damaged ({type(err).__name__}: {str(err)[:200]})") from None

@@ -551,7 +551,7 @@ def _load(path: Path, pattern: str | None) -> HFTokenizerEncoder:
 
 
 def loaders() -> list[ModelLoader]:
-    """The tokenizer.json file format, for :func:`tokviz.core.encoders.files.open_model_file`.
+    """The tokenizer.json file format, for :func:`tokviz.core.encoders.builtin.open_model_file`.
 
     A model folder is opened through :func:`find_tokenizer_json` (the folder's tokenizer.json).
     """

@@ -37,9 +37,9 @@ from tokviz.core.encoders.files import (
     read_model_text,
     read_regular_file,
 )
+from tokviz.core.encoders.rank_encoder import TiktokenEncoder, parse_tiktoken_ranks
 from tokviz.core.encoders.sources import said
 from tokviz.core.encoders.tiktoken_family import SPECS as OPENAI_SPECS
-from tokviz.core.encoders.tiktoken_family import TiktokenEncoder, parse_tiktoken_ranks
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import ModelFileError, PatternNeeded, check_text
 from tokviz.core.pretokenize import O200K_PATTERN

@@ -537,7 +537,7 @@ def _spread_byte_fallback(bs: np.ndarray, be: np.ndarray, kinds: np.ndarray, b0:
 def bundled_models() -> list[Path]:
     """The ``*.model`` files shipped in tokviz's resources (``resources/models``), sorted by name."""
     try:
-        from tokviz import resources_dir
+        from tokviz.core.package_data import resources_dir
 
         folder = resources_dir() / "models"
     except FileNotFoundError:

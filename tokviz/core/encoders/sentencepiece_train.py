@@ -166,7 +166,7 @@ def train_sentencepiece(
 
 
 def demo_corpus_path() -> Path:
-    from tokviz import resources_dir
+    from tokviz.core.package_data import resources_dir
 
     return resources_dir() / "corpora" / "demo.txt"
 
@@ -183,7 +183,7 @@ def train_demo_model(corpus: str | Path | None = None, out: str | Path | None = 
     except (OSError, UnicodeDecodeError) as err:
         raise CorpusError(f"{corpus}: cannot read the demo corpus ({err})") from None
     if out is None:
-        from tokviz import resources_dir
+        from tokviz.core.package_data import resources_dir
 
         out = resources_dir() / "models" / f"{DEMO_MODEL_NAME}.model"
     return write_model(train_model_bytes(text.splitlines(), DEMO_CONFIG), out)

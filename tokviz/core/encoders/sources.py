@@ -3,8 +3,9 @@
 An encoder's ``source`` and a registry entry's probe reason are strings: the CLI prints them and the
 app shows them as tooltips. The families word them with :func:`said`, which gives the English string
 (:class:`~tokviz.core.sentences.SentenceText`) that keeps its sentence, in the translation context
-:data:`CONTEXT`; the app shows it in the interface's language, and paths, package names and hashes
-stay as they are (they are fields, never part of a template).
+:data:`CONTEXT` (every family's templates: :func:`tokviz.core.encoders.builtin.source_templates`);
+the app shows it in the interface's language, and paths, package names and hashes stay as they are
+(they are fields, never part of a template).
 
 >>> source = said("package {package} ({path}), SHA-256 verified", package="llama-models", path="a/b.model")
 >>> source
@@ -17,11 +18,10 @@ stay as they are (they are fields, never part of a template).
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterable
 
 from tokviz.core.errors import ModelFileError
-from tokviz.core.sentences import Sentence, SentenceText, fields_of, templates_in
+from tokviz.core.sentences import Sentence, SentenceText, fields_of
 
 CONTEXT = "EncoderSources"
 
@@ -47,27 +47,9 @@ def problem_of(err: ModelFileError) -> str:
     return str(err)
 
 
-def _has_words(template: str) -> bool:
+def has_words(template: str) -> bool:
     """Whether a template says anything besides its fields (``"{path} ({model})"`` does not)."""
     bare = template
     for name in fields_of(template):
         bare = re.sub(r"\{" + re.escape(name) + r"[^}]*\}", "", bare)
     return re.search(r"[A-Za-z]", bare) is not None
-
-
-def templates() -> tuple[str, ...]:
-    """Every template the families word sources and reasons with (those with words to translate),
-    read from their source, so the list for translators cannot fall behind the code."""
-    from tokviz.core.encoders import (
-        gguf_family,
-        model_catalog,
-        rank_models,
-        registry,
-        sentencepiece_family,
-        tiktoken_family,
-    )
-
-    modules = (sys.modules[__name__], tiktoken_family, model_catalog, rank_models, sentencepiece_family, gguf_family,
-               registry)
-    found = (t for module in modules for t in templates_in(module, "said"))
-    return tuple(t for t in dict.fromkeys(found) if _has_words(t))

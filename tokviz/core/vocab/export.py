@@ -20,6 +20,7 @@ import weakref
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.errors import TokvizError
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.vocab.encoder_merges import recover_merges
 from tokviz.core.vocab.merges import RecoveredMerges
 
 
@@ -165,8 +166,6 @@ _dropout: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def with_dropout(encoder, state=None) -> RankDropout:
     """``encoder`` able to encode with BPE-dropout (cached per encoder object: building it recovers
     every merge, seconds for o200k). TokvizError for an encoder that normalizes text (Qwen's NFC)."""
-    from tokviz.core.vocab.merges import recover_merges
-
     hit = _dropout.get(encoder)
     if hit is None:
         if getattr(encoder, "nfc", False):  # refuse before seconds of recovery

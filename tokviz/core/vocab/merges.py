@@ -31,7 +31,7 @@ from tokviz.core.bpe.merge import apply_merges
 from tokviz.core.byte_names import byte_parts, name_merge
 from tokviz.core.display import visible_piece
 from tokviz.core.errors import TokvizError
-from tokviz.core.vocab.ranks import HasRanks, NoState, VocabState, check_cancel, rank_table
+from tokviz.core.vocab.ranks import NoState, VocabState, check_cancel
 
 # tiktoken rebuilds a table for each block of this many ranks (see _recover_block)
 _BLOCK = 65_536
@@ -168,28 +168,9 @@ def _tiktoken_begin(lower: Mapping[bytes, int]):
     return enc._core_bpe.encode_single_piece
 
 
-_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def recover_merges(encoder, state: VocabState | None = None) -> RecoveredMerges:
-    """:func:`recover_from_ranks` of a rank encoder, or the merges a byte-level BPE tokenizer.json
-    or GGUF file lists (:mod:`.file_merges`), cached per encoder object (an encoder never changes).
-    TokvizError for an encoder that has neither."""
-    hit = _cache.get(encoder)
-    if hit is None:
-        if not isinstance(encoder, HasRanks) and hasattr(encoder, "tokenizer"):
-            from tokviz.core.vocab.file_merges import file_merges
-
-            hit = file_merges(encoder, state)
-        else:
-            hit = recover_from_ranks(rank_table(encoder), encoder.name, state)
-        _cache[encoder] = hit
-    return hit
-
-
 class TokenMerges:
     """The parents of single tokens, worked out on demand from the rank table (a merge tree opens at
-    once; :func:`recover_merges` of a whole vocabulary takes seconds). Same answers as
+    once; :func:`~tokviz.core.vocab.encoder_merges.recover_merges` of a whole vocabulary takes seconds). Same answers as
     :class:`RecoveredMerges`.
 
     >>> ranks = {**{bytes([i]): i for i in range(256)}, b"ab": 256, b"abc": 257}
@@ -238,21 +219,6 @@ class _BytesOf(Mapping):
 
     def __len__(self) -> int:
         return len(self._ranks)
-
-
-_lazy: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def token_merges(encoder) -> TokenMerges | RecoveredMerges:
-    """Merges for single-token work (trees, search), one per encoder object: a :class:`TokenMerges`
-    of a rank encoder, or the merges a tokenizer.json / GGUF file lists (read whole: they are there)."""
-    if not isinstance(encoder, HasRanks):
-        return recover_merges(encoder)
-    hit = _lazy.get(encoder)
-    if hit is None:
-        hit = TokenMerges(rank_table(encoder), encoder.name)
-        _lazy[encoder] = hit
-    return hit
 
 
 # ---- the merge tree of one token -------------------------------------------------------------------

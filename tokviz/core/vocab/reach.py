@@ -87,7 +87,8 @@ def reachability(encoder, state: VocabState | None = None) -> Reachability:
             encodes_as[tid] = tuple(int(i) for i in got)
     never = None
     if isinstance(encoder, HasRanks):
-        from tokviz.core.vocab.merges import context_splits, token_merges
+        from tokviz.core.vocab.encoder_merges import token_merges
+        from tokviz.core.vocab.merges import context_splits
 
         merges = token_merges(encoder)
         # single bytes have no parents and are base tokens

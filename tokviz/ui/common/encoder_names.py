@@ -18,9 +18,14 @@ import re
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from tokviz.core.sentences import SentenceText
-from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
 
 CONTEXT = "EncoderNames"
+
+# The Compare panel's model trained on the demo corpus on first use.
+DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
+# The row of the Train panel's model while the Train panel has none (reset): it keeps its place in
+# the list and takes the model's name again when training offers one.
+TRAINED_PLACEHOLDER = "tokviz BPE (Train panel)"
 
 # the names the trainers give their models (tokviz/core/*/trainer.py), read back into their fields
 _TRAINED = (

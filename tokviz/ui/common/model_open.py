@@ -63,7 +63,7 @@ def ask_pattern_dialog(parent: QWidget | None) -> AskPattern:
 def open_model(path: str | Path, ask_pattern: AskPattern | None = None):
     """``(encoder, None)`` or ``(None, message)``; a rank file without a known pattern asks first
     (cancelling the question is a message, not an error)."""
-    from tokviz.core.encoders.files import open_model_file
+    from tokviz.core.encoders.builtin import open_model_file
 
     p = Path(path)
     try:
@@ -95,7 +95,7 @@ class ModelLoad:
 
 def load_model(path: str | Path, pattern: str | None = None) -> ModelLoad:
     """Parse the model file at ``path`` (any thread; never raises, never asks)."""
-    from tokviz.core.encoders.files import open_model_file
+    from tokviz.core.encoders.builtin import open_model_file
 
     p = Path(path)
     try:

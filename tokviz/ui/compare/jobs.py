@@ -15,15 +15,12 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.compare import EncoderOutcome, ParagraphCache, describe_failure, encode_outcome, safe_cut
+from tokviz.ui.common.encoder_names import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
 from tokviz.ui.common.tasks import is_interrupt
 from tokviz.ui.compare.alignment import RowData, prepare_rows
 from tokviz.ui.compare.charts import encoder_color
 
-DEMO_BPE_NAME = "tokviz BPE (demo corpus)"
 DEMO_BPE_MERGES = 500
-# The row of the Train panel's model while the Train panel has none (reset): it keeps its place in
-# the list and takes the model's name again when training offers one.
-TRAINED_PLACEHOLDER = "tokviz BPE (Train panel)"
 PREVIEW_CHARS = 2000  # a longer text shows its first part first (more than any window shows at once)
 
 

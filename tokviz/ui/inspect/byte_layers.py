@@ -28,10 +28,10 @@ from tokviz.core.unicode import (
     code_points,
     decompose_hangul,
     display_char,
-    graphemes,
     jamo_role,
     utf8_bytes,
 )
+from tokviz.core.unicode_explain import graphemes
 from tokviz.ui import fonts
 from tokviz.ui.token_colors import text_color_on
 

@@ -50,6 +50,7 @@ from tokviz.core.chat import (
     Message,
     build_prompt,
     default_template,
+    unknown_markers,
 )
 from tokviz.core.errors import TokvizError
 from tokviz.ui.common.exact_text_edit import ExactTextEdit
@@ -133,8 +134,6 @@ class ChatRequest:
     def build(self, encoder, cancelled: Callable[[], bool] | None = None) -> ChatOutcome:
         """Build and encode the prompt with ``encoder`` (any thread). Raises ChatTemplateError, also when
         ``cancelled()`` turns true while a Jinja template renders (its process is stopped)."""
-        from tokviz.commands.chat import unknown_markers
-
         template, kind = self.resolve(encoder)
         prompt = build_prompt(encoder, self.messages, template, add_generation_prompt=self.add_generation_prompt,
                               cancelled=cancelled)

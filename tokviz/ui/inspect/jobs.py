@@ -318,7 +318,7 @@ def open_model(path: str):
     """Load a model file (parsing a 100k-rank file takes a second or more): (encoder, "") or
     (None, a message saying why not)."""
     try:
-        from tokviz.core.encoders.files import open_model_file
+        from tokviz.core.encoders.builtin import open_model_file
 
         return open_model_file(path), ""
     except ImportError:

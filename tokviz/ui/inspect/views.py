@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPlainTextEdit, QSpli
 
 from tokviz.core.metrics import Metrics
 from tokviz.ui import fonts
+from tokviz.ui.common.exact_text import mime_payload, mime_text
 
 DECODE_SLICE_BYTES = 1 << 20  # a bigger paste is decoded one slice per event-loop turn (about a millisecond each)
 
@@ -87,46 +88,6 @@ class SlicedDecode(QObject):
         text = "".join(self._parts)
         self._parts = []
         self._done(text)
-
-
-def mime_payload(source) -> tuple[memoryview, str] | None:
-    """The raw bytes of a paste's plain text and the codec they are in (``"utf-8"``, ``"utf-16-le"``
-    or ``"utf-16-be"``; a UTF-16 byte-order mark is left out), or None when it has no UTF-8 or UTF-16
-    ``text/plain`` data (then Qt's own text is all there is)."""
-    for fmt in source.formats():
-        low = fmt.lower().replace(" ", "")
-        if not low.startswith("text/plain"):
-            continue
-        data = memoryview(source.data(fmt))  # the bytes stay in their QByteArray: no copy
-        if "utf-16" in low:
-            tail = low.rsplit("utf-16", 1)[1]
-            if bytes(data[:2]) in (b"\xff\xfe", b"\xfe\xff") and not tail:
-                return data[2:], ("utf-16-le" if bytes(data[:2]) == b"\xff\xfe" else "utf-16-be")
-            return data, ("utf-16-be" if "be" in tail else "utf-16-le")
-        if low == "text/plain" or "charset=utf-8" in low:
-            return data, "utf-8"
-    return None
-
-
-def mime_text(source) -> str:
-    """Text of a paste, read from the clipboard's bytes so that a lone surrogate (half of a broken
-    emoji) reaches the panel's check instead of vanishing silently on the way.
-
-    Why bytes: PySide drops a lone surrogate when it turns a QString into a Python str (no error,
-    the character is just gone), and Qt's own decoding turns one sent as UTF-8 bytes (``ED A0 BD``,
-    as WTF-8 writers do) into three U+FFFD; a ``text/plain;charset=utf-16`` payload it ignores
-    altogether (the paste inserts nothing). So UTF-16 payloads are decoded with ``surrogatepass``
-    (honouring a byte-order mark) and UTF-8 ones too; bytes that are not even that fall back to
-    Qt's text (with its U+FFFD).
-    """
-    payload = mime_payload(source)
-    if payload is not None:
-        data, codec = payload
-        try:
-            return str(data, codec, "surrogatepass")
-        except UnicodeDecodeError:
-            pass
-    return source.text()
 
 
 class DetailsBox(QPlainTextEdit):

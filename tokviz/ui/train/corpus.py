@@ -12,7 +12,7 @@ from typing import Literal
 import regex
 from PySide6.QtCore import QCoreApplication
 
-import tokviz
+from tokviz.core.package_data import resources_dir
 
 # Decoding a block holds the GIL in the worker thread; 256 KB takes well under a millisecond.
 CORPUS_BLOCK_BYTES = 1 << 18
@@ -20,7 +20,7 @@ CORPUS_BLOCK_BYTES = 1 << 18
 
 def demo_corpus_path() -> Path:
     """The demo corpus written for tokviz (Korean, English, a little code and emoji)."""
-    return tokviz.resources_dir() / "corpora" / "demo.txt"
+    return resources_dir() / "corpora" / "demo.txt"
 
 
 @dataclass(frozen=True)
