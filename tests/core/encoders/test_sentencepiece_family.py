@@ -211,9 +211,9 @@ def test_entries_list_bundled_models(tmp_path, monkeypatch, tiny_unigram_model):
     (models / "demo_unigram.model").write_bytes(tiny_unigram_model.read_bytes())
     (models / "broken.model").write_bytes(b"not a model")
     (models / "notes.txt").write_text("ignored", encoding="utf-8")
-    import tokviz
+    from tokviz.core import package_data
 
-    monkeypatch.setattr(tokviz, "resources_dir", lambda: tmp_path)
+    monkeypatch.setattr(package_data, "resources_dir", lambda: tmp_path)
     reg = Registry(sentencepiece_family.entries())
     statuses = {s.name: s for s in reg.statuses()}
     assert set(statuses) == {"sp:demo_unigram", "sp:broken"}
@@ -224,15 +224,15 @@ def test_entries_list_bundled_models(tmp_path, monkeypatch, tiny_unigram_model):
 
 
 def test_entries_without_models_folder(tmp_path, monkeypatch):
-    import tokviz
+    from tokviz.core import package_data
 
-    monkeypatch.setattr(tokviz, "resources_dir", lambda: tmp_path)
+    monkeypatch.setattr(package_data, "resources_dir", lambda: tmp_path)
     assert sentencepiece_family.entries() == []
 
     def missing():
         raise FileNotFoundError("no resources")
 
-    monkeypatch.setattr(tokviz, "resources_dir", missing)
+    monkeypatch.setattr(package_data, "resources_dir", missing)
     assert sentencepiece_family.entries() == []
 
 
