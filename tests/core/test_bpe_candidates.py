@@ -1,5 +1,6 @@
 """The runners-up of each merge, recomputed from the model at the step before: the winner must be the
-pair the trainer merged, with the trainer's own count, at every step of a real run (both modes)."""
+pair the trainer merged, with the trainer's own count, at the chosen steps of a real run (both modes):
+the first, a spread, the last and the first ties."""
 
 from __future__ import annotations
 
