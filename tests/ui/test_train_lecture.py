@@ -46,6 +46,13 @@ def _train(window, qtbot, source, merges=MERGES, mode="byte"):
     return panel
 
 
+def _steps_to_check(last: int) -> list[int]:
+    """Steps a lecture test walks to: the first ones, a spread, and the last (rarest) merges. Each
+    step renders the sample twice (~0.3 s), so every step of a run made the test slow; jumping
+    between steps is scrubbing, a path a room uses too."""
+    return sorted({1, 2, 3, last // 4, last // 2, 3 * last // 4, last - 1, last})
+
+
 def _show(panel, qtbot, step):
     panel.set_step(step)
     qtbot.waitUntil(lambda: panel._step_facts is not None and panel._step_facts.step == step, timeout=10000)
@@ -59,7 +66,7 @@ def nsmc(window, qtbot):
 
 def test_every_step_shows_its_merge_in_the_sample_from_the_whole_corpus(nsmc, qtbot):
     panel = nsmc
-    for step in range(1, MERGES + 1):
+    for step in _steps_to_check(MERGES):
         _show(panel, qtbot, step)
         # every merge occurs in the corpus (its count is at least min_frequency), so it is on screen
         assert panel.replay.steps[step - 1].count >= 2
@@ -331,7 +338,7 @@ def test_capped_corpus_says_so_and_still_highlights_the_real_merge(window, qtbot
 
     monkeypatch.setattr(follow, "MAX_WORDS", 25)
     panel = _train(window, qtbot, CorpusSource.file(NSMC))
-    for step in range(1, MERGES + 1):
+    for step in _steps_to_check(MERGES):
         _show(panel, qtbot, step)
         s = panel.replay.steps[step - 1]
         text = panel.why_label.text()
@@ -380,7 +387,7 @@ def test_grey_captions_stay_readable_after_switching_to_the_dark_theme(window, q
 
 def test_char_mode_sample_follows_every_step_too(window, qtbot):
     panel = _train(window, qtbot, CorpusSource.file(NSMC), merges=25, mode="char")
-    for step in range(1, 26):
+    for step in _steps_to_check(25):
         _show(panel, qtbot, step)
         assert any(r.bg == FRESH_BG for r in panel.sample_view.line_runs(0)), step
         assert "</w>" not in "".join(r.text for r in panel.sample_view.line_runs(0))
