@@ -16,6 +16,7 @@ import pytest
 from tests.support.trained_models import corpus_lines
 from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.unigram import trainer as unigram_trainer
 from tokviz.core.unigram.events import EMStep, PruneStep
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
@@ -109,6 +110,61 @@ def test_cancel_lands_in_the_indexing_step_it_was_given_in(algorithm, where):
     # the generator stopped at that Progress: what it yields next is the end, in the same phase
     assert events[hit + 1:] == [trainer.finished] and trainer.finished.reason == "cancelled"
     assert "indexing" in trainer.finished.message or "seed" in trainer.finished.message
+
+
+def _unigram_events_with_progress_at_every_step(monkeypatch, cancel_when=None, lines=LINES):
+    """A Unigram run reporting Progress at every step inside EM and pruning (the interval lowered to 0,
+    so the count depends on the steps, not on the clock); ``cancel_when(event, last step event)``
+    sets the cancel flag. Returns (trainer, events, index of the event the cancel was set at)."""
+    monkeypatch.setattr(unigram_trainer, "STEP_PROGRESS_SECONDS", 0.0)
+    flag = {"cancel": False}
+    trainer = TRAINERS["unigram"]()
+    events, last_step, hit = [], None, None
+    for event in trainer.run(lines, cancel=lambda: flag["cancel"]):
+        events.append(event)
+        if cancel_when is not None and hit is None and cancel_when(event, last_step):
+            flag["cancel"], hit = True, len(events) - 1
+        if isinstance(event, (EMStep, PruneStep)):
+            last_step = event
+    return trainer, events, hit
+
+
+def test_unigram_em_iterations_and_pruning_rounds_report_progress_inside(monkeypatch):
+    # issue 23: one EM iteration takes seconds on a big corpus; it reported nothing until its EMStep
+    _, events, _ = _unigram_events_with_progress_at_every_step(monkeypatch)
+    rounds, inside = [], 0
+    for e in events:
+        if isinstance(e, Progress) and e.phase == "training":
+            inside += 1
+        elif isinstance(e, (EMStep, PruneStep)):
+            rounds.append((type(e).__name__, inside))
+            inside = 0
+    assert any(name == "PruneStep" for name, _ in rounds)
+    assert all(n >= 5 for name, n in rounds if name in ("EMStep", "PruneStep")), rounds
+
+
+@pytest.mark.parametrize("phase", ["em", "prune"])
+def test_unigram_cancel_lands_inside_an_em_iteration_or_pruning_round(monkeypatch, phase):
+    def inside(event, last):
+        if not (isinstance(event, Progress) and event.phase == "training" and isinstance(last, EMStep)):
+            return False
+        return last.iteration == (1 if phase == "em" else UnigramConfig().num_sub_iterations)
+
+    trainer, events, hit = _unigram_events_with_progress_at_every_step(monkeypatch, inside)
+    assert hit is not None
+    # the round stops at the next step: no EMStep or PruneStep comes, only the end
+    assert events[hit + 1:] == [trainer.finished] and trainer.finished.reason == "cancelled"
+    k = len([e for e in events if isinstance(e, (EMStep, PruneStep))])
+    assert _model_signature("unigram", trainer.model()) == _model_signature("unigram", trainer.model(k))
+
+
+def test_unigram_model_is_the_same_whatever_the_progress_interval(monkeypatch):
+    # reporting inside the rounds only interleaves events: pieces and scores stay bit for bit
+    lines = corpus_lines()
+    plain = TRAINERS["unigram"]()
+    list(plain.run(lines))
+    reporting, _, _ = _unigram_events_with_progress_at_every_step(monkeypatch, lines=lines)
+    assert _model_signature("unigram", reporting.model()) == _model_signature("unigram", plain.model())
 
 
 # ---- the Train panel -------------------------------------------------------------------------------

@@ -5,10 +5,12 @@ expected counts, then SentencePiece's digamma M-step), a pruning round by loss, 
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import numpy as np
 
 from tokviz.core.unigram.events import RemovedPiece
-from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma, span_lattice
+from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma, drain, span_lattice_steps
 
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 
@@ -44,13 +46,18 @@ class UnigramState:
 
     def em_iteration(self, cancelled):
         """One E-step and M-step; returns (log-likelihood, objective, Viterbi tokens, dropped pieces)."""
+        return drain(self.em_iteration_steps(cancelled))
+
+    def em_iteration_steps(self, cancelled) -> Generator[None, None, tuple]:
+        """:meth:`em_iteration`, yielding between its steps (a level of a pass, a whole-array step)."""
         lat = self.words
         lat.select(self.alive)
         if cancelled():  # selecting re-sorts the arcs when many went: a step of its own
             raise Cancelled
+        yield
         unk = self._min_score() - 10.0
         # tokens: SentencePiece counts Viterbi tokens per unique word (not weighted)
-        counts, loglik, tokens = lat.e_step(self.scores, unk, self.freq, len(self.seeds), cancelled)
+        counts, loglik, tokens = yield from lat.e_step_steps(self.scores, unk, self.freq, len(self.seeds), cancelled)
         ids = self.alive_ids()
         ex = counts[ids]
         low = ex < EXPECTED_FREQUENCY_THRESHOLD
@@ -66,6 +73,10 @@ class UnigramState:
     def prune(self, desired: int, shrink: float, cancelled):
         """One pruning round (SentencePiece's PruneSentencePieces); returns removed pieces and the
         smallest kept loss."""
+        return drain(self.prune_steps(desired, shrink, cancelled))
+
+    def prune_steps(self, desired: int, shrink: float, cancelled) -> Generator[None, None, tuple]:
+        """:meth:`prune`, yielding between its steps (a level of a Viterbi pass, a whole-array step)."""
         n_seeds = len(self.seeds)
         size = self.size
         unk = self._min_score() - 10.0
@@ -73,17 +84,19 @@ class UnigramState:
         if self.pieces is None:
             # made on the first round, for the pieces EM kept (about half the seeds)
             multi = np.flatnonzero(self.alive[self.n_chars:]) + self.n_chars
-            self.pieces = span_lattice(*self.word_arcs, self.seed_first[multi], self.seed_len[multi])
+            self.pieces = yield from span_lattice_steps(*self.word_arcs, self.seed_first[multi], self.seed_len[multi])
             self.piece_of_sent = multi
             self.word_arcs = ()
             if cancelled():
                 raise Cancelled
+            yield
         plat = self.pieces
         alive_sent = self.alive[self.piece_of_sent]
         plat.select(self.alive, strings=alive_sent)
         if cancelled():
             raise Cancelled
-        alt_sent, alt_piece, alt_score = plat.viterbi(self.scores, unk, cancelled)
+        yield
+        alt_sent, alt_piece, alt_score = yield from plat.viterbi_steps(self.scores, unk, cancelled)
         own = self.scores[self.piece_of_sent]
         # SentencePiece's NBest puts the piece itself first on a tie (Viterbi keeps the longest arc)
         split = alive_sent & (alt_score > own)
@@ -92,7 +105,8 @@ class UnigramState:
         lat.select(self.alive)
         if cancelled():
             raise Cancelled
-        v_sent, v_piece, _ = lat.viterbi(self.scores, unk, cancelled)
+        yield
+        v_sent, v_piece, _ = yield from lat.viterbi_steps(self.scores, unk, cancelled)
         known = v_piece >= 0
         freq = np.bincount(v_piece[known], weights=self.freq[v_sent[known]], minlength=n_seeds)
         vsum = float(self.freq.sum())
