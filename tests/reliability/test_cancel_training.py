@@ -16,6 +16,8 @@ import pytest
 from tests.support.trained_models import corpus_lines
 from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.unigram import flat_lattice
+from tokviz.core.unigram import state as unigram_state
 from tokviz.core.unigram import trainer as unigram_trainer
 from tokviz.core.unigram.events import EMStep, PruneStep
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
@@ -117,6 +119,8 @@ def _unigram_events_with_progress_at_every_step(monkeypatch, cancel_when=None, l
     so the count depends on the steps, not on the clock); ``cancel_when(event, last step event)``
     sets the cancel flag. Returns (trainer, events, index of the event the cancel was set at)."""
     monkeypatch.setattr(unigram_trainer, "STEP_PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(flat_lattice, "ARC_SLICE", 1000)  # the E-step's elementwise work in many slices
+    monkeypatch.setattr(unigram_state, "REMOVED_SLICE", 7)
     flag = {"cancel": False}
     trainer = TRAINERS["unigram"]()
     events, last_step, hit = [], None, None
@@ -159,7 +163,7 @@ def test_unigram_cancel_lands_inside_an_em_iteration_or_pruning_round(monkeypatc
 
 
 def test_unigram_model_is_the_same_whatever_the_progress_interval(monkeypatch):
-    # reporting inside the rounds only interleaves events: pieces and scores stay bit for bit
+    # reporting inside the rounds (and slicing the work for it) changes no bit of pieces and scores
     lines = corpus_lines()
     plain = TRAINERS["unigram"]()
     list(plain.run(lines))

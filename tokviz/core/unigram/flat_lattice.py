@@ -35,6 +35,7 @@ class Cancelled(Exception):
 
 
 T = TypeVar("T")
+ARC_SLICE = 1 << 20  # arcs per elementwise slice of an E-step (tens of ms), between which it yields
 _SAFE = 1e250  # forward/backward sums (scaled) must stay within [1/_SAFE, _SAFE]
 
 
@@ -216,16 +217,16 @@ class FlatLattice:
         sc_b = self._arc_scores(b, scores, unk_score)
         tokens, best = yield from self._viterbi(sc_f, cancel, paths=False)
         rate = -best / np.maximum(self.lengths, 1)
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            p_f = np.exp(sc_f + f["length"] * rate[f["sent"]])
-            p_b = np.exp(sc_b + b["length"] * rate[b["sent"]])
-        yield
+        p_f = yield from _sliced(len(sc_f), lambda a: np.exp(sc_f[a] + f["length"][a] * rate[f["sent"][a]]))
+        p_b = yield from _sliced(len(sc_b), lambda a: np.exp(sc_b[a] + b["length"][a] * rate[b["sent"][a]]))
         alpha, beta = yield from self._forward_backward(p_f, p_b, cancel)
         safe = (1 / _SAFE <= min(alpha.min(), beta.min())) and (max(alpha.max(), beta.max()) <= _SAFE)
         yield
         if safe:
             z = alpha[self.last]
-            post = alpha[f["start"]] * p_f * beta[f["end"]] * (freq / z)[f["sent"]]
+            weight = freq / z
+            post = yield from _sliced(len(p_f), lambda a: alpha[f["start"][a]] * p_f[a] * beta[f["end"][a]]
+                                      * weight[f["sent"][a]])
             log_z = np.log(z) - rate * self.lengths
         else:
             la, lb = yield from self._forward_backward_log(sc_f, sc_b, cancel)
@@ -355,6 +356,18 @@ def _group_logsumexp(v, g):
     sizes = np.diff(np.append(g, len(v)))
     s = np.add.reduceat(np.exp(v - np.repeat(m, sizes)), g)
     return m + np.log(s)
+
+
+def _sliced(n: int, part: Callable[[slice], np.ndarray]) -> Generator[None, None, np.ndarray]:
+    """An elementwise array of ``n`` values made ``ARC_SLICE`` at a time (``part(slice)`` gives each
+    piece), yielding between them: the same values as in one call, with room for progress."""
+    out = np.empty(n)
+    for lo in range(0, n, ARC_SLICE):
+        at = slice(lo, min(n, lo + ARC_SLICE))
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # out of range: log-space then
+            out[at] = part(at)
+        yield
+    return out
 
 
 def drain(steps: Generator[None, None, T]) -> T:

@@ -12,6 +12,7 @@ import numpy as np
 from tokviz.core.unigram.events import RemovedPiece
 from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma, drain, span_lattice_steps
 
+REMOVED_SLICE = 1 << 15  # removed pieces made between two yields of a round (tens of ms)
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 
 
@@ -61,8 +62,7 @@ class UnigramState:
         ids = self.alive_ids()
         ex = counts[ids]
         low = ex < EXPECTED_FREQUENCY_THRESHOLD
-        dropped = [RemovedPiece(self.seeds[i], "low_expected_count", float(c))
-                   for i, c in zip(ids[low].tolist(), ex[low].tolist(), strict=True)]
+        dropped = yield from self._removed(ids[low], "low_expected_count", ex[low])
         self.alive[ids[low]] = False
         keep = ids[~low]
         total = ex[~low].sum()
@@ -149,11 +149,25 @@ class UnigramState:
         new_alive[fixed] = True
         new_alive[kept] = True
         self.alive = new_alive
-        removed = [RemovedPiece(self.seeds[i], "unused") for i in unused.tolist()]
-        removed += [RemovedPiece(self.seeds[i], "split") for i in splitted.tolist()]
-        removed += [RemovedPiece(self.seeds[cand[k]], "loss", float(loss[k])) for k in gone[::-1].tolist()]
+        removed = yield from self._removed(unused, "unused")
+        removed += yield from self._removed(splitted, "split")
+        removed += yield from self._removed(cand[gone[::-1]], "loss", loss[gone[::-1]])
         kept_min = float(loss[order[room - 1]]) if 0 < room <= len(order) else None
         return removed, kept_min
+
+    def _removed(self, ids: np.ndarray, reason: str, values: np.ndarray | None = None):
+        """RemovedPiece for each of ``ids`` (with its value), yielding between slices: a round can
+        remove hundreds of thousands of pieces, each a Python object."""
+        out = []
+        for lo in range(0, len(ids), REMOVED_SLICE):
+            at = slice(lo, lo + REMOVED_SLICE)
+            if values is None:
+                out += [RemovedPiece(self.seeds[i], reason) for i in ids[at].tolist()]
+            else:
+                out += [RemovedPiece(self.seeds[i], reason, v)
+                        for i, v in zip(ids[at].tolist(), values[at].tolist(), strict=True)]
+            yield
+        return out
 
     def finalize(self, size: int):
         """SentencePiece's FinalizeSentencePieces: required characters, then the best scores."""
