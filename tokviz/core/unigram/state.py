@@ -12,7 +12,7 @@ import numpy as np
 from tokviz.core.unigram.events import RemovedPiece
 from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma, drain, span_lattice_steps
 
-REMOVED_SLICE = 1 << 15  # removed pieces made between two yields of a round (tens of ms)
+REMOVED_SLICE = 1 << 13  # removed pieces made between two yields of a round (a few ms)
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 
 
