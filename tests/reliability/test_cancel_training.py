@@ -21,7 +21,8 @@ from tokviz.core.unigram import state as unigram_state
 from tokviz.core.unigram import trainer as unigram_trainer
 from tokviz.core.unigram.events import EMStep, PruneStep
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
-from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
+from tokviz.core.wordpiece import merge_state as wordpiece_merge_state
+from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep, WordPieceTrainer
 
 LINES = corpus_lines() * 3
 
@@ -169,6 +170,31 @@ def test_unigram_model_is_the_same_whatever_the_progress_interval(monkeypatch):
     list(plain.run(lines))
     reporting, _, _ = _unigram_events_with_progress_at_every_step(monkeypatch, lines=lines)
     assert _model_signature("unigram", reporting.model()) == _model_signature("unigram", plain.model())
+
+
+def test_wordpiece_cancel_lands_inside_a_merge(monkeypatch):
+    # an early merge of a big corpus took 0.64 s with no poll: the merge itself now polls every slice
+    monkeypatch.setattr(wordpiece_merge_state, "MERGE_SLICE", 1)
+    polls = {"since_step": None}
+
+    def cancel():
+        # after a step the first poll is the one before the next merge; a second one before the
+        # next step can only come from inside that merge: cancel there
+        if polls["since_step"] is None:
+            return False
+        polls["since_step"] += 1
+        return polls["since_step"] > 1
+
+    trainer = TRAINERS["wordpiece"]()
+    events = []
+    for event in trainer.run(LINES, cancel=cancel):
+        events.append(event)
+        if not isinstance(event, (Progress, Finished)):
+            polls["since_step"] = 0
+    assert trainer.finished.reason == "cancelled" and events[-1] == trainer.finished
+    k = len([e for e in events if not isinstance(e, (Progress, Finished))])
+    assert trainer.finished.merges == k and isinstance(events[-2], WordPieceStep)
+    assert _model_signature("wordpiece", trainer.model()) == _model_signature("wordpiece", trainer.model(k))
 
 
 # ---- the Train panel -------------------------------------------------------------------------------
