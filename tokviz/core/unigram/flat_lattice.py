@@ -295,13 +295,16 @@ def span_lattice_steps(arc_start, arc_end, arc_piece, span_start, span_len) -> G
         np.asarray(x, dtype=np.int64) for x in (arc_start, arc_end, arc_piece, span_start, span_len))
     srt = np.argsort(arc_start, kind="stable")
     s_sorted, e_sorted, p_sorted = arc_start[srt], arc_end[srt], arc_piece[srt]
+    yield
     span_end = span_start + span_len
     lo = np.searchsorted(s_sorted, span_start)
     cnt = np.searchsorted(s_sorted, span_end) - lo
+    yield
     owner = np.repeat(np.arange(len(span_start)), cnt)
     pos = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
     inside = e_sorted[pos] <= span_end[owner]
     pos, owner = pos[inside], owner[inside]
+    yield
     off_s = s_sorted[pos] - span_start[owner]
     off_e = e_sorted[pos] - span_start[owner]
     keep = ~((off_s == 0) & (off_e == span_len[owner]))
