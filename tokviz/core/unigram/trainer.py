@@ -100,8 +100,9 @@ class UnigramTrainer:
     """Train a Unigram model; satisfies :class:`tokviz.core.training.Trainer` (algorithm "unigram").
 
     Yields Progress (reading, then building the seed vocabulary), one EMStep per EM iteration, one
-    PruneStep per pruning round, one FinalStep, then Finished ("merges": the vocabulary size was
-    reached; "cancelled").
+    PruneStep per pruning round (each preceded by Progress("training", steps so far, None) at least
+    every STEP_PROGRESS_SECONDS while it works), one FinalStep, then Finished ("merges": the
+    vocabulary size was reached; "cancelled").
     """
 
     algorithm = "unigram"
