@@ -298,6 +298,7 @@ def span_lattice_steps(arc_start, arc_end, arc_piece, span_start, span_len) -> G
     yield
     span_end = span_start + span_len
     lo = np.searchsorted(s_sorted, span_start)
+    yield
     cnt = np.searchsorted(s_sorted, span_end) - lo
     yield
     owner = np.repeat(np.arange(len(span_start)), cnt)
