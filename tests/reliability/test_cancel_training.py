@@ -16,9 +16,13 @@ import pytest
 from tests.support.trained_models import corpus_lines
 from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.unigram import flat_lattice
+from tokviz.core.unigram import state as unigram_state
+from tokviz.core.unigram import trainer as unigram_trainer
 from tokviz.core.unigram.events import EMStep, PruneStep
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
-from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
+from tokviz.core.wordpiece import merge_state as wordpiece_merge_state
+from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep, WordPieceTrainer
 
 LINES = corpus_lines() * 3
 
@@ -109,6 +113,88 @@ def test_cancel_lands_in_the_indexing_step_it_was_given_in(algorithm, where):
     # the generator stopped at that Progress: what it yields next is the end, in the same phase
     assert events[hit + 1:] == [trainer.finished] and trainer.finished.reason == "cancelled"
     assert "indexing" in trainer.finished.message or "seed" in trainer.finished.message
+
+
+def _unigram_events_with_progress_at_every_step(monkeypatch, cancel_when=None, lines=LINES):
+    """A Unigram run reporting Progress at every step inside EM and pruning (the interval lowered to 0,
+    so the count depends on the steps, not on the clock); ``cancel_when(event, last step event)``
+    sets the cancel flag. Returns (trainer, events, index of the event the cancel was set at)."""
+    monkeypatch.setattr(unigram_trainer, "STEP_PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(flat_lattice, "ARC_SLICE", 1000)  # the E-step's elementwise work in many slices
+    monkeypatch.setattr(unigram_state, "REMOVED_SLICE", 7)
+    flag = {"cancel": False}
+    trainer = TRAINERS["unigram"]()
+    events, last_step, hit = [], None, None
+    for event in trainer.run(lines, cancel=lambda: flag["cancel"]):
+        events.append(event)
+        if cancel_when is not None and hit is None and cancel_when(event, last_step):
+            flag["cancel"], hit = True, len(events) - 1
+        if isinstance(event, (EMStep, PruneStep)):
+            last_step = event
+    return trainer, events, hit
+
+
+def test_unigram_em_iterations_and_pruning_rounds_report_progress_inside(monkeypatch):
+    # issue 23: one EM iteration takes seconds on a big corpus; it reported nothing until its EMStep
+    _, events, _ = _unigram_events_with_progress_at_every_step(monkeypatch)
+    rounds, inside = [], 0
+    for e in events:
+        if isinstance(e, Progress) and e.phase == "training":
+            inside += 1
+        elif isinstance(e, (EMStep, PruneStep)):
+            rounds.append((type(e).__name__, inside))
+            inside = 0
+    assert any(name == "PruneStep" for name, _ in rounds)
+    assert all(n >= 5 for name, n in rounds if name in ("EMStep", "PruneStep")), rounds
+
+
+@pytest.mark.parametrize("phase", ["em", "prune"])
+def test_unigram_cancel_lands_inside_an_em_iteration_or_pruning_round(monkeypatch, phase):
+    def inside(event, last):
+        if not (isinstance(event, Progress) and event.phase == "training" and isinstance(last, EMStep)):
+            return False
+        return last.iteration == (1 if phase == "em" else UnigramConfig().num_sub_iterations)
+
+    trainer, events, hit = _unigram_events_with_progress_at_every_step(monkeypatch, inside)
+    assert hit is not None
+    # the round stops at the next step: no EMStep or PruneStep comes, only the end
+    assert events[hit + 1:] == [trainer.finished] and trainer.finished.reason == "cancelled"
+    k = len([e for e in events if isinstance(e, (EMStep, PruneStep))])
+    assert _model_signature("unigram", trainer.model()) == _model_signature("unigram", trainer.model(k))
+
+
+def test_unigram_model_is_the_same_whatever_the_progress_interval(monkeypatch):
+    # reporting inside the rounds (and slicing the work for it) changes no bit of pieces and scores
+    lines = corpus_lines()
+    plain = TRAINERS["unigram"]()
+    list(plain.run(lines))
+    reporting, _, _ = _unigram_events_with_progress_at_every_step(monkeypatch, lines=lines)
+    assert _model_signature("unigram", reporting.model()) == _model_signature("unigram", plain.model())
+
+
+def test_wordpiece_cancel_lands_inside_a_merge(monkeypatch):
+    # an early merge of a big corpus took 0.64 s with no poll: the merge itself now polls every slice
+    monkeypatch.setattr(wordpiece_merge_state, "MERGE_SLICE", 1)
+    polls = {"since_step": None}
+
+    def cancel():
+        # after a step the first poll is the one before the next merge; a second one before the
+        # next step can only come from inside that merge: cancel there
+        if polls["since_step"] is None:
+            return False
+        polls["since_step"] += 1
+        return polls["since_step"] > 1
+
+    trainer = TRAINERS["wordpiece"]()
+    events = []
+    for event in trainer.run(LINES, cancel=cancel):
+        events.append(event)
+        if not isinstance(event, (Progress, Finished)):
+            polls["since_step"] = 0
+    assert trainer.finished.reason == "cancelled" and events[-1] == trainer.finished
+    k = len([e for e in events if not isinstance(e, (Progress, Finished))])
+    assert trainer.finished.merges == k and isinstance(events[-2], WordPieceStep)
+    assert _model_signature("wordpiece", trainer.model()) == _model_signature("wordpiece", trainer.model(k))
 
 
 # ---- the Train panel -------------------------------------------------------------------------------

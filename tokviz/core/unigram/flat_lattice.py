@@ -24,7 +24,8 @@ long word mixing very likely and very unlikely parts), the pass is redone in log
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from typing import TypeVar
 
 import numpy as np
 
@@ -33,6 +34,8 @@ class Cancelled(Exception):
     """Raised inside a pass when the caller's cancel() returned True."""
 
 
+T = TypeVar("T")
+ARC_SLICE = 1 << 20  # arcs per elementwise slice of an E-step (tens of ms), between which it yields
 _SAFE = 1e250  # forward/backward sums (scaled) must stay within [1/_SAFE, _SAFE]
 
 
@@ -154,10 +157,15 @@ class FlatLattice:
         >>> pieces.tolist(), round(float(best[0]), 4)
         ([0, 0], -1.3863)
         """
-        return self._viterbi(self._arc_scores(self._f, scores, unk_score), cancel)
+        return drain(self.viterbi_steps(scores, unk_score, cancel))
+
+    def viterbi_steps(self, scores, unk_score, cancel=None) -> Generator[None, None, tuple]:
+        """:meth:`viterbi`, yielding after each level (the caller reports progress meanwhile)."""
+        return (yield from self._viterbi(self._arc_scores(self._f, scores, unk_score), cancel))
 
     def _viterbi(self, sc, cancel, paths=True):
-        """See :meth:`viterbi`; without ``paths`` only the number of arcs on the paths and the scores."""
+        """See :meth:`viterbi`; without ``paths`` only the number of arcs on the paths and the scores.
+        A generator yielding after each level."""
         f = self._f
         start = f["start"]
         best = np.zeros(self.n_nodes)
@@ -165,6 +173,7 @@ class FlatLattice:
             best[nodes] = np.maximum.reduceat(best[start[lo:hi]] + sc[lo:hi], offs)
             if cancel is not None and cancel():
                 raise Cancelled
+            yield
         # the winning arc of each node: the first (smallest start) whose score reaches the node's best
         # (the same sum as in the loop, so the comparison is exact)
         tight = np.flatnonzero(best[start] + sc == best[f["end"]])
@@ -199,43 +208,54 @@ class FlatLattice:
         >>> [round(float(c), 4) for c in counts], round(loglik, 4), tokens  # P = .25 + .2; Viterbi a|a
         ([1.1111, 0.4444], -0.7985, 2)
         """
+        return drain(self.e_step_steps(scores, unk_score, freq, n_pieces, cancel))
+
+    def e_step_steps(self, scores, unk_score, freq, n_pieces, cancel=None) -> Generator[None, None, tuple]:
+        """:meth:`e_step`, yielding after each level of its passes and between its whole-array steps."""
         f, b = self._f, self._b
         sc_f = self._arc_scores(f, scores, unk_score)
         sc_b = self._arc_scores(b, scores, unk_score)
-        tokens, best = self._viterbi(sc_f, cancel, paths=False)
+        tokens, best = yield from self._viterbi(sc_f, cancel, paths=False)
         rate = -best / np.maximum(self.lengths, 1)
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            p_f = np.exp(sc_f + f["length"] * rate[f["sent"]])
-            alpha, beta = self._forward_backward(p_f, np.exp(sc_b + b["length"] * rate[b["sent"]]), cancel)
-            safe = (1 / _SAFE <= min(alpha.min(), beta.min())) and (max(alpha.max(), beta.max()) <= _SAFE)
+        p_f = yield from _sliced(len(sc_f), lambda a: np.exp(sc_f[a] + f["length"][a] * rate[f["sent"][a]]))
+        p_b = yield from _sliced(len(sc_b), lambda a: np.exp(sc_b[a] + b["length"][a] * rate[b["sent"][a]]))
+        alpha, beta = yield from self._forward_backward(p_f, p_b, cancel)
+        safe = (1 / _SAFE <= min(alpha.min(), beta.min())) and (max(alpha.max(), beta.max()) <= _SAFE)
+        yield
         if safe:
             z = alpha[self.last]
-            post = alpha[f["start"]] * p_f * beta[f["end"]] * (freq / z)[f["sent"]]
+            weight = freq / z
+            post = yield from _sliced(len(p_f), lambda a: alpha[f["start"][a]] * p_f[a] * beta[f["end"][a]]
+                                      * weight[f["sent"][a]])
             log_z = np.log(z) - rate * self.lengths
         else:
-            la, lb = self._forward_backward_log(sc_f, sc_b, cancel)
+            la, lb = yield from self._forward_backward_log(sc_f, sc_b, cancel)
             log_z = la[self.last]
             post = np.exp(la[f["start"]] + sc_f + lb[f["end"]] - log_z[f["sent"]]) * freq[f["sent"]]
         counts = np.bincount(f["piece1"], weights=post, minlength=n_pieces + 1)[1:]
         return counts, float((freq * log_z).sum()), tokens
 
     def _forward_backward(self, p_f, p_b, cancel):
-        """Forward and backward sums per node, in probabilities (scaled)."""
+        """Forward and backward sums per node, in probabilities (scaled); yields after each level."""
         f, b = self._f, self._b
         alpha = np.zeros(self.n_nodes)
         alpha[self.first] = 1.0
         start = f["start"]
         for lo, hi, nodes, offs in f["levels"]:
-            alpha[nodes] = np.add.reduceat(alpha[start[lo:hi]] * p_f[lo:hi], offs)
+            with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # out of range: log-space then
+                alpha[nodes] = np.add.reduceat(alpha[start[lo:hi]] * p_f[lo:hi], offs)
             if cancel is not None and cancel():
                 raise Cancelled
+            yield
         beta = np.zeros(self.n_nodes)
         beta[self.last] = 1.0
         end = b["end"]
         for lo, hi, nodes, offs in b["levels"]:
-            beta[nodes] = np.add.reduceat(beta[end[lo:hi]] * p_b[lo:hi], offs)
+            with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+                beta[nodes] = np.add.reduceat(beta[end[lo:hi]] * p_b[lo:hi], offs)
             if cancel is not None and cancel():
                 raise Cancelled
+            yield
         return alpha, beta
 
     def _forward_backward_log(self, sc_f, sc_b, cancel):
@@ -246,11 +266,13 @@ class FlatLattice:
             alpha[nodes] = _group_logsumexp(alpha[f["start"][lo:hi]] + sc_f[lo:hi], offs)
             if cancel is not None and cancel():
                 raise Cancelled
+            yield
         beta = np.zeros(self.n_nodes)
         for lo, hi, nodes, offs in b["levels"]:
             beta[nodes] = _group_logsumexp(beta[b["end"][lo:hi]] + sc_b[lo:hi], offs)
             if cancel is not None and cancel():
                 raise Cancelled
+            yield
         return alpha, beta
 
 
@@ -264,23 +286,35 @@ def span_lattice(arc_start, arc_end, arc_piece, span_start, span_len) -> FlatLat
     >>> lat.viterbi(np.zeros(4), -10.0)[1].tolist()  # the arc over the whole span is left out
     [1, 0]
     """
+    return drain(span_lattice_steps(arc_start, arc_end, arc_piece, span_start, span_len))
+
+
+def span_lattice_steps(arc_start, arc_end, arc_piece, span_start, span_len) -> Generator[None, None, FlatLattice]:
+    """:func:`span_lattice`, yielding between its steps (for every piece at once it takes seconds)."""
     arc_start, arc_end, arc_piece, span_start, span_len = (
         np.asarray(x, dtype=np.int64) for x in (arc_start, arc_end, arc_piece, span_start, span_len))
     srt = np.argsort(arc_start, kind="stable")
     s_sorted, e_sorted, p_sorted = arc_start[srt], arc_end[srt], arc_piece[srt]
+    yield
     span_end = span_start + span_len
     lo = np.searchsorted(s_sorted, span_start)
+    yield
     cnt = np.searchsorted(s_sorted, span_end) - lo
+    yield
     owner = np.repeat(np.arange(len(span_start)), cnt)
     pos = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
     inside = e_sorted[pos] <= span_end[owner]
     pos, owner = pos[inside], owner[inside]
+    yield
     off_s = s_sorted[pos] - span_start[owner]
     off_e = e_sorted[pos] - span_start[owner]
     keep = ~((off_s == 0) & (off_e == span_len[owner]))
     first = np.cumsum(span_len + 1) - (span_len + 1)
-    return FlatLattice(first, first + span_len, (first[owner] + off_s)[keep], (first[owner] + off_e)[keep],
-                       p_sorted[pos][keep])
+    yield
+    lat, build = FlatLattice.staged(first, first + span_len, (first[owner] + off_s)[keep],
+                                    (first[owner] + off_e)[keep], p_sorted[pos][keep])
+    yield from build
+    return lat
 
 
 def _order(level, group, tie):
@@ -326,6 +360,27 @@ def _group_logsumexp(v, g):
     sizes = np.diff(np.append(g, len(v)))
     s = np.add.reduceat(np.exp(v - np.repeat(m, sizes)), g)
     return m + np.log(s)
+
+
+def _sliced(n: int, part: Callable[[slice], np.ndarray]) -> Generator[None, None, np.ndarray]:
+    """An elementwise array of ``n`` values made ``ARC_SLICE`` at a time (``part(slice)`` gives each
+    piece), yielding between them: the same values as in one call, with room for progress."""
+    out = np.empty(n)
+    for lo in range(0, n, ARC_SLICE):
+        at = slice(lo, min(n, lo + ARC_SLICE))
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # out of range: log-space then
+            out[at] = part(at)
+        yield
+    return out
+
+
+def drain(steps: Generator[None, None, T]) -> T:
+    """Run a generator of steps to its end and return its value (for callers that need no progress)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value
 
 
 def digamma(x: np.ndarray) -> np.ndarray:

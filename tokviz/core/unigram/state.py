@@ -5,11 +5,14 @@ expected counts, then SentencePiece's digamma M-step), a pruning round by loss, 
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import numpy as np
 
 from tokviz.core.unigram.events import RemovedPiece
-from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma, span_lattice
+from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, digamma, drain, span_lattice_steps
 
+REMOVED_SLICE = 1 << 13  # removed pieces made between two yields of a round (a few ms)
 EXPECTED_FREQUENCY_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 
 
@@ -44,18 +47,22 @@ class UnigramState:
 
     def em_iteration(self, cancelled):
         """One E-step and M-step; returns (log-likelihood, objective, Viterbi tokens, dropped pieces)."""
+        return drain(self.em_iteration_steps(cancelled))
+
+    def em_iteration_steps(self, cancelled) -> Generator[None, None, tuple]:
+        """:meth:`em_iteration`, yielding between its steps (a level of a pass, a whole-array step)."""
         lat = self.words
         lat.select(self.alive)
         if cancelled():  # selecting re-sorts the arcs when many went: a step of its own
             raise Cancelled
+        yield
         unk = self._min_score() - 10.0
         # tokens: SentencePiece counts Viterbi tokens per unique word (not weighted)
-        counts, loglik, tokens = lat.e_step(self.scores, unk, self.freq, len(self.seeds), cancelled)
+        counts, loglik, tokens = yield from lat.e_step_steps(self.scores, unk, self.freq, len(self.seeds), cancelled)
         ids = self.alive_ids()
         ex = counts[ids]
         low = ex < EXPECTED_FREQUENCY_THRESHOLD
-        dropped = [RemovedPiece(self.seeds[i], "low_expected_count", float(c))
-                   for i, c in zip(ids[low].tolist(), ex[low].tolist(), strict=True)]
+        dropped = yield from self._removed(ids[low], "low_expected_count", ex[low])
         self.alive[ids[low]] = False
         keep = ids[~low]
         total = ex[~low].sum()
@@ -66,6 +73,10 @@ class UnigramState:
     def prune(self, desired: int, shrink: float, cancelled):
         """One pruning round (SentencePiece's PruneSentencePieces); returns removed pieces and the
         smallest kept loss."""
+        return drain(self.prune_steps(desired, shrink, cancelled))
+
+    def prune_steps(self, desired: int, shrink: float, cancelled) -> Generator[None, None, tuple]:
+        """:meth:`prune`, yielding between its steps (a level of a Viterbi pass, a whole-array step)."""
         n_seeds = len(self.seeds)
         size = self.size
         unk = self._min_score() - 10.0
@@ -73,17 +84,19 @@ class UnigramState:
         if self.pieces is None:
             # made on the first round, for the pieces EM kept (about half the seeds)
             multi = np.flatnonzero(self.alive[self.n_chars:]) + self.n_chars
-            self.pieces = span_lattice(*self.word_arcs, self.seed_first[multi], self.seed_len[multi])
+            self.pieces = yield from span_lattice_steps(*self.word_arcs, self.seed_first[multi], self.seed_len[multi])
             self.piece_of_sent = multi
             self.word_arcs = ()
             if cancelled():
                 raise Cancelled
+            yield
         plat = self.pieces
         alive_sent = self.alive[self.piece_of_sent]
         plat.select(self.alive, strings=alive_sent)
         if cancelled():
             raise Cancelled
-        alt_sent, alt_piece, alt_score = plat.viterbi(self.scores, unk, cancelled)
+        yield
+        alt_sent, alt_piece, alt_score = yield from plat.viterbi_steps(self.scores, unk, cancelled)
         own = self.scores[self.piece_of_sent]
         # SentencePiece's NBest puts the piece itself first on a tie (Viterbi keeps the longest arc)
         split = alive_sent & (alt_score > own)
@@ -92,7 +105,8 @@ class UnigramState:
         lat.select(self.alive)
         if cancelled():
             raise Cancelled
-        v_sent, v_piece, _ = lat.viterbi(self.scores, unk, cancelled)
+        yield
+        v_sent, v_piece, _ = yield from lat.viterbi_steps(self.scores, unk, cancelled)
         known = v_piece >= 0
         freq = np.bincount(v_piece[known], weights=self.freq[v_sent[known]], minlength=n_seeds)
         vsum = float(self.freq.sum())
@@ -135,11 +149,25 @@ class UnigramState:
         new_alive[fixed] = True
         new_alive[kept] = True
         self.alive = new_alive
-        removed = [RemovedPiece(self.seeds[i], "unused") for i in unused.tolist()]
-        removed += [RemovedPiece(self.seeds[i], "split") for i in splitted.tolist()]
-        removed += [RemovedPiece(self.seeds[cand[k]], "loss", float(loss[k])) for k in gone[::-1].tolist()]
+        removed = yield from self._removed(unused, "unused")
+        removed += yield from self._removed(splitted, "split")
+        removed += yield from self._removed(cand[gone[::-1]], "loss", loss[gone[::-1]])
         kept_min = float(loss[order[room - 1]]) if 0 < room <= len(order) else None
         return removed, kept_min
+
+    def _removed(self, ids: np.ndarray, reason: str, values: np.ndarray | None = None):
+        """RemovedPiece for each of ``ids`` (with its value), yielding between slices: a round can
+        remove hundreds of thousands of pieces, each a Python object."""
+        out = []
+        for lo in range(0, len(ids), REMOVED_SLICE):
+            at = slice(lo, lo + REMOVED_SLICE)
+            if values is None:
+                out += [RemovedPiece(self.seeds[i], reason) for i in ids[at].tolist()]
+            else:
+                out += [RemovedPiece(self.seeds[i], reason, v)
+                        for i, v in zip(ids[at].tolist(), values[at].tolist(), strict=True)]
+            yield
+        return out
 
     def finalize(self, size: int):
         """SentencePiece's FinalizeSentencePieces: required characters, then the best scores."""

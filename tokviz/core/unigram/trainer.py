@@ -49,8 +49,9 @@ for a one-word line of a few megabytes); scores are float64 (SentencePiece: floa
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +67,7 @@ from tokviz.core.unigram.seeds import seed_stage_count, seed_stages
 from tokviz.core.unigram.state import UnigramState
 from tokviz.core.word_counts import WordSample, count_words
 
+STEP_PROGRESS_SECONDS = 0.2  # an EM iteration or pruning round reports at least this often (issue 23)
 MAX_WORD_BYTES = 4192  # SentencePiece's max_sentence_length: a longer word is skipped, as its sentence would be
 
 
@@ -98,8 +100,9 @@ class UnigramTrainer:
     """Train a Unigram model; satisfies :class:`tokviz.core.training.Trainer` (algorithm "unigram").
 
     Yields Progress (reading, then building the seed vocabulary), one EMStep per EM iteration, one
-    PruneStep per pruning round, one FinalStep, then Finished ("merges": the vocabulary size was
-    reached; "cancelled").
+    PruneStep per pruning round (each preceded by Progress("training", steps so far, None) at least
+    every STEP_PROGRESS_SECONDS while it works), one FinalStep, then Finished ("merges": the
+    vocabulary size was reached; "cancelled").
     """
 
     algorithm = "unigram"
@@ -215,7 +218,8 @@ class UnigramTrainer:
             for it in range(1, cfg.num_sub_iterations + 1):
                 if cancelled():
                     raise Cancelled
-                loglik, objective, tokens, dropped = st.em_iteration(cancelled)
+                em = st.em_iteration_steps(cancelled)
+                loglik, objective, tokens, dropped = yield from _reporting(em, step, cancelled)
                 step += 1
                 self._snapshot(st)
                 yield EMStep(
@@ -232,7 +236,8 @@ class UnigramTrainer:
                 raise Cancelled
             rnd += 1
             before = st.size
-            removed, kept_min = st.prune(desired, cfg.shrinking_factor, cancelled)
+            pruning = st.prune_steps(desired, cfg.shrinking_factor, cancelled)
+            removed, kept_min = yield from _reporting(pruning, step, cancelled)
             step += 1
             self._snapshot(st)
             by_loss = [r for r in removed if r.reason == "loss"]
@@ -261,6 +266,27 @@ class UnigramTrainer:
         # by score, ties by piece (the order SentencePiece's Sorted() gives); strings made on demand
         order = ids[np.lexsort((st.str_rank[ids], -st.scores[ids]))]
         self._snapshots.append((st.seeds, order, st.scores[order].copy()))
+
+
+def _reporting(steps: Generator[None, None, tuple], done: int, cancelled) -> Generator[Progress, None, tuple]:
+    """Run an EM iteration or pruning round given as a generator of its steps, yielding
+    Progress("training", steps done so far, None) at most every STEP_PROGRESS_SECONDS between them
+    and raising Cancelled at the first step after a cancel: one such round takes seconds on a big
+    corpus, and the window and the CLI must see it alive and stop it soon."""
+    interval = STEP_PROGRESS_SECONDS  # read now: tests lower it
+    last = time.monotonic()
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value
+        if cancelled():
+            steps.close()
+            raise Cancelled
+        now = time.monotonic()
+        if now - last >= interval:
+            last = now
+            yield Progress("training", done, None)
 
 
 def _check_alphabet(cfg: UnigramConfig, words: Counter) -> None:

@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
 CONTINUATION = "##"
 _SHIFT = 32  # a pair is one int: left << 32 | right (ids stay far below 2**32)
 _RIGHT = (1 << _SHIFT) - 1
+MERGE_SLICE = 1 << 16  # occurrences of a merge between two polls of the cancel flag (~30 ms)
 BUILD_STAGES = 9  # steps of WordPieceMergeState.build_stages
 _EXACT_FLOAT = 1 << 53  # below this a count is a float64 exactly, so numpy's score equals Python's
 
@@ -263,8 +264,12 @@ class WordPieceMergeState:
             self.sym_count.append(0)
         return t
 
-    def merge(self, a: int, b: int) -> int:
-        """Merge every occurrence of ``a b`` left to right into one symbol; returns its id."""
+    def merge(self, a: int, b: int, cancelled: Callable[[], bool] | None = None) -> int:
+        """Merge every occurrence of ``a b`` left to right into one symbol; returns its id.
+
+        ``cancelled`` is polled every ``MERGE_SLICE`` occurrences (an early merge of a big corpus
+        takes most of a second); when it says so, MergeCancelled is raised and the state is left
+        half-merged, fit for nothing but ending the run."""
         t = self.new_symbol(a, b)
         key = a << _SHIFT | b
         slots = self._slots(key)
@@ -273,7 +278,7 @@ class WordPieceMergeState:
         more = self._more_slots
         changed = {key}
         moved = 0
-        for i in slots:
+        for i in _polled(slots, cancelled):
             if sym[i] != a:
                 continue
             j = nxt[i]
@@ -350,3 +355,22 @@ class WordPieceMergeState:
         if extra:
             slots = sorted(set(slots).union(extra))
         return slots
+
+
+class MergeCancelled(Exception):
+    """A merge stopped on a cancel (see :meth:`WordPieceMergeState.merge`)."""
+
+
+def _polled(slots: list[int], cancelled: Callable[[], bool] | None) -> Iterable[int]:
+    """The slots, polling ``cancelled`` before each ``MERGE_SLICE`` of them (a short list, the usual
+    case, is returned as it is: no generator in the per-occurrence loop)."""
+    if cancelled is None or len(slots) <= MERGE_SLICE:
+        return slots
+    return _polled_slices(slots, cancelled)
+
+
+def _polled_slices(slots: list[int], cancelled: Callable[[], bool]) -> Iterator[int]:
+    for lo in range(0, len(slots), MERGE_SLICE):
+        if cancelled():
+            raise MergeCancelled
+        yield from slots[lo:lo + MERGE_SLICE]

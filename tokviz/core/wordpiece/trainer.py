@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.word_counts import count_words
-from tokviz.core.wordpiece.merge_state import BUILD_STAGES, WordPieceMergeState
+from tokviz.core.wordpiece.merge_state import BUILD_STAGES, MergeCancelled, WordPieceMergeState
 from tokviz.core.wordpiece.model import BERT_WORD, SPECIALS, WordPieceModel
 
 
@@ -167,7 +167,11 @@ class WordPieceTrainer:
             a, b, count = best
             fa, fb = state.sym_count[a], state.sym_count[b]
             known = len(names)
-            t = state.merge(a, b)
+            try:
+                t = state.merge(a, b, cancelled)
+            except MergeCancelled:
+                reason, message = "cancelled", f"cancelled after {step} merges"
+                break
             if t == known:  # a new string (an existing one keeps its place and id)
                 vocab.append(names[t])
             step += 1
