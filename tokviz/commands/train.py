@@ -255,6 +255,8 @@ def run(args) -> int:
                         bar.show(f"counting {_bar(frac)} {mb:7.1f} / {event.total / 1e6:.1f} MB", plain_key="counting")
                     else:
                         bar.show(f"counting {mb:7.1f} MB", plain_key="counting")
+                elif event.phase == "training":
+                    pass  # a round still computing: the step line stays as it is
                 elif event.total:
                     bar.show(f"indexing {_bar(event.done / event.total)}", force=event.done == 0,
                              plain_key="indexing")

@@ -36,9 +36,10 @@ class TrainerConfig:
 
 @dataclass(frozen=True)
 class Progress:
-    """Counting-phase progress: ``done`` of ``total`` units (bytes of corpus, or words)."""
+    """Progress between steps: ``done`` of ``total`` units (bytes of corpus, or words) while reading,
+    counting and indexing; ``training`` is a step still being computed (a Unigram EM or pruning round)."""
 
-    phase: Literal["reading", "counting", "indexing"]
+    phase: Literal["reading", "counting", "indexing", "training"]
     done: int
     total: int | None  # None when the size is unknown (stdin, a generator)
 
