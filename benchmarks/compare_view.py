@@ -18,6 +18,7 @@ import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # run from a checkout
@@ -88,7 +89,8 @@ class Heartbeat:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpus", default="/work/shared/corpora/nsmc_train_20k.txt")
+    ap.add_argument("--corpus", default=str(Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+                                            / "nsmc_train_20k.txt"))
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--chars", type=int, default=10_000)
     ap.add_argument("--lines", type=int, default=None, help="use only the corpus's first N lines")

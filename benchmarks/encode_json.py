@@ -22,7 +22,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = Path("/work/shared/corpora/nsmc_train_20k.txt")
+# the shared corpora sit beside the checkout (or two levels up, from a worktree)
+_SHARED = [p / "shared" / "corpora" / "nsmc_train_20k.txt" for p in (Path(__file__).resolve().parents[1].parent,
+                                                                  Path(__file__).resolve().parents[1].parent.parent)]
+DEFAULT_CORPUS = next((p for p in _SHARED if p.exists()), _SHARED[0])
 
 
 def korean_text(megabytes: float, corpus: Path | None) -> bytes:
