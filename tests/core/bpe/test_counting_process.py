@@ -150,3 +150,23 @@ def test_a_helper_only_pays_for_a_big_corpus_or_an_idle_core():
     assert not counting_process.helper_pays(12 * mb, Idle(0.3))
     assert not counting_process.helper_pays(12 * mb, None)
     assert counting_process.IdleCores().since() >= 0.0
+
+
+@pytest.mark.parametrize("mode", ["char", "byte"])
+def test_a_block_the_helper_has_no_room_for_is_counted_in_pieces_with_progress_between(small_chunks, monkeypatch,
+                                                                                      mode):
+    """With the helper's queue full, this process counts a whole reader's block itself: in chunk-sized
+    pieces, reporting progress between them (a 1 MB block at once went over a second without any),
+    and with exactly the counts of counting it at once."""
+    monkeypatch.setattr(counting_process.CountingHelper, "has_room", lambda self: False)  # its queue stays full
+    monkeypatch.setattr(counting, "_PROGRESS_INTERVAL", 0.0)
+    words = [f"w{i % 997}x{i % 13} 안녕{i % 31}" for i in range(6000)]
+    blocks = [" ".join(words[a:a + 1500]) + "\n" for a in range(0, len(words), 1500)]  # ~20,000 chars each
+    cfg = TrainerConfig(mode=mode, merges=10, pattern="gpt4")
+    counts, events = count(cfg, blocks)
+    progress = [e for e in events if isinstance(e, Progress)]
+    # the first block is counted before the helper starts; the three others are ~10 chunks each
+    assert len(progress) >= 3 * 8
+    monkeypatch.setenv("TOKVIZ_COUNT_PROCESSES", "1")  # the same text counted in this process alone
+    alone, _ = count(cfg, blocks)
+    assert counts == alone

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 
 import regex
 
@@ -169,7 +169,22 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
                     helper.give(head, check)
                     rest = text[cut:]
                 else:
-                    rest = count_chunk(text, False)
+                    # a whole block the helper had no room for: counted here in chunk-sized pieces, with
+                    # progress and a cancel check between them (a 1 MB block took over a second at once)
+                    pieces = _count_in_pieces(count_chunk, text)
+                    while True:
+                        try:
+                            next(pieces)
+                        except StopIteration as stop:
+                            rest = stop.value
+                            break
+                        now = time.monotonic()
+                        if now - last_report >= _PROGRESS_INTERVAL:
+                            last_report = now
+                            yield Progress("counting", done_bytes, total_bytes)
+                        if cancelled():
+                            yield None
+                            return
                     if sample.full(counts):
                         for _ in sample.prune_steps(counts):
                             yield Progress("counting", done_bytes, total_bytes)
@@ -212,6 +227,23 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
         if helper is not None:
             helper.close()
 
+
+
+def _count_in_pieces(count_chunk: Callable[[str, bool], str], text: str) -> Generator[None, None, str]:
+    """``count_chunk(text, False)`` done a chunk at a time, yielding between chunks; returns the
+    uncounted rest. Each piece's own rest (a word or piece still going on) leads the next piece, as
+    the streaming buffer does, so the counts are the same. A text without a safe cut for a while is
+    counted in one call from there on, so nothing is rescanned more than a few times."""
+    rest = ""
+    at = 0
+    while at < len(text):
+        if len(rest) > 4 * _CHUNK_CHARS:
+            return count_chunk(rest + text[at:], False)
+        rest = count_chunk(rest + text[at: at + _CHUNK_CHARS], False)
+        at += _CHUNK_CHARS
+        if at < len(text):
+            yield
+    return rest
 
 
 def _tick_steps(helper: counting_process.CountingHelper, counts: Counter, sample: WordSample,
