@@ -24,6 +24,7 @@ from tests.support.processes import cpu_seconds
 from tokviz.cli import main
 from tokviz.core import template_process
 from tokviz.core.chat import ChatTemplateError, Message, render_jinja
+from tokviz.core.template_sandbox import TemplateFailure
 
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = [Message("system", "짧게."), Message("user", "안녕 hi")]
@@ -332,3 +333,27 @@ def test_the_inspector_stops_a_render_for_a_newer_request_and_on_close(qtbot, tm
         assert not _alive(pid)
     finally:
         panel.shutdown()
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads Linux's /proc")
+def test_the_frozen_app_renders_in_a_child_of_its_own_executable(tmp_path, monkeypatch):
+    """A frozen app's executable runs no ``python -c``: it is started again as ``tokviz`` with the worker
+    variable set, and the C-call bomb is still ended by killing that process (it used to render in-process,
+    where nothing can stop it)."""
+    launcher = tmp_path / "tokviz-frozen"  # stands in for the PyInstaller executable: `tokviz` and nothing else
+    launcher.write_text(f'#!/bin/sh\nPYTHONPATH="{ROOT}" exec "{sys.executable}" -m tokviz "$@"\n', encoding="utf-8")
+    launcher.chmod(0o755)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(launcher))
+    worker = template_process.TemplateWorker()
+    try:
+        context = {"messages": [{"role": "user", "content": "안녕 👋"}]}
+        assert worker.render("{{ messages[0].content }}", context) == "안녕 👋"
+        pid = worker.pid
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert cmdline[1:3] == [b"-m", b"tokviz"]  # the app itself, with no arguments, became the worker
+        with pytest.raises(TemplateFailure, match=r"ran for over 0.3 s and its process was ended"):
+            worker.render(C_CALL_BOMB, context, seconds=0.3)
+        assert not _alive(pid)
+    finally:
+        worker.close()

@@ -14,7 +14,8 @@ inside it; this module adds the limits nothing inside can escape:
 Why a plain ``subprocess`` with a persistent worker: starting Python costs 0.1-0.3 s and the chat
 composer renders as the user types, so one worker serves every render and is restarted only after a
 kill. It starts with ``python -c`` (never ``fork`` from a Qt process, and usable from the Train
-panel's daemonic process, where multiprocessing may not start children) and imports only jinja2.
+panel's daemonic process, where multiprocessing may not start children) and imports only jinja2; the
+frozen app starts itself with an environment variable instead (:func:`worker_command`).
 
 Waiting for the reply polls a queue filled by a reader thread, so Ctrl-C (KeyboardInterrupt) reaches
 the waiting thread at once and a ``cancelled`` callback (the GUI's "a newer request came") is checked
@@ -45,6 +46,7 @@ MEMORY_BYTES = 1 << 30  # the child's address space: a template needs a few MB
 KILL_GRACE = 0.5  # seconds past the render's deadline before the child is killed
 START_SECONDS = 30.0  # a child that has not imported jinja2 by then is broken (generous: a loaded machine)
 POLL = 0.05  # seconds between checks of the cancel callback while waiting
+WORKER_ENV = "TOKVIZ_TEMPLATE_WORKER"  # the frozen app started as a template process (its memory limit)
 _HEADER = struct.Struct(">I")
 
 
@@ -54,6 +56,38 @@ class TemplateCancelled(TemplateFailure):
 
 def _reply_limit(max_chars: int) -> int:
     return 6 * max_chars + (64 << 10)  # JSON with \\uXXXX escapes, plus room for a message
+
+
+def worker_command(memory_bytes: int) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment that start a template process.
+
+    From a Python install: ``python -c`` importing only this module. In the frozen (PyInstaller) app
+    the executable is tokviz itself and runs no ``-c``: it is started with :data:`WORKER_ENV` set, and
+    ``tokviz.cli.main`` turns into :func:`worker_main` before it parses any argument.
+    """
+    env = dict(os.environ)
+    if getattr(sys, "frozen", False):
+        env[WORKER_ENV] = str(int(memory_bytes))
+        return [sys.executable], env
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding the tokviz package
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.pop(WORKER_ENV, None)
+    code = f"from tokviz.core.template_process import worker_main; worker_main({int(memory_bytes)})"
+    return [sys.executable, "-c", code], env
+
+
+def worker_from_environment() -> bool:
+    """Run as the template process when started so by :func:`worker_command` (the frozen app's entry
+    calls this first); False when this process is not one."""
+    value = os.environ.pop(WORKER_ENV, None)
+    if value is None:
+        return False
+    try:
+        memory_bytes = int(value)
+    except ValueError:
+        memory_bytes = MEMORY_BYTES
+    worker_main(max(1 << 26, min(memory_bytes, MEMORY_BYTES)))
+    return True
 
 
 # ---- the parent's side --------------------------------------------------------------------------------
@@ -84,15 +118,10 @@ class TemplateWorker:
         if self._proc is not None and self._proc.poll() is None:
             return
         self._discard()
-        root = str(Path(__file__).resolve().parents[2])  # the folder holding the tokviz package
-        env = dict(os.environ)
-        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        argv, env = worker_command(self.memory_bytes)
         try:
-            proc = subprocess.Popen(
-                [sys.executable, "-c",
-                 f"from tokviz.core.template_process import worker_main; worker_main({int(self.memory_bytes)})"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-            )
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, env=env)
         except OSError as err:
             raise TemplateFailure(f"the chat template could not be rendered: cannot start a process for it "
                                   f"({err.strerror or err})") from None
@@ -256,8 +285,8 @@ def render(source: str, context: dict, *, seconds: float = RENDER_SECONDS, max_c
     TemplateFailure with the user's message; TemplateCancelled when ``cancelled()`` turned true;
     KeyboardInterrupt passes through after the child is killed. Thread-safe: renders take turns.
     """
-    if getattr(sys, "frozen", False) or not sys.executable:
-        # a frozen app's executable is tokviz itself, not a Python that runs -c: the sandbox's bounds only
+    if not sys.executable:
+        # an embedded interpreter has no executable to start a child with: the sandbox's bounds only
         from tokviz.core.template_sandbox import render_bounded
 
         return render_bounded(source, context, seconds=seconds, max_chars=max_chars)
