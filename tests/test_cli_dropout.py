@@ -74,6 +74,18 @@ def test_samples_summary(model_file, capsys):
     assert "inside 영 (bytes 1–1 | 2–3)" in capsys.readouterr().out
 
 
+def test_samples_as_ndjson_are_the_json_document_one_row_per_line(model_file, capsys):
+    """--ndjson with --samples used to print the text table: a script reading lines got no JSON."""
+    path, _ = model_file
+    common = ["encode", "--model", str(path), "--dropout", "0.3", "--seed", "1", "--samples", "50"]
+    assert main([*common, "--json", "영화 정말 👍"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert main([*common, "--ndjson", "영화 정말 👍"]) == 0
+    head, *rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert head == {k: doc[k] for k in ("encoder", "p", "samples", "mean_tokens")}
+    assert rows == doc["boundaries"] and rows
+
+
 @pytest.mark.parametrize("args, message", [
     (["-e", "sp:demo_unigram", "--dropout", "0.1"], "cannot encode with BPE-dropout"),
     (["-e", "qwen", "--dropout", "0.1"], "normalizes text to NFC"),  # rank files drop merges unless they cannot

@@ -210,11 +210,15 @@ def _print_boundaries(encoder, text: str, args) -> int:
 
     stats = boundary_frequencies(encoder, text, p=args.dropout, samples=args.samples, seed=args.seed,
                                  allow_special=args.allow_special)
+    head = {"encoder": encoder.name, "p": stats.p, "samples": stats.samples, "mean_tokens": stats.mean_tokens()}
+    boundaries = ({"byte": b, "frequency": stats.frequency(b), "plain": b in stats.plain}
+                  for b in sorted(set(stats.counts) | stats.plain))
+    if args.ndjson:  # the head, then one boundary per line (the shape of encode --ndjson)
+        ensure_ascii = not _stdout_can_encode_all()
+        sys.stdout.writelines(json.dumps(row, ensure_ascii=ensure_ascii) + "\n" for row in (head, *boundaries))
+        return 0
     if args.json:
-        doc = {"encoder": encoder.name, "p": stats.p, "samples": stats.samples, "mean_tokens": stats.mean_tokens(),
-               "boundaries": [{"byte": b, "frequency": stats.frequency(b), "plain": b in stats.plain}
-                              for b in sorted(set(stats.counts) | stats.plain)]}
-        json.dump(doc, sys.stdout, ensure_ascii=False, indent=2)
+        json.dump({**head, "boundaries": list(boundaries)}, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
     lines = [f"{encoder.name} · dropout {stats.p} · {stats.samples} samples · {stats.mean_tokens():.2f} tokens on "
