@@ -36,43 +36,17 @@ from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.files import MAX_VOCAB_ENTRIES
+from tokviz.core.encoders.gguf_presplits import PRE_SPLITS, pre_tokenizer_json
 from tokviz.core.encoders.hf_json import HFTokenizerEncoder, ModelConfig
-from tokviz.core.encoders.rank_models import LLAMA3_PATTERN, QWEN3_5_PATTERN, QWEN_PATTERN
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 from tokviz.core.encoders.sources import said
 from tokviz.core.errors import ModelFileError
-from tokviz.core.pretokenize import O200K_PATTERN
 
 FAMILY = "gguf"
 MAGIC = b"GGUF"
 
 # Token types as llama.cpp writes them (gguf.TokenType; the same numbers as SentencePiece's piece types).
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
-
-_DEEPSEEK_V3 = (
-    r"\p{N}{1,3}",
-    r"[一-龥\u3040-ゟ゠-ヿ]+",
-    (r"""[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*"""
-     r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""),
-)
-
-# tokenizer.ggml.pre name -> the regexes llama.cpp splits with, applied one after the other
-# (None: GPT-2's own split, built into the byte-level pre-tokenizer).
-PRE_SPLITS: dict[str, tuple[str, ...] | None] = {
-    "gpt-2": None,
-    "gpt2": None,
-    "llama-bpe": (LLAMA3_PATTERN,),
-    "llama3": (LLAMA3_PATTERN,),
-    "llama-v3": (LLAMA3_PATTERN,),
-    "qwen2": (QWEN_PATTERN,),
-    "deepseek-r1-qwen": (QWEN_PATTERN,),
-    "qwen35": (QWEN3_5_PATTERN,),
-    "deepseek-v3": _DEEPSEEK_V3,
-    "gpt-4o": (O200K_PATTERN,),
-}
-
-# Pre names whose BPE takes a pre-split piece whole when the vocabulary has it (llama.cpp's ignore_merges).
-_IGNORE_MERGES = {"llama-bpe", "llama3", "llama-v3"}
 
 # The tokenizer models tokviz reads, and what each is.
 MODELS = {"gpt2": "byte-level BPE", "llama": "SentencePiece BPE"}
@@ -353,14 +327,7 @@ def tokenizer_json(vocab: GGUFVocab, path: str | Path = "<gguf>") -> str:
         raise ModelFileError(
             path, f"its pre-split is named {pre_name!r}, which tokviz does not know, and the regex decides the ids, "
                   f"so it is not guessed. Known names: {', '.join(PRE_SPLITS)}")
-    splits = PRE_SPLITS[pre_name]
-    if splits is None:
-        pre = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True}
-    else:
-        pre = {"type": "Sequence", "pretokenizers": [
-            *({"type": "Split", "pattern": {"Regex": r}, "behavior": "Isolated", "invert": False} for r in splits),
-            {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
-        ]}
+    split = PRE_SPLITS[pre_name]
     added = [
         {"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False, "normalized": False,
          "special": kind == CONTROL}
@@ -368,12 +335,12 @@ def tokenizer_json(vocab: GGUFVocab, path: str | Path = "<gguf>") -> str:
     ]
     doc = {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": added, "normalizer": None,
-        "pre_tokenizer": pre, "post_processor": None,
+        "pre_tokenizer": pre_tokenizer_json(split), "post_processor": None,
         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
         "model": {
             "type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
-            "ignore_merges": pre_name in _IGNORE_MERGES,
+            "ignore_merges": split.ignore_merges,
             "vocab": {tok: i for i, tok in enumerate(vocab.tokens)},
             "merges": vocab.merges,
         },
