@@ -235,8 +235,8 @@ def test_unknown_pre_name_is_a_clear_message(tmp_path):
 
 def test_unknown_tokenizer_kind_is_refused_clearly(tmp_path):
     tokens, types = small_vocab()
-    path = write_gguf(tmp_path / "t5.gguf", tokens, [], types, None, model="t5")
-    with pytest.raises(ModelFileError, match="its tokenizer is 't5'; tokviz reads GGUF vocabularies of kind 'gpt2'"):
+    path = write_gguf(tmp_path / "rwkv.gguf", tokens, [], types, None, model="rwkv")
+    with pytest.raises(ModelFileError, match="its tokenizer is 'rwkv'; tokviz reads GGUF vocabularies of kind 'gpt2'"):
         load_gguf(path)
 
 

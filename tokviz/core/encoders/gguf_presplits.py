@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tokviz.core.encoders.rank_models import LLAMA3_PATTERN, QWEN3_5_PATTERN, QWEN_PATTERN
-from tokviz.core.pretokenize import GPT2_PATTERN, O200K_PATTERN
+from tokviz.core.pretokenize import O200K_PATTERN
 
 
 @dataclass(frozen=True)
@@ -33,9 +33,12 @@ class PreSplit:
     regexes: tuple[str, ...] = ()
     byte_level_regex: bool = False
     ignore_merges: bool = False
+    after_bytes: tuple[dict, ...] = ()  # tokenizers pre-tokenizers that run on the byte-level (mapped) text
 
 
 _DIGITS = r"\p{N}"
+# GPT-2's own split, as tokenizers' ByteLevel pre-tokenizer runs it (a regex step where others follow it).
+_GPT2_SPLIT = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
 # DeepSeek LLM's letters: the Latin, Greek, Cyrillic, ... ranges its tokenizer.json lists.
 _DEEPSEEK_LETTERS = (
     r"\s?[A-Za-z"
@@ -63,6 +66,13 @@ _DEEPSEEK_V3 = (
 )
 # Hugging Face's Punctuation pre-tokenizer: ASCII punctuation (some of it is \p{S}) and \p{P}, runs kept together.
 _FALCON_PUNCTUATION = r"[\p{P}\$\+<=>\^~\|`]+"
+# Falcon's tokenizer.json splits digit runs off *after* the byte-level mapping, where a UTF-8 byte such as
+# 0xBD (shown as "½") counts as a digit: the split can fall inside a character, so it stays tokenizers' own
+# step. llama.cpp leaves the Digits step out; a Falcon vocabulary never notices, another vocabulary would.
+_FALCON_AFTER_BYTES = (
+    {"type": "Digits", "individual_digits": False},
+    {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"}, "behavior": "Isolated", "invert": False},
+)
 # BLOOM's split: a word with its leading space, everything up to the next space or punctuation.
 _BLOOM = r" ?[^(\s|.,!?…。，、।۔،)]+"
 _TEKKEN = (
@@ -83,10 +93,10 @@ _CHAMELEON = (
     r"([\t\n]|    |  )",
     _DIGITS,
     r"[\p{P}!-/:-@\[-`{-~]",
-    GPT2_PATTERN,
+    _GPT2_SPLIT,
 )
 # llama.cpp's fallback for the name "default" (no model's own split; kept because files say it).
-_LLAMACPP_DEFAULT = (r"[\p{P}\$\+<=>\^~\|]+", GPT2_PATTERN, r"\p{N}+", "[0-9][0-9][0-9]")
+_LLAMACPP_DEFAULT = (r"[\p{P}\$\+<=>\^~\|]+", _GPT2_SPLIT, r"\p{N}+", "[0-9][0-9][0-9]")
 
 _GPT2 = PreSplit(byte_level_regex=True)
 _LLAMA3 = PreSplit((LLAMA3_PATTERN,), ignore_merges=True)
@@ -130,7 +140,7 @@ PRE_SPLITS: dict[str, PreSplit] = {
     **_names(PreSplit(_DEEPSEEK_V3), "deepseek-v3", "hunyuan-dense"),
     "deepseek-llm": PreSplit(_DEEPSEEK_LLM),
     "deepseek-coder": PreSplit(_DEEPSEEK_CODER),
-    "falcon": PreSplit((_FALCON_PUNCTUATION, GPT2_PATTERN, "[0-9][0-9][0-9]")),
+    "falcon": PreSplit((_FALCON_PUNCTUATION, _GPT2_SPLIT), after_bytes=_FALCON_AFTER_BYTES),
     **_names(_STARCODER, "starcoder", "refact", "command-r", "smollm", "codeshell", "exaone", "minerva-7b"),
     **_names(PreSplit((_BLOOM,)), "poro-chat", "bloom", "gpt3-finnish"),
     "viking": PreSplit((_BLOOM, _DIGITS)),
@@ -155,7 +165,7 @@ def pre_tokenizer_json(split: PreSplit) -> dict:
         "trim_offsets": False,
         "use_regex": split.byte_level_regex,
     }
-    if not split.regexes:
+    if not split.regexes and not split.after_bytes:
         return byte_level
     return {
         "type": "Sequence",
@@ -165,5 +175,6 @@ def pre_tokenizer_json(split: PreSplit) -> dict:
                 for r in split.regexes
             ),
             byte_level,
+            *split.after_bytes,
         ],
     }
