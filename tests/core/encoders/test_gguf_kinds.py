@@ -198,3 +198,70 @@ def test_presplit_equals_the_models_own_pre_tokenizer(tmp_path, gpt2_files, pre)
         got = enc.encode(text)
         assert got.ids == ref.encode(text, add_special_tokens=False).ids, text
         assert got.joined_bytes() == text.encode()
+
+
+def test_a_damaged_charsmap_is_a_clear_message(tmp_path, tiny_unigram_model):
+    f = sentencepiece_fields(tiny_unigram_model)
+    unk = f["types"].index(UNKNOWN)
+    for bad in (f["charsmap"][:1000], f["charsmap"][:4] + bytes(range(256)) * 4, b"\xff" * 9):
+        path = write_gguf(
+            tmp_path / "bad.gguf",
+            f["tokens"],
+            [],
+            f["types"],
+            None,
+            model="t5",
+            scores=f["scores"],
+            charsmap=bad,
+            unk=unk,
+        )
+        with pytest.raises(ModelFileError, match="cannot be loaded"):
+            load_gguf(path)
+
+
+# ---- every pre-split name ----------------------------------------------------------------------------------
+def test_every_presplit_name_opens_and_keeps_the_bytes():
+    """Each name's regexes compile in tokenizers and split the text without losing a byte (a typo in a
+    regex would fail here even for the names no vector file covers)."""
+    from tokviz.core.encoders.gguf_family import GGUFEncoder, GGUFVocab, tokenizer_json
+    from tokviz.core.encoders.gguf_presplits import PRE_SPLITS
+    from tokviz.core.encoders.hf_json import byte_level_decoder
+
+    chars = sorted(byte_level_decoder(), key=byte_level_decoder().get)
+    text = "".join(TEXTS)
+    for name in PRE_SPLITS:
+        vocab = GGUFVocab("gpt2", name, chars, [NORMAL] * 256, [0.0] * 256, [])
+        enc = GGUFEncoder(name, tokenizer_json(vocab), name)
+        assert enc.encode(text).joined_bytes() == text.encode(), name
+    assert {
+        "deepseek-llm",
+        "deepseek-coder",
+        "falcon",
+        "mpt",
+        "refact",
+        "starcoder",
+        "qwen2",
+        "command-r",
+        "olmo",
+        "dbrx",
+        "smaug-bpe",
+        "poro-chat",
+        "chatglm-bpe",
+        "viking",
+        "jais",
+        "tekken",
+        "smollm",
+        "codeshell",
+        "bloom",
+        "gpt3-finnish",
+        "exaone",
+        "chameleon",
+        "minerva-7b",
+        "deepseek-v3",
+        "gpt-4o",
+        "trillion",
+        "bailingmoe",
+        "llama4",
+        "seed-coder",
+        "pixtral",
+    } <= PRE_SPLITS.keys()
