@@ -265,3 +265,18 @@ def test_every_presplit_name_opens_and_keeps_the_bytes():
         "seed-coder",
         "pixtral",
     } <= PRE_SPLITS.keys()
+
+
+def test_kimi_k2_split_matches_tiktoken_style_matching():
+    """Kimi K2 ships a tiktoken file: its pattern (with class intersections) must split in tokenizers as the
+    ``regex`` module (the semantics tiktoken's engine shares) splits it."""
+    import regex
+    from tokenizers import Regex, pre_tokenizers
+
+    from tokviz.core.encoders.gguf_presplits import PRE_SPLITS
+
+    (pattern,) = PRE_SPLITS["kimi-k2"].regexes
+    split = pre_tokenizers.Split(Regex(pattern), "isolated")
+    for text in [*TEXTS, "漢字Abc 中文mixed漢字 HELLOworld's 東京タワー"]:
+        want = [m.group() for m in regex.finditer(regex.compile(pattern, flags=regex.V1), text)]
+        assert [piece for piece, _ in split.pre_tokenize_str(text)] == want, text

@@ -87,6 +87,21 @@ _SEED_CODER = (
     r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1}| ?[^\s\p{L}\p{N}\r\n]+|\s*[\r\n]+"
     r"|\s+(?!\S)|\s+"
 )
+# Kimi K2's tokenization_kimi.py: o200k's split with Han runs first and Han taken out of the letter classes.
+_KIMI_K2 = "|".join(
+    [
+        r"[\p{Han}]+",
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+"
+        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]+[\p{Ll}\p{Lm}\p{Lo}\p{M}&&[^\p{Han}]]*"
+        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"\p{N}{1,3}",
+        r" ?[^\s\p{L}\p{N}]+[\r\n]*",
+        r"\s*[\r\n]+",
+        r"\s+(?!\S)",
+        r"\s+",
+    ]
+)
 _CHAMELEON = (
     r"<sentinel:[0-9]+>",
     r"(IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z",
@@ -149,6 +164,7 @@ PRE_SPLITS: dict[str, PreSplit] = {
     **_names(_O200K, "gpt-4o", "llama4", "minimax-m2"),
     **_names(PreSplit((_BAILINGMOE,)), "bailingmoe", "bailingmoe2", "llada-moe"),
     "seed-coder": PreSplit((_SEED_CODER,)),
+    "kimi-k2": PreSplit((_KIMI_K2,)),
     "default": PreSplit(_LLAMACPP_DEFAULT),
 }
 
