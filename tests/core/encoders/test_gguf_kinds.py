@@ -280,3 +280,17 @@ def test_kimi_k2_split_matches_tiktoken_style_matching():
     for text in [*TEXTS, "漢字Abc 中文mixed漢字 HELLOworld's 東京タワー"]:
         want = [m.group() for m in regex.finditer(regex.compile(pattern, flags=regex.V1), text)]
         assert [piece for piece, _ in split.pre_tokenize_str(text)] == want, text
+
+
+def test_gpt2_token_types_match_text_as_llama_cpp_does(tmp_path, gpt2_files):
+    """User-defined tokens are matched in any text; control and unknown-typed ones only as special tokens."""
+    tokens, merges = gpt2_files
+    extra = ["<ctl>", "<unk>", "<user>"]
+    types = [NORMAL] * len(tokens) + [CONTROL, UNKNOWN, 4]
+    enc = load_gguf(write_gguf(tmp_path / "t.gguf", tokens + extra, merges, types, "gpt-2"))
+    ctl, unk, user = range(len(tokens), len(tokens) + 3)
+    text = "a<ctl>b<unk>c<user>d"
+    assert {ctl, unk, user} <= set(enc.encode(text, allow_special=True).ids)
+    plain = enc.encode(text).ids
+    assert user in plain and ctl not in plain and unk not in plain
+    assert enc.encode(text).joined_bytes() == text.encode()

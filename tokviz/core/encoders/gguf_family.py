@@ -341,10 +341,12 @@ def tokenizer_json(vocab: GGUFVocab, path: str | Path = "<gguf>") -> str:
             path, f"its pre-split is named {pre_name!r}, which tokviz does not know, and the regex decides the ids, "
                   f"so it is not guessed. Known names: {', '.join(PRE_SPLITS)}")
     split = PRE_SPLITS[pre_name]
+    # As llama.cpp matches them: user-defined tokens always, control and unknown ones only as special tokens.
     added = [
         {"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False, "normalized": False,
-         "special": kind == CONTROL}
-        for i, (tok, kind) in enumerate(zip(vocab.tokens, vocab.types, strict=True)) if kind in (CONTROL, USER_DEFINED)
+         "special": kind != USER_DEFINED}
+        for i, (tok, kind) in enumerate(zip(vocab.tokens, vocab.types, strict=True))
+        if kind in (CONTROL, USER_DEFINED, UNKNOWN)
     ]
     doc = {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": added, "normalizer": None,
