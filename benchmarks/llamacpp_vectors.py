@@ -1,6 +1,6 @@
 """tokviz on llama.cpp's own tokenizer test vectors: every vocab-only GGUF in a llama.cpp checkout.
 
-    python benchmarks/llamacpp_vectors.py LLAMA_CPP_FOLDER [--show N]
+    python benchmarks/llamacpp_vectors.py LLAMA_CPP_FOLDER [--show N] [--from-json NAME=TOKENIZER_JSON:PRE ...]
 
 llama.cpp ships ``models/ggml-vocab-NAME.gguf`` with ``.gguf.inp`` (inputs separated by
 ``\\n__ggml_vocab_test__\\n``) and ``.gguf.out`` (one line of expected ids per input, written from
@@ -8,12 +8,18 @@ each model's Hugging Face tokenizer). Its ``test-tokenizer-0`` encodes with ``ad
 parse_special=false``; here each input goes through ``load_gguf(...).encode(text)`` (no bos/eos, control
 tokens as text) and the ids are compared. One line per file: kind, pre-split, matched/total, and the
 first mismatches. A file whose GGUF is missing (stored in git LFS, not fetched) is listed as such.
+
+``--from-json llama-bpe=/path/tokenizer.json:llama-bpe`` writes a GGUF the way llama.cpp's converter
+does from that byte-level BPE tokenizer.json (into a temporary folder) and runs ``ggml-vocab-NAME``'s
+vectors on it: for vector files whose GGUF the checkout lacks but whose tokenizer.json you have.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 SEPARATOR = "\n__ggml_vocab_test__\n"
@@ -26,6 +32,35 @@ def read_vectors(gguf_path: Path) -> list[tuple[str, list[int]]]:
     inputs = raw.split(SEPARATOR)
     lines = lines[: len(inputs)]
     return [(text, [int(t) for t in line.split()]) for text, line in zip(inputs, lines, strict=True)]
+
+
+def gguf_from_tokenizer_json(tokenizer_json: Path, pre: str, out: Path) -> Path:
+    """A vocab-only GGUF as llama.cpp's converter writes one for a byte-level BPE tokenizer.json."""
+    import json
+
+    import gguf
+
+    doc = json.loads(tokenizer_json.read_text(encoding="utf-8"))
+    vocab = dict(doc["model"]["vocab"])
+    added = {a["id"]: a for a in doc.get("added_tokens", [])}
+    for i, a in added.items():
+        vocab[a["content"]] = i
+    tokens = [f"[PAD{i}]" for i in range(max(vocab.values()) + 1)]
+    for tok, i in vocab.items():
+        tokens[i] = tok
+    control, user_defined, normal = 3, 4, 1
+    types = [(control if added[i]["special"] else user_defined) if i in added else normal for i in range(len(tokens))]
+    w = gguf.GGUFWriter(str(out), "llama")
+    w.add_tokenizer_model("gpt2")
+    w.add_tokenizer_pre(pre)
+    w.add_token_list(tokens)
+    w.add_token_types(types)
+    w.add_token_merges([m if isinstance(m, str) else " ".join(m) for m in doc["model"]["merges"]])
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    return out
 
 
 def run_file(path: Path, show: int) -> tuple[str, int, int]:
@@ -57,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("llama_cpp", type=Path, help="a llama.cpp checkout (its models/ folder is read)")
     parser.add_argument("--show", type=int, default=3, help="mismatches to print per file")
+    parser.add_argument(
+        "--from-json",
+        action="append",
+        default=[],
+        metavar="NAME=TOKENIZER_JSON:PRE",
+        help="run ggml-vocab-NAME's vectors on a GGUF written from this tokenizer.json",
+    )
     args = parser.parse_args(argv)
     models = args.llama_cpp / "models"
     total = matched = 0
@@ -66,6 +108,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.name:40} (no GGUF file in this checkout)")
             continue
         _, m, n = run_file(path, args.show)
+        matched += m
+        total += n
+    for spec in args.from_json:
+        name, _, rest = spec.partition("=")
+        json_path, _, pre = rest.rpartition(":")
+        with tempfile.TemporaryDirectory() as tmp:
+            built = gguf_from_tokenizer_json(Path(json_path), pre, Path(tmp) / f"ggml-vocab-{name}.gguf")
+            for suffix in (".inp", ".out"):
+                shutil.copyfile(models / f"ggml-vocab-{name}.gguf{suffix}", built.with_name(built.name + suffix))
+            print(f"(written from {json_path})")
+            _, m, n = run_file(built, args.show)
         matched += m
         total += n
     print(f"all: {matched}/{total}")
