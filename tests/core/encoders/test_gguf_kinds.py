@@ -39,12 +39,37 @@ TEXTS = [*PROMPTS, *MORE]
 
 
 # ---- llama (SentencePiece BPE): the Phi-3 case --------------------------------------------------------
-def test_phi3_style_unknown_typed_pad_tokens_load_and_encode_as_sentencepiece(tmp_path):
+@pytest.fixture(scope="module")
+def tiny_llama_model(tmp_path_factory):
+    """A Llama-style SentencePiece BPE model with byte fallback, trained in a few milliseconds."""
+    import io
+
+    import sentencepiece
+
+    from tests.support.mixed_corpus import mixed_lines
+
+    model = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(mixed_lines(300)),
+        model_writer=model,
+        model_type="bpe",
+        vocab_size=600,
+        byte_fallback=True,
+        character_coverage=0.99,
+        normalization_rule_name="identity",
+        minloglevel=2,
+    )
+    path = tmp_path_factory.mktemp("spm") / "tiny_llama.model"
+    path.write_bytes(model.getvalue())
+    return path
+
+
+def test_phi3_style_unknown_typed_pad_tokens_load_and_encode_as_sentencepiece(tmp_path, tiny_llama_model):
     """Phi-3's converter types its <unk> control and 53 [PADnnnnn] tokens unknown, with unknown_token_id 0;
     the rebuilt model was rejected ("unk is already defined")."""
     import sentencepiece
 
-    original = package_file("mistral_common", "data", "tokenizer.model.v1")
+    original = tiny_llama_model
     f = sentencepiece_fields(original)
     n = len(f["tokens"])
     pads = [f"[PAD{n + i}]" for i in range(53)]
@@ -59,6 +84,8 @@ def test_phi3_style_unknown_typed_pad_tokens_load_and_encode_as_sentencepiece(tm
         scores=f["scores"] + [-10000.0] * 53,
         unk=0,
         pad=n,
+        add_space_prefix=f["add_space_prefix"],
+        remove_extra_whitespaces=f["remove_extra_whitespaces"],
         bos=1,
         eos=2,
     )
