@@ -58,14 +58,27 @@ def write_gguf(
         if value is not None:
             add(value)
     if charsmap is not None:
-        w.add_precompiled_charsmap(charsmap)
+        w.add_precompiled_charsmap(b"\x00")  # spliced in below: the writer packs arrays byte by byte (seconds)
     if tensor is not None:
         w.add_tensor("token_embd.weight", tensor)
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
     w.close()
+    if charsmap is not None:
+        _splice_charsmap(Path(path), charsmap)
     return path
+
+
+def _splice_charsmap(path: Path, charsmap: bytes) -> None:
+    """Put ``charsmap`` in place of the one-byte placeholder array (key, ARRAY, UINT8, count 1, byte)."""
+    data = path.read_bytes()
+    key = b"tokenizer.ggml.precompiled_charsmap"
+    at = data.index(key) + len(key)
+    head = struct.pack("<IIQ", 9, 0, 1)
+    assert data[at : at + len(head)] == head
+    start = at + len(head)
+    path.write_bytes(data[:at] + struct.pack("<IIQ", 9, 0, len(charsmap)) + charsmap + data[start + 1 :])
 
 
 def sentencepiece_fields(model_path: Path) -> dict:
