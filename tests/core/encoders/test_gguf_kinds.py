@@ -58,6 +58,7 @@ def tiny_llama_model(tmp_path_factory):
         character_coverage=0.99,
         normalization_rule_name="identity",
         minloglevel=2,
+        num_threads=1,  # each trainer thread reserves a malloc arena: address space a capped run lacks
     )
     path = tmp_path_factory.mktemp("spm") / "tiny_llama.model"
     path.write_bytes(model.getvalue())
