@@ -8,6 +8,7 @@ import struct
 
 import pytest
 
+from tests.support.gguf_files import write_gguf
 from tests.support.packages import package_file
 from tests.support.prompts import PROMPTS
 from tokviz.core.encoders.gguf_family import (
@@ -25,35 +26,6 @@ from tokviz.core.encoders.gguf_family import (
 from tokviz.core.errors import ModelFileError, TokvizError
 
 gguf = pytest.importorskip("gguf")
-
-
-def write_gguf(path, tokens, merges, types, pre, *, model="gpt2", bos=None, eos=None, template=None, scores=None,
-               tensor=None, add_space_prefix=None):
-    w = gguf.GGUFWriter(str(path), "llama")
-    w.add_tokenizer_model(model)
-    if pre is not None:
-        w.add_tokenizer_pre(pre)
-    w.add_token_list(tokens)
-    w.add_token_types(types)
-    if scores is not None:
-        w.add_token_scores(scores)
-    if merges:
-        w.add_token_merges(merges)
-    if bos is not None:
-        w.add_bos_token_id(bos)
-    if eos is not None:
-        w.add_eos_token_id(eos)
-    if add_space_prefix is not None:
-        w.add_add_space_prefix(add_space_prefix)
-    if template is not None:
-        w.add_chat_template(template)
-    if tensor is not None:
-        w.add_tensor("token_embd.weight", tensor)
-    w.write_header_to_file()
-    w.write_kv_data_to_file()
-    w.write_tensors_to_file()
-    w.close()
-    return path
 
 
 def gguf_from_tokenizer_json(tj_path, out, pre):
@@ -235,8 +207,8 @@ def test_unknown_pre_name_is_a_clear_message(tmp_path):
 
 def test_unknown_tokenizer_kind_is_refused_clearly(tmp_path):
     tokens, types = small_vocab()
-    path = write_gguf(tmp_path / "t5.gguf", tokens, [], types, None, model="t5")
-    with pytest.raises(ModelFileError, match="its tokenizer is 't5'; tokviz reads GGUF vocabularies of kind 'gpt2'"):
+    path = write_gguf(tmp_path / "rwkv.gguf", tokens, [], types, None, model="rwkv")
+    with pytest.raises(ModelFileError, match="its tokenizer is 'rwkv'; tokviz reads GGUF vocabularies of kind 'gpt2'"):
         load_gguf(path)
 
 

@@ -1,11 +1,12 @@
 """GGUF model files (llama.cpp): the vocabulary embedded in the file, read with the ``gguf`` package's format.
 
 A GGUF file carries its tokenizer as metadata (``tokenizer.ggml.*``): the model kind (``gpt2`` =
-byte-level BPE, ``llama`` = SentencePiece), the token strings, their scores and types (normal,
-control, user-defined, byte, ...), the merges, bos/eos ids and ``tokenizer.ggml.pre``, the *name* of
-the pre-split llama.cpp applies. The name is all there is, so each known name is mapped to
-llama.cpp's regexes for it (:data:`PRE_SPLITS`); an unknown name is refused with a message naming it,
-never replaced by a guess.
+byte-level BPE, ``llama`` = SentencePiece BPE, ``bert`` = WordPiece, ``t5`` = SentencePiece Unigram),
+the token strings, their scores and types (normal, control, user-defined, byte, ...), the merges,
+bos/eos ids and ``tokenizer.ggml.pre``, the *name* of the pre-split llama.cpp applies. The name is
+all there is, so each known name is mapped to its model's splits
+(:data:`~tokviz.core.encoders.gguf_presplits.PRE_SPLITS`); an unknown name is refused with a message
+naming it, never replaced by a guess.
 
 Only the metadata is read: the file is memory-mapped and walked from the header through the
 key/value pairs, every length checked against the bytes left, and the walk stops before the tensor
@@ -18,7 +19,10 @@ loops without end on an array whose count runs past the end of the file.
   (:class:`~tokviz.core.encoders.hf_json.HFTokenizerEncoder`): exact bytes per token, control tokens
   as single special tokens.
 - ``llama`` vocabularies become a SentencePiece BPE ``ModelProto`` (pieces, scores and types as
-  written, byte fallback when the file has byte tokens), so the encoder is the SentencePiece one.
+  written, byte fallback when the file has byte tokens), so the encoder is the SentencePiece one;
+  ``t5`` vocabularies a Unigram one with the file's precompiled charsmap as its normalizer.
+- ``bert`` vocabularies become a tokenizer.json WordPiece model with BERT's lowercasing normalizer
+  (:mod:`~tokviz.core.encoders.gguf_wordpiece`).
 
 Either way the file's chat template and bos/eos tokens go to the composer (:class:`ModelConfig`).
 """
@@ -36,12 +40,12 @@ from pathlib import Path
 
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.files import MAX_VOCAB_ENTRIES
+from tokviz.core.encoders.gguf_presplits import PRE_SPLITS, pre_tokenizer_json
+from tokviz.core.encoders.gguf_wordpiece import wordpiece_tokenizer_json
 from tokviz.core.encoders.hf_json import HFTokenizerEncoder, ModelConfig
-from tokviz.core.encoders.rank_models import LLAMA3_PATTERN, QWEN3_5_PATTERN, QWEN_PATTERN
 from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
 from tokviz.core.encoders.sources import said
 from tokviz.core.errors import ModelFileError
-from tokviz.core.pretokenize import O200K_PATTERN
 
 FAMILY = "gguf"
 MAGIC = b"GGUF"
@@ -49,33 +53,9 @@ MAGIC = b"GGUF"
 # Token types as llama.cpp writes them (gguf.TokenType; the same numbers as SentencePiece's piece types).
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 
-_DEEPSEEK_V3 = (
-    r"\p{N}{1,3}",
-    r"[一-龥\u3040-ゟ゠-ヿ]+",
-    (r"""[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*"""
-     r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""),
-)
-
-# tokenizer.ggml.pre name -> the regexes llama.cpp splits with, applied one after the other
-# (None: GPT-2's own split, built into the byte-level pre-tokenizer).
-PRE_SPLITS: dict[str, tuple[str, ...] | None] = {
-    "gpt-2": None,
-    "gpt2": None,
-    "llama-bpe": (LLAMA3_PATTERN,),
-    "llama3": (LLAMA3_PATTERN,),
-    "llama-v3": (LLAMA3_PATTERN,),
-    "qwen2": (QWEN_PATTERN,),
-    "deepseek-r1-qwen": (QWEN_PATTERN,),
-    "qwen35": (QWEN3_5_PATTERN,),
-    "deepseek-v3": _DEEPSEEK_V3,
-    "gpt-4o": (O200K_PATTERN,),
-}
-
-# Pre names whose BPE takes a pre-split piece whole when the vocabulary has it (llama.cpp's ignore_merges).
-_IGNORE_MERGES = {"llama-bpe", "llama3", "llama-v3"}
-
 # The tokenizer models tokviz reads, and what each is.
-MODELS = {"gpt2": "byte-level BPE", "llama": "SentencePiece BPE"}
+MODELS = {"gpt2": "byte-level BPE", "llama": "SentencePiece BPE", "bert": "WordPiece",
+          "t5": "SentencePiece Unigram"}
 
 
 # ---- reading the metadata -------------------------------------------------------------------------
@@ -96,6 +76,7 @@ class GGUFVocab:
     add_space_prefix: bool = True
     remove_extra_whitespaces: bool = False
     chat_template: str | None = None
+    charsmap: bytes = b""  # SentencePiece's precompiled normalization rules (``t5`` files)
     metadata: dict = field(default_factory=dict)  # every tokenizer.* / general.* scalar, for the About box
 
 
@@ -111,6 +92,7 @@ MAX_KEPT_BYTES = 256 * 1024 * 1024
 # The token list: every entry a distinct non-empty string (10**7 empty ones made a 1-token vocabulary
 # that encoded any text to nothing).
 _TOKENS_KEY = "tokenizer.ggml.tokens"
+_CHARSMAP_KEY = "tokenizer.ggml.precompiled_charsmap"
 
 
 class _MetadataWalk:
@@ -320,6 +302,10 @@ def read_gguf_vocab(path: str | Path) -> GGUFVocab:
     merges = _list(meta, "tokenizer.ggml.merges", str, p) or []
     pre = meta.get("tokenizer.ggml.pre")
     template = meta.get("tokenizer.chat_template")
+    charsmap = meta.get(_CHARSMAP_KEY)
+    if charsmap is not None and (not isinstance(charsmap, list)
+                                 or not all(isinstance(b, int) and 0 <= b < 256 for b in charsmap)):
+        raise ModelFileError(p, f"{_CHARSMAP_KEY} is not a list of bytes")
     flags = {k: meta.get(f"tokenizer.ggml.{k}") for k in ("add_space_prefix", "remove_extra_whitespaces")}
     return GGUFVocab(
         model, pre if isinstance(pre, str) else None, tokens,
@@ -333,6 +319,7 @@ def read_gguf_vocab(path: str | Path) -> GGUFVocab:
         add_space_prefix=flags["add_space_prefix"] if isinstance(flags["add_space_prefix"], bool) else True,
         remove_extra_whitespaces=bool(flags["remove_extra_whitespaces"]),
         chat_template=template if isinstance(template, str) else None,
+        charsmap=bytes(charsmap or b""),
         metadata={k: v for k, v in meta.items() if not isinstance(v, list)},
     )
 
@@ -353,27 +340,22 @@ def tokenizer_json(vocab: GGUFVocab, path: str | Path = "<gguf>") -> str:
         raise ModelFileError(
             path, f"its pre-split is named {pre_name!r}, which tokviz does not know, and the regex decides the ids, "
                   f"so it is not guessed. Known names: {', '.join(PRE_SPLITS)}")
-    splits = PRE_SPLITS[pre_name]
-    if splits is None:
-        pre = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True}
-    else:
-        pre = {"type": "Sequence", "pretokenizers": [
-            *({"type": "Split", "pattern": {"Regex": r}, "behavior": "Isolated", "invert": False} for r in splits),
-            {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
-        ]}
+    split = PRE_SPLITS[pre_name]
+    # As llama.cpp matches them: user-defined tokens always, control and unknown ones only as special tokens.
     added = [
         {"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False, "normalized": False,
-         "special": kind == CONTROL}
-        for i, (tok, kind) in enumerate(zip(vocab.tokens, vocab.types, strict=True)) if kind in (CONTROL, USER_DEFINED)
+         "special": kind != USER_DEFINED}
+        for i, (tok, kind) in enumerate(zip(vocab.tokens, vocab.types, strict=True))
+        if kind in (CONTROL, USER_DEFINED, UNKNOWN)
     ]
     doc = {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": added, "normalizer": None,
-        "pre_tokenizer": pre, "post_processor": None,
+        "pre_tokenizer": pre_tokenizer_json(split), "post_processor": None,
         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
         "model": {
             "type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
-            "ignore_merges": pre_name in _IGNORE_MERGES,
+            "ignore_merges": split.ignore_merges,
             "vocab": {tok: i for i, tok in enumerate(vocab.tokens)},
             "merges": vocab.merges,
         },
@@ -413,34 +395,58 @@ def _int_field(number: int, value: int) -> bytes:
     return _tag(number, 0) + _varint(int(value))
 
 
-def sentencepiece_model_proto(vocab: GGUFVocab, path: str | Path = "<gguf>") -> bytes:
-    """A serialized SentencePiece ``ModelProto`` (BPE) holding a ``llama`` GGUF vocabulary.
+def sentencepiece_piece_types(vocab: GGUFVocab, path: str | Path = "<gguf>") -> tuple[list[int], int]:
+    """The piece types for a SentencePiece model of ``vocab``, and its unknown id.
 
-    Pieces, scores and types go in as the file has them (llama.cpp's token types are SentencePiece's
-    piece types); byte fallback is on when the file has byte tokens; the normalizer is the identity,
-    with the dummy prefix and whitespace folding the file asks for (llama.cpp normalizes nothing else).
+    SentencePiece takes exactly one unknown piece; llama.cpp takes the file's ``unknown_token_id`` and
+    treats every other token typed unknown like a control token (matched in text only as a special
+    token). Phi-3's converter marks its 53 ``[PADnnnnn]`` tokens unknown and its ``<unk>`` control, so
+    the unknown piece is the file's ``unknown_token_id`` (else its first unknown-typed token), and the
+    other unknown-typed tokens become control pieces.
 
-    Raises ModelFileError for a token type SentencePiece does not have, or no unknown token.
+    >>> v = GGUFVocab("llama", None, ["<unk>", "a", "[PAD]"], [CONTROL, NORMAL, UNKNOWN], [0.0] * 3, [], unk_id=0)
+    >>> sentencepiece_piece_types(v)
+    ([2, 1, 3], 0)
     """
     bad = next((i for i, t in enumerate(vocab.types) if not NORMAL <= t <= BYTE), None)
     if bad is not None:
         raise ModelFileError(path, f"token {bad} has the type {vocab.types[bad]}, which is not a SentencePiece "
                                    "piece type (1-6)")
-    if UNKNOWN not in vocab.types:
-        raise ModelFileError(path, "its SentencePiece-style vocabulary has no unknown token (token type 2), which "
-                                   "SentencePiece needs")
+    unk = vocab.unk_id if vocab.unk_id is not None else next(
+        (i for i, t in enumerate(vocab.types) if t == UNKNOWN), None)
+    if unk is None:
+        raise ModelFileError(path, "its SentencePiece-style vocabulary has no unknown token (token type 2, or "
+                                   "tokenizer.ggml.unknown_token_id), which SentencePiece needs")
+    types = [CONTROL if t == UNKNOWN else t for t in vocab.types]
+    types[unk] = UNKNOWN
+    return types, unk
+
+
+def sentencepiece_model_proto(vocab: GGUFVocab, path: str | Path = "<gguf>", *, unigram: bool = False) -> bytes:
+    """A serialized SentencePiece ``ModelProto`` holding a ``llama`` (BPE) or ``t5`` (Unigram) GGUF vocabulary.
+
+    Pieces and scores go in as the file has them, types as :func:`sentencepiece_piece_types` makes
+    them (llama.cpp's token types are SentencePiece's piece types); byte fallback is on when the file
+    has byte tokens. The normalizer is the file's precompiled charsmap (``t5`` files carry one) or
+    the identity (llama.cpp normalizes ``llama`` vocabularies no further), with the dummy prefix and
+    whitespace folding the file asks for.
+
+    Raises ModelFileError for a token type SentencePiece does not have, or no unknown token.
+    """
+    types, unk = sentencepiece_piece_types(vocab, path)
     pieces = b"".join(
         _bytes_field(1, _bytes_field(1, tok.encode("utf-8")) + _tag(2, 5) + struct.pack("<f", score)
                      + _int_field(3, kind))
-        for tok, score, kind in zip(vocab.tokens, vocab.scores, vocab.types, strict=True)
+        for tok, score, kind in zip(vocab.tokens, vocab.scores, types, strict=True)
     )
-    unk = vocab.unk_id if vocab.unk_id is not None else next(
-        (i for i, t in enumerate(vocab.types) if t == UNKNOWN), 0)
-    trainer = (_int_field(3, 2) + _int_field(4, len(vocab.tokens)) + _int_field(35, BYTE in vocab.types)
+    trainer = (_int_field(3, 1 if unigram else 2) + _int_field(4, len(vocab.tokens))
+               + _int_field(35, BYTE in vocab.types)
                + _int_field(40, unk) + _int_field(41, -1 if vocab.bos_id is None else vocab.bos_id)
                + _int_field(42, -1 if vocab.eos_id is None else vocab.eos_id)
                + _int_field(43, -1 if vocab.pad_id is None else vocab.pad_id))
-    normalizer = (_bytes_field(1, b"identity") + _int_field(3, vocab.add_space_prefix)
+    rules = _bytes_field(1, b"identity") if not vocab.charsmap else (
+        _bytes_field(1, b"precompiled") + _bytes_field(2, vocab.charsmap))
+    normalizer = (rules + _int_field(3, vocab.add_space_prefix)
                   + _int_field(4, vocab.remove_extra_whitespaces) + _int_field(5, 1))
     return pieces + _bytes_field(2, trainer) + _bytes_field(3, normalizer)
 
@@ -471,8 +477,8 @@ class GGUFSentencePieceEncoder(SentencePieceEncoder):
 def load_gguf(path: str | Path, *, name: str | None = None) -> GGUFEncoder | GGUFSentencePieceEncoder:
     """An encoder for the vocabulary embedded in the GGUF file at ``path``.
 
-    Raises ModelFileError for a damaged file, a tokenizer kind other than ``gpt2`` / ``llama``, or an
-    unknown pre-split name.
+    Raises ModelFileError for a damaged file, a tokenizer kind other than those in :data:`MODELS`, or
+    an unknown pre-split name.
     """
     p = Path(path)
     vocab = read_gguf_vocab(p)
@@ -485,10 +491,25 @@ def load_gguf(path: str | Path, *, name: str | None = None) -> GGUFEncoder | GGU
 
     config = ModelConfig(bos_token=token(vocab.bos_id), eos_token=token(vocab.eos_id),
                          chat_template=vocab.chat_template, source=str(p))
-    if vocab.model == "llama":
-        return GGUFSentencePieceEncoder(p, sentencepiece_model_proto(vocab, p), name=name or p.name, config=config)
+    if vocab.model in ("llama", "t5"):
+        proto = sentencepiece_model_proto(vocab, p, unigram=vocab.model == "t5")
+        return GGUFSentencePieceEncoder(p, proto, name=name or p.name, config=config)
+    if vocab.model == "bert":
+        return GGUFEncoder(name or p.name, _wordpiece_json(vocab, p), said("{path} (GGUF, WordPiece)", path=p), config)
     source = said("{path} (GGUF, pre-split {pre!r})", path=p, pre=vocab.pre)
     return GGUFEncoder(name or p.name, tokenizer_json(vocab, p), source, config)
+
+
+def _wordpiece_json(vocab: GGUFVocab, path: Path) -> str:
+    unk = vocab.unk_id if vocab.unk_id is not None else next(
+        (i for i, t in enumerate(vocab.tokens) if t == "[UNK]"), None)
+    if unk is None:
+        raise ModelFileError(path, "its WordPiece vocabulary names no unknown token (tokenizer.ggml.unknown_token_id "
+                                   "or a [UNK] token), which WordPiece needs for words it cannot cover")
+    try:
+        return wordpiece_tokenizer_json(vocab.tokens, [t in (CONTROL, UNKNOWN) for t in vocab.types], unk)
+    except ValueError as err:
+        raise ModelFileError(path, f"its WordPiece vocabulary is inconsistent: {err}") from None
 
 
 def _load(path: Path, pattern: str | None):
