@@ -22,6 +22,7 @@ from pathlib import Path
 from tokviz.core.bpe import formats as bpe_formats
 from tokviz.core.encoders import (
     gguf_family,
+    hf_cache,
     hf_json,
     model_catalog,
     rank_encoder,
@@ -50,7 +51,12 @@ def model_loaders() -> list[ModelLoader]:
 
 def build_registry() -> Registry:
     """A fresh registry holding every family's built-in encoders (probed only when listed or used)."""
-    return Registry(entry for family in FAMILIES for entry in family.entries())
+    reg = Registry(entry for family in FAMILIES for entry in family.entries())
+    for entry in hf_cache.entries(open_model_file):
+        if entry.name in reg:  # a cached repo named like a built-in (``gpt2``) does not replace it
+            entry.name = f"{entry.name} ({hf_cache.FAMILY})"
+        reg.register(entry)
+    return reg
 
 
 _default: Registry | None = None
@@ -115,8 +121,15 @@ def open_model_file(path: str | Path, *, pattern: str | None = None,
     p = Path(path)
     if pattern is not None:
         pattern_regex(pattern)  # an unknown name is the user's mistake: say so before reading anything
+    if not p.exists() and hf_cache.looks_like_repo_id(str(path)):
+        cached = hf_cache.find_cached(str(path))  # a repo id (Qwen/Qwen2.5-7B-Instruct) already in the cache
+        if cached is not None:
+            p = cached.snapshot
+        elif "/" in str(path):
+            raise ModelFileError(p, f"no such file, and no tokenizer of the repo {str(path)!r} in the Hugging Face "
+                                    f"cache ({hf_cache.cache_root()}); tokviz never downloads")
     if p.is_dir():
-        p = model_in_folder(p)
+        p = model_in_folder(hf_cache.snapshot_folder(p))
     head = read_head(p)
     if not head:
         raise ModelFileError(p, "the file is empty")
