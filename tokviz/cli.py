@@ -15,7 +15,7 @@ from tokviz import __version__
 from tokviz.core.errors import TokvizError
 
 COMMANDS = ("encoders", "encode", "chat", "train", "compare", "vocab", "parity", "sweep", "ids", "stream", "heal",
-            "cut", "screenshot")
+            "cut", "crosscheck", "screenshot")
 
 
 def build_parser() -> argparse.ArgumentParser:
