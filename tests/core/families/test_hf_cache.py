@@ -4,33 +4,14 @@ snapshots of symlinks, refs/main), built from packaged tokenizer files; nothing 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
+from tests.support.hf_cache import HASH, OLD, add_repo
 from tests.support.packages import mistral_model
 from tokviz.cli import main
 from tokviz.core.encoders import builtin, hf_cache
 from tokviz.core.errors import ModelFileError
-
-HASH = "a" * 40
-OLD = "b" * 40
-
-
-def add_repo(root, repo_id: str, files: dict[str, bytes], *, ref: str | None = HASH, snapshot: str = HASH):
-    """``models--ORG--NAME`` with each file as a blob and a snapshot symlink to it, as huggingface_hub does."""
-    repo = root / hf_cache.repo_folder_name(repo_id)
-    (repo / "blobs").mkdir(parents=True, exist_ok=True)
-    snap = repo / "snapshots" / snapshot
-    snap.mkdir(parents=True)
-    for name, data in files.items():
-        blob = repo / "blobs" / f"{abs(hash((repo_id, name, snapshot))):x}"
-        blob.write_bytes(data)
-        (snap / name).symlink_to(os.path.relpath(blob, snap))
-    if ref is not None:
-        (repo / "refs").mkdir(exist_ok=True)
-        (repo / "refs" / "main").write_text(ref, encoding="utf-8")
-    return repo
 
 
 @pytest.fixture
