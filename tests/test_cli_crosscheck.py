@@ -69,11 +69,14 @@ def test_a_differing_line_names_the_first_differing_token(folder, tmp_path, caps
         (["no/such-repo", "x"], "no such repo in the Hugging Face cache"),
         (["{ranks}", "x", "--pattern", "gpt2"], "only one implementation"),
         (["{folder}", "x", "--file", "c.txt"], "either TEXT or --file"),
+        (["{folder}", ""], "the text is empty"),
+        (["{empty}", "x"], "holds no model file tokviz reads"),
     ],
 )
 def test_bad_input_is_a_message_and_status_2(argv, message, folder, capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    (tmp_path / "empty").mkdir()
     ranks = tmp_path / "bytes.tiktoken"  # only tokviz reads a rank file
     ranks.write_bytes(b"".join(base64.b64encode(bytes([b])) + b" %d\n" % b for b in range(256)))
-    code, out, err = run([a.format(folder=folder, ranks=ranks) for a in argv], capsys)
+    code, out, err = run([a.format(folder=folder, ranks=ranks, empty=tmp_path / "empty") for a in argv], capsys)
     assert code == 2 and message in err and "Traceback" not in err

@@ -44,7 +44,10 @@ def _lines(args) -> list[str]:
         text = decode_input(data, args.file)
     else:
         text = read_text(args.text)
-    return text.splitlines()
+    lines = text.splitlines()
+    if not lines:
+        raise TokvizError("the text is empty: give a TEXT or a --file CORPUS with at least one line")
+    return lines
 
 
 def run(args) -> int:

@@ -127,9 +127,12 @@ def implementations(files: Iterable[Path], pattern: str | None = None) -> list[I
 
 def crosscheck(model: str, impls: list[Implementation], lines: Iterable[str]) -> Report:
     """Each line's ids from every implementation, each compared with the first implementation's."""
+    if not impls:
+        raise TokvizError(f"{model}: holds no model file tokviz reads; nothing to cross-check")
     if len(impls) < 2:
-        found = ", ".join(i.name for i in impls) or "none"
-        raise TokvizError(f"{model}: only one implementation reads these files ({found}); nothing to cross-check")
+        raise TokvizError(
+            f"{model}: only one implementation reads these files ({impls[0].name}); nothing to cross-check"
+        )
     report = Report(model, [i.name for i in impls])
     ref = impls[0]
     for number, line in enumerate(lines, 1):
