@@ -34,6 +34,7 @@ def cache(tmp_path, monkeypatch):
     # a ref that tries to climb out, and a repo without any tokenizer
     add_repo(root, "odd/ref", {"tokenizer.model": model}, ref="../../../x")
     add_repo(root, "no/tokenizer", {"config.json": b"{}"})
+    add_repo(root, "gpt2", {"tokenizer.model": model})  # named like a built-in encoder
     monkeypatch.setattr(builtin, "_default", None)  # the process-wide registry is rebuilt from this cache
     return root
 
@@ -51,7 +52,7 @@ def test_cache_root_follows_huggingface_hub(tmp_path, monkeypatch):
 
 def test_listing_finds_current_snapshots_and_follows_links_only_inside_the_repo(cache):
     found = {m.repo_id: m for m in hf_cache.cached_models()}
-    assert set(found) == {"mistralai/Mistral-7B-v0.1", "odd/ref"}  # no leak, no repo without a tokenizer
+    assert set(found) == {"mistralai/Mistral-7B-v0.1", "odd/ref", "gpt2"}  # no leak, no repo without a tokenizer
     assert found["mistralai/Mistral-7B-v0.1"].snapshot.name == HASH
     # a ref that names no snapshot falls back to the snapshot there is
     assert found["odd/ref"].snapshot.name == HASH
@@ -62,6 +63,9 @@ def test_encoders_lists_the_cache_and_a_repo_id_opens(cache, capsys):
     listed = {e["name"]: e for e in json.loads(capsys.readouterr().out)}
     entry = listed["mistralai/Mistral-7B-v0.1"]
     assert entry["available"] and entry["family"] == hf_cache.FAMILY and "evil/leak" not in listed
+    # the built-in gpt2 keeps its name; the cached one is told apart, and says so when it encodes
+    assert listed["gpt2"]["family"] != hf_cache.FAMILY and listed["gpt2 (HF cache)"]["family"] == hf_cache.FAMILY
+    assert builtin.default_registry().get("gpt2 (HF cache)").name == "gpt2 (HF cache)"
     want = builtin.default_registry().get("mistral-sp-v1").encode("안녕 world").ids
     for argv in (
         ["-e", "mistralai/Mistral-7B-v0.1"],

@@ -52,9 +52,8 @@ def model_loaders() -> list[ModelLoader]:
 def build_registry() -> Registry:
     """A fresh registry holding every family's built-in encoders (probed only when listed or used)."""
     reg = Registry(entry for family in FAMILIES for entry in family.entries())
-    for entry in hf_cache.entries(open_model_file):
-        if entry.name in reg:  # a cached repo named like a built-in (``gpt2``) does not replace it
-            entry.name = f"{entry.name} ({hf_cache.FAMILY})"
+    # a cached repo named like a built-in (``gpt2``) does not replace it
+    for entry in hf_cache.entries(open_model_file, taken=set(reg.names())):
         reg.register(entry)
     return reg
 

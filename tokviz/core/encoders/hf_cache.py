@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,19 +159,22 @@ def snapshot_folder(path: Path) -> Path:
     return path
 
 
-def entries(open_folder: Callable[[Path], Encoder]) -> list[EncoderEntry]:
-    """One registry entry per cached tokenizer, named by its repo id; ``open_folder`` opens a snapshot
-    (the composition module passes its ``open_model_file``: families do not import it)."""
+def entries(open_folder: Callable[[Path], Encoder], taken: Collection[str] = ()) -> list[EncoderEntry]:
+    """One registry entry per cached tokenizer, named by its repo id (``gpt2 (HF cache)`` when a name in
+    ``taken`` has it already); ``open_folder`` opens a snapshot (the composition module passes its
+    ``open_model_file``: families do not import it)."""
 
     def entry(model: CachedModel) -> EncoderEntry:
+        name = model.repo_id if model.repo_id not in taken else f"{model.repo_id} ({FAMILY})"
+
         def load() -> Encoder:
             enc = open_folder(model.snapshot)
-            enc.name = model.repo_id
+            enc.name = name
             return enc
 
         # the family column says where it is from; the source is the file, a path (nothing to translate)
         return EncoderEntry(
-            model.repo_id, FAMILY, lambda: (True, str(model.file)), load, None, f"{model.file.name} of {model.repo_id}"
+            name, FAMILY, lambda: (True, str(model.file)), load, None, f"{model.file.name} of {model.repo_id}"
         )
 
     return [entry(m) for m in cached_models()]
