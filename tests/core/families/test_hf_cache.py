@@ -4,6 +4,7 @@ snapshots of symlinks, refs/main), built from packaged tokenizer files; nothing 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -35,6 +36,10 @@ def cache(tmp_path, monkeypatch):
     add_repo(root, "odd/ref", {"tokenizer.model": model}, ref="../../../x")
     add_repo(root, "no/tokenizer", {"config.json": b"{}"})
     add_repo(root, "gpt2", {"tokenizer.model": model})  # named like a built-in encoder
+    # a FIFO where the tokenizer should be (opening it would block) and a link that loops
+    fifo = add_repo(root, "odd/fifo", {}) / "snapshots" / HASH
+    os.mkfifo(fifo / "tokenizer.json")
+    (fifo / "tokenizer.model").symlink_to("tokenizer.model")
     monkeypatch.setattr(builtin, "_default", None)  # the process-wide registry is rebuilt from this cache
     return root
 
