@@ -80,3 +80,19 @@ def test_bad_input_is_a_message_and_status_2(argv, message, folder, capsys, monk
     ranks.write_bytes(b"".join(base64.b64encode(bytes([b])) + b" %d\n" % b for b in range(256)))
     code, out, err = run([a.format(folder=folder, ranks=ranks, empty=tmp_path / "empty") for a in argv], capsys)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_tekken_is_checked_against_mistral_common(tmp_path, capsys):
+    pytest.importorskip("mistral_common")
+    from tests.support.packages import package_file
+
+    doc = json.loads(package_file("mistral_common", "data", "tekken_240911.json").read_text(encoding="utf-8"))
+    n = 1256  # the 256 bytes and the first 1,000 merges: enough to agree on, quick to load
+    doc["vocab"] = doc["vocab"][:n]
+    doc.pop("image", None)
+    doc["config"].update(num_vocab_tokens=n, default_vocab_size=n + doc["config"]["default_num_special_tokens"])
+    (tmp_path / "tekken.json").write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = run([str(tmp_path), "hello world\n안녕하세요 [INST]", "--json"], capsys)
+    report = json.loads(out)
+    assert report["implementations"] == ["tekken.json via mistral-common", "tekken.json via tokviz"]
+    assert code == 0 and report["agree"] and report["lines"] == 2

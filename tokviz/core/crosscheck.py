@@ -7,12 +7,15 @@ first token where each implementation leaves the first one's ids, per line.
 
 Implementations: ``tokenizer.json`` through ``tokenizers`` itself and through tokviz; a SentencePiece
 ``.model`` through ``sentencepiece`` itself and through tokviz; every other model file tokviz opens
-(rank files, ``tekken.json``, GGUF) through tokviz. Special-token strings in the text are plain text
+(rank files, ``tekken.json``, GGUF) through tokviz, and ``tekken.json`` through ``mistral-common`` too
+when it is installed. Special-token strings in the text are plain text
 everywhere, and nothing is added around a line (no bos).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +25,7 @@ from tokviz.core.encoders.builtin import model_in_folder, open_model_file
 from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_head, read_model_text, read_regular_file
 from tokviz.core.encoders.hf_json import looks_like_tokenizer_json
 from tokviz.core.encoders.native import is_fatal, native_call
+from tokviz.core.encoders.rank_models import looks_like_tekken
 from tokviz.core.encoders.sentencepiece_family import looks_like_model_proto
 from tokviz.core.errors import EncodingFailed, ModelFileError, TokvizError
 
@@ -121,6 +125,8 @@ def implementations(files: Iterable[Path], pattern: str | None = None) -> list[I
             out.append(_tokenizers(f))
         elif looks_like_model_proto(head):
             out.append(_sentencepiece(f))
+        elif looks_like_tekken(head) and importlib.util.find_spec("mistral_common") is not None:
+            out.append(_tekkenizer(f))
         out.append(_tokviz(f, pattern))
     return out
 
@@ -207,6 +213,25 @@ def _sentencepiece(path: Path) -> Implementation:
         return _guard(name, lambda: sp.encode(line))
 
     return Implementation(name, encode, lambda i: sp.id_to_piece(i))
+
+
+def _tekkenizer(path: Path) -> Implementation:
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    name = f"{path.name} via mistral-common"
+    with warnings.catch_warnings():  # its deprecation notes about special-token policies are not ours to show
+        warnings.simplefilter("ignore")
+        try:
+            tek = Tekkenizer.from_file(str(path))
+        except Exception as err:
+            raise ModelFileError(path, f"mistral-common cannot load it ({str(err).strip()[:200]})") from None
+
+    def encode(line: str) -> list[int]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _guard(name, lambda: tek.encode(line, bos=False, eos=False))
+
+    return Implementation(name, encode, lambda i: tek.id_to_piece(i))
 
 
 def _tokviz(path: Path, pattern: str | None) -> Implementation:
