@@ -10,8 +10,9 @@ def add_parser(sub) -> None:
         "crosscheck",
         help="run one model's files through every implementation that reads them and show where their ids differ",
         description="Encode each line with every implementation that reads MODEL's files (tokenizer.json via "
-        "tokenizers and via tokviz, tokenizer.model via sentencepiece and via tokviz, rank files, tekken.json and "
-        "GGUF via tokviz) and print, per line, the first token where an implementation leaves the first one. "
+        "tokenizers and via tokviz, tokenizer.model via sentencepiece and via tokviz, tekken.json via "
+        "mistral-common and via tokviz, rank files and GGUF via tokviz) and print, per line, the first token "
+        "where an implementation leaves the first one. "
         "MODEL is a model folder, a Hugging Face cache folder or repo id, or one model file. "
         "Exit status: 0 all agree, 1 they differ, 2 bad input.",
     )
