@@ -103,13 +103,21 @@ def model_files(path: str | Path) -> list[Path]:
     if not p.is_dir():
         read_head(p)  # a missing or unreadable file says so here
         return [p]
-    folder = hf_cache.snapshot_folder(p)
+    folder = p
+    if hf_cache.is_repo_folder(p):
+        cached = hf_cache.cached_model_in(p)
+        if cached is None:
+            raise ModelFileError(p, "holds no snapshot with a tokenizer")
+        folder = cached.snapshot
     found = [folder / n for n in NAMED_FILES if (folder / n).is_file()]
     try:
         extra = sorted(q for q in folder.iterdir() if q.suffix in SUFFIXES and q.is_file())
     except OSError as err:
         raise ModelFileError(folder, f"cannot list ({err.strerror or err})") from None
     found += extra[:MAX_SUFFIX_FILES]
+    repo = hf_cache.repo_of(folder)
+    if repo is not None:  # in the cache a snapshot's links are followed only into their own repo
+        found = [f for f in found if hf_cache.within_repo(f, repo)]
     if not found and model_in_folder(folder) != folder:
         found.append(model_in_folder(folder))  # a GPT-2 style vocab.json + merges.txt
     return found

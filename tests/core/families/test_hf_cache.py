@@ -32,6 +32,10 @@ def cache(tmp_path, monkeypatch):
     evil = root / hf_cache.repo_folder_name("evil/leak") / "snapshots" / HASH
     evil.mkdir(parents=True)
     (evil / "tokenizer.model").symlink_to(outside)
+    # a snapshot whose tokenizer.json leads out of the repo beside a tokenizer.model that does not
+    mixed = add_repo(root, "mixed/links", {"tokenizer.model": model}) / "snapshots" / HASH
+    (tmp_path / "outside.json").write_text('{"model": {"type": "BPE"}}', encoding="utf-8")
+    (mixed / "tokenizer.json").symlink_to(tmp_path / "outside.json")
     # a ref that tries to climb out, and a repo without any tokenizer
     add_repo(root, "odd/ref", {"tokenizer.model": model}, ref="../../../x")
     add_repo(root, "no/tokenizer", {"config.json": b"{}"})
@@ -57,7 +61,10 @@ def test_cache_root_follows_huggingface_hub(tmp_path, monkeypatch):
 
 def test_listing_finds_current_snapshots_and_follows_links_only_inside_the_repo(cache):
     found = {m.repo_id: m for m in hf_cache.cached_models()}
-    assert set(found) == {"mistralai/Mistral-7B-v0.1", "odd/ref", "gpt2"}  # no leak, no repo without a tokenizer
+    assert set(found) == {"mistralai/Mistral-7B-v0.1", "odd/ref", "gpt2", "mixed/links"}
+    assert (
+        found["mixed/links"].file.name == "tokenizer.model"
+    )  # the link out of the repo is passed over  # no leak, no repo without a tokenizer
     assert found["mistralai/Mistral-7B-v0.1"].snapshot.name == HASH
     # a ref that names no snapshot falls back to the snapshot there is
     assert found["odd/ref"].snapshot.name == HASH
@@ -76,6 +83,8 @@ def test_encoders_lists_the_cache_and_a_repo_id_opens(cache, capsys):
         ["-e", "mistralai/Mistral-7B-v0.1"],
         ["--model", "mistralai/Mistral-7B-v0.1"],
         ["--model", str(cache / "models--mistralai--Mistral-7B-v0.1")],
+        ["-e", "mixed/links"],
+        ["--model", str(cache / "models--mixed--links")],
     ):
         assert main(["encode", *argv, "--json", "안녕 world"]) == 0, argv
         assert json.loads(capsys.readouterr().out)["ids"] == want, argv
@@ -87,3 +96,9 @@ def test_an_uncached_repo_id_is_a_message_not_a_download(cache, capsys):
     assert "Hugging Face cache" in err and "never downloads" in err and "Traceback" not in err
     with pytest.raises(ModelFileError, match="is a folder"):
         builtin.open_model_file(cache / "models--no--tokenizer")
+
+
+def test_crosscheck_reads_only_what_the_repo_holds(cache, capsys):
+    assert main(["crosscheck", "mixed/links", "안녕 world", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["implementations"] == ["tokenizer.model via sentencepiece", "tokenizer.model via tokviz"]

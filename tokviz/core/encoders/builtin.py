@@ -123,12 +123,14 @@ def open_model_file(path: str | Path, *, pattern: str | None = None,
     if not p.exists() and hf_cache.looks_like_repo_id(str(path)):
         cached = hf_cache.find_cached(str(path))  # a repo id (Qwen/Qwen2.5-7B-Instruct) already in the cache
         if cached is not None:
-            p = cached.snapshot
+            p = cached.file
         elif "/" in str(path):
             raise ModelFileError(p, f"no such file, and no tokenizer of the repo {str(path)!r} in the Hugging Face "
                                     f"cache ({hf_cache.cache_root()}); tokviz never downloads")
     if p.is_dir():
-        p = model_in_folder(hf_cache.snapshot_folder(p))
+        # a cache repo folder opens its current snapshot's tokenizer, a link leading out of the repo never
+        cached = hf_cache.cached_model_in(p) if hf_cache.is_repo_folder(p) else None
+        p = cached.file if cached is not None else model_in_folder(p)
     head = read_head(p)
     if not head:
         raise ModelFileError(p, "the file is empty")

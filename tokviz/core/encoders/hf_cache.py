@@ -84,11 +84,9 @@ def current_snapshot(repo: Path) -> Path | None:
             if _REF.fullmatch(name) and (snapshots / name).is_dir():
                 return snapshots / name
         found = [p for _, p in zip(range(MAX_REPOS), snapshots.iterdir(), strict=False) if p.is_dir()]
-    except OSError:
+        return max(found, key=lambda p: p.stat().st_mtime) if found else None
+    except (OSError, ValueError):  # unreadable, or a ref that is not UTF-8 text
         return None
-    if not found:
-        return None
-    return max(found, key=lambda p: p.stat().st_mtime)
 
 
 def tokenizer_file(snapshot: Path, repo: Path) -> Path | None:
@@ -150,25 +148,32 @@ def find_cached(repo_id: str, root: Path | None = None) -> CachedModel | None:
     return cached_model_in(repo) if repo.is_dir() else None
 
 
-def snapshot_folder(path: Path) -> Path:
-    """The folder to open for ``path``: a ``models--*`` repo folder's current snapshot, else ``path``."""
-    if path.name.startswith(PREFIX) and (path / "snapshots").is_dir():
-        snapshot = current_snapshot(path)
-        if snapshot is not None:
-            return snapshot
-    return path
+def is_repo_folder(path: Path) -> bool:
+    """Whether ``path`` is a cache repo folder ``models--ORG--NAME`` (it has ``snapshots/``)."""
+    return path.name.startswith(PREFIX) and (path / "snapshots").is_dir()
 
 
-def entries(open_folder: Callable[[Path], Encoder], taken: Collection[str] = ()) -> list[EncoderEntry]:
+def repo_of(snapshot: Path) -> Path | None:
+    """The repo folder a snapshot folder ``models--ORG--NAME/snapshots/HASH`` belongs to, or None."""
+    repo = snapshot.parent.parent
+    return repo if snapshot.parent.name == "snapshots" and repo.name.startswith(PREFIX) else None
+
+
+def within_repo(path: Path, repo: Path) -> bool:
+    """Whether ``path`` (a snapshot's link) leads to a regular file inside ``repo``."""
+    return _inside(path, repo) is not None
+
+
+def entries(open_file: Callable[[Path], Encoder], taken: Collection[str] = ()) -> list[EncoderEntry]:
     """One registry entry per cached tokenizer, named by its repo id (``gpt2 (HF cache)`` when a name in
-    ``taken`` has it already); ``open_folder`` opens a snapshot (the composition module passes its
+    ``taken`` has it already); ``open_file`` opens its file (the composition module passes its
     ``open_model_file``: families do not import it)."""
 
     def entry(model: CachedModel) -> EncoderEntry:
         name = model.repo_id if model.repo_id not in taken else f"{model.repo_id} ({FAMILY})"
 
         def load() -> Encoder:
-            enc = open_folder(model.snapshot)
+            enc = open_file(model.file)  # the file checked, not whatever else the snapshot holds
             enc.name = name
             return enc
 
