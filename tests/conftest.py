@@ -10,6 +10,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _tmp_home = tempfile.mkdtemp(prefix="tokviz-tests-")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_tmp_home, "config")
 os.environ["XDG_CACHE_HOME"] = os.path.join(_tmp_home, "cache")
+# The Hugging Face cache tokviz lists is an empty throwaway one: what the user has cached lists no encoders here.
+os.environ["HF_HUB_CACHE"] = os.path.join(_tmp_home, "huggingface-hub")
 
 
 import re  # noqa: E402

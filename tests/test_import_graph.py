@@ -69,6 +69,7 @@ LAYER_OF = {
     "tokviz.core.merge_disagreement": "core-services",
     "tokviz.core.merge_criteria": "core-services",
     "tokviz.core.step_text": "core-services",
+    "tokviz.core.crosscheck": "core-services",  # runs one model's files through every implementation
     "tokviz.ui": "ui-parts",
     "tokviz.ui.inspect": "ui-panels",
     "tokviz.ui.train": "ui-panels",

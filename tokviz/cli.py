@@ -17,7 +17,7 @@ from tokviz.core.errors import TokvizError
 # template_process.WORKER_ENV, spelled out so that every start does not import that module (~18 ms)
 TEMPLATE_WORKER_ENV = "TOKVIZ_TEMPLATE_WORKER"
 COMMANDS = ("encoders", "encode", "chat", "train", "compare", "vocab", "parity", "sweep", "ids", "stream", "heal",
-            "cut", "screenshot")
+            "cut", "crosscheck", "screenshot")
 
 
 def build_parser() -> argparse.ArgumentParser:

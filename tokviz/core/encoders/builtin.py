@@ -22,6 +22,7 @@ from pathlib import Path
 from tokviz.core.bpe import formats as bpe_formats
 from tokviz.core.encoders import (
     gguf_family,
+    hf_cache,
     hf_json,
     model_catalog,
     rank_encoder,
@@ -50,7 +51,11 @@ def model_loaders() -> list[ModelLoader]:
 
 def build_registry() -> Registry:
     """A fresh registry holding every family's built-in encoders (probed only when listed or used)."""
-    return Registry(entry for family in FAMILIES for entry in family.entries())
+    reg = Registry(entry for family in FAMILIES for entry in family.entries())
+    # a cached repo named like a built-in (``gpt2``) does not replace it
+    for entry in hf_cache.entries(open_model_file, taken=set(reg.names())):
+        reg.register(entry)
+    return reg
 
 
 _default: Registry | None = None
@@ -115,8 +120,17 @@ def open_model_file(path: str | Path, *, pattern: str | None = None,
     p = Path(path)
     if pattern is not None:
         pattern_regex(pattern)  # an unknown name is the user's mistake: say so before reading anything
+    if not p.exists() and hf_cache.looks_like_repo_id(str(path)):
+        cached = hf_cache.find_cached(str(path))  # a repo id (Qwen/Qwen2.5-7B-Instruct) already in the cache
+        if cached is not None:
+            p = cached.file
+        elif "/" in str(path):
+            raise ModelFileError(p, f"no such file, and no tokenizer of the repo {str(path)!r} in the Hugging Face "
+                                    f"cache ({hf_cache.cache_root()}); tokviz never downloads")
     if p.is_dir():
-        p = model_in_folder(p)
+        # a cache repo folder opens its current snapshot's tokenizer, a link leading out of the repo never
+        cached = hf_cache.cached_model_in(p) if hf_cache.is_repo_folder(p) else None
+        p = cached.file if cached is not None else model_in_folder(p)
     head = read_head(p)
     if not head:
         raise ModelFileError(p, "the file is empty")

@@ -471,38 +471,41 @@ def _check_charsmap(blob_b64, source: str) -> None:
 def _rows_from_offsets(data: bytes, text: str, ids, pieces, offsets, kinds, raws) -> list[tuple]:
     """Byte spans from tokenizers' character offsets, ordered and without overlaps.
 
-    Tokens that share one character span (a character cut into byte pieces) share its bytes out in
-    order when their bytes add up to it; otherwise the first token takes the span and the others get
-    an empty span at its end, so nothing is claimed twice.
+    A token whose bytes are the text's bytes where it starts holds exactly those: a byte-level token
+    with part of ``Ⅻ`` (which NFC leaves alone) gets its two bytes and stays partial, however the
+    rest of the text was normalized. Any other token was built from characters the normalizer changed:
+    it covers them (from where the previous token ended to the end of its offsets, and over characters
+    no token reports that follow it, such as the U+0301 NFC folded into its ``é``); a later token
+    inside the same characters gets an empty span at their end, so nothing is claimed twice.
     """
     starts = char_byte_starts(text, data)
     n_chars = len(starts) - 1
-    rows: list[tuple] = []
+    spans: list[list[int]] = []
+    exact: list[bool] = []
     cursor = 0
-    i = 0
-    n = len(ids)
-    while i < n:
-        s, e = offsets[i]
-        j = i + 1
-        while j < n and tuple(offsets[j]) == (s, e):
+    for k, piece in enumerate(pieces):
+        s, e = offsets[k]
+        lo = starts[min(max(s, 0), n_chars)]
+        hi = starts[min(max(e, s, 0), n_chars)]
+        at = max(lo, cursor)
+        held = kinds[k] != "unknown" and piece and data.startswith(piece, at) and at + len(piece) <= max(hi, at)
+        end = at + len(piece) if held else max(hi, at)
+        spans.append([at, end])
+        exact.append(bool(held))
+        cursor = end
+    for k, span in enumerate(spans):
+        if exact[k] or span[0] == span[1] or kinds[k] == "unknown":  # an unknown token keeps its word's offsets
+            continue
+        j = k + 1  # past the empty spans the rest of its characters left at its end
+        while j < len(spans) and spans[j][0] == spans[j][1] == span[1]:
             j += 1
-        bs = starts[min(max(s, 0), n_chars)]
-        be = starts[min(max(e, s, 0), n_chars)]
-        bs = max(bs, cursor)
-        be = max(be, bs)
-        group = range(i, j)
-        if j - i > 1 and sum(len(pieces[k]) for k in group) == be - bs:
-            pos = bs
-            for k in group:
-                rows.append((ids[k], pieces[k], pos, pos + len(pieces[k]), kinds[k], raws[k]))
-                pos += len(pieces[k])
-        else:
-            rows.append((ids[i], pieces[i], bs, be, kinds[i], raws[i]))
-            for k in range(i + 1, j):
-                rows.append((ids[k], pieces[k], be, be, kinds[k], raws[k]))
-        cursor = be
-        i = j
-    return rows
+        following = spans[j][0] if j < len(spans) else len(data)
+        gap = data[span[1]:following].decode("utf-8", "surrogateescape")
+        folded = re.match(r"\S*", gap).group()  # up to the next space: spaces are split points, not folded
+        span[1] += len(folded.encode("utf-8", "surrogateescape"))
+        for m in range(k + 1, j):
+            spans[m] = [span[1], span[1]]
+    return [(ids[k], pieces[k], a, b, kinds[k], raws[k]) for k, (a, b) in enumerate(spans)]
 
 
 def _display_name(path: Path) -> str:

@@ -18,6 +18,7 @@ the number of special tokens, which take the first ids.
 from __future__ import annotations
 
 import base64
+import bisect
 import hashlib
 import re
 import unicodedata
@@ -190,9 +191,8 @@ class RankModelEncoder(TiktokenEncoder):
             return super().encode(text, allow_special=allow_special)
         normalized, segments = nfc_segments(text)
         inner = super().encode(normalized, allow_special=allow_special)
-        rows = [(t.id, t.bytes, _map_offset(segments, t.byte_start), _map_offset(segments, t.byte_end), t.kind, t.raw)
-                for t in inner.tokens]
-        return Encoding.from_spans(self.name, text, rows, normalized)
+        align = SegmentAlignment(segments, normalized.encode("utf-8"), text.encode("utf-8"))
+        return Encoding.from_spans(self.name, text, align.rows(inner), normalized)
 
 
 def nfc_segments(text: str) -> tuple[str, list[tuple[int, int]]]:
@@ -225,16 +225,54 @@ def nfc_segments(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(out), segments
 
 
-def _map_offset(segments: list[tuple[int, int]], offset: int) -> int:
-    """Original byte offset for a normalized one, rounded up to the next segment start (spans stay ordered)."""
-    lo, hi = 0, len(segments) - 1
-    while lo < hi:  # first segment whose normalized start is >= offset
-        mid = (lo + hi) // 2
-        if segments[mid][0] < offset:
-            lo = mid + 1
-        else:
-            hi = mid
-    return segments[lo][1]
+class SegmentAlignment:
+    """Maps byte offsets of a normalized text back to the original, segment by segment.
+
+    Inside a segment the normalizer left alone (its bytes are the original's) an offset maps exactly,
+    so a token holding two of ``Ⅻ``'s three bytes keeps its two-byte span and stays partial. Inside a
+    segment the normalizer changed there is no byte-for-byte answer: a token reaching into it covers the
+    whole original segment (start rounded down, end rounded up) and the next token starts after it, so
+    spans stay ordered and no byte is claimed twice.
+
+    >>> norm, segs = nfc_segments("\u2165e\u0301")  # Ⅵ unchanged, e + U+0301 becomes é
+    >>> align = SegmentAlignment(segs, norm.encode(), "\u2165e\u0301".encode())
+    >>> align.span(0, 2, 0), align.span(3, 4, 3)
+    ((0, 2), (3, 6))
+    """
+
+    def __init__(self, segments: Sequence[tuple[int, int]], normalized: bytes, original: bytes):
+        self._norm = [s[0] for s in segments]
+        self._orig = [s[1] for s in segments]
+        self._same = [normalized[a:b] == original[c:d]
+                      for (a, c), (b, d) in pairwise(segments)]
+
+    def _locate(self, offset: int) -> int:
+        """Index of the segment holding normalized byte ``offset`` (the sentinel for the end)."""
+        return max(0, bisect.bisect_right(self._norm, offset) - 1)
+
+    def _map(self, offset: int, *, up: bool) -> int:
+        k = self._locate(offset)
+        inside = offset - self._norm[k]
+        if inside == 0 or k >= len(self._same):
+            return self._orig[k]
+        if self._same[k]:
+            return self._orig[k] + inside
+        return self._orig[k + 1] if up else self._orig[k]
+
+    def span(self, start: int, end: int, cursor: int) -> tuple[int, int]:
+        """Original byte span of normalized ``[start, end)``, starting no earlier than ``cursor``."""
+        a = max(self._map(start, up=False), cursor)
+        return a, max(self._map(end, up=True), a)
+
+    def rows(self, inner: Encoding) -> list[tuple]:
+        """``Encoding.from_spans`` rows of ``inner`` (an encoding of the normalized text), spans mapped back."""
+        rows: list[tuple] = []
+        cursor = 0
+        for t in inner.tokens:
+            a, b = self.span(t.byte_start, t.byte_end, cursor)
+            rows.append((t.id, t.bytes, a, b, t.kind, t.raw))
+            cursor = b
+        return rows
 
 
 # ---- loading ----------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ tokviz.core.encoders.builtin fills the default one from the families' ``entries(
 
 from __future__ import annotations
 
+import difflib
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -90,18 +91,53 @@ class Registry:
             out.append(EncoderStatus(e.name, e.family, ok, reason, vocab))
         return out
 
+    def resolve(self, name: str) -> str:
+        """The registered name ``name`` means: itself, the same name in another case, or the one entry
+        whose name it is before a parenthesis (``llama-3.2`` for ``llama-3.2 (tokenizer.json)``).
+
+        Raises EncoderUnavailable for any other name, suggesting the nearest ones.
+
+        >>> reg = Registry([EncoderEntry("llama-3.2 (tokenizer.json)", "tokenizer.json", lambda: (True, ""), None)])
+        >>> reg.resolve("Llama-3.2")
+        'llama-3.2 (tokenizer.json)'
+        >>> reg.resolve("llama-32")
+        Traceback (most recent call last):
+        ...
+        tokviz.core.errors.EncoderUnavailable: Encoder 'llama-32' is unavailable: no such encoder; did you mean llama-3.2? (known: llama-3.2 (tokenizer.json))
+        """  # noqa: E501 (a doctest's expected output line cannot be wrapped)
+        with self._lock:
+            names = list(self._entries)
+        if name in names:
+            return name
+        short: dict[str, list[str]] = {}  # a spelling, lowercased -> the names it answers for
+        spelled: dict[str, str] = {}  # a spelling, lowercased -> as the registry writes it
+        for full in names:
+            for alias in dict.fromkeys((full, full.split(" (", 1)[0].strip())):
+                short.setdefault(alias.lower(), []).append(full)
+                spelled.setdefault(alias.lower(), alias)
+        found = short.get(name.strip().lower(), [])
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise EncoderUnavailable(name, f"ambiguous: it could be {' or '.join(found)}")
+        near = difflib.get_close_matches(name.strip().lower(), list(short), n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(spelled[n] for n in near)}?" if near else ""
+        known = ", ".join(names) or "none"
+        raise EncoderUnavailable(name, f"no such encoder{hint} (known: {known})")
+
     def get(self, name: str) -> Encoder:
-        """The encoder called ``name``, loading it on first use.
+        """The encoder called ``name`` (or a spelling :meth:`resolve` accepts), loading it on first use.
 
         Raises EncoderUnavailable (with the reason) if it is unknown or its data is missing/corrupt.
         """
         with self._lock:
             if name in self._loaded:
                 return self._loaded[name]
-            entry = self._entries.get(name)
-        if entry is None:
-            known = ", ".join(self._entries) or "none"
-            raise EncoderUnavailable(name, f"no such encoder (known: {known})")
+        name = self.resolve(name)
+        with self._lock:
+            if name in self._loaded:
+                return self._loaded[name]
+            entry = self._entries[name]
         ok, reason = entry.probe()
         if not ok:
             raise EncoderUnavailable(name, reason)
