@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.compare import CorpusTotals, EncoderOutcome, ParagraphCache, sample_sets
 from tokviz.core.errors import TokvizError, check_text
+from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.common.exact_text_edit import ExactTextEdit
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.message_bar import MessageBar
@@ -41,7 +42,7 @@ from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.compare.charts import TokenBarChart, restyle
 from tokviz.ui.compare.corpus_tab import CorpusTab
-from tokviz.ui.compare.encoder_list import DEFAULT_ENCODERS, EncoderList
+from tokviz.ui.compare.encoder_list import DEFAULT_ENCODERS, EncoderList, item_key
 from tokviz.ui.compare.jobs import (
     DEMO_BPE_NAME,
     PREVIEW_CHARS,
@@ -63,6 +64,7 @@ from tokviz.ui.compare.tables import (
     write_csv_atomic,
 )
 from tokviz.ui.fonts import mono_font
+from tokviz.ui.i18n import language_signal, retranslate_widgets
 from tokviz.ui.theme import is_dark
 
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
@@ -167,7 +169,9 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         if encoders is None:
             encoders = self.remembered_encoders()
         self.set_encoders(encoders)
-        self.set_text(default_text())
+        self._default_text = default_text()
+        self.set_text(self._default_text)
+        language_signal().changed.connect(self.retranslate)
 
     # ---- building -----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -281,6 +285,22 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         restyle(self.token_chart)
         restyle(self.corpus_chart)
         self._debounce.start()  # token colours have a dark variant
+
+    def retranslate(self, _language: str = "") -> None:
+        """Show every string in the interface's language (it changed while tokviz runs): the fixed
+        ones of the widgets, the encoder names, the demo text if it is still the demo text, and the
+        tables, rows and status line, which are composed again."""
+        retranslate_widgets(self, ("ComparePanel",))
+        for i in range(self.encoder_list.count()):
+            item = self.encoder_list.item(i)
+            item.setText(shown_name(item_key(item)))
+        self._refresh_add_combo()
+        self._retranslate_corpus()
+        if self.source_text() == self._default_text:
+            self._default_text = default_text()
+            self.set_text(self._default_text)
+        self.view.set_font_size(ROW_POINT_SIZE)  # the gutter fits the names in the new language
+        self.refresh_now()
 
     def _on_font_scale(self, *_args) -> None:
         self.view.set_font_size(ROW_POINT_SIZE)

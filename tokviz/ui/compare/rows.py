@@ -325,20 +325,21 @@ class AlignedRowsView(QWidget):
     def _token_tip(self, row: int, ch: int) -> str:
         r = self.rows[row].data
         if r.encoding is None:
-            return f"{r.name}: {r.message or ''}"
+            return f"{shown_name(r.name)}: {r.message or ''}"
         parts = []
         for i in r.encoding.tokens_at_char(ch):
             t = r.encoding.tokens[i]
             shown = recompose(t.raw if t.raw is not None else (t.piece if t.piece is not None else ""))
             parts.append(
-                self.tr("{name} · token {n} of {total}").format(name=r.name, n=i + 1, total=len(r.encoding.tokens))
+                self.tr("{name} · token {n} of {total}").format(
+                    name=shown_name(r.name), n=i + 1, total=len(r.encoding.tokens))
                 + f"\nid {t.id}  {shown!r}\n"
                 + self.tr("bytes {hex}").format(hex=hex_bytes(t.bytes))
                 + ("  " + self.tr("(cuts a character)") if t.partial else "")
                 + (f"\n{t.kind}" if t.kind != "normal" else "")
             )
         return "\n\n".join(parts) or self.tr("{name}: no token here (the encoder skipped this character)").format(
-            name=r.name)
+            name=shown_name(r.name))
 
     # ---- painting -----------------------------------------------------------------------------
     def paintEvent(self, event) -> None:  # noqa: N802
@@ -431,7 +432,7 @@ class AlignedRowsView(QWidget):
         p.drawRoundedRect(QRectF(self.PAD, ry + 4, 5, self._row_h - 8), 2, 2)
         p.setPen(self.palette().text().color())
         fm = QFontMetricsF(self._name_font)
-        name = fm.elidedText(row.data.name, Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
+        name = fm.elidedText(shown_name(row.data.name), Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
         p.drawText(QRectF(self.PAD + 10, ry, self.GUTTER - self.NAME_MARGIN, self._row_h),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
 
