@@ -290,7 +290,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         """Show every string in the interface's language (it changed while tokviz runs): the fixed
         ones of the widgets, the encoder names, the demo text if it is still the demo text, and the
         tables, rows and status line, which are composed again."""
-        retranslate_widgets(self, ("ComparePanel",))
+        retranslate_widgets(self, ("ComparePanel", "MessageBar", "AlignedRowsView", "TokenBarChart"))
         for i in range(self.encoder_list.count()):
             item = self.encoder_list.item(i)
             item.setText(shown_name(item_key(item)))
