@@ -212,10 +212,9 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         top.addLayout(side)
         outer.addLayout(top)
 
-        self.message_bar = MessageBar()
-        outer.addWidget(self.message_bar)
-
         split = QSplitter(Qt.Orientation.Vertical)
+        # floats over the rows: a message never moves the controls
+        self.message_bar = MessageBar.over(split, self)
         upper = QSplitter(Qt.Orientation.Horizontal)
         upper.addWidget(self._build_encoder_list())
         self.view = AlignedRowsView()

@@ -104,8 +104,6 @@ class InspectWidgets:
         bar.addWidget(export)
         root.addLayout(bar)
 
-        self.message_bar = MessageBar()
-        root.addWidget(self.message_bar)
         self.norm_view = NormalizationView()  # hidden unless a normalization form is chosen
         root.addWidget(self.norm_view)
 
@@ -169,6 +167,8 @@ class InspectWidgets:
         lb.addLayout(row, 1)
 
         self.split = split = LayersSplitter(Qt.Orientation.Vertical)
+        # floats over the text and tokens: a message never moves the controls under the pointer
+        self.message_bar = MessageBar.over(split, self)
         middle = QWidget()
         self._middle = ml = QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
