@@ -17,6 +17,18 @@ def _places(panel, widgets) -> list[tuple[QPoint, int, int]]:
     return [(w.mapTo(panel, QPoint(0, 0)), w.width(), w.height()) for w in widgets]
 
 
+def _settled(qtbot, panel, widgets) -> list[tuple[QPoint, int, int]]:
+    """Where ``widgets`` are once the panel's layout has stopped moving (a first show fits splitters)."""
+
+    def still() -> bool:
+        before = _places(panel, widgets)
+        qtbot.wait(10)
+        return _places(panel, widgets) == before
+
+    qtbot.waitUntil(still, timeout=5000)
+    return _places(panel, widgets)
+
+
 def _session() -> Session:
     registry = Registry()
     registry.add(Toy("cl100k_base", fail_on_digits=False))
@@ -30,7 +42,7 @@ def test_compare_message_moves_no_control(qtbot):
     panel.show()
     qtbot.waitExposed(panel)
     controls = [panel.add_combo, panel.encoder_list, panel.tabs, panel.scroll, panel.editor, panel.status]
-    before = _places(panel, controls)
+    before = _settled(qtbot, panel, controls)
     panel.show_message("Saved /home/someone/compare.png", "info")
     qtbot.waitUntil(lambda: panel.message_bar.isVisible())
     qtbot.wait(1)  # the layout settles
@@ -50,7 +62,8 @@ def test_inspect_message_moves_no_control(qtbot):
     panel.show()
     qtbot.waitExposed(panel)
     controls = [panel.encoder_combo, panel.input_tabs, panel.token_view, panel.counts, panel.layers_scroll]
-    before = _places(panel, controls)
+    assert panel.wait_for_result()
+    before = _settled(qtbot, panel, controls)
     panel.message_bar.show_message("Cannot write /x.png: Permission denied", "error")
     qtbot.waitUntil(lambda: panel.message_bar.isVisible())
     qtbot.wait(1)

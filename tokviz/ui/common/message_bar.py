@@ -33,11 +33,15 @@ class MessageBar(QFrame):
         holds ``host`` (a QSplitter would take a child of its own as one more pane)."""
         bar = cls(parent)
         bar._host = host
-        host.installEventFilter(bar)
+        # the host moves on screen when it or any widget between it and ``parent`` moves or resizes
+        widget = host
+        while widget is not None and widget is not parent:
+            widget.installEventFilter(bar)
+            widget = widget.parentWidget()
         return bar
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
-        if obj is self._host and event.type() in (QEvent.Type.Resize, QEvent.Type.Move) and not self.isHidden():
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move) and not self.isHidden():
             self._place()
         return False
 
@@ -45,9 +49,10 @@ class MessageBar(QFrame):
         host = self._host
         top_left = host.mapTo(self.parentWidget(), host.rect().topLeft())
         width = max(0, host.width() - 2 * self.MARGIN)
+        # the wrapped label's height at this width (its size hint assumes a narrow, many-line label)
         height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
-        self.setGeometry(top_left.x() + self.MARGIN, top_left.y() + self.MARGIN, width,
-                         max(height, self.sizeHint().height()))
+        height = height if height > 0 else self.sizeHint().height()
+        self.setGeometry(top_left.x() + self.MARGIN, top_left.y() + self.MARGIN, width, height)
         self.raise_()
 
     def __init__(self, parent: QWidget | None = None):

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -59,6 +58,7 @@ from tokviz.ui.compare.tables import (
     STAT_COLUMNS,
     corpus_csv,
     fill_stats_table,
+    fit_name_column,
     name_color,
     stats_csv,
     write_csv_atomic,
@@ -213,12 +213,12 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         outer.addLayout(top)
 
         split = QSplitter(Qt.Orientation.Vertical)
-        # floats over the rows: a message never moves the controls
-        self.message_bar = MessageBar.over(split, self)
         upper = QSplitter(Qt.Orientation.Horizontal)
         upper.addWidget(self._build_encoder_list())
         self.view = AlignedRowsView()
         self.scroll = QScrollArea()
+        # floats over the rows: a message never moves a control, and the encoder list stays in reach
+        self.message_bar = MessageBar.over(self.scroll, self)
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.view)
         upper.addWidget(self.scroll)
@@ -249,7 +249,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.stats_table = QTableWidget(0, len(STAT_COLUMNS))
         self.stats_table.setHorizontalHeaderLabels([self.tr(c) for c in STAT_COLUMNS])
         self.stats_table.verticalHeader().setVisible(False)
-        self.stats_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        fit_name_column(self.stats_table)
         self.stats_table.setAlternatingRowColors(True)
         lay.addWidget(self.stats_table, 1)
         self.diff_label = QLabel()

@@ -125,7 +125,16 @@ def fill_stats_table(t: QTableWidget, result) -> StatsShown:
     try:
         return _fill_stats_cells(t, result)
     finally:
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        fit_name_column(t)
+
+
+def fit_name_column(t: QTableWidget) -> None:
+    """Numbers and headers at their full width; the encoder names take the room left, elided in the
+    middle (the whole name in the tooltip) when a long one would push the table past its view."""
+    header = t.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    t.setTextElideMode(Qt.TextElideMode.ElideMiddle)
 
 
 def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
@@ -134,7 +143,7 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
     diffs = []
     names, values, colors = [], [], []
     for r, (name, outcome, note) in enumerate(result):
-        name_item = table_item(shown_name(name), align_right=False)
+        name_item = table_item(shown_name(name), align_right=False, tip=shown_name(name))
         name_item.setForeground(name_color(r, t.palette()))
         t.setItem(r, 0, name_item)
         names.append(shown_name(name))

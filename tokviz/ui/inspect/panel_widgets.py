@@ -124,8 +124,10 @@ class InspectWidgets:
 
         self.token_view = TokenView()
         self.token_view.selectionChanged.connect(self._on_selection)
+        # floats over the tokens: a message never moves a control, and the text or chat stays in reach
+        self.message_bar = MessageBar.over(self.token_view, self)
 
-        top = QSplitter(Qt.Orientation.Horizontal)
+        self.input_split = top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.input_tabs)
         top.addWidget(self.token_view)
         top.setStretchFactor(0, 2)
@@ -167,8 +169,6 @@ class InspectWidgets:
         lb.addLayout(row, 1)
 
         self.split = split = LayersSplitter(Qt.Orientation.Vertical)
-        # floats over the text and tokens: a message never moves the controls under the pointer
-        self.message_bar = MessageBar.over(split, self)
         middle = QWidget()
         self._middle = ml = QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
