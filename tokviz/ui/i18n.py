@@ -76,6 +76,10 @@ class TsTranslator(QTranslator):
                 return found
         return self._messages.get((context, source_text)) or ""
 
+    def entries(self) -> dict[tuple[str, str], str]:
+        """Every translation this file holds, by (context, English source)."""
+        return dict(self._messages)
+
     def source_of(self, context: str, translation: str) -> str | None:
         """The English source this file translates to ``translation`` in ``context`` (None: none)."""
         if self._reverse is None:

@@ -16,7 +16,7 @@ import bisect
 import functools
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from tokviz.core.display import hex_bytes, visible_piece
@@ -126,6 +126,18 @@ class AlignedRowsView(QWidget):
         fm = QFontMetricsF(self._name_font)
         name = shown_name(self.rows[index].data.name)
         return fm.elidedText(name, Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
+
+    def hex_font(self) -> QFont:
+        """The font cut characters' bytes are drawn in (hex)."""
+        return QFont(self._hex_font)
+
+    def hex_byte_width(self) -> float:
+        """The width each byte of a cut character gets: two hex digits and a space."""
+        return self._hex_w
+
+    def cell_widths(self) -> list[float]:
+        """The width of every character cell (grapheme cluster) of the text, in order."""
+        return list(self._cluster_w)
 
     def set_rows(self, text: str, rows: list[RowData]) -> None:
         """Show ``rows`` for ``text`` (every encoding must be of this text)."""

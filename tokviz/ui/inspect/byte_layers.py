@@ -571,6 +571,14 @@ class ByteLayersView(QWidget):
             p.drawText(QRectF(x0, y + 3 + mid_h, x1 - x0, h - mid_h - 8), Qt.AlignmentFlag.AlignCenter,
                        sfm.elidedText(s.detail, Qt.TextElideMode.ElideRight, x1 - x0 - 4))
 
+    def title_width(self) -> float:
+        """The width of the row titles' strip (it stays in view while the layers scroll)."""
+        return self._title_w
+
+    def tooltip_rects(self) -> list[tuple[QRectF, str]]:
+        """Every painted span with the tooltip it shows, from the last paint (whatever part was exposed)."""
+        return list(self._rects)
+
     def mouseMoveEvent(self, event) -> None:  # noqa: N802
         pos = event.position()
         if pos.x() < self.title_left() + self._title_w - 4:

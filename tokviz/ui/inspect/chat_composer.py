@@ -282,15 +282,16 @@ class ChatComposer(QWidget):
         row.deleteLater()
         self._changed()
 
-    def _message_rows(self) -> list[_MessageRow]:
+    def message_rows(self) -> list[_MessageRow]:
+        """The message rows as shown, top to bottom (each with its ``role`` combo and ``content`` editor)."""
         rows = [self._rows.itemAt(i).widget() for i in range(self._rows.count())]
         return [r for r in rows if isinstance(r, _MessageRow) and r.parent() is not None]
 
     def messages(self) -> list[Message]:
-        return [r.message() for r in self._message_rows()]
+        return [r.message() for r in self.message_rows()]
 
     def set_messages(self, messages: Sequence[tuple[str, str] | Message]) -> None:
-        for row in self._message_rows():
+        for row in self.message_rows():
             row.setParent(None)
             row.deleteLater()
         for m in messages:
