@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QComboBox
 
 from tests.ui.test_compare import Toy, session  # noqa: F401 (the fixture)
+from tokviz.ui import fonts
 from tokviz.ui.i18n import install_translation
 from tokviz.ui.main_window import MainWindow
 
@@ -69,3 +70,13 @@ def test_chat_composer_shows_its_controls_whole(qtbot, window):
         assert button.width() >= button.sizeHint().width(), button.text()
     view = inspect.token_view
     assert view.width() >= 400  # the tokens keep a good share of the width
+
+
+def test_byte_layers_say_whole_what_to_do_before_a_token_is_chosen(qtbot, window):
+    inspect = window.show_view("inspect")
+    inspect.set_text("")
+    assert inspect.wait_for_result()
+    layers = inspect.layers_view
+    qtbot.waitUntil(lambda: layers.row_labels("Token id") == [])
+    fm = QFontMetrics(fonts.ui_font(11))
+    qtbot.waitUntil(lambda: layers.width() >= fm.horizontalAdvance(layers.placeholder_text()) + 12)

@@ -337,8 +337,14 @@ class ByteLayersView(QWidget):
         self._title_w = max(tfm.horizontalAdvance(t) for t in titles) + 28
         self._rows, self._gap = self._row_heights(self._big, self._mid, self._small, self.compact)
 
+    def placeholder_text(self) -> str:
+        """What the view says while no token is chosen."""
+        return self.tr("Click a token to see its characters, code points, jamo and bytes.")
+
     def sizeHint(self) -> QSize:
         w = self._title_w + self.layers.columns * self._col_w + 16
+        if not self.layers.columns:  # the sentence in place of the layers, whole (it was cut to "Click a token t")
+            w = max(w, QFontMetricsF(fonts.ui_font(11)).horizontalAdvance(self.placeholder_text()) + 24)
         h = sum(h + self._gap for _, h in self._rows if h) + 8
         return QSize(int(w), int(h))
 
@@ -394,8 +400,7 @@ class ByteLayersView(QWidget):
         if not self.layers.columns:
             p.setFont(fonts.ui_font(11))
             p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
-            p.drawText(self.rect().adjusted(12, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter,
-                       self.tr("Click a token to see its characters, code points, jamo and bytes."))
+            p.drawText(self.rect().adjusted(12, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, self.placeholder_text())
             return
         # only the exposed columns are drawn (the scroll area shows a few of 96); every span's
         # tooltip rectangle is still noted, so hovering works wherever the view scrolls to
