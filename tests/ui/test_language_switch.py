@@ -74,3 +74,30 @@ def test_language_switches_live_korean_english_korean(qtbot, session):  # noqa: 
         assert _shown(win) == KOREAN
     finally:
         install_translation("en")
+
+
+def test_follow_language_retranslates_then_recomposes_and_lets_the_widget_go(qtbot):
+    """The one call a panel makes (the Train panel's hook): fixed strings follow, ``then`` runs after
+    them, and a deleted widget is no longer called."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QLabel, QWidget
+    from shiboken6 import isValid
+
+    from tokviz.ui.i18n import follow_language
+
+    install_translation("en")
+    root = QWidget()
+    label = QLabel(QCoreApplication.translate("ComparePanel", "Stats"), root)
+    seen: list[str] = []
+    follow_language(root, ("ComparePanel",), then=lambda: seen.append(label.text()))
+    try:
+        install_translation("ko")
+        assert label.text() == "통계" and seen == ["통계"]
+        install_translation("en")
+        assert label.text() == "Stats" and seen == ["통계", "Stats"]
+        root.deleteLater()
+        qtbot.waitUntil(lambda: not isValid(root))
+        install_translation("ko")  # nothing left to call: no error, nothing recorded
+        assert seen == ["통계", "Stats"]
+    finally:
+        install_translation("en")

@@ -6,14 +6,20 @@ them into ``resources/translations/tokviz_<lang>.ts``, where translators fill th
 shipped or kept in step with its source.
 
 The language can change while tokviz runs: :func:`install_translation` swaps the translators and then
-emits :func:`language_signal`'s ``changed``, the one signal every panel subscribes to. A panel answers
-with :func:`retranslate_widgets` (the fixed strings of its widgets: labels, buttons, tabs, headers,
-menus, tooltips) and redraws what it composes itself (status lines, tables, painted names).
+emits :func:`language_signal`'s ``changed``, the one signal every panel subscribes to. A panel makes
+one call, :func:`follow_language`, naming its translation contexts and what it composes itself:
+
+    follow_language(self, ("TrainPanel", "TrainPlots"), then=self.recompose_texts)
+
+On every change the fixed strings of its widgets (labels, buttons, tabs, headers, menus, tooltips)
+are retranslated (:func:`retranslate_widgets`), then ``then`` rebuilds status lines, tables and
+painted names.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
@@ -159,6 +165,26 @@ def install_translation(setting: str = "system") -> str:
         _installed.append(qt)
     language_signal().changed.emit(lang)
     return lang
+
+
+class _LanguageFollower(QObject):
+    """Retranslates its parent on every language change (a child, so it goes when the panel goes)."""
+
+    def __init__(self, root: QWidget, contexts: tuple[str, ...], then: Callable[[], None] | None):
+        super().__init__(root)
+        self._root, self._contexts, self._then = root, contexts, then
+        language_signal().changed.connect(self.apply)
+
+    def apply(self, _language: str = "") -> None:
+        retranslate_widgets(self._root, self._contexts)
+        if self._then is not None:
+            self._then()
+
+
+def follow_language(root: QWidget, contexts: tuple[str, ...], then: Callable[[], None] | None = None) -> None:
+    """Keep ``root`` in the interface's language from now on: after every change its widgets' fixed
+    strings of the translation ``contexts`` are retranslated, then ``then()`` recomposes the rest."""
+    _LanguageFollower(root, contexts, then)
 
 
 def _source_of(text: str, contexts: tuple[str, ...]) -> tuple[str, str] | None:

@@ -64,9 +64,10 @@ from tokviz.ui.compare.tables import (
     write_csv_atomic,
 )
 from tokviz.ui.fonts import mono_font
-from tokviz.ui.i18n import language_signal, retranslate_widgets
+from tokviz.ui.i18n import follow_language
 from tokviz.ui.theme import is_dark
 
+COMPARE_CONTEXTS = ("ComparePanel", "MessageBar", "AlignedRowsView", "TokenBarChart")  # its strings' contexts
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
 DEFAULT_TEXT = (
     "안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.\n"
@@ -171,7 +172,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.set_encoders(encoders)
         self._default_text = default_text()
         self.set_text(self._default_text)
-        language_signal().changed.connect(self.retranslate)
+        follow_language(self, COMPARE_CONTEXTS, then=self.recompose_texts)
 
     # ---- building -----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -285,11 +286,9 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         restyle(self.corpus_chart)
         self._debounce.start()  # token colours have a dark variant
 
-    def retranslate(self, _language: str = "") -> None:
-        """Show every string in the interface's language (it changed while tokviz runs): the fixed
-        ones of the widgets, the encoder names, the demo text if it is still the demo text, and the
-        tables, rows and status line, which are composed again."""
-        retranslate_widgets(self, ("ComparePanel", "MessageBar", "AlignedRowsView", "TokenBarChart"))
+    def recompose_texts(self) -> None:
+        """After a language change (the widgets' fixed strings are already retranslated): the encoder
+        names, the demo text if it is still the demo text, and the tables, rows and status line."""
         for i in range(self.encoder_list.count()):
             item = self.encoder_list.item(i)
             item.setText(shown_name(item_key(item)))

@@ -36,7 +36,7 @@ from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
-from tokviz.ui.i18n import language_signal, retranslate_widgets
+from tokviz.ui.i18n import follow_language
 from tokviz.ui.inspect.cells import view_fonts
 from tokviz.ui.inspect.describe import encoding_json, screenshot_selection
 from tokviz.ui.inspect.encoder_picker import EncoderPicker
@@ -134,7 +134,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         if name is not None and any(n == name and enabled for n, enabled, _ in self.encoder_names()):
             self.encoder_combo.setCurrentIndex([n for n, _, _ in self.encoder_names()].index(name))
             self._current_encoder = name
-        language_signal().changed.connect(self.retranslate)
+        follow_language(self, INSPECT_CONTEXTS, then=self.recompose_texts)
 
     # ---- encoding -----------------------------------------------------------------------------------
     def source_text(self) -> str:
@@ -520,10 +520,9 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             settings.inspect_encoder = self._current_encoder
             settings.inspect_text = self.exact_text.text()
 
-    def retranslate(self, _language: str = "") -> None:
-        """Show every string in the interface's language (it changed while tokviz runs): the fixed
-        ones of the widgets, the encoder list, and what an encoding composes (counts, notes), again."""
-        retranslate_widgets(self, INSPECT_CONTEXTS)
+    def recompose_texts(self) -> None:
+        """After a language change (the widgets' fixed strings are already retranslated): the encoder
+        list, and what an encoding composes (counts, notes)."""
         self._fill_encoders()
         self.encode_now()
 
