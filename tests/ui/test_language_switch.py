@@ -20,6 +20,7 @@ def _shown(win) -> dict[str, object]:
         "demo row": compare.encoder_list.item(compare.encoder_names().index("tokviz BPE (demo corpus)")).text(),
         "placeholder": inspect.editor.placeholderText(),
         "special": inspect.special_check.text(),
+        "layers": inspect.layers_view.row_title("Token id"),
     }
 
 
@@ -31,6 +32,7 @@ KOREAN = {
     "demo row": "tokviz BPE (데모 말뭉치)",
     "placeholder": "여기에 텍스트를 입력하거나 붙여넣으세요…",
     "special": "특수 토큰",
+    "layers": "토큰 ID",
 }
 ENGLISH = {
     "menus": ["&File", "&View"],
@@ -40,6 +42,7 @@ ENGLISH = {
     "demo row": "tokviz BPE (demo corpus)",
     "placeholder": "Type or paste text here…",
     "special": "Special tokens",
+    "layers": "Token id",
 }
 
 

@@ -247,8 +247,6 @@ class ByteLayersView(QWidget):
         self.selected: tuple[int, int] | None = None
         self._rects: list[tuple[QRectF, str]] = []
         self.compact = False
-        self._titles = {"Grapheme": self.tr("Grapheme"), "Code point": self.tr("Code point"), "Jamo": self.tr("Jamo"),
-                        "UTF-8 byte": self.tr("UTF-8 byte"), "Token id": self.tr("Token id")}
         self._update_metrics()
 
     def set_layers(self, layers: Layers, colors: list[QColor], selected: tuple[int, int] | None = None,
@@ -328,14 +326,21 @@ class ByteLayersView(QWidget):
         ], 8
 
     def _update_metrics(self) -> None:
+        # the row titles in the interface's language of the moment (refresh_fonts follows a change)
+        self._titles = {"Grapheme": self.tr("Grapheme"), "Code point": self.tr("Code point"), "Jamo": self.tr("Jamo"),
+                        "UTF-8 byte": self.tr("UTF-8 byte"), "Token id": self.tr("Token id")}
         self._big, self._mid, self._small, self._title = self._fonts(self.compact)
         mid = QFontMetricsF(self._mid)
         # wide enough for a 6-digit token id over a single byte (o200k ids reach 199,999)
         self._col_w = max(48.0, mid.horizontalAdvance("100257") + 12)
         tfm = QFontMetricsF(self._title)
-        titles = getattr(self, "_titles", {"": "UTF-8 byte"}).values()
+        titles = self._titles.values()
         self._title_w = max(tfm.horizontalAdvance(t) for t in titles) + 28
         self._rows, self._gap = self._row_heights(self._big, self._mid, self._small, self.compact)
+
+    def row_title(self, row: str) -> str:
+        """The title drawn beside one row (``"Token id"``…), in the interface's language."""
+        return self._titles[row]
 
     def placeholder_text(self) -> str:
         """What the view says while no token is chosen."""

@@ -522,8 +522,9 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
 
     def recompose_texts(self) -> None:
         """After a language change (the widgets' fixed strings are already retranslated): the encoder
-        list, and what an encoding composes (counts, notes)."""
+        list, the views' painted titles, and what an encoding composes (counts, notes)."""
         self._fill_encoders()
+        self._refresh_look()
         self.encode_now()
 
     def shutdown(self) -> None:
