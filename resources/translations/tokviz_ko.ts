@@ -895,6 +895,34 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>A folder as models ship: tokenizer.json with tokenizer_config.json (its special tokens and chat template)</source>
         <translation>모델이 배포되는 형태의 폴더: tokenizer.json과 tokenizer_config.json (특수 토큰과 채팅 템플릿)</translation>
     </message>
+    <message>
+        <source> lines</source>
+        <translation> 줄</translation>
+    </message>
+    <message>
+        <source>File: {name}</source>
+        <translation>파일: {name}</translation>
+    </message>
+    <message>
+        <source>{a}: {size_a} tokens · {b}: {size_b} tokens · shared {shared} · Jaccard {j}</source>
+        <translation>{a}: 토큰 {size_a}개 · {b}: 토큰 {size_b}개 · 공유 {shared}개 · 자카드 지수 {j}</translation>
+    </message>
+    <message>
+        <source>at {at}: {original} was lost</source>
+        <translation>위치 {at}: {original}이(가) 사라짐</translation>
+    </message>
+    <message>
+        <source>at {at}: {decoded} was added</source>
+        <translation>위치 {at}: {decoded}이(가) 추가됨</translation>
+    </message>
+    <message>
+        <source>at {at}: {original} became {decoded}</source>
+        <translation>위치 {at}: {original}이(가) {decoded}(으)로 바뀜</translation>
+    </message>
+    <message>
+        <source>demo corpus</source>
+        <translation>데모 말뭉치</translation>
+    </message>
 </context>
 <context>
     <name>CorpusSource</name>

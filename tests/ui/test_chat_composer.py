@@ -157,9 +157,9 @@ def test_korean_roles_and_rows(qtbot, panel):
         assert install_translation("ko") == "ko"
         composer = ChatComposer()
         qtbot.addWidget(composer)
-        roles = [composer._message_rows()[0].role.itemText(i) for i in range(4)]
+        roles = [composer.message_rows()[0].role.itemText(i) for i in range(4)]
         assert roles == ["시스템", "사용자", "어시스턴트", "도구"]
-        assert composer._message_rows()[1].content.placeholderText() != "User message"
+        assert composer.message_rows()[1].content.placeholderText() != "User message"
         # the data the template gets stays the English role
         assert [m.role for m in composer.messages()][:2] == ["system", "user"]
     finally:
@@ -170,7 +170,7 @@ def test_a_pasted_crlf_and_nbsp_reach_the_prompt_as_pasted(qtbot, panel, tmp_pat
     from PySide6.QtGui import QGuiApplication, QKeySequence
 
     chat_result(qtbot, panel, "llama-3", [("user", "")])
-    row = panel.composer._message_rows()[0]
+    row = panel.composer.message_rows()[0]
     QGuiApplication.clipboard().setText("첫 줄\r\n둘째\u00a0줄")
     row.content.setFocus()
     qtbot.keySequence(row.content, QKeySequence.StandardKey.Paste)

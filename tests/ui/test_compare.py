@@ -168,7 +168,7 @@ def test_cut_characters_get_wider_cells_and_disagreements_are_marked(qtbot, sess
     assert view.disagreements()
     a = view.char_center(0).x()
     b = view.char_center(1).x()
-    assert b - a >= 3 * view._hex_w * 0.99  # a cut syllable's cell holds its three bytes in hex
+    assert b - a >= 3 * view.hex_byte_width() * 0.99  # a cut syllable's cell holds its three bytes in hex
     panel.shutdown()
 
 
@@ -652,19 +652,20 @@ def test_byte_cells_hold_their_hex_at_every_font_scale(qtbot, session, monkeypat
         panel.set_encoders(["gpt2", "cl100k_base"])
         shown(panel, qtbot, lambda: panel.set_text("안녕하세요 👋 Hello world 123 👋🏽"))
         view = panel.view
-        start_widths = list(view._cluster_w)
+        start_widths = view.cell_widths()
 
         def check(scale):
             assert fonts.scale() == pytest.approx(scale)
             drawn.clear()
             view.grab()
-            hex_labels = [t for _, t, f in drawn if f == view._hex_font]
+            hex_font = view.hex_font()
+            hex_labels = [t for _, t, f in drawn if f == hex_font]
             # gpt2 cuts every syllable and the emoji: their pieces are painted in hex
             assert {"EC", "95", "F0 9F 91"} <= set(hex_labels), hex_labels
             assert "EC 95" in hex_labels  # cl100k_base keeps two bytes of 안 together
             for rect, text, font in drawn:
                 width = QFontMetricsF(font).horizontalAdvance(text)
-                room = rect.width() - (4 if font == view._hex_font else 0)
+                room = rect.width() - (4 if font == hex_font else 0)
                 assert width <= room + 0.01, (scale, text, width, rect.width())
 
         win.toggle_presentation(True, full_screen=False)
@@ -672,7 +673,7 @@ def test_byte_cells_hold_their_hex_at_every_font_scale(qtbot, session, monkeypat
         for scale in (1.2, 0.8, 1.0):
             win.set_font_scale(scale)
             check(scale)
-        assert view._cluster_w == start_widths  # Ctrl+0 gives back the start-up layout
+        assert view.cell_widths() == start_widths  # Ctrl+0 gives back the start-up layout
     finally:
         win.toggle_presentation(False, full_screen=False)
         win.set_font_scale(1.0)

@@ -236,10 +236,10 @@ def test_byte_labels_are_upper_case_and_legible_and_cr_has_its_marker(qtbot, ses
     finally:
         compare_rows.QPainter = real
     texts = [t for t, _ in drawn]
-    hex_labels = [t for t, f in drawn if f == panel.view._hex_font]
+    hex_labels = [t for t, f in drawn if f == panel.view.hex_font()]
     assert "EC 95" in hex_labels or "EC" in hex_labels
     assert all(t == t.upper() for t in hex_labels)
-    assert panel.view._hex_font.pointSizeF() >= 9  # was 7.5 pt (~8 px)
+    assert panel.view.hex_font().pointSizeF() >= 9  # was 7.5 pt (~8 px)
     assert any("⟨CR⟩" in t for t in texts)  # "\r" was drawn as "↵", the same as "\n"
     assert any("⍽" in t for t in texts)  # NBSP has the Inspector's marker
     panel.shutdown()
@@ -253,7 +253,7 @@ def test_saving_is_a_notice_and_the_korean_demo_text(qtbot, session, tmp_path, m
     panel = make_panel(qtbot, session, ["gpt2"], text="hello")
     target = tmp_path / "rows.png"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
-    panel._ask_save_png()
+    panel.png_button.click()
     assert target.exists() and panel.message_bar.level == "info" and "rows.png" in panel.message_bar.text()
     panel.shutdown()
     try:

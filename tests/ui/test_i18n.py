@@ -46,7 +46,7 @@ def test_every_string_marked_for_translation_has_a_korean_translation(tmp_path):
     subprocess.run(["pyside6-lupdate", *sources, "-ts", str(fresh)], check=True, capture_output=True)
     wanted = {(c.findtext("name"), m.findtext("source"))
               for c in ET.parse(fresh).getroot().iter("context") for m in c.iter("message")}
-    have = TsTranslator(TS)._messages
+    have = TsTranslator(TS).entries()
     missing = sorted(k for k in wanted if k not in have)
     assert missing == [], f"untranslated (run pyside6-lupdate and translate): {missing[:20]}"
 
@@ -81,7 +81,7 @@ def test_core_unicode_explanations_are_translated(qtbot):
 
     from tokviz.core.unicode_explain import CONTEXT, graphemes, templates
 
-    have = TsTranslator(TS)._messages
+    have = TsTranslator(TS).entries()
     assert [t for t in templates() if (CONTEXT, t) not in have] == []
     try:
         install_translation("ko")
@@ -167,7 +167,7 @@ def test_every_encoder_source_sentence_has_a_korean_entry():
     from tokviz.core.encoders.builtin import source_templates as templates
     from tokviz.core.encoders.sources import CONTEXT
 
-    have = TsTranslator(TS)._messages
+    have = TsTranslator(TS).entries()
     assert [t for t in templates() if (CONTEXT, t) not in have] == []
     assert set(_SOURCE_SENTENCES) == set(templates())
 

@@ -450,8 +450,8 @@ def test_byte_layers_painted_in_part_still_know_every_tooltip(qtbot, panel):
     view = panel.layers_view
     spans = sum(len(getattr(view.layers, row)) for row in ("graphemes", "code_points", "jamo", "bytes", "tokens"))
     view.repaint(0, 0, 40, view.height())  # only the titles' strip is exposed
-    assert len(view._rects) == spans
-    assert view._rects[-1][0].right() > 40
+    assert len(view.tooltip_rects()) == spans
+    assert view.tooltip_rects()[-1][0].right() > 40
 
 
 def test_nul_is_encoded_and_marked(qtbot, panel, registry):
@@ -693,13 +693,13 @@ def test_big_result_is_laid_out_in_the_worker(qtbot, panel):
     show(qtbot, panel, text)
     layout = panel.result.layout
     assert layout is not None and layout.width == panel.token_view.viewport().width() and layout.mode == "text"
-    assert panel.token_view._pos is layout.pos  # used as is, not wrapped again
+    assert panel.token_view.cell_positions() is layout.pos  # used as is, not wrapped again
     again = wrap_cells(panel.token_view.cells, panel.result.widths[0], layout.width, "text")
     assert again.line_first == layout.line_first and list(again.pos.x) == list(layout.pos.x)
     rect = panel.token_view.token_rect(len(panel.result.encoding.tokens) - 1)
     assert rect is not None  # the last token has its place on the last line
     panel.set_view_mode("ids")  # another mode: the view wraps the id widths itself
-    assert panel.token_view._pos is not layout.pos
+    assert panel.token_view.cell_positions() is not layout.pos
     panel.set_view_mode("text")
 
 

@@ -73,7 +73,7 @@ def test_row_titles_stay_in_sight_after_a_horizontal_scroll(qtbot):
     view.adjustSize()
     bar = area.horizontalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 600)
-    strip_w = int(view._title_w) - 8
+    strip_w = int(view.title_width()) - 8
     before = area.viewport().grab().toImage().copy(0, 0, strip_w, area.viewport().height())
     bar.setValue(600)
     qtbot.waitUntil(lambda: view.x() == -600)

@@ -29,6 +29,7 @@ from tokviz.ui import fonts, theme
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.model_open import model_file_filter
 from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.i18n import install_translation, language_signal, retranslate_widgets
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
 
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
             self.panels[view] = panel
             self.tabs.addTab(panel, self.tr(title))
         self._build_menus()
+        language_signal().changed.connect(self._retranslate)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         # "Follow system" follows the system while running too (the desktop switching to dark at dusk).
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_color_scheme)
@@ -190,11 +192,13 @@ class MainWindow(QMainWindow):
 
         language_menu = view_menu.addMenu(self.tr("&Language"))
         lang_group = QActionGroup(self)
+        self.language_actions: dict[str, QAction] = {}
         for code, label in (("system", self.tr("Follow &system")), ("en", "English"), ("ko", "한국어")):
             act = self._action(label, lambda _=False, c=code: self.set_language(c), checkable=True)
             act.setChecked(self.settings.language == code)
             lang_group.addAction(act)
             language_menu.addAction(act)
+            self.language_actions[code] = act
 
         self.panel_actions: dict[str, dict[str, QAction]] = {}
         self._build_panel_menus(bar)
@@ -303,9 +307,16 @@ class MainWindow(QMainWindow):
             self.set_theme("system")
 
     def set_language(self, code: str) -> None:
-        """Remember the interface language; it applies from the next start (widgets are built once)."""
+        """Remember the interface language and switch to it now: every panel listens to the i18n
+        layer's ``language_signal`` and retranslates itself (the window its menus and tabs)."""
         self.settings.language = code
-        self.statusBar().showMessage(self.tr("The language changes when tokviz starts again."), 8000)
+        self.language_actions[code].setChecked(True)
+        install_translation(code)
+
+    def _retranslate(self, _language: str = "") -> None:
+        retranslate_widgets(self.menuBar(), ("MainWindow",))
+        for i, (title, _, _) in enumerate(PANELS.values()):
+            self.tabs.setTabText(i, self.tr(title))
 
     def zoom(self, factor: float) -> None:
         self.set_font_scale(fonts.scale() * factor)

@@ -23,6 +23,7 @@ MAX_FILE_BYTES = 1 << 20  # tokviz.ini holds a few KB; a bigger file is not ours
 MAX_BLOB_BYTES = 64 << 10  # saved window / splitter states are a few hundred bytes
 MAX_TEXT = 4096  # a path or an encoder name
 MAX_ENCODERS = 64
+MAX_INSPECT_TEXT = 100_000  # characters of the Inspector's text kept for the next run; a longer paste is not
 GEOMETRY_MAGIC = 0x1D9D0CB  # QWidget.saveGeometry's header
 STATE_MARKER = b"\x00\x00\x00\xff"  # QMainWindow.saveState / QSplitter.saveState start with it
 MAX_COORDINATE = 1_000_000  # pixels; beyond any desktop of monitors
@@ -116,7 +117,7 @@ class Settings:
             if key.startswith("splitters/"):
                 self._bytes(key, STATE_MARKER)
         for name in ("theme", "language", "font_scale", "presentation_pace", "window_geometry", "window_state",
-                     "current_view", "last_encoders", "last_corpus"):
+                     "current_view", "last_encoders", "last_corpus", "inspect_encoder", "inspect_text"):
             getattr(self, name)
 
     def take_report(self) -> str | None:
@@ -299,6 +300,35 @@ class Settings:
     @last_corpus.setter
     def last_corpus(self, path: str | None) -> None:
         self._q.setValue("corpus/last", path or "")
+
+    @property
+    def inspect_encoder(self) -> str | None:
+        """The encoder the Inspector showed when tokviz closed."""
+        value = self._str("inspect/encoder", "")
+        if len(value) > MAX_TEXT or "\0" in value:
+            return self._bad("inspect/encoder", f"{_short(value)} is not an encoder name", None)
+        return value or None
+
+    @inspect_encoder.setter
+    def inspect_encoder(self, name: str | None) -> None:
+        self._q.setValue("inspect/encoder", name or "")
+
+    @property
+    def inspect_text(self) -> str | None:
+        """The Inspector's text when tokviz closed (None: none kept, the demo text then)."""
+        if not self._q.contains("inspect/text"):
+            return None
+        value = self._str("inspect/text", "")
+        if len(value) > MAX_INSPECT_TEXT:
+            return self._bad("inspect/text", f"{len(value):,} characters, more than tokviz keeps", None)
+        return value
+
+    @inspect_text.setter
+    def inspect_text(self, text: str | None) -> None:
+        if text is None or len(text) > MAX_INSPECT_TEXT:
+            self._q.remove("inspect/text")  # the demo text next time, rather than an older text
+        else:
+            self._q.setValue("inspect/text", text)
 
 
 def default_file() -> Path:

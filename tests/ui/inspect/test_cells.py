@@ -27,14 +27,14 @@ def cells_from_bytes(encoding: Encoding, limit: int) -> list[cells.Cell]:
     out, cache, prev = [], {}, 0
     for ti, tok in enumerate(drawn):
         if tok.byte_start > prev:
-            out.append(cells._cell(-1, text, data, starts, prev, tok.byte_start, cache))
+            out.append(cells.byte_cell(-1, text, data, starts, prev, tok.byte_start, cache))
         if tok.byte_end == tok.byte_start:
             out.append(cells.Cell(ti, tok.start, (cells.Segment("mark", tok.raw or "∅", 0),), False))
         else:
-            out.append(cells._cell(ti, text, data, starts, tok.byte_start, tok.byte_end, cache))
+            out.append(cells.byte_cell(ti, text, data, starts, tok.byte_start, tok.byte_end, cache))
         prev = max(prev, tok.byte_end)
     if len(encoding.tokens) <= limit and prev < len(data):
-        out.append(cells._cell(-1, text, data, starts, prev, len(data), cache))
+        out.append(cells.byte_cell(-1, text, data, starts, prev, len(data), cache))
     return out
 
 

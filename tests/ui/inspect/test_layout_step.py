@@ -54,15 +54,15 @@ def counted(qtbot, monkeypatch):
 def test_a_zoom_lays_out_again_without_encoding(qtbot, counted):
     p, session, encoder = counted
     calls = encoder.calls
-    before = list(p.token_view._widths)
+    before = p.token_view.cell_widths()
     scale = fonts.scale()
     try:
         fonts.set_scale(scale * 1.5)
         session.fontScaleChanged.emit(fonts.scale())
-        qtbot.waitUntil(lambda: p.is_current() and list(p.token_view._widths) != before, timeout=15_000)
+        qtbot.waitUntil(lambda: p.is_current() and p.token_view.cell_widths() != before, timeout=15_000)
         # every cell measured in the bigger font
-        assert all(b > a for a, b in zip(before, p.token_view._widths, strict=True))
-        assert p.result.request.fonts == (p.token_view._text_font, p.token_view._hex_font)
+        assert all(b > a for a, b in zip(before, p.token_view.cell_widths(), strict=True))
+        assert p.result.request.fonts == p.token_view.fonts()
     finally:
         fonts.set_scale(scale)
     assert encoder.calls == calls

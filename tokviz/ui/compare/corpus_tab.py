@@ -25,10 +25,19 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.compare import CorpusTotals, TextSet, compare_corpus, corpus_set, overlap_of, sample_sets, vocabulary
 from tokviz.core.errors import TokvizError
+from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.compare.charts import GroupedBarChart, encoder_color
-from tokviz.ui.compare.tables import CORPUS_COLUMNS, CORPUS_METRICS, fill_corpus_table
+from tokviz.ui.compare.tables import CORPUS_COLUMNS, CORPUS_METRICS, fill_corpus_table, set_name
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
+
+
+def overlap_summary(ov) -> str:
+    """The overlap's one line (core's ``describe()``) in the interface's language."""
+    template = translate("ComparePanel", "{a}: {size_a} tokens · {b}: {size_b} tokens · shared {shared} · Jaccard {j}")
+    return template.format(
+        a=shown_name(ov.a), size_a=f"{ov.size_a:,}", b=shown_name(ov.b), size_b=f"{ov.size_b:,}",
+        shared=f"{ov.shared:,}", j=f"{ov.jaccard:.3f}")
 
 
 class CorpusTab:
@@ -53,7 +62,7 @@ class CorpusTab:
         self.max_lines.setRange(1, 10_000_000)
         self.max_lines.setValue(200_000)
         self.max_lines.setPrefix(translate("ComparePanel", "at most "))
-        self.max_lines.setSuffix(" lines")
+        self.max_lines.setSuffix(translate("ComparePanel", " lines"))
         bar.addWidget(self.max_lines)
         self.corpus_run = QPushButton(translate("ComparePanel", "Compare corpus"))
         self.corpus_run.clicked.connect(lambda: self.run_corpus())
@@ -123,12 +132,22 @@ class CorpusTab:
     def set_corpus_file(self, path: str) -> None:
         """Use ``path`` (one text per line) as the corpus for comparison and SentencePiece training."""
         self._corpus_path = path
-        label = f"File: {Path(path).name}"
+        label = self._corpus_file_label()
         if self.corpus_source.count() > 3:
             self.corpus_source.setItemText(3, label)
         else:
             self.corpus_source.addItem(label)
         self.corpus_source.setCurrentIndex(3)
+
+    def _corpus_file_label(self) -> str:
+        return translate("ComparePanel", "File: {name}").format(name=Path(self._corpus_path).name)
+
+    def _retranslate_corpus(self) -> None:
+        """The Corpus tab's composed texts in the interface's language (its fixed ones are retranslated
+        with the panel's widgets)."""
+        if self._corpus_path is not None and self.corpus_source.count() > 3:
+            self.corpus_source.setItemText(3, self._corpus_file_label())
+        self._show_corpus(self.corpus_totals)
 
     def _corpus_sets_loader(self):
         """A function (run in the worker) that reads the chosen texts."""
@@ -227,7 +246,9 @@ class CorpusTab:
         values = [[float(getattr(by[(s, e)], attr)) for s in sets] for e in encs]
         names = self.encoder_names()
         colors = [encoder_color(names.index(e)) if e in names else encoder_color(i) for i, e in enumerate(encs)]
-        self.corpus_chart.set_matrix(sets, encs, values, colors, self.metric_combo.currentText())
+        self.corpus_chart.set_matrix(
+            [set_name(s) for s in sets], [shown_name(e) for e in encs], values, colors, self.metric_combo.currentText()
+        )
 
     def compute_overlap(self, a: str, b: str) -> None:
         registry = self.session.registry
@@ -246,7 +267,7 @@ class CorpusTab:
                 return ", ".join(html.escape(repr(x.decode("utf-8"))) for x in bs[:6])
 
             self.overlap_label.setText(
-                f"<b>{html.escape(ov.describe())}</b><br>"
+                f"<b>{html.escape(overlap_summary(ov))}</b><br>"
                 + translate("ComparePanel", "shared e.g. {shared}<br>only {a}: {only_a}<br>only {b}: {only_b}").format(
                     shared=show(ov.shared_examples),
                     a=html.escape(ov.a),

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.compare import CorpusTotals, EncoderOutcome, ParagraphCache, sample_sets
 from tokviz.core.errors import TokvizError, check_text
+from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.common.exact_text_edit import ExactTextEdit
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.message_bar import MessageBar
@@ -41,7 +41,7 @@ from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.compare.charts import TokenBarChart, restyle
 from tokviz.ui.compare.corpus_tab import CorpusTab
-from tokviz.ui.compare.encoder_list import DEFAULT_ENCODERS, EncoderList
+from tokviz.ui.compare.encoder_list import DEFAULT_ENCODERS, EncoderList, item_key
 from tokviz.ui.compare.jobs import (
     DEMO_BPE_NAME,
     PREVIEW_CHARS,
@@ -58,13 +58,16 @@ from tokviz.ui.compare.tables import (
     STAT_COLUMNS,
     corpus_csv,
     fill_stats_table,
+    fit_name_column,
     name_color,
     stats_csv,
     write_csv_atomic,
 )
 from tokviz.ui.fonts import mono_font
+from tokviz.ui.i18n import follow_language
 from tokviz.ui.theme import is_dark
 
+COMPARE_CONTEXTS = ("ComparePanel", "MessageBar", "AlignedRowsView", "TokenBarChart")  # its strings' contexts
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
 DEFAULT_TEXT = (
     "안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.\n"
@@ -167,7 +170,9 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         if encoders is None:
             encoders = self.remembered_encoders()
         self.set_encoders(encoders)
-        self.set_text(default_text())
+        self._default_text = default_text()
+        self.set_text(self._default_text)
+        follow_language(self, COMPARE_CONTEXTS, then=self.recompose_texts)
 
     # ---- building -----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -208,14 +213,13 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         top.addLayout(side)
         outer.addLayout(top)
 
-        self.message_bar = MessageBar()
-        outer.addWidget(self.message_bar)
-
         split = QSplitter(Qt.Orientation.Vertical)
         upper = QSplitter(Qt.Orientation.Horizontal)
         upper.addWidget(self._build_encoder_list())
         self.view = AlignedRowsView()
         self.scroll = QScrollArea()
+        # floats over the rows: a message never moves a control, and the encoder list stays in reach
+        self.message_bar = MessageBar.over(self.scroll, self)
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.view)
         upper.addWidget(self.scroll)
@@ -246,7 +250,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.stats_table = QTableWidget(0, len(STAT_COLUMNS))
         self.stats_table.setHorizontalHeaderLabels([self.tr(c) for c in STAT_COLUMNS])
         self.stats_table.verticalHeader().setVisible(False)
-        self.stats_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        fit_name_column(self.stats_table)
         self.stats_table.setAlternatingRowColors(True)
         lay.addWidget(self.stats_table, 1)
         self.diff_label = QLabel()
@@ -281,6 +285,20 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         restyle(self.token_chart)
         restyle(self.corpus_chart)
         self._debounce.start()  # token colours have a dark variant
+
+    def recompose_texts(self) -> None:
+        """After a language change (the widgets' fixed strings are already retranslated): the encoder
+        names, the demo text if it is still the demo text, and the tables, rows and status line."""
+        for i in range(self.encoder_list.count()):
+            item = self.encoder_list.item(i)
+            item.setText(shown_name(item_key(item)))
+        self._refresh_add_combo()
+        self._retranslate_corpus()
+        if self.source_text() == self._default_text:
+            self._default_text = default_text()
+            self.set_text(self._default_text)
+        self.view.set_font_size(ROW_POINT_SIZE)  # the gutter fits the names in the new language
+        self.refresh_now()
 
     def _on_font_scale(self, *_args) -> None:
         self.view.set_font_size(ROW_POINT_SIZE)

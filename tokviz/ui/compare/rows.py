@@ -16,7 +16,7 @@ import bisect
 import functools
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from tokviz.core.display import hex_bytes, visible_piece
@@ -126,6 +126,18 @@ class AlignedRowsView(QWidget):
         fm = QFontMetricsF(self._name_font)
         name = shown_name(self.rows[index].data.name)
         return fm.elidedText(name, Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
+
+    def hex_font(self) -> QFont:
+        """The font cut characters' bytes are drawn in (hex)."""
+        return QFont(self._hex_font)
+
+    def hex_byte_width(self) -> float:
+        """The width each byte of a cut character gets: two hex digits and a space."""
+        return self._hex_w
+
+    def cell_widths(self) -> list[float]:
+        """The width of every character cell (grapheme cluster) of the text, in order."""
+        return list(self._cluster_w)
 
     def set_rows(self, text: str, rows: list[RowData]) -> None:
         """Show ``rows`` for ``text`` (every encoding must be of this text)."""
@@ -325,20 +337,21 @@ class AlignedRowsView(QWidget):
     def _token_tip(self, row: int, ch: int) -> str:
         r = self.rows[row].data
         if r.encoding is None:
-            return f"{r.name}: {r.message or ''}"
+            return f"{shown_name(r.name)}: {r.message or ''}"
         parts = []
         for i in r.encoding.tokens_at_char(ch):
             t = r.encoding.tokens[i]
             shown = recompose(t.raw if t.raw is not None else (t.piece if t.piece is not None else ""))
             parts.append(
-                self.tr("{name} · token {n} of {total}").format(name=r.name, n=i + 1, total=len(r.encoding.tokens))
+                self.tr("{name} · token {n} of {total}").format(
+                    name=shown_name(r.name), n=i + 1, total=len(r.encoding.tokens))
                 + f"\nid {t.id}  {shown!r}\n"
                 + self.tr("bytes {hex}").format(hex=hex_bytes(t.bytes))
                 + ("  " + self.tr("(cuts a character)") if t.partial else "")
                 + (f"\n{t.kind}" if t.kind != "normal" else "")
             )
         return "\n\n".join(parts) or self.tr("{name}: no token here (the encoder skipped this character)").format(
-            name=r.name)
+            name=shown_name(r.name))
 
     # ---- painting -----------------------------------------------------------------------------
     def paintEvent(self, event) -> None:  # noqa: N802
@@ -431,7 +444,7 @@ class AlignedRowsView(QWidget):
         p.drawRoundedRect(QRectF(self.PAD, ry + 4, 5, self._row_h - 8), 2, 2)
         p.setPen(self.palette().text().color())
         fm = QFontMetricsF(self._name_font)
-        name = fm.elidedText(row.data.name, Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
+        name = fm.elidedText(shown_name(row.data.name), Qt.TextElideMode.ElideMiddle, self.GUTTER - self.NAME_MARGIN)
         p.drawText(QRectF(self.PAD + 10, ry, self.GUTTER - self.NAME_MARGIN, self._row_h),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
 

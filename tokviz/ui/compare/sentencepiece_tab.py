@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
@@ -104,7 +105,12 @@ class SentencePieceTab:
             self.sp_status.setText(str(err))
             return
         load = (lambda: sets) if sets is not None else self._corpus_sets_loader()
-        source = "texts" if sets is not None else self.corpus_source.currentText().removeprefix("File: ")
+        if sets is not None:
+            source = "texts"
+        elif self.corpus_source.currentIndex() == 3 and self._corpus_path:
+            source = Path(self._corpus_path).name
+        else:
+            source = self.corpus_source.currentText()
         stamp = time.strftime("%H%M%S")
         display = f"sp:{config.model_type}-{config.vocab_size} ({source})"
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem
 
 from tokviz.core.atomic import write_atomic
 from tokviz.core.compare import DIFF_LIMIT, CorpusTotals, EncoderOutcome
+from tokviz.core.metrics import TextDifference
 from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.compare.charts import encoder_color
 from tokviz.ui.compare.rows import error_color
@@ -89,6 +90,22 @@ def name_color(index: int, palette: QPalette) -> QColor:
     return readable_on(encoder_color(index), palette.color(QPalette.ColorRole.Base))
 
 
+def difference_note(d: TextDifference) -> str:
+    """One round-trip difference (core's ``describe()``) in the interface's language."""
+    if d.op == "delete":
+        template = translate("ComparePanel", "at {at}: {original} was lost")
+    elif d.op == "insert":
+        template = translate("ComparePanel", "at {at}: {decoded} was added")
+    else:
+        template = translate("ComparePanel", "at {at}: {original} became {decoded}")
+    return template.format(at=d.start, original=repr(d.original), decoded=repr(d.decoded))
+
+
+def set_name(name: str) -> str:
+    """A text set's name (a sample file's, "demo corpus") in the interface's language when it has one."""
+    return translate("ComparePanel", name) or name
+
+
 @dataclass
 class StatsShown:
     """What the stats table shows besides its cells: the token chart's bars and the round-trip notes."""
@@ -108,7 +125,16 @@ def fill_stats_table(t: QTableWidget, result) -> StatsShown:
     try:
         return _fill_stats_cells(t, result)
     finally:
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        fit_name_column(t)
+
+
+def fit_name_column(t: QTableWidget) -> None:
+    """Numbers and headers at their full width; the encoder names take the room left, elided in the
+    middle (the whole name in the tooltip) when a long one would push the table past its view."""
+    header = t.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    t.setTextElideMode(Qt.TextElideMode.ElideMiddle)
 
 
 def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
@@ -117,7 +143,7 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
     diffs = []
     names, values, colors = [], [], []
     for r, (name, outcome, note) in enumerate(result):
-        name_item = table_item(shown_name(name), align_right=False)
+        name_item = table_item(shown_name(name), align_right=False, tip=shown_name(name))
         name_item.setForeground(name_color(r, t.palette()))
         t.setItem(r, 0, name_item)
         names.append(shown_name(name))
@@ -132,7 +158,7 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
             values.append(None)
             continue
         m = outcome.metrics
-        rt_tip = "\n".join(d.describe() for d in outcome.differences[:20]) or "decode(encode(text)) == text"
+        rt_tip = "\n".join(map(difference_note, outcome.differences[:20])) or "decode(encode(text)) == text"
         cells = [
             f"{m.tokens:,}",
             number(m.chars_per_token),
@@ -155,7 +181,7 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
             t.setItem(r, c, item)
         values.append(m.tokens)
         if outcome.differences:
-            shown = "; ".join(d.describe() for d in outcome.differences[:3])
+            shown = "; ".join(map(difference_note, outcome.differences[:3]))
             more = (
                 " " + translate("ComparePanel", "(+{n} more)").format(n=len(outcome.differences) - 3)
                 if len(outcome.differences) > 3
@@ -174,8 +200,8 @@ def fill_corpus_table(t: QTableWidget, totals: list[CorpusTotals]) -> None:
     t.setRowCount(len(totals))
     for r, c in enumerate(totals):
         cells = [
-            c.set_name,
-            c.encoder,
+            set_name(c.set_name),
+            shown_name(c.encoder),
             f"{c.texts:,}",
             f"{c.tokens:,}",
             number(c.chars_per_token),

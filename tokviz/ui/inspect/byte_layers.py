@@ -247,8 +247,6 @@ class ByteLayersView(QWidget):
         self.selected: tuple[int, int] | None = None
         self._rects: list[tuple[QRectF, str]] = []
         self.compact = False
-        self._titles = {"Grapheme": self.tr("Grapheme"), "Code point": self.tr("Code point"), "Jamo": self.tr("Jamo"),
-                        "UTF-8 byte": self.tr("UTF-8 byte"), "Token id": self.tr("Token id")}
         self._update_metrics()
 
     def set_layers(self, layers: Layers, colors: list[QColor], selected: tuple[int, int] | None = None,
@@ -328,17 +326,30 @@ class ByteLayersView(QWidget):
         ], 8
 
     def _update_metrics(self) -> None:
+        # the row titles in the interface's language of the moment (refresh_fonts follows a change)
+        self._titles = {"Grapheme": self.tr("Grapheme"), "Code point": self.tr("Code point"), "Jamo": self.tr("Jamo"),
+                        "UTF-8 byte": self.tr("UTF-8 byte"), "Token id": self.tr("Token id")}
         self._big, self._mid, self._small, self._title = self._fonts(self.compact)
         mid = QFontMetricsF(self._mid)
         # wide enough for a 6-digit token id over a single byte (o200k ids reach 199,999)
         self._col_w = max(48.0, mid.horizontalAdvance("100257") + 12)
         tfm = QFontMetricsF(self._title)
-        titles = getattr(self, "_titles", {"": "UTF-8 byte"}).values()
+        titles = self._titles.values()
         self._title_w = max(tfm.horizontalAdvance(t) for t in titles) + 28
         self._rows, self._gap = self._row_heights(self._big, self._mid, self._small, self.compact)
 
+    def row_title(self, row: str) -> str:
+        """The title drawn beside one row (``"Token id"``…), in the interface's language."""
+        return self._titles[row]
+
+    def placeholder_text(self) -> str:
+        """What the view says while no token is chosen."""
+        return self.tr("Click a token to see its characters, code points, jamo and bytes.")
+
     def sizeHint(self) -> QSize:
         w = self._title_w + self.layers.columns * self._col_w + 16
+        if not self.layers.columns:  # the sentence in place of the layers, whole (it was cut to "Click a token t")
+            w = max(w, QFontMetricsF(fonts.ui_font(11)).horizontalAdvance(self.placeholder_text()) + 24)
         h = sum(h + self._gap for _, h in self._rows if h) + 8
         return QSize(int(w), int(h))
 
@@ -394,8 +405,7 @@ class ByteLayersView(QWidget):
         if not self.layers.columns:
             p.setFont(fonts.ui_font(11))
             p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
-            p.drawText(self.rect().adjusted(12, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter,
-                       self.tr("Click a token to see its characters, code points, jamo and bytes."))
+            p.drawText(self.rect().adjusted(12, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, self.placeholder_text())
             return
         # only the exposed columns are drawn (the scroll area shows a few of 96); every span's
         # tooltip rectangle is still noted, so hovering works wherever the view scrolls to
@@ -570,6 +580,14 @@ class ByteLayersView(QWidget):
             sfm = QFontMetricsF(self._small)
             p.drawText(QRectF(x0, y + 3 + mid_h, x1 - x0, h - mid_h - 8), Qt.AlignmentFlag.AlignCenter,
                        sfm.elidedText(s.detail, Qt.TextElideMode.ElideRight, x1 - x0 - 4))
+
+    def title_width(self) -> float:
+        """The width of the row titles' strip (it stays in view while the layers scroll)."""
+        return self._title_w
+
+    def tooltip_rects(self) -> list[tuple[QRectF, str]]:
+        """Every painted span with the tooltip it shows, from the last paint (whatever part was exposed)."""
+        return list(self._rects)
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802
         pos = event.position()

@@ -47,7 +47,7 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     """Drawable cells for the first ``limit`` tokens (plus gaps no token covers).
 
     A token of whole characters (most of them) is read straight from the Encoding's columns; one that
-    cuts a character, covers no text or follows a gap goes through :func:`_cell`, which works it out
+    cuts a character, covers no text or follows a gap goes through :func:`byte_cell`, which works it out
     from the bytes.
 
     >>> from tokviz.core.encoding import Encoding, char_byte_starts
@@ -73,7 +73,7 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
     prev_byte_end = 0
     for ti, (bs, be, c0, c1, partial) in enumerate(zip(*columns, strict=True)):
         if bs > prev_byte_end:  # bytes no token covers (tokens with gaps)
-            add(_cell(-1, text, data, starts, prev_byte_end, bs, cache))
+            add(byte_cell(-1, text, data, starts, prev_byte_end, bs, cache))
         elif not partial and be > bs:  # whole characters [c0, c1): the common case
             run = text[c0:c1]
             got = cache.get(run)
@@ -91,7 +91,7 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
                 seg = Segment("hex", tok.bytes.hex(" ").upper(), 0)
             add(Cell(ti, c0, (seg,), False))
         elif jamo:  # a cut syllable shows the jamo it holds, which its bytes alone do not tell
-            add(_cell(ti, text, data, starts, bs, be, cache, jamo))
+            add(byte_cell(ti, text, data, starts, bs, be, cache, jamo))
         else:
             # a token cutting a character: its cell follows from its bytes and where its first byte
             # sits in its character, and natural text repeats its tokens (cl100k cuts every other
@@ -100,14 +100,14 @@ def token_cells(encoding: Encoding, limit: int = MAX_DRAWN_TOKENS) -> list[Cell]
             key = (data[bs:be], bs - starts[c0])
             got = cut_cells.get(key)
             if got is None:
-                cell = _cell(ti, text, data, starts, bs, be, cache)
+                cell = byte_cell(ti, text, data, starts, bs, be, cache)
                 cut_cells[key] = (cell.segments, cell.line_break)
                 add(cell)
             else:
                 add(_new_cell(Cell, (ti, c0, got[0], got[1])))
         prev_byte_end = max(prev_byte_end, be)
     if len(encoding.tokens) <= limit and prev_byte_end < len(data):
-        add(_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
+        add(byte_cell(-1, text, data, starts, prev_byte_end, len(data), cache))
     return cells
 
 
@@ -119,7 +119,9 @@ def _cut(text: str, data: bytes, starts, c: int, bs: int, be: int, jamo: bool) -
     return data[bs:be].hex(" ").upper()
 
 
-def _cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict, jamo: bool = False) -> Cell:
+def byte_cell(ti: int, text: str, data: bytes, starts, bs: int, be: int, cache: dict, jamo: bool = False) -> Cell:
+    """The cell of token ``ti`` (-1: a gap no token covers) over bytes ``[bs, be)``, worked out from the
+    bytes: the general path, for a token that cuts a character, covers no text or follows a gap."""
     c0 = c = bisect.bisect_right(starts, bs) - 1
     head: Segment | None = None
     if starts[c] < bs:  # the token starts inside character c

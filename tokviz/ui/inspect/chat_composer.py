@@ -223,14 +223,18 @@ class ChatComposer(QWidget):
         self.template.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.template.setMinimumContentsLength(10)
         top.addWidget(self.template, 1)
+        lay.addLayout(top)
+        # a row of its own: beside the template they cut its name ("모델 자체 템플릿 (없으면…") at 1280 px
+        options = QHBoxLayout()
         self.generation_prompt = QCheckBox(self.tr("Generation prompt"))
         self.generation_prompt.setChecked(True)
         self.generation_prompt.setToolTip(self.tr("End with the assistant header that asks the model to answer"))
-        top.addWidget(self.generation_prompt)
+        options.addWidget(self.generation_prompt)
+        options.addStretch(1)
         add = QPushButton(self.tr("+ Message"))
         add.clicked.connect(lambda: self.add_message("user", ""))
-        top.addWidget(add)
-        lay.addLayout(top)
+        options.addWidget(add)
+        lay.addLayout(options)
         self._rows_box = QWidget()
         self._rows = QVBoxLayout(self._rows_box)
         self._rows.setContentsMargins(0, 0, 0, 0)
@@ -278,15 +282,16 @@ class ChatComposer(QWidget):
         row.deleteLater()
         self._changed()
 
-    def _message_rows(self) -> list[_MessageRow]:
+    def message_rows(self) -> list[_MessageRow]:
+        """The message rows as shown, top to bottom (each with its ``role`` combo and ``content`` editor)."""
         rows = [self._rows.itemAt(i).widget() for i in range(self._rows.count())]
         return [r for r in rows if isinstance(r, _MessageRow) and r.parent() is not None]
 
     def messages(self) -> list[Message]:
-        return [r.message() for r in self._message_rows()]
+        return [r.message() for r in self.message_rows()]
 
     def set_messages(self, messages: Sequence[tuple[str, str] | Message]) -> None:
-        for row in self._message_rows():
+        for row in self.message_rows():
             row.setParent(None)
             row.deleteLater()
         for m in messages:

@@ -36,6 +36,7 @@ from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.i18n import follow_language
 from tokviz.ui.inspect.cells import view_fonts
 from tokviz.ui.inspect.describe import encoding_json, screenshot_selection
 from tokviz.ui.inspect.encoder_picker import EncoderPicker
@@ -56,6 +57,9 @@ from tokviz.ui.token_colors import token_colors
 # old sizes); more are measured by the worker (tens of milliseconds per 10,000 cells).
 GUI_MEASURE_LIMIT = 20_000
 DEBOUNCE_MS = 150
+# the translation contexts of the Inspector's strings (its own and those of its views)
+INSPECT_CONTEXTS = ("InspectPanel", "ChatComposer", "_MessageRow", "DropoutView", "BoundaryStrip",
+                    "NormalizationView", "CountsBar", "ByteLayersView", "TokenView", "MessageBar")
 
 DEMO_TEXT = (
     "안녕 👋 이 커피 값은 얼마예요?\n"
@@ -120,10 +124,17 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             sig = getattr(session, name, None)
             if sig is not None:
                 sig.connect(self._on_font_scale if name == "fontScaleChanged" else self._refresh_look)
+        settings = getattr(session, "settings", None)
+        remembered = settings.inspect_text if settings is not None else None
         self.editor.blockSignals(True)
-        self.exact_text.set_text(DEMO_TEXT)
+        self.exact_text.set_text(DEMO_TEXT if remembered is None else remembered)
         self.editor.blockSignals(False)
         self._fill_encoders()
+        name = settings.inspect_encoder if settings is not None else None
+        if name is not None and any(n == name and enabled for n, enabled, _ in self.encoder_names()):
+            self.encoder_combo.setCurrentIndex([n for n, _, _ in self.encoder_names()].index(name))
+            self._current_encoder = name
+        follow_language(self, INSPECT_CONTEXTS, then=self.recompose_texts)
 
     # ---- encoding -----------------------------------------------------------------------------------
     def source_text(self) -> str:
@@ -502,9 +513,25 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
     def stop_auto_play(self) -> None:
         pass
 
+    def remember(self) -> None:
+        """Keep the encoder and the text for the next run (the main window saves on close)."""
+        settings = getattr(self.session, "settings", None)
+        if settings is not None:
+            settings.inspect_encoder = self._current_encoder
+            settings.inspect_text = self.exact_text.text()
+
+    def recompose_texts(self) -> None:
+        """After a language change (the widgets' fixed strings are already retranslated): the encoder
+        list, the views' painted titles, and what an encoding composes (counts, notes)."""
+        self._fill_encoders()
+        self._refresh_look()
+        self.encode_now()
+
     def shutdown(self) -> None:
         """Stop encoding (the main window calls this on close): queued jobs are dropped, running
         ones finish (an encoder call cannot be interrupted) and their results are ignored."""
+        if not self._closed:
+            self.remember()
         self._closed = True
         self._debounce.stop()
         self._relayout_timer.stop()

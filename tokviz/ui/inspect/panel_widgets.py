@@ -104,8 +104,6 @@ class InspectWidgets:
         bar.addWidget(export)
         root.addLayout(bar)
 
-        self.message_bar = MessageBar()
-        root.addWidget(self.message_bar)
         self.norm_view = NormalizationView()  # hidden unless a normalization form is chosen
         root.addWidget(self.norm_view)
 
@@ -126,8 +124,10 @@ class InspectWidgets:
 
         self.token_view = TokenView()
         self.token_view.selectionChanged.connect(self._on_selection)
+        # floats over the tokens: a message never moves a control, and the text or chat stays in reach
+        self.message_bar = MessageBar.over(self.token_view, self)
 
-        top = QSplitter(Qt.Orientation.Horizontal)
+        self.input_split = top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.input_tabs)
         top.addWidget(self.token_view)
         top.setStretchFactor(0, 2)

@@ -135,9 +135,19 @@ class TextInput:
     def _on_input_tab(self, index: int) -> None:
         self._size_input_pages()
         if self.input_tabs.widget(index) is self.composer:
+            self._widen_for_chat()
             self._on_chat_rendered(self.composer.text)
         else:
             self.encode_now()  # back to the editor's own text
+
+    def _widen_for_chat(self) -> None:
+        """The composer's rows (role, message, template name) need more width than the editor: give
+        the input side at least half the splitter, as much as it asks for (the user can narrow it)."""
+        sizes = self.input_split.sizes()
+        total = sum(sizes)
+        wanted = min(max(total // 2, self.composer.sizeHint().width()), total - 200)
+        if total > 0 and sizes[0] < wanted:
+            self.input_split.setSizes([wanted, total - wanted])
 
     def _on_chat_rendered(self, text: str) -> None:
         # The chat view shows the rendered template in the token view; the editor keeps its own text.

@@ -13,7 +13,7 @@ bracket, so one sees the character cut in two, never a replacement character.
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from tokviz.core.encoding import KIND_NAMES, Encoding
@@ -163,6 +163,18 @@ class TokenView(QAbstractScrollArea):
             sb.setValue(max(0, int(top - self.viewport().height() / 3)))
 
     # ---- geometry (also used by tests to click and hover) -------------------------------------
+    def cell_widths(self) -> list[float]:
+        """The measured width of every cell in text mode, in order."""
+        return list(self._widths)
+
+    def fonts(self) -> tuple[QFont, QFont]:
+        """(text font, hex font) the cells are measured and drawn with."""
+        return self._text_font, self._hex_font
+
+    def cell_positions(self) -> CellPositions | list:
+        """Where every cell is drawn (line, x, width): the layout in use, as it was handed over."""
+        return self._pos
+
     def token_rect(self, index: int) -> QRectF | None:
         """The box of token ``index`` in viewport coordinates (None when not drawn)."""
         ci = self._token_cell.get(index)

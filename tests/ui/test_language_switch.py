@@ -1,0 +1,106 @@
+"""Changing the language applies at once: menus, tabs, the Compare and Inspect panels are retranslated
+(no restart, no message asking for one), and back again."""
+
+from __future__ import annotations
+
+from tests.ui.test_compare import Toy, session  # noqa: F401 (the fixture)
+from tests.ui.test_i18n import _KEPT_WORDS, _english_words, _visible_strings
+from tokviz.core.encoders import model_catalog, tiktoken_family
+from tokviz.ui.i18n import install_translation
+from tokviz.ui.main_window import MainWindow
+
+
+def _shown(win) -> dict[str, object]:
+    compare, inspect = win.panels["compare"], win.panels["inspect"]
+    return {
+        "menus": [a.text() for a in win.menuBar().actions()][:2],
+        "tabs": [win.tabs.tabText(i) for i in range(3)],
+        "stats header": compare.stats_table.horizontalHeaderItem(1).text(),
+        "csv": compare.csv_button.text(),
+        "demo row": compare.encoder_list.item(compare.encoder_names().index("tokviz BPE (demo corpus)")).text(),
+        "placeholder": inspect.editor.placeholderText(),
+        "special": inspect.special_check.text(),
+        "layers": inspect.layers_view.row_title("Token id"),
+    }
+
+
+KOREAN = {
+    "menus": ["파일(&F)", "보기(&V)"],
+    "tabs": ["검사", "학습", "비교"],
+    "stats header": "토큰",
+    "csv": "CSV 내보내기…",
+    "demo row": "tokviz BPE (데모 말뭉치)",
+    "placeholder": "여기에 텍스트를 입력하거나 붙여넣으세요…",
+    "special": "특수 토큰",
+    "layers": "토큰 ID",
+}
+ENGLISH = {
+    "menus": ["&File", "&View"],
+    "tabs": ["Inspect", "Train", "Compare"],
+    "stats header": "Tokens",
+    "csv": "Export CSV…",
+    "demo row": "tokviz BPE (demo corpus)",
+    "placeholder": "Type or paste text here…",
+    "special": "Special tokens",
+    "layers": "Token id",
+}
+
+
+def test_language_switches_live_korean_english_korean(qtbot, session):  # noqa: F811
+    install_translation("en")
+    demo = Toy("tokviz BPE (demo corpus)", fail_on_digits=False)  # not trained here
+    demo.source = "demo.txt"
+    session.registry.add(demo)
+    win = MainWindow(session)
+    settings = win.settings
+    qtbot.addWidget(win)
+    win.show()
+    compare = win.show_view("compare")
+    try:
+        compare.set_encoders(["gpt2", "tokviz BPE (demo corpus)"])
+        assert _shown(win) == ENGLISH
+        with qtbot.waitSignal(compare.rowsUpdated, timeout=20000):
+            win.set_language("ko")
+        assert _shown(win) == KOREAN
+        assert settings.language == "ko"
+        assert "tokviz" not in win.statusBar().currentMessage()  # no "changes when tokviz starts again"
+        # encoder and package names are identifiers, as in the Korean interface built at start
+        packages = {m.pypi for m in model_catalog.CATALOG} | set(tiktoken_family.RANK_PACKAGES.values())
+        names = {s.name for s in win.session.registry.statuses() if not s.name.startswith("tokviz")} | packages
+        panels = [win.menuBar(), win.panels["inspect"], compare]
+        texts = [t for w in panels for t in _visible_strings(w)]
+        english = _english_words(texts, _KEPT_WORDS, sorted(names, key=len, reverse=True))
+        assert english == {}, english
+        win.set_language("en")
+        assert _shown(win) == ENGLISH
+        win.set_language("ko")
+        assert _shown(win) == KOREAN
+    finally:
+        install_translation("en")
+
+
+def test_follow_language_retranslates_then_recomposes_and_lets_the_widget_go(qtbot):
+    """The one call a panel makes (the Train panel's hook): fixed strings follow, ``then`` runs after
+    them, and a deleted widget is no longer called."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QLabel, QWidget
+    from shiboken6 import isValid
+
+    from tokviz.ui.i18n import follow_language
+
+    install_translation("en")
+    root = QWidget()
+    label = QLabel(QCoreApplication.translate("ComparePanel", "Stats"), root)
+    seen: list[str] = []
+    follow_language(root, ("ComparePanel",), then=lambda: seen.append(label.text()))
+    try:
+        install_translation("ko")
+        assert label.text() == "통계" and seen == ["통계"]
+        install_translation("en")
+        assert label.text() == "Stats" and seen == ["통계", "Stats"]
+        root.deleteLater()
+        qtbot.waitUntil(lambda: not isValid(root))
+        install_translation("ko")  # nothing left to call: no error, nothing recorded
+        assert seen == ["통계", "Stats"]
+    finally:
+        install_translation("en")
