@@ -3575,6 +3575,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>{path} (GGUF, 사전 분할 {pre!r})</translation>
     </message>
     <message>
+        <source>{path} (GGUF, WordPiece)</source>
+        <translation>{path} (GGUF, WordPiece)</translation>
+    </message>
+    <message>
         <source>{path} (GGUF, SentencePiece vocabulary: {model})</source>
         <translation>{path} (GGUF, SentencePiece 어휘: {model})</translation>
     </message>

@@ -154,6 +154,7 @@ _SOURCE_SENTENCES = {
         {"path": f"{_HOME}/a.model"}, f"{_HOME}/a.model: SentencePiece 모델이 아닙니다"),
     "{path} (GGUF, pre-split {pre!r})": ({"path": f"{_HOME}/m.gguf", "pre": "llama-bpe"},
                                          f"{_HOME}/m.gguf (GGUF, 사전 분할 'llama-bpe')"),
+    "{path} (GGUF, WordPiece)": ({"path": f"{_HOME}/bge.gguf"}, f"{_HOME}/bge.gguf (GGUF, WordPiece)"),
     "{path} (GGUF, SentencePiece vocabulary: {model})": (
         {"path": f"{_HOME}/m.gguf", "model": "unigram, 조각 32,000개"},
         f"{_HOME}/m.gguf (GGUF, SentencePiece 어휘: unigram, 조각 32,000개)"),
