@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokviz import resources_dir
-from tokviz.core.bpe.events import Finished
+from tokviz.core.training import Finished
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.merge_criteria import (
     PairCounts,

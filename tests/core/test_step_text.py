@@ -74,12 +74,12 @@ def test_pruning_round_counts_add_up():
     assert prunes
     for p in prunes:
         text = describe(p).text()
-        assert text.startswith(f"Pruning round {p.round}: {p.vocab_before:,} → {p.vocab_after:,} pieces.")
+        assert text.startswith(f"Pruning round {p.round}: {p.vocab_before:,} → {p.vocab_size:,} pieces.")
         by_reason = {r: sum(1 for x in p.removed if x.reason == r) for r in ("loss", "unused", "split")}
-        assert sum(by_reason.values()) == p.vocab_before - p.vocab_after
+        assert sum(by_reason.values()) == p.vocab_before - p.vocab_size
         if by_reason["loss"]:
             assert f"): {by_reason['loss']:,} (" in text
-        assert f"This round keeps {p.vocab_after / p.vocab_before:.0%} of the pieces." in text
+        assert f"This round keeps {p.vocab_size / p.vocab_before:.0%} of the pieces." in text
 
 
 def test_disagreement_and_bpe_steps():
@@ -164,7 +164,7 @@ def test_every_sentence_of_real_runs_comes_from_a_listed_template():
     for corpus in (["da da da db cb cb c\n"], ["ab ab ab abc\n"], ["cd ad\n"]):
         events.append((first_disagreement(corpus).disagreement, None))
     # a piece whose own best segmentation is other pieces: rare in real runs, so made here
-    events.append((PruneStep(step=9, description="", round=1, vocab_before=10, vocab_after=9,
+    events.append((PruneStep(step=9, description="", round=1, vocab_before=10, vocab_size=9,
                              removed=(RemovedPiece("▁abc", "split"),), kept_loss_min=None), None))
     for e, before in events:
         describe(e, before).text(record)

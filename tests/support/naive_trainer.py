@@ -8,7 +8,9 @@ from collections import Counter
 
 import regex
 
-from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
+
+from tokviz.core.training import Finished, Progress
 from tokviz.core.pretokenize import PATTERNS
 from tokviz.ui.train_replay import byte_piece
 

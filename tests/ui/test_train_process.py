@@ -13,7 +13,7 @@ import pytest
 from tests.support.corpora import english_text, korean_text
 from tests.support.processes import wait_until_idle
 from tests.support.stand_in_trainers import CrashingTrainer
-from tokviz.core.bpe.trainer_process import ProcessTrainer
+from tokviz.core.training.process import ProcessTrainer
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.panel import default_trainer_factory
@@ -102,7 +102,7 @@ def test_errors_in_the_training_process_show_in_the_window_and_the_panel_keeps_w
     assert "no words to train on" in panel.message.label.text()
     assert not panel.message.action.isVisible()  # nothing to replace: not an encoding problem
 
-    panel.trainer_factory = lambda config: ProcessTrainer(config, trainer_class=CrashingTrainer)
+    panel.trainer_factory = lambda config: ProcessTrainer(CrashingTrainer(config))
     panel.set_source(CorpusSource.paste(TEXT))
     panel.start_training()
     assert panel.wait_until_trained(20)
@@ -127,7 +127,7 @@ def test_a_train_screenshot_fails_loudly_when_training_learned_nothing(window):
     from tokviz.core.errors import TokvizError
 
     panel = window.show_view("train")
-    panel.trainer_factory = lambda config: ProcessTrainer(config, trainer_class=ModelFileErrorTrainer)
+    panel.trainer_factory = lambda config: ProcessTrainer(ModelFileErrorTrainer(config))
     with pytest.raises(TokvizError, match="learned no merge: codes.txt: line 2 is not a merge"):
         panel.prepare_screenshot(argparse.Namespace(corpus=None, merges=20))
     assert multiprocessing.active_children() == []

@@ -220,7 +220,7 @@ def _step_line(event, goal: int) -> tuple[str, float]:
 
 def run(args) -> int:
     from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks
-    from tokviz.core.bpe.events import Finished, Progress
+    from tokviz.core.training import Finished, Progress
     from tokviz.core.jamo import decompose_lines
     from tokviz.core.word_counts import CountingNote
 

@@ -58,7 +58,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from tokviz.core.bpe.corpus import LinePart
-from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
+from tokviz.core.training import Finished
 from tokviz.core.bpe.model import END_OF_WORD
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.errors import TokvizError

@@ -136,9 +136,9 @@ def _prune(e: PruneStep) -> StepText:
                           {"count": len(split), "examples": _examples(split)}))
     if e.kept_loss_min is not None:
         s.append(Sentence("The smallest loss among the pieces kept is {kept:.3g}.", {"kept": e.kept_loss_min}))
-    s.append(Sentence("This round keeps {share:.0%} of the pieces.", {"share": e.vocab_after / e.vocab_before}))
+    s.append(Sentence("This round keeps {share:.0%} of the pieces.", {"share": e.vocab_size / e.vocab_before}))
     return StepText(Sentence("Pruning round {round}: {before:,} → {after:,} pieces",
-                             {"round": e.round, "before": e.vocab_before, "after": e.vocab_after}), tuple(s))
+                             {"round": e.round, "before": e.vocab_before, "after": e.vocab_size}), tuple(s))
 
 
 def _final(e: FinalStep) -> StepText:

@@ -216,7 +216,7 @@ def check_readable(path: str | Path) -> None:
 
 def _train(trainer, corpus: str | Path, state, result: SweepResult, goal: int, on_step=None):
     """Run ``trainer`` on ``corpus``, reporting steps of ``goal``; the Finished event."""
-    from tokviz.core.bpe.events import Finished, Progress
+    from tokviz.core.training import Finished, Progress
 
     finished = None
     last = time.perf_counter()

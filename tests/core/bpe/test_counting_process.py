@@ -8,7 +8,8 @@ import pytest
 
 from tests.support.corpora import CORPORA
 from tokviz.core.bpe import counting, counting_process
-from tokviz.core.bpe.events import Progress, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
+from tokviz.core.training import Progress
 from tokviz.core.bpe.trainer import BPETrainer
 
 

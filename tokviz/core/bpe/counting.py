@@ -27,7 +27,8 @@ import regex
 from tokviz.core.bpe import counting_process
 from tokviz.core.bpe.corpus import LinePart, line_pieces
 from tokviz.core.bpe.counting_process import _NON_SPACE, _pieces_before_cut
-from tokviz.core.bpe.events import Progress, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
+from tokviz.core.training import Progress
 from tokviz.core.bpe.model import HANGUL_DROP, pattern_regex
 from tokviz.core.errors import CorpusError
 from tokviz.core.jamo import decompose_lines

@@ -15,7 +15,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
-from tokviz.core.bpe.events import Finished, Progress
+from tokviz.core.training import Finished, Progress
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.algorithm_views import AlgorithmView
 from tokviz.ui.train.worker import TrainRun
@@ -456,7 +456,7 @@ def compare_criteria(lines, max_steps: int, cancel=None):
     steps after they first disagree. Returns the
     :class:`~tokviz.core.merge_criteria.CriteriaComparison` (as ``first_disagreement`` gives it) and
     the side-by-side steps made, for the table of both trainers' merges."""
-    from tokviz.core.bpe.events import Finished as Done
+    from tokviz.core.training import Finished as Done
     from tokviz.core.merge_criteria import CriteriaComparison, SideBySide, explain
 
     runner = SideBySide(max_steps)

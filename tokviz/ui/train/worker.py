@@ -33,7 +33,9 @@ from collections.abc import Callable, Iterable, Iterator
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
-from tokviz.core.bpe.events import Finished, MergeStep, Progress
+from tokviz.core.bpe.events import MergeStep
+
+from tokviz.core.training import Finished, Progress
 from tokviz.core.errors import TokvizError
 from tokviz.core.word_counts import CountingNote
 
