@@ -29,8 +29,8 @@ from bench_bpe import DEFAULT_CORPUS, make_big_corpus  # noqa: E402
 
 from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks  # noqa: E402
 from tokviz.core.bpe.events import MergeStep, TrainerConfig  # noqa: E402
-from tokviz.core.training import Finished, Progress  # noqa: E402
 from tokviz.core.bpe.trainer import BPETrainer  # noqa: E402
+from tokviz.core.training import Finished, Progress  # noqa: E402
 from tokviz.core.training.process import ProcessTrainer  # noqa: E402
 
 PHASES = ["counting 10%", "counting 90%", "indexing", "merge 1", "merge 100", "merge 3000"]

@@ -9,6 +9,7 @@ from tests.support.mixed_corpus import mixed_lines
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.merge_criteria import first_disagreement
 from tokviz.core.step_text import CONTEXT, Sentence, StepText, describe, templates
+from tokviz.core.training import StepEvent
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiece
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep, WordPieceTrainer
@@ -104,11 +105,14 @@ def test_disagreement_and_bpe_steps():
 
 
 def test_an_unknown_event_shows_its_own_description():
-    class Other:
+    class Other(StepEvent):
         step = 5
         description = "something else happened"
+        vocab_size = 100
 
     assert describe(Other()).text() == "Step 5. something else happened"
+    with pytest.raises(TypeError):
+        describe(object())  # not a step event: a caller's bug, not something to show
 
 
 # ---- the translation hook ----------------------------------------------------------------------
@@ -168,7 +172,7 @@ def test_every_sentence_of_real_runs_comes_from_a_listed_template():
                              removed=(RemovedPiece("▁abc", "split"),), kept_loss_min=None), None))
     for e, before in events:
         describe(e, before).text(record)
-    describe(type("Other", (), {"step": 1, "description": "x"})()).text(record)
+    describe(type("Other", (StepEvent,), {"step": 1, "description": "x"})()).text(record)
     assert seen <= listed
     # only BPE's own merge sentence is left (test_disagreement_and_bpe_steps renders it)
     assert listed - seen == {"BPE merges the most frequent pair (count {count:,})."}

@@ -15,8 +15,8 @@ import pytest
 
 from tests.support.trained_models import corpus_lines
 from tokviz.core.bpe.events import TrainerConfig
-from tokviz.core.training import Finished, Progress
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.training import Finished, Progress
 from tokviz.core.unigram import flat_lattice
 from tokviz.core.unigram import state as unigram_state
 from tokviz.core.unigram import trainer as unigram_trainer

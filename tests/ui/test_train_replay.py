@@ -6,8 +6,8 @@ import regex
 
 from tests.support.naive_trainer import TEXT, NaiveTrainer
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
-from tokviz.core.training import Finished
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.training import Finished
 from tokviz.ui.train_replay import MergeReplay, keep_hangul
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from tests.support.corpora import code_text, english_text, korean_text
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
-from tokviz.core.training import Finished, Progress
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.training import Finished, Progress
 from tokviz.core.training.process import ProcessTrainer
 
 MERGES = 5000

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from tokviz.core.bpe.corpus import line_pieces
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
-from tokviz.core.training import Finished, Progress
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.core.training.process import ProcessTrainer
 from tokviz.core.jamo import decompose, decompose_lines
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.training import Finished, Progress
+from tokviz.core.training.process import ProcessTrainer
 
 NSMC = Path(__file__).resolve().parents[2] / "data" / "nsmc_ko_600.txt"  # Korean movie reviews (CC0)
 

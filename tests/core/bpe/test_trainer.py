@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from tests.support.corpora import korean_text, single_spaced
 from tokviz.core.bpe import counting
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
-from tokviz.core.training import Finished, Progress
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.errors import CorpusError
 from tokviz.core.pretokenize import GPT4_PATTERN, PATTERNS
+from tokviz.core.training import Finished, Progress
 
 
 def train(lines, **cfg):

@@ -15,11 +15,11 @@ from tests.support.corpora import english_text, korean_text
 from tests.support.processes import wait_until_idle
 from tests.support.stand_in_trainers import CrashingTrainer, ModelFileErrorTrainer
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
-from tokviz.core.training import Finished, Progress
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.errors import CorpusError, ModelFileError, TokvizError
+from tokviz.core.training import Finished, Progress
 from tokviz.core.training.factory import make_trainer
 from tokviz.core.training.process import ProcessTrainer, TrainerProcessCrash, TrainerProcessDied
-from tokviz.core.errors import CorpusError, ModelFileError, TokvizError
 
 LINES = (korean_text(300) + english_text()).splitlines(keepends=True)
 PROBES = ["영화가 정말 재밌다 최고의 배우", "the lowest tokens of a Random number 🙂", "print(x)\n\n  y"]
@@ -198,8 +198,8 @@ def test_bad_settings_raise_in_the_callers_thread():
 def test_long_items_go_in_pieces_that_the_child_sees_as_the_same_text(monkeypatch):
     """Items longer than a message are cut (after a newline, else as a LinePart) by the caller: the
     child trains on the same text, so its merges equal the in-process trainer's."""
-    from tokviz.core.training import process as trainer_process
     from tokviz.core.bpe.corpus import LinePart
+    from tokviz.core.training import process as trainer_process
 
     monkeypatch.setattr(trainer_process, "SEND_CHARS", 50)
     items = ["low lower lowest\nnewer wider\n\n" * 7, LinePart("lowlowlow" * 12), "er est\nwidest", "newest"]

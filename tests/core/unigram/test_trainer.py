@@ -8,10 +8,9 @@ import pytest
 from scipy.special import digamma as exact_digamma
 
 from tests.support.mixed_corpus import mixed_lines
-from tokviz.core.training import Finished, Progress
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import CorpusError, TokvizError
-from tokviz.core.training import StepEvent
+from tokviz.core.training import Finished, Progress, StepEvent
 from tokviz.core.training.factory import Trainer
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
 from tokviz.core.unigram.seeds import script_of

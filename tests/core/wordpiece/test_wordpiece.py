@@ -14,9 +14,9 @@ from tokenizers.models import WordPiece
 from tokenizers.pre_tokenizers import BertPreTokenizer
 
 from tests.support.mixed_corpus import HELD_OUT, mixed_lines
-from tokviz.core.training import Finished
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import CorpusError, TokvizError
+from tokviz.core.training import Finished
 from tokviz.core.training.factory import Trainer
 from tokviz.core.wordpiece.model import SPECIALS, WordPieceModel, bert_words
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep, WordPieceTrainer

@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterable, Iterator
 
 from tokviz.core.bpe.counting import count_corpus
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
-from tokviz.core.training import Finished, Progress, TrainEvent
 from tokviz.core.bpe.merge_state import INDEX_STAGES, MergeState, merge_state_stages, pair_of
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.training import Finished, Progress, TrainEvent
 
 
 class BPETrainer:

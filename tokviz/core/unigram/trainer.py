@@ -58,8 +58,8 @@ import numpy as np
 
 from tokviz.core import word_counts
 from tokviz.core.bpe.corpus import utf8_length
-from tokviz.core.training import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
+from tokviz.core.training import Finished, Progress
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
 from tokviz.core.unigram.flat_lattice import Cancelled
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK, UnigramModel

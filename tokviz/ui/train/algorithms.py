@@ -24,20 +24,6 @@ ALGORITHMS = ("bpe", "wordpiece", "unigram")
 DEFAULT_VOCAB = {"wordpiece": 2000, "unigram": 2000}
 
 
-def make_trainer(algorithm: str, vocab_size: int):
-    """The core trainer for ``algorithm`` ("wordpiece" or "unigram") with ``vocab_size`` (specials
-    and meta pieces included). Raises TokvizError for a size the trainer cannot take."""
-    if algorithm == "wordpiece":
-        from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
-
-        return WordPieceTrainer(WordPieceConfig(vocab_size=vocab_size))
-    if algorithm == "unigram":
-        from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
-
-        return UnigramTrainer(UnigramConfig(vocab_size=vocab_size))
-    raise ValueError(f"no trainer for {algorithm!r} here: BPE trains through the panel's own path")
-
-
 class AlgorithmTraining(QObject):
     """The non-BPE algorithms of one Train panel (see the module docstring).
 
@@ -158,7 +144,7 @@ class AlgorithmTraining(QObject):
         self.reset()
         p.message.clear()
         try:
-            trainer = make_trainer(self.algorithm, self.vocab_spin.value())
+            trainer = _make_trainer(self.algorithm, self.vocab_spin.value())
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
             p.message.show_message(self.tr("Cannot start training: {err}").format(err=err), "error")
             return
@@ -456,8 +442,8 @@ def compare_criteria(lines, max_steps: int, cancel=None):
     steps after they first disagree. Returns the
     :class:`~tokviz.core.merge_criteria.CriteriaComparison` (as ``first_disagreement`` gives it) and
     the side-by-side steps made, for the table of both trainers' merges."""
-    from tokviz.core.training import Finished as Done
     from tokviz.core.merge_criteria import CriteriaComparison, SideBySide, explain
+    from tokviz.core.training import Finished as Done
 
     runner = SideBySide(max_steps)
     steps: list = []
@@ -480,6 +466,15 @@ def compare_criteria(lines, max_steps: int, cancel=None):
         return CriteriaComparison(tuple(s.bpe_surface for s in steps), None, f"no disagreement: {message}"), steps
     agreed = tuple(s.bpe_surface for s in steps[:found.step - 1])
     return CriteriaComparison(agreed, found, f"the criteria first disagree at step {found.step}"), steps
+
+
+def _make_trainer(algorithm: str, vocab_size: int):
+    """The core trainer for ``algorithm`` with ``vocab_size`` (specials and meta pieces included);
+    TokvizError for a size it cannot take."""
+    # imported here: the trainers load when the first run starts, not with the panel
+    from tokviz.core.training.factory import config_class, make_trainer
+
+    return make_trainer(algorithm, config_class(algorithm)(vocab_size=vocab_size))
 
 
 def _layout_holding(layout, widget):

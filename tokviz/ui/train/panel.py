@@ -26,7 +26,6 @@ from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
 from PySide6.QtWidgets import QWidget
 
 from tokviz.core.bpe.events import TrainerConfig
-
 from tokviz.core.training import Finished, Progress
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
