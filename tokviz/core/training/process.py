@@ -51,6 +51,7 @@ import traceback
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from tokviz.core.bpe.corpus import line_pieces
 from tokviz.core.bpe.events import MergeStep
@@ -58,7 +59,9 @@ from tokviz.core.bpe.trainer import BPETrainer, trained_model
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import TokvizError
 from tokviz.core.training.events import Finished, StepEvent, TrainEvent
-from tokviz.core.training.factory import Trainer
+
+if TYPE_CHECKING:  # not at run time: the child imports only the trainer it runs
+    from tokviz.core.training.factory import Trainer
 
 LEAD_STEPS = {"bpe": 128, "wordpiece": 128}  # steps the child may run ahead (late BPE merges take ~0.5 ms)
 DEFAULT_LEAD = 1  # any other algorithm: one step ahead (a Unigram step takes seconds)
