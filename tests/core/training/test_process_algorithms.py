@@ -31,9 +31,13 @@ def no_child_left() -> bool:
 
 
 def same_model(a, b) -> bool:
-    return a.name == b.name and a.vocab_size == b.vocab_size and all(
-        [(t.id, t.bytes) for t in a.encode(text).tokens] == [(t.id, t.bytes) for t in b.encode(text).tokens]
-        for text in PROBES + LINES[:10]
+    return (
+        a.name == b.name
+        and a.vocab_size == b.vocab_size
+        and all(
+            [(t.id, t.bytes) for t in a.encode(text).tokens] == [(t.id, t.bytes) for t in b.encode(text).tokens]
+            for text in PROBES + LINES[:10]
+        )
     )
 
 

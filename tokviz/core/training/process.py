@@ -154,8 +154,9 @@ class ProcessTrainer:
         the trainer gives in place after the same steps. Other trainers than BPE ask the child:
         raises TokvizError when it cannot answer (it has ended, or stays busy ``MODEL_SECONDS``)."""
         if self._local_models:
-            return trained_model(self.config, self._merges, base=self._base, stats=self._stats,
-                                 finished=self._finished, step=step)
+            return trained_model(
+                self.config, self._merges, base=self._base, stats=self._stats, finished=self._finished, step=step
+            )
         n = self._steps if step is None else step
         if n in self._models:
             return self._models[n]
@@ -388,8 +389,10 @@ class _ChildLink:
         deadline = time.monotonic() + MODEL_SECONDS
         while step not in self._replies:
             if time.monotonic() > deadline:
-                raise TokvizError(f"The training process did not give the model at step {step:,} in "
-                                  f"{MODEL_SECONDS:.0f} s; try again when it rests.")
+                raise TokvizError(
+                    f"The training process did not give the model at step {step:,} in "
+                    f"{MODEL_SECONDS:.0f} s; try again when it rests."
+                )
             self._read(WAIT_SECONDS)
         return self._replies.pop(step)
 
@@ -468,8 +471,9 @@ def _line_chunks(lines: Iterable[str]) -> Iterator[list[str]]:
         yield chunk
 
 
-def _rebuild_error(is_tokviz: bool, module: str, qualname: str, message: str, attrs: dict,
-                   child_traceback: str) -> Exception:
+def _rebuild_error(
+    is_tokviz: bool, module: str, qualname: str, message: str, attrs: dict, child_traceback: str
+) -> Exception:
     """The child's exception as one of the caller's: the same TokvizError class and message (its
     simple attributes too, e.g. ``path``), else a TrainerProcessCrash with the traceback."""
     if not is_tokviz:
