@@ -131,3 +131,23 @@ def test_a_train_screenshot_fails_loudly_when_training_learned_nothing(window):
     with pytest.raises(TokvizError, match="learned no merge: codes.txt: line 2 is not a merge"):
         panel.prepare_screenshot(argparse.Namespace(corpus=None, merges=20))
     assert multiprocessing.active_children() == []
+
+
+def test_unigram_trains_in_the_training_process_and_a_cancel_keeps_its_model(window, qtbot):
+    panel = window.show_view("train")
+    panel.set_source(CorpusSource.paste(korean_text(100)))
+    panel.algorithms.set_algorithm("unigram")
+    panel.algorithms.vocab_spin.setValue(700)
+    panel.train_button.click()
+    panel.pause_button.click()  # the child stops one step ahead, waiting for credit
+    qtbot.waitUntil(lambda: not panel.step_label.text().startswith("step 0 "), timeout=60_000)
+    assert len(multiprocessing.active_children()) == 1  # Unigram trains in its own process, as BPE does
+    panel.cancel_button.click()
+    assert "cancelled" in panel.message.label.text()
+    shown = panel.step_label.text().split()[1]  # "step N / M": N is on screen
+    # the model at the step on screen is offered to Inspect and Compare: the child built it
+    qtbot.waitUntil(lambda: window.session.trained_model is not None, timeout=10_000)
+    assert f"(step {shown}," in window.session.trained_model.name
+    assert len(multiprocessing.active_children()) == 1  # kept while its steps' models may be asked for
+    panel.set_source(CorpusSource.paste(TEXT))  # a new corpus forgets the run and its process
+    assert multiprocessing.active_children() == []

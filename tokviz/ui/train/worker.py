@@ -186,6 +186,7 @@ class TrainWorker(QObject):
                     close()  # let the generator release its file handles now, in this thread
                 except Exception:  # noqa: BLE001
                     pass
+            self._make_events = None  # nor hold the trainer (a training process) past its run
         flush()
         self.finished.emit(finished, True)
 
