@@ -151,3 +151,23 @@ def test_unigram_trains_in_the_training_process_and_a_cancel_keeps_its_model(win
     assert len(multiprocessing.active_children()) == 1  # kept while its steps' models may be asked for
     panel.set_source(CorpusSource.paste(TEXT))  # a new corpus forgets the run and its process
     assert multiprocessing.active_children() == []
+
+
+def test_training_run_starts_any_algorithm_in_the_training_process(qtbot):
+    from tokviz.core.training import StepEvent
+    from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep
+    from tokviz.ui.train.worker import training_run
+
+    run = training_run("wordpiece", WordPieceConfig(vocab_size=900), CorpusSource.paste(korean_text(100)))
+    steps: list = []
+    run.worker.batch.connect(steps.extend)
+    with qtbot.waitSignal(run.worker.finished, timeout=60_000) as ended:
+        run.start()
+    finished, ok = ended.args
+    assert ok and finished.reason == "merges" and run.trainer.pid is not None
+    assert all(isinstance(e, WordPieceStep) and isinstance(e, StepEvent) for e in steps)
+    assert [e.step for e in steps] == list(range(1, finished.merges + 1))
+    assert len(run.trainer.model(3).vocab) == steps[2].vocab_size  # the child's model at a step
+    run.stop()
+    run.trainer.close()
+    assert multiprocessing.active_children() == []
