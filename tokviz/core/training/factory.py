@@ -1,10 +1,11 @@
 """The one way to build a trainer: :func:`make_trainer`, used by ``tokviz train``, the sweep and the
 Train panel, and the :class:`Trainer` protocol every trainer satisfies.
 
-Each algorithm keeps its own small frozen config dataclass (BPE's :class:`TrainerConfig`,
-:class:`WordPieceConfig`, :class:`UnigramConfig`): their settings share little beyond a size, and
-each trainer validates its own. :data:`ALGORITHMS` maps a name to its config and trainer classes;
-adding an algorithm adds a line there.
+Each algorithm keeps its own small frozen config dataclass (BPE's ``TrainerConfig``,
+``WordPieceConfig``, ``UnigramConfig``): their settings share little beyond a size, and each trainer
+validates its own. :data:`ALGORITHMS` names them; ``_entry`` imports one algorithm's config and
+trainer classes when asked (``tokviz train`` for BPE loads no Unigram code); adding an algorithm adds
+a name and a branch there.
 """
 
 from __future__ import annotations
@@ -12,13 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
-from tokviz.core.bpe.events import TrainerConfig
-from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import TokvizError
 from tokviz.core.training.events import Finished
-from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
-from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
 
 
 @runtime_checkable
@@ -48,12 +45,7 @@ class Trainer(Protocol):
         ...
 
 
-#: algorithm name -> (its config class, its trainer class)
-ALGORITHMS: dict[str, tuple[type, type]] = {
-    "bpe": (TrainerConfig, BPETrainer),
-    "wordpiece": (WordPieceConfig, WordPieceTrainer),
-    "unigram": (UnigramConfig, UnigramTrainer),
-}
+ALGORITHMS = ("bpe", "wordpiece", "unigram")
 
 
 def config_class(algorithm: str) -> type:
@@ -90,7 +82,18 @@ def make_trainer(algorithm: str, config: object | None = None) -> Trainer:
 
 
 def _entry(algorithm: str) -> tuple[type, type]:
-    try:
-        return ALGORITHMS[algorithm]
-    except KeyError:
-        raise TokvizError(f"unknown training algorithm {algorithm!r}: choose {', '.join(ALGORITHMS)}") from None
+    """(config class, trainer class) of ``algorithm``, imported now (see the module docstring)."""
+    if algorithm == "bpe":
+        from tokviz.core.bpe.events import TrainerConfig
+        from tokviz.core.bpe.trainer import BPETrainer
+
+        return TrainerConfig, BPETrainer
+    if algorithm == "wordpiece":
+        from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
+
+        return WordPieceConfig, WordPieceTrainer
+    if algorithm == "unigram":
+        from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
+
+        return UnigramConfig, UnigramTrainer
+    raise TokvizError(f"unknown training algorithm {algorithm!r}: choose {', '.join(ALGORITHMS)}")
