@@ -1,4 +1,4 @@
-"""The trainer in a child process: the same events and model as in-process, flow control that
+"""BPE in the training process: the same events and model as in-process, flow control that
 stops a child whose caller stops taking events, no child left behind, errors that keep their kind."""
 
 from __future__ import annotations
@@ -199,11 +199,11 @@ def test_long_items_go_in_pieces_that_the_child_sees_as_the_same_text(monkeypatc
     """Items longer than a message are cut (after a newline, else as a LinePart) by the caller: the
     child trains on the same text, so its merges equal the in-process trainer's."""
     from tokviz.core.bpe.corpus import LinePart
-    from tokviz.core.training import process as trainer_process
+    from tokviz.core.training import process
 
-    monkeypatch.setattr(trainer_process, "SEND_CHARS", 50)
+    monkeypatch.setattr(process, "SEND_CHARS", 50)
     items = ["low lower lowest\nnewer wider\n\n" * 7, LinePart("lowlowlow" * 12), "er est\nwidest", "newest"]
-    pieces = [p for chunk in trainer_process._line_chunks(items) for p in chunk]
+    pieces = [p for chunk in process._line_chunks(items) for p in chunk]
     assert max(map(len, pieces)) <= 50 and len(pieces) > len(items)
     assert any(type(p) is LinePart for p in pieces[:-1])
     for mode in ("char", "byte"):

@@ -292,7 +292,10 @@ class ProcessTrainer:
     def _end_run(self, link: _ChildLink, broken: bool) -> None:
         """Keep a child that serves models, else end it (see the module docstring, 5. and 6.)."""
         if not (self._local_models or broken or link.child_finished) and self._steps:
-            for _ in self._wait_for_cancel(link):  # closed mid-run: its steps keep their models if it cancels
+            try:  # closed mid-run: its steps keep their models if it cancels in time
+                for _ in self._wait_for_cancel(link):
+                    pass
+            except Exception:  # noqa: BLE001 - it failed or died meanwhile: it is ended below, nothing to report
                 pass
         if self._local_models or broken or not link.child_finished:
             link.stop(graceful=self._finished is not None and self._finished.reason != "cancelled")
