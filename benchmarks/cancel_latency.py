@@ -28,9 +28,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_bpe import DEFAULT_CORPUS, make_big_corpus  # noqa: E402
 
 from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks  # noqa: E402
-from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig  # noqa: E402
+from tokviz.core.bpe.events import MergeStep, TrainerConfig  # noqa: E402
 from tokviz.core.bpe.trainer import BPETrainer  # noqa: E402
-from tokviz.core.bpe.trainer_process import ProcessTrainer  # noqa: E402
+from tokviz.core.training import Finished, Progress  # noqa: E402
+from tokviz.core.training.process import ProcessTrainer  # noqa: E402
 
 PHASES = ["counting 10%", "counting 90%", "indexing", "merge 1", "merge 100", "merge 3000"]
 
@@ -48,8 +49,9 @@ def reached(phase: str, event) -> bool:
 
 def one_run(corpus: Path, mode: str, trainer_kind: str, phase: str) -> tuple[float | None, str]:
     """Cancel at ``phase``; return (latency in seconds, how the run ended)."""
-    cls = BPETrainer if trainer_kind == "thread" else ProcessTrainer
-    trainer = cls(TrainerConfig(mode=mode, merges=32000))
+    trainer = BPETrainer(TrainerConfig(mode=mode, merges=32000))
+    if trainer_kind == "process":
+        trainer = ProcessTrainer(trainer)
     flag = threading.Event()
     last = {"event": None}
     marks: dict[str, float] = {}

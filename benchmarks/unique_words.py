@@ -72,7 +72,8 @@ def make_corpus(path: Path, mb: int, seed: int = 23) -> None:
 CHILD = r"""
 import json, resource, sys, threading, time
 from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks
-from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
+from tokviz.core.training import Finished, Progress
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer

@@ -47,7 +47,9 @@ LAYER_OF = {
     "tokviz.core.wordpiece": "core-formats",
     "tokviz.core.unigram": "core-formats",
     "tokviz.core.word_counts": "core-formats",
-    "tokviz.core.training": "core-formats",
+    "tokviz.core.training": "core-formats",  # make_trainer and the training process: over the trainers
+    "tokviz.core.training.__init__": "core-basics",  # the event types every trainer family imports
+    "tokviz.core.training.events": "core-basics",
     "tokviz.core.bpe_candidates": "core-formats",
     "tokviz.core.hf_export": "core-formats",
     "tokviz.core.encoders": "core-families",

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokviz import resources_dir
-from tokviz.core.bpe.events import Finished
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.merge_criteria import (
     PairCounts,
@@ -22,6 +21,7 @@ from tokviz.core.merge_criteria import (
     first_disagreement,
     shared_words,
 )
+from tokviz.core.training import Finished
 
 DEMO = resources_dir() / "corpora" / "demo.txt"
 

@@ -9,6 +9,7 @@ from tests.support.mixed_corpus import mixed_lines
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.merge_criteria import first_disagreement
 from tokviz.core.step_text import CONTEXT, Sentence, StepText, describe, templates
+from tokviz.core.training import StepEvent
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiece
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep, WordPieceTrainer
@@ -74,12 +75,12 @@ def test_pruning_round_counts_add_up():
     assert prunes
     for p in prunes:
         text = describe(p).text()
-        assert text.startswith(f"Pruning round {p.round}: {p.vocab_before:,} → {p.vocab_after:,} pieces.")
+        assert text.startswith(f"Pruning round {p.round}: {p.vocab_before:,} → {p.vocab_size:,} pieces.")
         by_reason = {r: sum(1 for x in p.removed if x.reason == r) for r in ("loss", "unused", "split")}
-        assert sum(by_reason.values()) == p.vocab_before - p.vocab_after
+        assert sum(by_reason.values()) == p.vocab_before - p.vocab_size
         if by_reason["loss"]:
             assert f"): {by_reason['loss']:,} (" in text
-        assert f"This round keeps {p.vocab_after / p.vocab_before:.0%} of the pieces." in text
+        assert f"This round keeps {p.vocab_size / p.vocab_before:.0%} of the pieces." in text
 
 
 def test_disagreement_and_bpe_steps():
@@ -104,11 +105,14 @@ def test_disagreement_and_bpe_steps():
 
 
 def test_an_unknown_event_shows_its_own_description():
-    class Other:
+    class Other(StepEvent):
         step = 5
         description = "something else happened"
+        vocab_size = 100
 
     assert describe(Other()).text() == "Step 5. something else happened"
+    with pytest.raises(TypeError):
+        describe(object())  # not a step event: a caller's bug, not something to show
 
 
 # ---- the translation hook ----------------------------------------------------------------------
@@ -164,11 +168,11 @@ def test_every_sentence_of_real_runs_comes_from_a_listed_template():
     for corpus in (["da da da db cb cb c\n"], ["ab ab ab abc\n"], ["cd ad\n"]):
         events.append((first_disagreement(corpus).disagreement, None))
     # a piece whose own best segmentation is other pieces: rare in real runs, so made here
-    events.append((PruneStep(step=9, description="", round=1, vocab_before=10, vocab_after=9,
+    events.append((PruneStep(step=9, description="", round=1, vocab_before=10, vocab_size=9,
                              removed=(RemovedPiece("▁abc", "split"),), kept_loss_min=None), None))
     for e, before in events:
         describe(e, before).text(record)
-    describe(type("Other", (), {"step": 1, "description": "x"})()).text(record)
+    describe(type("Other", (StepEvent,), {"step": 1, "description": "x"})()).text(record)
     assert seen <= listed
     # only BPE's own merge sentence is left (test_disagreement_and_bpe_steps renders it)
     assert listed - seen == {"BPE merges the most frequent pair (count {count:,})."}

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokviz.core.bpe.corpus import LinePart
-from tokviz.core.bpe.events import Progress
+from tokviz.core.training import Progress
 from tokviz.core.word_counts import CHUNK_CHARS, WordSample, count_words
 from tokviz.core.wordpiece.model import bert_words
 

@@ -14,8 +14,9 @@ import multiprocessing
 import pytest
 
 from tests.support.trained_models import corpus_lines
-from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.training import Finished, Progress
 from tokviz.core.unigram import flat_lattice
 from tokviz.core.unigram import state as unigram_state
 from tokviz.core.unigram import trainer as unigram_trainer

@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 
 from tokviz.core.bpe.corpus import read_corpus, read_corpus_blocks
-from tokviz.core.bpe.events import Finished, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.errors import CorpusError, TokvizError
+from tokviz.core.training import Finished
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
 

@@ -15,9 +15,10 @@ import pytest
 from tokviz.core import word_counts
 from tokviz.core.bpe import counting_process
 from tokviz.core.bpe.counting import count_corpus
-from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.errors import TokvizError
+from tokviz.core.training import Finished, Progress
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
 from tokviz.core.word_counts import CountingNote, count_words
 from tokviz.core.wordpiece import trainer as wordpiece_trainer

@@ -8,8 +8,9 @@ from collections import Counter
 
 import regex
 
-from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.training import Finished, Progress
 from tokviz.ui.train_replay import byte_piece
 
 TEXT = "안녕하세요 안녕 안녕히 가세요\nlow lower lowest newer wider\n안녕 😀😀 print(x) print(y)\n" * 3

@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QObject
 
 from tests.support.naive_trainer import TEXT, NaiveTrainer
 from tests.support.train_panel import banner_text, merge_banner_line
-from tokviz.core.bpe.events import Finished, Progress
+from tokviz.core.training import Finished, Progress
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.panel import TrainPanel

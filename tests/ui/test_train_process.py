@@ -13,7 +13,7 @@ import pytest
 from tests.support.corpora import english_text, korean_text
 from tests.support.processes import wait_until_idle
 from tests.support.stand_in_trainers import CrashingTrainer
-from tokviz.core.bpe.trainer_process import ProcessTrainer
+from tokviz.core.training.process import ProcessTrainer
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.panel import default_trainer_factory
@@ -102,7 +102,7 @@ def test_errors_in_the_training_process_show_in_the_window_and_the_panel_keeps_w
     assert "no words to train on" in panel.message.label.text()
     assert not panel.message.action.isVisible()  # nothing to replace: not an encoding problem
 
-    panel.trainer_factory = lambda config: ProcessTrainer(config, trainer_class=CrashingTrainer)
+    panel.trainer_factory = lambda config: ProcessTrainer(CrashingTrainer(config))
     panel.set_source(CorpusSource.paste(TEXT))
     panel.start_training()
     assert panel.wait_until_trained(20)
@@ -127,7 +127,47 @@ def test_a_train_screenshot_fails_loudly_when_training_learned_nothing(window):
     from tokviz.core.errors import TokvizError
 
     panel = window.show_view("train")
-    panel.trainer_factory = lambda config: ProcessTrainer(config, trainer_class=ModelFileErrorTrainer)
+    panel.trainer_factory = lambda config: ProcessTrainer(ModelFileErrorTrainer(config))
     with pytest.raises(TokvizError, match="learned no merge: codes.txt: line 2 is not a merge"):
         panel.prepare_screenshot(argparse.Namespace(corpus=None, merges=20))
+    assert multiprocessing.active_children() == []
+
+
+def test_unigram_trains_in_the_training_process_and_a_cancel_keeps_its_model(window, qtbot):
+    panel = window.show_view("train")
+    panel.set_source(CorpusSource.paste(korean_text(100)))
+    panel.algorithms.set_algorithm("unigram")
+    panel.algorithms.vocab_spin.setValue(700)
+    panel.train_button.click()
+    panel.pause_button.click()  # the child stops one step ahead, waiting for credit
+    qtbot.waitUntil(lambda: not panel.step_label.text().startswith("step 0 "), timeout=60_000)
+    assert len(multiprocessing.active_children()) == 1  # Unigram trains in its own process, as BPE does
+    panel.cancel_button.click()
+    assert "cancelled" in panel.message.label.text()
+    shown = panel.step_label.text().split()[1]  # "step N / M": N is on screen
+    # the model at the step on screen is offered to Inspect and Compare: the child built it
+    qtbot.waitUntil(lambda: window.session.trained_model is not None, timeout=10_000)
+    assert f"(step {shown}," in window.session.trained_model.name
+    assert len(multiprocessing.active_children()) == 1  # kept while its steps' models may be asked for
+    panel.set_source(CorpusSource.paste(TEXT))  # a new corpus forgets the run and its process
+    assert multiprocessing.active_children() == []
+
+
+def test_training_run_starts_any_algorithm_in_the_training_process(qtbot):
+    from tokviz.core.training import StepEvent
+    from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep
+    from tokviz.ui.train.worker import training_run
+
+    run = training_run("wordpiece", WordPieceConfig(vocab_size=900), CorpusSource.paste(korean_text(100)))
+    steps: list = []
+    run.worker.batch.connect(steps.extend)
+    with qtbot.waitSignal(run.worker.finished, timeout=60_000) as ended:
+        run.start()
+    finished, ok = ended.args
+    assert ok and finished.reason == "merges" and run.trainer.pid is not None
+    assert all(isinstance(e, WordPieceStep) and isinstance(e, StepEvent) for e in steps)
+    assert [e.step for e in steps] == list(range(1, finished.merges + 1))
+    assert len(run.trainer.model(3).vocab) == steps[2].vocab_size  # the child's model at a step
+    run.stop()
+    run.trainer.close()
     assert multiprocessing.active_children() == []

@@ -5,8 +5,9 @@ from __future__ import annotations
 import regex
 
 from tests.support.naive_trainer import TEXT, NaiveTrainer
-from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.training import Finished
 from tokviz.ui.train_replay import MergeReplay, keep_hangul
 
 

@@ -159,27 +159,29 @@ def _check_export_targets(exports) -> None:
 
 
 def _make_trainer(args):
-    """The trainer the arguments ask for (each satisfies tokviz.core.training.Trainer)."""
+    """The trainer the arguments ask for, from tokviz.core.training.factory.make_trainer."""
+    from tokviz.core.training.factory import make_trainer
+
+    return make_trainer(args.algorithm, _config(args))
+
+
+def _config(args):
+    """The config of ``args.algorithm`` the arguments describe (TokvizError for a combination it cannot take)."""
     from tokviz.core.errors import TokvizError
 
     specials = tuple(args.special)
     if args.algorithm == "wordpiece":
-        from tokviz.core.wordpiece.trainer import (
-            SPECIALS,
-            WordPieceConfig,
-            WordPieceTrainer,
-        )
+        from tokviz.core.wordpiece.trainer import SPECIALS, WordPieceConfig
 
         extra = tuple(s for s in specials if s not in SPECIALS)
-        return WordPieceTrainer(WordPieceConfig(vocab_size=args.vocab_size or 8000, special_tokens=SPECIALS + extra))
+        return WordPieceConfig(vocab_size=args.vocab_size or 8000, special_tokens=SPECIALS + extra)
     if args.algorithm == "unigram":
-        from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
+        from tokviz.core.unigram.trainer import UnigramConfig
 
         if specials:
             raise TokvizError("--special is for bpe and wordpiece; a unigram model has <unk> <s> </s>")
-        return UnigramTrainer(UnigramConfig(vocab_size=args.vocab_size or 8000))
+        return UnigramConfig(vocab_size=args.vocab_size or 8000)
     from tokviz.core.bpe.events import TrainerConfig
-    from tokviz.core.bpe.trainer import BPETrainer
 
     merges = args.merges
     if args.vocab_size is not None:
@@ -190,9 +192,8 @@ def _make_trainer(args):
         if merges < 0:
             raise TokvizError(f"a byte-mode vocabulary holds the 256 bytes and {len(set(specials))} specials: "
                               f"--vocab-size must be at least {256 + len(set(specials))}")
-    config = TrainerConfig(mode=args.mode, merges=merges, min_frequency=args.min_frequency, pattern=args.pattern,
-                           keep=args.keep, jamo=args.jamo, special_tokens=specials)
-    return BPETrainer(config)
+    return TrainerConfig(mode=args.mode, merges=merges, min_frequency=args.min_frequency, pattern=args.pattern,
+                         keep=args.keep, jamo=args.jamo, special_tokens=specials)
 
 
 def _export(model, fmt: str, dest: str):
@@ -206,22 +207,22 @@ def _export(model, fmt: str, dest: str):
     return save_model(model, dest, fmt)
 
 
-def _step_line(event, goal: int) -> tuple[str, float]:
-    """Progress-bar text and fraction for one step event of any trainer."""
+def _step_line(event, goal: int, algorithm: str) -> tuple[str, float]:
+    """Progress-bar text and fraction for one step event (a StepEvent) of any trainer."""
     from tokviz.core.bpe.events import MergeStep
 
     if isinstance(event, MergeStep):
         return f"{event.step}/{goal}  {event.new_piece!r} ({event.count})", event.step / max(1, goal)
-    size = getattr(event, "vocab_size", None) or getattr(event, "vocab_after", None) or 0
-    growing = getattr(event, "pair_count", None) is not None  # wordpiece grows towards the goal
+    size = event.vocab_size
+    growing = algorithm == "wordpiece"  # grows towards the goal; unigram shrinks towards it
     frac = (size / goal if growing else goal / size) if size and goal else 0.0
     return f"step {event.step}  {event.description}", frac
 
 
 def run(args) -> int:
     from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks
-    from tokviz.core.bpe.events import Finished, Progress
     from tokviz.core.jamo import decompose_lines
+    from tokviz.core.training import Finished, Progress, StepEvent
     from tokviz.core.word_counts import CountingNote
 
     _check_exports(args)
@@ -266,10 +267,10 @@ def run(args) -> int:
                 bar.note(event.text)
             elif isinstance(event, Finished):
                 finished = event
-            else:
+            elif isinstance(event, StepEvent):
                 last_step = event
                 steps += 1
-                text, frac = _step_line(event, goal)
+                text, frac = _step_line(event, goal, args.algorithm)
                 bar.show(f"steps    {_bar(frac)} {text}"[:160], plain_key="steps")
     finally:
         if previous is not None:

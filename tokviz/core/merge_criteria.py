@@ -58,12 +58,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from tokviz.core.bpe.corpus import LinePart
-from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.model import END_OF_WORD
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.errors import TokvizError
 from tokviz.core.merge_disagreement import ChoiceEvidence, Disagreement, PairCounts
 from tokviz.core.step_text import disagreement_text
+from tokviz.core.training import Finished
 from tokviz.core.wordpiece.model import CONTINUATION, bert_words
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep, WordPieceTrainer
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.merge_disagreement import Disagreement
 from tokviz.core.sentences import Sentence, Translate, templates_in
+from tokviz.core.training import StepEvent
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep, RemovedPiece
 from tokviz.core.wordpiece.trainer import WordPieceStep
 
@@ -136,9 +137,9 @@ def _prune(e: PruneStep) -> StepText:
                           {"count": len(split), "examples": _examples(split)}))
     if e.kept_loss_min is not None:
         s.append(Sentence("The smallest loss among the pieces kept is {kept:.3g}.", {"kept": e.kept_loss_min}))
-    s.append(Sentence("This round keeps {share:.0%} of the pieces.", {"share": e.vocab_after / e.vocab_before}))
+    s.append(Sentence("This round keeps {share:.0%} of the pieces.", {"share": e.vocab_size / e.vocab_before}))
     return StepText(Sentence("Pruning round {round}: {before:,} → {after:,} pieces",
-                             {"round": e.round, "before": e.vocab_before, "after": e.vocab_after}), tuple(s))
+                             {"round": e.round, "before": e.vocab_before, "after": e.vocab_size}), tuple(s))
 
 
 def _final(e: FinalStep) -> StepText:
@@ -194,10 +195,10 @@ def _score_fields(p) -> dict:
                 "right_count": p.right_count, "score": p.score}
 
 
-def describe(event: object, previous: object | None = None) -> StepText:
+def describe(event: StepEvent | Disagreement, previous: StepEvent | None = None) -> StepText:
     """Explain a step event (``previous``: the step before it, for the change in log-likelihood).
 
-    Events this module does not know are shown by their own ``description``.
+    Step events of an algorithm this module does not know are shown by their own ``description``.
     """
     if isinstance(event, WordPieceStep):
         return _wordpiece(event)
@@ -211,8 +212,10 @@ def describe(event: object, previous: object | None = None) -> StepText:
         return _final(event)
     if isinstance(event, Disagreement):
         return disagreement_text(event)
-    return StepText(Sentence("Step {step:,}", {"step": getattr(event, "step", 0)}),
-                    (Sentence("{description}", {"description": getattr(event, "description", str(event))}),))
+    if isinstance(event, StepEvent):  # an algorithm this module does not explain yet
+        return StepText(Sentence("Step {step:,}", {"step": event.step}),
+                        (Sentence("{description}", {"description": event.description}),))
+    raise TypeError(f"not a step event: {event!r}")
 
 
 def templates() -> tuple[str, ...]:

@@ -34,10 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokviz.core.bpe.corpus import corpus_size, read_corpus_blocks
+from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.compare.outcome import describe_failure
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.token_stats import TokenStats
+from tokviz.core.training import Finished, StepEvent
+from tokviz.core.training.factory import make_trainer
+from tokviz.core.unigram.trainer import UnigramConfig
+from tokviz.core.wordpiece.trainer import WordPieceConfig
 
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
 BYTE_BASE = 256  # byte-mode BPE starts from the 256 bytes
@@ -216,20 +221,17 @@ def check_readable(path: str | Path) -> None:
 
 def _train(trainer, corpus: str | Path, state, result: SweepResult, goal: int, on_step=None):
     """Run ``trainer`` on ``corpus``, reporting steps of ``goal``; the Finished event."""
-    from tokviz.core.bpe.events import Finished, Progress
-
     finished = None
     last = time.perf_counter()
     for event in trainer.run(read_corpus_blocks(corpus), cancel=state.is_cancelled, total_bytes=corpus_size(corpus)):
         if isinstance(event, Finished):
             finished = event
-        elif not isinstance(event, Progress) and on_step is not None:
+        elif isinstance(event, StepEvent) and on_step is not None:
             on_step(event)
         now = time.perf_counter()
         if now - last >= 0.05:
             last = now
-            done = getattr(event, "step", 0) if not isinstance(event, Progress) else 0
-            state.progress(done, max(1, goal), result)
+            state.progress(event.step if isinstance(event, StepEvent) else 0, max(1, goal), result)
     return finished
 
 
@@ -238,18 +240,12 @@ def _one_run_points(corpus, heldout, algorithm: str, mode: str, sizes: list[int]
     """BPE (sizes are merges) or WordPiece (sizes are vocabulary sizes): one run to the largest size,
     then the model after the step that reached each size."""
     if algorithm == "bpe":
-        from tokviz.core.bpe.events import TrainerConfig
-        from tokviz.core.bpe.trainer import BPETrainer
-
-        trainer = BPETrainer(TrainerConfig(mode=mode, merges=max(sizes), min_frequency=min_frequency,
-                                           pattern=pattern))
+        config = TrainerConfig(mode=mode, merges=max(sizes), min_frequency=min_frequency, pattern=pattern)
     else:
-        from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
-
-        trainer = WordPieceTrainer(WordPieceConfig(vocab_size=max(sizes)))
-    vocab_after: list[int] = []  # WordPiece: the vocabulary size after each step
-    finished = _train(trainer, corpus, state, result, max(sizes),
-                      on_step=lambda e: vocab_after.append(getattr(e, "vocab_size", 0)))
+        config = WordPieceConfig(vocab_size=max(sizes))
+    trainer = make_trainer(algorithm, config)
+    vocab_after: list[int] = []  # the vocabulary size after each step
+    finished = _train(trainer, corpus, state, result, max(sizes), on_step=lambda e: vocab_after.append(e.vocab_size))
     if finished is not None and finished.reason == "cancelled":
         result.cancelled = True
         return
@@ -277,10 +273,8 @@ def _one_run_points(corpus, heldout, algorithm: str, mode: str, sizes: list[int]
 
 def _unigram_points(corpus, heldout, sizes: list[int], state, result: SweepResult) -> None:
     """Unigram prunes towards its target, so every size is its own run."""
-    from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
-
     for size in sizes:
-        trainer = UnigramTrainer(UnigramConfig(vocab_size=size))
+        trainer = make_trainer("unigram", UnigramConfig(vocab_size=size))
         result.phase = "training"
         try:
             finished = _train(trainer, corpus, state, result, size)

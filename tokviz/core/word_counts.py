@@ -31,7 +31,7 @@ from itertools import compress
 from operator import methodcaller
 
 from tokviz.core.bpe.corpus import LinePart, last_space_end, utf8_length
-from tokviz.core.bpe.events import Progress
+from tokviz.core.training import Progress
 
 CHUNK_CHARS = 1 << 16  # short enough that one Counter.update never holds the GIL for long
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second

@@ -14,9 +14,10 @@ import threading
 import pytest
 
 from tests.support.corpora import code_text, english_text, korean_text
-from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.core.bpe.trainer_process import ProcessTrainer
+from tokviz.core.training import Finished, Progress
+from tokviz.core.training.process import ProcessTrainer
 
 MERGES = 5000
 
@@ -98,7 +99,7 @@ def test_cancel_in_every_phase(big_lines, mode, phase):
 
 @pytest.mark.parametrize("phase", ["counting", "merge 300"])
 def test_cancel_a_training_process(big_lines, phase):
-    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=MERGES))
+    trainer = ProcessTrainer(BPETrainer(TrainerConfig(mode="byte", merges=MERGES)))
     fin, events = cancel_at(trainer, big_lines, phase)
     steps = [e for e in events if isinstance(e, MergeStep)]
     assert fin.reason == "cancelled" and fin.merges == len(steps) < MERGES

@@ -180,8 +180,9 @@ def test_a_very_long_line_streams_in_parts_cut_between_characters(tmp_path, monk
 def test_a_long_line_trains_like_the_whole_text_and_can_be_cancelled_while_counting(tmp_path, monkeypatch):
     from tokviz.core.bpe import corpus as corpus_module
     from tokviz.core.bpe.corpus import read_corpus_blocks
-    from tokviz.core.bpe.events import Finished, MergeStep, TrainerConfig
+    from tokviz.core.bpe.events import MergeStep, TrainerConfig
     from tokviz.core.bpe.trainer import BPETrainer
+    from tokviz.core.training import Finished
 
     monkeypatch.setattr(corpus_module, "LINE_PART_BYTES", 4096)
     text = " ".join(f"영화{i % 50} 정말{i % 7}" for i in range(20_000))  # ~250 KB, no newline

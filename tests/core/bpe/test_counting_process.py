@@ -8,8 +8,9 @@ import pytest
 
 from tests.support.corpora import CORPORA
 from tokviz.core.bpe import counting, counting_process
-from tokviz.core.bpe.events import Progress, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.core.training import Progress
 
 
 def count(cfg: TrainerConfig, lines, cancel=lambda: False):

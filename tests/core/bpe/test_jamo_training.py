@@ -14,11 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokviz.core.bpe.corpus import line_pieces
-from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.core.bpe.trainer_process import ProcessTrainer
 from tokviz.core.jamo import decompose, decompose_lines
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.training import Finished, Progress
+from tokviz.core.training.process import ProcessTrainer
 
 NSMC = Path(__file__).resolve().parents[2] / "data" / "nsmc_ko_600.txt"  # Korean movie reviews (CC0)
 
@@ -152,7 +153,7 @@ def test_a_training_process_decomposes_in_the_child():
     # the Train panel's trainer: the corpus goes to the child as given, the child decomposes the words
     config = TrainerConfig(mode="char", merges=60, min_frequency=2)
     lines = korean_text(150).splitlines(keepends=True)
-    trainer = ProcessTrainer(replace(config, jamo=True))
+    trainer = ProcessTrainer(BPETrainer(replace(config, jamo=True)))
     steps = [e.new_piece for e in trainer.run(lines) if isinstance(e, MergeStep)]
     assert steps == [s[5] for s in run(config, list(decompose_lines(lines)))[0]]
     assert trainer.model().settings["jamo"] is True

@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from tests.support.corpora import korean_text, single_spaced
 from tokviz.core.bpe import counting
-from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.errors import CorpusError
 from tokviz.core.pretokenize import GPT4_PATTERN, PATTERNS
+from tokviz.core.training import Finished, Progress
 
 
 def train(lines, **cfg):
@@ -329,11 +330,12 @@ def test_bad_config():
 
 
 def test_the_trainer_satisfies_the_trainer_protocol():
-    from tokviz.core.bpe.trainer_process import ProcessTrainer
-    from tokviz.core.training import StepEvent, Trainer
+    from tokviz.core.training import StepEvent
+    from tokviz.core.training.factory import Trainer
+    from tokviz.core.training.process import ProcessTrainer
 
-    for cls in (BPETrainer, ProcessTrainer):
-        t = cls(TrainerConfig(mode="char", merges=3, min_frequency=1))
+    local = BPETrainer(TrainerConfig(mode="char", merges=3, min_frequency=1))
+    for t in (local, ProcessTrainer(local)):
         assert isinstance(t, Trainer) and t.algorithm == "bpe"
     t = BPETrainer(TrainerConfig(mode="byte", merges=3, min_frequency=1))
     steps = [e for e in t.run(["hello hello help\n"]) if isinstance(e, MergeStep)]

@@ -8,10 +8,10 @@ import pytest
 from scipy.special import digamma as exact_digamma
 
 from tests.support.mixed_corpus import mixed_lines
-from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import CorpusError, TokvizError
-from tokviz.core.training import StepEvent, Trainer
+from tokviz.core.training import Finished, Progress, StepEvent
+from tokviz.core.training.factory import Trainer
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
 from tokviz.core.unigram.seeds import script_of
 from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
@@ -51,9 +51,9 @@ def test_runs_to_the_vocabulary_size_with_events():
     assert [e.step for e in steps] == list(range(1, len(steps) + 1))
     assert all(isinstance(e, StepEvent) and e.description for e in steps)
     prunes = [e for e in steps if isinstance(e, PruneStep)]
-    assert prunes and all(p.vocab_after < p.vocab_before for p in prunes)
+    assert prunes and all(p.vocab_size < p.vocab_before for p in prunes)
     for p in prunes:  # about a quarter goes each round, the smallest losses first among the "loss" ones
-        assert p.vocab_after >= int(0.75 * p.vocab_before)
+        assert p.vocab_size >= int(0.75 * p.vocab_before)
         losses = [r.value for r in p.removed if r.reason == "loss"]
         assert losses == sorted(losses)
         if losses and p.kept_loss_min is not None:

@@ -14,10 +14,10 @@ from tokenizers.models import WordPiece
 from tokenizers.pre_tokenizers import BertPreTokenizer
 
 from tests.support.mixed_corpus import HELD_OUT, mixed_lines
-from tokviz.core.bpe.events import Finished
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import CorpusError, TokvizError
-from tokviz.core.training import Trainer
+from tokviz.core.training import Finished
+from tokviz.core.training.factory import Trainer
 from tokviz.core.wordpiece.model import SPECIALS, WordPieceModel, bert_words
 from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep, WordPieceTrainer
 

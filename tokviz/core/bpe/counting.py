@@ -27,10 +27,11 @@ import regex
 from tokviz.core.bpe import counting_process
 from tokviz.core.bpe.corpus import LinePart, line_pieces
 from tokviz.core.bpe.counting_process import _NON_SPACE, _pieces_before_cut
-from tokviz.core.bpe.events import Progress, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.model import HANGUL_DROP, pattern_regex
 from tokviz.core.errors import CorpusError
 from tokviz.core.jamo import decompose_lines
+from tokviz.core.training import Progress
 from tokviz.core.word_counts import CountingNote, WordSample
 
 # Pre-split and count the corpus in ~64K-character chunks: regex's findall and Counter.update hold

@@ -1,13 +1,16 @@
-"""What the trainer yields while it runs: progress while counting, then one MergeStep per merge.
+"""BPE's settings and its step event: the trainer yields Progress while counting, then one MergeStep
+per merge, then Finished (both from :mod:`tokviz.core.training.events`, shared by every trainer).
 
 The GUI animates these; the CLI draws a progress bar from them; tests compare them with reference
-trainers. They are plain frozen dataclasses (cheap to batch and send across threads).
+trainers. They are plain frozen dataclasses (cheap to batch and send across processes).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+from tokviz.core.training.events import StepEvent
 
 Mode = Literal["char", "byte"]
 
@@ -35,17 +38,7 @@ class TrainerConfig:
 
 
 @dataclass(frozen=True)
-class Progress:
-    """Progress between steps: ``done`` of ``total`` units (bytes of corpus, or words) while reading,
-    counting and indexing; ``training`` is a step still being computed (a Unigram EM or pruning round)."""
-
-    phase: Literal["reading", "counting", "indexing", "training"]
-    done: int
-    total: int | None  # None when the size is unknown (stdin, a generator)
-
-
-@dataclass(frozen=True)
-class MergeStep:
+class MergeStep(StepEvent):
     """One merge: ``left + right -> new`` with the pair's count when it was merged.
 
     ``step`` is 1-based (the number of merges done including this one); ``token_id`` the new token's
@@ -76,15 +69,3 @@ class MergeStep:
         """
         return f"{self.left_piece} + {self.right_piece} → {self.new_piece} (count {self.count})"
 
-
-@dataclass(frozen=True)
-class Finished:
-    """Training ended: ``reason`` is "merges" (asked number reached), "min_frequency" (no pair left
-    with enough count), "exhausted" (no pair left at all) or "cancelled"."""
-
-    reason: Literal["merges", "min_frequency", "exhausted", "cancelled"]
-    merges: int
-    message: str = ""
-
-
-TrainEvent = Progress | MergeStep | Finished

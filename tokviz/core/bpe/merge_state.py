@@ -34,12 +34,12 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Generator
 
-from tokviz.core.bpe.events import Progress
 from tokviz.core.bpe.merge_update import merge_pair
 from tokviz.core.bpe.model import END_OF_WORD, display_bytes
 from tokviz.core.bpe.pair_heap import KEY_BITS, MASK, MAXC, SHIFT, TieBucket, pair_of, pop_best
 from tokviz.core.errors import CorpusError
 from tokviz.core.jamo import decompose_counts, decompose_words, has_jamo
+from tokviz.core.training import Progress
 
 __all__ = ["ByteMergeState", "CharMergeState", "MergeState", "merge_state", "pair_of"]
 

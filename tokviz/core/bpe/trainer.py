@@ -19,11 +19,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
 from tokviz.core.bpe.counting import count_corpus
-from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig, TrainEvent
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.merge_state import INDEX_STAGES, MergeState, merge_state_stages, pair_of
 from tokviz.core.bpe.model import BPEModel
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
+from tokviz.core.training import Finished, Progress, TrainEvent
 
 
 class BPETrainer:
@@ -194,7 +195,7 @@ def trained_model(
     """The model of the first ``step`` merges (None = all) of a run with ``config``.
 
     ``base`` and ``stats`` are the run's :attr:`BPETrainer.base` and :attr:`BPETrainer.stats`. A
-    trainer in this process and one in a training process (``trainer_process``) both build their
+    trainer in this process and one in a training process (``tokviz.core.training.process``) both build their
     models here, so the two give the same model for the same merges.
 
     >>> m = trained_model(TrainerConfig(mode="byte"), [(104, 105, 256)], base=[], stats={}, finished=None)

@@ -1,15 +1,18 @@
 """Step events of the Unigram trainer (plain frozen dataclasses, cheap to send across processes).
 
-The trainer yields :class:`~tokviz.core.bpe.events.Progress` while it reads the corpus and builds
+The trainer yields :class:`~tokviz.core.training.events.Progress` while it reads the corpus and builds
 the seed vocabulary, then one :class:`EMStep` per EM iteration, one :class:`PruneStep` per pruning
 round, one :class:`FinalStep` when the vocabulary is cut to its size, and
-:class:`~tokviz.core.bpe.events.Finished` last.
+:class:`~tokviz.core.training.events.Finished` last. The three step
+events subclass :class:`~tokviz.core.training.events.StepEvent`: ``vocab_size`` is the size after the step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+from tokviz.core.training.events import StepEvent
 
 RemovalReason = Literal["low_expected_count", "unused", "split", "loss", "final_size"]
 
@@ -31,7 +34,7 @@ class RemovedPiece:
 
 
 @dataclass(frozen=True)
-class EMStep:
+class EMStep(StepEvent):
     """One EM iteration (E-step: expected counts by forward-backward; M-step: new scores).
 
     ``log_likelihood`` is the corpus log-likelihood under the scores used in the E-step (sum over
@@ -51,7 +54,7 @@ class EMStep:
 
 
 @dataclass(frozen=True)
-class PruneStep:
+class PruneStep(StepEvent):
     """One pruning round: pieces whose removal costs least likelihood go, ~25% per round.
 
     ``removed`` lists every piece removed with its reason, the ``"loss"`` ones smallest loss first.
@@ -62,13 +65,13 @@ class PruneStep:
     description: str
     round: int
     vocab_before: int
-    vocab_after: int
+    vocab_size: int  # after the round
     removed: tuple[RemovedPiece, ...]
     kept_loss_min: float | None
 
 
 @dataclass(frozen=True)
-class FinalStep:
+class FinalStep(StepEvent):
     """The vocabulary cut to its size: required characters kept (re-added with the lowest scores if
     EM had dropped them), then the best-scoring pieces."""
 

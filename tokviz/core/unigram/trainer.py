@@ -58,8 +58,8 @@ import numpy as np
 
 from tokviz.core import word_counts
 from tokviz.core.bpe.corpus import utf8_length
-from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
+from tokviz.core.training import Finished, Progress
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
 from tokviz.core.unigram.flat_lattice import Cancelled
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK, UnigramModel
@@ -245,7 +245,7 @@ class UnigramTrainer:
                 step=step,
                 description=(f"pruning round {rnd}: {len(removed):,} pieces removed (vocabulary {before:,} → "
                              f"{st.size:,})" + (f", losses up to {by_loss[-1].value:.3g}" if by_loss else "")),
-                round=rnd, vocab_before=before, vocab_after=st.size, removed=tuple(removed), kept_loss_min=kept_min,
+                round=rnd, vocab_before=before, vocab_size=st.size, removed=tuple(removed), kept_loss_min=kept_min,
             )
         before = st.size
         pieces, scores, removed, readded = st.finalize(cfg.vocab_size - len(META_PIECES))

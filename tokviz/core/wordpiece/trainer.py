@@ -26,8 +26,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from tokviz.core.bpe.events import Finished, Progress
 from tokviz.core.errors import CorpusError, TokvizError
+from tokviz.core.training.events import Finished, Progress, StepEvent
 from tokviz.core.word_counts import count_words
 from tokviz.core.wordpiece.merge_state import BUILD_STAGES, MergeCancelled, WordPieceMergeState
 from tokviz.core.wordpiece.model import BERT_WORD, SPECIALS, WordPieceModel
@@ -49,7 +49,7 @@ class WordPieceConfig:
 
 
 @dataclass(frozen=True)
-class WordPieceStep:
+class WordPieceStep(StepEvent):
     """One merge with the counts behind its score: ``score = pair_count / (left_count · right_count)``."""
 
     step: int

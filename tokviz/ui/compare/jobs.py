@@ -252,11 +252,11 @@ def encode_rows(job: RowsJob, state) -> RowsResult | None:
 def train_demo_bpe(state):
     """The demo BPE encoder: tokviz's trainer on the demo corpus (a second or two)."""
     from tokviz.core.bpe.events import TrainerConfig
-    from tokviz.core.bpe.trainer import BPETrainer
     from tokviz.core.encoders.sentencepiece_train import demo_corpus_path
+    from tokviz.core.training.factory import make_trainer
 
     text = demo_corpus_path().read_text(encoding="utf-8")
-    trainer = BPETrainer(TrainerConfig(mode="byte", merges=DEMO_BPE_MERGES, pattern="gpt4"))
+    trainer = make_trainer("bpe", TrainerConfig(mode="byte", merges=DEMO_BPE_MERGES, pattern="gpt4"))
     for _ in trainer.run(text.splitlines(keepends=True), cancel=state.is_cancelled):
         pass
     model = trainer.model()

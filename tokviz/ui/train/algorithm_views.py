@@ -154,7 +154,7 @@ class AlgorithmPlots(pg.GraphicsLayoutWidget):
                     lls.append(e.log_likelihood)
                 elif isinstance(e, PruneStep):
                     xs.append(e.step)
-                    sizes.append(e.vocab_after)
+                    sizes.append(e.vocab_size)
                 elif isinstance(e, FinalStep):
                     xs.append(e.step)
                     sizes.append(e.vocab_size)

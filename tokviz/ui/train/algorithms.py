@@ -2,8 +2,8 @@
 
 BPE keeps the panel's own views (sample, vocabulary, merge tree, plots). For WordPiece and Unigram
 the panel hands its transport (train, pause, step, run to end, cancel, reset, presentation mode) to
-:class:`AlgorithmTraining`, which runs the core trainer (:mod:`tokviz.core.training`) on the panel's
-worker thread (:class:`~tokviz.ui.train.worker.TrainRun`), records its step events and shows the
+:class:`AlgorithmTraining`, which runs the core trainer in the training process, as BPE's
+(:func:`~tokviz.ui.train.worker.training_run`: :mod:`tokviz.core.training`), records its step events and shows the
 step on screen in :class:`~tokviz.ui.train.algorithm_views.AlgorithmView`: the step explained by
 :func:`tokviz.core.step_text.describe` (translated), the algorithm's plots, the Unigram lattice of
 the chosen sample line and, for WordPiece, where BPE's count and WordPiece's score first choose
@@ -15,27 +15,13 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
-from tokviz.core.bpe.events import Finished, Progress
+from tokviz.core.training import Finished, Progress
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.algorithm_views import AlgorithmView
-from tokviz.ui.train.worker import TrainRun
+from tokviz.ui.train.worker import TrainRun, training_run
 
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
 DEFAULT_VOCAB = {"wordpiece": 2000, "unigram": 2000}
-
-
-def make_trainer(algorithm: str, vocab_size: int):
-    """The core trainer for ``algorithm`` ("wordpiece" or "unigram") with ``vocab_size`` (specials
-    and meta pieces included). Raises TokvizError for a size the trainer cannot take."""
-    if algorithm == "wordpiece":
-        from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceTrainer
-
-        return WordPieceTrainer(WordPieceConfig(vocab_size=vocab_size))
-    if algorithm == "unigram":
-        from tokviz.core.unigram.trainer import UnigramConfig, UnigramTrainer
-
-        return UnigramTrainer(UnigramConfig(vocab_size=vocab_size))
-    raise ValueError(f"no trainer for {algorithm!r} here: BPE trains through the panel's own path")
 
 
 class AlgorithmTraining(QObject):
@@ -157,19 +143,13 @@ class AlgorithmTraining(QObject):
         p = self.panel
         self.reset()
         p.message.clear()
-        try:
-            trainer = make_trainer(self.algorithm, self.vocab_spin.value())
+        try:  # in the training process, as BPE: its own GIL, and models asked of it at any step
+            run = training_run(self.algorithm, _config(self.algorithm, self.vocab_spin.value()), p.source, self)
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
             p.message.show_message(self.tr("Cannot start training: {err}").format(err=err), "error")
             return
-        self.trainer = trainer
-        source = p.source
+        self.trainer = run.trainer
         self.view.set_algorithm(self.algorithm, p._sample)
-
-        def make_events(cancel):
-            return trainer.run(source.lines(), cancel=cancel, total_bytes=source.total_bytes)
-
-        run = TrainRun(make_events, self)
         run.worker.batch.connect(self._on_batch)
         run.worker.progress.connect(self._on_progress)
         run.worker.failed.connect(self._on_failed)  # a bound slot: queued to this (GUI) thread, never a lambda
@@ -243,6 +223,8 @@ class AlgorithmTraining(QObject):
         self._stop_run()
         self.anim_timer.stop()
         self.compare_tasks.cancel()
+        if self.trainer is not None:
+            self.trainer.close()  # its training process waits for model requests until then
         self.trainer = None
         self.steps = []
         self.cursor = 0
@@ -269,6 +251,8 @@ class AlgorithmTraining(QObject):
     def shutdown(self) -> None:
         self.anim_timer.stop()
         self._stop_run()
+        if self.trainer is not None:
+            self.trainer.close()
         self.compare_tasks.shutdown(2000)
 
     def wait_until_trained(self, timeout_ms: int = 120_000) -> bool:
@@ -456,8 +440,8 @@ def compare_criteria(lines, max_steps: int, cancel=None):
     steps after they first disagree. Returns the
     :class:`~tokviz.core.merge_criteria.CriteriaComparison` (as ``first_disagreement`` gives it) and
     the side-by-side steps made, for the table of both trainers' merges."""
-    from tokviz.core.bpe.events import Finished as Done
     from tokviz.core.merge_criteria import CriteriaComparison, SideBySide, explain
+    from tokviz.core.training import Finished as Done
 
     runner = SideBySide(max_steps)
     steps: list = []
@@ -480,6 +464,14 @@ def compare_criteria(lines, max_steps: int, cancel=None):
         return CriteriaComparison(tuple(s.bpe_surface for s in steps), None, f"no disagreement: {message}"), steps
     agreed = tuple(s.bpe_surface for s in steps[:found.step - 1])
     return CriteriaComparison(agreed, found, f"the criteria first disagree at step {found.step}"), steps
+
+
+def _config(algorithm: str, vocab_size: int):
+    """The config of ``algorithm`` with ``vocab_size`` (specials and meta pieces included)."""
+    # imported here: the trainers load when the first run starts, not with the panel
+    from tokviz.core.training.factory import config_class
+
+    return config_class(algorithm)(vocab_size=vocab_size)
 
 
 def _layout_holding(layout, widget):

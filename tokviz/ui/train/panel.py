@@ -1,6 +1,6 @@
 """The Train panel: watch tokviz's BPE learn, merge by merge.
 
-The core trainer runs in a child process (``tokviz.core.bpe.trainer_process``: its own
+The core trainer runs in a child process (``tokviz.core.training.process``: its own
 interpreter, so its work never holds this process's GIL while the GUI paints); a worker thread
 (:mod:`tokviz.ui.train.worker`) streams the corpus to it, takes its events and sends the MergeSteps
 to the panel in batches by time. The panel records them and shows any recorded step: an animation
@@ -25,7 +25,8 @@ from dataclasses import replace
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
 from PySide6.QtWidgets import QWidget
 
-from tokviz.core.bpe.events import Finished, Progress, TrainerConfig
+from tokviz.core.bpe.events import TrainerConfig
+from tokviz.core.training import Finished, Progress
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.train.algorithms import AlgorithmTraining
@@ -45,15 +46,16 @@ from tokviz.ui.train_replay import MergeReplay
 
 def default_trainer_factory(config: TrainerConfig):
     """tokviz's own BPE trainer, run in a child process so that the GUI process's GIL stays free
-    for painting (see ``tokviz.core.bpe.trainer_process``; imported late: the panel opens even
+    for painting (see ``tokviz.core.training.process``; imported late: the panel opens even
     before a first run)."""
-    from tokviz.core.bpe.trainer_process import ProcessTrainer
+    from tokviz.core.training.factory import make_trainer
+    from tokviz.core.training.process import ProcessTrainer
 
-    return ProcessTrainer(config)
+    return ProcessTrainer(make_trainer("bpe", config))
 
 
 def _load_trainer_modules() -> None:
-    import tokviz.core.bpe.trainer_process  # noqa: F401  (cached in sys.modules for the first run)
+    import tokviz.core.training.process  # noqa: F401  (cached in sys.modules for the first run)
 
 
 class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFollowing, SlideExport, QWidget):

@@ -1,15 +1,16 @@
 """The training worker: runs the core trainer's event generator on a QThread and sends its events to
 the GUI in batches by time.
 
-Data flow with the default trainer (``tokviz.core.bpe.trainer_process.ProcessTrainer``)::
+Data flow with a trainer in the training process (``tokviz.core.training.process.ProcessTrainer``,
+any algorithm: :func:`training_run` builds such a run)::
 
     child process            this worker's QThread                      GUI thread
-    BPETrainer.run  ──events in batches (~25 ms), over a pipe──►  generator ──batch/progress signals──► panel
+    trainer.run     ──events in batches (~25 ms), over a pipe──►  generator ──batch/progress signals──► panel
           ▲                 corpus lines in 64K-character chunks, credit  │
           └────────────────────────────────────────────────────────────────┘
 
 The thread mostly waits on the pipe (which releases the GIL), so the GUI thread has the GIL to
-itself while it paints; the merging runs on the child's own interpreter. Injected trainers
+itself while it paints; the training runs on the child's own interpreter. Injected trainers
 (``TrainPanel.trainer_factory``, e.g. the tests' stand-ins) still run right in this thread.
 
 The GUI never receives one signal per merge: a 3000-merge run that takes two seconds would otherwise
@@ -33,8 +34,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
-from tokviz.core.bpe.events import Finished, MergeStep, Progress
 from tokviz.core.errors import TokvizError
+from tokviz.core.training import Finished, Progress, StepEvent
 from tokviz.core.word_counts import CountingNote
 
 BATCH_SECONDS = 0.05
@@ -55,12 +56,12 @@ RunFactory = Callable[[Callable[[], bool]], Iterable[object]]
 class TrainWorker(QObject):
     """Iterates a trainer's events off the GUI thread.
 
-    Signals: ``batch(list)`` — MergeStep events in order (Progress events are folded: only the latest
-    of a batch is sent); ``progress(object)`` — the latest Progress; ``failed(str, bool)`` — a
-    message for the window and whether the corpus had invalid UTF-8 (so the panel can offer
-    replacement); ``noted(str)`` — a remark on how the corpus was counted, in the interface's language
-    (:func:`counting_note_text` of a :class:`~tokviz.core.word_counts.CountingNote`: the distinct-word
-    cap was reached);
+    Signals: ``batch(list)`` — step events (:class:`~tokviz.core.training.StepEvent`) in order
+    (Progress events are folded: only the latest of a batch is sent); ``progress(object)`` — the
+    latest Progress; ``failed(str, bool)`` — a message for the window and whether the corpus had
+    invalid UTF-8 (so the panel can offer replacement); ``noted(str)`` — a remark on how the corpus
+    was counted, in the interface's language (:func:`counting_note_text` of a
+    :class:`~tokviz.core.word_counts.CountingNote`: the distinct-word cap was reached);
     ``finished(object, bool)`` — the Finished event and False after a failure.
 
     No signal ever carries ``None`` across threads: PySide6 (seen with 6.12 on Python 3.11) then
@@ -116,7 +117,7 @@ class TrainWorker(QObject):
 
     @Slot()
     def run(self) -> None:
-        pending: list[MergeStep] = []
+        pending: list[StepEvent] = []
         last_progress: Progress | None = None
         sent_phase = ""
         last_flush = time.monotonic()
@@ -136,7 +137,7 @@ class TrainWorker(QObject):
         try:
             events = iter(self._make_events(self.is_cancelled))
             for event in events:
-                if is_step(event):
+                if isinstance(event, StepEvent):
                     pending.append(event)
                     self.merges_seen = event.step
                 elif isinstance(event, Progress):
@@ -155,7 +156,7 @@ class TrainWorker(QObject):
                     break
                 if time.monotonic() - last_flush >= BATCH_SECONDS:
                     flush()
-                if self._paused and is_step(event):
+                if self._paused and isinstance(event, StepEvent):
                     flush()  # show everything done so far before blocking
                     self.waiting.emit(self.merges_seen)
                     self._wait_while_paused()
@@ -185,15 +186,9 @@ class TrainWorker(QObject):
                     close()  # let the generator release its file handles now, in this thread
                 except Exception:  # noqa: BLE001
                     pass
+            self._make_events = None  # nor hold the trainer (a training process) past its run
         flush()
         self.finished.emit(finished, True)
-
-
-def is_step(event: object) -> bool:
-    """A step event of any trainer (a BPE or WordPiece merge, a Unigram EM or pruning round): see
-    tokviz.core.training; Progress and Finished are not steps."""
-    return isinstance(event, MergeStep) or (
-        hasattr(event, "step") and hasattr(event, "description") and not isinstance(event, (Progress, Finished)))
 
 
 def _cancelled_message() -> str:
@@ -234,14 +229,24 @@ class TrainRun(QObject):
 
     _orphans: list[TrainRun] = []
 
-    def __init__(self, make_events: RunFactory, parent: QObject | None = None):
+    def __init__(self, make_events: RunFactory, parent: QObject | None = None, *, trainer: object | None = None):
         super().__init__(parent)
+        self.trainer = trainer  # the trainer whose events these are, when known (its model at a step)
         self.thread = QThread()
         self.thread.setObjectName("tokviz-train")
         self.worker = TrainWorker(make_events)
         self.worker.moveToThread(self.thread)
         self.thread.started.connect(self.worker.run)
         self.worker.finished.connect(self.thread.quit)
+
+    @classmethod
+    def of(cls, trainer, source, parent: QObject | None = None) -> TrainRun:
+        """A run of ``trainer`` over ``source`` (``lines()`` and ``total_bytes``: a CorpusSource)."""
+
+        def make_events(cancel: Callable[[], bool]) -> Iterable[object]:
+            return trainer.run(source.lines(), cancel=cancel, total_bytes=source.total_bytes)
+
+        return cls(make_events, parent, trainer=trainer)
 
     def start(self) -> None:
         self.thread.start()
@@ -259,6 +264,23 @@ class TrainRun(QObject):
             if app is not None:  # the cancel flag is set: the trainer ends at its next check
                 app.aboutToQuit.connect(lambda thread=self.thread: thread.wait(10_000))
         return ended
+
+
+def training_run(algorithm: str, config: object | None, source, parent: QObject | None = None) -> TrainRun:
+    """Any algorithm's run in the training process: the one call that starts BPE, WordPiece or Unigram.
+
+    ``make_trainer(algorithm, config)`` (TokvizError for bad settings, raised here) in a
+    :class:`~tokviz.core.training.process.ProcessTrainer`, on a TrainRun over ``source``. Connect the
+    worker's signals, then ``start()``; ``run.worker`` pauses, steps, resumes and cancels;
+    ``run.trainer.model(step)`` is the model after any step received (also after Finished or a
+    cancel); ``run.trainer.close()`` ends the training process once its models are no longer needed
+    (dropping the trainer does too).
+    """
+    # imported here: the trainers (numpy, the Unigram lattice) load when the first run starts
+    from tokviz.core.training.factory import make_trainer
+    from tokviz.core.training.process import ProcessTrainer
+
+    return TrainRun.of(ProcessTrainer(make_trainer(algorithm, config)), source, parent)
 
 
 @atexit.register

@@ -1,4 +1,4 @@
-"""The trainer in a child process: the same events and model as in-process, flow control that
+"""BPE in the training process: the same events and model as in-process, flow control that
 stops a child whose caller stops taking events, no child left behind, errors that keep their kind."""
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ import pytest
 from tests.support.corpora import english_text, korean_text
 from tests.support.processes import wait_until_idle
 from tests.support.stand_in_trainers import CrashingTrainer, ModelFileErrorTrainer
-from tokviz.core.bpe.events import Finished, MergeStep, Progress, TrainerConfig
+from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.core.bpe.trainer_process import ProcessTrainer, TrainerProcessCrash, TrainerProcessDied
 from tokviz.core.errors import CorpusError, ModelFileError, TokvizError
+from tokviz.core.training import Finished, Progress
+from tokviz.core.training.factory import make_trainer
+from tokviz.core.training.process import ProcessTrainer, TrainerProcessCrash, TrainerProcessDied
 
 LINES = (korean_text(300) + english_text()).splitlines(keepends=True)
 PROBES = ["영화가 정말 재밌다 최고의 배우", "the lowest tokens of a Random number 🙂", "print(x)\n\n  y"]
@@ -62,7 +64,7 @@ def test_same_events_and_model_as_the_trainer_in_process(mode, keep):
     config = TrainerConfig(mode=mode, merges=300, min_frequency=2, keep=keep)
     local = BPETrainer(config)
     expected = list(local.run(LINES))
-    remote = ProcessTrainer(config)
+    remote = ProcessTrainer(BPETrainer(config))
     got = list(remote.run(LINES))
     assert [e for e in got if not isinstance(e, Progress)] == [e for e in expected if not isinstance(e, Progress)]
     assert [e.phase for e in got if isinstance(e, Progress)][-2:] == ["indexing", "indexing"]
@@ -82,7 +84,7 @@ def test_lines_go_to_the_trainer_unchanged():
     bare = [line.rstrip("\n") for line in LINES]
     for lines in (whole, bare):
         expected = [e for e in BPETrainer(config).run(lines) if isinstance(e, MergeStep)]
-        assert [e for e in ProcessTrainer(config).run(lines) if isinstance(e, MergeStep)] == expected
+        assert [e for e in ProcessTrainer(BPETrainer(config)).run(lines) if isinstance(e, MergeStep)] == expected
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
@@ -91,7 +93,7 @@ def test_a_caller_that_stops_taking_events_stops_the_child():
     # credit it would be done and gone long before the checks below
     config = TrainerConfig(mode="byte", merges=150, min_frequency=1)
     expected = [e for e in BPETrainer(config).run(LINES) if isinstance(e, MergeStep)]
-    trainer = ProcessTrainer(config, lead=4)
+    trainer = ProcessTrainer(BPETrainer(config), lead=4)
     events = trainer.run(LINES)
     first = take_merges(events, 10)
     pid = trainer.pid
@@ -107,7 +109,7 @@ def test_a_caller_that_stops_taking_events_stops_the_child():
 
 
 def test_closing_the_generator_mid_run_ends_the_child():
-    trainer = ProcessTrainer(TrainerConfig(mode="char", merges=2000, min_frequency=1), lead=8)
+    trainer = ProcessTrainer(BPETrainer(TrainerConfig(mode="char", merges=2000, min_frequency=1)), lead=8)
     events = trainer.run(LINES)
     assert len(take_merges(events, 5)) == 5
     pid = trainer.pid
@@ -121,7 +123,7 @@ def test_closing_the_generator_mid_run_ends_the_child():
 
 def test_cancel_ends_the_child_and_finishes_cancelled():
     flag = {"cancel": False}
-    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=2000, min_frequency=1), lead=8)
+    trainer = ProcessTrainer(BPETrainer(TrainerConfig(mode="byte", merges=2000, min_frequency=1)), lead=8)
     events = trainer.run(LINES, cancel=lambda: flag["cancel"])
     take_merges(events, 5)
     flag["cancel"] = True
@@ -132,7 +134,7 @@ def test_cancel_ends_the_child_and_finishes_cancelled():
 
 
 def test_cancel_before_any_merge():
-    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=10))
+    trainer = ProcessTrainer(BPETrainer(TrainerConfig(mode="byte", merges=10)))
     events = list(trainer.run(LINES, cancel=lambda: True))
     assert events == [Finished("cancelled", 0, "cancelled while counting the corpus")]
     assert no_child_left()
@@ -143,7 +145,7 @@ def test_a_corpus_error_in_the_child_arrives_as_the_same_error():
     with pytest.raises(CorpusError) as local:
         list(BPETrainer(config).run([" \n", "\t\n"]))
     with pytest.raises(CorpusError) as remote:
-        list(ProcessTrainer(config).run([" \n", "\t\n"]))
+        list(ProcessTrainer(BPETrainer(config)).run([" \n", "\t\n"]))
     assert str(remote.value) == str(local.value)
     assert no_child_left()
 
@@ -154,19 +156,19 @@ def test_an_error_reading_the_lines_in_the_callers_thread_ends_the_child():
         raise CorpusError("corpus.txt: line 51 is not valid UTF-8")
 
     with pytest.raises(CorpusError, match="line 51"):
-        list(ProcessTrainer(TrainerConfig(mode="char", merges=10)).run(lines()))
+        list(ProcessTrainer(BPETrainer(TrainerConfig(mode="char", merges=10))).run(lines()))
     assert no_child_left()
 
 
 def test_a_tokviz_error_keeps_its_class_and_attributes():
     with pytest.raises(ModelFileError) as err:
-        list(ProcessTrainer(TrainerConfig(), trainer_class=ModelFileErrorTrainer).run(LINES))
+        list(ProcessTrainer(ModelFileErrorTrainer(TrainerConfig())).run(LINES))
     assert err.value.path == "codes.txt" and str(err.value) == "codes.txt: line 2 is not a merge"
     assert no_child_left()
 
 
 def test_a_crash_in_the_child_carries_its_traceback_and_the_merges_before_it():
-    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=50), trainer_class=CrashingTrainer)
+    trainer = ProcessTrainer(CrashingTrainer(TrainerConfig(mode="byte", merges=50)))
     seen = []
     with pytest.raises(TrainerProcessCrash) as err:
         for event in trainer.run(LINES):
@@ -178,7 +180,7 @@ def test_a_crash_in_the_child_carries_its_traceback_and_the_merges_before_it():
 
 
 def test_a_killed_child_gives_a_clear_message_not_a_hang():
-    trainer = ProcessTrainer(TrainerConfig(mode="byte", merges=500, min_frequency=1), lead=4)
+    trainer = ProcessTrainer(BPETrainer(TrainerConfig(mode="byte", merges=500, min_frequency=1)), lead=4)
     events = trainer.run(LINES)
     take_merges(events, 2)
     os.kill(trainer.pid, signal.SIGKILL)
@@ -190,22 +192,22 @@ def test_a_killed_child_gives_a_clear_message_not_a_hang():
 
 def test_bad_settings_raise_in_the_callers_thread():
     with pytest.raises(TokvizError, match="unknown training mode"):
-        ProcessTrainer(TrainerConfig(mode="words"))
+        ProcessTrainer(make_trainer("bpe", TrainerConfig(mode="words")))
 
 
 def test_long_items_go_in_pieces_that_the_child_sees_as_the_same_text(monkeypatch):
     """Items longer than a message are cut (after a newline, else as a LinePart) by the caller: the
     child trains on the same text, so its merges equal the in-process trainer's."""
-    from tokviz.core.bpe import trainer_process
     from tokviz.core.bpe.corpus import LinePart
+    from tokviz.core.training import process
 
-    monkeypatch.setattr(trainer_process, "SEND_CHARS", 50)
+    monkeypatch.setattr(process, "SEND_CHARS", 50)
     items = ["low lower lowest\nnewer wider\n\n" * 7, LinePart("lowlowlow" * 12), "er est\nwidest", "newest"]
-    pieces = [p for chunk in trainer_process._line_chunks(items) for p in chunk]
+    pieces = [p for chunk in process._line_chunks(items) for p in chunk]
     assert max(map(len, pieces)) <= 50 and len(pieces) > len(items)
     assert any(type(p) is LinePart for p in pieces[:-1])
     for mode in ("char", "byte"):
         config = TrainerConfig(mode=mode, merges=20, min_frequency=1)
         expected = [e.new_piece for e in BPETrainer(config).run(items) if isinstance(e, MergeStep)]
-        in_child = [e.new_piece for e in ProcessTrainer(config).run(items) if isinstance(e, MergeStep)]
+        in_child = [e.new_piece for e in ProcessTrainer(BPETrainer(config)).run(items) if isinstance(e, MergeStep)]
         assert in_child == expected and len(expected) == 20
