@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject, QThread
 
 from tokviz.ui.common.collection import GarbageCollection
 from tokviz.ui.common.work import WorkService
@@ -190,3 +190,32 @@ def test_the_service_is_the_collectors_one_owner():
     hold = WorkService().keep_frozen()
     assert WorkService.collection.holds >= 1
     hold.release()
+
+
+class _StuckThread(QThread):
+    """A run's own thread, still inside a call after it was told to stop."""
+
+    def __init__(self, gate: Gate):
+        super().__init__()
+        self.gate = gate
+
+    def run(self):
+        self.gate(None)
+
+
+def test_an_adopted_thread_outlives_its_panel_and_keeps_the_service_until_it_finishes(qtbot):
+    service = WorkService()
+    panel = QObject()
+    run = QObject(panel)  # what owns the thread, as a TrainRun does
+    gate = Gate(None)
+    run.thread_ = _StuckThread(gate)
+    run.thread_.start()
+    assert gate.started.wait(GUARD_S)
+    service.adopt(run, run.thread_)  # its stop timed out
+    panel.deleteLater()
+    qtbot.wait(10)
+    assert run.parent() is None and run.thread_.isRunning() and service.adopted == 1
+    service.shutdown()
+    with qtbot.waitSignal(service.destroyed, timeout=GUARD_S * 1000):
+        gate.opened.set()
+    assert run.thread_.wait(GUARD_S * 1000)

@@ -322,6 +322,7 @@ class WorkService(QObject):
         self._stops: list[Callable[[], None]] = []
         self._returns = _Returns()
         self._returns.returned.connect(self._on_returned)
+        self._adopted: list[tuple[QObject, QThread]] = []  # stopped threads still inside a call (see adopt)
         self.closed = False
         self._retiring = False
         _SERVICES.add(self)
@@ -345,7 +346,29 @@ class WorkService(QObject):
     def _on_returned(self, lent: bool) -> None:
         if lent:
             self.pool.reserveThread()  # the pool's size is back to what it was
-        if self.closed and self.running == 0 and not self._retiring:
+        self._retire_if_idle()
+
+    def adopt(self, holder: QObject, thread: QThread) -> None:
+        """Keep ``holder``, the owner of ``thread`` (a QThread already told to stop), alive until the
+        thread finishes: a QThread destroyed while it runs aborts the process. Interpreter exit waits
+        for it. For a run stuck in a long native call past its stop's timeout (a training run)."""
+        holder.setParent(None)  # its parent (a panel) may go first
+        self._adopted.append((holder, thread))
+        thread.finished.connect(self._forget_finished)  # queued: the receiver lives on the GUI thread
+        self._forget_finished()  # it may have finished before the connection
+
+    @Slot()
+    def _forget_finished(self) -> None:
+        self._adopted = [(h, t) for h, t in self._adopted if isValid(t) and not t.isFinished()]
+        self._retire_if_idle()
+
+    @property
+    def adopted(self) -> int:
+        """Stopped threads the service keeps until they finish (see :meth:`adopt`)."""
+        return len(self._adopted)
+
+    def _retire_if_idle(self) -> None:
+        if self.closed and self.running == 0 and not self._adopted and not self._retiring:
             self._retiring = True
             self.deleteLater()
 
@@ -391,11 +414,11 @@ class WorkService(QObject):
         # (a superseded running job lends its thread), so the count of running jobs stays exact.
         for stop in self._stops:
             stop()
-        if self.running:
+        if self.running or self._adopted:
             app = QCoreApplication.instance()
             if app is not None:
                 self.setParent(app)  # a window deleted now must not delete (and so join) the pool
-            return  # _on_returned retires the service when its last job returns
+            return  # retired when its last job returns (_on_returned) and its last thread ends
 
 
 # Services whose pool may still run a call: interpreter exit waits for it (a pool thread still running
@@ -409,5 +432,7 @@ def _join_running_jobs() -> None:
         try:
             service.pool.clear()
             service.pool.waitForDone(60_000)
+            for _holder, thread in list(service._adopted):
+                thread.wait(60_000)
         except RuntimeError:  # its C++ object is already gone: nothing runs in it
             pass
