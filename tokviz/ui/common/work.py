@@ -213,6 +213,7 @@ class _PoolRun(QRunnable):
             with self._lock:
                 self._returned = True
                 lent = self._lent
+            self.job._on_supersede = None  # no cycle between the job and this runnable is left behind
             with self.returns.lock:
                 self.returns.running -= 1
             try:
