@@ -587,11 +587,12 @@ class _Gated:
 
     def __init__(self, inner):
         self.inner, self.vocab_size = inner, inner.vocab_size
-        self.gate, self.started = threading.Event(), threading.Event()
+        self.gate, self.started, self.returned = threading.Event(), threading.Event(), threading.Event()
 
     def encode(self, text, *, allow_special=False):
         self.started.set()
         self.gate.wait(30)  # only keeps a broken build from hanging: the test opens it
+        self.returned.set()
         return self.inner.encode(text, allow_special=allow_special)
 
     def decode(self, ids):
@@ -602,6 +603,27 @@ class _Gated:
 
     def token_bytes(self, token_id):
         return self.inner.token_bytes(token_id)
+
+
+def test_closing_mid_encode_waits_for_nothing(qtbot, registry):
+    """The close used to join the running encode (up to two minutes for a 5 MB text)."""
+    session = Session(Registry())
+    gated = _Gated(registry.get("cl100k_base"))
+    session.add_encoder(gated)
+    panel = InspectPanel(session)
+    qtbot.addWidget(panel)
+    panel.show()
+    try:
+        panel.set_encoder("gated")
+        panel.encode_now()
+        qtbot.waitUntil(gated.started.is_set, timeout=15_000)
+        panel.shutdown()
+        assert not gated.returned.is_set()  # the close came back while the call still runs
+        gated.gate.set()
+        qtbot.waitUntil(lambda: session.work.running == 0, timeout=15_000)
+        assert not panel.is_current()  # its result went nowhere
+    finally:
+        gated.gate.set()
 
 
 def test_stale_results_are_dropped(qtbot, registry):
