@@ -137,8 +137,13 @@ def test_the_process_exits_cleanly_with_a_call_still_running_at_close(tmp_path):
         print("quit", flush=True)
         sys.exit(0)
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode == 0, done.stderr
     # the close came back before the call returned; the exit waited for it instead of crashing
     assert done.stdout.split("\n")[:3] == ["closed", "quit", "call returned"]

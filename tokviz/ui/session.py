@@ -29,8 +29,13 @@ class Session(QObject):
     # follow it (the old name is gone from the registry by then).
     encoderRenamed = Signal(str, str)
 
-    def __init__(self, registry: Registry | None = None, parent: QObject | None = None, settings=None,
-                 work: WorkService | None = None):
+    def __init__(
+        self,
+        registry: Registry | None = None,
+        parent: QObject | None = None,
+        settings=None,
+        work: WorkService | None = None,
+    ):
         super().__init__(parent)
         self.work: WorkService = work if work is not None else WorkService(self)
         from tokviz.ui.settings import Settings

@@ -250,8 +250,7 @@ class Channel(QObject):
         self.service._run_on_pool(job)
         return job
 
-    def start_detached(self, fn: Callable[[TaskState], Any], *, finished=None, failed=None,
-                       progressed=None) -> Job:
+    def start_detached(self, fn: Callable[[TaskState], Any], *, finished=None, failed=None, progressed=None) -> Job:
         """Run ``fn(state)`` on a thread of its own, beside the channel's other jobs: it supersedes
         none and none supersedes it (opening a second model while the first still parses opens both).
         Nobody waits for it: closing drops its outcome without waiting, and interpreter exit does not
