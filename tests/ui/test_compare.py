@@ -236,7 +236,7 @@ def test_corpus_table_fills_with_progress(qtbot, session):
     progress = []
     with qtbot.waitSignal(panel.corpusFinished, timeout=30000) as blocker:
         panel.run_corpus(sets)
-        panel._corpus_job.progressed.connect(progress.append)
+        session.work.channel(panel, "corpus").current.progressed.connect(progress.append)
     result = blocker.args[0]
     assert not result.cancelled
     assert panel.corpus_table.rowCount() == 4

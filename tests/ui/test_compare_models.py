@@ -199,18 +199,18 @@ def test_closing_mid_comparison_cancels_the_job_and_does_not_join_it(qtbot, sess
     panel.add_encoder_name("slow")
     panel.refresh_now()
     qtbot.waitUntil(slow.started.is_set, timeout=20_000)
-    runner = panel.jobs
-    task = runner.current
+    task = panel.jobs.current
     assert task is not None and task.running
     panel.shutdown()
     assert not slow.returned.is_set()  # shutdown came back while the call still runs
     assert task.cancelled and task.superseded  # the job is cancelled; its result will be dropped
-    assert runner in compare_panel._abandoned and runner.parent() is QCoreApplication.instance()
+    assert session.work.running == 1
     panel.close()
-    panel.deleteLater()
+    panel.deleteLater()  # the pool is the session's: deleting the panel joins nothing
     QCoreApplication.processEvents()
-    gate.set()  # the call returns; the runner that outlived the panel goes
-    qtbot.waitUntil(lambda: runner not in compare_panel._abandoned, timeout=20_000)
+    assert not slow.returned.is_set()
+    gate.set()  # the call returns into the pool, and its outcome goes nowhere
+    qtbot.waitUntil(lambda: session.work.running == 0, timeout=20_000)
     assert slow.returned.is_set()
 
 

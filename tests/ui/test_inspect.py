@@ -3,8 +3,8 @@ bad text. Every test asserts what the panel shows (labels, counts, layers), not 
 
 from __future__ import annotations
 
-import dataclasses
 import json
+import threading
 import time
 import unicodedata
 from types import SimpleNamespace
@@ -75,7 +75,7 @@ def click_token(qtbot, panel, index: int, modifier=Qt.KeyboardModifier.NoModifie
 def test_typing_updates_tokens_after_the_debounce(qtbot, panel, registry):
     panel.editor.clear()
     qtbot.keyClicks(panel.editor, "hello world")
-    assert panel._debounce.isActive()  # not encoded per keystroke
+    assert not panel.busy() and panel.result.encoding.text != "hello world"  # not encoded per keystroke
     wait_shown(qtbot, panel, "hello world")
     assert panel.token_view.shown_labels() == ["hello", "·world"]
     assert panel.result.encoding.ids == registry.get("cl100k_base").encode("hello world").ids
@@ -433,14 +433,13 @@ def test_a_big_result_shows_its_tokens_first_and_its_byte_layers_a_turn_later(qt
     show(qtbot, panel, "x")
     text = "안녕 👋 hello world, 값은 얼마예요?"
     panel.set_text(text)
-    request = dataclasses.replace(panel.result.request, generation=panel._generation + 1, text=text)
-    result = inspect_jobs.encode_for_view(registry, request)
-    panel._generation += 1
-    panel._on_result(result)
-    assert panel.token_view.encoding is result.encoding  # the tokens at once
-    assert not panel.is_current()  # the byte layers are still the old text's
-    assert panel.layers_view.row_labels("Grapheme") == ["x"]
+    panel.encode_now()
+    seen = []  # what the views show right after the result arrived, before the next event-loop turn
+    panel.session.work.channel(panel, "encode").current.finished.connect(lambda _result: seen.append(
+        (panel.token_view.encoding.text, panel.is_current(), panel.layers_view.row_labels("Grapheme"))))
     wait_shown(qtbot, panel, text)
+    # the tokens at once; the byte layers are still the old text's
+    assert seen == [(text, False, ["x"])]
     assert panel.layers_view.row_labels("Grapheme")[0] == "안"
 
 
@@ -581,22 +580,79 @@ def test_large_paste_is_encoded_off_the_gui_thread_and_the_drawing_is_capped(qtb
         p.shutdown()
 
 
-def test_stale_results_are_dropped(qtbot, panel):
-    show(qtbot, panel, "first")
-    old = panel.result
-    panel.set_text("second")
-    panel.encode_now()
-    panel._on_result(old)  # arrives late: must not be shown again as if it were the answer
-    assert not panel.is_current()
-    assert panel.result is old and panel.token_view.shown_labels() == ["first"]
-    stale = inspect_jobs.EncodeResult(inspect_jobs.EncodeRequest(old.request.generation, "stale text", "cl100k_base"),
-                                        encoding=panel.session.registry.get("cl100k_base").encode("stale text"))
-    panel._on_result(stale)  # a result for an older generation with other content: dropped
-    assert panel.token_view.shown_labels() == ["first"]
-    wait_shown(qtbot, panel, "second")
-    panel._on_result(old)
-    assert panel.result.encoding.text == "second"
-    assert panel.token_view.shown_labels() == ["second"]
+class _Gated:
+    """cl100k under another name whose encode waits for a gate: a call nothing can interrupt."""
+
+    name, family, source, byte_level = "gated", "tiktoken", "a test", True
+
+    def __init__(self, inner):
+        self.inner, self.vocab_size = inner, inner.vocab_size
+        self.gate, self.started, self.returned = threading.Event(), threading.Event(), threading.Event()
+
+    def encode(self, text, *, allow_special=False):
+        self.started.set()
+        self.gate.wait(30)  # only keeps a broken build from hanging: the test opens it
+        self.returned.set()
+        return self.inner.encode(text, allow_special=allow_special)
+
+    def decode(self, ids):
+        return self.inner.decode(ids)
+
+    def special_tokens(self):
+        return {}
+
+    def token_bytes(self, token_id):
+        return self.inner.token_bytes(token_id)
+
+
+def test_closing_mid_encode_waits_for_nothing(qtbot, registry):
+    """The close used to join the running encode (up to two minutes for a 5 MB text)."""
+    session = Session(Registry())
+    gated = _Gated(registry.get("cl100k_base"))
+    session.add_encoder(gated)
+    panel = InspectPanel(session)
+    qtbot.addWidget(panel)
+    panel.show()
+    try:
+        panel.set_encoder("gated")
+        panel.encode_now()
+        qtbot.waitUntil(gated.started.is_set, timeout=15_000)
+        panel.shutdown()
+        assert not gated.returned.is_set()  # the close came back while the call still runs
+        gated.gate.set()
+        qtbot.waitUntil(lambda: session.work.running == 0, timeout=15_000)
+        assert not panel.is_current()  # its result went nowhere
+    finally:
+        gated.gate.set()
+
+
+def test_stale_results_are_dropped(qtbot, registry):
+    """The first request's call returns only after a newer request was shown: its late result is
+    dropped, and the stuck call never held the newer request up."""
+    session = Session(Registry())
+    session.registry.add(registry.get("cl100k_base"))
+    gated = _Gated(registry.get("cl100k_base"))
+    session.add_encoder(gated)
+    panel = InspectPanel(session)
+    qtbot.addWidget(panel)
+    panel.show()
+    try:
+        show(qtbot, panel, "first")
+        panel.set_encoder("gated")
+        panel.encode_now()
+        qtbot.waitUntil(gated.started.is_set, timeout=15_000)
+        panel.set_encoder("cl100k_base")
+        panel.set_text("second")
+        panel.encode_now()
+        wait_shown(qtbot, panel, "second")
+        gated.gate.set()  # the first request's result arrives late: it must not be shown as the answer
+        qtbot.waitUntil(lambda: session.work.running == 0, timeout=15_000)
+        qtbot.wait(10)  # its outcome's queued signal is delivered (and dropped)
+        assert panel.is_current() and panel.current_encoder() == "cl100k_base"
+        assert panel.token_view.shown_labels() == ["second"]
+    finally:
+        gated.gate.set()
+        panel.shutdown()
 
 
 def test_no_work_after_shutdown(qtbot, registry):

@@ -7,11 +7,12 @@ from __future__ import annotations
 import gc
 import threading
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
-from tokviz.ui.common import tasks
-from tokviz.ui.common.tasks import TaskRunner, collect_garbage_on_gui_thread
+from tokviz.ui.common.work import WorkService
+
+GUARD_MS = 10_000  # only keeps a broken build from hanging: the waits below end on a state
 
 
 class _Cycle(QObject):
@@ -25,47 +26,40 @@ class _Cycle(QObject):
         _Cycle.deleted_on_gui_thread.append(threading.current_thread() is threading.main_thread())
 
 
-def _collector():
-    collect_garbage_on_gui_thread()
-    return QCoreApplication.instance().findChild(tasks._GuiThreadCollector)
-
-
 def test_a_task_allocating_past_the_threshold_collects_nothing_itself(qtbot):
-    assert _collector() is not None
+    WorkService.collection.collect_on_gui_thread()
     assert not gc.isenabled()  # no collection can start in whichever thread allocates
     _Cycle.deleted_on_gui_thread.clear()
     for _ in range(1000):  # past the first generation's threshold
         _Cycle()
-    owner = QWidget()  # a runner lives as long as its panel, as in the app
+    owner = QWidget()  # a channel lives as long as its panel, as in the app
     qtbot.addWidget(owner)
-    runner = TaskRunner(owner, threads=1)
+    channel = WorkService(owner).channel(owner, "count")
     # as counting a corpus does; with automatic collection it collected the cycles in the pool thread
-    with qtbot.waitSignal(runner.start(lambda state: len([[i] for i in range(300_000)])).finished, timeout=30_000):
+    with qtbot.waitSignal(channel.start(lambda state: len([[i] for i in range(300_000)])).finished, timeout=30_000):
         pass
     assert all(_Cycle.deleted_on_gui_thread)  # whatever was collected meanwhile, on the GUI thread
 
 
-def test_the_gui_thread_collects_a_generation_past_its_threshold(qtbot, monkeypatch):
-    collector = _collector()
-    monkeypatch.setattr(tasks, "_pauses", [0])  # no task of an earlier test keeps collection paused
+def test_the_gui_thread_collects_past_the_threshold_except_while_a_job_pauses_it(qtbot):
+    WorkService.collection.collect_on_gui_thread()
     gc.collect()
     _Cycle.deleted_on_gui_thread.clear()
-    for _ in range(20):
+    for _ in range(2 * gc.get_threshold()[0]):
         _Cycle()
-    monkeypatch.setattr(collector, "thresholds", (5, 10, 10))
-    collector.check()
-    assert _Cycle.deleted_on_gui_thread == [True] * 20
-    monkeypatch.setattr(tasks, "_pauses", [1])  # while a task builds a big result: nothing collected
-    _Cycle.deleted_on_gui_thread.clear()
-    for _ in range(20):
-        _Cycle()
-    collector.check()
-    assert _Cycle.deleted_on_gui_thread == []
-    monkeypatch.undo()
+    qtbot.waitUntil(lambda: len(_Cycle.deleted_on_gui_thread) > 0, timeout=GUARD_MS)  # the timer collected
+    assert all(_Cycle.deleted_on_gui_thread)
+    with WorkService.collection.paused():  # while a job builds a big result: nothing collected
+        _Cycle.deleted_on_gui_thread.clear()
+        for _ in range(2 * gc.get_threshold()[0]):
+            _Cycle()
+        qtbot.wait(300)  # three of the collector's turns
+        assert _Cycle.deleted_on_gui_thread == []
+    gc.unfreeze()  # the paused job's objects were frozen: this test's cycles go back to the collector
     gc.collect()
 
 
 def test_the_policy_stands_when_code_turns_collection_back_on(qtbot):
-    _collector()
+    WorkService.collection.collect_on_gui_thread()
     gc.enable()  # code that saved and restored the collector's state around some work
     qtbot.waitUntil(lambda: not gc.isenabled(), timeout=2_000)

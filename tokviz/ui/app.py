@@ -46,9 +46,9 @@ def make_application(argv: list[str] | None = None) -> QApplication:
         # remembered once, so zooming scales from the platform's size and never compounds
         app.setProperty("tokvizBasePointSize", app.font().pointSizeF())
     app.setFont(ui_font(float(app.property("tokvizBasePointSize"))))
-    from tokviz.ui.common.tasks import collect_garbage_on_gui_thread
+    from tokviz.ui.common.work import WorkService
 
-    collect_garbage_on_gui_thread()  # never in a worker thread: Qt objects must die where they live
+    WorkService.collection.collect_on_gui_thread()  # never in a worker thread: Qt objects must die where they live
     return app
 
 

@@ -25,10 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tokviz.core import template_process
 from tokviz.ui import fonts, theme
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.model_open import model_file_filter
-from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.common.work import WorkService
 from tokviz.ui.i18n import install_translation, language_signal, retranslate_widgets
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
@@ -73,9 +74,12 @@ class MainWindow(QMainWindow):
     def __init__(self, session: Session | None = None, settings: Settings | None = None):
         super().__init__()
         self.setWindowTitle("tokviz")
-        if session is None:
-            session = Session(parent=self, settings=settings)
+        if session is None:  # the window owns the session and, through it, the one background-work service
+            session = Session(parent=self, settings=settings, work=WorkService(self))
         self.session = session
+        self.work = session.work
+        # chat templates render in a child process: closing ends it, so a render in flight ends too
+        self.work.add_process(template_process.stop)
         self.settings = session.settings
         self._presentation = False
         self._scale_before_presentation = 1.0
@@ -93,7 +97,7 @@ class MainWindow(QMainWindow):
         box.addWidget(self.message_bar)
         box.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
-        self._model_tasks = TaskRunner(self, threads=1)  # parses run detached (see open_model_in_background)
+        self._model_tasks = self.work.channel(self, "models")  # parses run detached (see open_model_in_background)
         self._opening: list[str] = []  # names of the model files still parsing
         self.ask_pattern = None  # the question for a rank file's pattern (None: a dialog; tests answer it)
         self._auto_played: set[str] = set()  # panels presentation mode has set playing
@@ -434,7 +438,9 @@ class MainWindow(QMainWindow):
         # Stop every panel's workers before the widgets go away (no "QThread destroyed while running").
         for panel in self.panels.values():
             panel.shutdown()
-        self._model_tasks.shutdown(0)  # a parse is never waited for: its outcome is dropped when it ends
+        # every job is cancelled, a running call (a parse, an encode) is never waited for: its outcome is
+        # dropped when it ends (tokviz.ui.common.work's shutdown policy)
+        self.work.shutdown()
         if self._presentation:
             self.toggle_presentation(False)
         self.settings.window_geometry = self.saveGeometry()

@@ -11,10 +11,15 @@ from PySide6.QtCore import QObject, Signal
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.registry import Registry
+from tokviz.ui.common.work import WorkService
 
 
 class Session(QObject):
-    """The registry plus change notification. One per main window."""
+    """The registry plus change notification. One per main window.
+
+    ``work`` is the background-work service every panel runs its jobs on (the main window hands in its
+    own; a Session made without one, as tests make them, has a service of its own).
+    """
 
     encodersChanged = Signal()  # an encoder was added, replaced or removed
     fontScaleChanged = Signal(float)  # Ctrl +/− or presentation mode: re-layout custom views
@@ -24,8 +29,15 @@ class Session(QObject):
     # follow it (the old name is gone from the registry by then).
     encoderRenamed = Signal(str, str)
 
-    def __init__(self, registry: Registry | None = None, parent: QObject | None = None, settings=None):
+    def __init__(
+        self,
+        registry: Registry | None = None,
+        parent: QObject | None = None,
+        settings=None,
+        work: WorkService | None = None,
+    ):
         super().__init__(parent)
+        self.work: WorkService = work if work is not None else WorkService(self)
         from tokviz.ui.settings import Settings
 
         self.registry = registry if registry is not None else default_registry()

@@ -6,7 +6,7 @@ file comes back as a message; nothing is raised into the event loop.
 
 Parsing a model is slow for a big or hostile file (a 200k-rank file, a deeply nested JSON, a sparse
 GGUF that takes a minute to reject), so :func:`open_model_in_background` parses on a detached thread
-of the runner (:meth:`~tokviz.ui.common.tasks.TaskRunner.start_detached`): two files opened one after
+of a channel (:meth:`~tokviz.ui.common.work.Channel.start_detached`): two files opened one after
 the other both load, and closing the window never waits for a parse. Only the pattern question, a
 dialog, is asked on the GUI thread, between two parses.
 """
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 
 from tokviz.core.errors import PatternNeeded, TokvizError
 from tokviz.core.pretokenize import PATTERNS
-from tokviz.ui.common.tasks import is_interrupt
+from tokviz.ui.common.work import is_interrupt
 
 # What the model dialogs offer: every format open_model_file reads (translated when shown).
 MODEL_FILE_FILTER = (
@@ -117,8 +117,8 @@ def load_model(path: str | Path, pattern: str | None = None) -> ModelLoad:
 ModelDone = Callable[[object, "str | None"], None]
 
 
-def open_model_in_background(runner, path: str | Path, ask_pattern: AskPattern | None, done: ModelDone):
-    """Open ``path`` on ``runner`` (a :class:`~tokviz.ui.common.tasks.TaskRunner`) and call
+def open_model_in_background(channel, path: str | Path, ask_pattern: AskPattern | None, done: ModelDone):
+    """Open ``path`` on ``channel`` (a :class:`~tokviz.ui.common.work.Channel`) and call
     ``done(encoder, None)`` or ``done(None, message)`` on the GUI thread; the event loop runs meanwhile.
 
     A rank file that needs its pre-split pattern is asked about here, on the GUI thread, then parsed
@@ -134,10 +134,10 @@ def open_model_in_background(runner, path: str | Path, ask_pattern: AskPattern |
             if answer is None:
                 done(None, _tr("Not opened: {name} needs its pre-split pattern").format(name=p.name))
                 return
-            runner.start_detached(lambda state: load_model(p, answer), finished=lambda r: parsed(r, answer),
-                                  failed=lambda message: done(None, message))
+            channel.start_detached(lambda state: load_model(p, answer), finished=lambda r: parsed(r, answer),
+                                   failed=lambda message: done(None, message))
         else:
             done(result.encoder, result.message)
 
-    return runner.start_detached(lambda state: load_model(p), finished=parsed,
-                                 failed=lambda message: done(None, message))
+    return channel.start_detached(lambda state: load_model(p), finished=parsed,
+                                  failed=lambda message: done(None, message))

@@ -34,7 +34,7 @@ class Panel(Protocol):
         """The panel's menu entries in order; None is a separator."""
 
     def shutdown(self) -> None:
-        """Stop background work; the window is closing."""
+        """Stop background work (close the panel's channels; wait for nothing); the window is closing."""
 
     def prepare_screenshot(self, args) -> None:
         """Fill the panel for ``tokviz screenshot`` (``args`` holds text, encoders, model, ...)."""

@@ -1,7 +1,7 @@
 """The Compare panel's work off the GUI thread: encoding the text with every listed encoder (with a
 quick preview of a long text's start), and the demo BPE model trained on first use.
 
-Task functions take a ``state`` (:class:`tokviz.ui.common.tasks.TaskState`) and return what the
+Task functions take a ``state`` (:class:`tokviz.ui.common.work.TaskState`) and return what the
 panel shows; they never touch widgets.
 """
 
@@ -16,7 +16,7 @@ from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.compare import EncoderOutcome, ParagraphCache, describe_failure, encode_outcome, safe_cut
 from tokviz.ui.common.encoder_names import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
-from tokviz.ui.common.tasks import is_interrupt
+from tokviz.ui.common.work import is_interrupt
 from tokviz.ui.compare.alignment import RowData, prepare_rows
 from tokviz.ui.compare.charts import encoder_color
 

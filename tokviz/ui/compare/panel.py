@@ -2,8 +2,8 @@
 corpus comparison, vocabulary overlap and in-app SentencePiece training.
 
 Everything that can be slow (loading an encoder, encoding, a corpus, a 200k vocabulary, training)
-runs as a background task (task functions in :mod:`tokviz.ui.compare.jobs`, run by the common
-TaskRunner, one per kind of work); the panel only lays out and paints.
+runs as a background job (job functions in :mod:`tokviz.ui.compare.jobs`, run on the session's
+WorkService, one channel per kind of work); the panel only lays out and paints.
 
 This module wires the text and its rows; the encoder list (:mod:`~tokviz.ui.compare.encoder_list`), the
 Corpus tab (:mod:`~tokviz.ui.compare.corpus_tab`), the SentencePiece tab
@@ -38,7 +38,7 @@ from tokviz.ui.common.exact_text_edit import ExactTextEdit
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.panel import PanelAction
-from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.common.work import Channel
 from tokviz.ui.compare.charts import TokenBarChart, restyle
 from tokviz.ui.compare.corpus_tab import CorpusTab
 from tokviz.ui.compare.encoder_list import DEFAULT_ENCODERS, EncoderList, item_key
@@ -81,30 +81,6 @@ def default_text() -> str:
     return QCoreApplication.translate("ComparePanel", DEFAULT_TEXT)
 
 
-_abandoned: set[TaskRunner] = set()  # runners of closed panels whose last call has not returned yet
-
-
-def abandon(runner: TaskRunner) -> None:
-    """Let ``runner`` outlive its panel until its running tasks return (their results are dropped).
-
-    Parented to the application, the runner and its pool are not destroyed with the panel (a
-    QThreadPool's destructor would join the running call on the GUI thread).
-    """
-    app = QCoreApplication.instance()
-    runner.setParent(app)
-    _abandoned.add(runner)
-
-    poll = QTimer(runner)  # the runner says when it is idle, not which task ends last
-    poll.setInterval(100)
-
-    def check() -> None:
-        if not runner.busy:
-            poll.stop()
-            _abandoned.discard(runner)
-            runner.deleteLater()
-
-    poll.timeout.connect(check)
-    poll.start()
 
 class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
     """The Compare tab. Public methods are what tests, the benchmark and screenshots drive."""
@@ -119,12 +95,13 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
     def __init__(self, session, parent: QWidget | None = None, *, encoders: list[str] | None = None):
         super().__init__(parent)
         self.session = session
-        self.jobs = TaskRunner(self)  # the rows of the current text: the latest text wins
-        self._corpus_tasks = TaskRunner(self, threads=1)
-        self._side_tasks = TaskRunner(self, threads=1)  # a vocabulary overlap
-        self._sp_tasks = TaskRunner(self, threads=1)  # SentencePiece training
-        self._bpe_tasks = TaskRunner(self, threads=1)  # the demo BPE, trained on first use
-        self._model_tasks = TaskRunner(self, threads=1)  # parsing a model file (seconds for a big one)
+        work = session.work
+        self.jobs = work.channel(self, "rows")  # the rows of the current text: the latest text wins
+        self._corpus_tasks = work.channel(self, "corpus")
+        self._side_tasks = work.channel(self, "overlap")  # a vocabulary overlap
+        self._sp_tasks = work.channel(self, "sentencepiece")  # SentencePiece training
+        self._bpe_tasks = work.channel(self, "demo-bpe")  # the demo BPE, trained on first use
+        self._model_tasks = work.channel(self, "models")  # parsing a model file (seconds for a big one)
         self.outcomes: list[EncoderOutcome] = []
         self.corpus_totals: list[CorpusTotals] = []
         self._generation = 0
@@ -527,7 +504,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         """Some background task still runs (or its result is on its way)."""
         return any(r.busy for r in self._runners())
 
-    def _runners(self) -> list[TaskRunner]:
+    def _runners(self) -> list[Channel]:
         return [self.jobs, self._corpus_tasks, self._side_tasks, self._sp_tasks, self._bpe_tasks, self._model_tasks]
 
     # ---- the Panel protocol -------------------------------------------------------------------
@@ -571,15 +548,12 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         pass
 
     def shutdown(self) -> None:
-        """Stop every task without waiting for one (the window is closing).
+        """Stop every job without waiting for one (the window is closing).
 
         An encoder call cannot be interrupted (a 5 MB text, a 200k-rank model being parsed), and
-        joining it here froze the closing window for as long as it ran (23 s). Each task is cancelled
-        (its result will be dropped) and its runner handed to the application, which keeps the thread
-        pool alive until the call returns on its own.
+        joining it here froze the closing window for as long as it ran (23 s). Each job is superseded
+        (its result will be dropped); the pool is the service's, so nothing here waits for the call.
         """
         self._debounce.stop()
-        for runner in self._runners():
-            runner.shutdown(0)  # cancel and drop: queued tasks never run, nothing is waited for
-            if runner.busy:
-                abandon(runner)
+        for channel in self._runners():
+            channel.close()

@@ -12,7 +12,7 @@ Under it, a strip over the text's bytes::
 
 The bars are :func:`tokviz.core.dropout.boundary_frequencies` over N seeded samples; a boundary the
 plain encoding also has is drawn in the highlight colour (blue), one that only dropout makes orange.
-Both the sample and the statistics are computed in a worker (:class:`~tokviz.ui.common.tasks.TaskRunner`, latest wins).
+Both the sample and the statistics are computed in a worker (a :class:`~tokviz.ui.common.work.Channel`, latest wins).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from tokviz.core.display import hex_bytes, shown_piece, visible_piece
 from tokviz.core.dropout import BoundaryStats, boundary_frequencies, supports_dropout
 from tokviz.core.encoding import Encoding
 from tokviz.ui import fonts, theme
-from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.common.work import WorkService
 from tokviz.ui.token_colors import text_color_on, token_colors
 
 # The dropout view works on the start of a longer text (cut at a space): 200 samples of 500 Korean
@@ -288,15 +288,17 @@ class DropoutView(QWidget):
 
     updated = Signal()  # a new result is shown (tests wait on it)
 
-    def __init__(self, parent: QWidget | None = None, *, compact: bool = False):
+    def __init__(self, parent: QWidget | None = None, *, compact: bool = False, work: WorkService | None = None):
+        """``work``: the window's service (the Inspector passes its session's); a view made on its
+        own runs on a service of its own."""
         super().__init__(parent)
         self.compact = compact
         self.encoder = None
         self.text = ""
         self.allow_special = False
         self.result: DropoutResult | None = None
-        # two threads: a superseded count (it cannot be interrupted) does not hold up the next one
-        self._tasks = TaskRunner(self, threads=2)
+        # a superseded count (it cannot be interrupted) lends its pool thread: the next one is not held up
+        self._tasks = (work if work is not None else WorkService(self)).channel(self, "dropout")
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(DEBOUNCE_MS)
@@ -511,4 +513,4 @@ class DropoutView(QWidget):
 
     def shutdown(self) -> None:
         self._debounce.stop()
-        self._tasks.shutdown(30_000)
+        self._tasks.close()  # a count still running is dropped, never waited for

@@ -1,4 +1,4 @@
-"""The Inspector's work off the GUI thread, as plain functions a TaskRunner runs.
+"""The Inspector's work off the GUI thread, as plain functions a channel of the WorkService runs.
 
 Two steps, so that a font or width change re-lays out the last Encoding without calling the encoder:
 
@@ -26,7 +26,7 @@ from tokviz.core.compare.paragraphs import paragraph_spans
 from tokviz.core.encoding import Encoding
 from tokviz.core.errors import TokvizError
 from tokviz.core.metrics import Metrics, measure
-from tokviz.ui.common.tasks import collection_paused, is_interrupt
+from tokviz.ui.common.work import WorkService, is_interrupt
 from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, token_cells, wrap_cells
 from tokviz.ui.token_colors import token_colors, token_marks
 
@@ -295,9 +295,9 @@ def encode_for_view(registry, request: EncodeRequest, is_stale=lambda: False,
     """Encode, measure and prepare the drawing of ``request`` (runs in the worker thread).
 
     Returns None when the request went stale on the way (a newer one is waiting). A big text is
-    built with garbage collection paused (see :func:`~tokviz.ui.common.tasks.collection_paused`).
+    built with garbage collection paused (see :meth:`~tokviz.ui.common.collection.GarbageCollection.paused`).
     """
-    with collection_paused() if len(request.text) >= PAUSE_COLLECTION_CHARS else nullcontext():
+    with WorkService.collection.paused() if len(request.text) >= PAUSE_COLLECTION_CHARS else nullcontext():
         result = encode_text(registry, request, is_stale, progress)
         if result is None or result.error is not None:
             return result

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QTo
 from tokviz.core.display import piece_marker, visible_piece
 from tokviz.core.normalization import Change, changes
 from tokviz.ui import fonts
-from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.common.work import WorkService
 
 MAX_CARDS = 200  # more cards than this say nothing more; the summary counts them all
 CONTEXT_CHARS = 600  # the marked text shows this much of the start of the text
@@ -217,10 +217,12 @@ class NormalizationView(QWidget):
 
     shown = Signal()  # a report was shown (tests wait on it)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, *, work: WorkService | None = None):
+        """``work``: the window's service (the Inspector passes its session's); a view made on its
+        own runs on a service of its own."""
         super().__init__(parent)
         self.report: NormalizationReport | None = None
-        self._tasks = TaskRunner(self, threads=1)
+        self._tasks = (work if work is not None else WorkService(self)).channel(self, "normalization")
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 2, 0, 2)
         self.summary = QLabel()
@@ -333,4 +335,4 @@ class NormalizationView(QWidget):
         return self.cards.card_labels()
 
     def shutdown(self) -> None:
-        self._tasks.shutdown(10_000)
+        self._tasks.close()  # a search still running is dropped, never waited for

@@ -4,7 +4,7 @@ Layout: a toolbar (encoder, normalization, special tokens, text/ids, copy, expor
 problems with the input, the editor (or the chat composer) beside the token view, the counts bar and
 the byte layers of the selected tokens.
 
-Encoding runs off the GUI thread through the panel's TaskRunner (latest wins: a new request
+Encoding runs off the GUI thread on a channel of the session's WorkService (latest wins: a new request
 supersedes the one before): typing restarts a 150 ms debounce timer, each request carries a generation
 number and the panel drops results that are not the latest. Encoding and layout are separate steps
 (:mod:`tokviz.ui.inspect.jobs`): a font, theme or width change lays the last Encoding out again
@@ -35,7 +35,6 @@ from tokviz.ui import fonts, theme
 from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.panel import PanelAction
-from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.i18n import follow_language
 from tokviz.ui.inspect.cells import view_fonts
 from tokviz.ui.inspect.describe import encoding_json, screenshot_selection
@@ -83,8 +82,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self._pending_paste: str | None = None
         self._current_encoder: str | None = None
         self._build()
-        self._encoding_tasks = TaskRunner(self)
-        self._model_tasks = TaskRunner(self, threads=1)
+        self._encoding_tasks = session.work.channel(self, "encode")
+        self._model_tasks = session.work.channel(self, "models")
         self._release = SlicedRelease(self)
         self._pending_relayout = False  # the latest request only lays the shown Encoding out again
         self._relayout_timer = QTimer(self)  # a big view's new width: laid out by the worker, once resizing rests
@@ -528,18 +527,18 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self.encode_now()
 
     def shutdown(self) -> None:
-        """Stop encoding (the main window calls this on close): queued jobs are dropped, running
-        ones finish (an encoder call cannot be interrupted) and their results are ignored."""
+        """Stop encoding (the main window calls this on close): every job is superseded and nothing is
+        waited for (an encoder call cannot be interrupted: it finishes and its result is dropped)."""
         if not self._closed:
             self.remember()
         self._closed = True
         self._debounce.stop()
         self._relayout_timer.stop()
         self._finish_timer.stop()
-        self._encoding_tasks.shutdown(120_000)
+        self._encoding_tasks.close()
         self.norm_view.shutdown()
         self.dropout_view.shutdown()
-        self._model_tasks.shutdown(0)  # model parses run detached: never waited for
+        self._model_tasks.close()  # model parses run detached: never waited for
 
     def prepare_screenshot(self, args) -> None:
         """Fill the panel for ``tokviz screenshot --view inspect``: the text, the encoder, and a

@@ -104,7 +104,7 @@ class InspectWidgets:
         bar.addWidget(export)
         root.addLayout(bar)
 
-        self.norm_view = NormalizationView()  # hidden unless a normalization form is chosen
+        self.norm_view = NormalizationView(work=self.session.work)  # hidden unless a normalization form is chosen
         root.addWidget(self.norm_view)
 
         self.editor = TextEditor()
@@ -174,7 +174,7 @@ class InspectWidgets:
         ml.setContentsMargins(0, 0, 0, 0)
         ml.addWidget(top, 1)
         ml.addWidget(self.counts)
-        self.dropout_view = DropoutView()  # shown for encoders that can do BPE-dropout
+        self.dropout_view = DropoutView(work=self.session.work)  # shown for encoders that can do BPE-dropout
         ml.addWidget(self.dropout_view)
         split.addWidget(middle)
         split.addWidget(layers_box)
