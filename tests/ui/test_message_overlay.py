@@ -42,6 +42,7 @@ def test_compare_message_moves_no_control(qtbot):
     panel.show()
     qtbot.waitExposed(panel)
     controls = [panel.add_combo, panel.encoder_list, panel.tabs, panel.scroll, panel.editor, panel.status]
+    assert panel.wait_until_idle()  # the rows and status of the text are in: they may resize the layout once
     before = _settled(qtbot, panel, controls)
     panel.show_message("Saved /home/someone/compare.png", "info")
     qtbot.waitUntil(lambda: panel.message_bar.isVisible())

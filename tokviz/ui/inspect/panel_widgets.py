@@ -44,6 +44,29 @@ class InspectWidgets:
     def _build(self) -> None:
         root = QVBoxLayout(self)
         root.setContentsMargins(8, 8, 8, 8)
+        root.addLayout(self._build_toolbar())
+        self.norm_view = NormalizationView(work=self.session.work)  # hidden unless a normalization form is chosen
+        root.addWidget(self.norm_view)
+        top = self._build_input_and_tokens()
+        layers_box = self._build_layers()
+        self.counts = CountsBar()
+        self.split = split = LayersSplitter(Qt.Orientation.Vertical)
+        middle = QWidget()
+        self._middle = ml = QVBoxLayout(middle)
+        ml.setContentsMargins(0, 0, 0, 0)
+        ml.addWidget(top, 1)
+        ml.addWidget(self.counts)
+        self.dropout_view = DropoutView(work=self.session.work)  # shown for encoders that can do BPE-dropout
+        ml.addWidget(self.dropout_view)
+        split.addWidget(middle)
+        split.addWidget(layers_box)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([450, 380])
+        root.addWidget(split, 1)
+
+    def _build_toolbar(self) -> QHBoxLayout:
+        """Encoder, normalization, special tokens, text/ids, and the file, copy and export actions."""
         bar = QHBoxLayout()
         bar.addWidget(QLabel(translate("InspectPanel", "Encoder")))
         self.encoder_combo = QComboBox()
@@ -102,11 +125,10 @@ class InspectWidgets:
         export = QPushButton(translate("InspectPanel", "Export PNG…"))
         export.clicked.connect(self._choose_export)
         bar.addWidget(export)
-        root.addLayout(bar)
+        return bar
 
-        self.norm_view = NormalizationView(work=self.session.work)  # hidden unless a normalization form is chosen
-        root.addWidget(self.norm_view)
-
+    def _build_input_and_tokens(self) -> QSplitter:
+        """The text editor and chat composer (tabs) beside the token view, with its floating messages."""
         self.editor = TextEditor()
         self.editor.setFont(fonts.mono_font(13))
         self.editor.setPlaceholderText(translate("InspectPanel", "Type or paste text here…"))
@@ -133,9 +155,10 @@ class InspectWidgets:
         top.setStretchFactor(0, 2)
         top.setStretchFactor(1, 3)
         top.setSizes([420, 900])
+        return top
 
-        self.counts = CountsBar()
-
+    def _build_layers(self) -> QWidget:
+        """The byte layers under a wrapping title, with the details column beside them."""
         layers_box = QWidget()
         lb = QVBoxLayout(layers_box)
         lb.setContentsMargins(0, 0, 0, 0)
@@ -167,18 +190,4 @@ class InspectWidgets:
         self._side.addWidget(self.details, 1)
         row.addLayout(self._side)
         lb.addLayout(row, 1)
-
-        self.split = split = LayersSplitter(Qt.Orientation.Vertical)
-        middle = QWidget()
-        self._middle = ml = QVBoxLayout(middle)
-        ml.setContentsMargins(0, 0, 0, 0)
-        ml.addWidget(top, 1)
-        ml.addWidget(self.counts)
-        self.dropout_view = DropoutView(work=self.session.work)  # shown for encoders that can do BPE-dropout
-        ml.addWidget(self.dropout_view)
-        split.addWidget(middle)
-        split.addWidget(layers_box)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([450, 380])
-        root.addWidget(split, 1)
+        return layers_box
