@@ -14,18 +14,15 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 import numpy as np
 import regex
 
 from tokviz.core.errors import TokvizError
+from tokviz.core.unigram.config import UnigramConfig
 from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK
 from tokviz.core.unigram.state import UnigramState
-
-if TYPE_CHECKING:
-    from tokviz.core.unigram.trainer import UnigramConfig
 
 UNK_CHAR = "\u2585"  # SentencePiece's kUNKChar: characters outside the coverage become this
 
