@@ -24,10 +24,10 @@ from tokviz.core.errors import TokvizError
 from tokviz.core.unigram.config import UnigramConfig
 from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, numbered
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK
-from tokviz.core.unigram.sorting import argsort_steps
+from tokviz.core.unigram.sorting import argsort_steps, take_steps
 from tokviz.core.unigram.state import UnigramState
 
-LIST_BLOCK = 1 << 16  # words or strings handled in Python between two yields of seeding (tens of ms)
+LIST_BLOCK = 1 << 15  # words or strings handled in Python between two yields of seeding (tens of ms)
 UNK_CHAR = "\u2585"  # SentencePiece's kUNKChar: characters outside the coverage become this
 
 # Unicode scripts, as SentencePiece's split_by_unicode_script groups them
@@ -125,10 +125,16 @@ def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int,
     pos_nodes = np.flatnonzero(~is_sep)
     char_seed = np.array([char_id.get(chr(x), -1) for x in uc.tolist()], dtype=np.int64)[inv]
     known_pos = pos_nodes[char_seed[pos_nodes] >= 0]
+    del pos_nodes, is_sep
     yield last_stage - FlatLattice.BUILD_STEPS - 2
-    arc_s = np.concatenate((known_pos, occ_start[keep]))
-    arc_e = np.concatenate((known_pos + 1, occ_start[keep] + occ_len[keep]))
+    kept_start = occ_start[keep]
+    arc_s = np.concatenate((known_pos, kept_start))
+    yield last_stage - FlatLattice.BUILD_STEPS - 2
+    arc_e = np.concatenate((known_pos + 1, kept_start + occ_len[keep]))
+    del kept_start
+    yield last_stage - FlatLattice.BUILD_STEPS - 2
     arc_p = np.concatenate((char_seed[known_pos], occ_seed[keep]))
+    del char_seed, known_pos
     yield last_stage - FlatLattice.BUILD_STEPS - 1
     st.words, building = FlatLattice.staged(first, last, arc_s, arc_e, arc_p)
     for k in building:
@@ -188,6 +194,7 @@ def _valid_room(uc, inv, first, lens) -> Generator[None, None, np.ndarray]:
     """How long a valid substring starting at each node can be: no unknown character (nor the
     separator) in it, one script (``▁`` and combining marks fit any)."""
     scripts = _script_codes(uc)[inv]
+    yield
     # effective script: combining marks take the one before them (forward fill within a word)
     eff = scripts.copy()
     idx = np.where(eff == _INHERITED, -1, np.arange(len(eff)))
@@ -329,19 +336,25 @@ def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.
     starts, lengths, ids, firsts, counts = [], [], [], [], []
     n_ids = 0
     for k in range(2, maxlen + 1):
+        stage = first_stage + k - 3  # the step before this length's: reported while it works
         if k > 2:
             more = (room[pos] >= k) & frequent[pos] & frequent[pos + 1]
             pos, h1, h2 = pos[more], h1[more], h2[more]
+            yield stage
         if not len(pos):
             break
         with np.errstate(over="ignore"):
             h1 = h1 * _B1 + c[pos + k - 1]
             h2 = h2 * _B2 + (c[pos + k - 1] ^ np.uint64(0x5BD1E995))
-        order = yield from numbered(first_stage + k - 3, argsort_steps(h1))  # within a group, by start
-        sk = h1[order]
+        yield stage
+        order = yield from numbered(stage, argsort_steps(h1))  # within a group, by start
+        sk = yield from numbered(stage, take_steps(h1, order))
         new_group = np.concatenate(([True], sk[1:] != sk[:-1]))
-        s2 = h2[order]
-        if np.any(~new_group[1:] & (s2[1:] != s2[:-1])):  # a hash collision: group this length exactly
+        s2 = yield from numbered(stage, take_steps(h2, order))
+        collided = np.any(~new_group[1:] & (s2[1:] != s2[:-1]))
+        del sk, s2
+        yield stage
+        if collided:  # a hash collision: group this length exactly
             joined = codes.tobytes().decode("utf-32-le")
             index: dict[str, int] = {}
             local = np.array([index.setdefault(joined[a:a + k], len(index)) for a in pos.tolist()], dtype=np.int64)
@@ -350,12 +363,14 @@ def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.
             new_group = np.concatenate(([True], sl[1:] != sl[:-1]))
         group = np.empty(len(pos), dtype=np.int64)
         group[order] = np.cumsum(new_group) - 1
+        yield stage
         count = np.bincount(group, weights=weight[pos])
         keep_group = count >= min_count
         gid = np.cumsum(keep_group) - 1 + n_ids
         keep = keep_group[group]
         frequent[:] = False
         frequent[pos[keep]] = True
+        yield stage
         starts.append(pos[keep])
         lengths.append(np.full(int(keep.sum()), k, dtype=np.int64))
         ids.append(gid[group[keep]])
