@@ -140,6 +140,10 @@ class FlatLattice:
         a single-symbol arc whose piece is not alive becomes an unknown arc. Pieces and strings left
         out never come back: once they are a good share of the arcs, their arcs are dropped for good
         (until then a pass gives them probability zero)."""
+        drain(self.select_steps(alive, strings))
+
+    def select_steps(self, alive: np.ndarray, strings: np.ndarray | None = None) -> Generator[None, None, None]:
+        """:meth:`select`, yielding between its whole-array steps (dropping arcs rebuilds the arrays)."""
         if strings is not None:
             self.live &= strings
         alive = np.concatenate(([True], alive))  # indexed by piece + 1 (0: unknown)
@@ -148,22 +152,30 @@ class FlatLattice:
         self._alive = alive
         for name in ("_f", "_b"):
             arcs = getattr(self, name)
-            keep = alive[arcs["piece1"]]
+            keep = yield from take_steps(alive, arcs["piece1"])
             single_dead = ~keep & (arcs["length"] == 1)
             if single_dead.any():
                 arcs["piece1"][single_dead] = 0
                 keep |= single_dead
+            del single_dead
+            yield
             if strings is not None:
-                keep &= self.live[arcs["sent"]]
+                keep &= yield from take_steps(self.live, arcs["sent"])
             if keep.sum() < 0.9 * len(keep):
-                setattr(self, name, self._arrays(arcs["start"][keep], arcs["end"][keep], arcs["piece1"][keep],
-                                                 arcs["group_key"]))
+                kept = np.flatnonzero(keep)
+                del keep
+                yield
+                start = yield from take_steps(arcs["start"], kept)
+                end = yield from take_steps(arcs["end"], kept)
+                piece1 = yield from take_steps(arcs["piece1"], kept)
+                del kept
+                setattr(self, name, (yield from self._arrays_steps(start, end, piece1, None, arcs["group_key"])))
         self.n_unknown = int((self._f["piece1"] == 0).sum())
 
-    def _arc_scores(self, arcs, scores: np.ndarray, unk_score: float) -> np.ndarray:
+    def _arc_scores_steps(self, arcs, scores: np.ndarray, unk_score: float) -> Generator[None, None, np.ndarray]:
         table = np.concatenate(([unk_score], scores))
         table[~self._alive] = -np.inf
-        return table[arcs["piece1"]]
+        return (yield from take_steps(table, arcs["piece1"]))
 
     # ---- passes ------------------------------------------------------------------------------
     def viterbi(self, scores: np.ndarray, unk_score: float, cancel: Callable[[], bool] | None = None):
@@ -181,7 +193,8 @@ class FlatLattice:
 
     def viterbi_steps(self, scores, unk_score, cancel=None) -> Generator[None, None, tuple]:
         """:meth:`viterbi`, yielding after each level (the caller reports progress meanwhile)."""
-        return (yield from self._viterbi(self._arc_scores(self._f, scores, unk_score), cancel))
+        sc = yield from self._arc_scores_steps(self._f, scores, unk_score)
+        return (yield from self._viterbi(sc, cancel))
 
     def _viterbi(self, sc, cancel, paths=True):
         """See :meth:`viterbi`; without ``paths`` only the number of arcs on the paths and the scores.
@@ -196,7 +209,11 @@ class FlatLattice:
             yield
         # the winning arc of each node: the first (smallest start) whose score reaches the node's best
         # (the same sum as in the loop, so the comparison is exact)
-        tight = np.flatnonzero(best[start] + sc == best[f["end"]])
+        at_start = yield from take_steps(best, start)
+        at_end = yield from take_steps(best, f["end"])
+        tight = np.flatnonzero(at_start + sc == at_end)
+        del at_start, at_end
+        yield
         e = f["end"][tight]
         firsts = np.concatenate(([True], e[1:] != e[:-1]))
         win, at = tight[firsts], e[firsts]
@@ -233,8 +250,8 @@ class FlatLattice:
     def e_step_steps(self, scores, unk_score, freq, n_pieces, cancel=None) -> Generator[None, None, tuple]:
         """:meth:`e_step`, yielding after each level of its passes and between its whole-array steps."""
         f, b = self._f, self._b
-        sc_f = self._arc_scores(f, scores, unk_score)
-        sc_b = self._arc_scores(b, scores, unk_score)
+        sc_f = yield from self._arc_scores_steps(f, scores, unk_score)
+        sc_b = yield from self._arc_scores_steps(b, scores, unk_score)
         tokens, best = yield from self._viterbi(sc_f, cancel, paths=False)
         rate = -best / np.maximum(self.lengths, 1)
         p_f = yield from _sliced(len(sc_f), lambda a: np.exp(sc_f[a] + f["length"][a] * rate[f["sent"][a]]))
