@@ -29,6 +29,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from tokviz.core.unigram.sorting import argsort_steps, take_steps
+
 
 class Cancelled(Exception):
     """Raised inside a pass when the caller's cancel() returned True."""
@@ -56,14 +58,15 @@ class FlatLattice:
             pass
 
     @classmethod
-    def staged(cls, first, last, arc_start, arc_end, arc_piece) -> tuple[FlatLattice, Iterator[None]]:
+    def staged(cls, first, last, arc_start, arc_end, arc_piece) -> tuple[FlatLattice, Iterator[int]]:
         """A lattice not built yet and the generator that builds it, yielding between its sorts
         (a word lattice of a few hundred thousand words takes seconds: the trainer reports meanwhile)."""
         lat = cls.__new__(cls)
         return lat, lat.build_steps(first, last, arc_start, arc_end, arc_piece)
 
-    def build_steps(self, first, last, arc_start, arc_end, arc_piece) -> Iterator[None]:
-        """What ``__init__`` does, yielding ``BUILD_STEPS`` times on the way (see :meth:`staged`)."""
+    def build_steps(self, first, last, arc_start, arc_end, arc_piece) -> Iterator[int]:
+        """What ``__init__`` does, yielding the number of its ``BUILD_STEPS`` steps done so far (0 to
+        ``BUILD_STEPS - 1``, several times within a step while it sorts: see :meth:`staged`)."""
         self.first = np.asarray(first, dtype=np.int64)
         self.last = np.asarray(last, dtype=np.int64)
         self.n_strings = len(self.first)
@@ -72,6 +75,7 @@ class FlatLattice:
         self.lengths = lens
         self.sent_of_node = np.repeat(np.arange(self.n_strings), lens + 1)
         self.node_off = np.arange(self.n_nodes) - np.repeat(self.first, lens + 1)
+        yield 0  # a word lattice holds millions of nodes and arcs: every few whole-array steps, a yield
         start = np.asarray(arc_start, dtype=np.int64)
         end = np.asarray(arc_end, dtype=np.int64)
         piece = np.asarray(arc_piece, dtype=np.int64)
@@ -84,33 +88,49 @@ class FlatLattice:
             start = np.concatenate((start, positions))
             end = np.concatenate((end, positions + 1))
             piece = np.concatenate((piece, np.full(len(positions), -1, np.int64)))
+        yield 0
         # sorted once: forward by (end offset, end node, start), backward by (start offset desc, start node, end)
-        fwd = _order(self.node_off[end], end, start)
-        yield
-        bwd = _order(-self.node_off[start], start, end)
-        yield
+        fwd = yield from numbered(0, _order_steps(self.node_off[end], end, start))
+        yield 0
+        bwd = yield from numbered(1, _order_steps(-self.node_off[start], start, end))
+        yield 1
         # nodes renumbered level by level (offset 0 of every string, then offset 1, ...): a level's nodes
         # are then one range, and its arcs read their start nodes from a few ranges, not from all over
-        by_level = _order(self.node_off, np.arange(self.n_nodes), np.arange(self.n_nodes))
+        by_level = yield from numbered(2, _order_steps(self.node_off, np.arange(self.n_nodes), np.arange(self.n_nodes)))
         new_id = np.empty(self.n_nodes, dtype=np.int64)
         new_id[by_level] = np.arange(self.n_nodes)
-        start, end = new_id[start], new_id[end]
+        yield 2
+        start = yield from numbered(2, take_steps(new_id, start))
+        end = yield from numbered(2, take_steps(new_id, end))
         self.first, self.last = new_id[self.first], new_id[self.last]
         self.sent_of_node = self.sent_of_node[by_level]
         self.node_off = self.node_off[by_level]
         self.live = np.ones(self.n_strings, dtype=bool)
-        yield
-        self._f = self._arrays(start[fwd], end[fwd], piece[fwd] + 1, "end")
-        yield
-        self._b = self._arrays(start[bwd], end[bwd], piece[bwd] + 1, "start")
+        yield 2
+        piece1 = piece + 1
+        del piece
+        self._f = yield from numbered(3, self._arrays_steps(start, end, piece1, fwd, "end"))
+        yield 3
+        self._b = yield from numbered(4, self._arrays_steps(start, end, piece1, bwd, "start"))
         self._alive = None
         self.n_unknown = len(positions)
-        yield
+        yield 4
 
     def _arrays(self, start, end, piece1, group_key):
-        arcs = {"start": start, "end": end, "piece1": piece1, "length": self.node_off[end] - self.node_off[start],
-                "sent": self.sent_of_node[start]}
-        arcs["levels"] = _levels(arcs[group_key], self.node_off)
+        return drain(self._arrays_steps(start, end, piece1, None, group_key))
+
+    def _arrays_steps(self, start, end, piece1, order, group_key):
+        """The arcs (in ``order``; None: as they are) as a pass reads them, yielding between gathers."""
+        if order is not None:
+            start = yield from take_steps(start, order)
+            end = yield from take_steps(end, order)
+            piece1 = yield from take_steps(piece1, order)
+        arcs = {"start": start, "end": end, "piece1": piece1}
+        off_end = yield from take_steps(self.node_off, end)
+        arcs["length"] = off_end - (yield from take_steps(self.node_off, start))
+        del off_end
+        arcs["sent"] = yield from take_steps(self.sent_of_node, start)
+        arcs["levels"] = yield from _levels_steps(arcs[group_key], self.node_off)
         arcs["group_key"] = group_key
         return arcs
 
@@ -120,6 +140,10 @@ class FlatLattice:
         a single-symbol arc whose piece is not alive becomes an unknown arc. Pieces and strings left
         out never come back: once they are a good share of the arcs, their arcs are dropped for good
         (until then a pass gives them probability zero)."""
+        drain(self.select_steps(alive, strings))
+
+    def select_steps(self, alive: np.ndarray, strings: np.ndarray | None = None) -> Generator[None, None, None]:
+        """:meth:`select`, yielding between its whole-array steps (dropping arcs rebuilds the arrays)."""
         if strings is not None:
             self.live &= strings
         alive = np.concatenate(([True], alive))  # indexed by piece + 1 (0: unknown)
@@ -128,22 +152,30 @@ class FlatLattice:
         self._alive = alive
         for name in ("_f", "_b"):
             arcs = getattr(self, name)
-            keep = alive[arcs["piece1"]]
+            keep = yield from take_steps(alive, arcs["piece1"])
             single_dead = ~keep & (arcs["length"] == 1)
             if single_dead.any():
                 arcs["piece1"][single_dead] = 0
                 keep |= single_dead
+            del single_dead
+            yield
             if strings is not None:
-                keep &= self.live[arcs["sent"]]
+                keep &= yield from take_steps(self.live, arcs["sent"])
             if keep.sum() < 0.9 * len(keep):
-                setattr(self, name, self._arrays(arcs["start"][keep], arcs["end"][keep], arcs["piece1"][keep],
-                                                 arcs["group_key"]))
+                kept = np.flatnonzero(keep)
+                del keep
+                yield
+                start = yield from take_steps(arcs["start"], kept)
+                end = yield from take_steps(arcs["end"], kept)
+                piece1 = yield from take_steps(arcs["piece1"], kept)
+                del kept
+                setattr(self, name, (yield from self._arrays_steps(start, end, piece1, None, arcs["group_key"])))
         self.n_unknown = int((self._f["piece1"] == 0).sum())
 
-    def _arc_scores(self, arcs, scores: np.ndarray, unk_score: float) -> np.ndarray:
+    def _arc_scores_steps(self, arcs, scores: np.ndarray, unk_score: float) -> Generator[None, None, np.ndarray]:
         table = np.concatenate(([unk_score], scores))
         table[~self._alive] = -np.inf
-        return table[arcs["piece1"]]
+        return (yield from take_steps(table, arcs["piece1"]))
 
     # ---- passes ------------------------------------------------------------------------------
     def viterbi(self, scores: np.ndarray, unk_score: float, cancel: Callable[[], bool] | None = None):
@@ -161,7 +193,8 @@ class FlatLattice:
 
     def viterbi_steps(self, scores, unk_score, cancel=None) -> Generator[None, None, tuple]:
         """:meth:`viterbi`, yielding after each level (the caller reports progress meanwhile)."""
-        return (yield from self._viterbi(self._arc_scores(self._f, scores, unk_score), cancel))
+        sc = yield from self._arc_scores_steps(self._f, scores, unk_score)
+        return (yield from self._viterbi(sc, cancel))
 
     def _viterbi(self, sc, cancel, paths=True):
         """See :meth:`viterbi`; without ``paths`` only the number of arcs on the paths and the scores.
@@ -176,7 +209,11 @@ class FlatLattice:
             yield
         # the winning arc of each node: the first (smallest start) whose score reaches the node's best
         # (the same sum as in the loop, so the comparison is exact)
-        tight = np.flatnonzero(best[start] + sc == best[f["end"]])
+        at_start = yield from take_steps(best, start)
+        at_end = yield from take_steps(best, f["end"])
+        tight = np.flatnonzero(at_start + sc == at_end)
+        del at_start, at_end
+        yield
         e = f["end"][tight]
         firsts = np.concatenate(([True], e[1:] != e[:-1]))
         win, at = tight[firsts], e[firsts]
@@ -213,8 +250,8 @@ class FlatLattice:
     def e_step_steps(self, scores, unk_score, freq, n_pieces, cancel=None) -> Generator[None, None, tuple]:
         """:meth:`e_step`, yielding after each level of its passes and between its whole-array steps."""
         f, b = self._f, self._b
-        sc_f = self._arc_scores(f, scores, unk_score)
-        sc_b = self._arc_scores(b, scores, unk_score)
+        sc_f = yield from self._arc_scores_steps(f, scores, unk_score)
+        sc_b = yield from self._arc_scores_steps(b, scores, unk_score)
         tokens, best = yield from self._viterbi(sc_f, cancel, paths=False)
         rate = -best / np.maximum(self.lengths, 1)
         p_f = yield from _sliced(len(sc_f), lambda a: np.exp(sc_f[a] + f["length"][a] * rate[f["sent"][a]]))
@@ -293,7 +330,7 @@ def span_lattice_steps(arc_start, arc_end, arc_piece, span_start, span_len) -> G
     """:func:`span_lattice`, yielding between its steps (for every piece at once it takes seconds)."""
     arc_start, arc_end, arc_piece, span_start, span_len = (
         np.asarray(x, dtype=np.int64) for x in (arc_start, arc_end, arc_piece, span_start, span_len))
-    srt = np.argsort(arc_start, kind="stable")
+    srt = yield from argsort_steps(arc_start)
     s_sorted, e_sorted, p_sorted = arc_start[srt], arc_end[srt], arc_piece[srt]
     yield
     span_end = span_start + span_len
@@ -317,31 +354,48 @@ def span_lattice_steps(arc_start, arc_end, arc_piece, span_start, span_len) -> G
     return lat
 
 
-def _order(level, group, tie):
-    """Arc indices sorted by (level, group node, tie node). The arcs come as runs already sorted by
-    node (one run per piece length), so a stable sort by (group, tie) only merges the runs, and the
-    levels are small integers for a stable radix sort: both much cheaper than a general sort."""
+def _order_steps(level, group, tie) -> Generator[None, None, np.ndarray]:
+    """Arc indices sorted by (level, group node, tie node), sorted a block at a time (yielding
+    between blocks: see :mod:`tokviz.core.unigram.sorting`). The levels are small integers, for
+    numpy's stable radix sort."""
     if not len(level):
         return np.zeros(0, dtype=np.int64)
     d = tie - group
     d -= d.min()
-    by_node = np.argsort(group * (int(d.max()) + 1) + d, kind="stable")
+    key = group * (int(d.max()) + 1) + d
+    del d
+    yield
+    by_node = yield from argsort_steps(key)
+    del key
     lv = level[by_node]
     lv = lv - lv.min()
     if lv.max() < 1 << 16:
         lv = lv.astype(np.uint16)
-    return by_node[np.argsort(lv, kind="stable")]
+    return by_node[(yield from argsort_steps(lv))]
 
 
-def _levels(group_node, node_off):
+def numbered(step: int, steps: Generator[object, None, T]) -> Generator[int, None, T]:
+    """Run ``steps``, yielding ``step`` after each of its yields (a long step reporting the number of
+    the step it is in); returns its value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value
+        yield step
+
+
+def _levels_steps(group_node, node_off):
     """Split arcs sorted by (level, group node) into levels: per level the arc range, the group
-    nodes and the group starts inside the range (for ``reduceat``)."""
+    nodes and the group starts inside the range (for ``reduceat``). Yields between its steps."""
     n = len(group_node)
     if not n:
         return []
     gs = np.flatnonzero(np.concatenate(([True], group_node[1:] != group_node[:-1])))
+    yield
     nodes = group_node[gs]
     lv = node_off[nodes]
+    yield
     lb = np.concatenate(([0], np.flatnonzero(lv[1:] != lv[:-1]) + 1, [len(gs)]))
     bounds = np.concatenate((gs, [n]))
     out = []

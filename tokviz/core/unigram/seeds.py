@@ -11,22 +11,23 @@ Validity follows SentencePiece's ``IsValidSentencePiece``: one Unicode script pe
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import unicodedata
 from collections import Counter
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 import numpy as np
 import regex
 
 from tokviz.core.errors import TokvizError
-from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice
+from tokviz.core.unigram.config import UnigramConfig
+from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, numbered
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK
+from tokviz.core.unigram.sorting import argsort_steps, take_steps
 from tokviz.core.unigram.state import UnigramState
 
-if TYPE_CHECKING:
-    from tokviz.core.unigram.trainer import UnigramConfig
-
+LIST_BLOCK = 1 << 17  # words or strings sorted or made in Python between two yields of seeding (~0.1 s)
 UNK_CHAR = "\u2585"  # SentencePiece's kUNKChar: characters outside the coverage become this
 
 # Unicode scripts, as SentencePiece's split_by_unicode_script groups them
@@ -73,12 +74,14 @@ def seed_stage_count(cfg: UnigramConfig) -> int:
 def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int, None, UnigramState]:
     """:func:`seed_state` as a generator: it yields the number of each step done (up to
     :func:`seed_stage_count`), so the trainer reports progress while seeding and can stop between
-    any two steps (the substring counting yields once per length)."""
+    any two yields. Every step yields within a bounded amount of work (a block of words, strings,
+    positions or arcs: see :mod:`tokviz.core.unigram.sorting`), several times when it is long."""
     st = UnigramState()
     # 1. characters and coverage (counted over "▁word", weighted by the word's count)
-    wl = sorted(words)  # deterministic order, independent of the corpus's order ("▁" + word sorts the same)
-    wstr = [SPACE_MARK + w for w in wl]
-    freq = np.array([words[w] for w in wl], dtype=np.float64)
+    wl = yield from numbered(0, _sorted_strings(list(words)))  # deterministic, whatever the corpus's order
+    wstr = yield from numbered(0, _mapped(lambda w: SPACE_MARK + w, wl))  # "▁" + word sorts the same
+    freq = np.array((yield from numbered(0, _mapped(words.__getitem__, wl))), dtype=np.float64)
+    del wl
     yield 1
     joined, codes, first, last, lens, uc, inv = _join(wstr)
     pos_freq = np.repeat(freq, lens + 1)
@@ -86,89 +89,32 @@ def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int,
     per_char = np.bincount(inv, weights=pos_freq, minlength=len(uc))
     char_count: Counter = Counter({chr(u): int(k) for u, k in zip(uc.tolist(), per_char.tolist(), strict=True)
                                    if k > 0})
-    total = sum(char_count.values())
-    ranked = sorted(char_count.items(), key=lambda x: (-x[1], x[0]))
-    required: dict[str, int] = {}
-    acc = 0
-    for c, k in ranked:
-        if cfg.character_coverage < 1.0 and acc / total >= cfg.character_coverage:
-            break
-        acc += k
-        required[c] = k
-    st.required = required
-    need = len(required) + len(META_PIECES)
-    if cfg.vocab_size < need:
-        raise TokvizError(
-            f"The vocabulary size {cfg.vocab_size:,} is smaller than the {len(required):,} characters the corpus "
-            f"needs plus {len(META_PIECES)} meta pieces: use at least {need:,}, or lower the character coverage."
-        )
+    st.required = _required(cfg, char_count)
     if cancelled():
         raise Cancelled
     yield 2
     # 2. rare characters as UNK_CHAR (merging words that become equal)
-    if len(required) < len(char_count):
-        table = {ord(c): UNK_CHAR for c in char_count if c not in required}
-        merged: Counter = Counter()
-        for w, f in zip(wstr, freq.tolist(), strict=True):
-            merged[SPACE_MARK + w[1:].translate(table)] += f  # the word's own mark stays, however rare
-        items = sorted(merged.items())
-        wstr = [w for w, _ in items]
-        freq = np.array([f for _, f in items], dtype=np.float64)
+    if len(st.required) < len(char_count):
+        wstr, freq = yield from numbered(2, _rare_as_unknown(wstr, freq, char_count, st.required))
         joined, codes, first, last, lens, uc, inv = _join(wstr)
         pos_freq = np.repeat(freq, lens + 1)
     st.freq = freq
     yield 3
     # 3. every valid substring of 2..max_len characters inside a word occurring at least twice: its
-    # occurrences (start node, length) and id.
-    # Valid: no unknown character (nor the separator), one script (▁ and combining marks fit any)
-    scripts = _script_codes(uc)[inv]
-    # effective script: combining marks take the one before them (forward fill within a word)
-    eff = scripts.copy()
-    idx = np.where(eff == _INHERITED, -1, np.arange(len(eff)))
-    np.maximum.accumulate(idx, out=idx)
-    eff = np.where(idx >= 0, eff[np.maximum(idx, 0)], _ANY)
-    eff[scripts == _INVALID] = _INVALID
-    eff[eff == _INHERITED] = _ANY
-    # the last real script seen at or before each node (▁ and leading marks: none)
-    n = len(codes)
-    known = np.where(eff >= 0, np.arange(n), -1)
-    np.maximum.accumulate(known, out=known)
-    prev_known = np.concatenate(([-1], known[:-1]))
-    change = (eff >= 0) & (prev_known >= 0) & (eff != eff[np.maximum(prev_known, 0)])
-    # a change point only counts inside the word it belongs to
-    change &= prev_known >= np.repeat(first, lens + 1)
-    # a substring [a, a + k) is valid when no invalid character lies in it and no script changes
-    # after its first character: k <= reach[a] - a
-    next_bad = np.minimum.accumulate(np.where(eff == _INVALID, np.arange(n), n)[::-1])[::-1]
-    next_change = np.minimum.accumulate(np.where(change, np.arange(n), n)[::-1])[::-1]
-    reach = np.minimum(next_bad, np.append(next_change[1:], n))
+    # occurrences (start node, length) and id
+    room = yield from numbered(3, _valid_room(uc, inv, first, lens))
     occ_start, occ_len, sub_ids_arr, sub_first, sub_len, sub_count = yield from _frequent_substrings(
-        codes, reach - np.arange(n), pos_freq, cfg.max_piece_length, first_stage=4)
+        codes, room, pos_freq, cfg.max_piece_length, first_stage=4)
+    del room
     if cancelled():
         raise Cancelled
     # 4. seeds: characters, then substrings occurring at least twice by frequency x length
-    chars = sorted(((c, k) for c, k in required.items()), key=lambda x: (-x[1], x[0]))
-    cand = np.flatnonzero(sub_count >= 2)
-    cand_score = sub_count[cand] * sub_len[cand]
-    cand_str = [joined[a:a + n] for a, n in zip(sub_first[cand].tolist(), sub_len[cand].tolist(), strict=True)]
-    # ranks in string order (numpy compares the code points, as Python does), for the ties of equal scores
-    all_str = [c for c, _ in chars] + cand_str
-    by_str = np.argsort(np.array(all_str, dtype=f"<U{max(1, cfg.max_piece_length)}"), kind="stable")
-    rank = np.empty(len(all_str), dtype=np.int64)
-    rank[by_str] = np.arange(len(all_str))
-    order = np.lexsort((rank[len(chars):], -cand_score))[: max(0, cfg.seed_size - len(chars))]
-    seeds = [c for c, _ in chars] + [cand_str[i] for i in order.tolist()]
-    raw = np.concatenate((np.array([k for _, k in chars], dtype=np.float64), cand_score[order]))
-    st.seeds = seeds
-    kept = np.concatenate((np.arange(len(chars)), len(chars) + order))
-    st.str_rank = np.empty(len(seeds), dtype=np.int64)
-    st.str_rank[np.argsort(rank[kept], kind="stable")] = np.arange(len(seeds))
-    st.n_seeds = len(seeds)
-    st.scores = np.log(raw) - np.log(raw.sum())
-    st.alive = np.ones(len(seeds), dtype=bool)
-    seed_of_sub = np.full(len(sub_len), -1, dtype=np.int64)
-    seed_of_sub[cand[order]] = np.arange(len(chars), len(seeds))
     last_stage = seed_stage_count(cfg) - 1
+    chars = sorted(((c, k) for c, k in st.required.items()), key=lambda x: (-x[1], x[0]))
+    cand, order = yield from numbered(last_stage - FlatLattice.BUILD_STEPS - 3, _ranked_seeds(
+        st, cfg, chars, joined, sub_first, sub_len, sub_count))
+    seed_of_sub = np.full(len(sub_len), -1, dtype=np.int64)
+    seed_of_sub[cand[order]] = np.arange(len(chars), len(st.seeds))
     yield last_stage - FlatLattice.BUILD_STEPS - 2
     # 5. the word lattices: seed substrings plus single characters
     occ_seed = seed_of_sub[sub_ids_arr]
@@ -179,18 +125,25 @@ def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int,
     pos_nodes = np.flatnonzero(~is_sep)
     char_seed = np.array([char_id.get(chr(x), -1) for x in uc.tolist()], dtype=np.int64)[inv]
     known_pos = pos_nodes[char_seed[pos_nodes] >= 0]
-    arc_s = np.concatenate((known_pos, occ_start[keep]))
-    arc_e = np.concatenate((known_pos + 1, occ_start[keep] + occ_len[keep]))
+    del pos_nodes, is_sep
+    yield last_stage - FlatLattice.BUILD_STEPS - 2
+    kept_start = occ_start[keep]
+    arc_s = np.concatenate((known_pos, kept_start))
+    yield last_stage - FlatLattice.BUILD_STEPS - 2
+    arc_e = np.concatenate((known_pos + 1, kept_start + occ_len[keep]))
+    del kept_start
+    yield last_stage - FlatLattice.BUILD_STEPS - 2
     arc_p = np.concatenate((char_seed[known_pos], occ_seed[keep]))
+    del char_seed, known_pos
     yield last_stage - FlatLattice.BUILD_STEPS - 1
     st.words, building = FlatLattice.staged(first, last, arc_s, arc_e, arc_p)
-    for k, _ in enumerate(building):
+    for k in building:
         yield last_stage - FlatLattice.BUILD_STEPS + k
     yield last_stage
     # 6. for pruning, each multi-character seed's alternative lattice is made from the word arcs inside
     # its first occurrence (on the first pruning round, for the seeds EM kept: see UnigramState.prune)
     n_chars = len(chars)
-    occ_first = np.full(len(seeds), -1, dtype=np.int64)
+    occ_first = np.full(len(st.seeds), -1, dtype=np.int64)
     kk = np.flatnonzero(keep)[::-1]  # reversed, so the first occurrence is written last
     occ_first[occ_seed[kk]] = occ_start[kk]
     st.seed_first = occ_first
@@ -199,6 +152,145 @@ def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int,
     st.pieces = None
     st.n_chars = n_chars
     return st
+
+
+def _required(cfg: UnigramConfig, char_count: Counter) -> dict[str, int]:
+    """The characters the vocabulary must hold (most frequent first, up to the coverage), with their
+    counts; raises TokvizError when ``cfg.vocab_size`` cannot hold them."""
+    total = sum(char_count.values())
+    ranked = sorted(char_count.items(), key=lambda x: (-x[1], x[0]))
+    required: dict[str, int] = {}
+    acc = 0
+    for c, k in ranked:
+        if cfg.character_coverage < 1.0 and acc / total >= cfg.character_coverage:
+            break
+        acc += k
+        required[c] = k
+    need = len(required) + len(META_PIECES)
+    if cfg.vocab_size < need:
+        raise TokvizError(
+            f"The vocabulary size {cfg.vocab_size:,} is smaller than the {len(required):,} characters the corpus "
+            f"needs plus {len(META_PIECES)} meta pieces: use at least {need:,}, or lower the character coverage."
+        )
+    return required
+
+
+def _rare_as_unknown(wstr, freq, char_count, required) -> Generator[None, None, tuple[list[str], np.ndarray]]:
+    """The words with every character outside ``required`` as UNK_CHAR, equal ones merged (sorted,
+    with their summed counts)."""
+    table = {ord(c): UNK_CHAR for c in char_count if c not in required}
+    merged: Counter = Counter()
+    fl = freq.tolist()
+    for lo in range(0, len(wstr), LIST_BLOCK):
+        for w, f in zip(wstr[lo : lo + LIST_BLOCK], fl[lo : lo + LIST_BLOCK], strict=True):
+            merged[SPACE_MARK + w[1:].translate(table)] += f  # the word's own mark stays, however rare
+        yield
+    keys = yield from _sorted_strings(list(merged))
+    counts = yield from _mapped(merged.__getitem__, keys)
+    return keys, np.array(counts, dtype=np.float64)
+
+
+def _valid_room(uc, inv, first, lens) -> Generator[None, None, np.ndarray]:
+    """How long a valid substring starting at each node can be: no unknown character (nor the
+    separator) in it, one script (``▁`` and combining marks fit any)."""
+    scripts = _script_codes(uc)[inv]
+    yield
+    # effective script: combining marks take the one before them (forward fill within a word)
+    eff = scripts.copy()
+    idx = np.where(eff == _INHERITED, -1, np.arange(len(eff)))
+    np.maximum.accumulate(idx, out=idx)
+    eff = np.where(idx >= 0, eff[np.maximum(idx, 0)], _ANY)
+    del idx
+    eff[scripts == _INVALID] = _INVALID
+    eff[eff == _INHERITED] = _ANY
+    del scripts
+    yield
+    # the last real script seen at or before each node (▁ and leading marks: none)
+    n = len(eff)
+    known = np.where(eff >= 0, np.arange(n), -1)
+    np.maximum.accumulate(known, out=known)
+    prev_known = np.concatenate(([-1], known[:-1]))
+    del known
+    change = (eff >= 0) & (prev_known >= 0) & (eff != eff[np.maximum(prev_known, 0)])
+    # a change point only counts inside the word it belongs to
+    change &= prev_known >= np.repeat(first, lens + 1)
+    del prev_known
+    yield
+    # a substring [a, a + k) is valid when no invalid character lies in it and no script changes
+    # after its first character: k <= reach[a] - a
+    next_bad = np.minimum.accumulate(np.where(eff == _INVALID, np.arange(n), n)[::-1])[::-1]
+    next_change = np.minimum.accumulate(np.where(change, np.arange(n), n)[::-1])[::-1]
+    yield
+    return np.minimum(next_bad, np.append(next_change[1:], n)) - np.arange(n)
+
+
+def _ranked_seeds(st: UnigramState, cfg: UnigramConfig, chars, joined, sub_first, sub_len, sub_count):
+    """Fill ``st``'s seeds (the characters, then the candidates by frequency × length, ties in string
+    order), their string ranks and initial scores; returns the candidates (substring ids occurring at
+    least twice) and the order of those kept. A generator, yielding between blocks."""
+    cand = np.flatnonzero(sub_count >= 2)
+    cand_score = sub_count[cand] * sub_len[cand]
+    spans = zip(sub_first[cand].tolist(), sub_len[cand].tolist(), strict=True)
+    cand_str = yield from _mapped(lambda an: joined[an[0] : an[0] + an[1]], list(spans))
+    # ranks in string order (as Python compares them: by code point), for the ties of equal scores;
+    # the strings are distinct (characters, and substrings of two or more)
+    all_str = [c for c, _ in chars] + cand_str
+    by_str = yield from _sorted_strings(all_str, indices=True)
+    rank = np.empty(len(all_str), dtype=np.int64)
+    rank[np.array(by_str, dtype=np.int64)] = np.arange(len(all_str))
+    del by_str
+    yield
+    n_top = max(0, cfg.seed_size - len(chars))
+    whole = len(cand) and float(cand_score.max()) * len(all_str) < 2.0**62 and np.all(cand_score % 1 == 0)
+    if whole:  # (score, rank) as one integer key, to sort it a block at a time
+        key = (-cand_score).astype(np.int64) * len(all_str) + rank[len(chars) :]
+        order = (yield from argsort_steps(key))[:n_top]
+        del key
+    else:
+        order = np.lexsort((rank[len(chars) :], -cand_score))[:n_top]
+    seeds = [c for c, _ in chars] + (yield from _mapped(cand_str.__getitem__, order.tolist()))
+    del cand_str, all_str
+    raw = np.concatenate((np.array([k for _, k in chars], dtype=np.float64), cand_score[order]))
+    st.seeds = seeds
+    kept = np.concatenate((np.arange(len(chars)), len(chars) + order))
+    st.str_rank = np.empty(len(seeds), dtype=np.int64)
+    st.str_rank[(yield from argsort_steps(rank[kept]))] = np.arange(len(seeds))
+    st.n_seeds = len(seeds)
+    st.scores = np.log(raw) - np.log(raw.sum())
+    st.alive = np.ones(len(seeds), dtype=bool)
+    return cand, order
+
+
+def _sorted_strings(strings: list[str], indices: bool = False) -> Generator[None, None, list]:
+    """``sorted(strings)`` of distinct strings (or the indices in that order), sorted ``LIST_BLOCK``
+    at a time and merged, yielding between blocks: a Python sort of a few hundred thousand words
+    takes most of a second."""
+    n = len(strings)
+    key = strings.__getitem__
+    runs = []
+    for lo in range(0, n, LIST_BLOCK):
+        runs.append(sorted(range(lo, min(n, lo + LIST_BLOCK)), key=key))
+        yield
+    if len(runs) <= 1:
+        order = runs[0] if runs else []
+    else:
+        merged = heapq.merge(*runs, key=key)
+        order = []
+        while len(order) < n:
+            order.extend(itertools.islice(merged, LIST_BLOCK))
+            yield
+    if indices:
+        return order
+    return (yield from _mapped(key, order))
+
+
+def _mapped(f, items: list) -> Generator[None, None, list]:
+    """``[f(x) for x in items]``, ``LIST_BLOCK`` items at a time, yielding between blocks."""
+    out: list = []
+    for lo in range(0, len(items), LIST_BLOCK):
+        out += [f(x) for x in items[lo : lo + LIST_BLOCK]]
+        yield
+    return out
 
 
 _B1 = np.uint64(0x9E3779B97F4A7C15)
@@ -244,19 +336,25 @@ def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.
     starts, lengths, ids, firsts, counts = [], [], [], [], []
     n_ids = 0
     for k in range(2, maxlen + 1):
+        stage = first_stage + k - 3  # the step before this length's: reported while it works
         if k > 2:
             more = (room[pos] >= k) & frequent[pos] & frequent[pos + 1]
             pos, h1, h2 = pos[more], h1[more], h2[more]
+            yield stage
         if not len(pos):
             break
         with np.errstate(over="ignore"):
             h1 = h1 * _B1 + c[pos + k - 1]
             h2 = h2 * _B2 + (c[pos + k - 1] ^ np.uint64(0x5BD1E995))
-        order = np.argsort(h1, kind="stable")  # within a group, by start
-        sk = h1[order]
+        yield stage
+        order = yield from numbered(stage, argsort_steps(h1))  # within a group, by start
+        sk = yield from numbered(stage, take_steps(h1, order))
         new_group = np.concatenate(([True], sk[1:] != sk[:-1]))
-        s2 = h2[order]
-        if np.any(~new_group[1:] & (s2[1:] != s2[:-1])):  # a hash collision: group this length exactly
+        s2 = yield from numbered(stage, take_steps(h2, order))
+        collided = np.any(~new_group[1:] & (s2[1:] != s2[:-1]))
+        del sk, s2
+        yield stage
+        if collided:  # a hash collision: group this length exactly
             joined = codes.tobytes().decode("utf-32-le")
             index: dict[str, int] = {}
             local = np.array([index.setdefault(joined[a:a + k], len(index)) for a in pos.tolist()], dtype=np.int64)
@@ -265,12 +363,14 @@ def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.
             new_group = np.concatenate(([True], sl[1:] != sl[:-1]))
         group = np.empty(len(pos), dtype=np.int64)
         group[order] = np.cumsum(new_group) - 1
+        yield stage
         count = np.bincount(group, weights=weight[pos])
         keep_group = count >= min_count
         gid = np.cumsum(keep_group) - 1 + n_ids
         keep = keep_group[group]
         frequent[:] = False
         frequent[pos[keep]] = True
+        yield stage
         starts.append(pos[keep])
         lengths.append(np.full(int(keep.sum()), k, dtype=np.int64))
         ids.append(gid[group[keep]])

@@ -52,8 +52,8 @@ class UnigramState:
     def em_iteration_steps(self, cancelled) -> Generator[None, None, tuple]:
         """:meth:`em_iteration`, yielding between its steps (a level of a pass, a whole-array step)."""
         lat = self.words
-        lat.select(self.alive)
-        if cancelled():  # selecting re-sorts the arcs when many went: a step of its own
+        yield from lat.select_steps(self.alive)  # it rebuilds the arcs when many went
+        if cancelled():
             raise Cancelled
         yield
         unk = self._min_score() - 10.0
@@ -92,7 +92,7 @@ class UnigramState:
             yield
         plat = self.pieces
         alive_sent = self.alive[self.piece_of_sent]
-        plat.select(self.alive, strings=alive_sent)
+        yield from plat.select_steps(self.alive, strings=alive_sent)
         if cancelled():
             raise Cancelled
         yield
@@ -102,7 +102,7 @@ class UnigramState:
         split = alive_sent & (alt_score > own)
         # every word's Viterbi segmentation: how often each piece is used
         lat = self.words
-        lat.select(self.alive)
+        yield from lat.select_steps(self.alive)
         if cancelled():
             raise Cancelled
         yield

@@ -52,7 +52,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -60,6 +59,7 @@ from tokviz.core import word_counts
 from tokviz.core.bpe.corpus import utf8_length
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.training import Finished, Progress
+from tokviz.core.unigram.config import UnigramConfig
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
 from tokviz.core.unigram.flat_lattice import Cancelled
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK, UnigramModel
@@ -69,31 +69,6 @@ from tokviz.core.word_counts import WordSample, count_words
 
 STEP_PROGRESS_SECONDS = 0.2  # an EM iteration or pruning round reports at least this often (issue 23)
 MAX_WORD_BYTES = 4192  # SentencePiece's max_sentence_length: a longer word is skipped, as its sentence would be
-
-
-@dataclass(frozen=True)
-class UnigramConfig:
-    """Settings of a Unigram run (SentencePiece's names and defaults).
-
-    ``vocab_size`` counts the meta pieces ``<unk> <s> </s>``, as SentencePiece does.
-    """
-
-    vocab_size: int = 8000
-    character_coverage: float = 1.0
-    seed_size: int = 1_000_000
-    shrinking_factor: float = 0.75
-    num_sub_iterations: int = 2
-    max_piece_length: int = 16
-
-    def check(self) -> None:
-        if self.vocab_size < len(META_PIECES) + 1:
-            raise TokvizError(f"the vocabulary size must be at least {len(META_PIECES) + 1}, not {self.vocab_size}")
-        if not 0.0 < self.character_coverage <= 1.0:
-            raise TokvizError(f"character coverage must be in (0, 1], not {self.character_coverage}")
-        if not 0.0 < self.shrinking_factor < 1.0:
-            raise TokvizError(f"the shrinking factor must be between 0 and 1, not {self.shrinking_factor}")
-        if self.num_sub_iterations < 1 or self.max_piece_length < 1 or self.seed_size < 1:
-            raise TokvizError("num_sub_iterations, max_piece_length and seed_size must be at least 1")
 
 
 class UnigramTrainer:
