@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokviz.core.bpe.events import Finished, Progress
+from tokviz.core.training import Finished, Progress
 from tokviz.core.unigram import seeds, sorting
 from tokviz.core.unigram.flat_lattice import drain
 from tokviz.core.unigram.seeds import seed_state
