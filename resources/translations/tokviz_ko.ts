@@ -3344,6 +3344,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>그래프</translation>
     </message>
     <message>
+        <source>Locked while training: ■ Cancel or Reset to change settings.</source>
+        <translation>학습 중에는 바꿀 수 없습니다: ■ 취소나 초기화 후 설정을 바꾸세요.</translation>
+    </message>
+    <message>
         <source>Show the plots instead of the vocabulary and merge tree</source>
         <translation>어휘 표와 병합 트리 대신 그래프를 보여 줍니다</translation>
     </message>

@@ -402,3 +402,24 @@ def test_hangul_only_ticked_after_a_run_takes_effect_on_the_next_run_and_on_rese
     panel.reset()
     assert any(line in panel.sample_lines for line in has_latin)
     assert set(has_latin) <= set(view.toPlainText().split("\n"))
+
+
+def test_a_mode_picked_mid_run_is_refused_visibly_and_applies_to_the_next_run(window, qtbot):
+    panel, _made = _panel(window, merges=30, delay=0.05)
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.cursor >= 2, timeout=5000)
+    panel.pause()
+    reason = panel.options_view.reason
+    # paused, the trainer still alive: the mode box is locked and the row says why
+    assert not panel.mode_combo.isEnabled() and reason.isVisible() and "Reset" in reason.text()
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))  # a script or shortcut tries anyway
+    assert panel.mode_combo.currentData() == "byte"  # the box keeps saying what the run trains with
+    panel.train_or_play()
+    qtbot.waitUntil(lambda: panel.cursor >= 4, timeout=5000)
+    assert panel.replay.mode == "byte"
+    panel.cancel()
+    assert panel.mode_combo.isEnabled() and not reason.isVisible()
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
+    panel.train_or_play()  # the settings changed: ▶ trains anew with them instead of replaying
+    assert panel.replay.mode == "char" and len(panel.replay) == 0
+    panel.cancel()

@@ -176,6 +176,7 @@ class AlgorithmTraining(QObject):
         run.worker.noted.connect(self._on_note)
         run.worker.finished.connect(self._on_finished)
         self.run = run
+        p.state.start_run()
         p.progress_bar.setValue(0)
         p.progress_bar.show()
         run.start()
@@ -230,6 +231,7 @@ class AlgorithmTraining(QObject):
         self.anim_timer.stop()
         if self.run is not None:
             self._stop_run()
+            self.panel.state.finish("cancelled")
             self.finished = Finished("cancelled", len(self.steps), self.tr("Training cancelled."))
             self.panel.message.show_message(
                 self.tr("Training cancelled after {n} steps; the model at the step on screen is kept.").format(
@@ -249,6 +251,8 @@ class AlgorithmTraining(QObject):
         self.finished = None
         self.comparison = None
         self.compared_steps = []
+        if hasattr(self.panel, "state"):
+            self.panel.state.reset()
         session = self.panel.session
         if getattr(session, "trained_model", None) is not None:
             session.offer_trained_model(None)
@@ -298,6 +302,7 @@ class AlgorithmTraining(QObject):
     def _on_batch(self, steps: list) -> None:
         self.panel.progress_bar.hide()
         self.steps.extend(steps)
+        self.panel.state.set_recorded(len(self.steps))
         self.view.add_steps(steps)
         if self.pace is None or not self.anim_timer.isActive():
             if self.pace is None:
@@ -322,6 +327,7 @@ class AlgorithmTraining(QObject):
         if run is not None:
             run.thread.wait(1000)
         self.panel.progress_bar.hide()
+        self.panel.state.finish("finished" if ok else "failed")
         if ok:
             self.finished = finished
             if finished.reason == "cancelled":

@@ -21,6 +21,7 @@ import gc
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
 from PySide6.QtWidgets import QWidget
@@ -33,7 +34,9 @@ from tokviz.ui.train.animation_export import SlideExport
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.corpus_choice import CorpusChoice
 from tokviz.ui.train.follow import StepFollowing
+from tokviz.ui.train.model import TrainState
 from tokviz.ui.train.model_at_step import ModelAtStep
+from tokviz.ui.train.options_view import OptionsView
 from tokviz.ui.train.plots import MergeSeries
 from tokviz.ui.train.render import BUSY_FRAME_MS, FRAME_MS, HEAVY_VIEWS, StepRendering
 from tokviz.ui.train.state import Playback
@@ -78,7 +81,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.replay: MergeReplay | None = None
         self.series = MergeSeries()
         self.finished: Finished | None = None
-        self.playback = Playback(pace=SPEEDS[DEFAULT_SPEED][1])  # the step on screen, playing, pace
+        self.state = TrainState(pace=SPEEDS[DEFAULT_SPEED][1])  # the panel's truth (Qt-free)
+        self.playback: Playback = self.state.playback  # the step on screen, playing, pace
         self._last_frame = time.monotonic()
         self._dirty = True
         self._gc_frozen = False  # gc.freeze() holds while a run trains (see start_training)
@@ -105,6 +109,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
 
         self._build()
         self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
+        self.options_view = OptionsView(self.state, self)
+        self.algorithms.algorithm_combo.currentIndexChanged.connect(self.options_view.send)
+        self.state.events.connect(self._remember)
         self.frame_timer = QTimer(self)
         self.frame_timer.setInterval(FRAME_MS)
         self.frame_timer.timeout.connect(self._on_frame)
@@ -138,6 +145,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             session.fontScaleChanged.connect(lambda _scale: self._apply_fonts())
         self._apply_fonts()
         self._offer_last_corpus()
+        self._restore_choices()
         self._load_sample()
         self._update_buttons()
         self._render()
@@ -147,7 +155,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         """Train (a new run), or continue playing a paused animation / run."""
         if self.algorithms.active():
             return self.algorithms.play()
-        if self.replay is not None and self.playback.can_play_on(len(self.replay), self.run is not None):
+        if (self.replay is not None and not self.state.stale()
+                and self.playback.can_play_on(len(self.replay), self.run is not None)):
             self.playback.play()
             if self.run is not None:
                 self.run.worker.resume()
@@ -213,6 +222,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return
         self.config = config
         self.trainer = trainer
+        self.state.start_run()
         self.replay = MergeReplay(config.mode, config.pattern, config.keep)
         self.vocab_model.reset(self.replay.steps, config.mode)
         self.plots.set_length_unit("chars" if config.mode == "char" else "bytes")
@@ -319,6 +329,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return self.algorithms.cancel()
         if self.run is not None:
             self._stop_run()
+            self.state.finish("cancelled")
             self.finished = Finished("cancelled", len(self.replay or ()), self.tr("Training cancelled."))
             self.step_label.setToolTip(self.tr("cancelled"))
         # a playing animation goes on to the last merge learned; the trainer is gone
@@ -342,7 +353,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.trainer = None
         self.finished = None
         self.series.clear()
-        self.playback.reset()
+        self.state.reset()
         self._selected_token = None
         self.vocab_model.reset([], self.mode_combo.currentData())
         self.plots.clear_data()
@@ -412,12 +423,35 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.step_tasks.shutdown()
         self.probe_dropout.shutdown()
 
+    # ================================================================ remembered between sessions
+    def _restore_choices(self) -> None:
+        """The corpus file, algorithm and mode of the last session come back."""
+        settings = self._settings()
+        if settings is None:
+            return
+        saved = {"algorithm": settings.train_algorithm, "mode": settings.train_mode}
+        if settings.last_corpus and Path(settings.last_corpus).is_file():
+            saved["corpus"] = str(Path(settings.last_corpus).resolve())
+        self.state.restore(saved)
+        self.options_view.show(self.state.options)
+        self.algorithms.set_algorithm(self.state.options.algorithm)
+        self._on_mode()
+        if self.state.corpus != "demo":
+            self.set_source(CorpusSource.file(self.state.corpus))
+
+    def _remember(self, name: str, value) -> None:
+        settings = self._settings()
+        if name == "options" and settings is not None:
+            settings.train_mode = value.mode
+            settings.train_algorithm = value.algorithm
+
     # ================================================================ worker events
     def _on_batch(self, steps: list) -> None:
         if self.replay is None:
             return
         self.progress_bar.hide()
         self.replay.add(steps)
+        self.state.set_recorded(len(self.replay))
         mode = self.replay.mode
         self.series.add(steps, [token_length(s, mode) for s in steps])
         self.scrubber.blockSignals(True)
@@ -460,6 +494,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._thaw_gc()
         self._worker_quiet = True
         self.progress_bar.hide()
+        self.state.finish("finished" if ok else "failed")
         if not ok:  # failed: the message is already shown
             self.playing = False
         else:
