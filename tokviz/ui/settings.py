@@ -116,7 +116,7 @@ class Settings:
             if key.startswith("splitters/"):
                 self._bytes(key, STATE_MARKER)
         for name in ("theme", "language", "font_scale", "presentation_pace", "window_geometry", "window_state",
-                     "current_view", "last_encoders", "last_corpus"):
+                     "current_view", "last_encoders", "last_corpus", "train_mode", "train_algorithm"):
             getattr(self, name)
 
     def take_report(self) -> str | None:
@@ -299,6 +299,23 @@ class Settings:
     @last_corpus.setter
     def last_corpus(self, path: str | None) -> None:
         self._q.setValue("corpus/last", path or "")
+
+    @property
+    def train_mode(self) -> str:
+        """The Train panel's mode at the last close (BPE on bytes or on characters)."""
+        return self._str("train/mode", "byte", ("byte", "char"))
+
+    @train_mode.setter
+    def train_mode(self, value: str) -> None:
+        self._q.setValue("train/mode", value)
+
+    @property
+    def train_algorithm(self) -> str:
+        return self._str("train/algorithm", "bpe", ("bpe", "wordpiece", "unigram"))
+
+    @train_algorithm.setter
+    def train_algorithm(self, value: str) -> None:
+        self._q.setValue("train/algorithm", value)
 
 
 def default_file() -> Path:
