@@ -5,7 +5,7 @@ widgets are disabled and a line beside them says why, so a mode picked mid-run i
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from tokviz.ui.train.model import TrainOptions, TrainState
 
@@ -21,8 +21,11 @@ class OptionsView:
         self.panel = panel
         self.reason = QLabel()
         self.reason.setWordWrap(False)
+        # the room left on the row, never more: a long reason must not widen the window (1024-pixel screens)
+        self.reason.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.reason.setMinimumWidth(1)
         self.reason.hide()
-        panel.settings_bar.layout().addWidget(self.reason)
+        panel.settings_bar.layout().addWidget(self.reason, 3)
         for signal in (panel.mode_combo.currentIndexChanged, panel.pattern_combo.currentIndexChanged,
                        panel.hangul_check.toggled, panel.jamo_check.toggled, panel.merges_spin.valueChanged,
                        panel.minfreq_spin.valueChanged):
@@ -89,6 +92,7 @@ class OptionsView:
         locked = self.state.locked_reason() is not None
         self.reason.setText(translate("TrainPanel", "Locked while training: ■ Cancel or Reset to change settings.")
                             if locked else "")
+        self.reason.setToolTip(self.reason.text())
         self.reason.setVisible(locked)
         p = self.panel
         algorithms = getattr(p, "algorithms", None)

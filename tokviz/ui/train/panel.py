@@ -106,6 +106,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._build()
         self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
         self.options_view = OptionsView(self.state, self)
+        self.speed_combo.currentIndexChanged.connect(self._on_speed)
         self.sample_view.verticalScrollBar().valueChanged.connect(self._on_sample_scrolled)
         self.algorithms.algorithm_combo.currentIndexChanged.connect(self.options_view.send)
         self.probe_timer = QTimer(self)
@@ -524,6 +525,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             self._update_buttons()
             self._request_offer()
         return moved is not None
+
+    def _on_speed(self, index: int) -> None:
+        self.playback.pace = SPEEDS[index][1]  # at once: what the views follow depends on it
 
     def computing(self) -> bool:
         """The trainer is working (not paused at a step, finished or absent)."""
