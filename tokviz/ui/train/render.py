@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QHeaderView
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.jamo import decompose
@@ -394,8 +395,16 @@ class StepRendering:
         pad = 14
         # the hex column holds six bytes (two Hangul syllables); longer tokens are elided, with the
         # full bytes in the tooltip
+        header = self.vocab_view.horizontalHeader()
+        head_fm = QFontMetrics(header.font())
         for col, sample in enumerate(("00000", "MMMMMMMMMM", "00 00 00 00 00 00", "000000", "000")):
-            self.vocab_view.setColumnWidth(col, fm.horizontalAdvance(sample) + pad)
+            title = str(self.vocab_model.headerData(col, Qt.Orientation.Horizontal) or "")
+            width = max(fm.horizontalAdvance(sample), head_fm.horizontalAdvance(title))
+            self.vocab_view.setColumnWidth(col, width + pad)
+        # the hex column gives way when the pane is narrow (its bytes are elided, whole in the
+        # tooltip): at 1280×800 the last column ("바이트") was cut off behind a scroll bar
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
         rows = self.vocab_view.verticalHeader()
         # the minimum first: Qt clamps the default to a minimum it derives from the header's font, which
         # still had presentation mode's size when F11 left it (the rows stayed tall until restart)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSlider,
     QSpinBox,
@@ -183,7 +185,7 @@ class TrainLayout:
         self.sample_title.setText(self._sample_captions[1 if on else 0])
         self.sample_title.setToolTip(self._sample_captions[0] if on else "")
         # the tree shrinks with the room it has beside a readable sample (its labels stay legible)
-        self.tree_view.setMinimumHeight(TREE_MIN_PRESENTING if on else TREE_MIN_HEIGHT)
+        self.tree_scroll.setMinimumHeight(TREE_MIN_PRESENTING if on else TREE_MIN_HEIGHT)
         if on:
             self._why_at = self._root.indexOf(self.why_label)
             self._vocab_layout.insertWidget(0, self.why_label)
@@ -463,8 +465,13 @@ class TrainLayout:
         self.tree_title.setWordWrap(True)
         ml.addWidget(self.tree_title)
         self.tree_view = MergeTreeView()
-        self.tree_view.setMinimumHeight(TREE_MIN_HEIGHT)
-        ml.addWidget(self.tree_view, 2)
+        # a tree too big for its place at readable labels scrolls rather than shrinking its text
+        self.tree_scroll = QScrollArea()
+        self.tree_scroll.setWidget(self.tree_view)
+        self.tree_scroll.setWidgetResizable(True)
+        self.tree_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.tree_scroll.setMinimumHeight(TREE_MIN_HEIGHT)
+        ml.addWidget(self.tree_scroll, 2)
         split.addWidget(mid)
 
         # right: plots
