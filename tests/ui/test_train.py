@@ -53,7 +53,7 @@ def test_train_pause_step_scrub_and_the_merges_shown_are_the_trainers(window, qt
     panel.start_training()
     qtbot.waitUntil(lambda: panel.cursor >= 5, timeout=5000)
     panel.pause()
-    qtbot.waitUntil(lambda: panel._worker_quiet, timeout=2000)
+    qtbot.waitUntil(lambda: not panel.computing(), timeout=2000)
     assert panel.run is not None  # paused, not finished
     trainer = made[-1]
     assert trainer.thread_names and "MainThread" not in trainer.thread_names  # trained off the GUI thread
@@ -263,7 +263,7 @@ def test_a_run_paints_step_0_before_the_worker_starts_counting(window, qtbot):
         widget.installEventFilter(counter)
     try:
         panel.start_training()
-        assert all(step == 0 for step in panel._view_step.values())  # drawn before the worker started
+        assert set(panel.shown_steps().values()) <= {0, None}, panel.shown_steps()  # drawn before the worker started
         counter.paints, counter.painted = 0, []
         qtbot.waitUntil(lambda: "counting" in panel.progress_bar.format(), timeout=3000)
         frames: list[int] = []

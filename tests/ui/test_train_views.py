@@ -253,7 +253,7 @@ def test_the_probe_document_is_rebuilt_only_when_its_text_changes(trained, qtbot
     probe = panel.probe_edit.text()
     for step in range(1, MERGES + 1, 7):  # playback: a new step on every frame
         panel.set_step(step)
-        panel._render_probe()
+        panel.segment_probe()
         enc = trainer.model(step).encode(probe)
         assert [(r.text, int(r.sub or 1)) for r in panel.probe_view.line_runs(0) if r.bg] == _expected_runs(enc)
     assert calls == []
@@ -295,8 +295,7 @@ def test_reset_empties_every_view_and_withdraws_the_model(trained, qtbot):
     panel.vocab_view.setCurrentIndex(panel.vocab_filter.index(3, 1))
     assert panel.tree_view.tree is not None
     # the views of the run's end may still be catching up, frames pending, when the user resets
-    panel._catch_up = panel._dirty = True
-    panel._ensure_timer()
+    panel.frames.request()
     panel.reset_button.click()
     assert panel.cursor == 0 and panel.scrubber.maximum() == 0
     assert panel.vocab_model.rowCount() == 0 and panel.vocab_filter.rowCount() == 0

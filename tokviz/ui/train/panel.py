@@ -244,6 +244,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         # (pyqtgraph's paint/boundingRect, the sample view's paintEvent) waits for one: the first
         # repaint of a run took 700-900 ms there, 40 ms here. With the training process the
         # worker only streams corpus lines, in short GIL holds, but the paint still comes first.
+        self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # step 0 of the run, not of the empty panel
         self._render()  # the worker is still quiet: every view follows step 0 on this frame
         self._paint_now()
         self._analyse_corpus(config, source_now)  # after the paint: its reading thread holds the GIL
@@ -525,6 +526,39 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             self._update_buttons()
             self._request_offer()
         return moved is not None
+
+    # ================================================================ read back (tests, screenshots)
+    def redraw(self) -> None:
+        """Draw a frame now from the model (instead of at the next tick)."""
+        self.frames.draw_now()
+
+    def segment_probe(self) -> None:
+        """Segment the probe's text now (instead of after typing settles)."""
+        self._render_probe()
+
+    def offer_model_now(self) -> None:
+        """Offer the model at the step on screen to the other panels now (when the trainer rests)."""
+        self._offer_pending = True
+        self._offer_model()
+
+    @property
+    def corpus_facts(self):
+        """What was read of the run's corpus for the lecture views (None until read)."""
+        return self._facts
+
+    @property
+    def prefetched_facts(self):
+        """The corpus facts read while idle for the settings on screen (None while being read)."""
+        return self._ready_facts
+
+    @property
+    def step_facts(self):
+        """The followed lines and runners-up last computed (for :attr:`StepFacts.step`)."""
+        return self._step_facts
+
+    def asked_step(self) -> int:
+        """The last step whose followed lines and runners-up were asked of the worker."""
+        return self._asked_step
 
     def _on_speed(self, index: int) -> None:
         self.playback.pace = SPEEDS[index][1]  # at once: what the views follow depends on it

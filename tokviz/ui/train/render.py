@@ -205,7 +205,7 @@ class StepRendering:
                 f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
                 f"{self._piece_span(s.new_piece, s.token_id, True)}&nbsp;&nbsp;{numbers}"
             )
-        return self._named_merge_html(named, s, numbers, big)
+        return self.named_merge_html(named, s, numbers, big)
 
     @staticmethod
     def _numbers_html(s, big: float) -> str:
@@ -230,13 +230,13 @@ class StepRendering:
         step = SimpleNamespace(left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999,
                                corpus_tokens=9_999_999)
         shown = banner.text()
-        banner.setText(self._named_merge_html(named, step, self._numbers_html(step, big), big))
+        banner.setText(self.named_merge_html(named, step, self._numbers_html(step, big), big))
         height = banner.heightForWidth(banner.width())
         banner.setText(shown)
         self._named_height = (key, height)
         return height
 
-    def _named_merge_html(self, named, s: MergeStep, numbers: str, big: float | None = None) -> str:
+    def named_merge_html(self, named, s: MergeStep, numbers: str, big: float | None = None) -> str:
         """A byte merge on the banner's big line named by its character and the part of it
         (``것 bytes 1–2 of 3``), the hex small beneath each side, and what it completes."""
         muted = muted_color(self.palette()).name()
