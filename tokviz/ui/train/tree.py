@@ -4,7 +4,7 @@ merged from below it, down to the base bytes or characters. Node colours are the
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from tokviz.core.byte_names import BytePart, byte_parts
@@ -52,7 +52,11 @@ class MergeTreeView(QWidget):
         self.update()
 
     def _min_scale(self) -> float:
-        return min(1.0, MIN_LABEL_PX / max(1.0, QFontMetricsF(self._font).height()))
+        return min(1.0, MIN_LABEL_PX / self._label_em())
+
+    def _label_em(self) -> float:
+        """The labels' font size in pixels (the em, not the taller line height)."""
+        return float(max(1, QFontInfo(self._font).pixelSize()))
 
     def _ask_room(self) -> None:
         """The smallest size at which the tree's labels stay readable."""
@@ -82,8 +86,8 @@ class MergeTreeView(QWidget):
         return max(fit, self._min_scale())
 
     def label_pixels(self) -> float:
-        """The height in pixels of a box's label as drawn (tests: at least :data:`MIN_LABEL_PX`)."""
-        return QFontMetricsF(self._font).height() * self.label_scale()
+        """The size in pixels of a box's label as drawn (tests: at least :data:`MIN_LABEL_PX`)."""
+        return self._label_em() * self.label_scale()
 
     def drawn_geometry(self) -> tuple[list[QRectF], list[tuple[QPointF, QPointF]]]:
         """The "#step" captions and the edges as drawn (unscaled): a caption must not sit on an edge."""
