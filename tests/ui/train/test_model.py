@@ -97,8 +97,9 @@ def test_corpus_mode_and_algorithm_come_back_from_what_was_remembered():
 
 def test_a_remembered_value_that_no_longer_makes_sense_is_skipped():
     state = TrainState()
-    restored = state.restore({"corpus": "/gone.txt", "mode": "bits", "algorithm": "bpe"},
-                             corpus_exists=lambda _key: False)
+    restored = state.restore(
+        {"corpus": "/gone.txt", "mode": "bits", "algorithm": "bpe"}, corpus_exists=lambda _key: False
+    )
     assert restored == ["algorithm"] and state.corpus == "demo" and state.options.mode == "byte"
 
 

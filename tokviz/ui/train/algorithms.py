@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 from tokviz.core.bpe.events import Finished, Progress
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.algorithm_views import AlgorithmView
+from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.worker import TrainRun
 
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
@@ -170,11 +171,9 @@ class AlgorithmTraining(QObject):
             return trainer.run(source.lines(), cancel=cancel, total_bytes=source.total_bytes)
 
         run = TrainRun(make_events, self)
-        run.worker.batch.connect(self._on_batch)
-        run.worker.progress.connect(self._on_progress)
-        run.worker.failed.connect(self._on_failed)  # a bound slot: queued to this (GUI) thread, never a lambda
-        run.worker.noted.connect(self._on_note)
-        run.worker.finished.connect(self._on_finished)
+        # bound slots: queued to this (GUI) thread, never lambdas
+        attach(run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished,
+                                noted=self._on_note))
         self.run = run
         p.state.start_run()
         p.progress_bar.setValue(0)
@@ -290,11 +289,7 @@ class AlgorithmTraining(QObject):
         run, self.run = self.run, None
         if run is None:
             return
-        for sig in (run.worker.batch, run.worker.progress, run.worker.failed, run.worker.finished):
-            try:
-                sig.disconnect()
-            except (RuntimeError, TypeError):
-                pass
+        detach(run)
         run.stop(2.0)
         self.panel.progress_bar.hide()
 

@@ -26,9 +26,14 @@ class OptionsView:
         self.reason.setMinimumWidth(1)
         self.reason.hide()
         panel.settings_bar.layout().addWidget(self.reason, 3)
-        for signal in (panel.mode_combo.currentIndexChanged, panel.pattern_combo.currentIndexChanged,
-                       panel.hangul_check.toggled, panel.jamo_check.toggled, panel.merges_spin.valueChanged,
-                       panel.minfreq_spin.valueChanged):
+        for signal in (
+            panel.mode_combo.currentIndexChanged,
+            panel.pattern_combo.currentIndexChanged,
+            panel.hangul_check.toggled,
+            panel.jamo_check.toggled,
+            panel.merges_spin.valueChanged,
+            panel.minfreq_spin.valueChanged,
+        ):
             signal.connect(self.send)
         state.events.connect(self._on_event)
         self.send()
@@ -90,8 +95,9 @@ class OptionsView:
     def render(self) -> None:
         """Lock or free the widgets as the model says, with the reason in words."""
         locked = self.state.locked_reason() is not None
-        self.reason.setText(translate("TrainPanel", "Locked while training: ■ Cancel or Reset to change settings.")
-                            if locked else "")
+        self.reason.setText(
+            translate("TrainPanel", "Locked while training: ■ Cancel or Reset to change settings.") if locked else ""
+        )
         self.reason.setToolTip(self.reason.text())
         self.reason.setVisible(locked)
         p = self.panel

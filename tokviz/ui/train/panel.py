@@ -40,6 +40,7 @@ from tokviz.ui.train.model_at_step import ModelAtStep
 from tokviz.ui.train.options_view import OptionsView
 from tokviz.ui.train.plots import MergeSeries
 from tokviz.ui.train.render import HEAVY_VIEWS, StepRendering
+from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.state import Playback
 from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, TrainLayout, speed_index
 from tokviz.ui.train.vocab import token_length
@@ -227,12 +228,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
 
         run = TrainRun(make_events, self)
-        run.worker.batch.connect(self._on_batch)
-        run.worker.progress.connect(self._on_progress)
-        run.worker.failed.connect(self._on_failed)
-        run.worker.waiting.connect(self._on_waiting)
-        run.worker.noted.connect(self._on_note)
-        run.worker.finished.connect(self._on_finished)
+        attach(run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished,
+                                noted=self._on_note, waiting=self._on_waiting))
         self.run = run
         self.playing = True
         self.progress_bar.setValue(0)
@@ -385,11 +382,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         if run is None:
             return
         self.run = None
-        for sig in (run.worker.batch, run.worker.progress, run.worker.failed, run.worker.waiting, run.worker.finished):
-            try:
-                sig.disconnect()
-            except (RuntimeError, TypeError):
-                pass
+        detach(run)
         run.stop(1.0)
         self._thaw_gc()
         self._worker_quiet = True
