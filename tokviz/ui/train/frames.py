@@ -17,7 +17,7 @@ FRAME_MS = 40  # 25 frames per second when animating recorded merges
 # 10 ticks per second while following a computing trainer at full speed (it needs the CPU)
 BUSY_FRAME_MS = 100
 # while the trainer computes, a whole frame at most this often (a pyqtgraph repaint is the costliest part)
-BUSY_DRAW_S = 0.25
+BUSY_DRAW_S = 0.5
 
 
 class FrameScheduler:
@@ -30,12 +30,15 @@ class FrameScheduler:
         self.timer.setInterval(FRAME_MS)
         self.timer.timeout.connect(self.tick)
         self.dirty = True  # the model changed since the last frame drawn
+        self.full = True  # the next frame redraws the views that follow the step even at the same step
         self._last_tick = time.monotonic()
         self._last_drawn = 0.0
 
-    def request(self) -> None:
-        """Something on screen changed: the next tick draws a frame."""
+    def request(self, *, all_views: bool = True) -> None:
+        """Something on screen changed: the next tick draws a frame (``all_views=False``: only the
+        views still behind the step, e.g. sample lines scrolled into sight)."""
         self.dirty = True
+        self.full = self.full or all_views
         self.wake()
 
     def wake(self) -> None:
@@ -46,11 +49,12 @@ class FrameScheduler:
     def stop(self) -> None:
         self.timer.stop()
 
-    def draw_now(self) -> None:
+    def draw_now(self, *, full: bool = True) -> None:
         """Draw a frame at once (the user moved: scrub, step, reset)."""
-        self.dirty = False
+        full = full or self.full
+        self.dirty = self.full = False
         self._last_drawn = time.monotonic()
-        self.panel.draw_frame(self.panel.state.snapshot())
+        self.panel.draw_frame(self.panel.state.snapshot(), full=full)
 
     def tick(self, dt: float | None = None) -> None:
         """One frame, ``dt`` seconds after the last (default: the time that passed)."""
@@ -62,7 +66,7 @@ class FrameScheduler:
             self.dirty = True
         computing = panel.computing()
         if self.dirty and (not computing or now - self._last_drawn >= BUSY_DRAW_S):
-            self.draw_now()
+            self.draw_now(full=False)
         interval = BUSY_FRAME_MS if computing and panel.following_at_full_speed() else FRAME_MS
         if self.timer.interval() != interval:
             self.timer.setInterval(interval)

@@ -96,6 +96,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.run_jamo = False  # the run trains on jamo (the Jamo option when it started)
         self._probe_text: str | None = None  # the text the probe view holds (None: not set yet)
         self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows (redrawn on change)
+        self._light_drawn: int | None = None  # the step the label, banner, why and tree show
         self._selected_token: int | None = None
         self._dark = theme.is_dark()
         self._tree_step = -1  # the step the merge tree last followed
@@ -474,6 +475,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
 
     def _on_waiting(self, merges: int) -> None:
         self._worker_quiet = True
+        self._view_step["sample"] = -1  # its lines out of sight waited for the trainer to rest
+        self.frames.request()
         self._run_quiet_callbacks()
 
     def _on_finished(self, finished: Finished, ok: bool = True) -> None:
@@ -485,6 +488,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._worker_quiet = True
         self.progress_bar.hide()
         self.state.finish("finished" if ok else "failed")
+        self._view_step["sample"] = -1  # its lines out of sight waited for the trainer to rest
         if not ok:  # failed: the message is already shown
             self.playing = False
         else:

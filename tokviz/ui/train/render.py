@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import re
-import time
 from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -28,7 +27,6 @@ from tokviz.ui.train_replay import keep_hangul
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 BANNER_MIN_HEIGHT = 46  # the merge banner's height before a run (views.py builds it so)
-SAMPLE_BUDGET = 0.005  # seconds per frame for the sample's lines out of sight (those on screen are always drawn)
 # the views a frame redraws only when the step they show changed (the others are cheap every frame)
 HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
 
@@ -37,16 +35,19 @@ class StepRendering:
     """Draws one frame of the Train panel from a snapshot of its model (mixed into TrainPanel)."""
 
     def _render(self) -> None:
-        """Draw a frame now (the user moved, a setting of the views changed)."""
+        """Draw a frame now (the user moved, a setting of the views changed): every view anew."""
         self.frames.draw_now()
 
-    def draw_frame(self, snapshot) -> None:
-        """Every view at ``snapshot.step``: the frame scheduler's one drawing routine."""
+    def draw_frame(self, snapshot, full: bool = True) -> None:
+        """Every view at ``snapshot.step``: the frame scheduler's one drawing routine. The views that
+        follow the step (label, banner, why, tree) are redrawn when it moved, or with ``full``."""
         if theme.is_dark() != self._dark:  # the theme can be applied without a signal (start-up)
             self._on_theme(theme.is_dark())
             return
         step = snapshot.step
-        self._render_light(step)
+        if full or step != self._light_drawn:
+            self._render_light(step)
+            self._light_drawn = step
         for view in HEAVY_VIEWS:
             if self._view_step[view] != step:
                 self._render_heavy(view, step)
@@ -125,8 +126,6 @@ class StepRendering:
             done = self._render_sample()
         if done:
             self._view_step[view] = step
-        else:
-            self.frames.request()  # the next frame goes on with it
 
     def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
         return self._label_span(elide_piece(shown_piece(piece)), token_id, bold)
@@ -289,13 +288,12 @@ class StepRendering:
             if followed:
                 view.verticalScrollBar().setValue(0)
         first, last = self._sample_on_screen()
-        # the lines on screen at once; those out of sight a few at a time (the frame's step too)
-        t0 = time.perf_counter()
+        # the lines on screen first; those out of sight once the trainer rests (at the frame's step too)
         for i in [*range(first, last + 1), *range(last + 1, n), *range(first)]:
             if self._sample_steps[i] == step:
                 continue
-            if not first <= i <= last and time.perf_counter() - t0 > SAMPLE_BUDGET:
-                return False
+            if not first <= i <= last and self.computing():
+                return False  # (while the trainer computes, the lines out of sight wait for it to rest)
             line = keep_hangul(lines[i]) if keep else lines[i]
             if self.run_jamo:
                 line = decompose(line)  # the model reads jamo; segment_runs shows syllables again
@@ -311,7 +309,7 @@ class StepRendering:
 
     def _on_sample_scrolled(self, *_args) -> None:
         self._view_step["sample"] = -1  # lines come into sight: the next frame draws them at its step
-        self.frames.request()
+        self.frames.request(all_views=False)
 
     def _render_probe(self) -> None:
         """Segment the probe sentence at the step on screen (after typing settles, and at every step)."""
