@@ -3345,7 +3345,7 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     </message>
     <message>
         <source>Locked while training: ■ Cancel or Reset to change settings.</source>
-        <translation>학습 중에는 바꿀 수 없습니다: ■ 취소나 초기화 후 설정을 바꾸세요.</translation>
+        <translation>학습 중 잠김: ■ 취소나 초기화 후 바꾸세요.</translation>
     </message>
     <message>
         <source>Show the plots instead of the vocabulary and merge tree</source>
