@@ -399,9 +399,9 @@ class StepRendering:
             title = str(self.vocab_model.headerData(col, Qt.Orientation.Horizontal) or "")
             width = max(fm.horizontalAdvance(sample), head_fm.horizontalAdvance(title))
             self.vocab_view.setColumnWidth(col, width + pad)
-        # the hex column gives way when the pane is narrow (its bytes are elided, whole in the
-        # tooltip): at 1280×800 the last column ("바이트") was cut off behind a scroll bar
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        # the token column gives way when the pane is narrow (the hex keeps its six bytes): at
+        # 1280×800 the last column ("바이트") was cut off behind a scroll bar
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         rows = self.vocab_view.verticalHeader()
         # the minimum first: Qt clamps the default to a minimum it derives from the header's font, which
