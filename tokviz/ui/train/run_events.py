@@ -5,6 +5,7 @@ trainer) changes this file, not the panel."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -40,8 +41,10 @@ def detach(run: TrainRun) -> None:
     """Nothing more from ``run`` reaches the panel (a batch already queued may still arrive: the
     panel drops steps that do not continue its recording)."""
     worker = run.worker
-    for signal in (worker.batch, worker.progress, worker.failed, worker.finished, worker.noted, worker.waiting):
-        try:
-            signal.disconnect()
-        except (RuntimeError, TypeError):  # nothing connected
-            pass
+    with warnings.catch_warnings():  # PySide warns (not raises) for a signal with nothing connected
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for signal in (worker.batch, worker.progress, worker.failed, worker.finished, worker.noted, worker.waiting):
+            try:
+                signal.disconnect()
+            except (RuntimeError, TypeError):  # nothing connected
+                pass
