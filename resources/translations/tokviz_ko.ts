@@ -3372,6 +3372,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>그래프</translation>
     </message>
     <message>
+        <source>Locked while training: ■ Cancel or Reset to change settings.</source>
+        <translation>학습 중 잠김: ■ 취소나 초기화 후 바꾸세요.</translation>
+    </message>
+    <message>
         <source>Show the plots instead of the vocabulary and merge tree</source>
         <translation>어휘 표와 병합 트리 대신 그래프를 보여 줍니다</translation>
     </message>

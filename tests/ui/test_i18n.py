@@ -393,14 +393,13 @@ def test_every_widget_of_the_korean_interface_is_korean(qtbot, tmp_path):
         panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
         panel.start_training()
         assert panel.wait_until_trained(60)
-        qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
+        qtbot.waitUntil(lambda: panel.corpus_facts is not None, timeout=10000)
         step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece)
         panel.set_step(step)
-        panel._render()
+        panel.redraw()
         assert "바이트 중" in panel.merge_banner.text()  # the byte merge named on the banner
         # the Train panel's model of the step joins the other panels' lists (named, with its source)
-        panel._offer_pending = True
-        panel._offer_model()
+        panel.offer_model_now()
         inspector = win.panels["inspect"]
         qtbot.waitUntil(lambda: any("단계" in inspector.encoder_combo.itemText(i)
                                     for i in range(inspector.encoder_combo.count())), timeout=10000)

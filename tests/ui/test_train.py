@@ -53,7 +53,7 @@ def test_train_pause_step_scrub_and_the_merges_shown_are_the_trainers(window, qt
     panel.start_training()
     qtbot.waitUntil(lambda: panel.cursor >= 5, timeout=5000)
     panel.pause()
-    qtbot.waitUntil(lambda: panel._worker_quiet, timeout=2000)
+    qtbot.waitUntil(lambda: not panel.computing(), timeout=2000)
     assert panel.run is not None  # paused, not finished
     trainer = made[-1]
     assert trainer.thread_names and "MainThread" not in trainer.thread_names  # trained off the GUI thread
@@ -110,46 +110,26 @@ def test_worker_sends_batches_by_time_not_one_signal_per_merge(window, qtbot):
     assert 2 <= len(batches) < 50 / 3  # several merges per signal (batched every ~50 ms)
 
 
-def test_while_the_trainer_computes_a_frame_draws_the_light_views_or_one_heavy_view(window, qtbot):
-    # Drawn together, the banner and tree's repaint and a plot's (or the table's) held the GUI thread
-    # past a frame; they take turns instead, also as the views catch up once the run ended, and
-    # every heavy view still follows the run.
-    from tokviz.ui.train.render import HEAVY_VIEWS
-
+def test_while_the_trainer_computes_whole_frames_follow_it_and_every_view_ends_on_the_last_step(window, qtbot):
+    # Views that took turns showed different steps in one frame (the why-this-pair block came and
+    # went); now every frame drawn shows one step everywhere, fewer frames while the trainer computes.
     panel, _ = _panel(window, merges=50, delay=0.06)  # 3 s
     panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)  # follow the trainer as fast as it goes
-    frames: list[list[str]] = []
-    drawn_while_computing: set[str] = set()
-    render, light, heavy = panel._render, panel._render_light, panel._render_heavy
+    seen: list[dict] = []
 
-    def render_frame():
-        computing = panel.run is not None and not panel._worker_quiet
-        catching_up = panel._catch_up and panel.cursor == len(panel.replay or ())  # (the end on screen)
-        frames.append(["computing" if computing else "catching up" if catching_up else "idle"])
-        render()
+    def record_until_trained() -> bool:
+        shown = panel.shown_steps()
+        if shown["label"]:
+            seen.append(shown)
+        return panel.run is None
 
-    def render_light(step):
-        frames[-1].append("light")
-        light(step)
-
-    def render_heavy(view, step, budget):
-        frames[-1].append(view)
-        if frames[-1][0] == "computing":
-            drawn_while_computing.add(view)
-        heavy(view, step, budget)
-
-    panel._render, panel._render_light, panel._render_heavy = render_frame, render_light, render_heavy
     panel.start_training()
-    assert panel.wait_until_trained(30)
-    qtbot.waitUntil(lambda: panel.cursor == 50 and not panel._dirty, timeout=5000)
-    computing = [f[1:] for f in frames if f[0] == "computing"]
-    assert len(computing) > 10
-    assert all(len(drawn) <= 1 for drawn in computing), [d for d in computing if len(d) > 1][:3]
-    assert drawn_while_computing == set(HEAVY_VIEWS)  # none starved while the trainer ran
-    catching_up = [f[1:] for f in frames if f[0] == "catching up"]
-    assert catching_up and all(len(drawn) <= 1 for drawn in catching_up), catching_up
-    assert panel._view_step == dict.fromkeys(HEAVY_VIEWS, 50)  # and all show the last step at the end
-    assert panel.frame_timer.isActive() is False  # and the frames stopped
+    qtbot.waitUntil(record_until_trained, timeout=30_000)
+    qtbot.waitUntil(lambda: not panel.frame_timer.isActive(), timeout=5000)  # and the frames stopped
+    assert len({s["label"] for s in seen}) > 3  # the views followed the run
+    mixed = [s for s in seen if len(set(s.values())) != 1]
+    assert not mixed, mixed[:3]
+    assert set(panel.shown_steps().values()) == {50}  # all show the last step at the end
 
 
 def test_cancel_and_close_mid_run_stop_the_thread(window, qtbot):
@@ -283,7 +263,7 @@ def test_a_run_paints_step_0_before_the_worker_starts_counting(window, qtbot):
         widget.installEventFilter(counter)
     try:
         panel.start_training()
-        assert all(step == 0 for step in panel._view_step.values())  # drawn before the worker started
+        assert set(panel.shown_steps().values()) <= {0, None}, panel.shown_steps()  # drawn before the worker started
         counter.paints, counter.painted = 0, []
         qtbot.waitUntil(lambda: "counting" in panel.progress_bar.format(), timeout=3000)
         frames: list[int] = []
@@ -402,3 +382,24 @@ def test_hangul_only_ticked_after_a_run_takes_effect_on_the_next_run_and_on_rese
     panel.reset()
     assert any(line in panel.sample_lines for line in has_latin)
     assert set(has_latin) <= set(view.toPlainText().split("\n"))
+
+
+def test_a_mode_picked_mid_run_is_refused_visibly_and_applies_to_the_next_run(window, qtbot):
+    panel, _made = _panel(window, merges=30, delay=0.05)
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.cursor >= 2, timeout=5000)
+    panel.pause()
+    reason = panel.options_view.reason
+    # paused, the trainer still alive: the mode box is locked and the row says why
+    assert not panel.mode_combo.isEnabled() and reason.isVisible() and "Reset" in reason.text()
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))  # a script or shortcut tries anyway
+    assert panel.mode_combo.currentData() == "byte"  # the box keeps saying what the run trains with
+    panel.train_or_play()
+    qtbot.waitUntil(lambda: panel.cursor >= 4, timeout=5000)
+    assert panel.replay.mode == "byte"
+    panel.cancel()
+    assert panel.mode_combo.isEnabled() and not reason.isVisible()
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
+    panel.train_or_play()  # the settings changed: ▶ trains anew with them instead of replaying
+    assert panel.replay.mode == "char" and len(panel.replay) == 0
+    panel.cancel()

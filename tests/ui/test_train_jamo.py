@@ -54,7 +54,7 @@ def _trained(panel, qtbot):
     panel.run_to_end()
     qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
     panel.set_step(len(panel.replay))
-    panel._render_probe()
+    panel.segment_probe()
     return panel.replay.steps
 
 
@@ -95,8 +95,7 @@ def test_the_train_panel_trains_on_jamo_and_shows_syllables(panel, qtbot):
 
 def test_the_offered_jamo_model_reads_the_users_text_in_inspect(panel, qtbot):
     _trained(panel, qtbot)
-    panel._offer_pending = True
-    panel._offer_model()
+    panel.offer_model_now()
     model = panel.session.trained_model
     assert isinstance(model, JamoReader) and model.settings.get("jamo")
     text = "그것은 했다 갔다 ok"

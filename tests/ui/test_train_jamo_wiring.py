@@ -42,7 +42,7 @@ def test_the_trainer_decomposes_and_the_views_follow_jamo(panel, qtbot, jamo):
     panel.jamo_check.setChecked(jamo)
     panel.start_training()
     panel.run_to_end()
-    qtbot.waitUntil(lambda: panel.run is None and panel._facts is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: panel.run is None and panel.corpus_facts is not None, timeout=20_000)
     config, lines = RecordingTrainer.runs[-1]
     assert config.jamo is jamo
     assert has_syllables("".join(lines)) and not has_jamo("".join(lines))  # the corpus as it is
@@ -53,6 +53,6 @@ def test_the_trainer_decomposes_and_the_views_follow_jamo(panel, qtbot, jamo):
                          list(decompose_lines(lines)) if jamo else lines)
     assert pieces == [s.new_piece for s in want]
     # the followed lines and the counted words are decomposed, as the model reads them
-    facts = panel._facts
+    facts = panel.corpus_facts
     assert facts.index.line(0) == (decompose(lines[0]) if jamo else lines[0]).rstrip("\n")
     assert any(has_jamo(w) for w in facts.words) is jamo

@@ -42,7 +42,7 @@ def _train(window, qtbot, source, merges=MERGES, mode="byte"):
     panel.start_training()
     assert panel.wait_until_trained(60)
     qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=5000)
-    qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
+    qtbot.waitUntil(lambda: panel.corpus_facts is not None, timeout=10000)
     return panel
 
 
@@ -55,8 +55,8 @@ def _steps_to_check(last: int) -> list[int]:
 
 def _show(panel, qtbot, step):
     panel.set_step(step)
-    qtbot.waitUntil(lambda: panel._step_facts is not None and panel._step_facts.step == step, timeout=10000)
-    panel._render()
+    qtbot.waitUntil(lambda: panel.step_facts is not None and panel.step_facts.step == step, timeout=10000)
+    panel.redraw()
 
 
 @pytest.fixture
@@ -144,7 +144,7 @@ def test_banner_names_every_byte_position_of_a_character(qtbot, tmp_path, ch, la
             named = name_byte_merge(left, right, guesser)
             step = MergeStep(1, 256, left[0], right[0], "", "", "", left + right, 9, 257, 100, 100)
             doc = QTextDocument()
-            doc.setHtml(panel._named_merge_html(named, step, ""))
+            doc.setHtml(panel.named_merge_html(named, step, ""))
             lines = [" ".join(ln.replace("\xa0", " ").split()) for ln in doc.toPlainText().splitlines()]
             lines = [ln for ln in lines if ln]
             completes = ("완성" if lang == "ko" else "completes")
@@ -163,7 +163,7 @@ def test_why_this_pair_lists_the_winner_with_the_trainers_count(nsmc, qtbot):
     for step in (1, 7, MERGES):
         _show(panel, qtbot, step)
         s = panel.replay.steps[step - 1]
-        cands = panel._step_facts.candidates
+        cands = panel.step_facts.candidates
         assert (cands.pairs[0].left, cands.pairs[0].right, cands.pairs[0].count) == (s.left, s.right, s.count)
         text = panel.why_label.text()
         assert f"<b>{s.count:,}</b>" in text and FRESH_BG in text
@@ -352,15 +352,17 @@ def test_no_lines_or_runners_up_computed_faster_than_a_room_reads(nsmc, qtbot):
 
     panel = nsmc
     panel.set_step(3)
-    qtbot.waitUntil(lambda: panel._asked_step == 3)
+    qtbot.waitUntil(lambda: panel.asked_step() == 3)
     panel.playback.playing = True
     try:
         panel.playback.pace = FOLLOW_PACE * 10
-        panel._follow_step(4)
-        assert panel._asked_step == 3
+        panel.playback.seek(4, len(panel.replay))
+        panel.redraw()  # the frame at step 4 asks for its lines, or not
+        assert panel.asked_step() == 3
         panel.playback.pace = FOLLOW_PACE
-        panel._follow_step(4)
-        assert panel._asked_step == 4
+        panel.playback.seek(4, len(panel.replay))
+        panel.redraw()  # the frame at step 4 asks for its lines, or not
+        assert panel.asked_step() == 4
     finally:
         panel.playback.playing = False
 
@@ -376,7 +378,7 @@ def test_grey_captions_stay_readable_after_switching_to_the_dark_theme(window, q
     try:
         window.set_theme("dark")
         qtbot.waitUntil(lambda: theme.is_dark())
-        panel._render()
+        panel.redraw()
         text = panel.sample_legend.palette().color(QPalette.ColorRole.WindowText)
         page = QApplication.palette().color(QPalette.ColorRole.Window)
         assert contrast_ratio(text, page) >= 4.5
@@ -471,13 +473,13 @@ def test_the_corpus_is_read_for_the_lecture_views_while_the_app_idles(window, qt
     panel = window.show_view("train")
     panel.trainer_factory = BPETrainer
     panel.set_source(CorpusSource.file(NSMC))
-    qtbot.waitUntil(lambda: panel._ready_facts is not None, timeout=10000)  # no run yet
-    assert reads == ["byte"] and panel._facts is None
-    ready = panel._ready_facts
+    qtbot.waitUntil(lambda: panel.prefetched_facts is not None, timeout=10000)  # no run yet
+    assert reads == ["byte"] and panel.corpus_facts is None
+    ready = panel.prefetched_facts
     panel.merges_spin.setValue(MERGES)  # the merge count does not change the corpus's words
     panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
     panel.start_training()
-    assert panel._facts is ready  # at once: nothing read during the run
+    assert panel.corpus_facts is ready  # at once: nothing read during the run
     assert panel.wait_until_trained(60)
     qtbot.wait(600)  # longer than the idle delay: nothing more is read for the same settings
     assert reads == ["byte"]
@@ -485,9 +487,9 @@ def test_the_corpus_is_read_for_the_lecture_views_while_the_app_idles(window, qt
     panel.reset()
     panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
     panel.start_training()
-    assert panel._facts is None
-    qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
-    assert reads[-1] == "char" and panel._facts is panel._ready_facts
+    assert panel.corpus_facts is None
+    qtbot.waitUntil(lambda: panel.corpus_facts is not None, timeout=10000)
+    assert reads[-1] == "char" and panel.corpus_facts is panel.prefetched_facts
     assert panel.wait_until_trained(60)
 
 
@@ -500,9 +502,9 @@ def test_facts_read_for_a_run_that_is_gone_are_not_shown(window, qtbot, monkeypa
     panel.merges_spin.setValue(MERGES)
     panel.start_training()  # before the idle reading: read for the run
     panel.reset()  # the run is gone before its facts arrive
-    qtbot.waitUntil(lambda: panel._ready_facts is not None, timeout=10000)
+    qtbot.waitUntil(lambda: panel.prefetched_facts is not None, timeout=10000)
     assert "char" in reads
-    assert panel._facts is None and panel.vocab_model.guesser is None
+    assert panel.corpus_facts is None and panel.vocab_model.guesser is None
 
 
 def test_a_corpus_file_edited_after_it_was_read_is_read_again(window, qtbot, monkeypatch, tmp_path):
@@ -512,12 +514,12 @@ def test_a_corpus_file_edited_after_it_was_read_is_read_again(window, qtbot, mon
     panel = window.show_view("train")
     panel.trainer_factory = BPETrainer
     panel.set_source(CorpusSource.file(corpus))
-    qtbot.waitUntil(lambda: panel._ready_facts is not None, timeout=10000)
-    ready = panel._ready_facts
+    qtbot.waitUntil(lambda: panel.prefetched_facts is not None, timeout=10000)
+    ready = panel.prefetched_facts
     corpus.write_text("완전히 다른 말뭉치 different words\n" * 50, encoding="utf-8")
     panel.merges_spin.setValue(10)
     panel.start_training()
-    qtbot.waitUntil(lambda: panel._facts is not None, timeout=10000)
-    assert panel._facts is not ready and len(reads) == 2
-    assert any("말뭉치" in word for word in panel._facts.words)  # the words of the file as it is now
+    qtbot.waitUntil(lambda: panel.corpus_facts is not None, timeout=10000)
+    assert panel.corpus_facts is not ready and len(reads) == 2
+    assert any("말뭉치" in word for word in panel.corpus_facts.words)  # the words of the file as it is now
     assert panel.wait_until_trained(60)

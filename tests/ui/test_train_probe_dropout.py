@@ -48,7 +48,7 @@ def test_the_probe_rerolls_dropout_with_the_model_at_the_step_on_screen(panel, q
     qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
     panel.pause()
     panel.set_step(50)
-    panel._render_probe()
+    panel.segment_probe()
     view = panel.probe_dropout
     assert view.isVisibleTo(panel) and view.text == PROBE
     model = panel.trainer.model(step=50)
@@ -67,7 +67,7 @@ def test_the_probe_rerolls_dropout_with_the_model_at_the_step_on_screen(panel, q
     assert view.seed_spin.value() == 4
     # the scrubber moves the model: the dropout view follows the step on screen
     panel.set_step(10)
-    panel._render_probe()
+    panel.segment_probe()
     assert _sample_ids(panel, qtbot, p=0.0) == panel.replay.model.encode(PROBE, max_rank=10).ids
 
 
@@ -77,7 +77,7 @@ def test_the_probe_dropout_keeps_the_train_panel_within_a_1024_by_768_screen(pan
     qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
     panel.pause()
     panel.set_step(len(panel.replay))
-    panel._render_probe()
+    panel.segment_probe()
     assert panel.probe_dropout.isVisibleTo(panel)
     window = panel.window()
     QApplication.processEvents()  # the layouts take in the view just shown

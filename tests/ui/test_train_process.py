@@ -49,7 +49,8 @@ def test_pause_stops_the_training_process_and_step_lets_one_merge_through(window
     panel.start_training()
     assert isinstance(panel.trainer, ProcessTrainer)
     panel.pause()  # the worker stops at the first merge; the child a few merges later
-    qtbot.waitUntil(lambda: panel._worker_quiet and panel.replay is not None and len(panel.replay) >= 1, timeout=10_000)
+    qtbot.waitUntil(lambda: not panel.computing() and panel.replay is not None and len(panel.replay) >= 1,
+                    timeout=10_000)
     pid = panel.trainer.pid
     assert pid is not None
     # the child computes the merges of its lead, then waits for credit: a paused demo burns no

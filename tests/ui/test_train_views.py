@@ -253,7 +253,7 @@ def test_the_probe_document_is_rebuilt_only_when_its_text_changes(trained, qtbot
     probe = panel.probe_edit.text()
     for step in range(1, MERGES + 1, 7):  # playback: a new step on every frame
         panel.set_step(step)
-        panel._render_probe()
+        panel.segment_probe()
         enc = trainer.model(step).encode(probe)
         assert [(r.text, int(r.sub or 1)) for r in panel.probe_view.line_runs(0) if r.bg] == _expected_runs(enc)
     assert calls == []
@@ -295,8 +295,7 @@ def test_reset_empties_every_view_and_withdraws_the_model(trained, qtbot):
     panel.vocab_view.setCurrentIndex(panel.vocab_filter.index(3, 1))
     assert panel.tree_view.tree is not None
     # the views of the run's end may still be catching up, frames pending, when the user resets
-    panel._catch_up = panel._dirty = True
-    panel._ensure_timer()
+    panel.frames.request()
     panel.reset_button.click()
     assert panel.cursor == 0 and panel.scrubber.maximum() == 0
     assert panel.vocab_model.rowCount() == 0 and panel.vocab_filter.rowCount() == 0
@@ -360,7 +359,7 @@ def test_a_large_file_is_sampled_across_its_whole_length(tmp_path):
     assert "    return counts[pair] + 1" in lines  # code keeps its indentation
 
 
-def test_the_last_corpus_file_is_listed_at_start_and_the_demo_stays_selected(qtbot, tmp_path):
+def test_the_last_corpus_file_mode_and_algorithm_come_back_at_start(qtbot, tmp_path):
     corpus = tmp_path / "my corpus.txt"
     corpus.write_text("내 코퍼스 한 줄\nmy own corpus line\n", encoding="utf-8")
     settings = Settings.at(tmp_path / "settings.ini")
@@ -372,6 +371,7 @@ def test_the_last_corpus_file_is_listed_at_start_and_the_demo_stays_selected(qtb
         panel.open_corpus_file(corpus)
         assert settings.last_corpus == str(corpus.resolve())
         assert "내 코퍼스" in panel.sample_view.toPlainText()
+        panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
     finally:
         win.close()
 
@@ -381,9 +381,11 @@ def test_the_last_corpus_file_is_listed_at_start_and_the_demo_stays_selected(qtb
         panel = win.show_view("train")
         combo = panel.corpus_combo
         assert [combo.itemText(i) for i in range(combo.count())] == [CorpusSource.demo().label, "my corpus.txt"]
-        assert combo.currentIndex() == 0 and panel.source.kind == "demo"
-        combo.activated.emit(1)  # the user picks it
-        assert panel.source.path == corpus.resolve() and "내 코퍼스" in panel.sample_view.toPlainText()
+        # the file is selected again (its sample shown) and the mode is the one left
+        assert combo.currentIndex() == 1 and "내 코퍼스" in panel.sample_view.toPlainText()
+        assert panel.mode_combo.currentData() == "char"
+        combo.activated.emit(0)  # the demo is still a click away
+        assert panel.source.kind == "demo"
     finally:
         win.close()
 

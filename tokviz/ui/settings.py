@@ -117,7 +117,8 @@ class Settings:
             if key.startswith("splitters/"):
                 self._bytes(key, STATE_MARKER)
         for name in ("theme", "language", "font_scale", "presentation_pace", "window_geometry", "window_state",
-                     "current_view", "last_encoders", "last_corpus", "inspect_encoder", "inspect_text"):
+                     "current_view", "last_encoders", "last_corpus", "inspect_encoder", "inspect_text",
+                     "train_mode", "train_algorithm"):
             getattr(self, name)
 
     def take_report(self) -> str | None:
@@ -329,6 +330,23 @@ class Settings:
             self._q.remove("inspect/text")  # the demo text next time, rather than an older text
         else:
             self._q.setValue("inspect/text", text)
+
+    @property
+    def train_mode(self) -> str:
+        """The Train panel's mode at the last close (BPE on bytes or on characters)."""
+        return self._str("train/mode", "byte", ("byte", "char"))
+
+    @train_mode.setter
+    def train_mode(self, value: str) -> None:
+        self._q.setValue("train/mode", value)
+
+    @property
+    def train_algorithm(self) -> str:
+        return self._str("train/algorithm", "bpe", ("bpe", "wordpiece", "unigram"))
+
+    @train_algorithm.setter
+    def train_algorithm(self, value: str) -> None:
+        self._q.setValue("train/algorithm", value)
 
 
 def default_file() -> Path:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 from tokviz.core.training import Finished, Progress
 from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.algorithm_views import AlgorithmView
+from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.worker import TrainRun, training_run
 
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
@@ -150,12 +151,11 @@ class AlgorithmTraining(QObject):
             return
         self.trainer = run.trainer
         self.view.set_algorithm(self.algorithm, p._sample)
-        run.worker.batch.connect(self._on_batch)
-        run.worker.progress.connect(self._on_progress)
-        run.worker.failed.connect(self._on_failed)  # a bound slot: queued to this (GUI) thread, never a lambda
-        run.worker.noted.connect(self._on_note)
-        run.worker.finished.connect(self._on_finished)
+        # bound slots: queued to this (GUI) thread, never lambdas
+        attach(run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished,
+                                noted=self._on_note))
         self.run = run
+        p.state.start_run()
         p.progress_bar.setValue(0)
         p.progress_bar.show()
         run.start()
@@ -210,6 +210,7 @@ class AlgorithmTraining(QObject):
         self.anim_timer.stop()
         if self.run is not None:
             self._stop_run()
+            self.panel.state.finish("cancelled")
             self.finished = Finished("cancelled", len(self.steps), self.tr("Training cancelled."))
             self.panel.message.show_message(
                 self.tr("Training cancelled after {n} steps; the model at the step on screen is kept.").format(
@@ -231,6 +232,8 @@ class AlgorithmTraining(QObject):
         self.finished = None
         self.comparison = None
         self.compared_steps = []
+        if hasattr(self.panel, "state"):
+            self.panel.state.reset()
         session = self.panel.session
         if getattr(session, "trained_model", None) is not None:
             session.offer_trained_model(None)
@@ -270,11 +273,7 @@ class AlgorithmTraining(QObject):
         run, self.run = self.run, None
         if run is None:
             return
-        for sig in (run.worker.batch, run.worker.progress, run.worker.failed, run.worker.finished):
-            try:
-                sig.disconnect()
-            except (RuntimeError, TypeError):
-                pass
+        detach(run)
         run.stop(2.0)
         self.panel.progress_bar.hide()
 
@@ -282,6 +281,7 @@ class AlgorithmTraining(QObject):
     def _on_batch(self, steps: list) -> None:
         self.panel.progress_bar.hide()
         self.steps.extend(steps)
+        self.panel.state.set_recorded(len(self.steps))
         self.view.add_steps(steps)
         if self.pace is None or not self.anim_timer.isActive():
             if self.pace is None:
@@ -306,6 +306,7 @@ class AlgorithmTraining(QObject):
         if run is not None:
             run.thread.wait(1000)
         self.panel.progress_bar.hide()
+        self.panel.state.finish("finished" if ok else "failed")
         if ok:
             self.finished = finished
             if finished.reason == "cancelled":

@@ -16,6 +16,13 @@ from tokviz.ui.train_replay import keep_hangul
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 
+def corpus_key(source: CorpusSource) -> str:
+    """How the model names a corpus: ``demo``, a file's path, or a pasted text's label."""
+    if source.kind == "file" and source.path is not None:
+        return str(source.path)
+    return "demo" if source.kind == "demo" else source.label
+
+
 class CorpusChoice:
     """The corpus and the trainer settings (mixed into TrainPanel)."""
 
@@ -43,6 +50,7 @@ class CorpusChoice:
             self.sources.append(source)
             self.corpus_combo.addItem(source.label)
         self.source = source
+        self.state.choose_corpus(corpus_key(source))
         self.corpus_combo.setCurrentIndex(self.sources.index(source))
         self._load_sample()
         self._render()

@@ -16,6 +16,7 @@ All corpus work runs off the GUI thread through TaskRunners (latest wins):
 from __future__ import annotations
 
 import html
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -261,8 +262,7 @@ class StepFollowing:
         self.tree_view.set_tree(self.tree_view.tree)  # named again with the corpus's characters
         self.vocab_view.viewport().update()
         self.tree_view.update()
-        self._dirty = True
-        self._ensure_timer()
+        self.frames.request()
 
     def _follow_step(self, step: int) -> None:
         """Ask for the followed lines and candidates of ``step`` (once per step, latest wins)."""
@@ -285,8 +285,7 @@ class StepFollowing:
         if result.step == self.cursor:
             self._render_why(result.step)
             self._view_step["sample"] = -1
-            self._dirty = True
-            self._ensure_timer()
+            self.frames.request()
 
     def lecture_views_ready(self) -> bool:
         """Whether "why this pair" and the followed lines show the step on screen (or have nothing to
@@ -304,16 +303,22 @@ class StepFollowing:
         return [h.text for h in sf.hits]
 
     def _render_why(self, step: int) -> None:
-        """The runners-up of the merge on screen, the winner highlighted, ties explained."""
-        sf = self._step_facts
-        if self.replay is None or step == 0 or sf is None or sf.step != step or sf.candidates is None:
+        """The merge on screen highlighted among its runners-up (once a worker counted them), ties
+        explained. Shown at every step of a run, the winner alone while the runners-up are counted:
+        a block that came and went moved the vocabulary table below it on every frame."""
+        if self.replay is None or step > len(self.replay):
             self.why_label.setText("")
+            self.why_label.setMinimumHeight(0)
             return
-        cands = sf.candidates
+        if step == 0:
+            self._set_why(f"<b>{html.escape(translate('TrainPanel', 'Why this pair:'))}</b> —")
+            return
+        sf = self._step_facts
+        cands = sf.candidates if sf is not None and sf.step == step else None
         guesser = self._facts.guesser if self._facts is not None else None
-        byte_mode = cands.mode == "byte"
+        byte_mode = self.replay.mode == "byte"
         merged = self.replay.steps[step - 1]
-        pairs = list(cands.pairs)
+        pairs = list(cands.pairs) if cands is not None else []
         # the pair the trainer merged is the one highlighted; counted over the most frequent words
         # only (a capped corpus), it may rank lower or be missing: then it leads with its true count
         won = [i for i, c in enumerate(pairs) if (c.left_piece, c.right_piece) == (merged.left_piece,
@@ -321,31 +326,67 @@ class StepFollowing:
         if won:  # with the trainer's exact count (a capped count is a lower bound)
             winner = replace(pairs.pop(won[0]), count=merged.count)
         else:
-            winner = Candidate(merged.left, merged.right, merged.left_piece, merged.right_piece,
-                               self.replay.token_bytes(merged.left), self.replay.token_bytes(merged.right),
-                               merged.count)
-            pairs = pairs[: len(pairs) - 1]
+            winner = self._merged_candidate(merged)
+            pairs = pairs[: max(0, len(pairs) - 1)]
         pairs.insert(0, winner)
         cells = []
         for i, c in enumerate(pairs):
-            if byte_mode:  # both sides named together: EA + B2 are bytes of one character
-                name = name_merge(c.left_bytes, c.right_bytes, guesser=guesser)
-                left, right = compact_parts(name.left), compact_parts(name.right)
-            else:
-                left, right = shown_piece(c.left_piece), shown_piece(c.right_piece)
-            text = html.escape(f"{elide_piece(left)} + {elide_piece(right)}") + f" <b>{c.count:,}</b>"
+            text = html.escape(self._pair_words(c, byte_mode, guesser)) + f" <b>{c.count:,}</b>"
             if i == 0:
                 text = f'<span style="background:{FRESH_BG}; color:#ffffff">&nbsp;{text}&nbsp;</span>'
             cells.append(text)
         head = translate("TrainPanel", "Why this pair:")
-        if cands.capped:
+        if cands is not None and cands.capped:
             head = translate("TrainPanel", "Why this pair (top pairs among the {n} most frequent words):").format(
                 n=f"{cands.words_used:,}")
         note = ""
-        if cands.tied > 1:
+        if cands is not None and cands.tied > 1:
             rule = (translate("TrainPanel", "the smallest pair of token ids wins (as rustbpe)") if byte_mode
                     else translate("TrainPanel", "the alphabetically last pair wins (as subword-nmt)"))
             note = " — " + translate("TrainPanel", "{n} pairs tie at the top count; {rule}").format(
                 n=cands.tied, rule=rule)
         # a bar between the pairs: a "·" read as one more space marker (a space is drawn as "·")
-        self.why_label.setText(f"<b>{html.escape(head)}</b> " + " │ ".join(cells) + html.escape(note))
+        self._set_why(f"<b>{html.escape(head)}</b> " + " │ ".join(cells) + html.escape(note))
+
+    def _merged_candidate(self, merged: MergeStep) -> Candidate:
+        replay = self.replay
+        return Candidate(merged.left, merged.right, merged.left_piece, merged.right_piece,
+                         replay.token_bytes(merged.left), replay.token_bytes(merged.right), merged.count)
+
+    @staticmethod
+    def _pair_words(c: Candidate, byte_mode: bool, guesser) -> str:
+        """A pair as "why this pair" names it: ``안 + 녕``; in byte mode both sides named together
+        (EA + B2 are bytes of one character)."""
+        if byte_mode:
+            name = name_merge(c.left_bytes, c.right_bytes, guesser=guesser)
+            left, right = compact_parts(name.left), compact_parts(name.right)
+        else:
+            left, right = shown_piece(c.left_piece), shown_piece(c.right_piece)
+        return f"{elide_piece(left)} + {elide_piece(right)}"
+
+    def why_step(self) -> int | None:
+        """The step whose merge "why this pair" highlights, read back from its text (0: step 0's
+        dash; None: nothing shown)."""
+        text = self.why_label.text()
+        if self.replay is None or not text:
+            return None
+        first = html.unescape(re.sub(r"<[^>]+>", "", text.split("│")[0])).replace("\xa0", " ")
+        if first.rstrip().endswith("—"):
+            return 0
+        guesser = self._facts.guesser if self._facts is not None else None
+        byte_mode = self.replay.mode == "byte"
+        for k in range(min(self.cursor, len(self.replay)), 0, -1):  # the step on screen first
+            s = self.replay.steps[k - 1]
+            words = self._pair_words(self._merged_candidate(s), byte_mode, guesser)
+            if f" {words} {s.count:,}" in first:
+                return k
+        return None
+
+    def _set_why(self, text: str) -> None:
+        # during a run the block only grows (runners-up arriving make it two lines): the table below
+        # it stays put from frame to frame
+        label = self.why_label
+        label.setText(text)
+        height = label.heightForWidth(label.width()) if label.width() > 1 else label.sizeHint().height()
+        if height > label.minimumHeight():
+            label.setMinimumHeight(height)

@@ -21,6 +21,7 @@ import gc
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
 from PySide6.QtWidgets import QWidget
@@ -34,9 +35,13 @@ from tokviz.ui.train.animation_export import SlideExport
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.corpus_choice import CorpusChoice
 from tokviz.ui.train.follow import StepFollowing
+from tokviz.ui.train.frames import FrameScheduler
+from tokviz.ui.train.model import TrainState
 from tokviz.ui.train.model_at_step import ModelAtStep
+from tokviz.ui.train.options_view import OptionsView
 from tokviz.ui.train.plots import MergeSeries
-from tokviz.ui.train.render import BUSY_FRAME_MS, FRAME_MS, HEAVY_VIEWS, StepRendering
+from tokviz.ui.train.render import HEAVY_VIEWS, StepRendering
+from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.state import Playback
 from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, TrainLayout, speed_index
 from tokviz.ui.train.vocab import token_length
@@ -80,9 +85,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.replay: MergeReplay | None = None
         self.series = MergeSeries()
         self.finished: Finished | None = None
-        self.playback = Playback(pace=SPEEDS[DEFAULT_SPEED][1])  # the step on screen, playing, pace
-        self._last_frame = time.monotonic()
-        self._dirty = True
+        self.state = TrainState(pace=SPEEDS[DEFAULT_SPEED][1])  # the panel's truth (Qt-free)
+        self.playback: Playback = self.state.playback  # the step on screen, playing, pace
         self._gc_frozen = False  # gc.freeze() holds while a run trains (see start_training)
         self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
@@ -93,23 +97,22 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._sample_keep = False  # the Hangul-only setting the sample lines were picked with
         self.run_jamo = False  # the run trains on jamo (the Jamo option when it started)
         self._probe_text: str | None = None  # the text the probe view holds (None: not set yet)
-        self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows
-        self._next_heavy = 0
-        self._heavy_turn = False  # while the trainer computes: the next frame draws a heavy view
-        self._catch_up = False  # a run just ended: the views catch up with its last step in turns
-        self._light_step = -1  # the step the light views show (read while catching up)
-        self._view_drawn: dict[str, float] = {}  # when each heavy view was last refreshed
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows (redrawn on change)
+        self._light_drawn: int | None = None  # the step the label, banner, why and tree show
         self._selected_token: int | None = None
         self._dark = theme.is_dark()
         self._tree_step = -1  # the step the merge tree last followed
         self._shown_sample: list[str] = []  # the sample lines on screen (followed lines first)
         self._init_following()
 
+        self.frames = FrameScheduler(self)  # the one frame timer: every view drawn from one snapshot
+        self.frame_timer = self.frames.timer
         self._build()
         self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
-        self.frame_timer = QTimer(self)
-        self.frame_timer.setInterval(FRAME_MS)
-        self.frame_timer.timeout.connect(self._on_frame)
+        self.options_view = OptionsView(self.state, self)
+        self.speed_combo.currentIndexChanged.connect(self._on_speed)
+        self.sample_view.verticalScrollBar().valueChanged.connect(self._on_sample_scrolled)
+        self.algorithms.algorithm_combo.currentIndexChanged.connect(self.options_view.send)
         self.probe_timer = QTimer(self)
         self.probe_timer.setSingleShot(True)
         self.probe_timer.setInterval(150)  # debounce typing in the probe
@@ -140,6 +143,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             session.fontScaleChanged.connect(lambda _scale: self._apply_fonts())
         self._apply_fonts()
         self._offer_last_corpus()
+        self._restore_choices()
         self._load_sample()
         self._update_buttons()
         self._render()
@@ -149,7 +153,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         """Train (a new run), or continue playing a paused animation / run."""
         if self.algorithms.active():
             return self.algorithms.play()
-        if self.replay is not None and self.playback.can_play_on(len(self.replay), self.run is not None):
+        if (self.replay is not None and not self.state.stale()
+                and self.playback.can_play_on(len(self.replay), self.run is not None)):
             self.playback.play()
             if self.run is not None:
                 self.run.worker.resume()
@@ -215,6 +220,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return
         self.config = config
         self.trainer = trainer
+        self.state.start_run()
         self.replay = MergeReplay(config.mode, config.pattern, config.keep)
         self.vocab_model.reset(self.replay.steps, config.mode)
         self.plots.set_length_unit("chars" if config.mode == "char" else "bytes")
@@ -225,12 +231,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
 
         run = TrainRun(make_events, self)
-        run.worker.batch.connect(self._on_batch)
-        run.worker.progress.connect(self._on_progress)
-        run.worker.failed.connect(self._on_failed)
-        run.worker.waiting.connect(self._on_waiting)
-        run.worker.noted.connect(self._on_note)
-        run.worker.finished.connect(self._on_finished)
+        attach(run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished,
+                                noted=self._on_note, waiting=self._on_waiting))
         self.run = run
         self.playing = True
         self.progress_bar.setValue(0)
@@ -242,11 +244,11 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         # (pyqtgraph's paint/boundingRect, the sample view's paintEvent) waits for one: the first
         # repaint of a run took 700-900 ms there, 40 ms here. With the training process the
         # worker only streams corpus lines, in short GIL holds, but the paint still comes first.
+        self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # step 0 of the run, not of the empty panel
         self._render()  # the worker is still quiet: every view follows step 0 on this frame
         self._paint_now()
         self._analyse_corpus(config, source_now)  # after the paint: its reading thread holds the GIL
         self._worker_quiet = False
-        self._last_frame = time.monotonic()
         # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
         # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
         # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
@@ -321,11 +323,11 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return self.algorithms.cancel()
         if self.run is not None:
             self._stop_run()
+            self.state.finish("cancelled")
             self.finished = Finished("cancelled", len(self.replay or ()), self.tr("Training cancelled."))
             self.step_label.setToolTip(self.tr("cancelled"))
         # a playing animation goes on to the last merge learned; the trainer is gone
-        self._dirty = True
-        self._ensure_timer()
+        self.frames.request()
         self._update_buttons()
         self._request_offer()
 
@@ -336,7 +338,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return self.algorithms.reset()
         self._stop_run()
         self.offer_timer.stop()
-        self.frame_timer.stop()  # nothing left to animate (the views of a run's end may still have been catching up)
+        self.frames.stop()  # nothing left to animate
         self._offer_pending = False
         if getattr(self.session, "trained_model", None) is not None:
             self.session.offer_trained_model(None)
@@ -344,7 +346,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.trainer = None
         self.finished = None
         self.series.clear()
-        self.playback.reset()
+        self.state.reset()
         self._selected_token = None
         self.vocab_model.reset([], self.mode_combo.currentData())
         self.plots.clear_data()
@@ -364,16 +366,12 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.scrubber.blockSignals(True)
         self.scrubber.setRange(0, 0)
         self.scrubber.blockSignals(False)
-        self._catch_up = False
-        self._dirty = True
         self._render()
         self._update_buttons()
 
     def set_step(self, step: int) -> None:
         """Show recorded step ``step`` (0 = before any merge)."""
         self.playback.seek(step, len(self.replay) if self.replay is not None else 0)
-        self._catch_up = False  # the user moved: every view follows at once
-        self._dirty = True
         self._render()
         self._request_offer()
 
@@ -387,11 +385,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         if run is None:
             return
         self.run = None
-        for sig in (run.worker.batch, run.worker.progress, run.worker.failed, run.worker.waiting, run.worker.finished):
-            try:
-                sig.disconnect()
-            except (RuntimeError, TypeError):
-                pass
+        detach(run)
         run.stop(1.0)
         self._thaw_gc()
         self._worker_quiet = True
@@ -405,6 +399,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
 
     def shutdown(self) -> None:
         """Called when the window closes: stop the worker within a second."""
+        self._remember()
         self.frame_timer.stop()
         self.offer_timer.stop()
         self.facts_timer.stop()
@@ -414,18 +409,48 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.step_tasks.shutdown()
         self.probe_dropout.shutdown()
 
+    # ================================================================ remembered between sessions
+    def _restore_choices(self) -> None:
+        """The corpus file, algorithm and mode of the last session come back."""
+        settings = self._settings()
+        if settings is None:
+            return
+        saved = {"algorithm": settings.train_algorithm, "mode": settings.train_mode}
+        if settings.last_corpus and Path(settings.last_corpus).is_file():
+            saved["corpus"] = str(Path(settings.last_corpus).resolve())
+        self.state.restore(saved)
+        self.options_view.show(self.state.options)
+        self.algorithms.set_algorithm(self.state.options.algorithm)
+        self._on_mode()
+        if self.state.corpus != "demo":
+            self.set_source(CorpusSource.file(self.state.corpus))
+
+    def _remember(self) -> None:
+        """Kept for the next start, as the window keeps its geometry: when it closes."""
+        settings = self._settings()
+        if settings is None:
+            return
+        options = self.state.options
+        if (settings.train_mode, settings.train_algorithm) != (options.mode, options.algorithm):
+            settings.train_mode = options.mode
+            settings.train_algorithm = options.algorithm
+
     # ================================================================ worker events
     def _on_batch(self, steps: list) -> None:
-        if self.replay is None:
+        if self.replay is None or not steps:
+            return
+        if steps[0].step != len(self.replay) + 1:
+            # sent by a run stopped before the one on screen started (its signal was already queued)
             return
         self.progress_bar.hide()
         self.replay.add(steps)
+        self.state.set_recorded(len(self.replay))
         mode = self.replay.mode
         self.series.add(steps, [token_length(s, mode) for s in steps])
         self.scrubber.blockSignals(True)
         self.scrubber.setMaximum(len(self.replay))
         self.scrubber.blockSignals(False)
-        self._dirty = True
+        self.frames.dirty = True
 
     def _on_progress(self, progress: Progress) -> None:
         if progress.total:
@@ -452,6 +477,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
 
     def _on_waiting(self, merges: int) -> None:
         self._worker_quiet = True
+        self._view_step["sample"] = -1  # its lines out of sight waited for the trainer to rest
+        self.frames.request()
         self._run_quiet_callbacks()
 
     def _on_finished(self, finished: Finished, ok: bool = True) -> None:
@@ -462,15 +489,15 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._thaw_gc()
         self._worker_quiet = True
         self.progress_bar.hide()
+        self.state.finish("finished" if ok else "failed")
+        self._view_step["sample"] = -1  # its lines out of sight waited for the trainer to rest
         if not ok:  # failed: the message is already shown
             self.playing = False
         else:
             self.finished = finished
             if finished.reason in ("min_frequency", "exhausted") and finished.message:
                 self.step_label.setToolTip(finished.message)
-        self._catch_up, self._light_step = True, -1
-        self._dirty = True
-        self._ensure_timer()
+        self.frames.request()
         self._update_buttons()
         self._run_quiet_callbacks()
         self._request_offer()
@@ -484,38 +511,67 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
 
     # ================================================================ the one frame timer
     def _ensure_timer(self) -> None:
-        if not self.frame_timer.isActive():
-            self._last_frame = time.monotonic()
-            self.frame_timer.start()
+        self.frames.wake()
 
-    def _on_frame(self) -> None:
-        now = time.monotonic()
-        dt = now - self._last_frame
-        self._last_frame = now
+    def frame_tick(self, dt: float) -> bool:
+        """The playback's move for a frame ``dt`` seconds after the last; True when the step moved."""
         n = len(self.replay) if self.replay is not None else 0
         self.playback.pace = SPEEDS[self.speed_combo.currentIndex()][1]
         moved = self.playback.advance(dt, n)
-        if moved is not None:
-            self._dirty = True
         if moved == "target":
             self._request_offer()
-        if self._dirty:
-            self._render()
-        busy = (
-            self.run is not None
-            and not self._worker_quiet
-            and (self.fast_forward or SPEEDS[self.speed_combo.currentIndex()][1] is None)
-        )
-        interval = BUSY_FRAME_MS if busy else FRAME_MS
-        if self.frame_timer.interval() != interval:
-            self.frame_timer.setInterval(interval)
-        if self.playback.finished(n, self.run is not None):
-            if self.playing:
-                self.playback.pause()
-                self._update_buttons()
-                self._request_offer()
-            if not self._dirty:  # (the views may still be catching up with the last step)
-                self.frame_timer.stop()
+        if self.playing and self.playback.finished(n, self.run is not None):
+            self.playback.pause()
+            self._update_buttons()
+            self._request_offer()
+        return moved is not None
+
+    # ================================================================ read back (tests, screenshots)
+    def redraw(self) -> None:
+        """Draw a frame now from the model (instead of at the next tick)."""
+        self.frames.draw_now()
+
+    def segment_probe(self) -> None:
+        """Segment the probe's text now (instead of after typing settles)."""
+        self._render_probe()
+
+    def offer_model_now(self) -> None:
+        """Offer the model at the step on screen to the other panels now (when the trainer rests)."""
+        self._offer_pending = True
+        self._offer_model()
+
+    @property
+    def corpus_facts(self):
+        """What was read of the run's corpus for the lecture views (None until read)."""
+        return self._facts
+
+    @property
+    def prefetched_facts(self):
+        """The corpus facts read while idle for the settings on screen (None while being read)."""
+        return self._ready_facts
+
+    @property
+    def step_facts(self):
+        """The followed lines and runners-up last computed (for :attr:`StepFacts.step`)."""
+        return self._step_facts
+
+    def asked_step(self) -> int:
+        """The last step whose followed lines and runners-up were asked of the worker."""
+        return self._asked_step
+
+    def _on_speed(self, index: int) -> None:
+        self.playback.pace = SPEEDS[index][1]  # at once: what the views follow depends on it
+
+    def computing(self) -> bool:
+        """The trainer is working (not paused at a step, finished or absent)."""
+        return self.run is not None and not self._worker_quiet
+
+    def following_at_full_speed(self) -> bool:
+        return self.fast_forward or SPEEDS[self.speed_combo.currentIndex()][1] is None
+
+    def nothing_to_animate(self) -> bool:
+        n = len(self.replay) if self.replay is not None else 0
+        return self.playback.finished(n, self.run is not None)
 
     # ================================================================ the Panel protocol
     def menu_title(self) -> str:
@@ -577,8 +633,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
     def wait_until_trained(self, timeout: float = 120.0) -> bool:
         """Spin the event loop until the current run ends (tests, screenshots)."""
         deadline = time.monotonic() + timeout
-        # (then until the views caught up with its last step, which they do in turns)
-        while (self.run is not None or self._catch_up) and time.monotonic() < deadline:
+        # (then until a frame showed its last step)
+        while (self.run is not None or self.frames.dirty) and time.monotonic() < deadline:
             loop = QEventLoop()
             QTimer.singleShot(20, loop.quit)
             loop.exec()

@@ -234,9 +234,11 @@ class TrainPlots(pg.GraphicsLayoutWidget):
                                   QCoreApplication.translate("TrainPlots", "length ({unit})").format(unit=unit))
 
     def clear_data(self) -> None:
+        self.shown_steps = {}
         if getattr(self, "_clear", False):
             return  # nothing drawn since: clearing again would only repaint the empty plots
         self._clear = True
+        self.shown_steps: dict[str, int] = {}
         empty = np.zeros(0)
         for curve in (self.vocab_curve, self.count_curve, self.tokens_curve, self.cpt_curve):
             curve.setData(empty, empty)
@@ -270,6 +272,8 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         """Redraw the plots named in ``parts`` (default: all of ``PLOT_PARTS``) for merges
         1..``step``, reusing the plot items. One part at a time keeps each repaint small: the
         scene repaints only the plot that changed."""
+        for part in parts:
+            self.shown_steps[part] = step  # what each plot shows, read back by tests and screenshots
         if step == 0 and self._clear:
             return  # empty already: drawing nothing again would repaint the plots at a run's start
         self._clear = False

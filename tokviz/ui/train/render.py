@@ -5,11 +5,12 @@ computes, the heavy views take turns (one per frame, each a few times per second
 from __future__ import annotations
 
 import html
-import time
+import re
 from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QHeaderView
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.jamo import decompose
@@ -26,77 +27,55 @@ from tokviz.ui.train_replay import keep_hangul
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 BANNER_MIN_HEIGHT = 46  # the merge banner's height before a run (views.py builds it so)
-FRAME_MS = 40  # the one redraw timer: 25 frames per second when animating recorded merges
-# 10 per second while following a computing trainer at full speed (it needs the CPU): the light views
-# and one heavy view take turns, 5 times a second each (20 frames a second cost the trainer ~9% of
-# its time and stalled the GUI no less)
-BUSY_FRAME_MS = 100
-SAMPLE_BUDGET = 0.005  # seconds of corpus-sample re-segmentation per frame while the trainer runs
-# the four plots are separate views: while the trainer computes, one plot is repainted per frame
-# (a repaint of all four when their axes first get ranges held the main thread ~120 ms)
+# the views a frame redraws only when the step they show changed (the others are cheap every frame)
 HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
-# seconds between refreshes of each heavy view while the trainer computes (a pyqtgraph repaint
-# is the costliest); when the trainer is paused or done, every view follows every step
-HEAVY_INTERVAL = {
-    "sample": 0.3,
-    "vocab": 0.3,
-    "probe": 0.5,
-    "plot:vocab": 0.5,
-    "plot:count": 0.5,
-    "plot:corpus": 0.5,
-    "plot:length": 0.5,
-}
 
 
 class StepRendering:
-    """Redraws the Train panel's views for ``self.cursor`` (mixed into TrainPanel)."""
+    """Draws one frame of the Train panel from a snapshot of its model (mixed into TrainPanel)."""
 
     def _render(self) -> None:
+        """Draw a frame now (the user moved, a setting of the views changed): every view anew."""
+        self.frames.draw_now()
+
+    def draw_frame(self, snapshot, full: bool = True) -> None:
+        """Every view at ``snapshot.step``: the frame scheduler's one drawing routine. The views that
+        follow the step (label, banner, why, tree) are redrawn when it moved, or with ``full``."""
         if theme.is_dark() != self._dark:  # the theme can be applied without a signal (start-up)
             self._on_theme(theme.is_dark())
             return
-        self._dirty = False
-        step = self.cursor
-        # While the trainer computes, a frame draws either the light views (step, banner, tree) or
-        # one heavy view, never both: together their repaints held the main thread past 16 ms. So do
-        # the frames after a run ended, as the views catch up (all at once: ~100 ms on a big corpus).
-        computing = self.run is not None and not self._worker_quiet
-        if self._catch_up and (self.replay is None or step != len(self.replay)):
-            self._catch_up = False  # the animation plays on behind the end: its views follow each step
-        in_turns = computing or self._catch_up
-        # (catching up, the light views drawn once, every frame is a heavy view's)
-        if in_turns and (self._heavy_turn or (not computing and self._light_step == step)):
-            self._heavy_turn = False
-            if self._render_due_heavy(step, wait=computing):
-                self._dirty = True  # the light views follow on the next frame
-                return
-        self._render_light(step)
-        self._light_step = step
-        stale = [v for v in HEAVY_VIEWS if self._view_step[v] != step]
-        if not stale:
-            self._catch_up = False
-            return
-        if in_turns:
-            self._heavy_turn = True
-            self._dirty = True  # a heavy view's turn is the next frame
-        else:
-            for view in stale:
-                self._render_heavy(view, step, budget=None)
+        step = snapshot.step
+        if full or step != self._light_drawn:
+            self._render_light(step)
+            self._light_drawn = step
+        for view in HEAVY_VIEWS:
+            if self._view_step[view] != step:
+                self._render_heavy(view, step)
 
-    def _render_due_heavy(self, step: int, wait: bool) -> bool:
-        """Redraw the next heavy view (in turn) that is behind ``step`` and, with ``wait``, whose
-        refresh interval has passed; False when none is due."""
-        now = time.monotonic()
-        due = [v for v in HEAVY_VIEWS if self._view_step[v] != step
-               and (not wait or now - self._view_drawn.get(v, 0.0) >= HEAVY_INTERVAL[v])]
-        if not due:
-            return False
-        start = self._next_heavy
-        order = HEAVY_VIEWS[start:] + HEAVY_VIEWS[:start]
-        view = next(v for v in order if v in due)
-        self._next_heavy = (HEAVY_VIEWS.index(view) + 1) % len(HEAVY_VIEWS)
-        self._render_heavy(view, step, budget=SAMPLE_BUDGET)
-        return True
+    def shown_steps(self) -> dict[str, int | None]:
+        """The step each view displays, read back from what it shows (None: nothing of a run): the
+        step label, the banner's rank, the "why this pair" winner, the sample's lines, the table's
+        rows, the merge tree's token and each plot."""
+        replay = self.replay
+        label = re.search(r"[\d,]+", self.step_label.text())
+        rank = re.search(r"<b>([\d,]+)</b>[^<]*vocab", self.merge_banner.text())
+        first, last = self._sample_on_screen()
+        sample = set(self._sample_steps[first : last + 1])
+        shown: dict[str, int | None] = {
+            "label": int(label.group().replace(",", "")) if label else None,
+            "banner": int(rank.group(1).replace(",", "")) if rank else 0,
+            "table": self.vocab_model.rowCount(),
+            "sample": sample.pop() if len(sample) == 1 else None,
+        }
+        for part, step in self.plots.shown_steps.items():
+            shown["plot:" + part] = step
+        tree = self.tree_view.tree
+        if replay is not None and tree is not None:
+            ids = [s.token_id for s in replay.steps]
+            shown["tree"] = ids.index(tree.token_id) + 1 if tree.token_id in ids else None
+        if replay is not None:
+            shown["why"] = self.why_step()
+        return shown
 
     def _render_light(self, step: int) -> None:
         """The step counter, the scrubber, the banner, the followed lines, "why this pair" and the tree."""
@@ -132,8 +111,7 @@ class StepRendering:
             elif self._selected_token is not None:
                 self.tree_view.set_tree(replay.merge_tree(self._selected_token, step))
 
-    def _render_heavy(self, view: str, step: int, budget: float | None) -> None:
-        self._view_drawn[view] = time.monotonic()
+    def _render_heavy(self, view: str, step: int) -> None:
         if view == "vocab":
             self.vocab_model.set_shown(step)
             self.vocab_title.setText(translate("TrainPanel", "<b>Learned tokens</b> ({n})").format(n=f"{step:,}"))
@@ -145,7 +123,7 @@ class StepRendering:
             self._render_probe()
             done = True
         else:
-            done = self._render_sample(budget)
+            done = self._render_sample()
         if done:
             self._view_step[view] = step
 
@@ -226,7 +204,7 @@ class StepRendering:
                 f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
                 f"{self._piece_span(s.new_piece, s.token_id, True)}&nbsp;&nbsp;{numbers}"
             )
-        return self._named_merge_html(named, s, numbers, big)
+        return self.named_merge_html(named, s, numbers, big)
 
     @staticmethod
     def _numbers_html(s, big: float) -> str:
@@ -251,13 +229,13 @@ class StepRendering:
         step = SimpleNamespace(left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999,
                                corpus_tokens=9_999_999)
         shown = banner.text()
-        banner.setText(self._named_merge_html(named, step, self._numbers_html(step, big), big))
+        banner.setText(self.named_merge_html(named, step, self._numbers_html(step, big), big))
         height = banner.heightForWidth(banner.width())
         banner.setText(shown)
         self._named_height = (key, height)
         return height
 
-    def _named_merge_html(self, named, s: MergeStep, numbers: str, big: float | None = None) -> str:
+    def named_merge_html(self, named, s: MergeStep, numbers: str, big: float | None = None) -> str:
         """A byte merge on the banner's big line named by its character and the part of it
         (``것 bytes 1–2 of 3``), the hex small beneath each side, and what it completes."""
         muted = muted_color(self.palette()).name()
@@ -284,9 +262,10 @@ class StepRendering:
         return (f'<table cellspacing="0" cellpadding="0"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
                 f'<p style="margin:0">{numbers}</p>')
 
-    def _render_sample(self, budget: float | None = None) -> bool:
-        """Re-segment the sample at the current step, visible lines first, spending at most
-        ``budget`` seconds; True when every line shows the current step."""
+    def _render_sample(self) -> bool:
+        """Re-segment the sample's lines on screen at the current step: a frame shows one step. The
+        lines scrolled out of sight follow when they come back (segmenting all 30 long lines at every
+        frame cost up to ~0.3 s on a loaded machine)."""
         view = self.sample_view
         if not self._sample:
             view.set_plain_lines([translate("TrainPanel", "(no sample lines)")])
@@ -308,20 +287,29 @@ class StepRendering:
             self._sample_steps = [-1] * n
             if followed:
                 view.verticalScrollBar().setValue(0)
-        t0 = time.perf_counter()
-        first = min(view.first_visible_line(), n - 1)
-        for k in range(n):
-            i = (first + k) % n
+        first, last = self._sample_on_screen()
+        # the lines on screen first; those out of sight once the trainer rests (at the frame's step too)
+        for i in [*range(first, last + 1), *range(last + 1, n), *range(first)]:
             if self._sample_steps[i] == step:
                 continue
+            if not first <= i <= last and self.computing():
+                return False  # (while the trainer computes, the lines out of sight wait for it to rest)
             line = keep_hangul(lines[i]) if keep else lines[i]
             if self.run_jamo:
                 line = decompose(line)  # the model reads jamo; segment_runs shows syllables again
             view.set_line(i, segment_runs(self.replay.segment(line, step), dark=self._dark))
             self._sample_steps[i] = step
-            if budget is not None and time.perf_counter() - t0 > budget:
-                return all(s == step for s in self._sample_steps)
         return True
+
+    def _sample_on_screen(self) -> tuple[int, int]:
+        view = self.sample_view
+        n = len(self._sample_steps)
+        first = min(view.first_visible_line(), n - 1)
+        return first, min(max(first, view.last_visible_line()), n - 1)
+
+    def _on_sample_scrolled(self, *_args) -> None:
+        self._view_step["sample"] = -1  # lines come into sight: the next frame draws them at its step
+        self.frames.request(all_views=False)
 
     def _render_probe(self) -> None:
         """Segment the probe sentence at the step on screen (after typing settles, and at every step)."""
@@ -405,13 +393,24 @@ class StepRendering:
         pad = 14
         # the hex column holds six bytes (two Hangul syllables); longer tokens are elided, with the
         # full bytes in the tooltip
+        header = self.vocab_view.horizontalHeader()
+        head_fm = QFontMetrics(header.font())
         for col, sample in enumerate(("00000", "MMMMMMMMMM", "00 00 00 00 00 00", "000000", "000")):
-            self.vocab_view.setColumnWidth(col, fm.horizontalAdvance(sample) + pad)
-        self.vocab_view.verticalHeader().setDefaultSectionSize(fm.height() + 6)
+            title = str(self.vocab_model.headerData(col, Qt.Orientation.Horizontal) or "")
+            width = max(fm.horizontalAdvance(sample), head_fm.horizontalAdvance(title))
+            self.vocab_view.setColumnWidth(col, width + pad)
+        # the token column gives way when the pane is narrow (the hex keeps its six bytes): at
+        # 1280×800 the last column ("바이트") was cut off behind a scroll bar
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        rows = self.vocab_view.verticalHeader()
+        # the minimum first: Qt clamps the default to a minimum it derives from the header's font, which
+        # still had presentation mode's size when F11 left it (the rows stayed tall until restart)
+        rows.setMinimumSectionSize(fm.height() + 6)
+        rows.setDefaultSectionSize(fm.height() + 6)
         self._sample_steps = []
         self._view_step = {v: -1 for v in HEAVY_VIEWS}
-        self._dirty = True
-        self._ensure_timer()
+        self.frames.request()
 
     def _on_theme(self, dark: bool) -> None:
         self._dark = dark
@@ -424,7 +423,6 @@ class StepRendering:
         self.sample_view.clear_formats()
         for label in (self.sample_legend, self.probe_status):
             mute_label(label)
-        self._dirty = True
         self._render()
 
     def _update_buttons(self) -> None:

@@ -185,6 +185,9 @@ class TokenLinesView(QTextBrowser):
     def first_visible_line(self) -> int:
         return max(0, self.cursorForPosition(self.viewport().rect().topLeft()).blockNumber())
 
+    def last_visible_line(self) -> int:
+        return max(0, self.cursorForPosition(self.viewport().rect().bottomLeft()).blockNumber())
+
     def visible_line_count(self) -> int:
         """Lines of text (as wrapped on screen) wholly inside the viewport: what a room can read."""
         top = self.verticalScrollBar().value()

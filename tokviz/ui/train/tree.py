@@ -3,8 +3,8 @@ merged from below it, down to the base bytes or characters. Node colours are the
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from tokviz.core.byte_names import BytePart, byte_parts
@@ -15,10 +15,13 @@ from tokviz.ui.train_replay import MergeNode
 
 _GAP_X = 8.0
 _PAD = 6.0
+MIN_LABEL_PX = 14  # a box's label is never scaled below this (a projector's back row reads it)
 
 
 class MergeTreeView(QWidget):
-    """Paints ``set_tree(node)``; scales down to fit when the tree is wider than the widget."""
+    """Paints ``set_tree(node)``; scales down to fit when the tree is wider than the widget, but not
+    below readable labels (:data:`MIN_LABEL_PX`): a bigger tree asks for more room (the panel holds the
+    view in a scroll area)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -36,6 +39,7 @@ class MergeTreeView(QWidget):
     def set_fonts(self, font, small) -> None:
         self._font = font
         self._small = small
+        self._ask_room()
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802
@@ -44,7 +48,70 @@ class MergeTreeView(QWidget):
     def set_tree(self, node: MergeNode | None) -> None:
         self.tree = node
         self._root_chars = None
+        self._ask_room()
         self.update()
+
+    def _min_scale(self) -> float:
+        return min(1.0, MIN_LABEL_PX / self._label_em())
+
+    def _label_em(self) -> float:
+        """The labels' font size in pixels (the em, not the taller line height)."""
+        return float(max(1, QFontInfo(self._font).pixelSize()))
+
+    def _ask_room(self) -> None:
+        """The smallest size at which the tree's labels stay readable."""
+        if self.tree is None:
+            self.setMinimumSize(0, 0)
+            return
+        width, height = self._extent()
+        k = self._min_scale()
+        self.setMinimumSize(int(width * k) + 9, int(height * k) + 9)
+
+    def _extent(self) -> tuple[float, float]:
+        """The tree's width and height before scaling."""
+        nodes: list = []
+        x = [0.0]
+        self._layout(self.tree, 0, x, QFontMetricsF(self._font), nodes)
+        width = max(x[0] - _GAP_X, 1.0)
+        for _node, cx, _, w, *_ in nodes:  # the root's box may be wider than its leaves
+            width = max(width, cx + w / 2)
+        return width, self.tree.depth() * self._rows()[1]
+
+    def label_scale(self) -> float:
+        """How much the tree is scaled down to fit the widget (1.0: not at all)."""
+        if self.tree is None:
+            return 1.0
+        width, height = self._extent()
+        fit = min(1.0, (self.width() - 8) / width, (self.height() - 8) / height)
+        return max(fit, self._min_scale())
+
+    def label_pixels(self) -> float:
+        """The size in pixels of a box's label as drawn (tests: at least :data:`MIN_LABEL_PX`)."""
+        return self._label_em() * self.label_scale()
+
+    def drawn_geometry(self) -> tuple[list[QRectF], list[tuple[QPointF, QPointF]]]:
+        """The "#step" captions and the edges as drawn (unscaled): a caption must not sit on an edge."""
+        if self.tree is None:
+            return [], []
+        nodes: list = []
+        self._layout(self.tree, 0, [0.0], QFontMetricsF(self._font), nodes)
+        captions, edges = [], []
+        for node, cx, depth, w, lc, rc, _ in nodes:
+            top, bottom, caption = self._row_geometry(depth)
+            if node.step is not None:
+                captions.append(QRectF(cx - w / 2, caption, w, QFontMetricsF(self._small).height() + 2))
+            if lc is not None:
+                edges += [(QPointF(cx, bottom), QPointF(child_x, self._row_geometry(depth + 1)[0]))
+                          for child_x in (lc, rc)]
+        return captions, edges
+
+    def _row_geometry(self, depth: int) -> tuple[float, float, float]:
+        """(box top, where the edges to the children start, the caption's top) of a row: the edges
+        start below the "#step" caption, so no caption is drawn over a line."""
+        box_h, row_h = self._rows()
+        top = depth * row_h + 2
+        caption = top + box_h
+        return top, caption + QFontMetricsF(self._small).height() + 4, caption
 
     def _byte_chars(self) -> list | None:
         """For each byte of the root token, the part of the root it lies in (named once, for the
@@ -132,24 +199,22 @@ class MergeTreeView(QWidget):
             return
         fm = QFontMetricsF(self._font)
         nodes: list = []
-        x = [0.0]
-        self._layout(self.tree, 0, x, fm, nodes)
-        width = max(x[0] - _GAP_X, 1.0)
-        # the root's box may be wider than its leaves
-        for _node, cx, _, w, *_ in nodes:
-            width = max(width, cx + w / 2)
+        self._layout(self.tree, 0, [0.0], fm, nodes)
+        width, _height = self._extent()
         small = QFontMetricsF(self._small)
-        box_h, row_h = self._rows()
-        height = self.tree.depth() * row_h
-        scale = min(1.0, (self.width() - 8) / width, (self.height() - 8) / height)
-        p.translate((self.width() - width * scale) / 2, 4)
+        box_h, _row_h = self._rows()
+        scale = self.label_scale()
+        p.translate(max(4.0, (self.width() - width * scale) / 2), 4)
         p.scale(scale, scale)
-        row_y = lambda depth: depth * row_h + 2  # noqa: E731
+
+        def row_y(depth: int) -> float:
+            return self._row_geometry(depth)[0]
+
         p.setPen(QPen(fg, 1.5))
         for _node, cx, depth, _w, lc, rc, _ in nodes:
             if lc is not None:
                 for child_x in (lc, rc):
-                    p.drawLine(cx, row_y(depth) + box_h, child_x, row_y(depth + 1))
+                    p.drawLine(QPointF(cx, self._row_geometry(depth)[1]), QPointF(child_x, row_y(depth + 1)))
         p.setFont(self._font)
         for node, cx, depth, w, _, _, offset in nodes:
             bg = token_color(node.token_id, dark=self.dark)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSlider,
     QSpinBox,
@@ -183,7 +185,7 @@ class TrainLayout:
         self.sample_title.setText(self._sample_captions[1 if on else 0])
         self.sample_title.setToolTip(self._sample_captions[0] if on else "")
         # the tree shrinks with the room it has beside a readable sample (its labels stay legible)
-        self.tree_view.setMinimumHeight(TREE_MIN_PRESENTING if on else TREE_MIN_HEIGHT)
+        self.tree_scroll.setMinimumHeight(TREE_MIN_PRESENTING if on else TREE_MIN_HEIGHT)
         if on:
             self._why_at = self._root.indexOf(self.why_label)
             self._vocab_layout.insertWidget(0, self.why_label)
@@ -212,6 +214,25 @@ class TrainLayout:
         root.setContentsMargins(8, 6, 8, 6)
         root.setSpacing(6)
 
+        self._build_corpus_rows(root)
+        self._build_transport(root)
+        self._build_banners(root)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self._build_sample_pane())
+        split.addWidget(self._build_vocab_pane())
+        # right: plots
+        self.plots = TrainPlots(dark=self._dark)
+        split.addWidget(self.plots)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 3)
+        split.setStretchFactor(2, 4)
+        split.setSizes([460, 450, 490])
+        self.splitter = split
+        root.addWidget(split, 1)
+        self._on_mode()
+
+    def _build_corpus_rows(self, root: QVBoxLayout) -> None:
+        """The corpus picker with Save and Export, and the settings row beneath."""
         # corpus and settings
         row1 = QHBoxLayout()
         row1.addWidget(QLabel(translate("TrainPanel", "Corpus")))
@@ -292,6 +313,9 @@ class TrainLayout:
         self.settings_bar.setLayout(settings_row)
         root.addWidget(self.settings_bar)
 
+
+    def _build_transport(self, root: QVBoxLayout) -> None:
+        """Train, pause, step, run to end, cancel, reset; the speed, the scrubber and the step."""
         # transport
         row2 = QHBoxLayout()
         self.train_button = QPushButton(translate("TrainPanel", "▶ Train"))
@@ -343,6 +367,9 @@ class TrainLayout:
         row2.addWidget(self.plots_button)
         root.addLayout(row2)
 
+
+    def _build_banners(self, root: QVBoxLayout) -> None:
+        """The message bar, the merge banner and "why this pair"."""
         self.message = MessageBar()
         root.addWidget(self.message)
 
@@ -364,7 +391,9 @@ class TrainLayout:
         self.why_label.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
         root.addWidget(self.why_label)
 
-        split = QSplitter(Qt.Orientation.Horizontal)
+
+    def _build_sample_pane(self) -> QWidget:
+        """Left: the corpus sample, and the probe with its dropout view."""
         # left: corpus sample and probe
         left = QWidget()
         ll = QVBoxLayout(left)
@@ -427,8 +456,10 @@ class TrainLayout:
         self.probe_dropout.title.toggled.connect(lambda _on: self._sync_probe_dropout())
         pl.addWidget(self.probe_dropout)
         ll.addWidget(self.probe_box, 1)
-        split.addWidget(left)
+        return left
 
+    def _build_vocab_pane(self) -> QWidget:
+        """Middle: the learned tokens and the merge tree."""
         # middle: vocabulary and merge tree
         mid = QWidget()
         self.vocab_pane = mid
@@ -463,17 +494,11 @@ class TrainLayout:
         self.tree_title.setWordWrap(True)
         ml.addWidget(self.tree_title)
         self.tree_view = MergeTreeView()
-        self.tree_view.setMinimumHeight(TREE_MIN_HEIGHT)
-        ml.addWidget(self.tree_view, 2)
-        split.addWidget(mid)
-
-        # right: plots
-        self.plots = TrainPlots(dark=self._dark)
-        split.addWidget(self.plots)
-        split.setStretchFactor(0, 4)
-        split.setStretchFactor(1, 3)
-        split.setStretchFactor(2, 4)
-        split.setSizes([460, 450, 490])
-        self.splitter = split
-        root.addWidget(split, 1)
-        self._on_mode()
+        # a tree too big for its place at readable labels scrolls rather than shrinking its text
+        self.tree_scroll = QScrollArea()
+        self.tree_scroll.setWidget(self.tree_view)
+        self.tree_scroll.setWidgetResizable(True)
+        self.tree_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.tree_scroll.setMinimumHeight(TREE_MIN_HEIGHT)
+        ml.addWidget(self.tree_scroll, 2)
+        return mid
