@@ -23,16 +23,6 @@ def reference_ids(ref: Tokenizer, text, allow_special):
     return ref.encode(text, add_special_tokens=False).ids
 
 
-@pytest.fixture(scope="module")
-def loaded(llama3_json, deepseek_json):
-    """Each real tokenizer.json read once for the module (4-5 s a read of Llama 3's), by tokviz and by
-    tokenizers; tests only encode with them (the reference's special-token switch is set at each use)."""
-    paths = {"llama3_json": llama3_json, "deepseek_json": deepseek_json}
-    return {
-        which: (HFTokenizerEncoder.from_file(path), Tokenizer.from_file(str(path))) for which, path in paths.items()
-    }
-
-
 def check_tiles(enc):
     data = enc.text.encode("utf-8")
     assert enc.joined_bytes() == data
@@ -45,8 +35,8 @@ def check_tiles(enc):
 
 @pytest.mark.parametrize("allow_special", [False, True])
 @pytest.mark.parametrize("which", ["llama3_json", "deepseek_json"])
-def test_ids_equal_tokenizers_and_bytes_tile(which, allow_special, loaded):
-    enc, ref = loaded[which]
+def test_ids_equal_tokenizers_and_bytes_tile(which, allow_special, hf_encoder, hf_reference):
+    enc, ref = hf_encoder(which), hf_reference(which)
     for text in PROMPTS:
         got = enc.encode(text, allow_special=allow_special)
         assert got.ids == reference_ids(ref, text, allow_special), text
@@ -55,8 +45,8 @@ def test_ids_equal_tokenizers_and_bytes_tile(which, allow_special, loaded):
         assert enc.decode(got.ids) == text
 
 
-def test_special_tokens_are_single_tokens_with_their_kind(loaded):
-    enc = loaded["llama3_json"][0]
+def test_special_tokens_are_single_tokens_with_their_kind(hf_encoder):
+    enc = hf_encoder("llama3_json")
     got = enc.encode("<|begin_of_text|>hi<|eot_id|>", allow_special=True)
     assert got.ids == [128000, 6151, 128009]
     assert [t.kind for t in got.tokens] == ["special", "normal", "special"]
@@ -67,8 +57,8 @@ def test_special_tokens_are_single_tokens_with_their_kind(loaded):
     assert enc.vocab_size == 128256 + 1 or enc.vocab_size == 128256
 
 
-def test_a_cut_hangul_syllable_shows_its_real_bytes(loaded):
-    enc = loaded["llama3_json"][0]
+def test_a_cut_hangul_syllable_shows_its_real_bytes(hf_encoder):
+    enc = hf_encoder("llama3_json")
     got = enc.encode("뷁")  # rare syllable: byte pieces
     assert len(got) > 1
     assert all(t.partial for t in got.tokens)
