@@ -60,7 +60,11 @@ def _default_registry_as_found():
 def _collect_qt_garbage_on_the_main_thread(request):
     """After a test that made widgets, collect its garbage here, on the GUI thread. Left for later,
     a cycle holding Qt objects can be collected inside the next test's worker thread, and deleting
-    QObjects from a thread that does not own them has deadlocked a later training run."""
+    QObjects from a thread that does not own them has deadlocked a later training run.
+
+    What survives that collection is frozen (as the app freezes a result it keeps): a full collection
+    walks every tracked object, and with PySide6 loaded that cost 0.3-0.5 s per test, most of the
+    reliability tests' time. The next collection then walks only what later tests made."""
     uses_qt = "qtbot" in request.fixturenames or "qapp" in request.fixturenames
     if uses_qt:  # as the app does: cycles are collected by a timer on the GUI thread, never in a worker
         from tokviz.ui.common.tasks import collect_garbage_on_gui_thread
@@ -71,6 +75,7 @@ def _collect_qt_garbage_on_the_main_thread(request):
         import gc
 
         gc.collect()
+        gc.freeze()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tokviz.cli import main
 from tokviz.core.bpe.corpus import read_corpus, read_corpus_blocks
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
@@ -117,6 +118,14 @@ def _train_cli(args: list[str], **kw) -> subprocess.CompletedProcess:
                           cwd=ROOT, timeout=GUARD, **kw)
 
 
+def _train_in_process(args: list[str], capsys) -> subprocess.CompletedProcess:
+    """``tokviz train -q`` run by its main() here, for checks of its messages and exit status only;
+    what needs a real process (a FIFO that could block, Ctrl-C, a memory limit) keeps one."""
+    code = main(["train", "-q", *args])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, out, err)
+
+
 def _assert_message(result: subprocess.CompletedProcess, *needles: str) -> None:
     assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
     assert "Traceback" not in result.stderr and result.stderr.startswith("tokviz: "), result.stderr[-2000:]
@@ -131,18 +140,18 @@ def test_cli_refuses_a_fifo_and_a_folder(tmp_path, fifo, algorithm):
 
 
 @pytest.mark.parametrize("algorithm", list(CLI_ALGORITHMS))
-def test_cli_empty_whitespace_and_invalid_utf8_corpora(tmp_path, algorithm):
+def test_cli_empty_whitespace_and_invalid_utf8_corpora(tmp_path, capsys, algorithm):
     args = CLI_ALGORITHMS[algorithm]
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
-    _assert_message(_train_cli([*args, str(empty)]), "no words")
+    _assert_message(_train_in_process([*args, str(empty)], capsys), "no words")
     blank = tmp_path / "blank.txt"
     blank.write_text(" \n\t\n\u3000\n" * 100, encoding="utf-8")
-    _assert_message(_train_cli([*args, str(blank)]), "no words")
+    _assert_message(_train_in_process([*args, str(blank)], capsys), "no words")
     broken = tmp_path / "broken.txt"
     broken.write_bytes("안녕하세요 hello world\n".encode() * 50 + b"caf\xe9 \xed\xa0\x80 ok\n" + b"more words\n" * 50)
-    _assert_message(_train_cli([*args, str(broken)]), "line 51")
-    replaced = _train_cli([*args, "--errors", "replace", str(broken)])
+    _assert_message(_train_in_process([*args, str(broken)], capsys), "line 51")
+    replaced = _train_in_process([*args, "--errors", "replace", str(broken)], capsys)
     assert replaced.returncode == 0, replaced.stderr[-2000:]
 
 

@@ -6,12 +6,15 @@ Each export runs in a forked child with a hook on every file-system call it make
 split in two halves, so a kill lands mid-write too —, close, fsync, chmod, rename, unlink). The
 child SIGKILLs itself just before call number N, for N = 1, 2, … until an export runs to the end
 without reaching N: every gap between two calls of the export is a kill point, deterministically.
+The children are forked from a small fork server, not from pytest: late in a full run pytest holds
+every encoder loaded so far, and copying its page tables cost 0.2-0.3 s a kill point.
 """
 
 from __future__ import annotations
 
 import builtins
 import io
+import multiprocessing
 import os
 import signal
 from pathlib import Path
@@ -27,6 +30,14 @@ from tokviz.core.hf_export import write_tokenizer_json, write_vocab_txt
 MAX_POINTS = 400  # far more calls than any export makes; reaching it means the loop never ended
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="kills a forked child")
+
+
+@pytest.fixture(scope="module")
+def forks():
+    """The fork server the children come from, with this module (tokviz's writers) already imported."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
 
 
 # ---- the models, old (smaller) and new --------------------------------------------------------------
@@ -122,6 +133,7 @@ def _install_kill_hook(kill_at: int) -> None:
         def call(*args, **kwargs):
             point()
             return fn(*args, **kwargs)
+
         return call
 
     for name in ("open", "close", "replace", "rename", "fsync", "chmod", "unlink"):
@@ -135,23 +147,26 @@ def _install_kill_hook(kill_at: int) -> None:
     io.open = builtins.open = open_file
 
 
-def _export_killed_at(kill_at: int, write, model, dest: Path) -> bool:
+def _export_in_child(kill_at: int, write, model, dest: Path) -> None:
+    """The child: never returns into its parent, whether the export ends or not."""
+    code = 1
+    try:
+        _install_kill_hook(kill_at)
+        write(model, dest)
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _export_killed_at(forks, kill_at: int, write, model, dest: Path) -> bool:
     """Run ``write(model, dest)`` in a child killed before file-system call ``kill_at``; True when
     the child was killed, False when the export finished first."""
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            _install_kill_hook(kill_at)
-            write(model, dest)
-            code = 0
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        assert os.WTERMSIG(status) == signal.SIGKILL
+    child = forks.Process(target=_export_in_child, args=(kill_at, write, model, dest))
+    child.start()
+    child.join()
+    if child.exitcode == -signal.SIGKILL:
         return True
-    assert os.WEXITSTATUS(status) == 0, "the export failed in the child without being killed"
+    assert child.exitcode == 0, f"the export failed in the child without being killed (exit {child.exitcode})"
     return False
 
 
@@ -163,7 +178,7 @@ def _leftovers(folder: Path, names: list[str]) -> list[str]:
 
 
 def _pair_state(folder: Path, state, old, new) -> str:
-    """"old", "new" or "refused": a GPT-2 pair that is neither must not load."""
+    """ "old", "new" or "refused": a GPT-2 pair that is neither must not load."""
     if state == new:
         return "new"
     if state == old:
@@ -173,7 +188,7 @@ def _pair_state(folder: Path, state, old, new) -> str:
     return "refused"
 
 
-def _kill_everywhere(tmp_path: Path, export: str, old_model, new_model) -> list[tuple]:
+def _kill_everywhere(forks, tmp_path: Path, export: str, old_model, new_model) -> list[tuple]:
     """Every kill point of one export over ``old_model``'s files (None: over nothing); returns the
     (point, what the folder holds) of each run."""
     kind, write, names = EXPORTS[export]
@@ -193,7 +208,7 @@ def _kill_everywhere(tmp_path: Path, export: str, old_model, new_model) -> list[
         for name, data in zip(names, old, strict=True):
             if data is not None:
                 (folder / name).write_bytes(data)
-        killed = _export_killed_at(point, write, new_model, _dest(folder, export))
+        killed = _export_killed_at(forks, point, write, new_model, _dest(folder, export))
         state = _snapshot(folder, names)
         # each file on its own is whole, old or new: never cut short, never missing when it existed
         for i, (got, was, now) in enumerate(zip(state, old, new, strict=True)):
@@ -210,9 +225,9 @@ def _kill_everywhere(tmp_path: Path, export: str, old_model, new_model) -> list[
 
 
 @pytest.mark.parametrize("export", list(EXPORTS))
-def test_kill_9_at_every_point_of_an_export_over_an_old_file(tmp_path, models, export):
+def test_kill_9_at_every_point_of_an_export_over_an_old_file(forks, tmp_path, models, export):
     old_model, new_model = models[EXPORTS[export][0]]
-    seen = _kill_everywhere(tmp_path, export, old_model, new_model)
+    seen = _kill_everywhere(forks, tmp_path, export, old_model, new_model)
     # the kills really landed in the middle: some left the old file, the last run the new one
     assert len(seen) >= 4 and seen[0][1] == "old" and seen[-1][1] == "new", seen
     if export == "gpt2-pair":  # one kill fell between the two renames, and the loader said so
@@ -220,13 +235,13 @@ def test_kill_9_at_every_point_of_an_export_over_an_old_file(tmp_path, models, e
 
 
 @pytest.mark.parametrize("export", ["tokviz", "gpt2-pair", "tokenizer.json-unigram"])
-def test_kill_9_at_every_point_of_a_first_export(tmp_path, models, export):
+def test_kill_9_at_every_point_of_a_first_export(forks, tmp_path, models, export):
     _, new_model = models[EXPORTS[export][0]]
-    seen = _kill_everywhere(tmp_path, export, None, new_model)
+    seen = _kill_everywhere(forks, tmp_path, export, None, new_model)
     assert seen[-1][1] == "new"
 
 
-def test_a_kill_between_the_gpt2_renames_is_refused_by_every_way_of_opening_the_pair(tmp_path, models):
+def test_a_kill_between_the_gpt2_renames_is_refused_by_every_way_of_opening_the_pair(forks, tmp_path, models):
     """The one mixed state a kill can leave (new merges.txt, old vocab.json) never loads as a model,
     whether the folder or either file is opened, and opening it changes nothing."""
     from tokviz.core.encoders.builtin import open_model_file
@@ -238,7 +253,7 @@ def test_a_kill_between_the_gpt2_renames_is_refused_by_every_way_of_opening_the_
         folder.mkdir()
         write(old_model, folder)
         before = _snapshot(folder, names)
-        if not _export_killed_at(point, write, new_model, folder):
+        if not _export_killed_at(forks, point, write, new_model, folder):
             pytest.fail("no kill left a new merges.txt beside the old vocab.json")
         mixed = _snapshot(folder, names)
         if mixed[1] == before[1] or mixed[0] != before[0]:

@@ -5,6 +5,7 @@ two or three jamo (letters too) and no pattern cuts a run of letters differently
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 
@@ -159,6 +160,7 @@ def test_a_training_process_decomposes_in_the_child():
     assert trainer.model().settings["jamo"] is True
 
 
+@functools.cache  # the same reference for each merge route: subword-nmt takes ~4 s on it
 def nfd_subword_nmt(text: str, merges: int) -> list[tuple[str, str]]:
     """subword-nmt's merges on the text decomposed into jamo (it splits on single spaces)."""
     import io

@@ -31,7 +31,7 @@ def genuine_rank_files(tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session")
-def tiktoken_own(tmp_path_factory, genuine_rank_files):
+def tiktoken_own(tmp_path_factory, genuine_rank_files, tokviz_tiktoken):
     """tiktoken's own encoders: tiktoken_ext's definitions (its pattern, its special tokens, its file
     loader with its own hash check), fed from a temporary cache folder filled with the genuine files."""
     import tiktoken
@@ -49,7 +49,7 @@ def tiktoken_own(tmp_path_factory, genuine_rank_files):
     # r50k_base / p50k_base ship in no package: tokviz rebuilds them from the GPT-2 files. Writing the
     # rebuilt files into the cache lets tiktoken's own loader check them against its pinned hashes.
     for name in ("r50k_base", "p50k_base"):
-        rebuilt = tiktoken_family.serialize_tiktoken_ranks(tiktoken_family.load(name).tiktoken._mergeable_ranks)
+        rebuilt = tiktoken_family.serialize_tiktoken_ranks(tokviz_tiktoken[name].tiktoken._mergeable_ranks)
         (cache / hashlib.sha1((_BLOB + f"encodings/{name}.tiktoken").encode()).hexdigest()).write_bytes(rebuilt)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TIKTOKEN_CACHE_DIR", str(cache))
@@ -61,9 +61,12 @@ def tiktoken_own(tmp_path_factory, genuine_rank_files):
 
 @pytest.fixture(scope="session")
 def tokviz_tiktoken():
-    """tokviz's own gpt2 / cl100k_base / o200k_base, loaded once."""
+    """tokviz's own gpt2 / cl100k_base / o200k_base: the registry's, so that the suite loads each once
+    (the registry's loader is ``tiktoken_family.load``; encoders are read-only)."""
+    from tokviz.core.encoders.builtin import default_registry
+
     names = ("gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base")
-    return {name: tiktoken_family.load(name) for name in names}
+    return {name: default_registry().get(name) for name in names}
 
 
 _TINY_CORPUS = [

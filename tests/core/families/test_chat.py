@@ -38,14 +38,14 @@ def catalog(name):
 
 
 @pytest.mark.parametrize("name", ["llama-3", "llama3_json"])
-def test_llama3_equals_meta_chat_format(name, request):
+def test_llama3_equals_meta_chat_format(name, hf_encoder):
     chat_format = pytest.importorskip("llama_models.llama3.chat_format")
     from llama_models.datatypes import RawMessage
     from llama_models.llama3.tokenizer import Tokenizer
 
     ref = chat_format.ChatFormat(Tokenizer(package_file("llama_models", "llama3", "tokenizer.model")))
     # the tiktoken catalogue entry, and Meta's tokenizer.json through Hugging Face tokenizers
-    enc = catalog(name) if name == "llama-3" else HFTokenizerEncoder.from_file(request.getfixturevalue(name))
+    enc = catalog(name) if name == "llama-3" else hf_encoder(name)
     assert default_template(enc) == "llama3"
     for conv in CONVERSATIONS:
         want = ref.encode_dialog_prompt([RawMessage(role=m.role, content=m.content) for m in conv]).tokens

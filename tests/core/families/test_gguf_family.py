@@ -46,15 +46,13 @@ def gguf_from_tokenizer_json(tj_path, out, pre):
 
 
 @pytest.mark.parametrize("fixture, pre", [("llama3_json", "llama-bpe"), ("deepseek_json", "deepseek-v3")])
-def test_gguf_from_a_real_vocabulary_equals_tokenizers(tmp_path, request, fixture, pre):
-    from tokenizers import Tokenizer
-
+def test_gguf_from_a_real_vocabulary_equals_tokenizers(tmp_path, request, hf_reference, fixture, pre):
     tj = request.getfixturevalue(fixture)
     path = gguf_from_tokenizer_json(tj, tmp_path / "model.gguf", pre)
     assert loaders()[0].sniff(path, path.read_bytes()[:64])
     enc = load_gguf(path)
     assert enc.family == "gguf"
-    ref = Tokenizer.from_file(str(tj))
+    ref = hf_reference(fixture)
     for text in PROMPTS:
         for allow in (False, True):
             ref.encode_special_tokens = not allow

@@ -18,8 +18,7 @@ from tokviz.core.encoders.hf_json import (
 from tokviz.core.errors import ModelFileError
 
 
-def reference_ids(path, text, allow_special):
-    ref = Tokenizer.from_file(str(path))
+def reference_ids(ref: Tokenizer, text, allow_special):
     ref.encode_special_tokens = not allow_special
     return ref.encode(text, add_special_tokens=False).ids
 
@@ -36,19 +35,18 @@ def check_tiles(enc):
 
 @pytest.mark.parametrize("allow_special", [False, True])
 @pytest.mark.parametrize("which", ["llama3_json", "deepseek_json"])
-def test_ids_equal_tokenizers_and_bytes_tile(which, allow_special, request):
-    path = request.getfixturevalue(which)
-    enc = HFTokenizerEncoder.from_file(path)
+def test_ids_equal_tokenizers_and_bytes_tile(which, allow_special, hf_encoder, hf_reference):
+    enc, ref = hf_encoder(which), hf_reference(which)
     for text in PROMPTS:
         got = enc.encode(text, allow_special=allow_special)
-        assert got.ids == reference_ids(path, text, allow_special), text
+        assert got.ids == reference_ids(ref, text, allow_special), text
         check_tiles(got)
         assert got.normalized_text is None
         assert enc.decode(got.ids) == text
 
 
-def test_special_tokens_are_single_tokens_with_their_kind(llama3_json):
-    enc = HFTokenizerEncoder.from_file(llama3_json)
+def test_special_tokens_are_single_tokens_with_their_kind(hf_encoder):
+    enc = hf_encoder("llama3_json")
     got = enc.encode("<|begin_of_text|>hi<|eot_id|>", allow_special=True)
     assert got.ids == [128000, 6151, 128009]
     assert [t.kind for t in got.tokens] == ["special", "normal", "special"]
@@ -59,8 +57,8 @@ def test_special_tokens_are_single_tokens_with_their_kind(llama3_json):
     assert enc.vocab_size == 128256 + 1 or enc.vocab_size == 128256
 
 
-def test_a_cut_hangul_syllable_shows_its_real_bytes(llama3_json):
-    enc = HFTokenizerEncoder.from_file(llama3_json)
+def test_a_cut_hangul_syllable_shows_its_real_bytes(hf_encoder):
+    enc = hf_encoder("llama3_json")
     got = enc.encode("뷁")  # rare syllable: byte pieces
     assert len(got) > 1
     assert all(t.partial for t in got.tokens)

@@ -10,7 +10,6 @@ import pytest
 from tests.support.packages import package_file
 from tests.support.prompts import PROMPTS
 from tokviz.core.encoders import rank_models
-from tokviz.core.encoders.hf_json import HFTokenizerEncoder
 from tokviz.core.encoders.rank_models import (
     identify_rank_file,
     load_rank_file_as,
@@ -53,9 +52,9 @@ def test_llama_tokenizer_model_equals_meta(version):
             check_spans(got)
 
 
-def test_llama3_tokenizer_json_and_tokenizer_model_agree(llama3_json):
+def test_llama3_tokenizer_json_and_tokenizer_model_agree(hf_encoder):
     model = open_rank_file(package_file("llama_models", "llama3", "tokenizer.model"))
-    tj = HFTokenizerEncoder.from_file(llama3_json)
+    tj = hf_encoder("llama3_json")
     for text in PROMPTS + EXTRA:
         for allow in (False, True):
             a, b = model.encode(text, allow_special=allow), tj.encode(text, allow_special=allow)
