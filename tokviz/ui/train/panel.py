@@ -17,7 +17,6 @@ model at the step on screen is offered and saved by :mod:`tokviz.ui.train.model_
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -87,7 +86,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.finished: Finished | None = None
         self.state = TrainState(pace=SPEEDS[DEFAULT_SPEED][1])  # the panel's truth (Qt-free)
         self.playback: Playback = self.state.playback  # the step on screen, playing, pace
-        self._gc_frozen = False  # gc.freeze() holds while a run trains (see start_training)
+        self._gc_hold = None  # the collector's frozen hold while a run trains (see start_training)
         self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
         self._offer_pending = False
@@ -230,7 +229,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         def make_events(cancel):
             return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
 
-        run = TrainRun(make_events, self)
+        run = TrainRun(make_events, self, work=self.session.work)
         attach(run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished,
                                 noted=self._on_note, waiting=self._on_waiting))
         self.run = run
@@ -254,9 +253,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
         # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
         # ends (_thaw_gc).
-        if not self._gc_frozen:
-            gc.freeze()
-            self._gc_frozen = True
+        if self._gc_hold is None:
+            self._gc_hold = self.session.work.keep_frozen()
         run.start()
         self._ensure_timer()
 
@@ -393,9 +391,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
 
     def _thaw_gc(self) -> None:
         """Give the objects frozen at the start of a run back to the collector."""
-        if self._gc_frozen:
-            gc.unfreeze()
-            self._gc_frozen = False
+        if self._gc_hold is not None:
+            self._gc_hold.release()
+            self._gc_hold = None
 
     def shutdown(self) -> None:
         """Called when the window closes: stop the worker within a second."""
@@ -405,8 +403,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.facts_timer.stop()
         self._stop_run()
         self.algorithms.shutdown()
-        self.corpus_tasks.shutdown()
-        self.step_tasks.shutdown()
+        self.corpus_tasks.close()
+        self.step_tasks.close()
         self.probe_dropout.shutdown()
 
     # ================================================================ remembered between sessions
