@@ -22,13 +22,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.training import Finished, Progress
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
+from tokviz.ui.i18n import follow_language
 from tokviz.ui.train.algorithms import AlgorithmTraining
 from tokviz.ui.train.animation_export import SlideExport
 from tokviz.ui.train.corpus import CorpusSource
@@ -46,6 +47,24 @@ from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, TrainLayout, speed_inde
 from tokviz.ui.train.vocab import token_length
 from tokviz.ui.train.worker import TrainRun
 from tokviz.ui.train_replay import MergeReplay
+
+# the translation contexts of the panel's strings (its views, the algorithm view, the corpus and paste dialogs)
+TRAIN_CONTEXTS = (
+    "TrainPanel",
+    "TrainPlots",
+    "VocabModel",
+    "MergeTreeView",
+    "LatticeView",
+    "LatticeCanvas",
+    "AlgorithmView",
+    "AlgorithmPlots",
+    "AlgorithmTraining",
+    "CorpusSource",
+    "PasteDialog",
+    "MessageBar",
+    "StepText",
+    "DropoutView",
+)
 
 
 def default_trainer_factory(config: TrainerConfig):
@@ -146,6 +165,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._load_sample()
         self._update_buttons()
         self._render()
+        follow_language(self, TRAIN_CONTEXTS, then=self.recompose_texts)
 
     # ================================================================ transport
     def train_or_play(self) -> None:
@@ -394,6 +414,21 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         if self._gc_hold is not None:
             self._gc_hold.release()
             self._gc_hold = None
+
+    def recompose_texts(self) -> None:
+        """After a language change (the widgets' fixed strings are already retranslated): what the panel
+        composes - the buttons, the table's headers, the banner, "why this pair", the sample - drawn anew."""
+        self._update_buttons()
+        header = self.vocab_model.columnCount() - 1
+        self.vocab_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, header)
+        self.tree_view.update()  # it paints its own captions
+        if self.replay is not None and self._selected_token is not None:
+            self.select_token(self._selected_token)  # the tree's title
+        self.probe_dropout.recompute()  # its summary line (nothing while it has no model)
+        if self.algorithms.active():
+            self.algorithms.render()
+        self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # the heavy views compose their titles too
+        self._render()
 
     def shutdown(self) -> None:
         """Called when the window closes: stop the worker within a second."""
