@@ -67,9 +67,9 @@ def _collect_qt_garbage_on_the_main_thread(request):
     reliability tests' time. The next collection then walks only what later tests made."""
     uses_qt = "qtbot" in request.fixturenames or "qapp" in request.fixturenames
     if uses_qt:  # as the app does: cycles are collected by a timer on the GUI thread, never in a worker
-        from tokviz.ui.common.tasks import collect_garbage_on_gui_thread
+        from tokviz.ui.common.collection import COLLECTION
 
-        collect_garbage_on_gui_thread()
+        COLLECTION.collect_on_gui_thread()
     yield
     if uses_qt:
         import gc

@@ -15,7 +15,7 @@ import pytest
 from tests.support.inspect_panel import show, wait_shown
 from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.registry import Registry
-from tokviz.ui.common.tasks import TaskRunner
+from tokviz.ui.common.work import WorkService
 from tokviz.ui.inspect.panel import InspectPanel
 from tokviz.ui.session import Session
 
@@ -56,7 +56,8 @@ def registry():
 
 
 def test_a_task_that_panics_fails_with_a_message_and_its_runner_is_free(qtbot):
-    runner = TaskRunner()
+    service = WorkService()
+    runner = service.channel(service, "tasks")
     failures = []
 
     def panic(state):
@@ -66,7 +67,7 @@ def test_a_task_that_panics_fails_with_a_message_and_its_runner_is_free(qtbot):
     qtbot.waitUntil(lambda: not task.running, timeout=GUARD_S * 1000)
     assert failures == ["FakePanic: index out of bounds"]
     assert not runner.busy
-    runner.shutdown()
+    service.shutdown()
 
 
 def test_a_panicking_encoder_shows_its_failure_not_the_previous_tokens(qtbot, registry):
@@ -205,15 +206,16 @@ def test_the_app_exits_promptly_with_a_parse_that_never_ends(tmp_path):
     script = textwrap.dedent("""
         import sys, threading
         from PySide6.QtCore import QCoreApplication, QTimer
-        from tokviz.ui.common.tasks import TaskRunner
+        from tokviz.ui.common.work import WorkService
 
         app = QCoreApplication([])
-        runner = TaskRunner()
+        service = WorkService()
+        runner = service.channel(service, "parse")
         never = threading.Event()
         started = threading.Event()
         runner.start_detached(lambda state: started.set() or never.wait())
         started.wait(10)
-        runner.shutdown(0)
+        service.shutdown()
         QTimer.singleShot(0, app.quit)
         app.exec()
         print("quit")

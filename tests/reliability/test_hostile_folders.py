@@ -405,13 +405,13 @@ def test_screenshot_into_a_folder_exits_2_before_rendering(tmp_path, capsys):
 
 # ---- the GUI's own paths: the message it shows names the user's file -------------------------------------
 def test_the_window_s_gif_export_failure_names_the_users_file(qtbot, tmp_path, monkeypatch):
-    """The animation is written on a TaskRunner like the Train panel's; Pillow's own error (about the
+    """The animation is written on a work channel like the Train panel's; Pillow's own error (about the
     temp file it was writing) reaches the message bar as a sentence about the user's file."""
     from PIL import Image
     from PySide6.QtCore import QObject
 
     from tokviz.core.animation import Frame, write_animation
-    from tokviz.ui.common.tasks import TaskRunner
+    from tokviz.ui.common.work import WorkService
 
     def disk_full(self, fp, *a, **k):
         raise OSError(errno.ENOSPC, "No space left on device", str(fp))
@@ -419,7 +419,7 @@ def test_the_window_s_gif_export_failure_names_the_users_file(qtbot, tmp_path, m
     monkeypatch.setattr(Image.Image, "save", disk_full)
     target = tmp_path / "steps.gif"
     owner = QObject()
-    runner = TaskRunner(owner, threads=1)
+    runner = WorkService(owner).channel(owner, "animation")
     with qtbot.waitSignal(runner.start(lambda state: write_animation([Frame(2, 2, b"\0" * 16)], target)).failed,
                           timeout=30000) as failed:
         pass

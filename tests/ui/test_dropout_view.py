@@ -11,7 +11,7 @@ from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.dropout import boundary_frequencies
 from tokviz.core.encoders.registry import Registry
-from tokviz.ui.common.tasks import TaskState
+from tokviz.ui.common.work import TaskState
 from tokviz.ui.inspect.dropout_view import MAX_CHARS, DropoutView, dropout_text, sample_and_count
 from tokviz.ui.inspect.panel import InspectPanel
 from tokviz.ui.session import Session

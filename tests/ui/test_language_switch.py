@@ -1,4 +1,4 @@
-"""Changing the language applies at once: menus, tabs, the Compare and Inspect panels are retranslated
+"""Changing the language applies at once: menus, tabs, the Compare, Inspect and Train panels are retranslated
 (no restart, no message asking for one), and back again."""
 
 from __future__ import annotations
@@ -104,3 +104,34 @@ def test_follow_language_retranslates_then_recomposes_and_lets_the_widget_go(qtb
         assert seen == ["통계", "Stats"]
     finally:
         install_translation("en")
+
+
+def test_the_train_panel_follows_a_language_switch_korean_english_korean(qtbot, tmp_path):
+    """A trained Train panel at a byte-mode step (banner, "why this pair", table, sample) switches from
+    English to Korean and back and forth live: in Korean no English word is left, in English the
+    composed lines are English again."""
+    from tests.ui.test_train_lecture import NSMC, _show, _train, english_words_in
+    from tokviz.ui.settings import Settings
+    from tokviz.ui.train.corpus import CorpusSource
+
+    install_translation("en")
+    win = MainWindow(settings=Settings.at(tmp_path / "settings.ini"))
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    try:
+        panel = _train(win, qtbot, CorpusSource.file(NSMC))
+        step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece and s.step > 3)
+        _show(panel, qtbot, step)
+        for language in ("ko", "en", "ko"):
+            win.set_language(language)
+            panel.redraw()
+            if language == "ko":
+                assert "왜 이 쌍인가" in panel.why_label.text() and "바이트 중" in panel.merge_banner.text()
+                assert english_words_in(panel) == [], language
+            else:
+                assert "Why this pair" in panel.why_label.text() and panel.step_label.text().startswith("step ")
+                assert panel.train_button.text() in ("▶ Train", "▶ Play")
+    finally:
+        install_translation("en")
+        win.close()

@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QObject
 from tests.support.naive_trainer import TEXT, NaiveTrainer
 from tests.support.train_panel import banner_text, merge_banner_line
 from tokviz.core.training import Finished, Progress
+from tokviz.ui.common.work import WorkService
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.panel import TrainPanel
@@ -196,23 +197,22 @@ def test_vocab_search_filters_rows(window, qtbot):
 
 
 def test_a_run_stuck_past_the_timeout_is_parked_not_destroyed(qtbot):
-    """A trainer stuck in a long step outlives stop(): the QThread object is kept alive (no
-    "QThread destroyed while running") and released once the trainer notices the cancel."""
-    import threading
-
+    """A trainer stuck in a long step outlives stop(): the work service keeps the QThread object
+    alive (no "QThread destroyed while running") and lets it go once the trainer notices the cancel."""
     release = threading.Event()
 
     def stuck(cancel):
         yield from ()
         release.wait(5)  # a long uninterruptible step
 
-    run = TrainRun(lambda cancel: (e for e in stuck(cancel)))
+    work = WorkService()
+    run = TrainRun(lambda cancel: (e for e in stuck(cancel)), work=work)
     run.start()
     qtbot.waitUntil(run.thread.isRunning, timeout=2000)
     assert run.stop(timeout=0.1) is False
-    assert run in TrainRun._orphans
+    assert work.adopted == 1
     release.set()
-    qtbot.waitUntil(lambda: run not in TrainRun._orphans, timeout=5000)
+    qtbot.waitUntil(lambda: work.adopted == 0, timeout=5000)
     assert not run.thread.isRunning()
 
 

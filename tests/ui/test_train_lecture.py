@@ -250,21 +250,44 @@ _KEPT = {"byte", "char", "UTF", "hex", "gpt", "o200k", "BPE", "tokviz", "nsmc", 
          "WordPiece", "Unigram", "freq", "best"}
 
 
-def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
-    """Walk every widget of the Train panel in the Korean interface at a byte-mode step with its merge
-    named and its runners-up shown: no English word is left (identifiers and units excepted)."""
+def english_words_in(panel) -> list[str]:
+    """The English words a user reads in the Train panel: every label, button, combo item, placeholder
+    and tooltip, and the vocabulary table's headers and first rows' tooltips (identifiers and units of
+    _KEPT excepted)."""
     import re
 
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QTextDocument
     from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QWidget
 
-    from tokviz.ui.i18n import install_translation
-
     def plain(text: str) -> str:
         doc = QTextDocument()
         doc.setHtml(text)
         return doc.toPlainText()
+
+    texts = []
+    for w in panel.findChildren(QWidget):
+        if isinstance(w, QLabel):
+            texts.append(plain(w.text()))
+        elif isinstance(w, QAbstractButton):
+            texts.append(w.text())
+        elif isinstance(w, QComboBox):
+            texts += [w.itemText(i) for i in range(w.count())]
+        elif isinstance(w, QLineEdit):
+            texts.append(w.placeholderText())
+        if w.toolTip():
+            texts.append(plain(w.toolTip()))
+    model = panel.vocab_model
+    texts += [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    texts += [model.index(r, c).data(Qt.ItemDataRole.ToolTipRole) or "" for r in range(5) for c in (1, 2)]
+    words = {word for t in texts for word in re.findall(r"[A-Za-z]{3,}", re.sub(r"0x[0-9A-F]{2}", "", str(t)))}
+    return sorted(word for word in words if not any(word.startswith(k) for k in _KEPT))
+
+
+def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
+    """Walk every widget of the Train panel in the Korean interface at a byte-mode step with its merge
+    named and its runners-up shown: no English word is left (identifiers and units excepted)."""
+    from tokviz.ui.i18n import install_translation
 
     try:
         assert install_translation("ko") == "ko"
@@ -275,25 +298,8 @@ def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
         panel = _train(win, qtbot, CorpusSource.file(NSMC))
         step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece and s.step > 3)
         _show(panel, qtbot, step)
-        texts = []
-        for w in panel.findChildren(QWidget):
-            if isinstance(w, QLabel):
-                texts.append(plain(w.text()))
-            elif isinstance(w, QAbstractButton):
-                texts.append(w.text())
-            elif isinstance(w, QComboBox):
-                texts += [w.itemText(i) for i in range(w.count())]
-            elif isinstance(w, QLineEdit):
-                texts.append(w.placeholderText())
-            if w.toolTip():
-                texts.append(plain(w.toolTip()))
-        model = panel.vocab_model
-        texts += [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-        texts += [model.index(r, c).data(Qt.ItemDataRole.ToolTipRole) or "" for r in range(5) for c in (1, 2)]
         assert "왜 이 쌍인가" in panel.why_label.text() and "바이트 중" in panel.merge_banner.text()
-        english = {word for t in texts for word in re.findall(r"[A-Za-z]{3,}", re.sub(r"0x[0-9A-F]{2}", "", str(t)))
-                   if not any(word.startswith(k) for k in _KEPT)}
-        assert english == set(), sorted(english)
+        assert english_words_in(panel) == []
     finally:
         install_translation("en")
 

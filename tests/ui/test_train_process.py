@@ -157,9 +157,12 @@ def test_unigram_trains_in_the_training_process_and_a_cancel_keeps_its_model(win
 def test_training_run_starts_any_algorithm_in_the_training_process(qtbot):
     from tokviz.core.training import StepEvent
     from tokviz.core.wordpiece.trainer import WordPieceConfig, WordPieceStep
+    from tokviz.ui.common.work import WorkService
     from tokviz.ui.train.worker import training_run
 
-    run = training_run("wordpiece", WordPieceConfig(vocab_size=900), CorpusSource.paste(korean_text(100)))
+    run = training_run(
+        "wordpiece", WordPieceConfig(vocab_size=900), CorpusSource.paste(korean_text(100)), work=WorkService()
+    )
     steps: list = []
     run.worker.batch.connect(steps.extend)
     with qtbot.waitSignal(run.worker.finished, timeout=60_000) as ended:

@@ -16,7 +16,6 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
 from tokviz.core.training import Finished, Progress
-from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.algorithm_views import AlgorithmView
 from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.worker import TrainRun, training_run
@@ -45,7 +44,7 @@ class AlgorithmTraining(QObject):
         self._switching = False  # while the choice changes, the panel's own reset clears the BPE run
         self.comparison = None  # merge_criteria.CriteriaComparison of the last compare
         self.compared_steps: list = []  # merge_criteria.SideBySideStep, both trainers' first merges
-        self.compare_tasks = TaskRunner(self, threads=1)
+        self.compare_tasks = panel.session.work.channel(self, "criteria")
         self.anim_timer = QTimer(self)
         self.anim_timer.timeout.connect(self._advance)
         self.offer_timer = QTimer(self, singleShot=True, interval=300)
@@ -145,7 +144,9 @@ class AlgorithmTraining(QObject):
         self.reset()
         p.message.clear()
         try:  # in the training process, as BPE: its own GIL, and models asked of it at any step
-            run = training_run(self.algorithm, _config(self.algorithm, self.vocab_spin.value()), p.source, self)
+            run = training_run(
+                self.algorithm, _config(self.algorithm, self.vocab_spin.value()), p.source, self, work=p.session.work
+            )
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
             p.message.show_message(self.tr("Cannot start training: {err}").format(err=err), "error")
             return
@@ -256,7 +257,7 @@ class AlgorithmTraining(QObject):
         self._stop_run()
         if self.trainer is not None:
             self.trainer.close()
-        self.compare_tasks.shutdown(2000)
+        self.compare_tasks.close()
 
     def wait_until_trained(self, timeout_ms: int = 120_000) -> bool:
         """Spin the event loop until the run ends (screenshots)."""
@@ -501,4 +502,3 @@ def _bpe_views(panel) -> list:
     if split is not None:
         views.append(split)
     return views
-

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.animation import Frame, animation_format, write_animation
 from tokviz.ui import fonts
-from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.sample import TokenLinesView
 from tokviz.ui.train.views import segment_runs
 from tokviz.ui.train_replay import keep_hangul
@@ -135,7 +134,7 @@ class AnimationExport(QObject):
         self.done = False
         self._cancelled = False
         self._frame: StepFrame | None = None
-        self._writer = TaskRunner(self, threads=1)
+        self._writer = panel.session.work.channel(self, "animation")
 
     def start(self) -> None:
         """Draw the frames (a few per event-loop turn), then write the file in a worker."""

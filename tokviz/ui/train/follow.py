@@ -1,7 +1,7 @@
 """The lecture views of the Train panel: the sample follows the training, byte merges are named by
 their characters, and "why this pair" lists the runners-up of each merge.
 
-All corpus work runs off the GUI thread through TaskRunners (latest wins):
+All corpus work runs off the GUI thread on two channels of the session's work service (latest wins):
 
 * once per run, the corpus is read again (as the trainer reads it) into a
   :class:`~tokviz.core.sample_follow.SampleIndex` over every line, the trainer's unique words with
@@ -29,7 +29,6 @@ from tokviz.core.bpe_candidates import Candidate, Candidates, count_words, most_
 from tokviz.core.byte_names import CharGuesser, name_merge
 from tokviz.core.jamo import decompose_lines
 from tokviz.core.sample_follow import SampleHit, SampleIndex
-from tokviz.ui.common.tasks import TaskRunner
 from tokviz.ui.train.views import FRESH_BG
 from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, shown_piece, visible_piece
 from tokviz.ui.train_replay import keep_hangul
@@ -183,8 +182,8 @@ class StepFollowing:
     """Mixed into TrainPanel: corpus facts per run, step facts per step shown."""
 
     def _init_following(self) -> None:
-        self.corpus_tasks = TaskRunner(self, threads=1)
-        self.step_tasks = TaskRunner(self, threads=1)
+        self.corpus_tasks = self.session.work.channel(self, "corpus")
+        self.step_tasks = self.session.work.channel(self, "step")
         self._facts: CorpusFacts | None = None
         self._step_facts: StepFacts | None = None
         self._asked_step = -1

@@ -17,19 +17,19 @@ model at the step on screen is offered and saved by :mod:`tokviz.ui.train.model_
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.training import Finished, Progress
 from tokviz.ui import theme
 from tokviz.ui.common.panel import PanelAction
+from tokviz.ui.i18n import follow_language
 from tokviz.ui.train.algorithms import AlgorithmTraining
 from tokviz.ui.train.animation_export import SlideExport
 from tokviz.ui.train.corpus import CorpusSource
@@ -47,6 +47,24 @@ from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, TrainLayout, speed_inde
 from tokviz.ui.train.vocab import token_length
 from tokviz.ui.train.worker import TrainRun
 from tokviz.ui.train_replay import MergeReplay
+
+# the translation contexts of the panel's strings (its views, the algorithm view, the corpus and paste dialogs)
+TRAIN_CONTEXTS = (
+    "TrainPanel",
+    "TrainPlots",
+    "VocabModel",
+    "MergeTreeView",
+    "LatticeView",
+    "LatticeCanvas",
+    "AlgorithmView",
+    "AlgorithmPlots",
+    "AlgorithmTraining",
+    "CorpusSource",
+    "PasteDialog",
+    "MessageBar",
+    "StepText",
+    "DropoutView",
+)
 
 
 def default_trainer_factory(config: TrainerConfig):
@@ -87,7 +105,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.finished: Finished | None = None
         self.state = TrainState(pace=SPEEDS[DEFAULT_SPEED][1])  # the panel's truth (Qt-free)
         self.playback: Playback = self.state.playback  # the step on screen, playing, pace
-        self._gc_frozen = False  # gc.freeze() holds while a run trains (see start_training)
+        self._gc_hold = None  # the collector's frozen hold while a run trains (see start_training)
         self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
         self._offer_pending = False
@@ -147,6 +165,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._load_sample()
         self._update_buttons()
         self._render()
+        follow_language(self, TRAIN_CONTEXTS, then=self.recompose_texts)
 
     # ================================================================ transport
     def train_or_play(self) -> None:
@@ -230,7 +249,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         def make_events(cancel):
             return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
 
-        run = TrainRun(make_events, self)
+        run = TrainRun(make_events, self, work=self.session.work)
         attach(run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished,
                                 noted=self._on_note, waiting=self._on_waiting))
         self.run = run
@@ -254,9 +273,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
         # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
         # ends (_thaw_gc).
-        if not self._gc_frozen:
-            gc.freeze()
-            self._gc_frozen = True
+        if self._gc_hold is None:
+            self._gc_hold = self.session.work.keep_frozen()
         run.start()
         self._ensure_timer()
 
@@ -393,9 +411,24 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
 
     def _thaw_gc(self) -> None:
         """Give the objects frozen at the start of a run back to the collector."""
-        if self._gc_frozen:
-            gc.unfreeze()
-            self._gc_frozen = False
+        if self._gc_hold is not None:
+            self._gc_hold.release()
+            self._gc_hold = None
+
+    def recompose_texts(self) -> None:
+        """After a language change (the widgets' fixed strings are already retranslated): what the panel
+        composes - the buttons, the table's headers, the banner, "why this pair", the sample - drawn anew."""
+        self._update_buttons()
+        header = self.vocab_model.columnCount() - 1
+        self.vocab_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, header)
+        self.tree_view.update()  # it paints its own captions
+        if self.replay is not None and self._selected_token is not None:
+            self.select_token(self._selected_token)  # the tree's title
+        self.probe_dropout.recompute()  # its summary line (nothing while it has no model)
+        if self.algorithms.active():
+            self.algorithms.render()
+        self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # the heavy views compose their titles too
+        self._render()
 
     def shutdown(self) -> None:
         """Called when the window closes: stop the worker within a second."""
@@ -405,8 +438,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.facts_timer.stop()
         self._stop_run()
         self.algorithms.shutdown()
-        self.corpus_tasks.shutdown()
-        self.step_tasks.shutdown()
+        self.corpus_tasks.close()
+        self.step_tasks.close()
         self.probe_dropout.shutdown()
 
     # ================================================================ remembered between sessions

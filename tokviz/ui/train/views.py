@@ -450,7 +450,7 @@ class TrainLayout:
         # BPE-dropout on the probe with the model at the step on screen: the Inspector's view (P, seed,
         # Re-roll, how often each boundary appears over many samples); it follows the step when the
         # animation rests (render.py: _sync_probe_dropout)
-        self.probe_dropout = DropoutView(compact=True)
+        self.probe_dropout = DropoutView(compact=True, work=self.session.work)
         # folded: the sample and its boundary bars open with the title (the panel fits 1024×768)
         self.probe_dropout.title.setChecked(False)
         self.probe_dropout.title.toggled.connect(lambda _on: self._sync_probe_dropout())

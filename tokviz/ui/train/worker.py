@@ -26,7 +26,6 @@ was taken). Closing the generator (always, in ``run``'s ``finally``) ends the ch
 
 from __future__ import annotations
 
-import atexit
 import threading
 import time
 import traceback
@@ -37,6 +36,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from tokviz.core.errors import TokvizError
 from tokviz.core.training import Finished, Progress, StepEvent
 from tokviz.core.word_counts import CountingNote
+from tokviz.ui.common.work import WorkService
 
 BATCH_SECONDS = 0.05
 
@@ -223,14 +223,15 @@ class TrainRun(QObject):
     """One worker on its own QThread; ``stop()`` ends it within ``timeout`` seconds.
 
     A QThread object must outlive its thread: if a trainer is stuck in a long C call past the
-    timeout, the run is parked in ``_orphans`` (and the thread quits on its own later) instead of
-    being destroyed while running.
+    timeout, the run is handed to ``work`` (the window's service), which keeps it until the thread
+    quits on its own, instead of it being destroyed while running.
     """
 
-    _orphans: list[TrainRun] = []
-
-    def __init__(self, make_events: RunFactory, parent: QObject | None = None, *, trainer: object | None = None):
+    def __init__(
+        self, make_events: RunFactory, parent: QObject | None = None, *, work: WorkService, trainer: object | None = None
+    ):
         super().__init__(parent)
+        self.work = work
         self.trainer = trainer  # the trainer whose events these are, when known (its model at a step)
         self.thread = QThread()
         self.thread.setObjectName("tokviz-train")
@@ -240,13 +241,13 @@ class TrainRun(QObject):
         self.worker.finished.connect(self.thread.quit)
 
     @classmethod
-    def of(cls, trainer, source, parent: QObject | None = None) -> TrainRun:
+    def of(cls, trainer, source, parent: QObject | None = None, *, work: WorkService) -> TrainRun:
         """A run of ``trainer`` over ``source`` (``lines()`` and ``total_bytes``: a CorpusSource)."""
 
         def make_events(cancel: Callable[[], bool]) -> Iterable[object]:
             return trainer.run(source.lines(), cancel=cancel, total_bytes=source.total_bytes)
 
-        return cls(make_events, parent, trainer=trainer)
+        return cls(make_events, parent, work=work, trainer=trainer)
 
     def start(self) -> None:
         self.thread.start()
@@ -256,17 +257,14 @@ class TrainRun(QObject):
         self.worker.cancel()
         self.thread.quit()
         ended = self.thread.wait(int(timeout * 1000))
-        if not ended:
-            TrainRun._orphans.append(self)
-            self.setParent(None)
-            self.thread.finished.connect(lambda run=self: _release_orphan(run))
-            app = QCoreApplication.instance()
-            if app is not None:  # the cancel flag is set: the trainer ends at its next check
-                app.aboutToQuit.connect(lambda thread=self.thread: thread.wait(10_000))
+        if not ended:  # the cancel flag is set: the trainer ends at its next check
+            self.work.adopt(self, self.thread)
         return ended
 
 
-def training_run(algorithm: str, config: object | None, source, parent: QObject | None = None) -> TrainRun:
+def training_run(
+    algorithm: str, config: object | None, source, parent: QObject | None = None, *, work: WorkService
+) -> TrainRun:
     """Any algorithm's run in the training process: the one call that starts BPE, WordPiece or Unigram.
 
     ``make_trainer(algorithm, config)`` (TokvizError for bad settings, raised here) in a
@@ -280,22 +278,4 @@ def training_run(algorithm: str, config: object | None, source, parent: QObject 
     from tokviz.core.training.factory import make_trainer
     from tokviz.core.training.process import ProcessTrainer
 
-    return TrainRun.of(ProcessTrainer(make_trainer(algorithm, config)), source, parent)
-
-
-@atexit.register
-def _join_orphans() -> None:
-    """At interpreter exit, wait for cancelled runs still inside a long call (aboutToQuit is not
-    emitted when no event loop runs, e.g. scripts and tests): a thread running Python while the
-    interpreter finalises crashes the process."""
-    for run in list(TrainRun._orphans):
-        try:
-            run.worker.cancel()
-            run.thread.wait(60_000)
-        except RuntimeError:  # its C++ object is already gone
-            pass
-
-
-def _release_orphan(run: TrainRun) -> None:
-    if run in TrainRun._orphans:
-        TrainRun._orphans.remove(run)
+    return TrainRun.of(ProcessTrainer(make_trainer(algorithm, config)), source, parent, work=work)
