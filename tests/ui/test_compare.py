@@ -5,80 +5,19 @@ CSV/PNG export, in-app SentencePiece training and segmentations."""
 from __future__ import annotations
 
 import csv
-import time
 
 import pytest
 
+from tests.support.compare_panel import DEMO_SP, TEXT, Toy, compare_session, make_panel, openai_encoder
 from tokviz import resources_dir
 from tokviz.core.compare import TextSet
-from tokviz.core.encoders import tiktoken_family
-from tokviz.core.encoders.registry import Registry
-from tokviz.core.encoders.sentencepiece_family import SentencePieceEncoder
-from tokviz.core.encoding import Encoding
 from tokviz.ui.compare.panel import ComparePanel
-from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
-
-TEXT = "안녕하세요 world! 👋🏽 1234"
-DEMO_SP = resources_dir() / "models" / "demo_unigram.model"
-
-
-class Toy:
-    """A byte-per-token encoder that fails on digits, or sleeps per text (for cancel)."""
-
-    family, source, byte_level, vocab_size = "toy", "test", True, 256
-
-    def __init__(self, name="toy", fail_on_digits=True, delay=0.0):
-        self.name = name
-        self.fail_on_digits = fail_on_digits
-        self.delay = delay
-        self.calls = 0
-
-    def encode(self, text, *, allow_special=False):
-        self.calls += 1
-        if self.delay:
-            time.sleep(self.delay)
-        if self.fail_on_digits and any(c.isdigit() for c in text):
-            raise RuntimeError("digits are not supported")
-        return Encoding.from_byte_tokens(self.name, text, [(b, bytes([b])) for b in text.encode()])
-
-    def decode(self, ids):
-        return bytes(ids).decode("utf-8", "replace")
-
-    def special_tokens(self):
-        return {}
-
-    def token_bytes(self, token_id):
-        return bytes([token_id])
-
-
-_CACHE: dict = {}
-
-
-def _tiktoken(name):
-    if name not in _CACHE:
-        _CACHE[name] = tiktoken_family.load(name)
-    return _CACHE[name]
 
 
 @pytest.fixture
 def session(qtbot):
-    reg = Registry()
-    for name in ("gpt2", "cl100k_base", "o200k_base"):
-        reg.add(_tiktoken(name))
-    reg.add(SentencePieceEncoder(DEMO_SP, name="sp:demo_unigram"))
-    return Session(registry=reg, settings=Settings.ephemeral())
-
-
-def make_panel(qtbot, session, names, text=TEXT):
-    panel = ComparePanel(session, encoders=names)
-    qtbot.addWidget(panel)
-    panel.resize(1200, 800)
-    panel.show()
-    with qtbot.waitSignal(panel.rowsUpdated, timeout=20000):
-        panel.set_text(text)
-        panel.refresh_now()
-    return panel
+    return compare_session()
 
 
 def opened(qtbot, panel, path) -> bool:
@@ -98,7 +37,7 @@ def test_rows_follow_the_encoder_list(qtbot, session):
     panel = make_panel(qtbot, session, ["gpt2", "o200k_base"])
     assert [r.data.name for r in panel.view.rows] == ["gpt2", "o200k_base"]
     assert panel.stats_table.rowCount() == 2
-    gpt2_tokens = len(_tiktoken("gpt2").tiktoken.encode_ordinary(TEXT))
+    gpt2_tokens = len(openai_encoder("gpt2").tiktoken.encode_ordinary(TEXT))
     assert panel.stats_table.item(0, 1).text() == str(gpt2_tokens)
 
     shown(panel, qtbot, lambda: panel.add_encoder_name("sp:demo_unigram"))
@@ -241,7 +180,7 @@ def test_corpus_table_fills_with_progress(qtbot, session):
     assert not result.cancelled
     assert panel.corpus_table.rowCount() == 4
     assert panel.corpus_progress.value() == 1000
-    gpt2 = _tiktoken("gpt2").tiktoken
+    gpt2 = openai_encoder("gpt2").tiktoken
     expected = sum(len(gpt2.encode_ordinary(t)) for t in sets[0].texts)
     assert panel.corpus_table.item(0, 0).text() == "korean" and panel.corpus_table.item(0, 1).text() == "gpt2"
     assert panel.corpus_table.item(0, 3).text() == f"{expected:,}"
@@ -281,7 +220,7 @@ def test_export_csv_and_png(qtbot, session, tmp_path):
     assert raw.startswith(b"\xef\xbb\xbf")  # BOM: spreadsheets read Hangul as UTF-8
     rows = list(csv.reader(raw.decode("utf-8-sig").splitlines()))
     assert rows[0][:2] == ["encoder", "tokens"] and rows[1][0] == "gpt2"
-    assert int(rows[1][1]) == len(_tiktoken("gpt2").tiktoken.encode_ordinary(TEXT))
+    assert int(rows[1][1]) == len(openai_encoder("gpt2").tiktoken.encode_ordinary(TEXT))
     png = panel.save_png(tmp_path / "view.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["stats.csv", "view.png"]  # no temp files left
@@ -377,7 +316,6 @@ def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
     """Train N merges, add ``tokviz BPE (step N)`` to Compare, scrub Train back: the row follows
     the model to its new step (it used to say "no such encoder")."""
     from tokviz.ui.main_window import MainWindow
-    from tokviz.ui.settings import Settings
     from tokviz.ui.train.corpus import CorpusSource
     from tokviz.ui.train.views import SPEEDS
 
@@ -602,7 +540,7 @@ def test_corpus_from_a_file(qtbot, session, tmp_path):
     assert t.rowCount() == 2
     texts = [ln for ln in lines if ln]
     for r, name in enumerate(["gpt2", "o200k_base"]):
-        expected = sum(len(_tiktoken(name).tiktoken.encode_ordinary(x)) for x in texts)
+        expected = sum(len(openai_encoder(name).tiktoken.encode_ordinary(x)) for x in texts)
         assert [t.item(r, c).text() for c in (0, 1, 2, 3)] == ["mini", name, "3", f"{expected:,}"]
     panel.shutdown()
 

@@ -8,10 +8,15 @@ import pytest
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractButton, QComboBox
 
-from tests.ui.test_compare import Toy, session  # noqa: F401 (the fixture)
+from tests.support.compare_panel import Toy, compare_session
 from tokviz.ui import fonts
 from tokviz.ui.i18n import install_translation
 from tokviz.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def session(qtbot):
+    return compare_session()
 
 LONG = "sp:unigram-2000 (File: a_corpus_file_with_a_really_quite_long_name_indeed.txt)"
 

@@ -3,11 +3,18 @@
 
 from __future__ import annotations
 
-from tests.ui.test_compare import Toy, session  # noqa: F401 (the fixture)
-from tests.ui.test_i18n import _KEPT_WORDS, _english_words, _visible_strings
+import pytest
+
+from tests.support.compare_panel import Toy, compare_session
+from tests.support.english_words import KEPT_WORDS, english_words, visible_strings
 from tokviz.core.encoders import model_catalog, tiktoken_family
 from tokviz.ui.i18n import install_translation
 from tokviz.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def session(qtbot):
+    return compare_session()
 
 
 def _shown(win) -> dict[str, object]:
@@ -68,8 +75,8 @@ def test_language_switches_live_korean_english_korean(qtbot, session):  # noqa: 
         packages = {m.pypi for m in model_catalog.CATALOG} | set(tiktoken_family.RANK_PACKAGES.values())
         names = {s.name for s in win.session.registry.statuses() if not s.name.startswith("tokviz")} | packages
         panels = [win.menuBar(), win.panels["inspect"], compare]
-        texts = [t for w in panels for t in _visible_strings(w)]
-        english = _english_words(texts, _KEPT_WORDS, sorted(names, key=len, reverse=True))
+        texts = [t for w in panels for t in visible_strings(w)]
+        english = english_words(texts, KEPT_WORDS, sorted(names, key=len, reverse=True))
         assert english == {}, english
         win.set_language("en")
         assert _shown(win) == ENGLISH
@@ -110,7 +117,7 @@ def test_the_train_panel_follows_a_language_switch_korean_english_korean(qtbot, 
     """A trained Train panel at a byte-mode step (banner, "why this pair", table, sample) switches from
     English to Korean and back and forth live: in Korean no English word is left, in English the
     composed lines are English again."""
-    from tests.ui.test_train_lecture import NSMC, _show, _train, english_words_in
+    from tests.support.train_lecture import NSMC, english_words_in, show_step, train_in_window
     from tokviz.ui.settings import Settings
     from tokviz.ui.train.corpus import CorpusSource
 
@@ -120,9 +127,9 @@ def test_the_train_panel_follows_a_language_switch_korean_english_korean(qtbot, 
     win.resize(1366, 768)
     win.show()
     try:
-        panel = _train(win, qtbot, CorpusSource.file(NSMC))
+        panel = train_in_window(win, qtbot, CorpusSource.file(NSMC))
         step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece and s.step > 3)
-        _show(panel, qtbot, step)
+        show_step(panel, qtbot, step)
         for language in ("ko", "en", "ko"):
             win.set_language(language)
             panel.redraw()

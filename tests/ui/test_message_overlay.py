@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint
 
-from tests.ui.test_compare import Toy
+from tests.support.compare_panel import Toy
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.compare.panel import ComparePanel
 from tokviz.ui.inspect.panel import InspectPanel

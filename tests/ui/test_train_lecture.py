@@ -4,11 +4,10 @@ a 1366×768 projector in presentation mode however long the merge."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtGui import QColor
 
+from tests.support.train_lecture import MERGES, NSMC, english_words_in, show_step, train_in_window
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.ui import fonts
 from tokviz.ui.main_window import MainWindow
@@ -16,9 +15,6 @@ from tokviz.ui.settings import Settings
 from tokviz.ui.token_colors import DARK_PALETTE, LIGHT_PALETTE, MIN_PALETTE_DISTANCE, delta_e
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.views import FRESH_BG, SPEEDS
-
-NSMC = Path(__file__).resolve().parents[1] / "data" / "nsmc_ko_600.txt"
-MERGES = 40
 
 
 @pytest.fixture
@@ -32,20 +28,6 @@ def window(qtbot, tmp_path):
     win.close()
 
 
-def _train(window, qtbot, source, merges=MERGES, mode="byte"):
-    panel = window.show_view("train")
-    panel.trainer_factory = BPETrainer  # the core trainer in the worker thread
-    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData(mode))
-    panel.set_source(source)
-    panel.merges_spin.setValue(merges)
-    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
-    panel.start_training()
-    assert panel.wait_until_trained(60)
-    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=5000)
-    qtbot.waitUntil(lambda: panel.corpus_facts is not None, timeout=10000)
-    return panel
-
-
 def _steps_to_check(last: int) -> list[int]:
     """Steps a lecture test walks to: the first ones, a spread, and the last (rarest) merges. Each
     step renders the sample twice (~0.3 s), so every step of a run made the test slow; jumping
@@ -53,21 +35,15 @@ def _steps_to_check(last: int) -> list[int]:
     return sorted({1, 2, 3, last // 4, last // 2, 3 * last // 4, last - 1, last})
 
 
-def _show(panel, qtbot, step):
-    panel.set_step(step)
-    qtbot.waitUntil(lambda: panel.step_facts is not None and panel.step_facts.step == step, timeout=10000)
-    panel.redraw()
-
-
 @pytest.fixture
 def nsmc(window, qtbot):
-    return _train(window, qtbot, CorpusSource.file(NSMC))
+    return train_in_window(window, qtbot, CorpusSource.file(NSMC))
 
 
 def test_every_step_shows_its_merge_in_the_sample_from_the_whole_corpus(nsmc, qtbot):
     panel = nsmc
     for step in _steps_to_check(MERGES):
-        _show(panel, qtbot, step)
+        show_step(panel, qtbot, step)
         # every merge occurs in the corpus (its count is at least min_frequency), so it is on screen
         assert panel.replay.steps[step - 1].count >= 2
         assert panel.followed_lines(), step
@@ -81,7 +57,7 @@ def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
 
     panel = nsmc
     partial = next(s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
-    _show(panel, qtbot, partial.step)
+    show_step(panel, qtbot, partial.step)
     shown = banner_text(panel)
     # the banner's big line names the character and the part ("X bytes 1–2 of 3"), no <0xNN> left
     assert "of 3" in shown and "<0x" not in shown
@@ -102,7 +78,7 @@ def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
             assert all(w in root_chars for w in label.split() if "/" not in w and w != "·"), (root, labels)
     completing = next((s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" not in s.new_piece), None)
     if completing is not None:
-        _show(panel, qtbot, completing.step)
+        show_step(panel, qtbot, completing.step)
         assert "completes" in banner_text(panel)
 
 
@@ -161,7 +137,7 @@ def test_banner_names_every_byte_position_of_a_character(qtbot, tmp_path, ch, la
 def test_why_this_pair_lists_the_winner_with_the_trainers_count(nsmc, qtbot):
     panel = nsmc
     for step in (1, 7, MERGES):
-        _show(panel, qtbot, step)
+        show_step(panel, qtbot, step)
         s = panel.replay.steps[step - 1]
         cands = panel.step_facts.candidates
         assert (cands.pairs[0].left, cands.pairs[0].right, cands.pairs[0].count) == (s.left, s.right, s.count)
@@ -188,7 +164,7 @@ def test_just_merged_colour_is_unlike_every_palette_colour():
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
 def test_presentation_fits_the_screen_with_a_very_long_merge(window, qtbot, size):
     long_word = "".join(chr(0xAC00 + 37 * i) for i in range(60))  # 60 different Hangul syllables
-    panel = _train(window, qtbot, CorpusSource.paste((long_word + "\n") * 3), merges=59, mode="char")
+    panel = train_in_window(window, qtbot, CorpusSource.paste((long_word + "\n") * 3), merges=59, mode="char")
     assert len(panel.replay.steps[-1].new_piece) > 55
     window.toggle_presentation(True, full_screen=False)
     try:
@@ -221,13 +197,13 @@ def test_presentation_gives_the_sample_most_of_the_screen(qtbot, tmp_path, size,
     window.show()
     for view in ("inspect", "compare"):
         window.show_view(view)
-    panel = _train(window, qtbot, CorpusSource.file(NSMC))
+    panel = train_in_window(window, qtbot, CorpusSource.file(NSMC))
     window.toggle_presentation(True, full_screen=False)
     try:
         window.resize(*size)
         qtbot.waitUntil(lambda: fonts.scale() > 1.5, timeout=2000)
         step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
-        _show(panel, qtbot, step)
+        show_step(panel, qtbot, step)
         qtbot.waitUntil(lambda: panel.sample_view.line_count() > 0)
         assert window.width() <= size[0] and window.height() <= size[1]
         assert panel.sample_view.visible_line_count() >= lines
@@ -244,46 +220,6 @@ def test_presentation_gives_the_sample_most_of_the_screen(qtbot, tmp_path, size,
     assert panel.why_label.parentWidget() is panel and not panel.plots_button.isVisible()
 
 
-# identifiers and units that stay as they are in the Korean interface
-_KEPT = {"byte", "char", "UTF", "hex", "gpt", "o200k", "BPE", "tokviz", "nsmc", "txt", "subword", "nmt", "rustbpe",
-         # algorithm names, the WordPiece formula's freq() and the lattice's "n-best" are terms, not English prose
-         "WordPiece", "Unigram", "freq", "best"}
-
-
-def english_words_in(panel) -> list[str]:
-    """The English words a user reads in the Train panel: every label, button, combo item, placeholder
-    and tooltip, and the vocabulary table's headers and first rows' tooltips (identifiers and units of
-    _KEPT excepted)."""
-    import re
-
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QTextDocument
-    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QWidget
-
-    def plain(text: str) -> str:
-        doc = QTextDocument()
-        doc.setHtml(text)
-        return doc.toPlainText()
-
-    texts = []
-    for w in panel.findChildren(QWidget):
-        if isinstance(w, QLabel):
-            texts.append(plain(w.text()))
-        elif isinstance(w, QAbstractButton):
-            texts.append(w.text())
-        elif isinstance(w, QComboBox):
-            texts += [w.itemText(i) for i in range(w.count())]
-        elif isinstance(w, QLineEdit):
-            texts.append(w.placeholderText())
-        if w.toolTip():
-            texts.append(plain(w.toolTip()))
-    model = panel.vocab_model
-    texts += [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    texts += [model.index(r, c).data(Qt.ItemDataRole.ToolTipRole) or "" for r in range(5) for c in (1, 2)]
-    words = {word for t in texts for word in re.findall(r"[A-Za-z]{3,}", re.sub(r"0x[0-9A-F]{2}", "", str(t)))}
-    return sorted(word for word in words if not any(word.startswith(k) for k in _KEPT))
-
-
 def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
     """Walk every widget of the Train panel in the Korean interface at a byte-mode step with its merge
     named and its runners-up shown: no English word is left (identifiers and units excepted)."""
@@ -295,9 +231,9 @@ def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
         qtbot.addWidget(win)
         win.resize(1366, 768)
         win.show()
-        panel = _train(win, qtbot, CorpusSource.file(NSMC))
+        panel = train_in_window(win, qtbot, CorpusSource.file(NSMC))
         step = next(s.step for s in panel.replay.steps if "<0x" in s.left_piece and s.step > 3)
-        _show(panel, qtbot, step)
+        show_step(panel, qtbot, step)
         assert "왜 이 쌍인가" in panel.why_label.text() and "바이트 중" in panel.merge_banner.text()
         assert english_words_in(panel) == []
     finally:
@@ -343,9 +279,9 @@ def test_capped_corpus_says_so_and_still_highlights_the_real_merge(window, qtbot
     from tokviz.ui.train import follow
 
     monkeypatch.setattr(follow, "MAX_WORDS", 25)
-    panel = _train(window, qtbot, CorpusSource.file(NSMC))
+    panel = train_in_window(window, qtbot, CorpusSource.file(NSMC))
     for step in _steps_to_check(MERGES):
-        _show(panel, qtbot, step)
+        show_step(panel, qtbot, step)
         s = panel.replay.steps[step - 1]
         text = panel.why_label.text()
         assert "25 most frequent words" in text
@@ -394,9 +330,9 @@ def test_grey_captions_stay_readable_after_switching_to_the_dark_theme(window, q
 
 
 def test_char_mode_sample_follows_every_step_too(window, qtbot):
-    panel = _train(window, qtbot, CorpusSource.file(NSMC), merges=25, mode="char")
+    panel = train_in_window(window, qtbot, CorpusSource.file(NSMC), merges=25, mode="char")
     for step in _steps_to_check(25):
-        _show(panel, qtbot, step)
+        show_step(panel, qtbot, step)
         assert any(r.bg == FRESH_BG for r in panel.sample_view.line_runs(0)), step
         assert "</w>" not in "".join(r.text for r in panel.sample_view.line_runs(0))
     assert "of" not in panel.merge_banner.text()  # no byte names in char mode

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui.test_compare import Toy, make_panel, session  # noqa: F401 (the fixture)
+from tests.support.compare_panel import Toy, compare_session, make_panel
 from tokviz.ui.i18n import install_translation
+
+
+@pytest.fixture
+def session(qtbot):
+    return compare_session()
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.ui.test_compare import Toy
+from tests.support.compare_panel import Toy
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel
 from tokviz.ui.session import Session

@@ -228,7 +228,8 @@ class TrainRun(QObject):
     """
 
     def __init__(
-        self, make_events: RunFactory, parent: QObject | None = None, *, work: WorkService, trainer: object | None = None
+        self, make_events: RunFactory, parent: QObject | None = None, *, work: WorkService,
+        trainer: object | None = None,
     ):
         super().__init__(parent)
         self.work = work
