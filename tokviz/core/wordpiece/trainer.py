@@ -132,8 +132,10 @@ class WordPieceTrainer:
         state, stages = WordPieceMergeState.staged(list(counts), list(counts.values()))
         del counts
         specials = list(self.config.special_tokens)
+        checked = False
         for done in stages:
-            if done == 1:  # the alphabet is known: check the size before the costly steps
+            if done >= 1 and not checked:  # the alphabet is known: check the size before the costly steps
+                checked = True
                 need = len(specials) + state.alphabet_size
                 if self.config.vocab_size < need:
                     raise TokvizError(
