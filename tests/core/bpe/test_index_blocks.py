@@ -189,3 +189,15 @@ def test_block_steps_equal_the_whole_array_calls(values, block):
         out = np.full(int(lens.sum()), -1)
         blocks.drain(blocks.repeat_steps(a.astype(np.int64), lens, np.cumsum(lens), out))
         assert out.tolist() == np.repeat(a, lens).tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=5), st.integers(1, 9), max_size=30), st.integers(8, 40))
+def test_per_word_steps_equal_the_whole_passes(counts, block):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(blocks, "INDEX_BLOCK", block)  # a few words per step
+        joined, lens = blocks.drain(blocks.words_steps(counts, len(counts)))
+        assert joined == "".join(counts) and lens.tolist() == [len(w) for w in counts]
+        assert blocks.drain(blocks.ints_steps(counts.values(), len(counts))).tolist() == list(counts.values())
+        table = dict(counts)
+        assert sum(1 for _ in blocks.release_steps(table)) >= len(counts) // max(1, block // 32) and not table

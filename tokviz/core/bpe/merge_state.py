@@ -193,9 +193,8 @@ class MergeState:
 
         n = len(word_counts)
         self.unique_words = n
-        counts = np.fromiter(word_counts.values(), dtype=np.int64, count=n)
-        joined = "".join(word_counts)
-        char_lens = np.fromiter(map(len, word_counts), dtype=np.int64, count=n)
+        counts = yield from blocks.ints_steps(word_counts.values(), n)
+        joined, char_lens = yield from blocks.words_steps(word_counts, n)
         codes = None
         if jamo:
             # decomposed as code points, never as strings: a string and a dict entry per word cost
@@ -203,7 +202,7 @@ class MergeState:
             codes, char_lens = decompose_words(joined, char_lens)
         self.corpus_chars = int((char_lens * counts).sum())
         yield Progress("indexing", 1, INDEX_STAGES)
-        flat, lens = self._symbols(word_counts, joined, char_lens, codes)
+        flat, lens = yield from self._symbols(word_counts, joined, char_lens, codes)
         del joined, codes
         yield Progress("indexing", 2, INDEX_STAGES)
         if len(flat) and int(flat.max()) >= MASK:
@@ -364,7 +363,7 @@ class ByteMergeState(MergeState):
 
         if codes is None:
             # UTF-8 length of every word: encoding each one is cheaper than per-character arithmetic
-            lens = np.fromiter(map(len, map(str.encode, words)), dtype=np.int64, count=len(char_lens))
+            lens = yield from blocks.ints_steps(map(len, map(str.encode, words)), len(char_lens))
             data = joined.encode("utf-8")
         else:  # the words exist only as code points: their UTF-8 lengths from the code points'
             data = codes.tobytes().decode("utf-32-le").encode("utf-8")
@@ -450,6 +449,7 @@ class CharMergeState(MergeState):
         self.tok_bytes = [b""] + [x.removesuffix(END_OF_WORD).encode("utf-8") for x in self.base]
         self.id_of_piece = {x: i for i, x in enumerate(self.names)}
         self.next_id = len(self.names)
+        yield
         return flat, lens
 
     def _group_pairs(self, flat, left):

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 import numpy as np
 
@@ -77,12 +77,12 @@ class WordPieceMergeState:
     by one name per new piece.
     """
 
-    def __init__(self, words: list[str], freq: list[int]):
+    def __init__(self, words: Collection[str], freq: Collection[int]):
         for _ in self.build_stages(words, freq):
             pass
 
     @classmethod
-    def staged(cls, words: list[str], freq: list[int]) -> tuple[WordPieceMergeState, Iterator[int]]:
+    def staged(cls, words: Collection[str], freq: Collection[int]) -> tuple[WordPieceMergeState, Iterator[int]]:
         """A state not built yet and the generator that builds it: it yields the number of steps done
         (0..BUILD_STAGES, again between the blocks of a step), so the trainer reports progress and can
         stop between any two blocks.
@@ -90,7 +90,7 @@ class WordPieceMergeState:
         st = cls.__new__(cls)
         return st, st.build_stages(words, freq)
 
-    def build_stages(self, words: list[str], freq: list[int]) -> Iterator[int]:
+    def build_stages(self, words: Collection[str], freq: Collection[int]) -> Iterator[int]:
         """Build the state in steps (see :meth:`staged`): the number of steps done after each one,
         and again between the blocks of a step (no numpy call over more than
         :data:`~tokviz.core.bpe.blocks.INDEX_BLOCK` slots, no list over more than a block of them)."""
@@ -101,11 +101,13 @@ class WordPieceMergeState:
                 done = done if mark is None else mark
                 yield done
 
-    def _alphabet(self, words: list[str]) -> Iterator[int | None]:
+    def _alphabet(self, words: Collection[str]) -> Iterator[int | None]:
         """Step 1: every slot's symbol id; the sorted alphabet (:attr:`names`)."""
         n = len(words)
-        self._lens = lens = np.fromiter(map(len, words), dtype=np.int64, count=n)
-        codes = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
+        joined, lens = yield from blocks.words_steps(words, n)
+        self._lens = lens
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+        del joined
         starts = np.zeros(n, dtype=np.int64)
         np.cumsum(lens[:-1], out=starts[1:])
         self._starts = starts
@@ -141,13 +143,14 @@ class WordPieceMergeState:
         self.id_of: dict[str, int] = {s: i for i, s in enumerate(self.names)}
         yield 1
 
-    def _slots_and_pairs(self, freq: list[int]) -> Iterator[int | None]:
+    def _slots_and_pairs(self, freq: Collection[int]) -> Iterator[int | None]:
         """Step 2: the links and weights of the slots, the symbols' counts, each pair's sort order."""
         sym, lens, starts = self._sym, self._lens, self._starts
         size = len(sym)
         weight = np.empty(size, dtype=np.int64)
         ends = starts + lens
-        yield from blocks.repeat_steps(np.asarray(freq, dtype=np.int64), lens, ends, weight)
+        freq_array = yield from blocks.ints_steps(freq, len(lens))
+        yield from blocks.repeat_steps(freq_array, lens, ends, weight)
         nxt = np.empty(size, dtype=np.int64)
         prv = np.empty(size, dtype=np.int64)
         for lo, hi in blocks.block_ranges(size):

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from tokviz.core.bpe import blocks
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.training.events import Finished, Progress, StepEvent
 from tokviz.core.word_counts import count_words
@@ -129,8 +130,8 @@ class WordPieceTrainer:
             self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
             yield self._finished
             return
-        state, stages = WordPieceMergeState.staged(list(counts), list(counts.values()))
-        del counts
+        # the counts' own views: copying them into lists first took a second pass over every word
+        state, stages = WordPieceMergeState.staged(counts.keys(), counts.values())
         specials = list(self.config.special_tokens)
         checked = False
         for done in stages:
@@ -143,6 +144,12 @@ class WordPieceTrainer:
                         f"tokens plus the corpus's alphabet of {state.alphabet_size:,} symbols: use at least {need:,}."
                     )
             yield Progress("indexing", done, BUILD_STAGES)
+            if cancelled():
+                self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
+                yield self._finished
+                return
+        for _ in blocks.release_steps(counts):  # freeing them all at once took 0.15 s and more
+            yield Progress("indexing", BUILD_STAGES, BUILD_STAGES)
             if cancelled():
                 self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
                 yield self._finished
