@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tokviz.core.bpe import blocks, merge_update, reference
 from tokviz.core.bpe import merge_state as merge_state_module
-from tokviz.core.bpe import merge_update, reference
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.merge import apply_merges
 from tokviz.core.bpe.model import BPEModel, pattern_regex
@@ -120,7 +120,7 @@ def test_why_this_pair_ranks_the_reference_merge_first(word_counts, mode):
 # few slots), or every merge in plain Python.
 ROUTES = {
     "numpy": {(merge_update, "_SMALL_MERGE"): 0, (merge_update, "_SMALL_SUBTRACT"): 0,
-              (merge_state_module, "_GROUP_CHUNK"): 7, (merge_state_module, "_DENSE_SYMBOLS"): 0},
+              (blocks, "INDEX_BLOCK"): 7, (merge_state_module, "_DENSE_SYMBOLS"): 0},
     "python": {(merge_update, "_SMALL_MERGE"): 10**9, (merge_update, "_SMALL_SUBTRACT"): 10**9},
 }
 

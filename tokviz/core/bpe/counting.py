@@ -54,10 +54,25 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
 
     With ``cfg.jamo`` the words are counted as given (the trainer decomposes the distinct ones),
     except with a ``keep`` filter: it drops conjoining jamo, so the text is decomposed before it."""
-    hangul = cfg.keep == "hangul"
     sample = sample if sample is not None else WordSample()
     if cfg.jamo and cfg.keep is not None:
         lines = decompose_lines(lines)
+    run = _CountingRun(cfg, counts, sample, cancelled, total_bytes, helper_process)
+    events = run.events(lines)
+    try:
+        for event in events:
+            yield event
+            if event is None:
+                return
+    finally:
+        events.close()
+        run.close()
+
+
+def _chunk_counter(cfg: TrainerConfig, counts: Counter) -> Callable[[str, bool], str]:
+    """``count_chunk(text, final)``: adds the words or pieces of ``text`` to ``counts`` up to the last
+    place where none can go on (all of it when ``final``) and returns the rest."""
+    hangul = cfg.keep == "hangul"
     if cfg.mode == "char":
 
         def count_chunk(text: str, final: bool) -> str:
@@ -66,76 +81,115 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
             cut = len(text) if final else _last_space_end(text)
             counts.update(text[:cut].split())
             return text[cut:]  # a word still going on (a long line handed on in parts)
-    else:
-        rx = pattern_regex(cfg.pattern)
-        if rx is None:  # "none": each line is one piece (a whole corpus as one piece is useless)
 
-            def count_chunk(text: str, final: bool) -> str:
-                if hangul:
-                    text = HANGUL_DROP.sub("", text)
-                cut = len(text) if final else text.rfind("\n") + 1
-                counts.update(text[:cut].splitlines(keepends=True))
-                return text[cut:]  # a line still going on
-        else:
-            findall = rx.findall
+        return count_chunk
+    rx = pattern_regex(cfg.pattern)
+    if rx is None:  # "none": each line is one piece (a whole corpus as one piece is useless)
 
-            def count_chunk(text: str, final: bool) -> str:
-                if hangul:
-                    text = HANGUL_DROP.sub("", text)
-                if final:
-                    counts.update(findall(text))
-                    return ""
-                cuts = _safe_cuts(text)
-                found = _pieces_before_cut(findall, text, cuts) if cuts else None
-                if found is None:
-                    return text  # no safe place yet: keep accumulating
-                pieces, cut = found
-                counts.update(pieces)
-                return text[cut:]
+        def count_lines(text: str, final: bool) -> str:
+            if hangul:
+                text = HANGUL_DROP.sub("", text)
+            cut = len(text) if final else text.rfind("\n") + 1
+            counts.update(text[:cut].splitlines(keepends=True))
+            return text[cut:]  # a line still going on
 
-    # The helper process's share of a chunk: (text before a cut found without splitting the chunk,
-    # the cut the helper must check in byte mode, the cut), or None when the chunk has no such place.
+        return count_lines
+    findall = rx.findall
+
+    def count_pieces(text: str, final: bool) -> str:
+        if hangul:
+            text = HANGUL_DROP.sub("", text)
+        if final:
+            counts.update(findall(text))
+            return ""
+        cuts = _safe_cuts(text)
+        found = _pieces_before_cut(findall, text, cuts) if cuts else None
+        if found is None:
+            return text  # no safe place yet: keep accumulating
+        pieces, cut = found
+        counts.update(pieces)
+        return text[cut:]
+
+    return count_pieces
+
+
+def _helper_share(cfg: TrainerConfig) -> Callable[[str], tuple[str, int | None, int] | None] | None:
+    """``split_off(text)``: the helper process's share of a chunk, (text before a cut found without
+    splitting the chunk, the cut the helper must check in byte mode, the cut), or None when the chunk
+    has no such place. None when no helper may count beside: the Hangul filter runs before a cut is
+    chosen, so that stays one process."""
     if cfg.keep is not None:
-        split_off = None  # the Hangul filter runs before a cut is chosen: this stays one process
-    elif cfg.mode == "char":
+        return None
+    if cfg.mode == "char":
 
         def split_off(text: str):
             cut = _last_space_end(text)
             return (text[:cut], None, cut) if cut else None
-    elif rx is None:
 
-        def split_off(text: str):
+        return split_off
+    if pattern_regex(cfg.pattern) is None:
+
+        def split_off_lines(text: str):
             cut = text.rfind("\n") + 1
             return (text[:cut], None, cut) if cut else None
-    else:
 
-        def split_off(text: str):
-            # Only rule B: no piece of any of our patterns crosses a single space between two
-            # non-spaces, so the cut needs no splitting here. Rule A is not for every pattern
-            # (gpt2's `\s+(?!\S)` takes "\n " before an indented line), and here a cut that is no
-            # piece end could not be taken back; the helper still checks the cut.
-            m = _SPACE_CUT.search(text, max(0, len(text) - 2 * _CHUNK_CHARS))
-            if m is None:
-                return None
-            cut = m.start()
-            seen = _NON_SPACE.search(text, cut).end()  # the helper splits a little past the cut
-            return text[:seen], cut, cut
+        return split_off_lines
 
-    helper_ok = helper_process and split_off is not None and counting_process.helper_allowed()
-    idle = counting_process.IdleCores() if helper_ok else None  # sampled until the first chunk is counted
-    helper: counting_process.CountingHelper | None = None
-    whole_items = [False]  # set once a helper counts beside: then the items go on uncut
-    try:
+    def split_off_pieces(text: str):
+        # Only rule B: no piece of any of our patterns crosses a single space between two
+        # non-spaces, so the cut needs no splitting here. Rule A is not for every pattern
+        # (gpt2's `\s+(?!\S)` takes "\n " before an indented line), and here a cut that is no
+        # piece end could not be taken back; the helper still checks the cut.
+        m = _SPACE_CUT.search(text, max(0, len(text) - 2 * _CHUNK_CHARS))
+        if m is None:
+            return None
+        cut = m.start()
+        seen = _NON_SPACE.search(text, cut).end()  # the helper splits a little past the cut
+        return text[:seen], cut, cut
+
+    return split_off_pieces
+
+
+class _CountingRun:
+    """One run of :func:`count_corpus`: the bytes counted so far, the helper process (once it pays)
+    and when progress was last reported. Its generators yield None on a cancel, after which the
+    caller stops them."""
+
+    def __init__(self, cfg: TrainerConfig, counts: Counter, sample: WordSample, cancelled: Callable[[], bool],
+                 total_bytes: int | None, helper_process: bool):
+        self.cfg, self.counts, self.sample, self.cancelled = cfg, counts, sample, cancelled
+        self.total_bytes = total_bytes
+        self.count_chunk = _chunk_counter(cfg, counts)
+        self.split_off = _helper_share(cfg)
+        self.helper_ok = helper_process and self.split_off is not None and counting_process.helper_allowed()
+        # sampled until the first chunk is counted
+        self.idle = counting_process.IdleCores() if self.helper_ok else None
+        self.helper: counting_process.CountingHelper | None = None
+        self.whole_items = [False]  # set once a helper counts beside: then the items go on uncut
+        self.done_bytes = 0
+        self.last_report = 0.0
+        self.first_chunk = True
+
+    def close(self) -> None:
+        if self.helper is not None:
+            self.helper.close()
+
+    def _progress_due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last_report >= _PROGRESS_INTERVAL:
+            self.last_report = now
+            return True
+        return False
+
+    def events(self, lines: Iterable[str]) -> Iterator[Progress | CountingNote | None]:
+        """Count ``lines`` a buffer at a time, then the rest and the helper's counts."""
         buf: list[str] = []
         buf_chars = 0
         limit = _CHUNK_CHARS  # count when the buffer holds this much
         fresh = 0  # characters taken in since the last cancel check
-        done_bytes = 0
-        last_report = 0.0
         pending: str | None = None
-        first_chunk = True
-        yield Progress("counting", 0, total_bytes)
-        for line in _pieces(lines, whole_items):
+        yield Progress("counting", 0, self.total_bytes)
+        for line in _pieces(lines, self.whole_items):
             if pending is not None:
                 if not pending.endswith("\n") and type(pending) is not LinePart:
                     pending += "\n"
@@ -145,89 +199,103 @@ def count_corpus(cfg: TrainerConfig, lines: Iterable[str], counts: Counter, canc
             pending = line
             if fresh >= _CHUNK_CHARS:
                 fresh = 0
-                if cancelled():
+                if self.cancelled():
                     yield None
                     return
             if buf_chars >= limit:
-                text = "".join(buf)
-                done_bytes += _utf8_len(text)
-                if helper_ok and not first_chunk:  # decided once the first chunk is counted
-                    if counting_process.helper_pays(total_bytes if total_bytes is not None else done_bytes, idle):
-                        helper_ok = False
-                        try:
-                            helper = counting_process.CountingHelper(cfg.mode, cfg.pattern, sample.cap)
-                            whole_items[0] = True  # the helper is fed a message per chunk: big ones
-                        except OSError:
-                            helper = None  # no second process here: count in this one
-                    elif total_bytes is not None:
-                        helper_ok = False  # a known size: decided (an unknown one may still grow)
-                first_chunk = False
-                # the last ~2 MB stay here: the helper would still be busy with them when this ends
-                near_end = total_bytes is not None and total_bytes - done_bytes < _HELPER_TAIL_BYTES
-                share = split_off(text) if helper is not None and not near_end and helper.has_room() else None
-                if share is not None:
-                    head, check, cut = share
-                    helper.give(head, check)
-                    rest = text[cut:]
-                else:
-                    # a whole block the helper had no room for: counted here in chunk-sized pieces, with
-                    # progress and a cancel check between them (a 1 MB block took over a second at once)
-                    pieces = _count_in_pieces(count_chunk, text)
-                    while True:
-                        try:
-                            next(pieces)
-                        except StopIteration as stop:
-                            rest = stop.value
-                            break
-                        now = time.monotonic()
-                        if now - last_report >= _PROGRESS_INTERVAL:
-                            last_report = now
-                            yield Progress("counting", done_bytes, total_bytes)
-                        if cancelled():
-                            yield None
-                            return
-                    if sample.full(counts):
-                        for _ in sample.prune_steps(counts):
-                            yield Progress("counting", done_bytes, total_bytes)
-                            if cancelled():
-                                yield None
-                                return
-                if rest:
-                    done_bytes -= _utf8_len(rest)
+                rest = yield from self._count_block("".join(buf))
                 buf = [rest] if rest else []
                 buf_chars = len(rest)
                 # A text with no safe cut (a long line of CJK without spaces, \r-only line ends)
                 # keeps its whole buffer: try again only once it has doubled, so the re-joining and
                 # re-scanning stay linear overall instead of quadratic.
                 limit = max(_CHUNK_CHARS, 2 * buf_chars)
-                now = time.monotonic()
-                if now - last_report >= _PROGRESS_INTERVAL:
-                    last_report = now
-                    yield Progress("counting", done_bytes, total_bytes)
+                if self._progress_due():
+                    yield Progress("counting", self.done_bytes, self.total_bytes)
         if pending is not None:
             buf.append(pending)
+        yield from self._finish(buf)
+
+    def _count_block(self, text: str) -> Generator[Progress | None, None, str]:
+        """Count a full buffer, here or partly in the helper; returns the uncounted rest."""
+        self.done_bytes += _utf8_len(text)
+        if self.helper_ok and not self.first_chunk:  # decided once the first chunk is counted
+            self._start_helper_if_it_pays()
+        self.first_chunk = False
+        # the last ~2 MB stay here: the helper would still be busy with them when this ends
+        total = self.total_bytes
+        near_end = total is not None and total - self.done_bytes < _HELPER_TAIL_BYTES
+        helper = self.helper
+        share = self.split_off(text) if helper is not None and not near_end and helper.has_room() else None
+        if share is not None:
+            head, check, cut = share
+            helper.give(head, check)
+            rest = text[cut:]
+        else:
+            rest = yield from self._count_here(text)
+        if rest:
+            self.done_bytes -= _utf8_len(rest)
+        return rest
+
+    def _start_helper_if_it_pays(self) -> None:
+        known = self.total_bytes if self.total_bytes is not None else self.done_bytes
+        if counting_process.helper_pays(known, self.idle):
+            self.helper_ok = False
+            try:
+                self.helper = counting_process.CountingHelper(self.cfg.mode, self.cfg.pattern, self.sample.cap)
+                self.whole_items[0] = True  # the helper is fed a message per chunk: big ones
+            except OSError:
+                self.helper = None  # no second process here: count in this one
+        elif self.total_bytes is not None:
+            self.helper_ok = False  # a known size: decided (an unknown one may still grow)
+
+    def _count_here(self, text: str) -> Generator[Progress | None, None, str]:
+        """A whole block the helper had no room for: counted here in chunk-sized pieces, with
+        progress and a cancel check between them (a 1 MB block took over a second at once)."""
+        pieces = _count_in_pieces(self.count_chunk, text)
+        while True:
+            try:
+                next(pieces)
+            except StopIteration as stop:
+                rest = stop.value
+                break
+            if self._progress_due():
+                yield Progress("counting", self.done_bytes, self.total_bytes)
+            if self.cancelled():
+                yield None
+                return ""
+        if self.sample.full(self.counts):
+            for _ in self.sample.prune_steps(self.counts):
+                yield Progress("counting", self.done_bytes, self.total_bytes)
+                if self.cancelled():
+                    yield None
+                    return ""
+        return rest
+
+    def _finish(self, buf: list[str]) -> Iterator[Progress | CountingNote | None]:
+        """Count the last of the text, add the helper's counts, cap the words; the note at the end."""
         if buf:
-            if cancelled():
+            if self.cancelled():
                 yield None
                 return
             text = "".join(buf)
-            done_bytes += _utf8_len(text)
-            count_chunk(text, True)
+            self.done_bytes += _utf8_len(text)
+            self.count_chunk(text, True)
         # every long step from here on yields between its slices: a Progress, then a cancel check
-        ticking = _tick_steps(helper, counts, sample, cancelled) if helper is not None else sample.finish_steps(counts)
+        if self.helper is not None:
+            ticking = _tick_steps(self.helper, self.counts, self.sample, self.cancelled)
+        else:
+            ticking = self.sample.finish_steps(self.counts)
         for _ in ticking:
-            yield Progress("counting", done_bytes, total_bytes)
-            if cancelled():
+            yield Progress("counting", self.done_bytes, self.total_bytes)
+            if self.cancelled():
                 yield None
                 return
-        yield Progress("counting", done_bytes, total_bytes if total_bytes is not None else done_bytes)
-        note = sample.note(len(counts))
+        total = self.total_bytes
+        yield Progress("counting", self.done_bytes, total if total is not None else self.done_bytes)
+        note = self.sample.note(len(self.counts))
         if note is not None:
             yield note
-    finally:
-        if helper is not None:
-            helper.close()
-
 
 
 def _count_in_pieces(count_chunk: Callable[[str, bool], str], text: str) -> Generator[None, None, str]:

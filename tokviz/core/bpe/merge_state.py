@@ -34,17 +34,18 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Generator
 
+from tokviz.core.bpe import blocks
 from tokviz.core.bpe.merge_update import merge_pair
 from tokviz.core.bpe.model import END_OF_WORD, display_bytes
 from tokviz.core.bpe.pair_heap import KEY_BITS, MASK, MAXC, SHIFT, TieBucket, pair_of, pop_best
 from tokviz.core.errors import CorpusError
 from tokviz.core.jamo import decompose_counts, decompose_words, has_jamo
 from tokviz.core.training import Progress
+from tokviz.core.unigram.sorting import argsort_steps
 
 __all__ = ["ByteMergeState", "CharMergeState", "MergeState", "merge_state", "pair_of"]
 
 _DENSE_SYMBOLS = 2048  # char mode: up to this many symbols, pairs are grouped through a table of all pairs
-_GROUP_CHUNK = 1 << 20  # slots grouped at a time (see MergeState._group_numbered)
 INDEX_STAGES = 6  # Progress("indexing", k, INDEX_STAGES) after each step of MergeState.build_stages
 
 
@@ -161,123 +162,156 @@ class MergeState:
     @classmethod
     def build_stages(cls, word_counts: Counter, floor: int = 1, cancelled: Callable[[], bool] | None = None,
                      jamo: bool = False) -> Generator[Progress, None, MergeState | None]:
-        """:meth:`build` as a generator: Progress("indexing", k, INDEX_STAGES) after each step (so a
-        trainer reports while it indexes), returning the state (None when cancelled)."""
-        import numpy as np
-
+        """:meth:`build` as a generator: Progress("indexing", k, INDEX_STAGES) after each step and
+        between the blocks of a step (so a trainer reports while it indexes), returning the state
+        (None when cancelled). ``cancelled`` is polled after each Progress."""
         stop = cancelled or (lambda: False)
+        if jamo and has_jamo("".join(word_counts)):  # words typed with jamo may meet others once decomposed
+            if stop():
+                return None
+            word_counts, jamo = decompose_counts(word_counts), False  # summed, decomposed as strings
         st = cls()
         st.floor = max(1, floor)
+        work = st._index(word_counts, jamo)
+        done = 0
+        while True:
+            try:
+                event = next(work)
+            except StopIteration:
+                return st
+            if event is None:  # between two blocks of a step
+                event = Progress("indexing", done, INDEX_STAGES)
+            done = event.done
+            yield event
+            if stop():
+                work.close()
+                return None
+
+    def _index(self, word_counts: Counter, jamo: bool) -> Generator[Progress | None]:
+        """Index ``word_counts`` into this state: Progress after each step, None between blocks."""
+        import numpy as np
+
         n = len(word_counts)
-        st.unique_words = n
-        counts = np.fromiter(word_counts.values(), dtype=np.int64, count=n)
-        joined = "".join(word_counts)
-        char_lens = np.fromiter(map(len, word_counts), dtype=np.int64, count=n)
+        self.unique_words = n
+        counts = yield from blocks.ints_steps(word_counts.values(), n)
+        joined, char_lens = yield from blocks.words_steps(word_counts, n)
         codes = None
         if jamo:
-            if has_jamo(joined):  # words typed with jamo may meet others once decomposed: sum them
-                if stop():
-                    return None
-                return (yield from cls.build_stages(decompose_counts(word_counts), floor, cancelled))
             # decomposed as code points, never as strings: a string and a dict entry per word cost
             # more than all the rest of jamo BPE's indexing
             codes, char_lens = decompose_words(joined, char_lens)
-        st.corpus_chars = int((char_lens * counts).sum())
+        self.corpus_chars = int((char_lens * counts).sum())
         yield Progress("indexing", 1, INDEX_STAGES)
-        if stop():
-            return None
-        flat, lens = st._symbols(word_counts, joined, char_lens, codes)
+        flat, lens = yield from self._symbols(word_counts, joined, char_lens, codes)
         del joined, codes
         yield Progress("indexing", 2, INDEX_STAGES)
-        if stop():
-            return None
         if len(flat) and int(flat.max()) >= MASK:
             raise CorpusError("the corpus has more distinct symbols than tokviz's BPE supports (16.7 million)")
+        self.corpus_tokens = int((lens * counts).sum())
+        ends = np.cumsum(lens)
+        yield from self._lay_out_slots(flat, lens, ends, counts)
+        yield Progress("indexing", 3, INDEX_STAGES)
+        # every adjacent pair inside a word (every slot but the words' last), weighted by the word's
+        # count, grouped by a stable sort
+        inner = np.ones(len(flat), dtype=bool)
+        inner[ends - 1] = False
+        left = yield from blocks.nonzero_steps(inner)
+        del inner
+        if not len(left):
+            self._keys = np.zeros(0, dtype=np.int64)
+            self._pair_slots = np.zeros(0, dtype=np.int32)
+            return
+        yield
+        self._keys, self._starts, self._pair_slots, pcounts = yield from self._group_pairs(flat, left)
+        klist = self._keys.tolist()
+        clist = pcounts.tolist()
+        yield Progress("indexing", 4, INDEX_STAGES)
+        yield from self._fill_heap(klist, clist)
+        yield Progress("indexing", 5, INDEX_STAGES)
+        heapq.heapify(self.heap)
+
+    def _lay_out_slots(self, flat, lens, ends, counts) -> Generator[None]:
+        """The slots: token ids, links to the live neighbours, each word's count as its slots' weight."""
+        import numpy as np
+
         total = len(flat)
-        st.corpus_tokens = int((lens * counts).sum())
         sentinel = total
         # Token ids are int32; the links are intp: numpy gathers through an index array of another
         # type by a slower general route (2-3x per element), and every merge gathers through them.
         # Filled in place: each temporary copy of a few million slots costs tens of ms in page faults.
-        st.tok = np.empty(total + 1, dtype=np.int32)
-        st.tok[:total] = flat
-        st.tok[total] = -1
-        ends = np.cumsum(lens)
-        starts = ends - lens
-        nxt = np.arange(1, total + 2, dtype=np.intp)
+        tok = np.empty(total + 1, dtype=np.int32)
+        nxt = np.empty(total + 1, dtype=np.intp)
+        prv = np.empty(total + 1, dtype=np.intp)
+        for lo, hi in blocks.block_ranges(total):
+            tok[lo:hi] = flat[lo:hi]
+            nxt[lo:hi] = np.arange(lo + 1, hi + 1, dtype=np.intp)
+            prv[lo:hi] = np.arange(lo - 1, hi - 1, dtype=np.intp)
+            yield
+        tok[total] = -1
         nxt[ends - 1] = sentinel
-        nxt[sentinel] = sentinel
-        prv = np.arange(-1, total, dtype=np.intp)
-        prv[starts] = sentinel
-        prv[sentinel] = sentinel
-        st.nxt, st.prv = nxt, prv
-        st.mark = np.zeros(total + 1, dtype=bool)  # scratch flags for O(k) de-duplication
-        # each word's count on each of its slots; a last word of one slot and count 0 is the sentinel
-        st.weight = np.repeat(np.append(counts, 0).astype(np.float64), np.append(lens, 1))
-        st.views = (memoryview(st.tok), memoryview(nxt), memoryview(prv), memoryview(st.weight))
-        yield Progress("indexing", 3, INDEX_STAGES)
-        if stop():
-            return None
-        # every adjacent pair inside a word (every slot but the words' last), weighted by the word's
-        # count, grouped by one stable sort
-        inner = np.ones(total, dtype=bool)
-        inner[ends - 1] = False
-        # their slot numbers without another copy: inside a word, slot i is prv[i + 1]
-        left = prv[1:][inner]
-        if len(left):
-            ukeys, st._starts, st._pair_slots, pcounts = st._group_pairs(flat, left)
-            st._keys = ukeys
-            klist = ukeys.tolist()
-            clist = pcounts.tolist()
-            yield Progress("indexing", 4, INDEX_STAGES)
-            if stop():
-                return None
-            st.pair_counts = dict(zip(klist, clist, strict=True))
-            floor = st.floor
-            st.heap = [((MAXC - c) << KEY_BITS) | k for k, c in zip(klist, clist, strict=True) if c >= floor]
-            yield Progress("indexing", 5, INDEX_STAGES)
-            if stop():
-                return None
-            heapq.heapify(st.heap)
-        else:
-            st._keys = np.zeros(0, dtype=np.int64)
-            st._pair_slots = np.zeros(0, dtype=np.int32)
-        return st
+        prv[ends - lens] = sentinel
+        nxt[sentinel] = prv[sentinel] = sentinel
+        self.tok, self.nxt, self.prv = tok, nxt, prv
+        self.mark = np.zeros(total + 1, dtype=bool)  # scratch flags for O(k) de-duplication
+        yield
+        # each word's count on each of its slots; the sentinel's weight is 0
+        self.weight = np.empty(total + 1, dtype=np.float64)
+        yield from blocks.repeat_steps(counts.astype(np.float64), lens, ends, self.weight)
+        self.weight[total] = 0.0
+        self.views = (memoryview(tok), memoryview(nxt), memoryview(prv), memoryview(self.weight))
 
-    def _group_pairs(self, flat, left):
-        """The pairs at slots ``left`` grouped by one stable sort: (pair keys, ascending; where each
+    def _fill_heap(self, klist: list[int], clist: list[int]) -> Generator[None]:
+        """Pair counts and heap entries (not heapified yet) of the initial pairs, a block at a time."""
+        floor = self.floor
+        heap = self.heap
+        step = blocks.object_block()
+        for a in range(0, len(klist), step):
+            keys, cs = klist[a: a + step], clist[a: a + step]
+            self.pair_counts.update(zip(keys, cs, strict=True))
+            heap.extend(((MAXC - c) << KEY_BITS) | k for k, c in zip(keys, cs, strict=True) if c >= floor)
+            yield
+
+    def _group_pairs(self, flat, left) -> Generator[None, None, tuple]:
+        """The pairs at slots ``left`` grouped by a stable sort: (pair keys, ascending; where each
         one's slots start, and the end; the slots, pair by pair; the weighted count of each pair)."""
         import numpy as np
 
-        small = self._initial_keys(flat, left)
-        order = self._pair_order(flat, left, small)
-        sk = small[order]
+        small = yield from self._initial_keys(flat, left)
+        order = yield from self._pair_order(flat, left, small)
+        sk = yield from blocks.take_steps(small, order)
         del small
         group = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1))
         ukeys = self._pair_keys(sk[group].astype(np.int64))
-        slots = left[order]
-        pcounts = np.add.reduceat(self.weight[slots], group).astype(np.int64)
-        return ukeys, np.concatenate((group, [len(sk)])), slots.astype(np.int32), pcounts
+        del sk
+        yield
+        slots = yield from blocks.take_steps(left, order)
+        del order
+        weights = yield from blocks.take_steps(self.weight, slots)
+        pcounts = np.add.reduceat(weights, group).astype(np.int64)
+        del weights
+        yield
+        slots32 = yield from blocks.map_steps(len(slots), lambda lo, hi: slots[lo:hi].astype(np.int32))
+        return ukeys, np.concatenate((group, [len(slots)])), slots32, pcounts
 
-    def _group_numbered(self, number, left, occupied, present):
+    def _group_numbered(self, number, left, occupied, present) -> Generator[None, None, tuple]:
         """:meth:`_group_pairs` for pairs numbered in 16 bits (``number`` per slot of ``left``, how
         many of each in ``occupied``, the numbers in use in ``present``): a radix pass groups them,
-        and the counts come from a bincount in slot order (no gather in pair order). Done in chunks
-        of slots, each placed after the slots of the chunks before: sorting all at once made an
+        and the counts come from a bincount in slot order (no gather in pair order). Done in blocks
+        of slots, each placed after the slots of the blocks before: sorting all at once made an
         int64 copy of every slot, whose page faults took longer than the sort."""
         import numpy as np
 
         size = len(occupied)
         starts = np.concatenate(([0], np.cumsum(occupied[present])))
-        if len(left) <= _GROUP_CHUNK:  # one chunk (jamo BPE on a small corpus): its sorted order is the placement
+        if len(left) <= blocks.INDEX_BLOCK:  # one block (a small corpus): its sorted order is the placement
             order = number.argsort(kind="stable")
             sums = np.bincount(number, weights=self.weight[left], minlength=size)
             return starts, left[order].astype(np.int32), sums[present].astype(np.int64)
         cursor = np.cumsum(occupied) - occupied  # where each number's next slot goes
         slots = np.empty(len(left), dtype=np.int32)
         sums = np.zeros(size)
-        for lo in range(0, len(left), _GROUP_CHUNK):
-            part, part_slots = number[lo: lo + _GROUP_CHUNK], left[lo: lo + _GROUP_CHUNK]
+        for lo, hi in blocks.block_ranges(len(left)):
+            part, part_slots = number[lo:hi], left[lo:hi]
             order = np.argsort(part, kind="stable")
             sorted_part = part[order]
             here = np.bincount(part, minlength=size)
@@ -285,26 +319,38 @@ class MergeState:
             slots[cursor[sorted_part] + rank] = part_slots[order]
             cursor += here
             sums += np.bincount(part, weights=self.weight[part_slots], minlength=size)
+            yield
         return starts, slots, sums[present].astype(np.int64)
 
-    def _initial_keys(self, flat, left):
+    def _initial_keys(self, flat, left) -> Generator[None, None, object]:
         """Sort keys of the pairs at slots ``left`` (see :meth:`_pair_keys`)."""
-        return (flat[left] << SHIFT) | flat[1:][left]  # flat[1:][left] is flat[left + 1], without left + 1
+
+        def part(lo, hi):
+            at = left[lo:hi]
+            return (flat[at] << SHIFT) | flat[1:][at]  # flat[1:][at] is flat[at + 1], without at + 1
+
+        return (yield from blocks.map_steps(len(left), part))
 
     def _pair_keys(self, keys):
         """Pair keys (``left << 24 | right``) from the sorted keys of :meth:`_initial_keys`."""
         return keys
 
-    def _pair_order(self, flat, left, keys):
+    def _pair_order(self, flat, left, keys) -> Generator[None, None, object]:
         """The stable sort order of the pairs at slots ``left`` by their ``keys``. With fewer than
         65,536 symbols, two stable passes over 16-bit ids (right, then left): numpy sorts those by
-        radix, ~10x faster than a stable sort of the 64-bit keys (0.38 s for 3.9M pairs)."""
+        radix, ~10x faster than a stable sort of the 64-bit keys (0.38 s for 3.9M pairs). Every sort
+        goes a block at a time (:mod:`tokviz.core.unigram.sorting`: the same permutation)."""
         import numpy as np
 
+        block = blocks.INDEX_BLOCK
         if keys.dtype.itemsize <= 2 or self.next_id > 0xFFFF:
-            return np.argsort(keys, kind="stable")
-        order = np.argsort(flat[left + 1].astype(np.uint16), kind="stable")
-        return order[np.argsort(flat[left[order]].astype(np.uint16), kind="stable")]
+            return (yield from argsort_steps(keys, block))
+        right = yield from blocks.map_steps(len(left), lambda lo, hi: flat[left[lo:hi] + 1].astype(np.uint16))
+        order = yield from blocks.stable_order_steps(right, self.next_id)
+        del right
+        by_left = yield from blocks.map_steps(len(left), lambda lo, hi: flat[left[order[lo:hi]]].astype(np.uint16))
+        then = yield from blocks.stable_order_steps(by_left, self.next_id)
+        return (yield from blocks.take_steps(order, then))
 
 
 class ByteMergeState(MergeState):
@@ -317,7 +363,7 @@ class ByteMergeState(MergeState):
 
         if codes is None:
             # UTF-8 length of every word: encoding each one is cheaper than per-character arithmetic
-            lens = np.fromiter(map(len, map(str.encode, words)), dtype=np.int64, count=len(char_lens))
+            lens = yield from blocks.ints_steps(map(len, map(str.encode, words)), len(char_lens))
             data = joined.encode("utf-8")
         else:  # the words exist only as code points: their UTF-8 lengths from the code points'
             data = codes.tobytes().decode("utf-32-le").encode("utf-8")
@@ -336,17 +382,21 @@ class ByteMergeState(MergeState):
         """A byte pair is its own 16-bit number (:meth:`_group_numbered`)."""
         import numpy as np
 
-        number = self._initial_keys(flat, left)
-        occupied = np.bincount(number, minlength=1 << 16)
+        number = yield from self._initial_keys(flat, left)
+        occupied = yield from blocks.bincount_steps(number, 1 << 16)
         present = np.flatnonzero(occupied)
-        starts, slots, pcounts = self._group_numbered(number, left, occupied, present)
+        starts, slots, pcounts = yield from self._group_numbered(number, left, occupied, present)
         return self._pair_keys(present.astype(np.int64)), starts, slots, pcounts
 
     def _initial_keys(self, flat, left):
-        keys = flat[left]  # 16-bit keys (flat holds bytes as uint16): numpy sorts them by radix
-        keys <<= 8
-        keys |= flat[1:][left]
-        return keys
+        def part(lo, hi):
+            at = left[lo:hi]
+            keys = flat[at]  # 16-bit keys (flat holds bytes as uint16): numpy sorts them by radix
+            keys <<= 8
+            keys |= flat[1:][at]
+            return keys
+
+        return (yield from blocks.map_steps(len(left), part))
 
     def _pair_keys(self, keys):
         return ((keys >> 8) << SHIFT) | (keys & 0xFF)
@@ -399,6 +449,7 @@ class CharMergeState(MergeState):
         self.tok_bytes = [b""] + [x.removesuffix(END_OF_WORD).encode("utf-8") for x in self.base]
         self.id_of_piece = {x: i for i, x in enumerate(self.names)}
         self.next_id = len(self.names)
+        yield
         return flat, lens
 
     def _group_pairs(self, flat, left):
@@ -409,18 +460,23 @@ class CharMergeState(MergeState):
 
         n = self.next_id
         if n > _DENSE_SYMBOLS:
-            return super()._group_pairs(flat, left)
-        code = flat[left] * n + flat[1:][left]  # flat[1:][left] is flat[left + 1], without left + 1
-        occupied = np.bincount(code, minlength=n * n)
+            return (yield from super()._group_pairs(flat, left))
+
+        def pair_code(lo, hi):
+            at = left[lo:hi]
+            return flat[at] * n + flat[1:][at]  # flat[1:][at] is flat[at + 1], without at + 1
+
+        code = yield from blocks.map_steps(len(left), pair_code)
+        occupied = yield from blocks.bincount_steps(code, n * n)
         present = np.flatnonzero(occupied)
         if len(present) > 0x10000:
-            return super()._group_pairs(flat, left)
+            return (yield from super()._group_pairs(flat, left))
         number = np.zeros(n * n, dtype=np.uint16)
         number[present] = np.arange(len(present))
-        pair_number = number[code]
+        pair_number = yield from blocks.take_steps(number, code)
         del code
         dense = np.arange(len(present))
-        starts, slots, pcounts = self._group_numbered(pair_number, left, occupied[present], dense)
+        starts, slots, pcounts = yield from self._group_numbered(pair_number, left, occupied[present], dense)
         return ((present // n) << SHIFT) | (present % n), starts, slots, pcounts
 
     def select(self) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
+from tokviz.core.bpe import blocks
 from tokviz.core.bpe.counting import count_corpus
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.merge_state import INDEX_STAGES, MergeState, merge_state_stages, pair_of
@@ -127,6 +128,11 @@ class BPETrainer:
         jamo = self.config.jamo and not self.config.keep
         state = yield from merge_state_stages(self.config.mode, word_counts, self.config.min_frequency, cancelled,
                                               jamo)
+        if state is not None:
+            for _ in blocks.release_steps(word_counts):  # freeing them all at once took 0.15 s and more
+                if cancelled():
+                    break
+                yield Progress("indexing", INDEX_STAGES - 1, INDEX_STAGES)
         del word_counts
         if state is None or cancelled():
             self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")

@@ -34,9 +34,12 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 import numpy as np
+
+from tokviz.core.bpe import blocks
+from tokviz.core.unigram.sorting import argsort_steps
 
 CONTINUATION = "##"
 _SHIFT = 32  # a pair is one int: left << 32 | right (ids stay far below 2**32)
@@ -74,34 +77,52 @@ class WordPieceMergeState:
     by one name per new piece.
     """
 
-    def __init__(self, words: list[str], freq: list[int]):
+    def __init__(self, words: Collection[str], freq: Collection[int]):
         for _ in self.build_stages(words, freq):
             pass
 
     @classmethod
-    def staged(cls, words: list[str], freq: list[int]) -> tuple[WordPieceMergeState, Iterator[int]]:
-        """A state not built yet and the generator that builds it: it yields the number of each step
-        done (1..BUILD_STAGES), so the trainer reports progress and can stop between any two.
+    def staged(cls, words: Collection[str], freq: Collection[int]) -> tuple[WordPieceMergeState, Iterator[int]]:
+        """A state not built yet and the generator that builds it: it yields the number of steps done
+        (0..BUILD_STAGES, again between the blocks of a step), so the trainer reports progress and can
+        stop between any two blocks.
         :attr:`names` and :attr:`alphabet_size` are known after the first."""
         st = cls.__new__(cls)
         return st, st.build_stages(words, freq)
 
-    def build_stages(self, words: list[str], freq: list[int]) -> Iterator[int]:
-        """Build the state in steps (see :meth:`staged`); each is numpy or one list conversion."""
+    def build_stages(self, words: Collection[str], freq: Collection[int]) -> Iterator[int]:
+        """Build the state in steps (see :meth:`staged`): the number of steps done after each one,
+        and again between the blocks of a step (no numpy call over more than
+        :data:`~tokviz.core.bpe.blocks.INDEX_BLOCK` slots, no list over more than a block of them)."""
+        done = 0
+        for step in (self._alphabet(words), self._slots_and_pairs(freq), self._group_pairs(),
+                     self._pairs_by_symbol(), self._as_lists(), self._first_heap()):
+            for mark in step:
+                done = done if mark is None else mark
+                yield done
+
+    def _alphabet(self, words: Collection[str]) -> Iterator[int | None]:
+        """Step 1: every slot's symbol id; the sorted alphabet (:attr:`names`)."""
         n = len(words)
-        lens = np.fromiter(map(len, words), dtype=np.int64, count=n)
-        codes = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
-        size = len(codes)
+        joined, lens = yield from blocks.words_steps(words, n)
+        self._lens = lens
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+        del joined
         starts = np.zeros(n, dtype=np.int64)
         np.cumsum(lens[:-1], out=starts[1:])
-        is_first = np.zeros(size, dtype=bool)
+        self._starts = starts
+        is_first = np.zeros(len(codes), dtype=bool)
         is_first[starts] = True
+        yield
         # the distinct code points through tables over all of Unicode: linear, where np.unique sorts
         # (seconds for the ten million characters of a million words)
         first_table = np.zeros(0x110000, dtype=np.int64)
-        first_table[codes[is_first]] = 1
         cont_table = np.zeros(0x110000, dtype=np.int64)
-        cont_table[codes[~is_first]] = 1
+        for lo, hi in blocks.block_ranges(len(codes)):
+            part, first = codes[lo:hi], is_first[lo:hi]
+            first_table[part[first]] = 1
+            cont_table[part[~first]] = 1
+            yield
         first_codes = np.flatnonzero(first_table)
         cont_codes = np.flatnonzero(cont_table)
         unsorted = [chr(c) for c in first_codes.tolist()] + [CONTINUATION + chr(c) for c in cont_codes.tolist()]
@@ -110,80 +131,128 @@ class WordPieceMergeState:
         rank[order] = np.arange(len(order))
         first_table[first_codes] = rank[:len(first_codes)]
         cont_table[cont_codes] = rank[len(first_codes):]
-        sym = np.where(is_first, first_table[codes], cont_table[codes])
-        del first_table, cont_table
+        yield
+
+        def symbols(lo, hi):
+            part = codes[lo:hi]
+            return np.where(is_first[lo:hi], first_table[part], cont_table[part])
+
+        self._sym = yield from blocks.map_steps(len(codes), symbols)
         self.names: list[str] = [unsorted[i] for i in order]
         self.alphabet_size = len(self.names)
         self.id_of: dict[str, int] = {s: i for i, s in enumerate(self.names)}
         yield 1
 
-        weight = np.repeat(np.asarray(freq, dtype=np.int64), lens)
-        ends = starts + lens - 1
-        nxt = np.arange(1, size + 1, dtype=np.int64)
-        nxt[ends] = -1
-        prv = np.arange(-1, size - 1, dtype=np.int64)
+    def _slots_and_pairs(self, freq: Collection[int]) -> Iterator[int | None]:
+        """Step 2: the links and weights of the slots, the symbols' counts, each pair's sort order."""
+        sym, lens, starts = self._sym, self._lens, self._starts
+        size = len(sym)
+        weight = np.empty(size, dtype=np.int64)
+        ends = starts + lens
+        freq_array = yield from blocks.ints_steps(freq, len(lens))
+        yield from blocks.repeat_steps(freq_array, lens, ends, weight)
+        nxt = np.empty(size, dtype=np.int64)
+        prv = np.empty(size, dtype=np.int64)
+        for lo, hi in blocks.block_ranges(size):
+            nxt[lo:hi] = np.arange(lo + 1, hi + 1)
+            prv[lo:hi] = np.arange(lo - 1, hi - 1)
+            yield
+        nxt[ends - 1] = -1
         prv[starts] = -1
         # counts stay exact in float64 far beyond any corpus (2**53)
-        self.sym_count: list[int] = np.bincount(sym, weights=weight, minlength=len(self.names)).astype(
-            np.int64).tolist()
-
+        sym_count = yield from blocks.bincount_steps(sym, len(self.names), weight)
+        self.sym_count: list[int] = sym_count.astype(np.int64).tolist()
         # pairs: the slots of their left symbols, grouped by pair (ascending slots within a group)
-        left = np.flatnonzero(nxt >= 0)
-        keys = (sym[left] << _SHIFT) | sym[left + 1]
+        left = yield from blocks.nonzero_steps(nxt >= 0)
+        keys = yield from blocks.map_steps(len(left), lambda lo, hi: sym[left[lo:hi]] << _SHIFT | sym[left[lo:hi] + 1])
         if len(self.names) <= 0xFFFF:
             # two stable passes over 16-bit ids (right, then left) give the stable order by key:
             # numpy sorts those by radix, several times faster than a stable sort of 64-bit keys
-            by_key = np.argsort(sym[left + 1].astype(np.uint16), kind="stable")
-            by_key = by_key[np.argsort(sym[left[by_key]].astype(np.uint16), kind="stable")]
+            right = yield from blocks.map_steps(len(left), lambda lo, hi: sym[left[lo:hi] + 1].astype(np.uint16))
+            by_key = yield from blocks.stable_order_steps(right, len(self.names))
+            del right
+            by_left = yield from blocks.map_steps(
+                len(left), lambda lo, hi: sym[left[by_key[lo:hi]]].astype(np.uint16))
+            then = yield from blocks.stable_order_steps(by_left, len(self.names))
+            by_key = yield from blocks.take_steps(by_key, then)
         else:
-            by_key = np.argsort(keys, kind="stable")
+            by_key = yield from argsort_steps(keys, blocks.INDEX_BLOCK)
+        self._nxt, self._prv, self._weight = nxt, prv, weight
+        self._left, self._keys, self._by_key = left, keys, by_key
+        del self._lens, self._starts
         yield 2
-        sorted_keys = keys[by_key]
-        self._first_slots = left[by_key]
+
+    def _group_pairs(self) -> Iterator[int | None]:
+        """Step 3: each pair's count and its slots, grouped by pair."""
+        sorted_keys = yield from blocks.take_steps(self._keys, self._by_key)
+        self._first_slots = yield from blocks.take_steps(self._left, self._by_key)
+        del self._keys, self._by_key, self._left
         cut = _group_starts(sorted_keys)
         ukeys = sorted_keys[cut]
-        counts = np.add.reduceat(weight[self._first_slots], cut) if len(cut) else np.zeros(0, dtype=np.int64)
+        if len(cut):
+            weights = yield from blocks.take_steps(self._weight, self._first_slots)
+            counts = np.add.reduceat(weights, cut)
+            del weights
+        else:
+            counts = np.zeros(0, dtype=np.int64)
+        yield
         klist = ukeys.tolist()
-        self.pair_count: dict[int, int] = dict(zip(klist, counts.tolist(), strict=True))
-        self._group: dict[int, int] = dict(zip(klist, range(len(klist)), strict=True))
+        clist = counts.tolist()
+        self.pair_count: dict[int, int] = {}
+        self._group: dict[int, int] = {}
+        step = blocks.object_block()
+        for a in range(0, len(klist), step):
+            self.pair_count.update(zip(klist[a:a + step], clist[a:a + step], strict=True))
+            self._group.update(zip(klist[a:a + step], range(a, a + step), strict=False))
+            yield
         self._bounds: list[int] = cut.tolist() + [len(sorted_keys)]
         self._more_slots: dict[int, list[int]] = {}  # slots where a pair formed after building
         self._bound_made: dict[int, int] = {}  # symbol -> serial number of its live bound in the heap
         self._bounds_made = 0  # serial numbers, so a replaced bound is known when it comes up
+        self._ukeys, self._counts = ukeys, counts
         yield 3
 
-        # the live pairs holding each symbol (on either side)
-        lsym, rsym = ukeys >> _SHIFT, ukeys & _RIGHT
-        holders = np.concatenate((lsym, rsym))
+    def _pairs_by_symbol(self) -> Iterator[int | None]:
+        """Step 4: the live pairs holding each symbol (on either side)."""
+        ukeys = self._ukeys
+        holders = np.concatenate((ukeys >> _SHIFT, ukeys & _RIGHT))
         held = np.concatenate((ukeys, ukeys))
-        o = np.argsort(holders, kind="stable")
+        o = yield from argsort_steps(holders, blocks.INDEX_BLOCK)
         holders, held = holders[o], held[o]
         lo = _group_starts(holders)
         hi = np.append(lo[1:], len(holders)) if len(lo) else lo
+        yield
         self.pairs_of: dict[int, set[int]] = {}
         for s, a, b in zip(holders[lo].tolist(), lo.tolist(), hi.tolist(), strict=True):
             self.pairs_of[s] = set(held[a:b].tolist())
         yield 4
 
-        # one list at a time: each is ~40 bytes a slot and takes a while on a big corpus
-        self.sym: list[int] = sym.tolist()
-        del sym
+    def _as_lists(self) -> Iterator[int | None]:
+        """Steps 5-8: the slot arrays as lists (a merge reads them item by item), one at a time: each
+        is ~40 bytes a slot and takes a while on a big corpus."""
+        self.sym: list[int] = yield from blocks.tolist_steps(self._sym)
+        del self._sym
         yield 5
-        self.nxt: list[int] = nxt.tolist()
-        del nxt
+        self.nxt: list[int] = yield from blocks.tolist_steps(self._nxt)
+        del self._nxt
         yield 6
-        self.prv: list[int] = prv.tolist()
-        del prv
+        self.prv: list[int] = yield from blocks.tolist_steps(self._prv)
+        del self._prv
         yield 7
-        self.weight: list[int] = weight.tolist()
-        del weight
+        self.weight: list[int] = yield from blocks.tolist_steps(self._weight)
+        del self._weight
         yield 8
 
-        # the heap starts with one bound per left symbol (the best score of the pairs it starts), not
-        # with every pair: most pairs never come near the top, and a tuple for each cost ~0.05 s
+    def _first_heap(self) -> Iterator[int | None]:
+        """Step 9: the heap starts with one bound per left symbol (the best score of the pairs it
+        starts), not with every pair: most pairs never come near the top, and a tuple for each cost
+        ~0.05 s."""
+        ukeys, counts = self._ukeys, self._counts
+        del self._ukeys, self._counts
+        lsym, rsym = ukeys >> _SHIFT, ukeys & _RIGHT
         sc = np.asarray(self.sym_count, dtype=np.int64)
         fa, fb = sc[lsym], sc[rsym]
-        if len(klist) and int(fa.max()) * int(fb.max()) < _EXACT_FLOAT:
+        if len(ukeys) and int(fa.max()) * int(fb.max()) < _EXACT_FLOAT:
             scores = counts / (fa * fb)
         else:  # products too large for float64: Python's exact int division, as the pushed entries use
             sl = self.sym_count

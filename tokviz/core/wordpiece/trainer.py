@@ -25,7 +25,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 
+from tokviz.core.bpe import blocks
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.training.events import Finished, Progress, StepEvent
 from tokviz.core.word_counts import count_words
@@ -129,11 +131,22 @@ class WordPieceTrainer:
             self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
             yield self._finished
             return
-        state, stages = WordPieceMergeState.staged(list(counts), list(counts.values()))
-        del counts
+        words: list[str] = []
+        freq: list[int] = []
+        for _ in _move_counts(counts, words, freq):
+            yield Progress("indexing", 0, BUILD_STAGES)
+            if cancelled():
+                self._finished = Finished("cancelled", 0, "cancelled while indexing the corpus")
+                yield self._finished
+                return
+        del counts  # empty now: its table goes too
+        state, stages = WordPieceMergeState.staged(words, freq)
+        del words, freq
         specials = list(self.config.special_tokens)
+        checked = False
         for done in stages:
-            if done == 1:  # the alphabet is known: check the size before the costly steps
+            if done >= 1 and not checked:  # the alphabet is known: check the size before the costly steps
+                checked = True
                 need = len(specials) + state.alphabet_size
                 if self.config.vocab_size < need:
                     raise TokvizError(
@@ -185,3 +198,17 @@ class WordPieceTrainer:
             )
         self._finished = Finished(reason, step, message or f"vocabulary size {len(vocab):,} reached")
         yield self._finished
+
+
+def _move_counts(counts: Counter, words: list[str], freq: list[int]) -> Iterator[None]:
+    """Move ``counts`` into ``words`` and ``freq``, a block of entries at a time, then empty it the
+    same way: after counting a corpus of mostly unique words, the words kept lie scattered over a
+    big heap, and listing them or freeing the table in one go took 0.15-0.2 s each."""
+    step = blocks.object_block()
+    keys, values = iter(counts.keys()), iter(counts.values())
+    for _ in range(0, len(counts), step):
+        words.extend(islice(keys, step))
+        freq.extend(islice(values, step))
+        yield
+    del keys, values
+    yield from blocks.release_steps(counts)
