@@ -179,10 +179,17 @@ def test_the_cli_prints_the_note_on_stderr(tmp_path, low_cap, capsys):
 
 
 @pytest.mark.parametrize("algorithm", ["wordpiece", "unigram"])
-def test_the_train_panel_shows_the_note(qtbot, low_cap, algorithm):
-    # WordPiece and Unigram train in a thread of the app, so the lowered cap applies to them here
+def test_the_train_panel_shows_the_note(qtbot, monkeypatch, algorithm):
+    # every trainer runs in the training process, where a patched module constant does not reach: the
+    # lowered cap travels in the run's config, as any setting does
+    import functools
+
+    from tokviz.core.training import factory
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.train.corpus import CorpusSource
+
+    real = factory.config_class
+    monkeypatch.setattr(factory, "config_class", lambda name: functools.partial(real(name), max_distinct_words=CAP))
 
     window = MainWindow()
     qtbot.addWidget(window)

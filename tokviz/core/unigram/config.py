@@ -14,6 +14,9 @@ class UnigramConfig:
     """Settings of a Unigram run (SentencePiece's names and defaults).
 
     ``vocab_size`` counts the meta pieces ``<unk> <s> </s>``, as SentencePiece does.
+    ``max_distinct_words`` caps the word table while counting (None:
+    :data:`tokviz.core.word_counts.UNIGRAM_DISTINCT_WORDS_CAP`; SentencePiece's ``input_sentence_size``
+    plays this part): more distinct words train on a deterministic sample, and a note says so.
     """
 
     vocab_size: int = 8000
@@ -22,6 +25,7 @@ class UnigramConfig:
     shrinking_factor: float = 0.75
     num_sub_iterations: int = 2
     max_piece_length: int = 16
+    max_distinct_words: int | None = None
 
     def check(self) -> None:
         if self.vocab_size < len(META_PIECES) + 1:

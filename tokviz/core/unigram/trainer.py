@@ -135,7 +135,8 @@ class UnigramTrainer:
         cancelled = cancel or (lambda: False)
         cfg = self.config
         words = Counter()
-        sample = WordSample(word_counts.UNIGRAM_DISTINCT_WORDS_CAP)  # read now: tests lower it
+        cap = self.config.max_distinct_words
+        sample = WordSample(word_counts.UNIGRAM_DISTINCT_WORDS_CAP if cap is None else cap)  # read now: tests lower it
         done = yield from count_words(lines, str.split, words, cancelled, total_bytes, sample)
         if not done:
             self._finished = Finished("cancelled", 0, "cancelled while reading the corpus")

@@ -30,17 +30,20 @@ from itertools import islice
 from tokviz.core.bpe import blocks
 from tokviz.core.errors import CorpusError, TokvizError
 from tokviz.core.training.events import Finished, Progress, StepEvent
-from tokviz.core.word_counts import count_words
+from tokviz.core.word_counts import WordSample, count_words
 from tokviz.core.wordpiece.merge_state import BUILD_STAGES, MergeCancelled, WordPieceMergeState
 from tokviz.core.wordpiece.model import BERT_WORD, SPECIALS, WordPieceModel
 
 
 @dataclass(frozen=True)
 class WordPieceConfig:
-    """``vocab_size`` counts the five specials and the initial alphabet."""
+    """``vocab_size`` counts the five specials and the initial alphabet. ``max_distinct_words`` caps
+    the word table while counting (None: :data:`tokviz.core.word_counts.DISTINCT_WORDS_CAP`); a corpus
+    with more distinct words trains on a deterministic sample of them, and a note says so."""
 
     vocab_size: int = 8000
     special_tokens: tuple[str, ...] = SPECIALS
+    max_distinct_words: int | None = None
 
     def check(self) -> None:
         if self.vocab_size < len(self.special_tokens) + 1:
@@ -119,7 +122,8 @@ class WordPieceTrainer:
         self._vocab, self._sizes = [], []
         cancelled = cancel or (lambda: False)
         counts: Counter = Counter()
-        ok = yield from count_words(lines, BERT_WORD.findall, counts, cancelled, total_bytes)
+        ok = yield from count_words(lines, BERT_WORD.findall, counts, cancelled, total_bytes,
+                                    WordSample(self.config.max_distinct_words))
         if not ok:
             self._finished = Finished("cancelled", 0, "cancelled while reading the corpus")
             yield self._finished
