@@ -98,6 +98,36 @@ def test_from_arrays_equals_the_tuple_constructors_and_concat_equals_the_whole()
     assert joined.tokens == whole.tokens and joined.round_trip_exact()
 
 
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 1 << 18])
+def test_concat_stitches_in_bounded_calls_and_gives_the_same_encoding(monkeypatch, block):
+    """Pieces are stitched a batch of about STITCH_BLOCK tokens per numpy call (one call over millions of
+    tokens held the GIL while the GUI waited); any batch size gives the same Encoding, raw forms and
+    token bytes of pieces that do not spell their text (a byte-fallback row) included."""
+    from tokviz.core import encoding as encoding_module
+
+    monkeypatch.setattr(encoding_module, "STITCH_BLOCK", block)
+    text = "ab 값\n\n😀 cd\n\n\nxyz"
+    lines = text.split("\n")
+    parts, char_at, byte_at = [], 0, 0
+    for k, line in enumerate(lines):
+        piece = line + ("\n" if k < len(lines) - 1 else "")
+        data = piece.encode()
+        if k == 1:  # an empty piece holds no token
+            parts.append((Encoding.from_byte_tokens("t", "", []), char_at, byte_at))
+        if k % 2:  # tokens that carry their own bytes, not the text's
+            enc = Encoding.from_spans("t", piece, [(9, b"<" + data + b">", 0, len(data), "normal", "raw")])
+        else:
+            enc = Encoding.from_byte_tokens("t", piece, [(b, bytes([b])) for b in data])
+        parts.append((enc, char_at, byte_at))
+        char_at, byte_at = char_at + len(piece), byte_at + len(data)
+    joined = Encoding.concat("t", text, parts)
+    monkeypatch.setattr(encoding_module, "STITCH_BLOCK", 1 << 30)
+    once = Encoding.concat("t", text, parts)
+    assert joined.tokens == once.tokens and joined.ids == once.ids
+    assert joined.joined_bytes() == once.joined_bytes() and b"<xyz>" in joined.joined_bytes()
+    assert [t.start for t in joined.tokens] == [t.start for t in once.tokens]
+
+
 def test_from_arrays_refuses_spans_out_of_order():
     with pytest.raises(EncodingMismatch, match="token 1"):
         Encoding.from_arrays("t", "abc", [1, 2], [0, 0], [2, 3])
@@ -169,3 +199,16 @@ def test_encodings_are_equal_by_value():
     assert a != other_raw and a != other_kind and a != "a안😀"
     assert Encoding.from_spans("t", "a", spans) != Encoding.from_spans("t", "a", [(1, b"y", 0, 1, "normal", None)])
     assert Encoding.from_spans("t", "a", spans) == Encoding.from_spans("t", "a", spans)
+
+
+@pytest.mark.parametrize("piece", [1, 2, 5, 1 << 20])
+def test_a_big_text_is_checked_a_slice_at_a_time_with_the_same_bytes_and_surrogate_position(monkeypatch, piece):
+    from tokviz.core import errors
+
+    monkeypatch.setattr(errors, "_ENCODE_SLICE", piece)
+    text = "ab 값😀\n가나 xyz 👨‍👩‍👧" * 3
+    assert errors.check_text(text) == text.encode("utf-8")
+    bad = text + "q\ud83d" + text
+    with pytest.raises(InvalidTextError) as caught:
+        errors.check_text(bad)
+    assert caught.value.index == len(text) + 1

@@ -77,6 +77,43 @@ def register_html_view(view: Callable[[Encoding], str]) -> None:
     _html_view = view
 
 
+
+# Tokens per numpy call when Encoding.concat stitches pieces: a numpy call holds the GIL for its whole
+# length, and stitching millions of tokens in one call kept the GUI thread waiting 100-200 ms.
+STITCH_BLOCK = 1 << 18
+
+
+def _part_batches(counts: np.ndarray) -> list[tuple[int, int]]:
+    """Consecutive ranges ``[i, j)`` of parts holding about :data:`STITCH_BLOCK` tokens (one part at least).
+
+    >>> _part_batches(np.array([3, 0, 5, 1]))
+    [(0, 4)]
+    """
+    bounds = np.cumsum(counts)
+    out, i = [], 0
+    while i < len(counts):
+        before = int(bounds[i - 1]) if i else 0
+        j = max(i + 1, int(np.searchsorted(bounds, before + STITCH_BLOCK, side="right")))
+        out.append((i, j))
+        i = j
+    return out
+
+
+def _stitched(arrays: list[np.ndarray], counts: np.ndarray, batches: list[tuple[int, int]],
+              offsets: np.ndarray | None = None) -> np.ndarray:
+    """``arrays`` end to end, each plus its ``offsets`` entry (int64 then), a batch of parts per call."""
+    dtype = np.int64 if offsets is not None else np.result_type(*{a.dtype for a in arrays})
+    ends = np.cumsum(counts)
+    out = np.empty(int(ends[-1]) if len(ends) else 0, dtype=dtype)
+    for i, j in batches:
+        a, b = (int(ends[i - 1]) if i else 0), int(ends[j - 1])
+        block = np.concatenate(arrays[i:j])
+        if offsets is not None:
+            block = block + np.repeat(offsets[i:j], counts[i:j])
+        out[a:b] = block
+    return out
+
+
 class EncodingMismatch(TokvizError):
     """An encoder's tokens do not reproduce the text (a bug in an adapter, never user error)."""
 
@@ -288,22 +325,22 @@ class Encoding:
             return cls.from_arrays(encoder, text, [], [], [], data=data)
         encs = [p[0] for p in parts]
         counts = np.array([len(e.id_array) for e in encs], dtype=np.int64)
-        char_off = np.repeat(np.array([p[1] for p in parts], dtype=np.int64), counts)
-        byte_off = np.repeat(np.array([p[2] for p in parts], dtype=np.int64), counts)
+        char_off = np.array([p[1] for p in parts], dtype=np.int64)
+        byte_off = np.array([p[2] for p in parts], dtype=np.int64)
+        batches = _part_batches(counts)
 
-        def column(name):
-            return np.concatenate([getattr(e, name) for e in encs])
+        def column(name, offsets=None):
+            return _stitched([getattr(e, name) for e in encs], counts, batches, offsets)
 
-        bs, be = column("byte_start_array") + byte_off, column("byte_end_array") + byte_off
+        bs, be = column("byte_start_array", byte_off), column("byte_end_array", byte_off)
         spelled = all(e._spells_text() for e in encs)
         if spelled:
             blob, b0, b1 = data, bs, be
         else:
-            blob_off = np.cumsum([0] + [len(e._blob) for e in encs[:-1]])
-            shift = np.repeat(blob_off, counts)
+            blob_off = np.cumsum([0] + [len(e._blob) for e in encs[:-1]]).astype(np.int64)
             blob = b"".join(e._blob for e in encs)
-            b0 = np.concatenate([e._blob_start for e in encs]) + shift
-            b1 = np.concatenate([e._blob_end for e in encs]) + shift
+            b0 = _stitched([e._blob_start for e in encs], counts, batches, blob_off)
+            b1 = _stitched([e._blob_end for e in encs], counts, batches, blob_off)
         raw_table = raw_index = None
         if any(e._raw_table is not None for e in encs):
             raws: list[str | None] = []
@@ -311,7 +348,7 @@ class Encoding:
                 raws.extend(e._raws_list())
             raw_table, raw_index = _raw_columns(raws, len(raws))
         return cls(encoder, text, id_array=column("id_array"), byte_start_array=bs, byte_end_array=be,
-                   start_array=column("start_array") + char_off, end_array=column("end_array") + char_off,
+                   start_array=column("start_array", char_off), end_array=column("end_array", char_off),
                    partial_array=column("partial_array"), kind_array=column("kind_array"), blob=blob,
                    blob_start=b0, blob_end=b1, raw_table=raw_table, raw_index=raw_index, n_bytes=len(data))
 
