@@ -103,6 +103,9 @@ class MergeReplay:
         self._model = BPEModel.growing(mode, pattern if mode == "byte" and pattern in PATTERNS else "none", keep)
         self._cache_step = -1
         self._cache: dict[str, list[Segment]] = {}
+        # byte mode: line -> (step, its pieces, their neighbouring id pairs), to move a line on
+        # without encoding it again when no merge since touched it (see _moved_on)
+        self._last: dict[str, tuple[int, list[Segment], frozenset[tuple[int, int]]]] = {}
 
     # ---- recording --------------------------------------------------------------------------
     def add(self, steps: Iterable[MergeStep]) -> None:
@@ -130,6 +133,43 @@ class MergeReplay:
         cached = self._cache.get(line)
         if cached is not None:
             return cached
+        out = self._moved_on(line, step)
+        if out is None:
+            out = self._encode_segments(line, step)
+            self._remember(line, step, out)
+        self._cache[line] = out
+        return out
+
+    MEMO_LINES = 512  # a sample, the probe and what a user scrolls: more lines start the memo over
+
+    def _moved_on(self, line: str, step: int) -> list[Segment] | None:
+        """``line``'s pieces at ``step`` from the pieces at an earlier step, when none of the merges
+        in between has its pair side by side in them: BPE then changes nothing (a merge applies only
+        to a pair present, and the pieces at the earlier step hold no pair of a lower rank). A frame
+        during training moves ~100 merges on, which touch few of the sample's lines; encoding every
+        line anew was most of a frame's time. None: encode it."""
+        last = self._last.get(line)
+        if last is None or last[0] > step:
+            return None
+        was, pieces, pairs = last
+        for s in self.steps[was:step]:
+            if (s.left, s.right) in pairs:
+                return None
+        # the token made by ``step`` is not in pieces that existed before it: nothing is fresh
+        if was < step and any(p.fresh for p in pieces):
+            pieces = [Segment(p.text, p.token_id, p.data, p.partial) for p in pieces]
+        self._last[line] = (step, pieces, pairs)
+        return pieces
+
+    def _remember(self, line: str, step: int, pieces: list[Segment]) -> None:
+        if self.mode != "byte":  # char mode's stand-in ids are not merge ids: always encoded
+            return
+        if len(self._last) >= self.MEMO_LINES:
+            self._last = {}
+        ids = [p.token_id for p in pieces]
+        self._last[line] = (step, pieces, frozenset(zip(ids, ids[1:], strict=False)))
+
+    def _encode_segments(self, line: str, step: int) -> list[Segment]:
         fresh_id = self.steps[step - 1].token_id if 0 < step <= len(self.steps) else None
         # no keep filter here: the model encodes whatever it is given (the panel filters the
         # corpus sample itself, to show the text the trainer counted)
@@ -139,10 +179,10 @@ class MergeReplay:
             pos = 0
             for tok in enc.tokens:
                 if tok.start > pos:  # the whitespace between words
-                    gap = line[pos: tok.start]
+                    gap = line[pos : tok.start]
                     out.append(Segment(gap, None, gap.encode("utf-8")))
                 # the text the token covers: a piece ending in a literal "</w>" inside a word keeps it
-                shown = line[tok.start: tok.end]
+                shown = line[tok.start : tok.end]
                 tid = tok.id if tok.kind != "unknown" else -1 - ord(shown[0])
                 out.append(Segment(shown, tid, tok.bytes, False, tid == fresh_id))
                 pos = tok.end
@@ -157,7 +197,6 @@ class MergeReplay:
                 except UnicodeDecodeError:
                     shown, partial = data.hex(" "), True
                 out.append(Segment(shown, tok.id, data, partial, tok.id == fresh_id))
-        self._cache[line] = out
         return out
 
     # ---- tokens -----------------------------------------------------------------------------
