@@ -161,3 +161,28 @@ def test_byte_replay_moved_on_between_frames_equals_encoding_anew(frames, record
             expected.add(steps[:at])
             for line in PROBES:
                 assert replay.segment(line, at) == expected.segment(line, at), (at, line)
+
+
+def test_byte_replay_moved_on_sees_a_merge_made_from_another_split_of_its_bytes():
+    """Merges go by the joined bytes' rank: "abc" made as ab + c merges a + bc too."""
+
+    def merge(step, left, right, data):
+        return MergeStep(
+            step=step,
+            token_id=255 + step,
+            left=left,
+            right=right,
+            left_piece="",
+            right_piece="",
+            new_piece=data.decode(),
+            new_bytes=data,
+            count=1,
+            vocab_size=256 + step,
+            corpus_tokens=1,
+            corpus_chars=1,
+        )
+
+    replay = MergeReplay("byte", "gpt4")
+    replay.add([merge(1, 98, 99, b"bc"), merge(2, 97, 98, b"ab"), merge(3, 257, 99, b"abc")])
+    assert [s.data for s in replay.segment("abc abca", 2)] == [b"a", b"bc", b" ", b"a", b"bc", b"a"]
+    assert [s.data for s in replay.segment("abc abca", 3)] == [b"abc", b" ", b"abc", b"a"]

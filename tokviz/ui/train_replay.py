@@ -103,7 +103,7 @@ class MergeReplay:
         self._model = BPEModel.growing(mode, pattern if mode == "byte" and pattern in PATTERNS else "none", keep)
         self._cache_step = -1
         self._cache: dict[str, list[Segment]] = {}
-        # byte mode: line -> (step, its pieces, their neighbouring id pairs), to move a line on
+        # byte mode: line -> (step, its pieces, the bytes a merge must make to change them), to move a line on
         # without encoding it again when no merge since touched it (see _moved_on)
         self._last: dict[str, tuple[int, list[Segment], frozenset[tuple[int, int]]]] = {}
 
@@ -143,22 +143,24 @@ class MergeReplay:
     MEMO_LINES = 512  # a sample, the probe and what a user scrolls: more lines start the memo over
 
     def _moved_on(self, line: str, step: int) -> list[Segment] | None:
-        """``line``'s pieces at ``step`` from the pieces at an earlier step, when none of the merges
-        in between has its pair side by side in them: BPE then changes nothing (a merge applies only
-        to a pair present, and the pieces at the earlier step hold no pair of a lower rank). A frame
-        during training moves ~100 merges on, which touch few of the sample's lines; encoding every
-        line anew was most of a frame's time. None: encode it."""
+        """``line``'s pieces at ``step`` from its pieces at an earlier step, when none of the merges in
+        between makes the bytes of two neighbouring pieces or of a whole pre-split piece: the merge
+        loop (tiktoken's: by the joined bytes' rank, lowest first, a piece that is a token taken
+        whole) then stops where it stopped before, as the pieces at the earlier step hold no pair of
+        a lower rank. A frame during training moves ~100 merges on, which leave most of the sample's
+        lines as they were; encoding each anew was most of a frame's time. None: encode it."""
         last = self._last.get(line)
         if last is None or last[0] > step:
             return None
-        was, pieces, pairs = last
+        was, pieces, joined = last
+        token_bytes = self._model.token_bytes
         for s in self.steps[was:step]:
-            if (s.left, s.right) in pairs:
+            if token_bytes(s.token_id) in joined:
                 return None
-        # the token made by ``step`` is not in pieces that existed before it: nothing is fresh
         if was < step and any(p.fresh for p in pieces):
+            # the token made by ``step`` is not in pieces that existed before it: nothing is fresh
             pieces = [Segment(p.text, p.token_id, p.data, p.partial) for p in pieces]
-        self._last[line] = (step, pieces, pairs)
+        self._last[line] = (step, pieces, joined)
         return pieces
 
     def _remember(self, line: str, step: int, pieces: list[Segment]) -> None:
@@ -166,8 +168,11 @@ class MergeReplay:
             return
         if len(self._last) >= self.MEMO_LINES:
             self._last = {}
-        ids = [p.token_id for p in pieces]
-        self._last[line] = (step, pieces, frozenset(zip(ids, ids[1:], strict=False)))
+        # the bytes a later merge would have to make to change these pieces (pairs across two
+        # pre-split pieces too: a needless encode at worst)
+        joined = {a.data + b.data for a, b in zip(pieces, pieces[1:], strict=False)}
+        joined.update(piece.encode("utf-8") for piece in self._model.vocab.text_pieces(line))
+        self._last[line] = (step, pieces, frozenset(joined))
 
     def _encode_segments(self, line: str, step: int) -> list[Segment]:
         fresh_id = self.steps[step - 1].token_id if 0 < step <= len(self.steps) else None
