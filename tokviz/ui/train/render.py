@@ -297,9 +297,20 @@ class StepRendering:
             line = keep_hangul(lines[i]) if keep else lines[i]
             if self.run_jamo:
                 line = decompose(line)  # the model reads jamo; segment_runs shows syllables again
-            view.set_line(i, segment_runs(self.replay.segment(line, step), dark=self._dark))
+            view.set_line(i, self._line_runs(i, self.replay.segment(line, step)))
             self._sample_steps[i] = step
         return True
+
+    def _line_runs(self, i: int, pieces) -> tuple:
+        """The coloured runs of sample line ``i``; the replay hands back the same pieces for a line no
+        merge since touched, whose runs (and text on screen) then stay as they are."""
+        drawn = self.__dict__.setdefault("_sample_runs", {})  # line -> (pieces, dark, runs)
+        last = drawn.get(i)
+        if last is not None and last[0] is pieces and last[1] == self._dark:
+            return last[2]
+        runs = segment_runs(pieces, dark=self._dark)
+        drawn[i] = (pieces, self._dark, runs)
+        return runs
 
     def _sample_on_screen(self) -> tuple[int, int]:
         view = self.sample_view
