@@ -295,15 +295,17 @@ class StepRendering:
         # the lines on screen first; those out of sight once the trainer rests (at the frame's step too)
         # and a few per frame: all 30 at once froze the window for ~0.75 s on a loaded machine
         deadline = time.perf_counter() + OFFSCREEN_BUDGET_S
+        offscreen = 0
         for i in [*range(first, last + 1), *range(last + 1, n), *range(first)]:
             if self._sample_steps[i] == step:
                 continue
             if not first <= i <= last:
                 if self.computing():
                     return False  # (while the trainer computes, the lines out of sight wait for it to rest)
-                if time.perf_counter() > deadline:
+                if offscreen and time.perf_counter() > deadline:  # (one at least: they always get on)
                     self.frames.request(all_views=False)  # the next frame goes on with them
                     return False
+                offscreen += 1
             line = keep_hangul(lines[i]) if keep else lines[i]
             if self.run_jamo:
                 line = decompose(line)  # the model reads jamo; segment_runs shows syllables again
