@@ -103,9 +103,9 @@ class MergeReplay:
         self._model = BPEModel.growing(mode, pattern if mode == "byte" and pattern in PATTERNS else "none", keep)
         self._cache_step = -1
         self._cache: dict[str, list[Segment]] = {}
-        # byte mode: line -> (step, its pieces, the bytes a merge must make to change them), to move a line on
-        # without encoding it again when no merge since touched it (see _moved_on)
-        self._last: dict[str, tuple[int, list[Segment], frozenset[tuple[int, int]]]] = {}
+        # byte mode: line -> (step, its pieces, the bytes a merge must make to change them, its
+        # pre-split pieces' bytes), to move a line on without encoding it again (see _moved_on)
+        self._last: dict[str, tuple[int, list[Segment], frozenset[bytes], frozenset[bytes]]] = {}
 
     # ---- recording --------------------------------------------------------------------------
     def add(self, steps: Iterable[MergeStep]) -> None:
@@ -147,12 +147,13 @@ class MergeReplay:
         between makes the bytes of two neighbouring pieces or of a whole pre-split piece: the merge
         loop (tiktoken's: by the joined bytes' rank, lowest first, a piece that is a token taken
         whole) then stops where it stopped before, as the pieces at the earlier step hold no pair of
-        a lower rank. A frame during training moves ~100 merges on, which leave most of the sample's
-        lines as they were; encoding each anew was most of a frame's time. None: encode it."""
+        a lower rank. An animation's frame moves a few merges on, which leave most of the sample's
+        lines as they were (a frame while following a fast trainer, ~100 merges on, seldom does);
+        encoding each anew was most of a frame's time. None: encode it."""
         last = self._last.get(line)
         if last is None or last[0] > step:
             return None
-        was, pieces, joined = last
+        was, pieces, joined, whole = last
         token_bytes = self._model.token_bytes
         for s in self.steps[was:step]:
             if token_bytes(s.token_id) in joined:
@@ -160,7 +161,7 @@ class MergeReplay:
         if was < step and any(p.fresh for p in pieces):
             # the token made by ``step`` is not in pieces that existed before it: nothing is fresh
             pieces = [Segment(p.text, p.token_id, p.data, p.partial) for p in pieces]
-        self._last[line] = (step, pieces, joined)
+        self._last[line] = (step, pieces, joined, whole)
         return pieces
 
     def _remember(self, line: str, step: int, pieces: list[Segment]) -> None:
@@ -170,9 +171,13 @@ class MergeReplay:
             self._last = {}
         # the bytes a later merge would have to make to change these pieces (pairs across two
         # pre-split pieces too: a needless encode at worst)
-        joined = {a.data + b.data for a, b in zip(pieces, pieces[1:], strict=False)}
-        joined.update(piece.encode("utf-8") for piece in self._model.vocab.text_pieces(line))
-        self._last[line] = (step, pieces, frozenset(joined))
+        last = self._last.get(line)
+        if last is None:  # a line's pre-split pieces do not change with the step: split once
+            whole = frozenset(piece.encode("utf-8") for piece in self._model.vocab.text_pieces(line))
+        else:
+            whole = last[3]
+        joined = whole.union(a.data + b.data for a, b in zip(pieces, pieces[1:], strict=False))
+        self._last[line] = (step, pieces, joined, whole)
 
     def _encode_segments(self, line: str, step: int) -> list[Segment]:
         fresh_id = self.steps[step - 1].token_id if 0 < step <= len(self.steps) else None
