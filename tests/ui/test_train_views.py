@@ -183,7 +183,11 @@ def test_editing_the_probe_resegments_it_at_the_current_step(trained, qtbot):
         assert any(r.sub for r in runs)  # some characters are still split into byte tokens
 
 
-def test_the_sample_highlights_the_occurrences_of_the_merge_just_made(trained):
+def test_the_sample_highlights_the_occurrences_of_the_merge_just_made(trained, monkeypatch):
+    from tokviz.ui.train import render
+
+    # every line in the frame of the step, those out of sight too (they follow a few per frame)
+    monkeypatch.setattr(render, "OFFSCREEN_BUDGET_S", 60.0)
     panel, trainer, core = trained
     lines = panel.sample_lines
     assert lines
