@@ -84,7 +84,10 @@ def test_the_train_panel_trains_on_jamo_and_shows_syllables(panel, qtbot):
     hae = next(s for s in steps if "했" in s.new_piece.replace(decompose("했"), "했"))
     panel.select_token(hae.token_id)
     assert "했" in panel.tree_view.label(panel.tree_view.tree)
-    # the sample and the probe: the user's syllables again, piece by piece, not their jamo
+    # the sample and the probe: the user's syllables again, piece by piece, not their jamo (the
+    # sample's lines out of sight follow a few per frame)
+    sample = panel.sample_view
+    qtbot.waitUntil(lambda: not any(isinstance(sample.line_runs(i), str) for i in range(sample.line_count())))
     for view in (panel.sample_view, panel.probe_view):
         runs = [r.text for i in range(view.line_count()) for r in view.line_runs(i)]
         assert any("것" in r for r in runs) and any("했" in r for r in runs)

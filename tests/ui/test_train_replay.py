@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import regex
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tests.support.naive_trainer import TEXT, NaiveTrainer
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
@@ -28,8 +30,9 @@ def test_replay_segments_like_applying_merges_in_order_at_every_step():
     for step in (0, 1, 7, 20, 40):
         segs = replay.segment(line, step)
         ids = [s.token_id for s in segs]
-        expected = [t for chunk in regex.findall(PATTERNS["gpt4"], line)
-                    for t in trainer.encode_chunk(chunk.encode(), step)]
+        expected = [
+            t for chunk in regex.findall(PATTERNS["gpt4"], line) for t in trainer.encode_chunk(chunk.encode(), step)
+        ]
         assert ids == expected
         assert b"".join(s.data for s in segs) == line.encode()
         fresh = [s for s in segs if s.fresh]
@@ -79,8 +82,12 @@ def _real_run(mode: str, merges: int):
     return trainer, steps
 
 
-PROBES = ["영화 정말 재밌었어요 최고의 배우", "the quick brown fox jumps over 12,345 lazy dogs!",
-          "  안녕하세요\t😀😀 print(x)\n", "ㅋㅋㅋ 진짜 대박 omg"]
+PROBES = [
+    "영화 정말 재밌었어요 최고의 배우",
+    "the quick brown fox jumps over 12,345 lazy dogs!",
+    "  안녕하세요\t😀😀 print(x)\n",
+    "ㅋㅋㅋ 진짜 대박 omg",
+]
 
 
 def test_byte_replay_equals_the_trained_model_at_every_step():
@@ -128,5 +135,54 @@ def test_char_replay_shows_a_literal_end_of_word_mark_inside_a_word_as_text():
     for step in range(len(steps) + 1):
         tokens = trainer.model(step).encode(line).tokens
         segs = [s for s in replay.segment(line, step) if s.token_id is not None]
-        assert [s.text for s in segs] == [line[t.start:t.end] for t in tokens], step
+        assert [s.text for s in segs] == [line[t.start : t.end] for t in tokens], step
         assert "".join(s.text for s in segs) == line.replace(" ", "")
+
+
+_RUN: list = []
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, 120), min_size=2, max_size=8), st.integers(1, 120))
+@example(frames=[0, 1], recorded=1)  # drawn at the step that made a token, then at that step again
+def test_byte_replay_moved_on_between_frames_equals_encoding_anew(frames, recorded):
+    """A line moved on from the step it was drawn at (merges recorded in batches while frames jump
+    forward and back) shows exactly the pieces, and fresh tokens, of encoding it anew at that step."""
+    if not _RUN:
+        _RUN.append(_real_run("byte", 120)[1])
+    steps = _RUN[0]
+    replay = MergeReplay("byte", "gpt4")
+    replay.add(steps[:recorded])
+    for k, step in enumerate(frames):
+        if k == len(frames) // 2:
+            replay.add(steps[recorded:])  # the trainer went on between two frames
+        for at in {min(step, len(replay)), min(step + 1, len(replay))}:  # the next step: a fresh token ages
+            expected = MergeReplay("byte", "gpt4")
+            expected.add(steps[:at])
+            for line in PROBES:
+                assert replay.segment(line, at) == expected.segment(line, at), (at, line)
+
+
+def test_byte_replay_moved_on_sees_a_merge_made_from_another_split_of_its_bytes():
+    """Merges go by the joined bytes' rank: "abc" made as ab + c merges a + bc too."""
+
+    def merge(step, left, right, data):
+        return MergeStep(
+            step=step,
+            token_id=255 + step,
+            left=left,
+            right=right,
+            left_piece="",
+            right_piece="",
+            new_piece=data.decode(),
+            new_bytes=data,
+            count=1,
+            vocab_size=256 + step,
+            corpus_tokens=1,
+            corpus_chars=1,
+        )
+
+    replay = MergeReplay("byte", "gpt4")
+    replay.add([merge(1, 98, 99, b"bc"), merge(2, 97, 98, b"ab"), merge(3, 257, 99, b"abc")])
+    assert [s.data for s in replay.segment("abc abca", 2)] == [b"a", b"bc", b" ", b"a", b"bc", b"a"]
+    assert [s.data for s in replay.segment("abc abca", 3)] == [b"abc", b" ", b"abc", b"a"]

@@ -183,7 +183,11 @@ def test_editing_the_probe_resegments_it_at_the_current_step(trained, qtbot):
         assert any(r.sub for r in runs)  # some characters are still split into byte tokens
 
 
-def test_the_sample_highlights_the_occurrences_of_the_merge_just_made(trained):
+def test_the_sample_highlights_the_occurrences_of_the_merge_just_made(trained, monkeypatch):
+    from tokviz.ui.train import render
+
+    # every line in the frame of the step, those out of sight too (they follow a few per frame)
+    monkeypatch.setattr(render, "OFFSCREEN_BUDGET_S", 60.0)
     panel, trainer, core = trained
     lines = panel.sample_lines
     assert lines
@@ -214,7 +218,10 @@ def _near(a: QColor, b: QColor, tol: int = 40) -> bool:
     return all(abs(u - v) <= tol for u, v in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
 
 
-def test_repeated_pieces_in_the_probe_and_sample_are_told_apart_by_a_gap(trained, qtbot):
+def test_repeated_pieces_in_the_probe_and_sample_are_told_apart_by_a_gap(trained, qtbot, monkeypatch):
+    from tokviz.ui.train import render
+
+    monkeypatch.setattr(render, "OFFSCREEN_BUDGET_S", 60.0)  # every sample line in the step's frame
     panel, _, _ = trained
     panel.set_step(0)
     panel.probe_edit.setText("))))")  # one pre-token, four byte tokens of one id at step 0

@@ -103,6 +103,9 @@ class MergeReplay:
         self._model = BPEModel.growing(mode, pattern if mode == "byte" and pattern in PATTERNS else "none", keep)
         self._cache_step = -1
         self._cache: dict[str, list[Segment]] = {}
+        # byte mode: line -> (step, its pieces, the bytes a merge must make to change them, its
+        # pre-split pieces' bytes), to move a line on without encoding it again (see _moved_on)
+        self._last: dict[str, tuple[int, list[Segment], frozenset[bytes], frozenset[bytes]]] = {}
 
     # ---- recording --------------------------------------------------------------------------
     def add(self, steps: Iterable[MergeStep]) -> None:
@@ -130,6 +133,53 @@ class MergeReplay:
         cached = self._cache.get(line)
         if cached is not None:
             return cached
+        out = self._moved_on(line, step)
+        if out is None:
+            out = self._encode_segments(line, step)
+            self._remember(line, step, out)
+        self._cache[line] = out
+        return out
+
+    MEMO_LINES = 512  # a sample, the probe and what a user scrolls: more lines start the memo over
+
+    def _moved_on(self, line: str, step: int) -> list[Segment] | None:
+        """``line``'s pieces at ``step`` from its pieces at an earlier step, when none of the merges in
+        between makes the bytes of two neighbouring pieces or of a whole pre-split piece: the merge
+        loop (tiktoken's: by the joined bytes' rank, lowest first, a piece that is a token taken
+        whole) then stops where it stopped before, as the pieces at the earlier step hold no pair of
+        a lower rank. An animation's frame moves a few merges on, which leave most of the sample's
+        lines as they were (a frame while following a fast trainer, ~100 merges on, seldom does);
+        encoding each anew was most of a frame's time. None: encode it."""
+        last = self._last.get(line)
+        if last is None or last[0] > step:
+            return None
+        was, pieces, joined, whole = last
+        token_bytes = self._model.token_bytes
+        for s in self.steps[was:step]:
+            if token_bytes(s.token_id) in joined:
+                return None
+        if was < step and any(p.fresh for p in pieces):
+            # the token made by ``step`` is not in pieces that existed before it: nothing is fresh
+            pieces = [Segment(p.text, p.token_id, p.data, p.partial) for p in pieces]
+        self._last[line] = (step, pieces, joined, whole)
+        return pieces
+
+    def _remember(self, line: str, step: int, pieces: list[Segment]) -> None:
+        if self.mode != "byte":  # char mode's stand-in ids are not merge ids: always encoded
+            return
+        if len(self._last) >= self.MEMO_LINES:
+            self._last = {}
+        # the bytes a later merge would have to make to change these pieces (pairs across two
+        # pre-split pieces too: a needless encode at worst)
+        last = self._last.get(line)
+        if last is None:  # a line's pre-split pieces do not change with the step: split once
+            whole = frozenset(piece.encode("utf-8") for piece in self._model.vocab.text_pieces(line))
+        else:
+            whole = last[3]
+        joined = whole.union(a.data + b.data for a, b in zip(pieces, pieces[1:], strict=False))
+        self._last[line] = (step, pieces, joined, whole)
+
+    def _encode_segments(self, line: str, step: int) -> list[Segment]:
         fresh_id = self.steps[step - 1].token_id if 0 < step <= len(self.steps) else None
         # no keep filter here: the model encodes whatever it is given (the panel filters the
         # corpus sample itself, to show the text the trainer counted)
@@ -139,10 +189,10 @@ class MergeReplay:
             pos = 0
             for tok in enc.tokens:
                 if tok.start > pos:  # the whitespace between words
-                    gap = line[pos: tok.start]
+                    gap = line[pos : tok.start]
                     out.append(Segment(gap, None, gap.encode("utf-8")))
                 # the text the token covers: a piece ending in a literal "</w>" inside a word keeps it
-                shown = line[tok.start: tok.end]
+                shown = line[tok.start : tok.end]
                 tid = tok.id if tok.kind != "unknown" else -1 - ord(shown[0])
                 out.append(Segment(shown, tid, tok.bytes, False, tid == fresh_id))
                 pos = tok.end
@@ -157,7 +207,6 @@ class MergeReplay:
                 except UnicodeDecodeError:
                     shown, partial = data.hex(" "), True
                 out.append(Segment(shown, tok.id, data, partial, tok.id == fresh_id))
-        self._cache[line] = out
         return out
 
     # ---- tokens -----------------------------------------------------------------------------

@@ -60,3 +60,45 @@ def test_every_frame_of_a_presentation_run_shows_one_step_in_every_view(window, 
             break
     assert len(panel.replay) == 300 and shown["label"] == 300
     assert steps_seen > 100
+
+
+def test_a_frame_draws_the_lines_on_screen_and_those_out_of_sight_follow_over_the_next_frames(
+    window, qtbot, monkeypatch
+):
+    from tokviz.ui.train import render
+
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer
+    panel.set_source(CorpusSource.paste(_corpus()))
+    panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
+    panel.merges_spin.setValue(60)
+    panel.end_button.click()  # train to the end
+    qtbot.waitUntil(lambda: panel.run is None and panel.shown_steps()["label"] == 60, timeout=20_000)
+    view = panel.sample_view
+
+    def shown():  # each sample line's text -> its runs, and which lines are on screen
+        first, last = view.first_visible_line(), view.last_visible_line()
+        out = {}
+        for i in range(view.line_count()):
+            runs = view.line_runs(i)
+            text = runs if isinstance(runs, str) else "".join(r.text for r in runs)
+            out[text] = (runs, first <= i <= last)
+        return out
+
+    def settled_at(step):  # every line drawn at ``step`` (those out of sight too)
+        panel.scrubber.setValue(step)
+        qtbot.waitUntil(lambda: not panel.frames.timer.isActive(), timeout=10_000)
+        return {text: runs for text, (runs, _) in shown().items()}
+
+    at_30, at_60 = settled_at(30), settled_at(60)
+    # no time for the lines out of sight in a frame: the scrubbed frame moves those on screen only
+    monkeypatch.setattr(render, "OFFSCREEN_BUDGET_S", -1.0, raising=False)
+    panel.scrubber.setValue(30)
+    assert panel.shown_steps()["sample"] == 30
+    now = {text: v for text, v in shown().items() if text in at_30}
+    assert all(runs == at_30[text] for text, (runs, on_screen) in now.items() if on_screen)
+    assert any(runs != at_30[text] for text, (runs, on_screen) in now.items() if not on_screen)
+    # the next frames bring them to the step on screen
+    qtbot.waitUntil(
+        lambda: all(runs == at_30[t] for t, (runs, _) in shown().items() if t in at_30 and t in at_60), timeout=10_000
+    )

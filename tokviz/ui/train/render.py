@@ -1,11 +1,12 @@
 """Drawing the step on screen into every view of the Train panel: the step label and merge banner,
-the corpus sample, the probe, the vocabulary table, the plots and the merge tree. While the trainer
-computes, the heavy views take turns (one per frame, each a few times per second at most)."""
+the corpus sample, the probe, the vocabulary table, the plots and the merge tree, all from one
+snapshot per frame (see frames.py)."""
 
 from __future__ import annotations
 
 import html
 import re
+import time
 from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -27,6 +28,9 @@ from tokviz.ui.train_replay import keep_hangul
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 BANNER_MIN_HEIGHT = 46  # the merge banner's height before a run (views.py builds it so)
+# time a frame gives the sample lines out of sight, once the trainer rests (the lines on screen are
+# always all drawn at the frame's step)
+OFFSCREEN_BUDGET_S = 0.008
 # the views a frame redraws only when the step they show changed (the others are cheap every frame)
 HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
 
@@ -289,17 +293,36 @@ class StepRendering:
                 view.verticalScrollBar().setValue(0)
         first, last = self._sample_on_screen()
         # the lines on screen first; those out of sight once the trainer rests (at the frame's step too)
+        # and a few per frame: all 30 at once froze the window for ~0.75 s on a loaded machine
+        deadline = time.perf_counter() + OFFSCREEN_BUDGET_S
+        offscreen = 0
         for i in [*range(first, last + 1), *range(last + 1, n), *range(first)]:
             if self._sample_steps[i] == step:
                 continue
-            if not first <= i <= last and self.computing():
-                return False  # (while the trainer computes, the lines out of sight wait for it to rest)
+            if not first <= i <= last:
+                if self.computing():
+                    return False  # (while the trainer computes, the lines out of sight wait for it to rest)
+                if offscreen and time.perf_counter() > deadline:  # (one at least: they always get on)
+                    self.frames.request(all_views=False)  # the next frame goes on with them
+                    return False
+                offscreen += 1
             line = keep_hangul(lines[i]) if keep else lines[i]
             if self.run_jamo:
                 line = decompose(line)  # the model reads jamo; segment_runs shows syllables again
-            view.set_line(i, segment_runs(self.replay.segment(line, step), dark=self._dark))
+            view.set_line(i, self._line_runs(i, self.replay.segment(line, step)))
             self._sample_steps[i] = step
         return True
+
+    def _line_runs(self, i: int, pieces) -> tuple:
+        """The coloured runs of sample line ``i``; the replay hands back the same pieces for a line no
+        merge since touched, whose runs (and text on screen) then stay as they are."""
+        drawn = self.__dict__.setdefault("_sample_runs", {})  # line -> (pieces, dark, runs)
+        last = drawn.get(i)
+        if last is not None and last[0] is pieces and last[1] == self._dark:
+            return last[2]
+        runs = segment_runs(pieces, dark=self._dark)
+        drawn[i] = (pieces, self._dark, runs)
+        return runs
 
     def _sample_on_screen(self) -> tuple[int, int]:
         view = self.sample_view
