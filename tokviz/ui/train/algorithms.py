@@ -15,6 +15,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
+from tokviz.core.errors import TokvizError
 from tokviz.core.training import Finished, Progress
 from tokviz.ui.train.algorithm_views import AlgorithmView
 from tokviz.ui.train.run_events import RunHandlers, attach, detach
@@ -39,6 +40,7 @@ class AlgorithmTraining(QObject):
         self.run: TrainRun | None = None
         self.steps: list = []
         self.cursor = 0
+        self._closed = False
         self.finished: Finished | None = None
         self.pace: float | None = None
         self._switching = False  # while the choice changes, the panel's own reset clears the BPE run
@@ -253,6 +255,7 @@ class AlgorithmTraining(QObject):
         self.anim_timer.stop()
 
     def shutdown(self) -> None:
+        self._closed = True  # steps still queued from the run's thread arrive to nothing
         self.anim_timer.stop()
         self._stop_run()
         if self.trainer is not None:
@@ -280,6 +283,8 @@ class AlgorithmTraining(QObject):
 
     # ---- the worker's events --------------------------------------------------------------------
     def _on_batch(self, steps: list) -> None:
+        if self._closed:
+            return
         self.panel.progress_bar.hide()
         self.steps.extend(steps)
         self.panel.state.set_recorded(len(self.steps))
@@ -335,7 +340,10 @@ class AlgorithmTraining(QObject):
         n = len(self.steps)
         model = None
         if self.trainer is not None and self.cursor and self.algorithm == "unigram":
-            model = self.trainer.model(self.cursor)
+            try:
+                model = self.trainer.model(self.cursor)
+            except TokvizError:  # its training process has ended (a failed run): the steps show without a lattice
+                model = None
         self.view.show_step(self.steps, self.cursor, model, self.finished)
         p.step_label.setText(self.tr("step {step} / {total}").format(step=self.cursor, total=n))
 
