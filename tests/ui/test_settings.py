@@ -259,3 +259,16 @@ def test_a_saved_geometry_larger_than_the_screen_is_fitted_to_it(qtbot, tmp_path
     assert fit_into(QRect(100, 100, 50, 50), QRect(0, 0, 800, 600)) == QRect(100, 100, 50, 50)
     assert fit_into(QRect(-9000, -9000, 9000, 9000), QRect(10, 20, 800, 600)) == QRect(10, 20, 800, 600)
     window.close()
+
+
+def test_an_ephemeral_settings_folder_goes_with_its_settings(qapp):
+    """Every screenshot and test made a temporary settings folder that stayed behind forever."""
+    import gc
+
+    settings = Settings.ephemeral()
+    settings.theme = "dark"
+    folder = os.path.dirname(settings.file_name)
+    assert os.path.isdir(folder)
+    del settings
+    gc.collect()
+    assert not os.path.exists(folder)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import stat
 import tempfile
+import weakref
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QSettings
@@ -81,7 +83,9 @@ class Settings:
     def ephemeral(cls) -> Settings:
         """Settings in a fresh temporary file (screenshots, tests)."""
         folder = tempfile.mkdtemp(prefix="tokviz-settings-")
-        return cls.at(Path(folder) / "tokviz.ini")
+        settings = cls.at(Path(folder) / "tokviz.ini")
+        _remove_with(settings, settings._q, folder)
+        return settings
 
     def _open(self, path: Path) -> QSettings:
         # QSettings reads its file as it is constructed: a FIFO there would hang the start, a huge
@@ -108,8 +112,10 @@ class Settings:
 
     def _elsewhere(self, path: Path, why: str) -> QSettings:
         self._problems["(file)"] = f"{path} {why}: tokviz uses its defaults and cannot remember settings this time"
-        return QSettings(str(Path(tempfile.mkdtemp(prefix="tokviz-settings-")) / "tokviz.ini"),
-                         QSettings.Format.IniFormat)
+        folder = tempfile.mkdtemp(prefix="tokviz-settings-")
+        q = QSettings(str(Path(folder) / "tokviz.ini"), QSettings.Format.IniFormat)
+        _remove_with(self, q, folder)
+        return q
 
     def check(self) -> None:
         """Read every remembered value once, so :meth:`take_report` names every bad one from the start."""
@@ -347,6 +353,18 @@ class Settings:
     @train_algorithm.setter
     def train_algorithm(self, value: str) -> None:
         self._q.setValue("train/algorithm", value)
+
+
+def _remove_with(owner: object, q: QSettings, folder: str) -> None:
+    """Delete the temporary settings ``folder`` when ``owner`` goes (or at exit): every screenshot and
+    test made one, and they stayed in the temporary folder forever. ``q`` is synced first, so that its
+    own last sync (when it is deleted) has nothing left to write and does not make the folder again."""
+    weakref.finalize(owner, _remove_folder, q, folder)
+
+
+def _remove_folder(q: QSettings, folder: str) -> None:
+    q.sync()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def default_file() -> Path:
