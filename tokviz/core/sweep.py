@@ -90,6 +90,14 @@ class SweepResult:
                 "stopped_early": self.stopped_early, "points": [p.as_json() for p in self.points],
                 "encoders": [p.as_json() for p in self.encoders]}
 
+    def rows(self) -> list[dict]:
+        """One flat dict per point (trained sizes, then the encoders), every row with every key: what a
+        CSV file shows."""
+        doc = self.as_json()
+        rows = [{"kind": "trained", **p} for p in doc["points"]] + [{"kind": "encoder", **p} for p in doc["encoders"]]
+        keys = list(dict.fromkeys(k for row in rows for k in row))
+        return [{k: row.get(k, "") for k in keys} for row in rows]
+
 
 class _NoState:
     def is_cancelled(self) -> bool:
