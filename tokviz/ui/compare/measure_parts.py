@@ -83,8 +83,11 @@ def write_csv(path: str | Path, text: str) -> Path:
 def ask_and_save(parent: QWidget, kind: str, suggested: str, save: Callable[[str], Path]) -> str | None:
     """Ask where to save (``kind`` "png" or "csv"), call ``save(path)``; the message to show (None:
     the user chose no file)."""
-    tr = QCoreApplication.translate
-    title = tr("MeasureExport", "Save chart as PNG") if kind == "png" else tr("MeasureExport", "Export table as CSV")
+    translate = QCoreApplication.translate
+    if kind == "png":
+        title = translate("MeasureExport", "Save chart as PNG")
+    else:
+        title = translate("MeasureExport", "Export table as CSV")
     pattern = "PNG (*.png)" if kind == "png" else "CSV (*.csv)"
     path, _ = QFileDialog.getSaveFileName(parent, title, suggested, pattern)
     if not path:
@@ -93,8 +96,8 @@ def ask_and_save(parent: QWidget, kind: str, suggested: str, save: Callable[[str
         written = save(path)
     except (OSError, TokvizError) as err:
         reason = getattr(err, "strerror", None) or err
-        return tr("MeasureExport", "Could not write {path}: {err}").format(path=path, err=reason)
-    return tr("MeasureExport", "Saved {path}").format(path=written)
+        return translate("MeasureExport", "Could not write {path}: {err}").format(path=path, err=reason)
+    return translate("MeasureExport", "Saved {path}").format(path=written)
 
 
 def spin_until(done: Callable[[], bool], timeout: float) -> bool:

@@ -226,6 +226,7 @@ class SweepTab(QWidget):
         self.sizes_label = QLabel()
         options.addWidget(self.sizes_label)
         self.sizes_edit = QLineEdit(self.state.options.sizes)
+        self._shown_sizes = self.state.options.sizes
         self.sizes_edit.editingFinished.connect(lambda: self._change(sizes=self.sizes_edit.text()))
         options.addWidget(self.sizes_edit, 1)
         lay.addLayout(options)
@@ -284,7 +285,7 @@ class SweepTab(QWidget):
     # ---- intents ------------------------------------------------------------------------------
     def _change(self, **changes) -> None:
         if self.state.change(**changes) is not None:
-            self._show_options()  # refused: the widgets show the options that stand
+            self._show_options(refused=True)  # the widgets show the options that stand
 
     def _file_chosen(self, key: str, combo: QComboBox, index: int) -> None:
         if index == 0:
@@ -308,7 +309,7 @@ class SweepTab(QWidget):
     def set_options(self, **changes) -> str | None:
         """Change options as the widgets would (``algorithm``, ``mode``, ``sizes`` …): the refusal, if any."""
         reason = self.state.change(**changes)
-        self._show_options()
+        self._show_options(refused=reason is not None)
         return reason
 
     def run(self) -> None:
@@ -395,13 +396,15 @@ class SweepTab(QWidget):
                 text += "\n" + self.tr("{name}: {error}").format(name=shown_name(p.label), error=p.error)
         return text
 
-    def _show_options(self) -> None:
+    def _show_options(self, refused: bool = False) -> None:
         options = self.state.options
         self.algorithm_combo.setCurrentIndex(ALGORITHMS.index(options.algorithm))
         self.mode_combo.setCurrentIndex(MODES.index(options.mode))
         self.mode_combo.setVisible(options.algorithm == "bpe")
         self.sizes_label.setText(self.tr("Merges:") if options.algorithm == "bpe" else self.tr("Vocabulary sizes:"))
-        self.sizes_edit.setText(options.sizes)
+        if refused or options.sizes != self._shown_sizes:  # sizes typed but not yet confirmed stay
+            self.sizes_edit.setText(options.sizes)
+            self._shown_sizes = options.sizes
         for key, combo in (("corpus", self.corpus_combo), ("heldout", self.heldout_combo)):
             path = getattr(options, key)
             while combo.count() > 2:
