@@ -3928,8 +3928,12 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>모델</translation>
     </message>
     <message>
-        <source>trained {label}</source>
-        <translation>학습 {label}</translation>
+        <source>trained {size}</source>
+        <translation>학습 {size}</translation>
+    </message>
+    <message>
+        <source>trained {size} ({merges} merges)</source>
+        <translation>학습 {size} (병합 {merges}번)</translation>
     </message>
     <message>
         <source>error</source>

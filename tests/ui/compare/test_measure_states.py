@@ -49,7 +49,7 @@ def test_parity_drops_an_earlier_runs_outcome(parallel):
     state.choose_folder(str(parallel))
     first = state.start()
     second = state.start()
-    result = measure(second, default_registry(), NoState())
+    result = measure_parity([], read_parallel_corpus(parallel))
     assert not state.finish(first.generation, result)  # the superseded run: dropped
     assert not state.fail(first.generation, "boom") and not state.report(first.generation, 1, 2)
     assert state.status == "running" and state.result is None
@@ -59,18 +59,18 @@ def test_parity_drops_an_earlier_runs_outcome(parallel):
 
 def test_parity_measure_equals_core_and_keeps_an_unloadable_encoder_as_an_error(parallel):
     registry = default_registry()
-    request = ParityRequest(1, str(parallel), ("gpt2", "no-such-encoder", "cl100k_base"))
+    request = ParityRequest(1, str(parallel), ("gpt2", "no-such-encoder", "sp:demo_unigram"))
     result = measure(request, registry, NoState())
-    core = measure_parity([registry.get("gpt2"), registry.get("cl100k_base")], read_parallel_corpus(parallel))
+    core = measure_parity([registry.get("gpt2"), registry.get("sp:demo_unigram")], read_parallel_corpus(parallel))
     assert result.rows() == core.rows()
-    assert result.encoders == ["gpt2", "no-such-encoder", "cl100k_base"]
+    assert result.encoders == ["gpt2", "no-such-encoder", "sp:demo_unigram"]
     assert "no-such-encoder" in result.errors
     state = ParityState()
     state.start()
     state.finish(state.generation, result)
     state.set_metric("tokens")
     languages, names, values = state.chart()
-    assert languages == ["English", "한국어"] and names == ["gpt2", "cl100k_base"]
+    assert languages == ["English", "한국어"] and names == ["gpt2", "sp:demo_unigram"]
     assert values[0] == [core.tokens("gpt2", "en"), core.tokens("gpt2", "ko")]
     assert state.csv_text().splitlines()[0].startswith("encoder,language,premium,tokens")
 

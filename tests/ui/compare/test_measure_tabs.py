@@ -177,3 +177,11 @@ def test_korean_labels_and_tab_titles(qtbot, session):
         install_translation("en")
     assert [tabs.tabText(i) for i in range(2)] == ["Parity", "Vocabulary sweep"]
     assert parity.table.horizontalHeaderItem(2).text() == "Premium"
+
+
+def test_the_screenshot_command_refuses_a_compare_tab_for_another_view(tmp_path, capsys):
+    from tokviz.cli import main
+
+    assert main(["screenshot", "--view", "train", "--compare-tab", "sweep", "-o", str(tmp_path / "x.png")]) == 2
+    assert "--compare-tab is for the compare view" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()

@@ -436,7 +436,7 @@ class SweepTab(QWidget):
         table = self.table
         table.setSortingEnabled(False)
         table.setHorizontalHeaderLabels([self.tr("Model")] + [self.tr(t) for t, _, _ in COLUMNS])
-        rows = [(self.tr("trained {label}").format(label=p.label), p) for p in trained]
+        rows = [(self._trained_label(p), p) for p in trained]
         rows += [(shown_name(p.label), p) for p in encoders]
         table.setRowCount(len(rows))
         for r, (label, point) in enumerate(rows):
@@ -446,6 +446,11 @@ class SweepTab(QWidget):
                 value = None if failed else value_of(point)
                 table.setItem(r, c, NumberItem(self.tr("error") if failed else fmt.format(value), value))
         table.setSortingEnabled(True)
+
+    def _trained_label(self, point) -> str:
+        if point.merges is None:
+            return self.tr("trained {size}").format(size=f"{point.vocab_size:,}")
+        return self.tr("trained {size} ({merges} merges)").format(size=f"{point.vocab_size:,}", merges=point.merges)
 
     def _relist(self) -> None:
         self.encoder_list.set_names(self.session.registry.names(), self.state.options.encoders)
