@@ -3591,4 +3591,353 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>확인 실패: {error}</translation>
     </message>
 </context>
+<context>
+    <name>MeasureExport</name>
+    <message>
+        <source>Save chart as PNG</source>
+        <translation>차트를 PNG로 저장</translation>
+    </message>
+    <message>
+        <source>Export table as CSV</source>
+        <translation>표를 CSV로 내보내기</translation>
+    </message>
+    <message>
+        <source>Could not write {path}: {err}</source>
+        <translation>{path}에 쓸 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>{path}에 저장했습니다</translation>
+    </message>
+</context>
+<context>
+    <name>ParityTab</name>
+    <message>
+        <source>premium (tokens / reference tokens)</source>
+        <translation>토큰 할증 (토큰 수 / 기준 언어 토큰 수)</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>토큰 수</translation>
+    </message>
+    <message>
+        <source>tokens per word (fertility)</source>
+        <translation>단어당 토큰 수</translation>
+    </message>
+    <message>
+        <source>characters per token</source>
+        <translation>토큰당 글자 수</translation>
+    </message>
+    <message>
+        <source>bytes per token</source>
+        <translation>토큰당 바이트 수</translation>
+    </message>
+    <message>
+        <source>continued words</source>
+        <translation>여러 토큰으로 나뉜 단어 비율</translation>
+    </message>
+    <message>
+        <source>Rényi efficiency (α = 2.5)</source>
+        <translation>레니 효율 (α = 2.5)</translation>
+    </message>
+    <message>
+        <source>Gini of token counts</source>
+        <translation>토큰 빈도의 지니 계수</translation>
+    </message>
+    <message>
+        <source>Premium</source>
+        <translation>토큰 할증</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>Tokens/word</source>
+        <translation>토큰/단어</translation>
+    </message>
+    <message>
+        <source>Chars/token</source>
+        <translation>글자/토큰</translation>
+    </message>
+    <message>
+        <source>Bytes/token</source>
+        <translation>바이트/토큰</translation>
+    </message>
+    <message>
+        <source>Continued words</source>
+        <translation>나뉜 단어</translation>
+    </message>
+    <message>
+        <source>Rényi</source>
+        <translation>레니</translation>
+    </message>
+    <message>
+        <source>Gini</source>
+        <translation>지니</translation>
+    </message>
+    <message>
+        <source>Encoder</source>
+        <translation>인코더</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>Choose at least one encoder.</source>
+        <translation>인코더를 하나 이상 고르세요.</translation>
+    </message>
+    <message>
+        <source>Parity</source>
+        <translation>언어 간 형평성</translation>
+    </message>
+    <message>
+        <source>Sentences:</source>
+        <translation>문장:</translation>
+    </message>
+    <message>
+        <source>tokviz's parallel sentences</source>
+        <translation>tokviz의 병렬 문장</translation>
+    </message>
+    <message>
+        <source>Folder of LANG.txt files…</source>
+        <translation>LANG.txt 파일 폴더…</translation>
+    </message>
+    <message>
+        <source>Chart:</source>
+        <translation>차트:</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Save PNG…</source>
+        <translation>PNG 저장…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV 내보내기…</translation>
+    </message>
+    <message>
+        <source>The encoders to measure</source>
+        <translation>측정할 인코더</translation>
+    </message>
+    <message>
+        <source>The same sentences in every language: the premium of a language is its tokens over the reference language's (1.00 = the same cost). Choose encoders and press Measure.</source>
+        <translation>모든 언어로 같은 문장: 한 언어의 토큰 할증은 그 언어의 토큰 수를 기준 언어의 토큰 수로 나눈 값입니다 (1.00 = 같은 비용). 인코더를 고르고 측정을 누르세요.</translation>
+    </message>
+    <message>
+        <source>Folder of LANG.txt files (line N of each is the same sentence)</source>
+        <translation>LANG.txt 파일 폴더 (각 파일의 N번째 줄이 같은 문장)</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>측정 중…</translation>
+    </message>
+    <message>
+        <source>Could not measure: {message}</source>
+        <translation>측정할 수 없습니다: {message}</translation>
+    </message>
+    <message>
+        <source>{lines} parallel lines in {languages} languages; premium = tokens / tokens of {reference}</source>
+        <translation>{languages}개 언어의 병렬 문장 {lines}줄; 토큰 할증 = 토큰 수 / {reference} 토큰 수</translation>
+    </message>
+    <message>
+        <source>cancelled: the lines measured so far</source>
+        <translation>취소됨: 지금까지 측정한 줄</translation>
+    </message>
+    <message>
+        <source>{encoder}: not measured ({why})</source>
+        <translation>{encoder}: 측정하지 못함 ({why})</translation>
+    </message>
+</context>
+<context>
+    <name>SweepTab</name>
+    <message>
+        <source>Settings are locked while the sweep runs: cancel it to change them.</source>
+        <translation>탐색이 도는 동안 설정은 잠깁니다: 바꾸려면 취소하세요.</translation>
+    </message>
+    <message>
+        <source>Give the sizes as whole numbers separated by commas, e.g. 100,400,1600.</source>
+        <translation>크기는 쉼표로 구분한 정수로 쓰세요. 예: 100,400,1600</translation>
+    </message>
+    <message>
+        <source>Give at least one size.</source>
+        <translation>크기를 하나 이상 쓰세요.</translation>
+    </message>
+    <message>
+        <source>Training… step {done:,} of {total:,}</source>
+        <translation>학습 중… {total:,}단계 중 {done:,}단계</translation>
+    </message>
+    <message>
+        <source>Measuring the held-out text… size {done} of {total}</source>
+        <translation>검증 텍스트 측정 중… 크기 {total}개 중 {done}번째</translation>
+    </message>
+    <message>
+        <source>Measuring the production encoders…</source>
+        <translation>실제 인코더 측정 중…</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>Vocab size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>Chars/token</source>
+        <translation>글자/토큰</translation>
+    </message>
+    <message>
+        <source>Tokens/word</source>
+        <translation>토큰/단어</translation>
+    </message>
+    <message>
+        <source>Continued words</source>
+        <translation>나뉜 단어</translation>
+    </message>
+    <message>
+        <source>Unused vocabulary</source>
+        <translation>안 쓰인 어휘</translation>
+    </message>
+    <message>
+        <source>Vocabulary sweep</source>
+        <translation>어휘 크기 탐색</translation>
+    </message>
+    <message>
+        <source>Train on:</source>
+        <translation>학습 말뭉치:</translation>
+    </message>
+    <message>
+        <source>Demo corpus</source>
+        <translation>데모 말뭉치</translation>
+    </message>
+    <message>
+        <source>Corpus file…</source>
+        <translation>말뭉치 파일…</translation>
+    </message>
+    <message>
+        <source>Held-out text:</source>
+        <translation>검증 텍스트:</translation>
+    </message>
+    <message>
+        <source>Korean sample text</source>
+        <translation>한국어 예시 텍스트</translation>
+    </message>
+    <message>
+        <source>Text file…</source>
+        <translation>텍스트 파일…</translation>
+    </message>
+    <message>
+        <source>byte-level</source>
+        <translation>바이트 수준</translation>
+    </message>
+    <message>
+        <source>characters</source>
+        <translation>글자 단위</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>탐색 실행</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Save PNG…</source>
+        <translation>PNG 저장…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV 내보내기…</translation>
+    </message>
+    <message>
+        <source>Production encoders drawn as points</source>
+        <translation>점으로 그릴 실제 인코더</translation>
+    </message>
+    <message>
+        <source>Train once and measure a held-out text at every size: shorter sequences as the vocabulary grows, beside the production encoders (vocabulary size against characters per token).</source>
+        <translation>한 번 학습하고 크기마다 검증 텍스트를 측정합니다: 어휘가 커질수록 시퀀스가 짧아지는 모습을 실제 인코더와 나란히 봅니다 (어휘 크기 대 토큰당 글자 수).</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Starting the training process…</source>
+        <translation>학습 프로세스 시작 중…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>취소 중…</translation>
+    </message>
+    <message>
+        <source>The sweep failed: {message}</source>
+        <translation>탐색 실패: {message}</translation>
+    </message>
+    <message>
+        <source>{sizes} trained sizes and {encoders} production encoders measured on the held-out text</source>
+        <translation>검증 텍스트에서 학습한 크기 {sizes}개와 실제 인코더 {encoders}개를 측정했습니다</translation>
+    </message>
+    <message>
+        <source>Cancelled: the points measured so far are shown.</source>
+        <translation>취소됨: 지금까지 측정한 점을 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>Training stopped before the largest size: {why}</source>
+        <translation>가장 큰 크기에 이르기 전에 학습이 멈췄습니다: {why}</translation>
+    </message>
+    <message>
+        <source>{name}: {error}</source>
+        <translation>{name}: {error}</translation>
+    </message>
+    <message>
+        <source>Merges:</source>
+        <translation>병합 횟수:</translation>
+    </message>
+    <message>
+        <source>Vocabulary sizes:</source>
+        <translation>어휘 크기:</translation>
+    </message>
+    <message>
+        <source>{algorithm} trained on the corpus</source>
+        <translation>말뭉치로 학습한 {algorithm}</translation>
+    </message>
+    <message>
+        <source>vocabulary size (log scale)</source>
+        <translation>어휘 크기 (로그 눈금)</translation>
+    </message>
+    <message>
+        <source>characters per token (held-out text)</source>
+        <translation>토큰당 글자 수 (검증 텍스트)</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>trained {size}</source>
+        <translation>학습 {size}</translation>
+    </message>
+    <message>
+        <source>trained {size} ({merges} merges)</source>
+        <translation>학습 {size} (병합 {merges}번)</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>오류</translation>
+    </message>
+</context>
 </TS>

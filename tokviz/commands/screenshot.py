@@ -15,6 +15,7 @@ from pathlib import Path
 
 VIEWS = ("inspect", "train", "compare")
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
+COMPARE_TABS = ("parity", "sweep")
 
 
 def add_parser(sub) -> None:
@@ -42,6 +43,9 @@ def add_parser(sub) -> None:
     p.add_argument("--jamo", action="store_true", help="BPE: train on Hangul decomposed into jamo")
     p.add_argument("--line", type=int, default=None, metavar="K",
                    help="Unigram: the sample line whose lattice is shown (default: the first with Hangul)")
+    p.add_argument("--compare-tab", choices=COMPARE_TABS,
+                   help="compare view: bring the Parity or Vocabulary sweep tab to the front and run it (-e: its "
+                   "encoders)")
     p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
     p.add_argument("--theme", choices=("light", "dark"), help="colour theme")
     p.add_argument("--lang", choices=("en", "ko"), help="interface language (default en)")
@@ -106,6 +110,8 @@ def _check_options(args) -> None:
         raise TokvizError("--vocab-size is for --algorithm wordpiece or unigram (BPE takes --merges)")
     if getattr(args, "line", None) is not None and algorithm != "unigram":
         raise TokvizError("--line is for --algorithm unigram")
+    if getattr(args, "compare_tab", None) and args.view != "compare":
+        raise TokvizError("--compare-tab is for the compare view")
     if args.view == "train" and args.text is not None and algorithm != "unigram":
         raise TokvizError("--text is for the inspect and compare views, and the train view's Unigram lattice")
 
@@ -156,6 +162,19 @@ def prepare_algorithm(panel, args) -> None:
         if args.text:  # typed into the lattice's own text box
             view.lattice.set_text(args.text)
         view.lattice.reroll()  # one sampled segmentation beside the Viterbi path
+
+
+def show_compare_tab(panel, which: str, args) -> None:
+    """Bring the Compare panel's Parity or Sweep tab to the front with most of the panel's height,
+    and run it (its encoders: ``args.encoders``, else its defaults)."""
+    from tokviz.ui.compare.parity_tab import ParityTab
+    from tokviz.ui.compare.sweep_tab import SweepTab
+
+    tab = panel.findChild(ParityTab if which == "parity" else SweepTab)
+    panel.tabs.setCurrentWidget(tab)
+    total = sum(panel.splitter.sizes())
+    panel.splitter.setSizes([total // 4, total - total // 4])
+    tab.prepare_screenshot(args)
 
 
 def run(args) -> int:
@@ -211,6 +230,8 @@ def run(args) -> int:
             if args.view == "train":
                 panel.jamo_check.setChecked(bool(getattr(args, "jamo", False)))
             panel.prepare_screenshot(args)  # inspect opens --text-file itself, as File → Open does
+            if getattr(args, "compare_tab", None):
+                show_compare_tab(panel, args.compare_tab, args)
             if args.view == "train":  # the probe's dropout bars and "why this pair" come from workers
                 _spin_until(lambda: not panel.probe_dropout.busy() and panel.lecture_views_ready(), 60.0)
         app.processEvents()

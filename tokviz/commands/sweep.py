@@ -86,7 +86,8 @@ def run(args) -> int:
         from tokviz.core.atomic import write_atomic
         from tokviz.core.token_stats import rows_csv
 
-        rows = [{"kind": "trained", **p} for p in doc["points"]] + [{"kind": "encoder", **p} for p in doc["encoders"]]
+        failed = [{"kind": "encoder", "label": s["encoder"], "error": s["error"]} for s in slots if isinstance(s, dict)]
+        rows = result.rows() + failed
         keys = list(dict.fromkeys(k for row in rows for k in row))
         write_atomic(args.csv, rows_csv([{k: row.get(k, "") for k in keys} for row in rows]))
     if args.json:

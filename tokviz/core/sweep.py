@@ -90,6 +90,14 @@ class SweepResult:
                 "stopped_early": self.stopped_early, "points": [p.as_json() for p in self.points],
                 "encoders": [p.as_json() for p in self.encoders]}
 
+    def rows(self) -> list[dict]:
+        """One flat dict per point (trained sizes, then the encoders), every row with every key: what a
+        CSV file shows."""
+        doc = self.as_json()
+        rows = [{"kind": "trained", **p} for p in doc["points"]] + [{"kind": "encoder", **p} for p in doc["encoders"]]
+        keys = list(dict.fromkeys(k for row in rows for k in row))
+        return [{k: row.get(k, "") for k in keys} for row in rows]
+
 
 class _NoState:
     def is_cancelled(self) -> bool:
@@ -180,12 +188,14 @@ def run_sweep(
     state=None,
     pattern: str = "gpt4",
     min_frequency: int = 2,
+    trainer_factory: Callable[[str, object], object] = make_trainer,
 ) -> SweepResult:
     """Train on ``corpus`` and measure ``heldout`` at every size; the ``encoders`` as extra points.
 
     BPE takes ``merges`` (or, in byte mode, ``vocab_sizes`` = 256 + merges); WordPiece and Unigram
-    take ``vocab_sizes``. Raises TokvizError (CorpusError for unreadable files) for a request that
-    cannot be met, before any training.
+    take ``vocab_sizes``. ``trainer_factory(algorithm, config)`` makes each trainer (the GUI passes
+    one that trains in a child process, so its GIL stays free for painting). Raises TokvizError
+    (CorpusError for unreadable files) for a request that cannot be met, before any training.
     """
     sizes = check_sizes(algorithm, mode, merges, vocab_sizes)
     check_readable(heldout)
@@ -193,10 +203,10 @@ def run_sweep(
     started = time.perf_counter()
     result = SweepResult(algorithm, mode if algorithm == "bpe" else None)
     if algorithm == "unigram":
-        _unigram_points(corpus, heldout, sizes, state, result)
+        _unigram_points(corpus, heldout, sizes, state, result, trainer_factory)
     else:
         _one_run_points(corpus, heldout, algorithm, mode, sizes, state, result,
-                        pattern=pattern, min_frequency=min_frequency)
+                        pattern=pattern, min_frequency=min_frequency, trainer_factory=trainer_factory)
     if not result.cancelled:
         result.phase = "encoders"
         for enc in encoders:
@@ -236,14 +246,14 @@ def _train(trainer, corpus: str | Path, state, result: SweepResult, goal: int, o
 
 
 def _one_run_points(corpus, heldout, algorithm: str, mode: str, sizes: list[int], state, result: SweepResult,
-                    *, pattern: str, min_frequency: int) -> None:
+                    *, pattern: str, min_frequency: int, trainer_factory=make_trainer) -> None:
     """BPE (sizes are merges) or WordPiece (sizes are vocabulary sizes): one run to the largest size,
     then the model after the step that reached each size."""
     if algorithm == "bpe":
         config = TrainerConfig(mode=mode, merges=max(sizes), min_frequency=min_frequency, pattern=pattern)
     else:
         config = WordPieceConfig(vocab_size=max(sizes))
-    trainer = make_trainer(algorithm, config)
+    trainer = trainer_factory(algorithm, config)
     vocab_after: list[int] = []  # the vocabulary size after each step
     finished = _train(trainer, corpus, state, result, max(sizes), on_step=lambda e: vocab_after.append(e.vocab_size))
     if finished is not None and finished.reason == "cancelled":
@@ -271,10 +281,11 @@ def _one_run_points(corpus, heldout, algorithm: str, mode: str, sizes: list[int]
         state.progress(i + 1, len(sizes), result)
 
 
-def _unigram_points(corpus, heldout, sizes: list[int], state, result: SweepResult) -> None:
+def _unigram_points(corpus, heldout, sizes: list[int], state, result: SweepResult,
+                    trainer_factory=make_trainer) -> None:
     """Unigram prunes towards its target, so every size is its own run."""
     for size in sizes:
-        trainer = make_trainer("unigram", UnigramConfig(vocab_size=size))
+        trainer = trainer_factory("unigram", UnigramConfig(vocab_size=size))
         result.phase = "training"
         try:
             finished = _train(trainer, corpus, state, result, size)

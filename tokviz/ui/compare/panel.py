@@ -52,8 +52,10 @@ from tokviz.ui.compare.jobs import (
     preview_cut,
     train_demo_bpe,
 )
+from tokviz.ui.compare.parity_tab import ParityTab
 from tokviz.ui.compare.rows import AlignedRowsView
 from tokviz.ui.compare.sentencepiece_tab import SentencePieceTab
+from tokviz.ui.compare.sweep_tab import SweepTab
 from tokviz.ui.compare.tables import (
     STAT_COLUMNS,
     corpus_csv,
@@ -208,6 +210,8 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.tabs.addTab(self._build_stats(), self.tr("Stats"))
         self.tabs.addTab(self._build_corpus(), self.tr("Corpus"))
         self.tabs.addTab(self._build_sentencepiece(), "SentencePiece")
+        self.tabs.addTab(parity := ParityTab(self.session), parity.title())
+        self.tabs.addTab(sweep := SweepTab(self.session), sweep.title())
         split.addWidget(self.tabs)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)

@@ -1,0 +1,187 @@
+"""The Compare panel's Parity and Vocabulary sweep tabs as a user sees them: the numbers core measures,
+points on the plot, cancel, exports, Korean labels."""
+
+from __future__ import annotations
+
+import csv
+import multiprocessing
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QTabWidget
+
+from tests.support.compare_panel import compare_session
+from tokviz.core.parity import measure_parity, read_parallel_corpus
+from tokviz.core.sweep import run_sweep
+from tokviz.ui.compare.parity_tab import ParityTab
+from tokviz.ui.compare.sweep_tab import SweepTab
+from tokviz.ui.i18n import install_translation
+
+WAIT_MS = 60_000  # only so that a hung run fails instead of hanging the suite
+
+
+@pytest.fixture(scope="module")
+def session():
+    return compare_session()
+
+
+@pytest.fixture(scope="module")
+def parallel(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("parallel")
+    (folder / "en.txt").write_text("Good morning, friends.\nThe cat sleeps on the mat.\n", encoding="utf-8")
+    (folder / "ko.txt").write_text("좋은 아침입니다, 친구들.\n고양이가 매트 위에서 잔다.\n", encoding="utf-8")
+    (folder / "ja.txt").write_text("おはよう、友よ。\n猫がマットの上で寝ている。\n", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sweep")
+    (folder / "train.txt").write_text("low lower lowest newer newest\n" * 20, encoding="utf-8")
+    (folder / "held.txt").write_text("lowest newer\n", encoding="utf-8")
+    return folder
+
+
+def _tab(qtbot, cls, session):
+    tab = cls(session)
+    qtbot.addWidget(tab)
+    tab.resize(1300, 500)
+    tab.show()
+    return tab
+
+
+def _cells(table, row: int) -> list[str]:
+    return [table.item(row, c).text() for c in range(table.columnCount())]
+
+
+def _run(qtbot, tab) -> None:
+    qtbot.mouseClick(tab.run_button, Qt.MouseButton.LeftButton)
+    assert not tab.run_button.isEnabled()
+    qtbot.waitUntil(tab.run_button.isEnabled, timeout=WAIT_MS)
+
+
+def test_parity_table_and_chart_show_cores_numbers_for_two_encoders(qtbot, session, parallel, tmp_path):
+    tab = _tab(qtbot, ParityTab, session)
+    tab.choose_folder(parallel)
+    tab.set_encoders(["gpt2", "cl100k_base"])
+    _run(qtbot, tab)
+    core = measure_parity(
+        [session.registry.get("gpt2"), session.registry.get("cl100k_base")], read_parallel_corpus(parallel)
+    )
+    table = tab.table
+    assert table.rowCount() == 6
+    for r in range(table.rowCount()):
+        encoder, language, premium, tokens = _cells(table, r)[:4]
+        code = language.split()[0]
+        assert tokens == f"{core.tokens(encoder, code):,}"
+        assert premium == f"{core.premium(encoder, code):.2f}"
+    for shown, name in zip(tab.chart.matrix, ("gpt2", "cl100k_base"), strict=True):
+        assert shown == pytest.approx([core.premium(name, lang) for lang in core.languages], abs=1e-4)
+    assert "2 parallel lines in 3 languages" in tab.status.text()
+
+    tab.metric_combo.setCurrentIndex(tab.metric_combo.findData("tokens"))  # the chart follows the metric chosen
+    assert tab.chart.matrix[1] == [core.tokens("cl100k_base", lang) for lang in core.languages]
+
+    header = table.horizontalHeader()
+    column = QPoint(header.sectionViewportPosition(3) + 5, header.height() // 2)
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=column)  # the user sorts by tokens
+    tokens = [int(table.item(r, 3).text().replace(",", "")) for r in range(table.rowCount())]
+    assert tokens == sorted(tokens)  # sorted as numbers, not as text
+
+    written = tab.export_csv(tmp_path / "parity.csv")
+    with open(written, encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["encoder"], r["language"], int(r["tokens"])) for r in rows] == [
+        (r["encoder"], r["language"], r["tokens"]) for r in core.rows()
+    ]
+    png = tab.save_png(tmp_path / "parity.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_parity_refuses_to_uncheck_the_last_encoder(qtbot, session):
+    tab = _tab(qtbot, ParityTab, session)
+    tab.set_encoders(["gpt2"])
+    lst = tab.encoder_list
+    lst.item(0).setCheckState(Qt.CheckState.Unchecked)  # the user unticks gpt2, the only one
+    assert tab.status.text() == "Choose at least one encoder."
+    assert lst.checked() == ["gpt2"]
+
+
+def test_a_tiny_sweep_runs_and_its_points_show(qtbot, session, tiny, tmp_path):
+    tab = _tab(qtbot, SweepTab, session)
+    tab.choose_file("corpus", tiny / "train.txt")
+    tab.choose_file("heldout", tiny / "held.txt")
+    assert tab.set_options(mode="char") is None
+    tab.sizes_edit.setText("0,3,6")  # typed, not yet confirmed: Run takes it
+    tab.set_encoders(["gpt2", "no-such-encoder"])
+    _run(qtbot, tab)
+    core = run_sweep(
+        tiny / "train.txt",
+        tiny / "held.txt",
+        algorithm="bpe",
+        mode="char",
+        merges=[0, 3, 6],
+        encoders=[session.registry.get("gpt2")],
+    )
+    xs, ys = tab.plot.trained.getOriginalDataset()
+    assert list(xs) == [p.vocab_size for p in core.points]
+    assert list(ys) == pytest.approx([p.stats.chars_per_token for p in core.points])
+    ex, ey = tab.plot.encoders.getOriginalDataset()
+    assert list(ex) == [50257] and list(ey) == pytest.approx([core.encoders[0].stats.chars_per_token])
+    table = tab.table
+    assert [_cells(table, r)[0] for r in range(table.rowCount())] == [
+        "trained 10 (0 merges)",
+        "trained 13 (3 merges)",
+        "trained 16 (6 merges)",
+        "gpt2",
+        "no-such-encoder",
+    ]
+    assert _cells(table, 2)[2] == "4" and _cells(table, 4)[2] == "error"
+    assert "no-such-encoder" in tab.status.text()
+    written = tab.export_csv(tmp_path / "sweep.csv")
+    with open(written, encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["kind"], r["label"], r["tokens"]) for r in rows[:4]] == [
+        (r["kind"], r["label"], str(r["tokens"])) for r in core.rows()
+    ]
+    assert not multiprocessing.active_children()  # the training process ended with the sweep
+
+
+def test_cancel_stops_a_sweep(qtbot, session, tiny):
+    tab = _tab(qtbot, SweepTab, session)
+    tab.choose_file("corpus", tiny / "train.txt")
+    tab.choose_file("heldout", tiny / "held.txt")
+    qtbot.mouseClick(tab.run_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(tab.cancel_button, Qt.MouseButton.LeftButton)  # while the training process starts
+    assert tab.status.text() == "Cancelling…" and not tab.cancel_button.isEnabled()
+    qtbot.waitUntil(tab.run_button.isEnabled, timeout=WAIT_MS)
+    assert tab.status.text().startswith("Cancelled")
+    assert list(tab.plot.trained.getOriginalDataset()[0] or []) == []  # no trained size was measured
+    assert tab.sizes_edit.isEnabled()  # the settings are unlocked again
+    qtbot.waitUntil(lambda: not multiprocessing.active_children(), timeout=WAIT_MS)
+
+
+def test_korean_labels_and_tab_titles(qtbot, session):
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    parity, sweep = ParityTab(session), SweepTab(session)
+    tabs.addTab(parity, parity.title())
+    tabs.addTab(sweep, sweep.title())
+    try:
+        install_translation("ko")
+        assert [tabs.tabText(i) for i in range(2)] == ["언어 간 형평성", "어휘 크기 탐색"]
+        assert parity.run_button.text() == "측정" and sweep.run_button.text() == "탐색 실행"
+        assert parity.table.horizontalHeaderItem(2).text() == "토큰 할증"
+        assert parity.metric_combo.itemText(0) == "토큰 할증 (토큰 수 / 기준 언어 토큰 수)"
+    finally:
+        install_translation("en")
+    assert [tabs.tabText(i) for i in range(2)] == ["Parity", "Vocabulary sweep"]
+    assert parity.table.horizontalHeaderItem(2).text() == "Premium"
+
+
+def test_the_screenshot_command_refuses_a_compare_tab_for_another_view(tmp_path, capsys):
+    from tokviz.cli import main
+
+    assert main(["screenshot", "--view", "train", "--compare-tab", "sweep", "-o", str(tmp_path / "x.png")]) == 2
+    assert "--compare-tab is for the compare view" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
