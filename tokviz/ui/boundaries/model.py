@@ -202,7 +202,7 @@ class BoundariesState:
 
     def finished(self, req: Request, result: object) -> bool:
         """A job's result: shown when ``req`` is still the hazard's current request, else dropped."""
-        if self._asked.get(req.hazard) != req:
+        if not self._current(req):
             return False
         self.results[req.hazard] = result
         if req.hazard == "stream":
@@ -215,12 +215,16 @@ class BoundariesState:
         return True
 
     def failed(self, req: Request, message: str) -> bool:
-        if self._asked.get(req.hazard) != req:
+        if not self._current(req):
             return False
         self.results.pop(req.hazard, None)
         self._set_status(req.hazard, Status("failed", message))
         self.events.emit("result", req.hazard)
         return True
+
+    def _current(self, req: Request) -> bool:
+        # the inputs on screen, and the job asked last for them (not one the user typed past)
+        return self._asked.get(req.hazard) == req and self.request(req.hazard) == req
 
     def _set_status(self, hazard: str, status: Status) -> None:
         self.status[hazard] = status

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QPushButton,
+    QScrollArea,
     QSlider,
     QSpinBox,
     QTableWidget,
@@ -88,6 +89,15 @@ def _rows(view: AlignedRowsView, text: str, rows: list[tuple[str, object]]) -> N
     view.set_rows(text, [RowData(name, enc, color=QColor(ROW_COLORS[k % 2])) for k, (name, enc) in enumerate(rows)])
 
 
+def _scrolled(view: AlignedRowsView) -> QScrollArea:
+    """The rows in a scroll area: a long prompt's bands scroll instead of pushing the inputs off the panel."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    scroll.setWidget(view)
+    return scroll
+
+
 def _id_item(token_id: int, dark: bool) -> QTableWidgetItem:
     item = QTableWidgetItem(str(token_id))
     color = token_color(token_id, dark=dark)
@@ -127,8 +137,7 @@ class CanonicalView(HazardView):
         top.addWidget(self.split_button, 0, Qt.AlignmentFlag.AlignTop)
         self.box.addLayout(top)
         self.rows = AlignedRowsView()
-        self.rows.setMinimumHeight(90)
-        self.box.addWidget(self.rows, 2)
+        self.box.addWidget(_scrolled(self.rows), 2)
         self.stretch_label = _label()
         self.box.addWidget(self.stretch_label)
         self.examples = QListWidget()
@@ -438,8 +447,7 @@ class InjectionView(HazardView):
         self.summary = _label()
         self.box.addWidget(self.summary)
         self.rows = AlignedRowsView()
-        self.rows.setMinimumHeight(120)
-        self.box.addWidget(self.rows, 1)
+        self.box.addWidget(_scrolled(self.rows), 1)
 
     def show_result(self, result) -> None:
         if result is None:
@@ -493,8 +501,7 @@ class CutView(HazardView):
         row.addWidget(self.safe_button)
         self.box.addLayout(row)
         self.rows = AlignedRowsView()
-        self.rows.setMinimumHeight(90)
-        self.box.addWidget(self.rows, 1)
+        self.box.addWidget(_scrolled(self.rows), 1)
         grid = QGridLayout()
         self.kept = _label(mono=True)
         self.verdict = _label()
