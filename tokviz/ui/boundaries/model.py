@@ -98,6 +98,7 @@ class BoundariesState:
         self.ids_text = ""
         self.ids: tuple[int, ...] | None = None  # parsed from ids_text; None when it holds no ids
         self.ids_error: str | None = None
+        self.bad_id = ""
         self.chat: object = None
         self.hazard = HAZARDS[0]
         self.back = 1
@@ -127,6 +128,7 @@ class BoundariesState:
             ids = parse_ids(text)
         except ValueError as err:
             self.ids_error = str(err)
+            self.bad_id = self.ids_error.split(" ", 1)[0]  # the word that is not an id, for a translated message
             self.events.emit("ids_error", self.ids_error)
             return self.ids_error
         self.ids_error = None

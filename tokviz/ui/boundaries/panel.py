@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QApplication,
@@ -66,19 +66,18 @@ PLAY_MS = 350  # one token per tick while the stream plays
 DEBOUNCE_MS = 150
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("BoundariesPanel", text)
+TITLES = {
+    "canonical": QT_TRANSLATE_NOOP("BoundariesPanel", "Canonical ids"),
+    "stream": QT_TRANSLATE_NOOP("BoundariesPanel", "Streaming decode"),
+    "heal": QT_TRANSLATE_NOOP("BoundariesPanel", "Token healing"),
+    "turns": QT_TRANSLATE_NOOP("BoundariesPanel", "Chat-turn prefixes"),
+    "injection": QT_TRANSLATE_NOOP("BoundariesPanel", "Special-token injection"),
+    "cut": QT_TRANSLATE_NOOP("BoundariesPanel", "Budget cut"),
+}
 
 
 def hazard_title(hazard: str) -> str:
-    return {
-        "canonical": _tr("Canonical ids"),
-        "stream": _tr("Streaming decode"),
-        "heal": _tr("Token healing"),
-        "turns": _tr("Chat-turn prefixes"),
-        "injection": _tr("Special-token injection"),
-        "cut": _tr("Budget cut"),
-    }[hazard]
+    return QCoreApplication.translate("BoundariesPanel", TITLES[hazard])
 
 
 class BoundariesPanel(QWidget):
@@ -266,7 +265,13 @@ class BoundariesPanel(QWidget):
             (self._player.start if value else self._player.stop)()
         elif name == "ids_error":
             self.ids_note.setVisible(value is not None)
-            self.ids_note.setText(value or "")
+            self.ids_note.setText(
+                ""
+                if value is None
+                else self.tr(
+                    "{word} is not a token id: give ids as whole numbers, e.g. 393 30002 or [393, 30002]."
+                ).format(word=self.state.bad_id)
+            )
             self.ids_note.setStyleSheet(f"color: {error_color(self.palette()).name()};")
 
     def _show_hazard(self, hazard: str) -> None:
