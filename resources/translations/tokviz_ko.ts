@@ -3828,6 +3828,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>parsed (specials in content)</source>
         <translation>파싱 (내용 속 특수 토큰)</translation>
     </message>
+    <message>
+        <source>{token} in message {m}</source>
+        <translation>메시지 {m}의 {token}</translation>
+    </message>
 </context>
 <context>
     <name>StreamView</name>
@@ -3941,6 +3945,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <source>not rendered: {error}</source>
         <translation>렌더링 안 됨: {error}</translation>
+    </message>
+    <message>
+        <source>turn {n}</source>
+        <translation>턴 {n}</translation>
     </message>
 </context>
 </TS>

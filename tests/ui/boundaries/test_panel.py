@@ -121,6 +121,10 @@ def test_chat_turns_and_injection_on_qwen(qtbot, panel):
     cells = view.cells()
     assert [c[0] for c in cells] == ["1", "2"]
     assert cells[0][2] == "merge across the boundary" and cells[1][2] == "stable"
+    # the broken turn's two prompts aligned, the boundary's tokens marked in both
+    assert [r.data.name for r in view.rows.rows] == ["turn 1", "turn 2"]
+    marked = view.rows.highlighted_tokens()
+    assert set(marked) == {"turn 1", "turn 2"} and all(marked.values())
     view = shown(qtbot, panel, "injection", encoder="qwen")
     assert "<|im_end|>" in view.summary.text() and "<|im_start|>" in view.summary.text()
     assert [r.data.name for r in view.rows.rows] == ["safe (content as text)", "parsed (specials in content)"]

@@ -185,6 +185,7 @@ class BoundariesPanel(QWidget):
         self.ids_note.setWordWrap(True)
         self.ids_note.hide()
         box.addWidget(self.ids_note)
+        box.addStretch(1)  # the page may get more room than it needs: the fields stay together at the top
         return page
 
     # ---- encoders ---------------------------------------------------------------------------------

@@ -377,7 +377,14 @@ class TurnsView(HazardView):
         self.table = _table(
             [self.tr("turn"), self.tr("tokens reused"), self.tr("why"), self.tr("turn n's tokens → turn n+1's")]
         )
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.itemSelectionChanged.connect(self._show_turn)
         self.box.addWidget(self.table, 1)
+        self.rows = AlignedRowsView()
+        self.rows_scroll = _scrolled(self.rows)
+        self.box.addWidget(self.rows_scroll, 2)
+        self._turns: tuple = ()
         self.box.addWidget(
             _label(
                 self.tr(
@@ -400,8 +407,10 @@ class TurnsView(HazardView):
 
     def show_result(self, result) -> None:
         self.table.setRowCount(0)
+        self._turns = result.turns if result is not None else ()
         if result is None:
             self.summary.clear()
+            _rows(self.rows, "", [])
             return
         turns = result.turns
         broken = [t for t in turns if t.error is None and not t.stable]
@@ -429,6 +438,33 @@ class TurnsView(HazardView):
                 if not t.stable:
                     item.setForeground(QBrush(err))
                 self.table.setItem(k, col, item)
+        # the first turn that breaks the prefix, else the first: its two prompts aligned below
+        first = next((k for k, t in enumerate(turns) if t.error is None and not t.stable), 0)
+        if turns:
+            self.table.selectRow(first)
+        self._show_turn()
+
+    def _show_turn(self) -> None:
+        """The prompts of the selected turn and the next, aligned on the later one's characters, with
+        the boundary marked (rows only when the earlier prompt's text is a prefix of the later one's)."""
+        rows = self.table.selectionModel().selectedRows()
+        k = rows[0].row() if rows else -1
+        t = self._turns[k] if 0 <= k < len(self._turns) else None
+        if t is None or t.earlier is None or t.later is None or not t.later.text.startswith(t.earlier.text):
+            _rows(self.rows, "", [])
+            return
+        _rows(
+            self.rows,
+            t.later.text,
+            [
+                (self.tr("turn {n}").format(n=t.turn), t.earlier.encoding),
+                (self.tr("turn {n}").format(n=t.turn + 1), t.later.encoding),
+            ],
+        )
+        boundary = len(t.earlier.text) - 1 if t.earlier.text else 0
+        self.rows.set_hovered_char(boundary)  # the earlier prompt's last character: where the tokens part
+        # the band after the boundary too: where the later prompt's merged token goes on
+        self.rows_scroll.ensureVisible(0, int(self.rows.char_center(boundary).y()) + 60, 0, 100)
 
     def cells(self) -> list[list[str]]:
         """The table's text, row by row (tests, scripts)."""
@@ -457,7 +493,10 @@ class InjectionView(HazardView):
         found = result.injection
         safe, unsafe = found.safe.encoding, found.unsafe.encoding
         if found.injected:
-            names = ", ".join(f"{t} ({m + 1})" for t, (_k, m) in zip(result.injected_text, found.injected, strict=True))
+            names = ", ".join(
+                self.tr("{token} in message {m}").format(token=t, m=m + 1)
+                for t, (_k, m) in zip(result.injected_text, found.injected, strict=True)
+            )
             text = self.tr(
                 "{n} control tokens injected through message content: {names}. Safe: {safe} tokens; "
                 "parsed: {parsed} tokens."
