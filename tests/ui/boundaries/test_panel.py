@@ -144,3 +144,17 @@ def test_the_hazard_list_shows_each_view(qtbot, panel):
         assert panel.stack.currentWidget() is panel.views[hazard]
         # the conversation editor for the chat hazards, the text and ids for the others
         assert (panel.inputs.currentWidget() is panel.composer) == (hazard in ("turns", "injection"))
+
+
+def test_the_panel_follows_a_language_switch(qtbot, panel):
+    from tokviz.ui.i18n import install_translation
+
+    view = shown(qtbot, panel, "cut", text=KOREAN)
+    try:
+        install_translation("ko")
+        assert panel.hazard_list.item(0).text() == "정규 ID"
+        assert panel.views["stream"].step_button.text() == "한 단계"
+        assert view.spin.suffix() == " 토큰" and view.verdict.text().startswith("토큰 ")  # the result recomposed
+    finally:
+        install_translation("en")
+    assert panel.hazard_list.item(0).text() == "Canonical ids" and " tokens, byte " in view.verdict.text()
