@@ -371,8 +371,11 @@ class BoundariesPanel(QWidget):
         if hazard == "canonical" and self.state.ids is None:
             self.split_token()
         self.wait_until_idle()
-        if hazard == "stream":
-            while self.state.step():
+        if hazard == "stream":  # up to the last token that leaves bytes pending: both printers differ there
+            result = self.state.results.get("stream")
+            steps = result.steps if result is not None else ()
+            stop = max((k + 1 for k, step in enumerate(steps) if step.pending), default=len(steps))
+            while self.state.stream_cursor < stop and self.state.step():
                 pass
         QApplication.processEvents()
 

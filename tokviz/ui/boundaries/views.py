@@ -137,7 +137,7 @@ class CanonicalView(HazardView):
         top.addWidget(self.split_button, 0, Qt.AlignmentFlag.AlignTop)
         self.box.addLayout(top)
         self.rows = AlignedRowsView()
-        self.box.addWidget(_scrolled(self.rows), 2)
+        self.box.addWidget(_scrolled(self.rows), 1)
         self.stretch_label = _label()
         self.box.addWidget(self.stretch_label)
         self.examples = QListWidget()
