@@ -3700,6 +3700,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>given</source>
         <translation>주어진 것</translation>
     </message>
+    <message>
+        <source>The rows are left out: their text is too long to align here, or the ids do not spell it byte for byte.</source>
+        <translation>행은 생략했습니다: 정렬하기에 텍스트가 너무 길거나, ID가 텍스트를 바이트 단위로 그대로 쓰지 않습니다.</translation>
+    </message>
 </context>
 <context>
     <name>CutView</name>

@@ -10,7 +10,7 @@ import pytest
 import tokviz.ui.boundaries.jobs as jobs_module
 import tokviz.ui.boundaries.model as model_module
 from tokviz.core.encoders.builtin import default_registry
-from tokviz.ui.boundaries.jobs import compute, split_a_token
+from tokviz.ui.boundaries.jobs import ROW_CHARS, compute, split_a_token
 from tokviz.ui.boundaries.model import BAD_BACK, BAD_BUDGET, BoundariesState, Request, Status
 
 KOREAN = "안녕하세요 👋"
@@ -143,3 +143,37 @@ def test_a_split_token_spells_the_same_bytes_with_ids_the_encoder_does_not_give(
     result = compute(Request("canonical", "cl100k_base", ids=split), cl100k)
     assert not result.check.is_canonical and result.check.canonical_ids == ids
     assert result.given.text == KOREAN and result.canonical.ids == list(ids)
+
+
+FAMILY_TEXT = "안녕하세요 세계, hello 🙂!"
+
+
+def test_every_text_hazard_works_for_every_encoder_family(family):
+    """What the views show for SentencePiece, tokenizer.json, GGUF and tokviz's own BPE: each hazard gives a
+    result, a stream prints the text the tokens spell, and a split token is not canonical."""
+    name = family.name
+    for hazard in ("canonical", "heal", "cut"):
+        assert compute(Request(hazard, name, text=FAMILY_TEXT, budget=3), family) is not None
+    ids = tuple(family.encode(FAMILY_TEXT).ids)
+    stream = compute(Request("stream", name, ids=ids), family)
+    data = b"".join(family.token_bytes(i) for i in ids)
+    assert "".join(s.emitted for s in stream.steps) == codecs.getincrementaldecoder("utf-8")("replace").decode(data)
+    split = split_a_token(family, ids, FAMILY_TEXT)
+    assert not compute(Request("canonical", name, ids=split), family).check.is_canonical
+
+
+def test_a_text_too_long_to_align_gets_its_answer_without_rows(cl100k):
+    text = "가나 " * (ROW_CHARS // 3 + 1)
+    cut = compute(Request("cut", "cl100k_base", text=text, budget=5), cl100k)
+    assert cut.kept is None and cut.cut.tokens == 5
+    check = compute(Request("canonical", "cl100k_base", text=text), cl100k)
+    assert check.given is None and check.check.is_canonical
+
+
+def test_the_screenshot_options_of_the_boundaries_view_are_checked_before_any_window(tmp_path, capsys):
+    from tokviz.cli import main
+
+    out = str(tmp_path / "shot.png")
+    assert main(["screenshot", "--view", "inspect", "--hazard", "cut", "-o", out]) == 2
+    assert "--hazard and --budget are for the boundaries view" in capsys.readouterr().err
+    assert main(["screenshot", "--view", "boundaries", "--budget", "-1", "-o", out]) == 2

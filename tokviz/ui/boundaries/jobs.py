@@ -20,6 +20,8 @@ from tokviz.core.errors import TokvizError
 from tokviz.ui.boundaries.model import STREAM_LIMIT, Request
 
 HEAL_SAMPLE = 40  # candidates listed beside their count
+# Rows aligned on characters are laid out on the GUI thread: a pasted book is answered in words, not rows
+ROW_CHARS = 20_000
 
 
 def shown_bytes(data: bytes) -> str:
@@ -49,7 +51,10 @@ def _pieces(encoder, ids) -> dict[int, str]:
 
 def _row(encoder, ids, text: str) -> Encoding | None:
     """ids as an Encoding of ``text`` (rows aligned on its characters), or None when their bytes are not
-    exactly its UTF-8 (ids breaking off inside a character; SentencePiece's dummy-prefix space)."""
+    exactly its UTF-8 (ids breaking off inside a character; SentencePiece's dummy-prefix space) or the
+    text is too long to align (:data:`ROW_CHARS`)."""
+    if len(text) > ROW_CHARS:
+        return None
     try:
         return Encoding.from_byte_tokens(encoder.name, text, [(i, encoder.token_bytes(i)) for i in ids])
     except TokvizError:
@@ -94,7 +99,7 @@ class InjectionResult:
 class CutResult:
     cut: BudgetCut
     encoding: Encoding  # every token of the text
-    kept: Encoding  # the first N tokens over the same text
+    kept: Encoding | None  # the first N tokens over the same text (None: too long to align, see ROW_CHARS)
 
 
 def compute(req: Request, encoder, state=None):
@@ -122,7 +127,7 @@ def _canonical(req: Request, encoder, state) -> CanonicalResult:
 
 def _stream(req: Request, encoder, state) -> StreamResult:
     ids = req.ids if req.ids is not None else tuple(encoder.encode(req.text).ids)
-    replay = stream_ids(encoder, ids)
+    replay = stream_ids(encoder, ids[:STREAM_LIMIT])  # only the steps shown are checked and replayed
     steps = []
     for step in replay.iter_steps():
         if len(steps) >= STREAM_LIMIT or (state is not None and state.is_cancelled()):
@@ -167,6 +172,8 @@ def _injection(req: Request, encoder, state) -> InjectionResult:
 def _cut(req: Request, encoder, state) -> CutResult:
     cut = budget_cut(encoder, req.text, req.budget)
     encoding = encoder.encode(req.text)
+    if len(encoding.text) > ROW_CHARS:
+        return CutResult(cut, encoding, None)
     kept = Encoding.from_spans(
         encoding.encoder,
         encoding.text,

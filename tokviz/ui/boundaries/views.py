@@ -175,6 +175,15 @@ class CanonicalView(HazardView):
                 self.rows.set_hovered_char(char_of_byte(result.given.text, d.byte_start))
         else:
             _rows(self.rows, "", [])
+            if check.valid_utf8:
+                self.summary.setText(
+                    summary
+                    + " "
+                    + self.tr(
+                        "The rows are left out: their text is too long to "
+                        "align here, or the ids do not spell it byte for byte."
+                    )
+                )
         if d is None:
             self.stretch_label.clear()
             return
@@ -607,6 +616,9 @@ class CutView(HazardView):
             )
         )
         self.safe_button.setEnabled(cut.safe_tokens != min(cut.tokens, cut.total))
+        if result.kept is None:  # a long text: the labels say it all
+            _rows(self.rows, "", [])
+            return
         _rows(
             self.rows,
             result.encoding.text,
