@@ -1,4 +1,10 @@
-"""The encoder families of the core boundary tests (SentencePiece, tokenizer.json, GGUF, tokviz's own BPE),
-for the panel's jobs."""
+"""Encoders of every family besides the OpenAI rank files, for the panel's jobs."""
 
-from tests.core.boundaries.test_families import family  # noqa: F401 - a fixture, shared
+import pytest
+
+from tests.support.boundary_encoders import FAMILIES, family_encoder
+
+
+@pytest.fixture(scope="module", params=FAMILIES)
+def family(request, tmp_path_factory):
+    return family_encoder(request.param, tmp_path_factory.mktemp(request.param))
