@@ -100,6 +100,8 @@ class BoundariesPanel(QWidget):
         self._player.timeout.connect(self.state.step)
         session.encodersChanged.connect(self._fill_encoders)
         session.encoderRenamed.connect(self._on_encoder_renamed)
+        session.fontScaleChanged.connect(self._on_font_scale)
+        session.themeChanged.connect(lambda _dark: self.recompose_texts())  # token colours have a dark variant
         follow_language(self, CONTEXTS, then=self.recompose_texts)
         self._show_hazard(self.state.hazard)
 
@@ -211,9 +213,8 @@ class BoundariesPanel(QWidget):
 
     def _on_encoder_renamed(self, old: str, new: str) -> None:
         if self.state.encoder == old:
-            self.state.encoder = new  # the registry lists the Train panel's model under its new name
+            self.state.set_encoder(new)  # the Train panel's model at another step, listed under its new name
             self._fill_encoders()
-            self.state.events.emit("inputs", None)
 
     def set_encoder(self, name: str) -> None:
         """Show ``name``'s boundaries (TokvizError for an encoder the registry cannot open)."""
@@ -309,6 +310,10 @@ class BoundariesPanel(QWidget):
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
         QTimer.singleShot(0, self.refresh)
+
+    def _on_font_scale(self, _scale: float = 1.0) -> None:
+        for view in self.views.values():
+            view.refresh_fonts()
 
     def recompose_texts(self) -> None:
         for row, h in enumerate(HAZARDS):

@@ -30,12 +30,20 @@ from PySide6.QtWidgets import (
 from tokviz.core.boundaries.chat_turns import LOOKAHEAD, MERGE, REWRITE, STABLE
 from tokviz.core.display import hex_bytes, visible_piece
 from tokviz.ui.boundaries.model import Status
-from tokviz.ui.compare.alignment import RowData
+from tokviz.ui.compare.alignment import RowData, prepare_rows
 from tokviz.ui.compare.rows import AlignedRowsView, error_color, palette_is_dark
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.token_colors import text_color_on, token_color
 
 ROW_COLORS = ("#1f77b4", "#d62728")  # the gutter bars of the two rows a view compares
+ROW_POINTS = 12  # token rows, as in Compare (times the font scale)
+
+
+def _mono(widget: QWidget, points: float) -> None:
+    """Set ``widget`` in the monospace font at ``points`` (times the font scale), and remember the size so
+    :meth:`HazardView.refresh_fonts` can follow a zoom."""
+    widget.setProperty("monoPoints", points)
+    widget.setFont(mono_font(points))
 
 
 def _label(text: str = "", *, mono: bool = False, selectable: bool = True) -> QLabel:
@@ -44,7 +52,7 @@ def _label(text: str = "", *, mono: bool = False, selectable: bool = True) -> QL
     if selectable:
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     if mono:
-        label.setFont(mono_font(11))
+        _mono(label, 11)
     return label
 
 
@@ -81,12 +89,22 @@ class HazardView(QWidget):
         else:
             self.status_label.hide()
 
+    def refresh_fonts(self) -> None:
+        """Zoom or presentation mode: token rows and monospace texts at the new font scale."""
+        for w in self.findChildren(QWidget):
+            points = w.property("monoPoints")
+            if points:
+                w.setFont(mono_font(float(points)))
+        for rows in self.findChildren(AlignedRowsView):
+            rows.set_font_size(ROW_POINTS)
+
     def show_result(self, result) -> None:  # pragma: no cover - every view overrides it
         raise NotImplementedError
 
 
 def _rows(view: AlignedRowsView, text: str, rows: list[tuple[str, object]]) -> None:
-    view.set_rows(text, [RowData(name, enc, color=QColor(ROW_COLORS[k % 2])) for k, (name, enc) in enumerate(rows)])
+    data = [RowData(name, enc, color=QColor(ROW_COLORS[k % 2])) for k, (name, enc) in enumerate(rows)]
+    view.set_prepared(prepare_rows(text, data, dark=palette_is_dark(view.palette())))  # tokens' dark colours too
 
 
 def _scrolled(view: AlignedRowsView) -> QScrollArea:
@@ -114,7 +132,7 @@ def _table(headers: list[str]) -> QTableWidget:
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     table.horizontalHeader().setStretchLastSection(True)
-    table.setFont(mono_font(10))
+    _mono(table, 10)
     return table
 
 
@@ -141,7 +159,7 @@ class CanonicalView(HazardView):
         self.stretch_label = _label()
         self.box.addWidget(self.stretch_label)
         self.examples = QListWidget()
-        self.examples.setFont(mono_font(10))
+        _mono(self.examples, 10)
         self.box.addWidget(self.examples, 1)
 
     def show_result(self, result) -> None:
