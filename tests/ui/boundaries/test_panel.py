@@ -158,3 +158,14 @@ def test_the_panel_follows_a_language_switch(qtbot, panel):
     finally:
         install_translation("en")
     assert panel.hazard_list.item(0).text() == "Canonical ids" and " tokens, byte " in view.verdict.text()
+
+
+def test_the_menus_step_shows_the_stream_and_steps_it(qtbot, panel):
+    step = next(entry for entry in panel.menu_actions() if entry.key == "step")
+    shown(qtbot, panel, "cut", text=KOREAN)
+    step.slot()
+    assert panel.stack.currentWidget() is panel.views["stream"]
+    qtbot.waitUntil(lambda: panel.wait_until_idle(0.05), timeout=30_000)
+    panel.views["stream"].reset_button.click()
+    step.slot()
+    assert panel.views["stream"].table.rowCount() == 1 and panel.views["stream"].pending.text() == "EC 95"

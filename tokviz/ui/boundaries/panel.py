@@ -342,15 +342,22 @@ class BoundariesPanel(QWidget):
         return QCoreApplication.translate("MainWindow", "&Boundaries")
 
     def menu_actions(self) -> list[PanelAction | None]:
-        stream = self.views["stream"]
+        # each entry shows the streaming view first: the replay it acts on is then on screen
         return [
-            PanelAction(
-                "play", QCoreApplication.translate("MainWindow", "&Play the stream"), button=stream.play_button
-            ),
-            PanelAction(
-                "step", QCoreApplication.translate("MainWindow", "&Step the stream"), button=stream.step_button
-            ),
+            PanelAction("play", QCoreApplication.translate("MainWindow", "&Play the stream"), self._menu_play),
+            PanelAction("step", QCoreApplication.translate("MainWindow", "&Step the stream"), self._menu_step),
         ]
+
+    def _menu_play(self) -> None:
+        self.show_hazard("stream")
+        self.refresh()
+        if not self.state.play():  # nothing to play yet (the replay is still being computed)
+            self.state.pause()
+
+    def _menu_step(self) -> None:
+        self.show_hazard("stream")
+        self.refresh()
+        self.state.step()
 
     def shutdown(self) -> None:
         self._player.stop()
