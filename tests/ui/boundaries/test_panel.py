@@ -169,3 +169,18 @@ def test_the_menus_step_shows_the_stream_and_steps_it(qtbot, panel):
     panel.views["stream"].reset_button.click()
     step.slot()
     assert panel.views["stream"].table.rowCount() == 1 and panel.views["stream"].pending.text() == "EC 95"
+
+
+def test_a_running_job_says_so_in_korean_in_every_view(qtbot, panel):
+    from tokviz.ui.boundaries.model import Status
+    from tokviz.ui.i18n import install_translation
+
+    try:
+        install_translation("ko")
+        for view in panel.views.values():  # the note is the base view's: its words must not get lost
+            view.show_status(Status("running"))
+            assert view.status_label.text() == "계산 중…"
+    finally:
+        install_translation("en")
+        for hazard, view in panel.views.items():
+            view.show_status(panel.state.status[hazard])

@@ -8,7 +8,7 @@ cut characters' bytes in hex) and id cells in the token's colour (:func:`token_c
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -84,7 +84,8 @@ class HazardView(QWidget):
             self.status_label.show()
         elif status.kind == "running":
             self.status_label.setStyleSheet("")
-            self.status_label.setText(self.tr("Working…"))
+            # named context: self.tr here would look the string up under the subclass's name
+            self.status_label.setText(QCoreApplication.translate("HazardView", "Working…"))
             self.status_label.show()
         else:
             self.status_label.hide()
