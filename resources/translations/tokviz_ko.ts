@@ -3774,6 +3774,18 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>Working…</source>
         <translation>계산 중…</translation>
     </message>
+    <message>
+        <source>Nothing to check: type a text or paste token ids.</source>
+        <translation>확인할 것이 없습니다: 텍스트를 입력하거나 토큰 ID를 붙여 넣으세요.</translation>
+    </message>
+    <message>
+        <source>A turn needs two messages: add one more.</source>
+        <translation>턴을 보려면 메시지가 두 개 필요합니다: 하나 더 추가하세요.</translation>
+    </message>
+    <message>
+        <source>No token here can be written as two vocabulary tokens: type a longer text.</source>
+        <translation>여기에는 어휘의 두 토큰으로 쓸 수 있는 토큰이 없습니다: 더 긴 텍스트를 입력하세요.</translation>
+    </message>
 </context>
 <context>
     <name>HealView</name>

@@ -184,3 +184,19 @@ def test_a_running_job_says_so_in_korean_in_every_view(qtbot, panel):
         install_translation("en")
         for hazard, view in panel.views.items():
             view.show_status(panel.state.status[hazard])
+
+
+def test_a_conversation_of_one_message_asks_for_another_in_korean(qtbot, panel):
+    from tokviz.ui.i18n import install_translation
+
+    messages = panel.composer.messages()
+    panel.composer.set_template("chatml")
+    panel.composer.set_messages([("user", "안녕")])
+    try:
+        install_translation("ko")
+        view = shown(qtbot, panel, "turns", encoder="qwen")
+        assert view.status_label.text() == "턴을 보려면 메시지가 두 개 필요합니다: 하나 더 추가하세요."
+    finally:
+        install_translation("en")
+        panel.composer.set_messages(messages)
+        panel.composer.set_template(None)

@@ -22,6 +22,10 @@ from tokviz.ui.boundaries.model import STREAM_LIMIT, Request
 HEAL_SAMPLE = 40  # candidates listed beside their count
 # Rows aligned on characters are laid out on the GUI thread: a pasted book is answered in words, not rows
 ROW_CHARS = 20_000
+# what a job says when the inputs give it nothing to do (the views show these in the interface's language)
+NOTHING_TO_CHECK = "Nothing to check: type a text or paste token ids."
+ONE_MESSAGE = "A turn needs two messages: add one more."
+NOTHING_TO_SPLIT = "No token here can be written as two vocabulary tokens: type a longer text."
 
 
 def shown_bytes(data: bytes) -> str:
@@ -111,7 +115,7 @@ def compute(req: Request, encoder, state=None):
 def _canonical(req: Request, encoder, state) -> CanonicalResult:
     ids = req.ids if req.ids is not None else tuple(encoder.encode(req.text).ids)
     if not ids:
-        raise TokvizError("nothing to check: type a text or paste token ids")
+        raise TokvizError(NOTHING_TO_CHECK)
     check = check_canonical(encoder, ids, state=state)
     data = b"".join(encoder.token_bytes(i) for i in check.ids)
     given = canonical = None
@@ -157,7 +161,7 @@ def _cancelled(state):
 def _turns(req: Request, encoder, state) -> TurnsResult:
     messages, template, gen = _messages_and_template(req, encoder)
     if len(messages) < 2:
-        raise TokvizError("a turn needs two messages: add one more")
+        raise TokvizError(ONE_MESSAGE)
     turns = tuple(prefix_stability(encoder, messages, template, add_generation_prompt=gen, cancelled=_cancelled(state)))
     return TurnsResult(turns, _pieces(encoder, [i for t in turns for i in (*t.before, *t.after)]))
 
@@ -216,4 +220,4 @@ def split_a_token(encoder, ids, text: str, state=None) -> tuple[int, ...]:
             left, right = table.ids_of(data[:c]), table.ids_of(data[c:])
             if left and right:
                 return ids[:k] + (left[0], right[0]) + ids[k + 1 :]
-    raise TokvizError("no token here can be written as two vocabulary tokens: type a longer text")
+    raise TokvizError(NOTHING_TO_SPLIT)

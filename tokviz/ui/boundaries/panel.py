@@ -35,6 +35,7 @@ from tokviz.ui.boundaries.views import (
     InjectionView,
     StreamView,
     TurnsView,
+    shown_message,
 )
 from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.common.exact_text_edit import ExactTextEdit
@@ -248,7 +249,7 @@ class BoundariesPanel(QWidget):
         )
 
     def _split_failed(self, message: str) -> None:
-        self.views["canonical"].summary.setText(message)
+        self.views["canonical"].summary.setText(shown_message(message))
 
     # ---- the state's events -----------------------------------------------------------------------
     def _on_event(self, name: str, value) -> None:

@@ -8,7 +8,7 @@ cut characters' bytes in hex) and id cells in the token's colour (:func:`token_c
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.boundaries.chat_turns import LOOKAHEAD, MERGE, REWRITE, STABLE
 from tokviz.core.display import hex_bytes, visible_piece
+from tokviz.ui.boundaries.jobs import NOTHING_TO_CHECK, NOTHING_TO_SPLIT, ONE_MESSAGE
 from tokviz.ui.boundaries.model import Status
 from tokviz.ui.compare.alignment import RowData, prepare_rows
 from tokviz.ui.compare.rows import AlignedRowsView, error_color, palette_is_dark
@@ -37,6 +38,21 @@ from tokviz.ui.token_colors import text_color_on, token_color
 
 ROW_COLORS = ("#1f77b4", "#d62728")  # the gutter bars of the two rows a view compares
 ROW_POINTS = 12  # token rows, as in Compare (times the font scale)
+# the jobs' own messages, translated where they are shown (the jobs know no Qt); core's are shown as they come
+JOB_MESSAGES = {
+    NOTHING_TO_CHECK: QT_TRANSLATE_NOOP("HazardView", "Nothing to check: type a text or paste token ids."),
+    ONE_MESSAGE: QT_TRANSLATE_NOOP("HazardView", "A turn needs two messages: add one more."),
+    NOTHING_TO_SPLIT: QT_TRANSLATE_NOOP(
+        "HazardView", "No token here can be written as two vocabulary tokens: type a longer text."
+    ),
+}
+
+
+def shown_message(message: str) -> str:
+    """A job's failure as the interface says it: the jobs' own sentences translated, others unchanged."""
+    if message in JOB_MESSAGES:
+        return QCoreApplication.translate("HazardView", JOB_MESSAGES[message]) or message
+    return message
 
 
 def _mono(widget: QWidget, points: float) -> None:
@@ -80,7 +96,7 @@ class HazardView(QWidget):
         """Running: a note; failed: the reason, in the error colour; done or idle: nothing."""
         if status.kind == "failed":
             self.status_label.setStyleSheet(f"color: {error_color(self.palette()).name()};")
-            self.status_label.setText(status.message)
+            self.status_label.setText(shown_message(status.message))
             self.status_label.show()
         elif status.kind == "running":
             self.status_label.setStyleSheet("")
