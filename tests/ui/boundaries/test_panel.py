@@ -144,6 +144,7 @@ def test_the_hazard_list_shows_each_view(qtbot, panel):
         assert panel.stack.currentWidget() is panel.views[hazard]
         # the conversation editor for the chat hazards, the text and ids for the others
         assert (panel.inputs.currentWidget() is panel.composer) == (hazard in ("turns", "injection"))
+        assert panel.ids_edit.isVisible() == (hazard in ("canonical", "stream"))  # the hazards that read ids
 
 
 def test_the_panel_follows_a_language_switch(qtbot, panel):

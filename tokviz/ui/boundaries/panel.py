@@ -175,7 +175,9 @@ class BoundariesPanel(QWidget):
         self.editor.setFixedHeight(self.editor.fontMetrics().lineSpacing() * 3 + 12)
         self.editor.textChanged.connect(lambda: self.state.set_text(self.editor.exact_text()))
         box.addWidget(self.editor)
-        row = QHBoxLayout()
+        self.ids_row = QWidget()  # canonical ids and streaming read ids; the other hazards only the text
+        row = QHBoxLayout(self.ids_row)
+        row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(QLabel(self.tr("Ids")))
         self.ids_edit = QLineEdit()
         self.ids_edit.setPlaceholderText(
@@ -183,7 +185,7 @@ class BoundariesPanel(QWidget):
         )
         self.ids_edit.textChanged.connect(self.state.set_ids_text)
         row.addWidget(self.ids_edit, 1)
-        box.addLayout(row)
+        box.addWidget(self.ids_row)
         self.ids_note = QLabel()
         self.ids_note.setWordWrap(True)
         self.ids_note.hide()
@@ -290,6 +292,8 @@ class BoundariesPanel(QWidget):
             self._right.setSizes([wanted, total - wanted])
             self._sized = True
         self.inputs.setCurrentIndex(page)
+        self.ids_row.setVisible(hazard in ("canonical", "stream"))
+        self.ids_note.setVisible(hazard in ("canonical", "stream") and self.state.ids_error is not None)
         self.refresh()
 
     def refresh(self) -> None:
