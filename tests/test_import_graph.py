@@ -31,7 +31,7 @@ LAYERS = [
     "core-catalogue",  # the registry and builtin: the only modules that list the families
     "core-services",   # what runs on encoders and trainers: comparison, vocabularies, boundaries, parity, sweeps
     "ui-parts",        # PySide6 pieces every panel shares: common/, fonts, theme, settings, session, lattice view
-    "ui-panels",       # one package per panel: inspect/, train/, compare/
+    "ui-panels",       # one package per panel: inspect/, train/, compare/, boundaries/
     "ui-window",       # the main window and the application that holds the panels
     "commands",        # one module per CLI subcommand (only `screenshot` reaches into the ui: it renders it)
     "entry",           # the command line and ``python -m tokviz``
@@ -76,6 +76,7 @@ LAYER_OF = {
     "tokviz.ui.inspect": "ui-panels",
     "tokviz.ui.train": "ui-panels",
     "tokviz.ui.compare": "ui-panels",
+    "tokviz.ui.boundaries": "ui-panels",
     "tokviz.ui.main_window": "ui-window",
     "tokviz.ui.app": "ui-window",
     "tokviz.ui.compare.screenshots": "ui-window",  # a script that builds the whole window

@@ -1720,6 +1720,22 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>Cannot open model: {err}</source>
         <translation>모델을 열 수 없습니다: {err}</translation>
     </message>
+    <message>
+        <source>Boundaries</source>
+        <translation>경계</translation>
+    </message>
+    <message>
+        <source>&amp;Boundaries</source>
+        <translation>경계(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Play the stream</source>
+        <translation>스트림 재생(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Step the stream</source>
+        <translation>스트림 한 단계(&amp;S)</translation>
+    </message>
 </context>
 <context>
     <name>MergeTreeView</name>
@@ -3938,6 +3954,366 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <source>error</source>
         <translation>오류</translation>
+    </message>
+</context>
+<context>
+    <name>BoundariesPanel</name>
+    <message>
+        <source>Encoder</source>
+        <translation>인코더</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>텍스트</translation>
+    </message>
+    <message>
+        <source>Ids</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Token ids a model produced, e.g. 393 30002 (empty: the text's own ids)</source>
+        <translation>모델이 만든 토큰 ID, 예: 393 30002 (비우면 텍스트 자체의 ID)</translation>
+    </message>
+    <message>
+        <source>Canonical ids</source>
+        <translation>정규 ID</translation>
+    </message>
+    <message>
+        <source>Streaming decode</source>
+        <translation>스트리밍 디코딩</translation>
+    </message>
+    <message>
+        <source>Token healing</source>
+        <translation>토큰 힐링</translation>
+    </message>
+    <message>
+        <source>Chat-turn prefixes</source>
+        <translation>대화 턴 접두사</translation>
+    </message>
+    <message>
+        <source>Special-token injection</source>
+        <translation>특수 토큰 주입</translation>
+    </message>
+    <message>
+        <source>Budget cut</source>
+        <translation>토큰 예산 자르기</translation>
+    </message>
+    <message>
+        <source>{word} is not a token id: give ids as whole numbers, e.g. 393 30002 or [393, 30002].</source>
+        <translation>{word}은(는) 토큰 ID가 아닙니다: ID는 정수로 주세요. 예: 393 30002 또는 [393, 30002].</translation>
+    </message>
+</context>
+<context>
+    <name>CanonicalView</name>
+    <message>
+        <source>Split a token</source>
+        <translation>토큰 하나 쪼개기</translation>
+    </message>
+    <message>
+        <source>Write the longest token as two vocabulary tokens: the same text, ids the encoder never gives</source>
+        <translation>가장 긴 토큰을 어휘의 두 토큰으로 씁니다: 텍스트는 같지만 인코더가 결코 내지 않는 ID입니다</translation>
+    </message>
+    <message>
+        <source>Canonical: {encoder} writes this text with exactly these {n} ids.</source>
+        <translation>정규: {encoder}는 이 텍스트를 정확히 이 ID {n}개로 씁니다.</translation>
+    </message>
+    <message>
+        <source>Not canonical: the ids part from the encoder's at token {index} (byte {start}) and meet again at byte {end}; re-encoding the text gives {m} ids instead of {n}.</source>
+        <translation>정규 아님: 토큰 {index}(바이트 {start})에서 인코더의 ID와 갈라지고 바이트 {end}에서 다시 만납니다. 텍스트를 다시 인코딩하면 ID {n}개 대신 {m}개가 나옵니다.</translation>
+    </message>
+    <message>
+        <source>The ids' bytes break off inside a character: no text encodes back to them.</source>
+        <translation>ID의 바이트가 문자 중간에서 끊깁니다: 어떤 텍스트도 이 ID로 인코딩되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>given ids</source>
+        <translation>주어진 ID</translation>
+    </message>
+    <message>
+        <source>canonical ids</source>
+        <translation>정규 ID</translation>
+    </message>
+    <message>
+        <source>The differing stretch {stretch} is {n} bytes long: its segmentations are not counted.</source>
+        <translation>달라지는 구간 {stretch}은(는) {n}바이트라서 분할 수를 세지 않습니다.</translation>
+    </message>
+    <message>
+        <source>{count} segmentations of {stretch} by the vocabulary; the shortest {listed}:</source>
+        <translation>어휘로 {stretch}을(를) 나누는 방법 {count}가지, 가장 짧은 {listed}개:</translation>
+    </message>
+    <message>
+        <source>canonical</source>
+        <translation>정규</translation>
+    </message>
+    <message>
+        <source>given</source>
+        <translation>주어진 것</translation>
+    </message>
+    <message>
+        <source>The rows are left out: their text is too long to align here, or the ids do not spell it byte for byte.</source>
+        <translation>행은 생략했습니다: 정렬하기에 텍스트가 너무 길거나, ID가 텍스트를 바이트 단위로 그대로 쓰지 않습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>CutView</name>
+    <message>
+        <source>Keep the first</source>
+        <translation>앞에서부터 유지</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 토큰</translation>
+    </message>
+    <message>
+        <source>Go to the safe cut</source>
+        <translation>안전한 자르기로</translation>
+    </message>
+    <message>
+        <source>The first N tokens print:</source>
+        <translation>앞 N개 토큰의 출력:</translation>
+    </message>
+    <message>
+        <source>The cut:</source>
+        <translation>자른 곳:</translation>
+    </message>
+    <message>
+        <source>Nearest safe cut:</source>
+        <translation>가장 가까운 안전한 자르기:</translation>
+    </message>
+    <message>
+        <source>(left out: {hex})</source>
+        <translation>(빠진 바이트: {hex})</translation>
+    </message>
+    <message>
+        <source>splits a character</source>
+        <translation>문자를 쪼갬</translation>
+    </message>
+    <message>
+        <source>splits the grapheme {g}</source>
+        <translation>자소 묶음 {g}을(를) 쪼갬</translation>
+    </message>
+    <message>
+        <source>splits a word</source>
+        <translation>단어를 쪼갬</translation>
+    </message>
+    <message>
+        <source>{n} of {total} tokens, byte {byte}</source>
+        <translation>토큰 {total}개 중 {n}개, 바이트 {byte}</translation>
+    </message>
+    <message>
+        <source>breaks nothing</source>
+        <translation>깨지는 것 없음</translation>
+    </message>
+    <message>
+        <source>{n} tokens print {text}; {w} tokens end on a word boundary.</source>
+        <translation>토큰 {n}개는 {text}을(를) 출력합니다. 토큰 {w}개는 단어 경계에서 끝납니다.</translation>
+    </message>
+    <message>
+        <source>every token</source>
+        <translation>모든 토큰</translation>
+    </message>
+    <message>
+        <source>first N tokens</source>
+        <translation>앞 N개 토큰</translation>
+    </message>
+</context>
+<context>
+    <name>HazardView</name>
+    <message>
+        <source>Working…</source>
+        <translation>계산 중…</translation>
+    </message>
+    <message>
+        <source>Nothing to check: type a text or paste token ids.</source>
+        <translation>확인할 것이 없습니다: 텍스트를 입력하거나 토큰 ID를 붙여 넣으세요.</translation>
+    </message>
+    <message>
+        <source>A turn needs two messages: add one more.</source>
+        <translation>턴을 보려면 메시지가 두 개 필요합니다: 하나 더 추가하세요.</translation>
+    </message>
+    <message>
+        <source>No token here can be written as two vocabulary tokens: type a longer text.</source>
+        <translation>여기에는 어휘의 두 토큰으로 쓸 수 있는 토큰이 없습니다: 더 긴 텍스트를 입력하세요.</translation>
+    </message>
+</context>
+<context>
+    <name>HealView</name>
+    <message>
+        <source>Tokens to back up</source>
+        <translation>되돌릴 토큰 수</translation>
+    </message>
+    <message>
+        <source>Removed:</source>
+        <translation>제거됨:</translation>
+    </message>
+    <message>
+        <source>Healed prompt:</source>
+        <translation>힐링된 프롬프트:</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>{text}  ({hex})  ids {ids}</source>
+        <translation>{text}  ({hex})  ID {ids}</translation>
+    </message>
+    <message>
+        <source>{text}  ids {ids}</source>
+        <translation>{text}  ID {ids}</translation>
+    </message>
+    <message>
+        <source>{n} vocabulary tokens start with the removed bytes; the model picks the next token among them. The first {k} by id (merge order):</source>
+        <translation>어휘 토큰 {n}개가 제거된 바이트로 시작합니다. 모델은 다음 토큰을 이 중에서 고릅니다. ID 순(병합 순서) 앞 {k}개:</translation>
+    </message>
+    <message>
+        <source>The healed prompt ends inside a character: back up one token more.</source>
+        <translation>힐링된 프롬프트가 문자 중간에서 끝납니다: 토큰을 하나 더 되돌리세요.</translation>
+    </message>
+</context>
+<context>
+    <name>InjectionView</name>
+    <message>
+        <source>{n} control tokens injected through message content: {names}. Safe: {safe} tokens; parsed: {parsed} tokens.</source>
+        <translation>메시지 내용을 통해 제어 토큰 {n}개가 주입됨: {names}. 안전: 토큰 {safe}개, 파싱: 토큰 {parsed}개.</translation>
+    </message>
+    <message>
+        <source>No message content holds a special token of this encoder: both prompts are the same {n} tokens. Try a message with &lt;|im_end|&gt; or &lt;|eot_id|&gt;.</source>
+        <translation>이 인코더의 특수 토큰을 담은 메시지가 없어 두 프롬프트 모두 같은 토큰 {n}개입니다. &lt;|im_end|&gt;나 &lt;|eot_id|&gt;가 든 메시지로 해 보세요.</translation>
+    </message>
+    <message>
+        <source>safe (content as text)</source>
+        <translation>안전 (내용은 텍스트로)</translation>
+    </message>
+    <message>
+        <source>parsed (specials in content)</source>
+        <translation>파싱 (내용 속 특수 토큰)</translation>
+    </message>
+    <message>
+        <source>{token} in message {m}</source>
+        <translation>메시지 {m}의 {token}</translation>
+    </message>
+</context>
+<context>
+    <name>StreamView</name>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 재생</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>한 단계</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>처음으로</translation>
+    </message>
+    <message>
+        <source>Incremental decoder prints:</source>
+        <translation>점진적 디코더 출력:</translation>
+    </message>
+    <message>
+        <source>Pending bytes:</source>
+        <translation>대기 중인 바이트:</translation>
+    </message>
+    <message>
+        <source>Naive decoder prints:</source>
+        <translation>단순 디코더 출력:</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>token bytes</source>
+        <translation>토큰 바이트</translation>
+    </message>
+    <message>
+        <source>incremental prints</source>
+        <translation>점진적 출력</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>대기</translation>
+    </message>
+    <message>
+        <source>naive prints</source>
+        <translation>단순 출력</translation>
+    </message>
+    <message>
+        <source>⏸ Pause</source>
+        <translation>⏸ 일시 정지</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(없음)</translation>
+    </message>
+    <message>
+        <source>token {k} of {n}</source>
+        <translation>토큰 {n}개 중 {k}번째</translation>
+    </message>
+    <message>
+        <source>(the first {n:,} of {total:,})</source>
+        <translation>(전체 {total:,}개 중 앞 {n:,}개)</translation>
+    </message>
+</context>
+<context>
+    <name>TurnsView</name>
+    <message>
+        <source>turn</source>
+        <translation>턴</translation>
+    </message>
+    <message>
+        <source>tokens reused</source>
+        <translation>재사용된 토큰</translation>
+    </message>
+    <message>
+        <source>why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>turn n's tokens → turn n+1's</source>
+        <translation>턴 n의 토큰 → 턴 n+1의 토큰</translation>
+    </message>
+    <message>
+        <source>Merge: a token of the longer prompt runs over the end of the shorter one. Retokenized: the text is a prefix, but its last tokens split otherwise once text follows (a pre-tokenizer looking ahead at whitespace). Rewritten: the template changes earlier turns (it drops a thinking block, say). Each breaks a KV cache kept from turn n.</source>
+        <translation>경계 넘어 병합: 긴 프롬프트의 토큰 하나가 짧은 프롬프트의 끝을 넘어갑니다. 다시 토큰화: 텍스트는 접두사이지만 뒤에 텍스트가 오면 마지막 토큰이 다르게 나뉩니다(공백을 미리 보는 사전 토큰화). 템플릿 재작성: 템플릿이 이전 턴을 바꿉니다(예: 생각 블록을 뺌). 어느 쪽이든 턴 n에서 보관한 KV 캐시가 깨집니다.</translation>
+    </message>
+    <message>
+        <source>stable</source>
+        <translation>안정</translation>
+    </message>
+    <message>
+        <source>merge across the boundary</source>
+        <translation>경계 넘어 병합</translation>
+    </message>
+    <message>
+        <source>retokenized before the boundary</source>
+        <translation>경계 앞에서 다시 토큰화</translation>
+    </message>
+    <message>
+        <source>template rewrites earlier turns</source>
+        <translation>템플릿이 이전 턴을 재작성</translation>
+    </message>
+    <message>
+        <source>{broken} of {n} turn boundaries break the token prefix.</source>
+        <translation>턴 경계 {n}개 중 {broken}개가 토큰 접두사를 깹니다.</translation>
+    </message>
+    <message>
+        <source>not rendered: {error}</source>
+        <translation>렌더링 안 됨: {error}</translation>
+    </message>
+    <message>
+        <source>turn {n}</source>
+        <translation>턴 {n}</translation>
     </message>
 </context>
 </TS>

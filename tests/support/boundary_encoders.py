@@ -51,3 +51,30 @@ def gguf_from_bpe(model, out: Path) -> Path:
     w.write_tensors_to_file()
     w.close()
     return out
+
+
+FAMILIES = ("sentencepiece", "tokenizer.json", "gguf", "tokviz-bpe")
+
+
+def family_encoder(kind: str, folder: Path):
+    """A small encoder of each family tokviz opens besides the OpenAI rank files (files written under
+    ``folder``); skips the test when the family's package is missing."""
+    import pytest
+
+    from tests.support.trained_models import bpe_model
+    from tokviz.core.encoders.builtin import default_registry
+
+    if kind == "sentencepiece":
+        return default_registry().get("sp:demo_unigram")
+    if kind == "tokenizer.json":  # tokviz's own BPE exported: a real tokenizer.json, small
+        pytest.importorskip("tokenizers")
+        from tokviz.core.encoders.hf_json import HFTokenizerEncoder
+        from tokviz.core.hf_export import write_tokenizer_json
+
+        return HFTokenizerEncoder.from_file(write_tokenizer_json(bpe_model("byte", 80), folder / "tokenizer.json"))
+    if kind == "gguf":
+        pytest.importorskip("gguf")
+        from tokviz.core.encoders.gguf_family import load_gguf
+
+        return load_gguf(gguf_from_bpe(bpe_model("byte", 80), folder / "bpe.gguf"))
+    return bpe_model("byte", 60)

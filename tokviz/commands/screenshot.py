@@ -1,10 +1,11 @@
-"""``tokviz screenshot --view {inspect,train,compare} -o FILE.png``: render a panel offscreen.
+"""``tokviz screenshot --view {inspect,train,compare,boundaries} -o FILE.png``: render a panel offscreen.
 
 Each panel implements ``prepare_screenshot(options)``, which fills the panel from the options (text,
 encoders, corpus, merges) and returns once everything shown is ready (it may spin the event loop).
 The Train view trains BPE that way; ``--algorithm wordpiece|unigram`` trains the other algorithms
 through the panel's algorithm choice instead (:func:`prepare_algorithm`): Unigram with the lattice of
-a sample line on screen, WordPiece (``--beside-bpe``) with BPE's choices beside its own.
+a sample line on screen, WordPiece (``--beside-bpe``) with BPE's choices beside its own. The Boundaries
+view shows one hazard (``--hazard``; ``--budget N`` for the budget cut).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import json
 import os
 from pathlib import Path
 
-VIEWS = ("inspect", "train", "compare")
+VIEWS = ("inspect", "train", "compare", "boundaries")
+HAZARDS = ("canonical", "stream", "heal", "turns", "injection", "cut")  # tokviz.ui.boundaries.model.HAZARDS
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
 COMPARE_TABS = ("parity", "sweep")
 
@@ -23,7 +25,8 @@ def add_parser(sub) -> None:
     p.add_argument("--view", choices=VIEWS, default="inspect")
     p.add_argument("-o", "--output", required=True, help="PNG file to write")
     text = p.add_mutually_exclusive_group()
-    text.add_argument("--text", help="text for the inspect / compare views (train --algorithm unigram: the lattice's)")
+    text.add_argument("--text", help="text for the inspect / compare / boundaries views (train --algorithm unigram: "
+                      "the lattice's)")
     text.add_argument("--text-file", metavar="FILE",
                       help="UTF-8 file whose text (taken exactly, as File → Open takes it) the inspect / compare "
                       "views show")
@@ -46,6 +49,8 @@ def add_parser(sub) -> None:
     p.add_argument("--compare-tab", choices=COMPARE_TABS,
                    help="compare view: bring the Parity or Vocabulary sweep tab to the front and run it (-e: its "
                    "encoders)")
+    p.add_argument("--hazard", choices=HAZARDS, help="boundaries view: the hazard shown (default canonical)")
+    p.add_argument("--budget", type=int, metavar="N", help="boundaries view, --hazard cut: tokens kept")
     p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
     p.add_argument("--theme", choices=("light", "dark"), help="colour theme")
     p.add_argument("--lang", choices=("en", "ko"), help="interface language (default en)")
@@ -112,6 +117,10 @@ def _check_options(args) -> None:
         raise TokvizError("--line is for --algorithm unigram")
     if getattr(args, "compare_tab", None) and args.view != "compare":
         raise TokvizError("--compare-tab is for the compare view")
+    if (getattr(args, "hazard", None) or getattr(args, "budget", None) is not None) and args.view != "boundaries":
+        raise TokvizError(f"--hazard and --budget are for the boundaries view, not {args.view}")
+    if getattr(args, "budget", None) is not None and args.budget < 0:
+        raise TokvizError(f"--budget is a number of tokens to keep, 0 or more, not {args.budget}")
     if args.view == "train" and args.text is not None and algorithm != "unigram":
         raise TokvizError("--text is for the inspect and compare views, and the train view's Unigram lattice")
 

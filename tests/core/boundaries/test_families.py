@@ -7,34 +7,18 @@ import codecs
 
 import pytest
 
-from tests.support.boundary_encoders import brute_vocab, gguf_from_bpe
-from tests.support.trained_models import bpe_model
+from tests.support.boundary_encoders import FAMILIES, brute_vocab, family_encoder
 from tokviz.core.boundaries.canonical import check_canonical
 from tokviz.core.boundaries.cut import budget_cut
 from tokviz.core.boundaries.healing import heal
 from tokviz.core.boundaries.streaming import stream_text
-from tokviz.core.encoders.builtin import default_registry
 
 TEXT = "안녕하세요 세계, hello world 🙂!"
 
 
-@pytest.fixture(scope="module", params=["sentencepiece", "tokenizer.json", "gguf", "tokviz-bpe"])
+@pytest.fixture(scope="module", params=FAMILIES)
 def family(request, tmp_path_factory):
-    if request.param == "sentencepiece":
-        return default_registry().get("sp:demo_unigram")
-    if request.param == "tokenizer.json":  # tokviz's own BPE exported: a real tokenizer.json, small
-        pytest.importorskip("tokenizers")
-        from tokviz.core.encoders.hf_json import HFTokenizerEncoder
-        from tokviz.core.hf_export import write_tokenizer_json
-
-        path = write_tokenizer_json(bpe_model("byte", 80), tmp_path_factory.mktemp("hf") / "tokenizer.json")
-        return HFTokenizerEncoder.from_file(path)
-    if request.param == "gguf":
-        pytest.importorskip("gguf")
-        from tokviz.core.encoders.gguf_family import load_gguf
-
-        return load_gguf(gguf_from_bpe(bpe_model("byte", 80), tmp_path_factory.mktemp("gguf") / "bpe.gguf"))
-    return bpe_model("byte", 60)
+    return family_encoder(request.param, tmp_path_factory.mktemp(request.param))
 
 
 @pytest.fixture(scope="module")
