@@ -1,4 +1,4 @@
-"""The main window: Inspect, Train and Compare panels as tabs over one shared Session.
+"""The main window: Inspect, Train, Compare and Vocabulary panels as tabs over one shared Session.
 
 It owns what is common to every panel: menus and shortcuts, remembered geometry, theme, font zoom,
 presentation mode (F11) and the About box.
@@ -40,6 +40,7 @@ PANELS = {
     "inspect": (QT_TRANSLATE_NOOP("MainWindow", "Inspect"), "tokviz.ui.inspect.panel", "InspectPanel"),
     "train": (QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train.panel", "TrainPanel"),
     "compare": (QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare.panel", "ComparePanel"),
+    "vocab": (QT_TRANSLATE_NOOP("MainWindow", "Vocabulary"), "tokviz.ui.vocab.panel", "VocabPanel"),
 }
 
 PRESENTATION_SCALE = 1.6  # font scale on entering presentation mode (projectors are far away)
