@@ -27,7 +27,7 @@ def count_color(tokens: int) -> QColor:
 def cut_pattern(row) -> str:
     """The lengths of a split's pieces in characters: ``1234`` split ``123|4`` is ``3+1``."""
     bounds = [0, *row.cuts, len(row.text)]
-    return "+".join(str(b - a) for a, b in zip(bounds, bounds[1:]))
+    return "+".join(str(b - a) for a, b in zip(bounds, bounds[1:], strict=False))
 
 
 def common_patterns(split_map, most: int = 6) -> list[tuple[str, int]]:
@@ -59,7 +59,7 @@ class SplitHeatmap(QWidget):
         if split_map is not None and split_map.kind == "numbers":
             rows = list(split_map.rows)
             width = 100 if len(rows) > 100 else 10
-            self.grid = [rows[i:i + width] for i in range(0, len(rows), width)]
+            self.grid = [rows[i : i + width] for i in range(0, len(rows), width)]
             self.row_labels = [str(i * width) if i % 10 == 0 else "" for i in range(len(self.grid))]
             self.column_labels = [str(c) if c % 10 == 0 else "" for c in range(width)]
         elif split_map is not None:
@@ -137,8 +137,11 @@ class SplitHeatmap(QWidget):
         p.setPen(fg)
         for r, label in enumerate(self.row_labels):
             if label:
-                p.drawText(QRectF(0, top + r * ch, left - 6, max(ch, fm.height())),
-                           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop, label)
+                p.drawText(
+                    QRectF(0, top + r * ch, left - 6, max(ch, fm.height())),
+                    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
+                    label,
+                )
         for c, label in enumerate(self.column_labels):
             if label:
                 w = max(cw, fm.horizontalAdvance(label) + 4)
@@ -152,8 +155,14 @@ class SplitHeatmap(QWidget):
         for k in range(1, len(PALETTE) + 1):
             p.fillRect(QRectF(x, y + 2, 12, fm.height() - 4), count_color(k))
             p.setPen(QPen(fg))
-            label = (self.tr("{n}+ tokens") if k == len(PALETTE) else
-                     self.tr("{n} tokens") if k > 1 else self.tr("{n} token")).format(n=k)
-            p.drawText(QRectF(x + 16, y, fm.horizontalAdvance(label) + 4, fm.height()), Qt.AlignmentFlag.AlignLeft,
-                       label)
+            label = (
+                self.tr("{n}+ tokens")
+                if k == len(PALETTE)
+                else self.tr("{n} tokens")
+                if k > 1
+                else self.tr("{n} token")
+            ).format(n=k)
+            p.drawText(
+                QRectF(x + 16, y, fm.horizontalAdvance(label) + 4, fm.height()), Qt.AlignmentFlag.AlignLeft, label
+            )
             x += 16 + fm.horizontalAdvance(label) + 14

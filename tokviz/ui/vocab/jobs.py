@@ -174,12 +174,20 @@ def corpus_rows(encoder, path: str, state: VocabState) -> UseResult:
         used[s] += bool(use.counts[i])
     scripts = [s for s in SCRIPTS if of[s]]
     share = [round(100 * used[s] / of[s], 1) for s in scripts]
-    shares = row_table(("script", "used", "of", "share %"),
-                       [scripts, [used[s] for s in scripts], [of[s] for s in scripts], share],
-                       [s.encode() for s in scripts])
+    shares = row_table(
+        ("script", "used", "of", "share %"),
+        [scripts, [used[s] for s in scripts], [of[s] for s in scripts], share],
+        [s.encode() for s in scripts],
+    )
     bytes_of = encoder.token_bytes
-    return UseResult(path, use.texts, use.tokens, token_rows(use.never_used(), bytes_of),
-                     token_rows(use.used_once(), bytes_of), shares)
+    return UseResult(
+        path,
+        use.texts,
+        use.tokens,
+        token_rows(use.never_used(), bytes_of),
+        token_rows(use.used_once(), bytes_of),
+        shares,
+    )
 
 
 # ---- the diff ------------------------------------------------------------------------------------
@@ -198,8 +206,9 @@ def diff_rows(first, second, state: VocabState) -> DiffResult:
 
     d = vocab_diff(first, second, state)
     a, b = d.first.ids, d.second.ids
-    shared = token_rows([a[t] for t in d.shared], d.first.bytes_of().__getitem__,
-                        [("id in B", [b[t] for t in d.shared])])
+    shared = token_rows(
+        [a[t] for t in d.shared], d.first.bytes_of().__getitem__, [("id in B", [b[t] for t in d.shared])]
+    )
     only_first = token_rows([a[t] for t in d.only_first], d.first.bytes_of().__getitem__)
     only_second = token_rows([b[t] for t in d.only_second], d.second.bytes_of().__getitem__)
     return DiffResult(d.counts(), {"A": census(a), "B": census(b)}, shared, only_first, only_second)
@@ -212,8 +221,12 @@ def split_map(encoder, kind: str, state: VocabState):
     return number_map(encoder, state=state) if kind == "numbers" else indentation_map(encoder)
 
 
-def run_request(request: Request, get_encoder: Callable[[str], object], state: VocabState | None = None,
-                cached: Callable[[Request, tuple], object] | None = None) -> Outcome:
+def run_request(
+    request: Request,
+    get_encoder: Callable[[str], object],
+    state: VocabState | None = None,
+    cached: Callable[[Request, tuple], object] | None = None,
+) -> Outcome:
     """Compute ``request``; ``get_encoder`` loads an encoder by name, ``cached`` answers with a result
     already computed for the same encoder objects (then nothing is computed again)."""
     state = state or NoState()

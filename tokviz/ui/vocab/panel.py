@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.atomic import write_atomic
 from tokviz.core.package_data import resources_dir
-from tokviz.ui import theme
 from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.message_bar import MessageBar
@@ -37,8 +36,15 @@ from tokviz.ui.vocab.jobs import run_request
 from tokviz.ui.vocab.state import KINDS, TAB_KINDS, TABS, Outcome, Request, VocabState
 from tokviz.ui.vocab.views import VocabDiffTab, VocabMapsTab, VocabReachTab, VocabTreeTab
 
-CONTEXTS = ("VocabPanel", "VocabTreeTab", "VocabReachTab", "VocabDiffTab", "VocabMapsTab", "VocabRowsModel",
-            "SplitHeatmap")
+CONTEXTS = (
+    "VocabPanel",
+    "VocabTreeTab",
+    "VocabReachTab",
+    "VocabDiffTab",
+    "VocabMapsTab",
+    "VocabRowsModel",
+    "SplitHeatmap",
+)
 DEFAULT_ENCODER = "o200k_base"
 DEFAULT_QUERY = "생각"
 
@@ -189,7 +195,8 @@ class VocabPanel(QWidget):
             lambda task: run_request(request, registry.get, task, state.cached),
             finished=self._on_outcome,
             failed=lambda message, r=request: self._on_failed(r, message),
-            progressed=lambda payload, r=request: state.progress(r, payload[0], payload[1]))
+            progressed=lambda payload, r=request: state.progress(r, payload[0], payload[1]),
+        )
 
     def _on_outcome(self, outcome: Outcome | None) -> None:
         if outcome is not None:
@@ -223,7 +230,7 @@ class VocabPanel(QWidget):
         def done(found) -> None:
             if self.state.result("diff") is not result:
                 return  # another diff is shown now
-            for box, rows in zip(self.diff_tab.columns(), found):
+            for box, rows in zip(self.diff_tab.columns(), found, strict=True):
                 box.model.set_matches(rows if query.strip() else None)
 
         self.channels["filter"].start(lambda _task: [t.matching(query) for t in tables], finished=done)
@@ -235,8 +242,14 @@ class VocabPanel(QWidget):
     # ---- texts, theme ---------------------------------------------------------------------------
     def recompose_texts(self) -> None:
         self.encoder_label.setText(self.tr("Vocabulary:"))
-        for i, title in enumerate((self.tr("Merge tree"), self.tr("Reachability and use"), self.tr("Diff"),
-                                   self.tr("Numbers and indentation"))):
+        for i, title in enumerate(
+            (
+                self.tr("Merge tree"),
+                self.tr("Reachability and use"),
+                self.tr("Diff"),
+                self.tr("Numbers and indentation"),
+            )
+        ):
             self.tabs.setTabText(i, title)
         for tab in (self.tree_tab, self.reach_tab, self.diff_tab, self.maps_tab):
             tab.retranslate()
@@ -250,8 +263,9 @@ class VocabPanel(QWidget):
 
     # ---- files ----------------------------------------------------------------------------------
     def _ask_corpus(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open corpus"), "",
-                                              self.tr("Text, one text per line (*.txt);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open corpus"), "", self.tr("Text, one text per line (*.txt);;All files (*)")
+        )
         if path:
             self.reach_tab.add_corpus(Path(path).name, path)
 
@@ -273,8 +287,9 @@ class VocabPanel(QWidget):
         self._ask_save(self.tr("Export map as CSV"), "CSV (*.csv)", ".csv", self.export_csv)
 
     def _ask_save(self, title: str, filters: str, suffix: str, write) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, title, f"{self.state.encoder}-{self.state.map_kind}{suffix}",
-                                              filters)
+        path, _ = QFileDialog.getSaveFileName(
+            self, title, f"{self.state.encoder}-{self.state.map_kind}{suffix}", filters
+        )
         if not path:
             return
         try:
@@ -306,18 +321,28 @@ class VocabPanel(QWidget):
 
     def menu_actions(self) -> list[PanelAction | None]:
         return [
-            PanelAction("csv", QCoreApplication.translate("MainWindow", "Export &CSV…"),
-                        shortcuts=("Ctrl+Shift+E",), button=self.maps_tab.csv_button),
-            PanelAction("png", QCoreApplication.translate("MainWindow", "Save &PNG…"),
-                        shortcuts=("Ctrl+E",), button=self.maps_tab.png_button),
+            PanelAction(
+                "csv",
+                QCoreApplication.translate("MainWindow", "Export &CSV…"),
+                shortcuts=("Ctrl+Shift+E",),
+                button=self.maps_tab.csv_button,
+            ),
+            PanelAction(
+                "png",
+                QCoreApplication.translate("MainWindow", "Save &PNG…"),
+                shortcuts=("Ctrl+E",),
+                button=self.maps_tab.png_button,
+            ),
         ]
 
     def prepare_screenshot(self, args) -> None:
         """``-e A [-e B]``, ``--text QUERY`` and ``--vocab-tab`` choose what the shot shows."""
         names = list(getattr(args, "encoders", None) or [])
         if names:
-            self.set_encoders(self.session.registry.resolve(names[0]),
-                              self.session.registry.resolve(names[1]) if len(names) > 1 else None)
+            self.set_encoders(
+                self.session.registry.resolve(names[0]),
+                self.session.registry.resolve(names[1]) if len(names) > 1 else None,
+            )
         text = getattr(args, "text", None)
         if text:
             self.tree_tab.search_edit.setText(text)
@@ -336,4 +361,3 @@ class VocabPanel(QWidget):
     def shutdown(self) -> None:
         for channel in self.channels.values():
             channel.close()
-

@@ -53,7 +53,7 @@ def view_tree(node) -> MergeNode:
 def named(data: bytes, root: bytes, start: int) -> str:
     """``data`` (at byte ``start`` of ``root``) named by characters: ``것 3바이트 중 1–2번째``."""
     text, last_whole = "", True
-    for part in byte_parts(data, before=root[:start], after=root[start + len(data):]):
+    for part in byte_parts(data, before=root[:start], after=root[start + len(data) :]):
         # whole characters run together, as the token views draw them; a partial one stands apart
         gap = "" if not text or (part.whole and last_whole) else " "
         text += gap + (shown(part.data) if part.whole else part_label(part))
@@ -123,7 +123,7 @@ class VocabTreeTab(QWidget):
     def show_matches(self, result, selected: int | None) -> None:
         self.matches.blockSignals(True)
         self.matches.clear()
-        for tid, token in (result.matches if result is not None else []):
+        for tid, token in result.matches if result is not None else []:
             item = QListWidgetItem(f"#{tid}  {token}")
             item.setData(Qt.ItemDataRole.UserRole, tid)
             self.matches.addItem(item)
@@ -152,21 +152,38 @@ class VocabTreeTab(QWidget):
         self.tree_view.set_tree(view_tree(tree))
         for _rank, line in sorted(lines, key=lambda rl: rl[0]):
             self.merge_list.addItem(line)
-        self.info.setText(self.tr("#{id} {token} · {n} bytes: {hex}").format(
-            id=tree.id, token=shown(tree.data), n=len(tree.data), hex=tree.data.hex(" ").upper()))
+        self.info.setText(
+            self.tr("#{id} {token} · {n} bytes: {hex}").format(
+                id=tree.id, token=shown(tree.data), n=len(tree.data), hex=tree.data.hex(" ").upper()
+            )
+        )
 
     def _merge_lines(self, node, root: bytes, start: int) -> list[tuple[int, str]]:
         """(rank, line) of every merge under ``node``; an unbuilt token says so."""
         if node.unbuilt:
             self._unbuilt.add(node.id)
             parts = " + ".join(shown(self.result.token_bytes[i]) for i in node.stops_at)
-            return [(-1, self.tr("{token}: not reachable by merges (the merges stop at {parts})").format(
-                token=named(node.data, root, start), parts=parts))]
+            return [
+                (
+                    -1,
+                    self.tr("{token}: not reachable by merges (the merges stop at {parts})").format(
+                        token=named(node.data, root, start), parts=parts
+                    ),
+                )
+            ]
         if node.left is None:
             return []
-        lines = [(node.rank, self.tr("rank {rank}: {left} + {right} → {token}").format(
-            rank=node.rank, left=named(node.left.data, root, start),
-            right=named(node.right.data, root, start + len(node.left.data)), token=named(node.data, root, start)))]
+        lines = [
+            (
+                node.rank,
+                self.tr("rank {rank}: {left} + {right} → {token}").format(
+                    rank=node.rank,
+                    left=named(node.left.data, root, start),
+                    right=named(node.right.data, root, start + len(node.left.data)),
+                    token=named(node.data, root, start),
+                ),
+            )
+        ]
         lines += self._merge_lines(node.left, root, start)
         lines += self._merge_lines(node.right, root, start + len(node.left.data))
         return lines
@@ -255,12 +272,19 @@ class VocabReachTab(QWidget):
             return
         r = result.reach
         never = "—" if r.partial_never is None else f"{len(r.partial_never):,}"
-        self.reach_summary.setText(self.tr(
-            "{encoder}: {checked} tokens checked. {n} are unreachable: their own text, encoded alone, gives "
-            "other tokens. {partial} are not whole UTF-8 characters (only part of a text); of those, {never} "
-            "can never appear in any encoding.").format(
-            encoder=r.encoder, checked=f"{r.checked:,}", n=f"{len(r.unreachable):,}",
-            partial=f"{len(r.partial_utf8):,}", never=never))
+        self.reach_summary.setText(
+            self.tr(
+                "{encoder}: {checked} tokens checked. {n} are unreachable: their own text, encoded alone, gives "
+                "other tokens. {partial} are not whole UTF-8 characters (only part of a text); of those, {never} "
+                "can never appear in any encoding."
+            ).format(
+                encoder=r.encoder,
+                checked=f"{r.checked:,}",
+                n=f"{len(r.unreachable):,}",
+                partial=f"{len(r.partial_utf8):,}",
+                never=never,
+            )
+        )
         self.unreachable.set_title(self.tr("Unreachable tokens ({n})").format(n=f"{len(r.unreachable):,}"))
 
     def show_use(self, result) -> None:
@@ -275,9 +299,11 @@ class VocabReachTab(QWidget):
         if result is None:
             self.use_summary.setText(self.tr("Choose a corpus to see which tokens it never uses."))
             return
-        self.use_summary.setText(self.tr("{texts} texts, {tokens} tokens: {never} tokens never used, {once} used "
-                                         "once.").format(texts=f"{result.texts:,}", tokens=f"{result.tokens:,}",
-                                                         never=f"{n_never:,}", once=f"{n_once:,}"))
+        self.use_summary.setText(
+            self.tr("{texts} texts, {tokens} tokens: {never} tokens never used, {once} used once.").format(
+                texts=f"{result.texts:,}", tokens=f"{result.tokens:,}", never=f"{n_never:,}", once=f"{n_once:,}"
+            )
+        )
 
 
 class VocabDiffTab(QWidget):
@@ -292,7 +318,8 @@ class VocabDiffTab(QWidget):
         row.addWidget(self.second_label)
         self.second_combo = QComboBox()
         self.second_combo.currentIndexChanged.connect(
-            lambda _i: self.secondChosen.emit(self.second_combo.currentData() or ""))
+            lambda _i: self.secondChosen.emit(self.second_combo.currentData() or "")
+        )
         row.addWidget(self.second_combo, 1)
         self.search_label = QLabel()
         row.addWidget(self.search_label)
@@ -340,34 +367,50 @@ class VocabDiffTab(QWidget):
     def show_diff(self, result, first: str, second: str) -> None:
         self.result, self.names = result, (first, second)
         tables = (result.shared, result.only_first, result.only_second) if result is not None else (None,) * 3
-        for box, table in zip(self.columns(), tables):
+        for box, table in zip(self.columns(), tables, strict=True):
             box.set_table(table)
         self.census.set_table(self._census_table(result))
         self.census.set_title(self.tr("Tokens per script"))
         c = result.counts if result is not None else {}
         self.shared.set_title(self.tr("Shared ({n})").format(n=f"{c.get('shared', 0):,}"))
         self.only_first.set_title(self.tr("Only in {name} ({n})").format(name=first, n=f"{c.get('only_first', 0):,}"))
-        self.only_second.set_title(self.tr("Only in {name} ({n})").format(
-            name=second, n=f"{c.get('only_second', 0):,}"))
+        self.only_second.set_title(
+            self.tr("Only in {name} ({n})").format(name=second, n=f"{c.get('only_second', 0):,}")
+        )
         if result is None:
             self.counts.setText(self.tr("Choose a second vocabulary (B) to compare with."))
             return
-        self.counts.setText(self.tr(
-            "A = {a}: {a_size} tokens; B = {b}: {b_size} tokens. Shared {shared} ({same} with the same id, "
-            "{moved} renumbered), only in A {only_a}, only in B {only_b}. Special tokens: {sp_shared} shared, "
-            "{sp_a} only in A, {sp_b} only in B.").format(
-            a=first, b=second, a_size=f"{c['first_size']:,}", b_size=f"{c['second_size']:,}",
-            shared=f"{c['shared']:,}", same=f"{c['same_id']:,}", moved=f"{c['renumbered']:,}",
-            only_a=f"{c['only_first']:,}", only_b=f"{c['only_second']:,}", sp_shared=f"{c['specials_shared']:,}",
-            sp_a=f"{c['specials_only_first']:,}", sp_b=f"{c['specials_only_second']:,}"))
+        self.counts.setText(
+            self.tr(
+                "A = {a}: {a_size} tokens; B = {b}: {b_size} tokens. Shared {shared} ({same} with the same id, "
+                "{moved} renumbered), only in A {only_a}, only in B {only_b}. Special tokens: {sp_shared} shared, "
+                "{sp_a} only in A, {sp_b} only in B."
+            ).format(
+                a=first,
+                b=second,
+                a_size=f"{c['first_size']:,}",
+                b_size=f"{c['second_size']:,}",
+                shared=f"{c['shared']:,}",
+                same=f"{c['same_id']:,}",
+                moved=f"{c['renumbered']:,}",
+                only_a=f"{c['only_first']:,}",
+                only_b=f"{c['only_second']:,}",
+                sp_shared=f"{c['specials_shared']:,}",
+                sp_a=f"{c['specials_only_first']:,}",
+                sp_b=f"{c['specials_only_second']:,}",
+            )
+        )
 
     def _census_table(self, result):
         if result is None:
             return None
         a, b = result.census["A"], result.census["B"]
         scripts = list(a)
-        return row_table(("script", "A", "B"), [scripts, [a[s] for s in scripts], [b[s] for s in scripts]],
-                         [s.encode() for s in scripts])
+        return row_table(
+            ("script", "A", "B"),
+            [scripts, [a[s] for s in scripts], [b[s] for s in scripts]],
+            [s.encode() for s in scripts],
+        )
 
 
 class VocabMapsTab(QWidget):
@@ -415,13 +458,20 @@ class VocabMapsTab(QWidget):
             self.patterns.setText("")
             return
         if split_map.kind == "numbers":
-            self.title.setText(self.tr("How {encoder} splits each number 0–9999 written alone (rows: hundreds, "
-                                       "columns: last two digits; hover a cell for its pieces)").format(
-                encoder=split_map.encoder))
+            self.title.setText(
+                self.tr(
+                    "How {encoder} splits each number 0–9999 written alone (rows: hundreds, "
+                    "columns: last two digits; hover a cell for its pieces)"
+                ).format(encoder=split_map.encoder)
+            )
         else:
-            self.title.setText(self.tr("How {encoder} splits runs of 1–16 spaces or tabs, alone and as a code "
-                                       "line's indentation (hover a cell for its pieces)").format(
-                encoder=split_map.encoder))
+            self.title.setText(
+                self.tr(
+                    "How {encoder} splits runs of 1–16 spaces or tabs, alone and as a code "
+                    "line's indentation (hover a cell for its pieces)"
+                ).format(encoder=split_map.encoder)
+            )
         patterns = ", ".join(f"{p} ×{n:,}" for p, n in common_patterns(split_map))
-        self.patterns.setText(self.tr("Most common splits (characters per piece): {patterns}").format(
-            patterns=patterns))
+        self.patterns.setText(
+            self.tr("Most common splits (characters per piece): {patterns}").format(patterns=patterns)
+        )
