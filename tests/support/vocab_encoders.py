@@ -9,14 +9,16 @@ from tokviz.core.pretokenize import GPT4_PATTERN
 GEOT = "것".encode()  # EA B2 83
 
 
-def small_ranks(extra: tuple[bytes, ...] = ()) -> dict[bytes, int]:
+def small_ranks(extra: tuple[bytes, ...] = (), *, unbuilt: bool = True) -> dict[bytes, int]:
     """256 bytes, then ``것`` built byte pair first, ``ab``/``abc``, ``bcd`` (unbuilt: the merges below
-    it stop at b + c + d), ``abcd`` and any ``extra`` tokens."""
+    it stop at b + c + d; a tokviz model cannot hold it, so ``unbuilt=False`` leaves it out), ``abcd``
+    and any ``extra`` tokens."""
     ranks = {bytes([i]): i for i in range(256)}
-    for token in (GEOT[:2], GEOT, b"ab", b"abc", b"bcd", b"abcd", b"th", b"the", b" the", *extra):
+    middle = (b"bcd",) if unbuilt else ()
+    for token in (GEOT[:2], GEOT, b"ab", b"abc", *middle, b"abcd", b"th", b"the", b" the", *extra):
         ranks[token] = len(ranks)
     return ranks
 
 
-def small_encoder(name: str, extra: tuple[bytes, ...] = ()) -> TiktokenEncoder:
-    return TiktokenEncoder(name, GPT4_PATTERN, small_ranks(extra), {"<|end|>": 300}, "test")
+def small_encoder(name: str, extra: tuple[bytes, ...] = (), *, unbuilt: bool = True) -> TiktokenEncoder:
+    return TiktokenEncoder(name, GPT4_PATTERN, small_ranks(extra, unbuilt=unbuilt), {"<|end|>": 300}, "test")

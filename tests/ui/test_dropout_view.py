@@ -139,3 +139,25 @@ def test_the_sample_is_reported_before_the_count(model):
     cancelled = TaskState()
     cancelled.cancel()
     assert sample_and_count(model, TEXT, 0.4, 9, 30, state=cancelled) is None
+
+
+def test_a_rank_vocabulary_offers_dropout_through_its_recovered_merges_once_unfolded(qtbot):
+    """cl100k_base, o200k_base, Llama 3/4 and tekken are rank files: the view offers dropout for them
+    through the merges tokviz recovers, folded at first (recovery costs seconds on o200k)."""
+    from tests.support.vocab_encoders import small_encoder
+
+    ranked = small_encoder("small-ranks", unbuilt=False)
+    text = "것 abcd the"
+    v = DropoutView()
+    qtbot.addWidget(v)
+    v.resize(900, 300)
+    v.set_source(ranked, text)
+    assert v.isVisibleTo(v.parentWidget() or v) and not v.isHidden()
+    assert not v.expanded() and not v.busy() and v.result is None  # nothing recovered yet
+    with qtbot.waitSignal(v.updated, timeout=30_000):
+        v.title.click()  # the user unfolds it
+    assert v.result.sample.ids == ranked.encode(text).ids  # P = 0.10 with seed 0 keeps these merges...
+    result = shown(qtbot, v, p=1.0)
+    assert len(result.sample.ids) == len(text.encode("utf-8"))  # ...and P = 1 leaves the bytes
+    assert shown(qtbot, v, p=0.0).sample.ids == ranked.encode(text).ids
+    v.shutdown()

@@ -2,7 +2,10 @@
 
 Shown when the selected encoder can skip merges (:func:`tokviz.core.dropout.supports_dropout`:
 tokviz's own BPE models, trained in the Train panel or opened from a tokviz, subword-nmt or GPT-2
-file). A dropout probability P (slider), a seed and a Re-roll button pick one segmentation
+file), and for a byte-level rank vocabulary (cl100k_base, o200k_base, Llama 3/4, tekken) through its
+recovered merges (:func:`tokviz.core.vocab.export.with_dropout`): recovering them costs seconds once
+per encoder, so for those the view starts folded and samples only when unfolded. A dropout
+probability P (slider), a seed and a Re-roll button pick one segmentation
 (``encoder.encode_dropout``); P = 0 is exactly the plain encoding, P = 1 leaves the base tokens.
 Under it, a strip over the text's bytes::
 
@@ -37,6 +40,7 @@ from PySide6.QtWidgets import (
 from tokviz.core.display import hex_bytes, shown_piece, visible_piece
 from tokviz.core.dropout import BoundaryStats, boundary_frequencies, supports_dropout
 from tokviz.core.encoding import Encoding
+from tokviz.core.vocab.export import dropout_by_recovery, with_dropout
 from tokviz.ui import fonts, theme
 from tokviz.ui.common.work import WorkService
 from tokviz.ui.token_colors import text_color_on, token_colors
@@ -93,6 +97,19 @@ class DropoutResult:
     stats: BoundaryStats | None  # None while the samples are still being counted
 
 
+class _CancelOnly:
+    """A task state for merge recovery: it may be cancelled; its progress is not the view's."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def is_cancelled(self) -> bool:
+        return self._state is not None and self._state.is_cancelled()
+
+    def progress(self, done: int, total: int) -> None:
+        pass
+
+
 def sample_and_count(encoder, text: str, p: float, seed: int, samples: int, allow_special: bool = False,
                      state=None) -> DropoutResult | None:
     """The sample for ``seed`` and the boundary statistics over ``samples`` samples (worker side).
@@ -101,6 +118,8 @@ def sample_and_count(encoder, text: str, p: float, seed: int, samples: int, allo
     one picture. With a task ``state`` the sample is reported first (a re-roll shows at once, the
     bars follow); None when cancelled between the two.
     """
+    if not supports_dropout(encoder):  # a rank vocabulary: through its recovered merges (cached)
+        encoder = with_dropout(encoder, _CancelOnly(state))
     sample = encoder.encode_dropout(text, p, seed=seed, allow_special=allow_special)
     if state is not None:
         if state.is_cancelled():
@@ -296,6 +315,9 @@ class DropoutView(QWidget):
         self.encoder = None
         self.text = ""
         self.allow_special = False
+        self._recovering = False  # the encoder samples through recovered merges (a rank vocabulary)
+        self._unfolded_by_user = False
+        self._stale = False  # the source changed since the last sample was asked for
         self.result: DropoutResult | None = None
         # a superseded count (it cannot be interrupted) lends its pool thread: the next one is not held up
         self._tasks = (work if work is not None else WorkService(self)).channel(self, "dropout")
@@ -317,6 +339,7 @@ class DropoutView(QWidget):
         self.title.setAutoRaise(True)
         self.title.setToolTip(self.tr("Show or hide the sample and the boundary bars"))
         self.title.toggled.connect(self._on_expanded)
+        self.title.clicked.connect(lambda on: setattr(self, "_unfolded_by_user", bool(on)))
         row.addWidget(self.title)
         row.addWidget(QLabel(self.tr("P")))
         self.p_slider = QSlider(Qt.Orientation.Horizontal)
@@ -403,16 +426,21 @@ class DropoutView(QWidget):
 
     def set_source(self, encoder, text: str, allow_special: bool = False) -> None:
         """The Inspector's encoder and (encoded) text; the view hides for an encoder without dropout."""
-        if encoder is None or not supports_dropout(encoder):
+        if encoder is None or not (supports_dropout(encoder) or dropout_by_recovery(encoder)):
             self.encoder = None
             self._tasks.cancel()
             self.hide()
             return
         changed = encoder is not self.encoder or text != self.text or allow_special != self.allow_special
+        self._recovering = not supports_dropout(encoder)
+        if self._recovering and not self._unfolded_by_user:
+            self.title.setChecked(False)  # seconds of merge recovery wait until the user asks for them
         self.encoder, self.text, self.allow_special = encoder, text, allow_special
         self.show()
         if changed:
-            self.recompute()
+            self._stale = True
+            if self.expanded() or not self._recovering:
+                self.recompute()
 
     def reroll(self) -> None:
         """Another sample: the next seed."""
@@ -427,6 +455,7 @@ class DropoutView(QWidget):
         encoder, p, seed, n, special = self.encoder, self.p, self.seed_spin.value(), self.samples_spin.value(), \
             self.allow_special
         text = dropout_text(self.text)
+        self._stale = False
         self._set_summary(self.tr("Sampling…"))
         self._tasks.start(lambda state: sample_and_count(encoder, text, p, seed, n, special, state),
                           finished=self._on_result, failed=self._on_failed, progressed=self._on_sample)
@@ -469,6 +498,8 @@ class DropoutView(QWidget):
 
     def _on_expanded(self, on: bool) -> None:
         self.title.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        if on and self._stale and self.encoder is not None:
+            self.recompute()
         self.summary.setVisible(on)
         self.strip_scroll.setVisible(on)
         if self.more_controls is not None:

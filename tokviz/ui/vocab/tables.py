@@ -13,27 +13,27 @@ from tokviz.ui.vocab.jobs import RowTable
 
 # column identifiers (English, as the jobs name them) and their titles, translated when shown
 HEADERS = {
-    "id": QT_TRANSLATE_NOOP("VocabRows", "id"),
-    "token": QT_TRANSLATE_NOOP("VocabRows", "token"),
-    "script": QT_TRANSLATE_NOOP("VocabRows", "script"),
-    "encodes as": QT_TRANSLATE_NOOP("VocabRows", "encodes as"),
-    "id in B": QT_TRANSLATE_NOOP("VocabRows", "id in B"),
-    "used": QT_TRANSLATE_NOOP("VocabRows", "used"),
-    "of": QT_TRANSLATE_NOOP("VocabRows", "of"),
-    "share %": QT_TRANSLATE_NOOP("VocabRows", "share %"),
+    "id": QT_TRANSLATE_NOOP("VocabRowsModel", "id"),
+    "token": QT_TRANSLATE_NOOP("VocabRowsModel", "token"),
+    "script": QT_TRANSLATE_NOOP("VocabRowsModel", "script"),
+    "encodes as": QT_TRANSLATE_NOOP("VocabRowsModel", "encodes as"),
+    "id in B": QT_TRANSLATE_NOOP("VocabRowsModel", "id in B"),
+    "used": QT_TRANSLATE_NOOP("VocabRowsModel", "used"),
+    "of": QT_TRANSLATE_NOOP("VocabRowsModel", "of"),
+    "share %": QT_TRANSLATE_NOOP("VocabRowsModel", "share %"),
 }
 SCRIPT_NAMES = {
-    "hangul": QT_TRANSLATE_NOOP("VocabRows", "Hangul"),
-    "latin": QT_TRANSLATE_NOOP("VocabRows", "Latin"),
-    "cjk": QT_TRANSLATE_NOOP("VocabRows", "CJK"),
-    "digits": QT_TRANSLATE_NOOP("VocabRows", "digits"),
-    "whitespace/code": QT_TRANSLATE_NOOP("VocabRows", "whitespace/code"),
-    "partial": QT_TRANSLATE_NOOP("VocabRows", "partial UTF-8"),
-    "other": QT_TRANSLATE_NOOP("VocabRows", "other"),
+    "hangul": QT_TRANSLATE_NOOP("VocabRowsModel", "Hangul"),
+    "latin": QT_TRANSLATE_NOOP("VocabRowsModel", "Latin"),
+    "cjk": QT_TRANSLATE_NOOP("VocabRowsModel", "CJK"),
+    "digits": QT_TRANSLATE_NOOP("VocabRowsModel", "digits"),
+    "whitespace/code": QT_TRANSLATE_NOOP("VocabRowsModel", "whitespace/code"),
+    "partial": QT_TRANSLATE_NOOP("VocabRowsModel", "partial UTF-8"),
+    "other": QT_TRANSLATE_NOOP("VocabRowsModel", "other"),
 }
 
 
-class RowsModel(QAbstractTableModel):
+class VocabRowsModel(QAbstractTableModel):
     """Shows ``table``'s rows in ``self.visible`` order (row indices into the table)."""
 
     def __init__(self, parent=None):
@@ -90,7 +90,7 @@ class RowsModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and self.table:
             name = self.table.headers[section]
-            return self.tr(HEADERS.get(name, name))
+            return self.tr(HEADERS[name]) if name in HEADERS else name  # others are names (of encoders)
         return None
 
     def value(self, row: int, column: int):
@@ -128,7 +128,7 @@ class RowsBox(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel()
         box.addWidget(self.title)
-        self.model = RowsModel(self)
+        self.model = VocabRowsModel(self)
         self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setSortingEnabled(True)

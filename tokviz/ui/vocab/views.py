@@ -407,7 +407,7 @@ class VocabDiffTab(QWidget):
         a, b = result.census["A"], result.census["B"]
         scripts = list(a)
         return row_table(
-            ("script", "A", "B"),
+            ("script", *self.names),
             [scripts, [a[s] for s in scripts], [b[s] for s in scripts]],
             [s.encode() for s in scripts],
         )
