@@ -76,7 +76,7 @@ def test_the_diff_shows_the_counts_core_computes_and_searches_its_columns(qtbot,
     assert f"Shared {counts['shared']} ({counts['same_id']} with the same id" in tab.counts.text()
     tab.search_edit.setText("xyz")
     qtbot.waitUntil(lambda: tab.only_second.model.rowCount() == 1, timeout=WAIT_MS)
-    assert tab.only_second.model.value(0, 1) == "xyz" and tab.shared.model.rowCount() == 0
+    assert tab.only_second.model.index(0, 1).data() == "xyz" and tab.shared.model.rowCount() == 0
 
 
 def test_the_number_map_exports_png_and_csv(qtbot, panel, encoders, tmp_path, monkeypatch):

@@ -5,14 +5,15 @@ file the first time), computes with :mod:`tokviz.core.vocab` and returns an
 sort orders: sorting or filtering 200,000 rows on the GUI thread would freeze it.
 
 >>> from tokviz.core.bpe.model import BPEModel
->>> m = BPEModel(mode="byte", merges=[(104, 105, 256)], name="m")
->>> out = run_request(Request("search", "m", param="hi"), {"m": m}.__getitem__)
->>> out.result.matches[0][0]
-256
+>>> m = BPEModel(mode="byte", pattern="gpt4", merges=[(32, 32, 256), (256, 97, 257)], name="m")
+>>> out = run_request(Request("reach", "m"), {"m": m}.__getitem__)
+>>> out.result.rows.columns[:2]   # "  a" pre-splits into " " and " a"
+([257], [b'  a'])
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,45 +34,79 @@ def shown(data: bytes) -> str:
     return visible_piece(data.decode("utf-8", "backslashreplace"))
 
 
+CHUNK = 16_384  # rows per numpy conversion: a single call over 200,000 rows holds the GIL ~200 ms
+
+
 @dataclass(frozen=True)
 class RowTable:
     """Rows of a list, column by column, with each column's ascending order worked out in the worker
-    (``orders[c]``: row indices) and a lowercased search text per row (token and hex)."""
+    (``orders[c]``: row indices). A ``token`` column holds the token bytes (shown as text when drawn:
+    only the rows on screen are ever turned into text); ``tokens`` are what a search looks in."""
 
     headers: tuple[str, ...]
     columns: tuple[Sequence, ...]
     orders: tuple[np.ndarray, ...]
-    search: tuple[str, ...]
+    tokens: Sequence[bytes]
 
     def __len__(self) -> int:
         return len(self.columns[0]) if self.columns else 0
 
     def matching(self, query: str) -> np.ndarray:
-        """Row indices whose token or hex bytes contain ``query`` (all rows for an empty query)."""
+        """Row indices whose token (as text, any case) or hex bytes contain ``query`` (worker side).
+
+        >>> t = row_table(("token",), [[b"Ab", b"cd"]], [b"Ab", b"cd"])
+        >>> t.matching("ab").tolist(), t.matching("63 64").tolist(), t.matching("").tolist()
+        ([0], [1], [0, 1])
+        """
         q = query.strip().lower()
         if not q:
             return np.arange(len(self), dtype=np.int64)
-        return np.fromiter((i for i, s in enumerate(self.search) if q in s), dtype=np.int64)
+        hexed = q.replace(" ", "")
+        return np.fromiter(
+            (i for i, t in enumerate(self.tokens) if q in t.decode("utf-8", "replace").lower() or hexed in t.hex()),
+            dtype=np.int64,
+        )
+
+
+def _array(column: Sequence) -> np.ndarray:
+    """``column`` as one numpy array, converted a chunk at a time (each call short, see :data:`CHUNK`)."""
+    if column and isinstance(column[0], (bytes, str)):
+        width = max(max(len(v) for v in column[k : k + CHUNK]) for k in range(0, len(column), CHUNK))
+        kind = "S" if isinstance(column[0], bytes) else "U"
+        dtype = np.dtype(f"{kind}{max(width, 1)}")
+    else:
+        dtype = np.dtype(np.float64)
+    parts = [np.asarray(column[k : k + CHUNK], dtype=dtype) for k in range(0, len(column), CHUNK)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
 
 
 def row_table(headers: Sequence[str], columns: Sequence[Sequence], tokens: Sequence[bytes]) -> RowTable:
-    """A :class:`RowTable`; ``tokens`` are the rows' token bytes (what a search looks in)."""
-    orders = []
-    for col in columns:
-        if col and isinstance(col[0], str):
-            orders.append(np.asarray(sorted(range(len(col)), key=col.__getitem__), dtype=np.int64))
-        else:
-            orders.append(np.argsort(np.asarray(col, dtype=np.float64), kind="stable"))
-    search = tuple(f"{t.decode('utf-8', 'replace').lower()}\t{t.hex(' ')}\t{t.hex()}" for t in tokens)
-    return RowTable(tuple(headers), tuple(columns), tuple(orders), search)
+    """A :class:`RowTable` of ``columns`` (lists of equal length); ``tokens`` are the rows' token bytes.
+    Orders come from numpy's stable argsort, which lets the GUI thread run while it sorts (Python's
+    ``sorted`` over 200,000 keys would hold the GIL for its whole run)."""
+    orders = tuple(np.argsort(_array(col), kind="stable") for col in columns)
+    return RowTable(tuple(headers), tuple(columns), orders, tokens)
 
 
-def token_rows(ids: Sequence[int], bytes_of, extra: Sequence[tuple[str, Sequence]] = ()) -> RowTable:
-    """Rows ``id, token, script`` (+ ``extra`` columns) for ``ids``."""
+_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def token_scripts(encoder) -> dict[bytes, str]:
+    """The script class of every ordinary token of ``encoder`` (see :mod:`tokviz.core.vocab.scripts`),
+    worked out once per encoder object: the census, the diff and the use lists all read it."""
     from tokviz.core.vocab.scripts import script_of
+    from tokviz.core.vocab.table import vocab_table
 
-    data = [bytes_of(i) for i in ids]
-    columns = [list(ids), [shown(b) for b in data], [script_of(b) for b in data], *[c for _, c in extra]]
+    hit = _scripts.get(encoder)
+    if hit is None:
+        hit = _scripts[encoder] = {data: script_of(data) for data in vocab_table(encoder).ids}
+    return hit
+
+
+def token_rows(encoder, ids: Sequence[int], data: Sequence[bytes], extra: Sequence[tuple[str, Sequence]] = ()):
+    """Rows ``id, token, script`` (+ ``extra`` columns) of ``encoder``'s tokens ``ids`` (bytes ``data``)."""
+    scripts = token_scripts(encoder)
+    columns = [list(ids), list(data), [scripts.get(b, "partial") for b in data], *[c for _, c in extra]]
     return row_table(("id", "token", "script", *[h for h, _ in extra]), columns, data)
 
 
@@ -129,7 +164,7 @@ def reach_rows(encoder, state: VocabState) -> ReachResult:
     bytes_of = encoder.token_bytes
     ids = list(reach.unreachable)
     as_text = [" | ".join(shown(bytes_of(i)) for i in reach.encodes_as[t]) for t in ids]
-    return ReachResult(reach, token_rows(ids, bytes_of, [("encodes as", as_text)]))
+    return ReachResult(reach, token_rows(encoder, ids, [bytes_of(i) for i in ids], [("encodes as", as_text)]))
 
 
 @dataclass(frozen=True)
@@ -161,31 +196,32 @@ def read_corpus(path: str) -> list[str]:
 
 def corpus_rows(encoder, path: str, state: VocabState) -> UseResult:
     from tokviz.core.vocab.reach import corpus_use
-    from tokviz.core.vocab.scripts import SCRIPTS, script_of
+    from tokviz.core.vocab.scripts import SCRIPTS
     from tokviz.core.vocab.table import vocab_table
 
     use = corpus_use(encoder, read_corpus(path), state)
-    table = vocab_table(encoder)
+    scripts = token_scripts(encoder)
     used = {s: 0 for s in SCRIPTS}
     of = {s: 0 for s in SCRIPTS}
-    for data, i in table.ids.items():
-        s = script_of(data)
-        of[s] += 1
-        used[s] += bool(use.counts[i])
-    scripts = [s for s in SCRIPTS if of[s]]
-    share = [round(100 * used[s] / of[s], 1) for s in scripts]
+    for data, i in vocab_table(encoder).ids.items():
+        script = scripts[data]
+        of[script] += 1
+        used[script] += bool(use.counts[i])
+    names = [s for s in SCRIPTS if of[s]]
+    share = [round(100 * used[s] / of[s], 1) for s in names]
     shares = row_table(
         ("script", "used", "of", "share %"),
-        [scripts, [used[s] for s in scripts], [of[s] for s in scripts], share],
-        [s.encode() for s in scripts],
+        [names, [used[s] for s in names], [of[s] for s in names], share],
+        [s.encode() for s in names],
     )
     bytes_of = encoder.token_bytes
+    never, once = use.never_used(), use.used_once()
     return UseResult(
         path,
         use.texts,
         use.tokens,
-        token_rows(use.never_used(), bytes_of),
-        token_rows(use.used_once(), bytes_of),
+        token_rows(encoder, never, [bytes_of(i) for i in never]),
+        token_rows(encoder, once, [bytes_of(i) for i in once]),
         shares,
     )
 
@@ -201,17 +237,21 @@ class DiffResult:
 
 
 def diff_rows(first, second, state: VocabState) -> DiffResult:
+    from collections import Counter
+
     from tokviz.core.vocab.diff import vocab_diff
-    from tokviz.core.vocab.scripts import census
+    from tokviz.core.vocab.scripts import SCRIPTS
 
     d = vocab_diff(first, second, state)
     a, b = d.first.ids, d.second.ids
-    shared = token_rows(
-        [a[t] for t in d.shared], d.first.bytes_of().__getitem__, [("id in B", [b[t] for t in d.shared])]
-    )
-    only_first = token_rows([a[t] for t in d.only_first], d.first.bytes_of().__getitem__)
-    only_second = token_rows([b[t] for t in d.only_second], d.second.bytes_of().__getitem__)
-    return DiffResult(d.counts(), {"A": census(a), "B": census(b)}, shared, only_first, only_second)
+    shared = token_rows(first, [a[t] for t in d.shared], d.shared, [("id in B", [b[t] for t in d.shared])])
+    only_first = token_rows(first, [a[t] for t in d.only_first], d.only_first)
+    only_second = token_rows(second, [b[t] for t in d.only_second], d.only_second)
+    census = {}
+    for key, encoder in (("A", first), ("B", second)):
+        counts = Counter(token_scripts(encoder).values())
+        census[key] = {s: counts.get(s, 0) for s in SCRIPTS}
+    return DiffResult(d.counts(), census, shared, only_first, only_second)
 
 
 # ---- the maps ------------------------------------------------------------------------------------

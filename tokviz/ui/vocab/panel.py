@@ -189,10 +189,17 @@ class VocabPanel(QWidget):
             self._start(request)
 
     def _start(self, request: Request) -> None:
-        registry, state = self.session.registry, self.state
+        registry, state, work = self.session.registry, self.state, self.session.work
+
+        def job(task):
+            # a diff of two 200k vocabularies allocates millions of objects: a collection set off by
+            # them would scan every object of the app holding the GIL (seconds of frozen window)
+            with work.collection_paused():
+                return run_request(request, registry.get, task, state.cached)
+
         self.state.started(request)
         self.channels[request.kind].start(
-            lambda task: run_request(request, registry.get, task, state.cached),
+            job,
             finished=self._on_outcome,
             failed=lambda message, r=request: self._on_failed(r, message),
             progressed=lambda payload, r=request: state.progress(r, payload[0], payload[1]),

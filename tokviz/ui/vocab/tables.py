@@ -9,7 +9,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, 
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from tokviz.ui.fonts import mono_font
-from tokviz.ui.vocab.jobs import RowTable
+from tokviz.ui.vocab.jobs import RowTable, shown
 
 # column identifiers (English, as the jobs name them) and their titles, translated when shown
 HEADERS = {
@@ -105,11 +105,15 @@ class VocabRowsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if name == "script":
                 return self.tr(SCRIPT_NAMES.get(value, value))
+            if isinstance(value, bytes):
+                return shown(value)
             if isinstance(value, float):
                 return f"{value:.1f}"
             if isinstance(value, (int, np.integer)) and name not in ("id", "id in B"):
                 return f"{value:,}"
             return value
+        if role == Qt.ItemDataRole.ToolTipRole and isinstance(value, bytes):
+            return f"{shown(value)}\n{value.hex(' ').upper()}"
         if role == Qt.ItemDataRole.FontRole and name in ("token", "encodes as"):
             return self._font
         if role == Qt.ItemDataRole.TextAlignmentRole and not isinstance(value, str):
