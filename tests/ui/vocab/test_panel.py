@@ -91,3 +91,22 @@ def test_the_number_map_exports_png_and_csv(qtbot, panel, encoders, tmp_path, mo
     assert not image.isNull() and image.size() == size
     assert (tmp_path / "map.csv").read_text(encoding="utf-8") == number_map(encoders["small-a"]).csv()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["map.csv", "map.png"]  # no temp file left
+
+
+def test_a_corpus_lists_the_tokens_it_never_uses_and_uses_once(qtbot, panel, encoders, tmp_path):
+    from tokviz.core.vocab.reach import corpus_use
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("것 the\nthe abcd\n", encoding="utf-8")
+    _show(qtbot, panel, panel.reach_tab)
+    tab = panel.reach_tab
+    qtbot.waitUntil(lambda: tab.reach is not None, timeout=WAIT_MS)
+    assert tab.unreachable.model.rowCount() == len(tab.reach.reach.unreachable)
+    tab.add_corpus("corpus.txt", str(corpus))  # as "Open corpus…" adds the file the user picked
+    qtbot.waitUntil(lambda: tab.use is not None, timeout=WAIT_MS)
+    use = corpus_use(encoders["small-a"], ["것 the", "the abcd"])
+    assert tab.never.model.rowCount() == len(use.never_used())
+    once = sorted(int(tab.once.model.value(r, 0)) for r in range(tab.once.model.rowCount()))
+    assert once == use.used_once() and tab.once.title.text() == f"Used once ({len(once)})"
+    hangul = next(r for r in range(tab.shares.model.rowCount()) if tab.shares.model.value(r, 0) == "hangul")
+    assert [tab.shares.model.index(hangul, c).data() for c in range(3)] == ["Hangul", "1", "1"]

@@ -116,7 +116,7 @@ class VocabRowsModel(QAbstractTableModel):
             return f"{shown(value)}\n{value.hex(' ').upper()}"
         if role == Qt.ItemDataRole.FontRole and name in ("token", "encodes as"):
             return self._font
-        if role == Qt.ItemDataRole.TextAlignmentRole and not isinstance(value, str):
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float, np.integer)):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
