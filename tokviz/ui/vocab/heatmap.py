@@ -2,7 +2,8 @@
 encoder splits it into; hovering a cell shows where the cuts fall (``123|4``).
 
 Numbers 0–9999 are a 100 × 100 grid (row = hundreds, column = the last two digits); indentation is
-16 rows (1–16 characters) by four columns: spaces, spaces before code, tabs, tabs before code.
+16 rows (1–16 characters) by four columns: spaces, spaces before code, tabs, tabs before code. In the
+number map a dark tick inside each cell marks where each cut falls (``123|4``: three quarters across).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokviz.ui.fonts import ui_font
@@ -45,6 +46,7 @@ class SplitHeatmap(QWidget):
         self.row_labels: list[str] = []
         self.column_labels: list[str] = []
         self.dark = False
+        self._cache: tuple | None = None  # ((map, size, theme), the cells drawn)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(320, 260)
@@ -108,6 +110,35 @@ class SplitHeatmap(QWidget):
         pieces = " | ".join(p.replace("\n", "⏎").replace("\t", "⇥").replace(" ", "·") for p in row.pieces)
         return self.tr("{text}: {pieces} ({n} tokens)").format(text=text, pieces=pieces, n=row.tokens)
 
+    def _cells_image(self, left: float, top: float, cw: float, ch: float) -> QPixmap:
+        """The grid's cells (colour by token count; a dark tick where each cut falls, at its place
+        in the text), drawn once per map, size and theme: 10,000 cells are too many to draw per paint."""
+        key = (id(self.split_map), self.width(), self.height(), self.dark)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        image = QPixmap(self.size())
+        image.fill(Qt.GlobalColor.transparent)
+        p = QPainter(image)
+        big = cw >= 24 and ch >= QFontMetricsF(ui_font(9)).height()
+        p.setFont(ui_font(9))
+        tick = QColor(0, 0, 0, 150)
+        for r, cells in enumerate(self.grid):
+            for c, cell in enumerate(cells):
+                if cell is None:
+                    continue
+                x, y = left + c * cw, top + r * ch
+                color = count_color(cell.tokens)
+                p.fillRect(QRectF(x, y, cw + 0.5, ch + 0.5), color)
+                if cw >= 6 and self.split_map.kind == "numbers":
+                    for cut in cell.cuts:
+                        p.fillRect(QRectF(x + cw * cut / len(cell.text), y, 1.0, ch + 0.5), tick)
+                if big:
+                    p.setPen(QColor("#ffffff") if color.lightness() < 128 else QColor("#111111"))
+                    p.drawText(QRectF(x, y, cw, ch), Qt.AlignmentFlag.AlignCenter, str(cell.tokens))
+        p.end()
+        self._cache = (key, image)
+        return image
+
     def paintEvent(self, event) -> None:  # noqa: N802
         p = QPainter(self)
         bg = QColor("#202020") if self.dark else QColor("#ffffff")
@@ -121,19 +152,7 @@ class SplitHeatmap(QWidget):
         p.setFont(font)
         fm = QFontMetricsF(font)
         left, top, cw, ch = self._geometry()
-        p.setPen(Qt.PenStyle.NoPen)
-        big = cw >= 24 and ch >= fm.height()
-        for r, cells in enumerate(self.grid):
-            for c, cell in enumerate(cells):
-                if cell is None:
-                    continue
-                rect = QRectF(left + c * cw, top + r * ch, cw + 0.5, ch + 0.5)
-                color = count_color(cell.tokens)
-                p.fillRect(rect, color)
-                if big:
-                    p.setPen(QColor("#ffffff") if color.lightness() < 128 else QColor("#111111"))
-                    p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(cell.tokens))
-                    p.setPen(Qt.PenStyle.NoPen)
+        p.drawPixmap(0, 0, self._cells_image(left, top, cw, ch))
         p.setPen(fg)
         for r, label in enumerate(self.row_labels):
             if label:
