@@ -66,6 +66,11 @@ def test_a_result_that_arrives_after_the_user_moved_on_is_dropped():
     assert state.result("search") is None and ("result", "search") not in heard
     assert state.selected is None  # the stale matches selected nothing
     assert not state.fail(old, "boom") and state.jobs["search"].status != "failed"
+    state.search("")  # nothing to search: the stale search's end leaves nothing running
+    stale_search = Request("search", "s", param="abc")
+    state.started(stale_search)
+    assert not state.deliver(run_request(stale_search, encoders.__getitem__))
+    assert state.jobs["search"].status == "idle"
     state.choose_encoder("t")  # another encoder: the reach work of "s" is stale too
     state.show_tab("reach")
     stale = Request("reach", "s")

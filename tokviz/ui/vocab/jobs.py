@@ -22,7 +22,8 @@ import numpy as np
 
 from tokviz.core.display import visible_piece
 from tokviz.core.errors import TokvizError
-from tokviz.core.vocab.ranks import NoState, VocabState
+from tokviz.core.vocab.ranks import NoState
+from tokviz.core.vocab.ranks import VocabState as Progress  # what long core work reports to
 from tokviz.ui.vocab.state import Outcome, Request
 
 SEARCH_LIMIT = 50
@@ -157,7 +158,7 @@ class ReachResult:
     rows: RowTable  # id, token, script, encodes as
 
 
-def reach_rows(encoder, state: VocabState) -> ReachResult:
+def reach_rows(encoder, state: Progress) -> ReachResult:
     from tokviz.core.vocab.reach import reachability
 
     reach = reachability(encoder, state)
@@ -194,7 +195,7 @@ def read_corpus(path: str) -> list[str]:
     return lines
 
 
-def corpus_rows(encoder, path: str, state: VocabState) -> UseResult:
+def corpus_rows(encoder, path: str, state: Progress) -> UseResult:
     from tokviz.core.vocab.reach import corpus_use
     from tokviz.core.vocab.scripts import SCRIPTS
     from tokviz.core.vocab.table import vocab_table
@@ -236,7 +237,7 @@ class DiffResult:
     only_second: RowTable
 
 
-def diff_rows(first, second, state: VocabState) -> DiffResult:
+def diff_rows(first, second, state: Progress) -> DiffResult:
     from collections import Counter
 
     from tokviz.core.vocab.diff import vocab_diff
@@ -255,7 +256,7 @@ def diff_rows(first, second, state: VocabState) -> DiffResult:
 
 
 # ---- the maps ------------------------------------------------------------------------------------
-def split_map(encoder, kind: str, state: VocabState):
+def split_map(encoder, kind: str, state: Progress):
     from tokviz.core.vocab.maps import indentation_map, number_map
 
     return number_map(encoder, state=state) if kind == "numbers" else indentation_map(encoder)
@@ -264,7 +265,7 @@ def split_map(encoder, kind: str, state: VocabState):
 def run_request(
     request: Request,
     get_encoder: Callable[[str], object],
-    state: VocabState | None = None,
+    state: Progress | None = None,
     cached: Callable[[Request, tuple], object] | None = None,
 ) -> Outcome:
     """Compute ``request``; ``get_encoder`` loads an encoder by name, ``cached`` answers with a result

@@ -158,7 +158,7 @@ class VocabPanel(QWidget):
         elif name == "job":
             self._show_status()
         elif name == "names":
-            return
+            pass  # names may stand for other objects now: the jobs below find out (from the cache if not)
         else:
             for kind in KINDS:
                 self._render(kind)
@@ -282,7 +282,7 @@ class VocabPanel(QWidget):
 
     def export_csv(self, path: str | Path) -> Path:
         """The map on screen as CSV rows (``tokviz vocab maps --csv`` writes the same), atomically."""
-        split_map = self.state.result("maps")
+        split_map = self.maps_tab.split_map  # what the user sees
         if split_map is None:
             raise ValueError("no map is shown")
         return write_atomic(path, split_map.csv(), encoding="utf-8")

@@ -22,8 +22,9 @@ True
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from tokviz.ui.train.model import Emitter
 
 KINDS = ("search", "tree", "reach", "use", "diff", "maps")
 TABS = ("tree", "reach", "diff", "maps")
@@ -62,20 +63,6 @@ class JobStatus:
     done: int = 0
     total: int = 0
     message: str = ""
-
-
-@dataclass
-class Emitter:
-    """Observers called with ``(name, value)`` (as the Train panel's model does)."""
-
-    observers: list[Callable[[str, object], None]] = field(default_factory=list)
-
-    def connect(self, observer: Callable[[str, object], None]) -> None:
-        self.observers.append(observer)
-
-    def emit(self, name: str, value: object = None) -> None:
-        for observer in list(self.observers):
-            observer(name, value)
 
 
 class VocabState:
@@ -213,8 +200,7 @@ class VocabState:
             store[req.cache_key()] = (weakref.ref(second), outcome.result)
         else:
             store[req.cache_key()] = outcome.result
-        if self._running.get(req.kind) == req:
-            del self._running[req.kind]
+        self._finished(req)
         if not self.is_current(req):
             return False
         self.jobs[req.kind] = JobStatus("done")
@@ -226,13 +212,19 @@ class VocabState:
         return True
 
     def fail(self, request: Request, message: str) -> bool:
-        if self._running.get(request.kind) == request:
-            del self._running[request.kind]
+        self._finished(request)
         if not self.is_current(request):
             return False
         self.jobs[request.kind] = JobStatus("failed", message=message)
         self.events.emit("job", request.kind)
         return True
+
+    def _finished(self, request: Request) -> None:
+        if self._running.get(request.kind) == request:
+            del self._running[request.kind]
+        if request.kind not in self._running and self.jobs[request.kind].status == "running":
+            self.jobs[request.kind] = JobStatus()  # nothing of this kind runs any more (a stale job ended)
+            self.events.emit("job", request.kind)
 
     def result(self, kind: str):
         """The cached result of what ``kind`` needs now (None: not computed for these encoders yet)."""
