@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
@@ -74,6 +75,14 @@ def test_the_diff_shows_the_counts_core_computes_and_searches_its_columns(qtbot,
     assert tab.shared.title.text() == f"Shared ({counts['shared']})"
     assert tab.only_second.title.text() == "Only in small-b (2)"
     assert f"Shared {counts['shared']} ({counts['same_id']} with the same id" in tab.counts.text()
+    # a click on a header sorts the whole list (by the order the worker worked out)
+    shared = tab.shared.model
+    tab.shared.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    ids = [shared.value(r, 0) for r in range(shared.rowCount())]
+    assert ids == sorted(ids, reverse=True) and len(ids) == counts["shared"]
+    tab.shared.view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    tokens = [shared.value(r, 1) for r in range(shared.rowCount())]
+    assert tokens == sorted(tokens)
     tab.search_edit.setText("xyz")
     qtbot.waitUntil(lambda: tab.only_second.model.rowCount() == 1, timeout=WAIT_MS)
     assert tab.only_second.model.index(0, 1).data() == "xyz" and tab.shared.model.rowCount() == 0
