@@ -1657,6 +1657,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>어휘(&amp;O)</translation>
     </message>
     <message>
+        <source>Try BPE-&amp;dropout on a rank vocabulary</source>
+        <translation>랭크 어휘에 BPE-드롭아웃 적용(&amp;D)</translation>
+    </message>
+    <message>
         <source>Open text file</source>
         <translation>텍스트 파일 열기</translation>
     </message>

@@ -2,9 +2,10 @@
 
 Shown when the selected encoder can skip merges (:func:`tokviz.core.dropout.supports_dropout`:
 tokviz's own BPE models, trained in the Train panel or opened from a tokviz, subword-nmt or GPT-2
-file), and for a byte-level rank vocabulary (cl100k_base, o200k_base, Llama 3/4, tekken) through its
-recovered merges (:func:`tokviz.core.vocab.export.with_dropout`): recovering them costs seconds once
-per encoder, so for those the view starts folded and samples only when unfolded. A dropout
+file), and, once the user asks (Inspect → Try BPE-dropout on a rank vocabulary), for a byte-level
+rank vocabulary (cl100k_base, o200k_base, Llama 3/4, tekken) through its recovered merges
+(:func:`tokviz.core.vocab.export.with_dropout`): recovering them costs seconds once per encoder, and
+the Inspector's default encoder is one, so the view does not take its room unasked. A dropout
 probability P (slider), a seed and a Re-roll button pick one segmentation
 (``encoder.encode_dropout``); P = 0 is exactly the plain encoding, P = 1 leaves the base tokens.
 Under it, a strip over the text's bytes::
@@ -315,9 +316,9 @@ class DropoutView(QWidget):
         self.encoder = None
         self.text = ""
         self.allow_special = False
-        self._recovering = False  # the encoder samples through recovered merges (a rank vocabulary)
-        self._unfolded_by_user = False
-        self._stale = False  # the source changed since the last sample was asked for
+        # rank vocabularies get dropout through recovered merges once the user asks (allow_recovery)
+        self.recovery_allowed = False
+        self._offered: tuple = (None, "", False)  # the Inspector's last encoder and text, shown or not
         self.result: DropoutResult | None = None
         # a superseded count (it cannot be interrupted) lends its pool thread: the next one is not held up
         self._tasks = (work if work is not None else WorkService(self)).channel(self, "dropout")
@@ -339,7 +340,6 @@ class DropoutView(QWidget):
         self.title.setAutoRaise(True)
         self.title.setToolTip(self.tr("Show or hide the sample and the boundary bars"))
         self.title.toggled.connect(self._on_expanded)
-        self.title.clicked.connect(lambda on: setattr(self, "_unfolded_by_user", bool(on)))
         row.addWidget(self.title)
         row.addWidget(QLabel(self.tr("P")))
         self.p_slider = QSlider(Qt.Orientation.Horizontal)
@@ -426,21 +426,24 @@ class DropoutView(QWidget):
 
     def set_source(self, encoder, text: str, allow_special: bool = False) -> None:
         """The Inspector's encoder and (encoded) text; the view hides for an encoder without dropout."""
-        if encoder is None or not (supports_dropout(encoder) or dropout_by_recovery(encoder)):
+        self._offered = (encoder, text, allow_special)
+        recovered = self.recovery_allowed and encoder is not None and dropout_by_recovery(encoder)
+        if encoder is None or not (supports_dropout(encoder) or recovered):
             self.encoder = None
             self._tasks.cancel()
             self.hide()
             return
         changed = encoder is not self.encoder or text != self.text or allow_special != self.allow_special
-        self._recovering = not supports_dropout(encoder)
-        if self._recovering and not self._unfolded_by_user:
-            self.title.setChecked(False)  # seconds of merge recovery wait until the user asks for them
         self.encoder, self.text, self.allow_special = encoder, text, allow_special
         self.show()
         if changed:
-            self._stale = True
-            if self.expanded() or not self._recovering:
-                self.recompute()
+            self.recompute()
+
+    def allow_recovery(self) -> None:
+        """Offer dropout for rank vocabularies too (through their recovered merges), from now on."""
+        self.recovery_allowed = True
+        self.title.setChecked(True)
+        self.set_source(*self._offered)
 
     def reroll(self) -> None:
         """Another sample: the next seed."""
@@ -455,7 +458,6 @@ class DropoutView(QWidget):
         encoder, p, seed, n, special = self.encoder, self.p, self.seed_spin.value(), self.samples_spin.value(), \
             self.allow_special
         text = dropout_text(self.text)
-        self._stale = False
         self._set_summary(self.tr("Sampling…"))
         self._tasks.start(lambda state: sample_and_count(encoder, text, p, seed, n, special, state),
                           finished=self._on_result, failed=self._on_failed, progressed=self._on_sample)
@@ -498,8 +500,6 @@ class DropoutView(QWidget):
 
     def _on_expanded(self, on: bool) -> None:
         self.title.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
-        if on and self._stale and self.encoder is not None:
-            self.recompute()
         self.summary.setVisible(on)
         self.strip_scroll.setVisible(on)
         if self.more_controls is not None:
