@@ -8,8 +8,6 @@ number map a dark tick inside each cell marks where each cut falls (``123|4``: t
 
 from __future__ import annotations
 
-from collections import Counter
-
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
@@ -23,17 +21,6 @@ INDENT_COLUMNS = (("space", False), ("space", True), ("tab", False), ("tab", Tru
 
 def count_color(tokens: int) -> QColor:
     return QColor(PALETTE[max(0, min(tokens, len(PALETTE)) - 1)])
-
-
-def cut_pattern(row) -> str:
-    """The lengths of a split's pieces in characters: ``1234`` split ``123|4`` is ``3+1``."""
-    bounds = [0, *row.cuts, len(row.text)]
-    return "+".join(str(b - a) for a, b in zip(bounds, bounds[1:], strict=False))
-
-
-def common_patterns(split_map, most: int = 6) -> list[tuple[str, int]]:
-    """The most frequent cut patterns of a map's rows (e.g. ``[("3+1", 9000), ...]``)."""
-    return Counter(cut_pattern(r) for r in split_map.rows).most_common(most)
 
 
 class SplitHeatmap(QWidget):

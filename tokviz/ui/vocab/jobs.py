@@ -256,10 +256,25 @@ def diff_rows(first, second, state: Progress) -> DiffResult:
 
 
 # ---- the maps ------------------------------------------------------------------------------------
-def split_map(encoder, kind: str, state: Progress):
+def cut_pattern(row) -> str:
+    """The lengths of a split's pieces in characters: ``1234`` split ``123|4`` is ``3+1``."""
+    bounds = [0, *row.cuts, len(row.text)]
+    return "+".join(str(b - a) for a, b in zip(bounds, bounds[1:], strict=False))
+
+
+@dataclass(frozen=True)
+class MapResult:
+    split_map: object  # tokviz.core.vocab.maps.SplitMap
+    patterns: list[tuple[str, int]]  # the most frequent cut patterns, e.g. [("3+1", 9000), ...]
+
+
+def split_map(encoder, kind: str, state: Progress, most: int = 6) -> MapResult:
+    from collections import Counter
+
     from tokviz.core.vocab.maps import indentation_map, number_map
 
-    return number_map(encoder, state=state) if kind == "numbers" else indentation_map(encoder)
+    found = number_map(encoder, state=state) if kind == "numbers" else indentation_map(encoder)
+    return MapResult(found, Counter(cut_pattern(r) for r in found.rows).most_common(most))
 
 
 def run_request(

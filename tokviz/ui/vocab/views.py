@@ -30,7 +30,7 @@ from tokviz.core.byte_names import byte_parts
 from tokviz.ui.train.tree import MergeTreeView
 from tokviz.ui.train.vocab import part_label
 from tokviz.ui.train_replay import MergeNode, byte_piece
-from tokviz.ui.vocab.heatmap import SplitHeatmap, common_patterns
+from tokviz.ui.vocab.heatmap import SplitHeatmap
 from tokviz.ui.vocab.jobs import row_table, shown
 from tokviz.ui.vocab.tables import RowsBox
 
@@ -438,6 +438,7 @@ class VocabMapsTab(QWidget):
         self.patterns = _wrap_label(QLabel())
         box.addWidget(self.patterns)
         self.split_map = None
+        self.result = None
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -445,10 +446,12 @@ class VocabMapsTab(QWidget):
         self.kind_combo.setItemText(1, self.tr("Indentation: 1–16 spaces or tabs"))
         self.png_button.setText(self.tr("Export PNG…"))
         self.csv_button.setText(self.tr("Export CSV…"))
-        self.show_map(self.split_map)
+        self.show_map(self.result)
 
-    def show_map(self, split_map) -> None:
-        self.split_map = split_map
+    def show_map(self, result) -> None:
+        """Draw a :class:`~tokviz.ui.vocab.jobs.MapResult` (None: no map)."""
+        self.result = result
+        self.split_map = split_map = result.split_map if result is not None else None
         self.png_button.setEnabled(split_map is not None)
         self.csv_button.setEnabled(split_map is not None)
         columns = [self.tr("spaces"), self.tr("spaces + code"), self.tr("tabs"), self.tr("tabs + code")]
@@ -471,7 +474,7 @@ class VocabMapsTab(QWidget):
                     "line's indentation (hover a cell for its pieces)"
                 ).format(encoder=split_map.encoder)
             )
-        patterns = ", ".join(f"{p} ×{n:,}" for p, n in common_patterns(split_map))
+        patterns = ", ".join(f"{p} ×{n:,}" for p, n in result.patterns)
         self.patterns.setText(
             self.tr("Most common splits (characters per piece): {patterns}").format(patterns=patterns)
         )
