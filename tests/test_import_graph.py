@@ -77,6 +77,7 @@ LAYER_OF = {
     "tokviz.ui.train": "ui-panels",
     "tokviz.ui.compare": "ui-panels",
     "tokviz.ui.boundaries": "ui-panels",
+    "tokviz.ui.vocab": "ui-panels",
     "tokviz.ui.main_window": "ui-window",
     "tokviz.ui.app": "ui-window",
     "tokviz.ui.compare.screenshots": "ui-window",  # a script that builds the whole window

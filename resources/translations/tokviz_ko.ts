@@ -1736,6 +1736,18 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <source>&amp;Step the stream</source>
         <translation>스트림 한 단계(&amp;S)</translation>
     </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>어휘</translation>
+    </message>
+    <message>
+        <source>V&amp;ocabulary</source>
+        <translation>어휘(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Try BPE-&amp;dropout on a rank vocabulary</source>
+        <translation>랭크 어휘에 BPE-드롭아웃 적용(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>MergeTreeView</name>
@@ -4314,6 +4326,303 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     <message>
         <source>turn {n}</source>
         <translation>턴 {n}</translation>
+    </message>
+</context>
+<context>
+    <name>SplitHeatmap</name>
+    <message>
+        <source>{text}: {pieces} ({n} tokens)</source>
+        <translation>{text}: {pieces} (토큰 {n}개)</translation>
+    </message>
+    <message>
+        <source>No map yet</source>
+        <translation>아직 지도가 없습니다</translation>
+    </message>
+    <message>
+        <source>{n}+ tokens</source>
+        <translation>토큰 {n}개 이상</translation>
+    </message>
+    <message>
+        <source>{n} tokens</source>
+        <translation>토큰 {n}개</translation>
+    </message>
+    <message>
+        <source>{n} token</source>
+        <translation>토큰 {n}개</translation>
+    </message>
+</context>
+<context>
+    <name>VocabPanel</name>
+    <message>
+        <source>Working on {encoder}…</source>
+        <translation>{encoder} 계산 중…</translation>
+    </message>
+    <message>
+        <source>Vocabulary:</source>
+        <translation>어휘:</translation>
+    </message>
+    <message>
+        <source>Merge tree</source>
+        <translation>병합 트리</translation>
+    </message>
+    <message>
+        <source>Reachability and use</source>
+        <translation>도달 가능성과 사용</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Numbers and indentation</source>
+        <translation>숫자와 들여쓰기</translation>
+    </message>
+    <message>
+        <source>Open corpus</source>
+        <translation>코퍼스 열기</translation>
+    </message>
+    <message>
+        <source>Text, one text per line (*.txt);;All files (*)</source>
+        <translation>텍스트, 한 줄에 한 텍스트 (*.txt);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Export heatmap as PNG</source>
+        <translation>히트맵을 PNG로 내보내기</translation>
+    </message>
+    <message>
+        <source>Export map as CSV</source>
+        <translation>지도를 CSV로 내보내기</translation>
+    </message>
+    <message>
+        <source>Cannot write {path}: {err}</source>
+        <translation>{path}에 쓸 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>{path} 저장됨</translation>
+    </message>
+</context>
+<context>
+    <name>VocabRowsModel</name>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>script</source>
+        <translation>문자 체계</translation>
+    </message>
+    <message>
+        <source>encodes as</source>
+        <translation>인코딩 결과</translation>
+    </message>
+    <message>
+        <source>id in B</source>
+        <translation>B의 ID</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>사용</translation>
+    </message>
+    <message>
+        <source>of</source>
+        <translation>전체</translation>
+    </message>
+    <message>
+        <source>share %</source>
+        <translation>비율 %</translation>
+    </message>
+    <message>
+        <source>Hangul</source>
+        <translation>한글</translation>
+    </message>
+    <message>
+        <source>Latin</source>
+        <translation>라틴 문자</translation>
+    </message>
+    <message>
+        <source>CJK</source>
+        <translation>한자·가나</translation>
+    </message>
+    <message>
+        <source>digits</source>
+        <translation>숫자</translation>
+    </message>
+    <message>
+        <source>whitespace/code</source>
+        <translation>공백/코드</translation>
+    </message>
+    <message>
+        <source>partial UTF-8</source>
+        <translation>UTF-8 일부</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>기타</translation>
+    </message>
+</context>
+<context>
+    <name>VocabTreeTab</name>
+    <message>
+        <source>Token:</source>
+        <translation>토큰:</translation>
+    </message>
+    <message>
+        <source>text, hex bytes (EA B2 83) or #id</source>
+        <translation>텍스트, 16진수 바이트(EA B2 83) 또는 #ID</translation>
+    </message>
+    <message>
+        <source>not reachable by merges</source>
+        <translation>병합으로 만들 수 없음</translation>
+    </message>
+    <message>
+        <source>No token matches {query}.</source>
+        <translation>{query}에 맞는 토큰이 없습니다.</translation>
+    </message>
+    <message>
+        <source>#{id} {token} · {n} bytes: {hex}</source>
+        <translation>#{id} {token} · {n}바이트: {hex}</translation>
+    </message>
+    <message>
+        <source>{token}: not reachable by merges (the merges stop at {parts})</source>
+        <translation>{token}: 병합으로 만들 수 없음 (병합이 {parts}에서 멈춤)</translation>
+    </message>
+    <message>
+        <source>rank {rank}: {left} + {right} → {token}</source>
+        <translation>순위 {rank}: {left} + {right} → {token}</translation>
+    </message>
+</context>
+<context>
+    <name>VocabReachTab</name>
+    <message>
+        <source>Corpus for use counts:</source>
+        <translation>사용 횟수를 셀 코퍼스:</translation>
+    </message>
+    <message>
+        <source>Open corpus…</source>
+        <translation>코퍼스 열기…</translation>
+    </message>
+    <message>
+        <source>Working out which tokens no text produces on its own…</source>
+        <translation>어떤 텍스트로도 단독으로 나오지 않는 토큰을 찾는 중…</translation>
+    </message>
+    <message>
+        <source>Unreachable tokens</source>
+        <translation>도달할 수 없는 토큰</translation>
+    </message>
+    <message>
+        <source>{encoder}: {checked} tokens checked. {n} are unreachable: their own text, encoded alone, gives other tokens. {partial} are not whole UTF-8 characters (only part of a text); of those, {never} can never appear in any encoding.</source>
+        <translation>{encoder}: 토큰 {checked}개 검사. {n}개는 도달할 수 없습니다: 자기 텍스트만 인코딩하면 다른 토큰이 나옵니다. {partial}개는 완전한 UTF-8 문자가 아닙니다(텍스트의 일부일 뿐); 그중 {never}개는 어떤 인코딩에도 나올 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Unreachable tokens ({n})</source>
+        <translation>도달할 수 없는 토큰 ({n})</translation>
+    </message>
+    <message>
+        <source>Never used ({n})</source>
+        <translation>한 번도 안 쓰임 ({n})</translation>
+    </message>
+    <message>
+        <source>Used once ({n})</source>
+        <translation>한 번 쓰임 ({n})</translation>
+    </message>
+    <message>
+        <source>Share of each script's tokens the corpus uses</source>
+        <translation>코퍼스가 쓰는 문자 체계별 토큰 비율</translation>
+    </message>
+    <message>
+        <source>Choose a corpus to see which tokens it never uses.</source>
+        <translation>코퍼스를 고르면 한 번도 쓰이지 않는 토큰을 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>{texts} texts, {tokens} tokens: {never} tokens never used, {once} used once.</source>
+        <translation>텍스트 {texts}개, 토큰 {tokens}개: {never}개 토큰은 한 번도 안 쓰이고 {once}개는 한 번 쓰임.</translation>
+    </message>
+</context>
+<context>
+    <name>VocabDiffTab</name>
+    <message>
+        <source>Compare with (B):</source>
+        <translation>비교 대상 (B):</translation>
+    </message>
+    <message>
+        <source>Search:</source>
+        <translation>검색:</translation>
+    </message>
+    <message>
+        <source>token text or hex bytes</source>
+        <translation>토큰 텍스트 또는 16진수 바이트</translation>
+    </message>
+    <message>
+        <source>Tokens per script</source>
+        <translation>문자 체계별 토큰 수</translation>
+    </message>
+    <message>
+        <source>Shared ({n})</source>
+        <translation>공통 ({n})</translation>
+    </message>
+    <message>
+        <source>Only in {name} ({n})</source>
+        <translation>{name}에만 ({n})</translation>
+    </message>
+    <message>
+        <source>Choose a second vocabulary (B) to compare with.</source>
+        <translation>비교할 두 번째 어휘(B)를 고르세요.</translation>
+    </message>
+    <message>
+        <source>A = {a}: {a_size} tokens; B = {b}: {b_size} tokens. Shared {shared} ({same} with the same id, {moved} renumbered), only in A {only_a}, only in B {only_b}. Special tokens: {sp_shared} shared, {sp_a} only in A, {sp_b} only in B.</source>
+        <translation>A = {a}: 토큰 {a_size}개; B = {b}: 토큰 {b_size}개. 공통 {shared}개 (같은 ID {same}개, ID가 바뀐 것 {moved}개), A에만 {only_a}개, B에만 {only_b}개. 특수 토큰: 공통 {sp_shared}개, A에만 {sp_a}개, B에만 {sp_b}개.</translation>
+    </message>
+</context>
+<context>
+    <name>VocabMapsTab</name>
+    <message>
+        <source>Numbers 0–9999</source>
+        <translation>숫자 0–9999</translation>
+    </message>
+    <message>
+        <source>Indentation: 1–16 spaces or tabs</source>
+        <translation>들여쓰기: 공백 또는 탭 1–16개</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>PNG 내보내기…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV 내보내기…</translation>
+    </message>
+    <message>
+        <source>spaces</source>
+        <translation>공백</translation>
+    </message>
+    <message>
+        <source>spaces + code</source>
+        <translation>공백 + 코드</translation>
+    </message>
+    <message>
+        <source>tabs</source>
+        <translation>탭</translation>
+    </message>
+    <message>
+        <source>tabs + code</source>
+        <translation>탭 + 코드</translation>
+    </message>
+    <message>
+        <source>How {encoder} splits each number 0–9999 written alone (rows: hundreds, columns: last two digits; hover a cell for its pieces)</source>
+        <translation>{encoder}가 0–9999의 각 숫자를 단독으로 나누는 방식 (행: 백 단위, 열: 끝 두 자리; 칸 위에 마우스를 올리면 조각을 보여 줌)</translation>
+    </message>
+    <message>
+        <source>How {encoder} splits runs of 1–16 spaces or tabs, alone and as a code line's indentation (hover a cell for its pieces)</source>
+        <translation>{encoder}가 공백이나 탭 1–16개를 단독으로, 그리고 코드 줄의 들여쓰기로 나누는 방식 (칸 위에 마우스를 올리면 조각을 보여 줌)</translation>
+    </message>
+    <message>
+        <source>Most common splits (characters per piece): {patterns}</source>
+        <translation>가장 흔한 분할 (조각당 문자 수): {patterns}</translation>
     </message>
 </context>
 </TS>

@@ -139,3 +139,34 @@ def test_the_sample_is_reported_before_the_count(model):
     cancelled = TaskState()
     cancelled.cancel()
     assert sample_and_count(model, TEXT, 0.4, 9, 30, state=cancelled) is None
+
+
+def test_a_rank_vocabulary_gets_dropout_through_its_recovered_merges_when_asked(qtbot):
+    """cl100k_base, o200k_base, Llama 3/4 and tekken are rank files: Inspect → "Try BPE-dropout on a
+    rank vocabulary" shows the view for them, sampling through the merges tokviz recovers (not
+    before: recovery costs seconds on o200k, and the Inspector opens on cl100k_base)."""
+    from tests.support.vocab_encoders import small_encoder
+    from tokviz.core.encoders.registry import Registry
+    from tokviz.ui.inspect.panel import InspectPanel
+    from tokviz.ui.session import Session
+
+    ranked = small_encoder("small-ranks", unbuilt=False)
+    registry = Registry()
+    registry.add(ranked)
+    panel = InspectPanel(Session(registry))
+    qtbot.addWidget(panel)
+    panel.resize(1200, 800)
+    panel.show()
+    text = "것 abcd the"
+    panel.set_text(text)
+    panel.encode_now()
+    assert panel.wait_for_result(10)
+    view = panel.dropout_view
+    assert view.isHidden()  # not offered unasked
+    action = next(a for a in panel.menu_actions() if a is not None and a.key == "dropout")
+    with qtbot.waitSignal(view.updated, timeout=30_000):
+        action.slot()
+    assert not view.isHidden() and view.expanded()
+    assert shown(qtbot, view, p=0.0).sample.ids == ranked.encode(text).ids
+    assert len(shown(qtbot, view, p=1.0).sample.ids) == len(text.encode("utf-8"))  # P = 1 leaves the bytes
+    panel.shutdown()

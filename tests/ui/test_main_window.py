@@ -210,7 +210,7 @@ def _menu_texts(win) -> dict[str, list[str]]:
 def test_every_panel_has_a_menu_and_accelerators_are_unique(qtbot, tmp_path):
     win = _window(qtbot, tmp_path)
     menus = _menu_texts(win)
-    assert list(menus) == ["&File", "&View", "&Inspect", "&Train", "&Compare", "&Boundaries", "&Help"]
+    assert list(menus) == ["&File", "&View", "&Inspect", "&Train", "&Compare", "&Boundaries", "V&ocabulary", "&Help"]
     assert "Copy &IDs" in menus["&Inspect"] and "&Step" in menus["&Train"] and "Export &CSV…" in menus["&Compare"]
     for title, entries in menus.items():
         letters = [e[e.index("&") + 1].lower() for e in entries if "&" in e]

@@ -1,11 +1,12 @@
-"""``tokviz screenshot --view {inspect,train,compare,boundaries} -o FILE.png``: render a panel offscreen.
+"""``tokviz screenshot --view {inspect,train,compare,boundaries,vocab} -o FILE.png``: render a panel offscreen.
 
 Each panel implements ``prepare_screenshot(options)``, which fills the panel from the options (text,
 encoders, corpus, merges) and returns once everything shown is ready (it may spin the event loop).
 The Train view trains BPE that way; ``--algorithm wordpiece|unigram`` trains the other algorithms
 through the panel's algorithm choice instead (:func:`prepare_algorithm`): Unigram with the lattice of
 a sample line on screen, WordPiece (``--beside-bpe``) with BPE's choices beside its own. The Boundaries
-view shows one hazard (``--hazard``; ``--budget N`` for the budget cut).
+view shows one hazard (``--hazard``; ``--budget N`` for the budget cut). The vocab
+view examines ``-e A`` (diffed with a second ``-e B``), searches ``--text`` and shows ``--vocab-tab``.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import json
 import os
 from pathlib import Path
 
-VIEWS = ("inspect", "train", "compare", "boundaries")
+VIEWS = ("inspect", "train", "compare", "boundaries", "vocab")
 HAZARDS = ("canonical", "stream", "heal", "turns", "injection", "cut")  # tokviz.ui.boundaries.model.HAZARDS
+VOCAB_TABS = ("tree", "reach", "diff", "maps")
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
 COMPARE_TABS = ("parity", "sweep")
 
@@ -51,6 +53,8 @@ def add_parser(sub) -> None:
                    "encoders)")
     p.add_argument("--hazard", choices=HAZARDS, help="boundaries view: the hazard shown (default canonical)")
     p.add_argument("--budget", type=int, metavar="N", help="boundaries view, --hazard cut: tokens kept")
+    p.add_argument("--vocab-tab", choices=VOCAB_TABS,
+                   help="vocab view: the tab shown (default: diff with two -e, else tree; --text is the token)")
     p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
     p.add_argument("--theme", choices=("light", "dark"), help="colour theme")
     p.add_argument("--lang", choices=("en", "ko"), help="interface language (default en)")
@@ -102,6 +106,8 @@ def _check_options(args) -> None:
 
     if args.tokens and args.view not in ("inspect", "compare"):
         raise TokvizError(f"--tokens is for the inspect and compare views, not {args.view}")
+    if getattr(args, "vocab_tab", None) and args.view != "vocab":
+        raise TokvizError(f"--vocab-tab is for the vocab view, not {args.view}")
     if args.text_file and args.view not in ("inspect", "compare"):
         raise TokvizError(f"--text-file is for the inspect and compare views, not {args.view}")
     algorithm = getattr(args, "algorithm", "bpe")

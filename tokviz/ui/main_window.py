@@ -1,4 +1,4 @@
-"""The main window: Inspect, Train, Compare and Boundaries panels as tabs over one shared Session.
+"""The main window: Inspect, Train, Compare, Boundaries and Vocabulary panels as tabs over one shared Session.
 
 It owns what is common to every panel: menus and shortcuts, remembered geometry, theme, font zoom,
 presentation mode (F11) and the About box.
@@ -41,6 +41,7 @@ PANELS = {
     "train": (QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train.panel", "TrainPanel"),
     "compare": (QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare.panel", "ComparePanel"),
     "boundaries": (QT_TRANSLATE_NOOP("MainWindow", "Boundaries"), "tokviz.ui.boundaries.panel", "BoundariesPanel"),
+    "vocab": (QT_TRANSLATE_NOOP("MainWindow", "Vocabulary"), "tokviz.ui.vocab.panel", "VocabPanel"),
 }
 
 PRESENTATION_SCALE = 1.6  # font scale on entering presentation mode (projectors are far away)

@@ -19,7 +19,7 @@ from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QSettings
 
 THEMES = ("system", "light", "dark")
 LANGUAGES = ("system", "en", "ko")
-VIEWS = ("inspect", "train", "compare", "boundaries")
+VIEWS = ("inspect", "train", "compare", "boundaries", "vocab")
 
 MAX_FILE_BYTES = 1 << 20  # tokviz.ini holds a few KB; a bigger file is not ours to parse at start-up
 MAX_BLOB_BYTES = 64 << 10  # saved window / splitter states are a few hundred bytes

@@ -163,6 +163,14 @@ class RankDropout:
 _dropout: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def dropout_by_recovery(encoder) -> bool:
+    """Whether :func:`with_dropout` can give ``encoder`` BPE-dropout: a byte-level rank vocabulary
+    that does not normalize text first (Qwen's NFC is refused)."""
+    from tokviz.core.vocab.ranks import HasRanks
+
+    return isinstance(encoder, HasRanks) and not getattr(encoder, "nfc", False)
+
+
 def with_dropout(encoder, state=None) -> RankDropout:
     """``encoder`` able to encode with BPE-dropout (cached per encoder object: building it recovers
     every merge, seconds for o200k). TokvizError for an encoder that normalizes text (Qwen's NFC)."""

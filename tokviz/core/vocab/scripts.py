@@ -13,10 +13,12 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 SCRIPTS = ("hangul", "latin", "cjk", "digits", "whitespace/code", "partial", "other")
 
 
+@lru_cache(maxsize=65_536)  # a census asks for millions of characters, a few thousand distinct ones
 def _letter_script(ch: str) -> str:
     cp = ord(ch)
     if 0xAC00 <= cp <= 0xD7A3 or 0x1100 <= cp <= 0x11FF or 0x3130 <= cp <= 0x318F or 0xA960 <= cp <= 0xA97F \

@@ -2,7 +2,11 @@
 
 Shown when the selected encoder can skip merges (:func:`tokviz.core.dropout.supports_dropout`:
 tokviz's own BPE models, trained in the Train panel or opened from a tokviz, subword-nmt or GPT-2
-file). A dropout probability P (slider), a seed and a Re-roll button pick one segmentation
+file), and, once the user asks (Inspect → Try BPE-dropout on a rank vocabulary), for a byte-level
+rank vocabulary (cl100k_base, o200k_base, Llama 3/4, tekken) through its recovered merges
+(:func:`tokviz.core.vocab.export.with_dropout`): recovering them costs seconds once per encoder, and
+the Inspector's default encoder is one, so the view does not take its room unasked. A dropout
+probability P (slider), a seed and a Re-roll button pick one segmentation
 (``encoder.encode_dropout``); P = 0 is exactly the plain encoding, P = 1 leaves the base tokens.
 Under it, a strip over the text's bytes::
 
@@ -37,6 +41,7 @@ from PySide6.QtWidgets import (
 from tokviz.core.display import hex_bytes, shown_piece, visible_piece
 from tokviz.core.dropout import BoundaryStats, boundary_frequencies, supports_dropout
 from tokviz.core.encoding import Encoding
+from tokviz.core.vocab.export import dropout_by_recovery, with_dropout
 from tokviz.ui import fonts, theme
 from tokviz.ui.common.work import WorkService
 from tokviz.ui.token_colors import text_color_on, token_colors
@@ -93,6 +98,19 @@ class DropoutResult:
     stats: BoundaryStats | None  # None while the samples are still being counted
 
 
+class _CancelOnly:
+    """A task state for merge recovery: it may be cancelled; its progress is not the view's."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def is_cancelled(self) -> bool:
+        return self._state is not None and self._state.is_cancelled()
+
+    def progress(self, done: int, total: int) -> None:
+        pass
+
+
 def sample_and_count(encoder, text: str, p: float, seed: int, samples: int, allow_special: bool = False,
                      state=None) -> DropoutResult | None:
     """The sample for ``seed`` and the boundary statistics over ``samples`` samples (worker side).
@@ -101,6 +119,8 @@ def sample_and_count(encoder, text: str, p: float, seed: int, samples: int, allo
     one picture. With a task ``state`` the sample is reported first (a re-roll shows at once, the
     bars follow); None when cancelled between the two.
     """
+    if not supports_dropout(encoder):  # a rank vocabulary: through its recovered merges (cached)
+        encoder = with_dropout(encoder, _CancelOnly(state))
     sample = encoder.encode_dropout(text, p, seed=seed, allow_special=allow_special)
     if state is not None:
         if state.is_cancelled():
@@ -296,6 +316,9 @@ class DropoutView(QWidget):
         self.encoder = None
         self.text = ""
         self.allow_special = False
+        # rank vocabularies get dropout through recovered merges once the user asks (allow_recovery)
+        self.recovery_allowed = False
+        self._offered: tuple = (None, "", False)  # the Inspector's last encoder and text, shown or not
         self.result: DropoutResult | None = None
         # a superseded count (it cannot be interrupted) lends its pool thread: the next one is not held up
         self._tasks = (work if work is not None else WorkService(self)).channel(self, "dropout")
@@ -403,7 +426,9 @@ class DropoutView(QWidget):
 
     def set_source(self, encoder, text: str, allow_special: bool = False) -> None:
         """The Inspector's encoder and (encoded) text; the view hides for an encoder without dropout."""
-        if encoder is None or not supports_dropout(encoder):
+        self._offered = (encoder, text, allow_special)
+        recovered = self.recovery_allowed and encoder is not None and dropout_by_recovery(encoder)
+        if encoder is None or not (supports_dropout(encoder) or recovered):
             self.encoder = None
             self._tasks.cancel()
             self.hide()
@@ -413,6 +438,12 @@ class DropoutView(QWidget):
         self.show()
         if changed:
             self.recompute()
+
+    def allow_recovery(self) -> None:
+        """Offer dropout for rank vocabularies too (through their recovered merges), from now on."""
+        self.recovery_allowed = True
+        self.title.setChecked(True)
+        self.set_source(*self._offered)
 
     def reroll(self) -> None:
         """Another sample: the next seed."""

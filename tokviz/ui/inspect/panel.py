@@ -504,6 +504,11 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             PanelAction(
                 "export_png", QCoreApplication.translate("MainWindow", "&Export PNG…"), self._choose_export, ("Ctrl+E",)
             ),
+            PanelAction(
+                "dropout",
+                QCoreApplication.translate("MainWindow", "Try BPE-&dropout on a rank vocabulary"),
+                self.dropout_view.allow_recovery,
+            ),
         ]
 
     def auto_play(self, pace: float) -> bool:

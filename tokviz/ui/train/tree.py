@@ -35,6 +35,8 @@ class MergeTreeView(QWidget):
         self.token_bytes = None
         self.guesser = None
         self._root_chars: list | None = None
+        # what is written under a box (None: nothing); the Vocabulary panel names ranks and unbuilt tokens
+        self.caption = lambda node: None if node.step is None else f"#{node.step}"
 
     def set_fonts(self, font, small) -> None:
         self._font = font
@@ -98,7 +100,7 @@ class MergeTreeView(QWidget):
         captions, edges = [], []
         for node, cx, depth, w, lc, rc, _ in nodes:
             top, bottom, caption = self._row_geometry(depth)
-            if node.step is not None:
+            if self.caption(node) is not None:
                 captions.append(QRectF(cx - w / 2, caption, w, QFontMetricsF(self._small).height() + 2))
             if lc is not None:
                 edges += [(QPointF(cx, bottom), QPointF(child_x, self._row_geometry(depth + 1)[0]))
@@ -233,11 +235,12 @@ class MergeTreeView(QWidget):
                 p.drawText(QRectF(rect.left(), top.bottom(), rect.width(), small.height()),
                            Qt.AlignmentFlag.AlignCenter, data.hex(" ").upper())
                 p.setFont(self._font)
-            if node.step is not None:
+            caption = self.caption(node)
+            if caption is not None:
                 p.setFont(self._small)
                 p.setPen(fg)
                 p.drawText(QRectF(cx - w / 2, row_y(depth) + box_h, w, small.height() + 2),
-                           Qt.AlignmentFlag.AlignCenter, f"#{node.step}")
+                           Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextDontClip, caption)
                 p.setFont(self._font)
         p.end()
 

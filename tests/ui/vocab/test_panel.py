@@ -1,0 +1,121 @@
+"""The Vocabulary panel as a user sees it, on small rank vocabularies (built in milliseconds)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QFileDialog
+
+from tests.support.vocab_encoders import small_encoder
+from tokviz.core.encoders.registry import Registry
+from tokviz.core.vocab.diff import vocab_diff
+from tokviz.core.vocab.maps import number_map
+from tokviz.ui.session import Session
+from tokviz.ui.vocab.panel import VocabPanel
+
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def encoders():
+    return {"small-a": small_encoder("small-a"), "small-b": small_encoder("small-b", extra=(b"xy", b"xyz"))}
+
+
+@pytest.fixture
+def panel(qtbot, encoders):
+    registry = Registry()
+    for enc in encoders.values():
+        registry.add(enc)
+    p = VocabPanel(Session(registry))
+    qtbot.addWidget(p)
+    p.resize(1200, 800)
+    yield p
+    p.shutdown()
+
+
+def _show(qtbot, panel, tab):
+    panel.show()
+    panel.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: not panel.busy() and not panel.state.wanted(), timeout=WAIT_MS)
+
+
+def test_a_hidden_panel_computes_nothing(panel):
+    assert not panel.isVisible()
+    assert not panel.busy() and all(job.status == "idle" for job in panel.state.jobs.values())
+
+
+def test_searching_a_token_shows_its_merge_tree_named_by_characters(qtbot, panel):
+    _show(qtbot, panel, panel.tree_tab)
+    tab = panel.tree_tab
+    tab.search_edit.setText("것")
+    tab.search_now()
+    qtbot.waitUntil(lambda: tab.drawn_labels()[-1:] == ["것"], timeout=WAIT_MS)
+    assert tab.drawn_labels() == ["것 1/3", "것 2/3", "것 1–2/3", "것 3/3", "것"]
+    assert tab.merge_lines() == [
+        "rank 256: 것 byte 1 of 3 + 것 byte 2 of 3 → 것 bytes 1–2 of 3",
+        "rank 257: 것 bytes 1–2 of 3 + 것 byte 3 of 3 → 것",
+    ]
+    assert tab.matches.currentItem().text().startswith("#257")
+    # a token no merge builds says so, with the parts the merges stop at
+    tab.search_edit.setText("bcd")
+    tab.search_now()
+    qtbot.waitUntil(lambda: tab.drawn_labels() == ["bcd"], timeout=WAIT_MS)
+    assert tab.merge_lines() == ["bcd: not reachable by merges (the merges stop at b + c + d)"]
+
+
+def test_the_diff_shows_the_counts_core_computes_and_searches_its_columns(qtbot, panel, encoders):
+    panel.set_encoders("small-a", "small-b")
+    _show(qtbot, panel, panel.diff_tab)
+    tab = panel.diff_tab
+    qtbot.waitUntil(lambda: tab.result is not None, timeout=WAIT_MS)
+    counts = vocab_diff(encoders["small-a"], encoders["small-b"]).counts()
+    shown = [box.model.rowCount() for box in tab.columns()]
+    assert shown == [counts["shared"], counts["only_first"], counts["only_second"]] == [265, 0, 2]
+    assert tab.shared.title.text() == f"Shared ({counts['shared']})"
+    assert tab.only_second.title.text() == "Only in small-b (2)"
+    assert f"Shared {counts['shared']} ({counts['same_id']} with the same id" in tab.counts.text()
+    # a click on a header sorts the whole list (by the order the worker worked out)
+    shared = tab.shared.model
+    tab.shared.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    ids = [shared.value(r, 0) for r in range(shared.rowCount())]
+    assert ids == sorted(ids, reverse=True) and len(ids) == counts["shared"]
+    tab.shared.view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    tokens = [shared.value(r, 1) for r in range(shared.rowCount())]
+    assert tokens == sorted(tokens)
+    tab.search_edit.setText("xyz")
+    qtbot.waitUntil(lambda: tab.only_second.model.rowCount() == 1, timeout=WAIT_MS)
+    assert tab.only_second.model.index(0, 1).data() == "xyz" and tab.shared.model.rowCount() == 0
+
+
+def test_the_number_map_exports_png_and_csv(qtbot, panel, encoders, tmp_path, monkeypatch):
+    _show(qtbot, panel, panel.maps_tab)
+    tab = panel.maps_tab
+    qtbot.waitUntil(lambda: tab.split_map is not None and tab.png_button.isEnabled(), timeout=WAIT_MS)
+    size = tab.heatmap.size()  # the "Saved" message that follows takes some of its room
+    for button, name in ((tab.png_button, "map.png"), (tab.csv_button, "map.csv")):
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, n=name: (str(tmp_path / n), ""))
+        button.click()
+    image = QImage(str(tmp_path / "map.png"))
+    assert not image.isNull() and image.size() == size
+    assert (tmp_path / "map.csv").read_text(encoding="utf-8") == number_map(encoders["small-a"]).csv()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["map.csv", "map.png"]  # no temp file left
+
+
+def test_a_corpus_lists_the_tokens_it_never_uses_and_uses_once(qtbot, panel, encoders, tmp_path):
+    from tokviz.core.vocab.reach import corpus_use
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("것 the\nthe abcd\n", encoding="utf-8")
+    _show(qtbot, panel, panel.reach_tab)
+    tab = panel.reach_tab
+    qtbot.waitUntil(lambda: tab.reach is not None, timeout=WAIT_MS)
+    assert tab.unreachable.model.rowCount() == len(tab.reach.reach.unreachable)
+    tab.add_corpus("corpus.txt", str(corpus))  # as "Open corpus…" adds the file the user picked
+    qtbot.waitUntil(lambda: tab.use is not None, timeout=WAIT_MS)
+    use = corpus_use(encoders["small-a"], ["것 the", "the abcd"])
+    assert tab.never.model.rowCount() == len(use.never_used())
+    once = sorted(int(tab.once.model.value(r, 0)) for r in range(tab.once.model.rowCount()))
+    assert once == use.used_once() and tab.once.title.text() == f"Used once ({len(once)})"
+    hangul = next(r for r in range(tab.shares.model.rowCount()) if tab.shares.model.value(r, 0) == "hangul")
+    assert [tab.shares.model.index(hangul, c).data() for c in range(3)] == ["Hangul", "1", "1"]

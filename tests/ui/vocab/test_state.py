@@ -1,0 +1,130 @@
+"""The Vocabulary panel's state without Qt: intents, what work it wants, results cached per encoder
+object, and results of superseded requests dropped."""
+
+from __future__ import annotations
+
+import tokviz.ui.vocab.jobs as jobs_module
+import tokviz.ui.vocab.state as state_module
+from tests.support.vocab_encoders import GEOT, small_encoder
+from tokviz.ui.vocab.jobs import run_request
+from tokviz.ui.vocab.state import Request, VocabState
+
+
+def _heard(state: VocabState) -> list[tuple[str, object]]:
+    heard: list[tuple[str, object]] = []
+    state.events.connect(lambda name, value: heard.append((name, value)))
+    return heard
+
+
+def _run(state: VocabState, encoders: dict, request: Request) -> bool:
+    """Start ``request`` and deliver what it computes, as the panel's worker does."""
+    state.started(request)
+    return state.deliver(run_request(request, encoders.__getitem__, cached=state.cached))
+
+
+def test_state_and_jobs_import_no_qt():
+    for module in (state_module, jobs_module):
+        source = open(module.__file__, encoding="utf-8").read()
+        assert "PySide6" not in source and "pyqtgraph" not in source
+
+
+def test_bad_intents_are_refused_with_a_reason_and_change_nothing():
+    state = VocabState(["a", "b"])
+    heard = _heard(state)
+    assert state.choose_encoder("zz") == "no encoder named zz"
+    assert state.choose_second("zz") == "no encoder named zz"
+    assert "unknown map" in state.choose_map("words")
+    assert "unknown tab" in state.show_tab("nope")
+    assert (state.encoder, state.second, state.map_kind, state.tab) == ("a", None, "numbers", "tree")
+    assert heard == []
+
+
+def test_a_search_selects_its_best_match_and_then_wants_that_tokens_tree():
+    encoders = {"s": small_encoder("s")}
+    state = VocabState(["s"])
+    state.search("것")
+    (search,) = state.wanted()
+    assert search == Request("search", "s", param="것")
+    assert _run(state, encoders, search)
+    geot = encoders["s"].mergeable_ranks()[GEOT]
+    assert state.selected == geot  # the token that is exactly the text comes first
+    (tree,) = state.wanted()
+    assert tree == Request("tree", "s", param=str(geot))
+    assert _run(state, encoders, tree)
+    assert state.result("tree").tree.id == geot and state.wanted() == []
+
+
+def test_a_result_that_arrives_after_the_user_moved_on_is_dropped():
+    encoders = {"s": small_encoder("s"), "t": small_encoder("t")}
+    state = VocabState(["s", "t"])
+    state.search("ab")
+    old = state.wanted()[0]
+    state.started(old)
+    state.search("abc")  # typed on before the first search returned
+    heard = _heard(state)
+    assert not state.deliver(run_request(old, encoders.__getitem__))
+    assert state.result("search") is None and ("result", "search") not in heard
+    assert state.selected is None  # the stale matches selected nothing
+    assert not state.fail(old, "boom") and state.jobs["search"].status != "failed"
+    state.search("")  # nothing to search: the stale search's end leaves nothing running
+    stale_search = Request("search", "s", param="abc")
+    state.started(stale_search)
+    assert not state.deliver(run_request(stale_search, encoders.__getitem__))
+    assert state.jobs["search"].status == "idle"
+    state.choose_encoder("t")  # another encoder: the reach work of "s" is stale too
+    state.show_tab("reach")
+    stale = Request("reach", "s")
+    state.started(stale)
+    assert not state.deliver(run_request(stale, encoders.__getitem__))
+    assert state.result("reach") is None
+
+
+def test_results_are_cached_per_encoder_object_not_per_name(monkeypatch):
+    first = small_encoder("s")
+    encoders = {"s": first}
+    state = VocabState(["s"])
+    state.show_tab("reach")
+    (reach,) = state.wanted()
+    assert _run(state, encoders, reach)
+    shown = state.result("reach")
+    assert ("reach", "") in state.cached_kinds(first)
+    # the list of names is offered again (a model opened elsewhere): the same object's result is
+    # answered from the cache, nothing is computed
+    state.set_names(["s"])
+    assert state.result("reach") is None and state.wanted() == [reach]
+    monkeypatch.setattr(jobs_module, "reach_rows", lambda *a: (_ for _ in ()).throw(AssertionError("computed")))
+    assert _run(state, encoders, reach)
+    assert state.result("reach") is shown
+    # another object under the same name (a file opened again) is computed anew
+    monkeypatch.undo()
+    encoders["s"] = small_encoder("s", extra=(b"xyz",))
+    state.set_names(["s"])
+    assert _run(state, encoders, reach)
+    assert state.result("reach") is not shown
+
+
+def test_a_diff_is_cached_under_both_encoders():
+    encoders = {"a": small_encoder("a"), "b": small_encoder("b", extra=(b"xy",))}
+    state = VocabState(["a", "b"])
+    state.show_tab("diff")
+    assert state.wanted() == []  # no second vocabulary chosen: nothing to compute
+    state.choose_second("b")
+    (diff,) = state.wanted()
+    assert _run(state, encoders, diff)
+    result = state.result("diff")
+    assert result.counts["only_second"] == 1 and result.counts["only_first"] == 0
+    encoders["b"] = small_encoder("b", extra=(b"xz",))  # B is another object now
+    assert state.cached(diff, (encoders["a"], encoders["b"])) is None
+    assert state.cached(diff, (encoders["a"], state._object("b"))) is result
+
+
+def test_progress_is_reported_for_the_current_job_only():
+    state = VocabState(["a"])
+    state.show_tab("maps")
+    (maps,) = state.wanted()
+    state.started(maps)
+    state.progress(maps, 3, 10)
+    assert (state.jobs["maps"].status, state.jobs["maps"].done, state.jobs["maps"].total) == ("running", 3, 10)
+    state.choose_map("indentation")
+    state.progress(maps, 9, 10)  # the numbers job is stale now
+    assert state.jobs["maps"].done == 3
