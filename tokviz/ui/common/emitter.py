@@ -13,24 +13,34 @@ and redraw what the event names, so the model never knows a widget.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 Observer = Callable[[str, object], None]
 
 
 class Emitter:
-    """Observers called in the order they connected, each with ``(name, value)``."""
+    """Observers called in the order they connected, each with ``(name, value)``.
+
+    A bound method is held weakly (as napari's emitter holds it): a model must not keep the widget
+    that observes it alive, or a panel deleted by Qt would leave a Python wrapper behind whose C++
+    object is gone. Plain functions and lambdas are held as given.
+    """
 
     def __init__(self) -> None:
-        self._observers: list[Observer] = []
+        self._observers: list[Callable[[], Observer | None]] = []
 
     def connect(self, observer: Observer) -> None:
-        self._observers.append(observer)
+        if hasattr(observer, "__self__") and hasattr(observer, "__func__"):
+            self._observers.append(weakref.WeakMethod(observer))
+        else:
+            self._observers.append(lambda: observer)
 
     def disconnect(self, observer: Observer) -> None:
-        if observer in self._observers:
-            self._observers.remove(observer)
+        self._observers = [ref for ref in self._observers if ref() not in (observer, None)]
 
     def emit(self, name: str, value: object = None) -> None:
-        for observer in list(self._observers):  # an observer may disconnect itself
-            observer(name, value)
+        for ref in list(self._observers):  # an observer may disconnect itself
+            observer = ref()
+            if observer is not None:
+                observer(name, value)
