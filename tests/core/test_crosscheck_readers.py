@@ -38,7 +38,7 @@ def _reader(encode) -> ReaderEncoder:
 def test_a_reader_that_agrees_draws_exactly_the_reference_tokens(text):
     reader = _reader(lambda line: list(line.encode("utf-8")))
     mine, theirs = reader.encode(text), reader.reference.encode(text)
-    assert reader.name == "toy · lib"
+    assert reader.name == "toy via lib"
     assert mine.ids == theirs.ids
     assert [(t.bytes, t.start, t.end) for t in mine.tokens] == [(t.bytes, t.start, t.end) for t in theirs.tokens]
 
@@ -60,7 +60,7 @@ def test_a_sentencepiece_space_that_the_text_does_not_have_covers_nothing_more()
 def test_check_readers_names_the_first_differing_token_per_line():
     reader = _reader(lambda line: list(line.encode("utf-8"))[:-1] if line == "two" else list(line.encode("utf-8")))
     report = check_readers("toy", reader.reference, [reader], "one\ntwo")
-    assert report.implementations == ["lib", "toy via tokviz"]
+    assert report.implementations == ["toy via lib", "toy via tokviz"]
     assert [(d.line, d.index, d.ids) for d in report.differences] == [(2, 2, (None, ord("o")))]
 
 

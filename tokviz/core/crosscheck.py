@@ -281,11 +281,13 @@ class ReaderEncoder:
     of it. Special-token strings are plain text, as everywhere in a cross-check."""
 
     def __init__(self, implementation: Implementation, reference: Encoder, model: str):
-        self.implementation = implementation
+        library = implementation.name.rpartition(" via ")[2]
+        # named by the model and the library ("mistral-sp-v7 via sentencepiece"), beside "mistral-sp-v7 via tokviz"
+        self.implementation = Implementation(f"{model} via {library}", implementation.encode, implementation.token)
         self.reference = reference
-        self.name = f"{model} · {implementation.name}"
+        self.name = self.implementation.name
         self.family = reference.family
-        self.source = implementation.name
+        self.source = implementation.name  # which file it reads
         self.byte_level = reference.byte_level
 
     @property
@@ -314,8 +316,13 @@ def _renamed(encoding: Encoding, name: str) -> Encoding:
     blob = [t.bytes for t in tokens]
     ends = np.cumsum([len(b) for b in blob], dtype=np.int64)
     return Encoding.from_arrays(
-        name, encoding.text, encoding.id_array, encoding.byte_start_array, encoding.byte_end_array,
-        kinds=encoding.kind_array, token_bytes=(b"".join(blob), ends - [len(b) for b in blob], ends),
+        name,
+        encoding.text,
+        encoding.id_array,
+        encoding.byte_start_array,
+        encoding.byte_end_array,
+        kinds=encoding.kind_array,
+        token_bytes=(b"".join(blob), ends - [len(b) for b in blob], ends),
         normalized_text=encoding.normalized_text,
     )
 

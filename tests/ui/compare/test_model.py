@@ -106,7 +106,7 @@ def test_a_crosscheck_lists_its_readers_after_the_model_and_checks_each_new_text
     state = _state("gpt2", "mistral-sp-v7", "o200k_base")
     assert state.start_crosscheck("not listed") is not None
     assert state.start_crosscheck("mistral-sp-v7") is None
-    readers = ["mistral-sp-v7 · via sentencepiece"]
+    readers = ["mistral-sp-v7 via sentencepiece"]
     assert state.crosscheck_ready("mistral-sp-v7", readers)
     assert state.encoders == ["gpt2", "mistral-sp-v7", readers[0], "o200k_base"]
     assert state.crosscheck_wanted()

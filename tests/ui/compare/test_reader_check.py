@@ -40,7 +40,7 @@ def test_the_selected_model_gets_its_readers_as_rows_and_they_agree(qtbot, panel
     panel.encoder_list.setCurrentRow(1)
     with qtbot.waitSignal(panel.rowsUpdated, timeout=20_000):
         panel.crosscheck_button.click()
-    reader = f"{MODEL} · mistral_instruct_tokenizer_241114.model.v7 via sentencepiece"
+    reader = f"{MODEL} via sentencepiece"
     qtbot.waitUntil(lambda: panel.encoder_names() == ["gpt2", MODEL, reader], timeout=20_000)
     assert "all 2 readers agree on every line (2)" in _verdict(qtbot, panel, "agree")
     panel.wait_until_idle()
@@ -59,7 +59,9 @@ def test_readers_that_differ_are_shown_with_the_first_differing_token(qtbot, pan
             ids = reference.encode(line).ids
             return ids[:1] + ids[2:] if "안녕" in line else ids  # the second line differs at its token 1
 
-        wrong = Implementation("a broken reader", encode, lambda i: reference.token_bytes(i).decode("utf-8", "replace"))
+        wrong = Implementation(
+            "model.v7 via a broken library", encode, lambda i: reference.token_bytes(i).decode("utf-8", "replace")
+        )
         return [ReaderEncoder(wrong, reference, name)]
 
     monkeypatch.setattr(reader_check, "open_readers", drops_one_token)
@@ -67,7 +69,7 @@ def test_readers_that_differ_are_shown_with_the_first_differing_token(qtbot, pan
     text = _verdict(qtbot, panel, "differ")
     assert "differ on 1 of 2 lines" in text
     # the library's reading is the reference; tokviz's is compared with it
-    assert f"line 2, token 1: {MODEL} via tokviz gives" in text and ", a broken reader gives" in text
+    assert f"line 2, token 1: {MODEL} via tokviz gives" in text and f", {MODEL} via a broken library gives" in text
 
 
 def test_a_model_no_library_reads_says_so_and_the_list_stays(qtbot, panel):
