@@ -133,3 +133,16 @@ def test_after_shutdown_no_rows_are_asked_and_late_ones_are_dropped():
     state.close()
     assert state.next_rows() is None
     assert not state.show_rows(pending, ["late"], "hello")
+
+
+def test_a_corpus_run_at_a_time_and_its_totals_kept_through_a_cancel():
+    state = _state()
+    state.choose_corpus_file("corpus.txt")
+    assert state.start_corpus() and not state.start_corpus()  # a second click while it runs does nothing
+    state.show_corpus(["partial"])
+    assert state.corpus_running and state.corpus_totals == ["partial"]
+    state.show_corpus(["partial", "more"], ended=True)  # cancelled: what it counted stays
+    assert not state.corpus_running and state.corpus_totals == ["partial", "more"]
+    assert state.start_corpus()
+    state.corpus_failed()
+    assert state.start_corpus() and state.corpus_path == "corpus.txt"

@@ -66,6 +66,9 @@ class CompareState:
         self.known: set[str] = set()  # the registry's names last seen
         self.trained_name: str | None = None
         self.crosscheck: CrossCheck | None = None
+        self.corpus_path: str | None = None  # the Corpus tab's own file (one text per line)
+        self.corpus_totals: list = []  # the core's CorpusTotals shown in the Corpus tab
+        self.corpus_running = False
         self.closed = False
 
     # ---------------------------------------------------------------- the encoders listed
@@ -253,6 +256,28 @@ class CompareState:
         if self.crosscheck is not None:
             self.crosscheck = None
             self.events.emit("crosscheck", None)
+
+    # ---------------------------------------------------------------- the Corpus tab
+    def choose_corpus_file(self, path: str) -> None:
+        self.corpus_path = path
+        self.events.emit("corpus_path", path)
+
+    def start_corpus(self) -> bool:
+        """A corpus run may start (True), or one runs already (False: the button does nothing)."""
+        if self.corpus_running or self.closed:
+            return False
+        self.corpus_running = True
+        return True
+
+    def show_corpus(self, totals: Sequence, *, ended: bool = False) -> None:
+        """The totals so far (``ended``: the run is over, finished or cancelled)."""
+        self.corpus_totals = list(totals)
+        if ended:
+            self.corpus_running = False
+        self.events.emit("corpus", self.corpus_totals)
+
+    def corpus_failed(self) -> None:
+        self.corpus_running = False
 
     def close(self) -> None:
         self.closed = True

@@ -110,10 +110,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
         self._bpe_tasks = work.channel(self, "demo-bpe")  # the demo BPE, trained on first use
         self._model_tasks = work.channel(self, "models")  # parsing a model file (seconds for a big one)
         self._reader_tasks = work.channel(self, "crosscheck")  # a model's readers opened, or checked on the text
-        self.corpus_totals: list[CorpusTotals] = []
         self.state.known = set(session.registry.names())
-        self._corpus_job = None
-        self._corpus_path: str | None = None
         self._last_update_ms = 0.0
         self._worker_seconds = 0.0
         self._full_seconds = 0.0
@@ -158,6 +155,11 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
     def outcomes(self) -> list[EncoderOutcome]:
         """What each listed encoder made of the text the rows show (its error included)."""
         return self.state.outcomes
+
+    @property
+    def corpus_totals(self) -> list[CorpusTotals]:
+        """The Corpus tab's totals (so far, while a run goes on)."""
+        return self.state.corpus_totals
 
     def _on_state(self, name: str, value) -> None:
         if name == "encoders":
