@@ -82,9 +82,8 @@ class ReaderCheck:
 
     def _render_crosscheck(self) -> None:
         check = self.state.crosscheck
-        self.crosscheck_label.setVisible(check is not None)
         if check is None:
-            self.crosscheck_label.clear()
+            self.crosscheck_label.clear()  # shown empty: the button keeps its size
             return
         if check.pending:
             self.tabs.setCurrentIndex(0)  # the verdict shows under the stats
