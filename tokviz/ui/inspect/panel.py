@@ -398,6 +398,10 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         super().resizeEvent(event)
         self._refit.start()  # once the splitter has its new height (full screen arrives after F11)
 
+    def fitting(self) -> bool:
+        """The byte layers are still to be fitted to a new size (scripts and tests wait for it)."""
+        return self._refit.isActive()
+
     # ---- view options -------------------------------------------------------------------------------
     def set_view_mode(self, mode: str) -> None:
         self.state.set_view_mode(mode)
