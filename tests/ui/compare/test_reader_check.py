@@ -78,3 +78,18 @@ def test_a_model_no_library_reads_says_so_and_the_list_stays(qtbot, panel):
     assert panel.encoder_names() == ["gpt2", MODEL]
     panel.remove_encoder_name("gpt2")
     assert panel.crosscheck_label.text() == ""  # the preset ended with its model's row
+
+
+def test_the_button_and_the_verdict_follow_a_language_change(qtbot, panel):
+    from tokviz.ui.i18n import install_translation
+
+    panel.crosscheck_model(MODEL)
+    _verdict(qtbot, panel, "agree")
+    try:
+        install_translation("ko")
+        assert panel.crosscheck_button.text() == "구현 교차 검증"
+        assert "모든 줄(2줄)에서 일치합니다" in panel.crosscheck_label.text()
+    finally:
+        install_translation("en")
+    assert panel.crosscheck_button.text() == "Cross-check readers"
+    assert "agree on every line (2)" in panel.crosscheck_label.text()

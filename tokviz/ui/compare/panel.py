@@ -70,8 +70,7 @@ from tokviz.ui.fonts import mono_font
 from tokviz.ui.i18n import follow_language
 from tokviz.ui.theme import is_dark
 
-# its strings' contexts
-COMPARE_CONTEXTS = ("ComparePanel", "MessageBar", "AlignedRowsView", "TokenBarChart", "ReaderCheck")
+COMPARE_CONTEXTS = ("ComparePanel", "MessageBar", "AlignedRowsView", "TokenBarChart")  # its strings' contexts
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
 DEFAULT_TEXT = (
     "안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.\n"
@@ -250,7 +249,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
         self.diff_label.setWordWrap(True)
         self.diff_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.diff_label)
-        lay.addLayout(self._build_reader_check())
+        lay.addWidget(self._build_reader_check())
         self._render_crosscheck()
         w.addWidget(left)
         self.token_chart = TokenBarChart()

@@ -10,11 +10,12 @@ they first differ. The work is :mod:`tokviz.core.crosscheck`'s, run on the panel
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from tokviz.core.crosscheck import check_readers, open_readers
 from tokviz.core.display import visible_piece
 from tokviz.ui.compare.encoder_list import item_key
+from tokviz.ui.i18n import follow_language
 
 translate = QCoreApplication.translate  # the translation context of these strings is ReaderCheck's
 
@@ -24,8 +25,10 @@ MAX_LINES_SHOWN = 3  # differing lines spelled out under the stats; the count sa
 class ReaderCheck:
     """The cross-check preset (mixed into ComparePanel; its strings are ReaderCheck's)."""
 
-    def _build_reader_check(self) -> QHBoxLayout:
-        row = QHBoxLayout()
+    def _build_reader_check(self) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
         self.crosscheck_button = QPushButton(translate("ReaderCheck", "Cross-check readers"))
         self.crosscheck_button.setToolTip(
             translate(
@@ -40,7 +43,9 @@ class ReaderCheck:
         self.crosscheck_label.setWordWrap(True)
         self.crosscheck_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.crosscheck_label, 1)
-        return row
+        # its own strings follow the language by themselves; the verdict is composed again
+        follow_language(box, ("ReaderCheck",), then=self._render_crosscheck)
+        return box
 
     def crosscheck_model(self, model: str | None = None) -> bool:
         """Cross-check ``model`` (default: the encoder selected in the list, else the first listed);
