@@ -359,20 +359,21 @@ def catalogue_files(model: str) -> list[Path]:
     if entry is None:
         known = ", ".join(BY_NAME)
         raise TokvizError(
-            f"{model}: a cross-check reads the files of a model from tokviz's catalogue ({known}); "
-            "for a model file of your own use tokviz crosscheck FILE"
+            f"{model}: a cross-check reads a model's own files, those of a model of tokviz's catalogue ({known}) "
+            "or of a model file or folder you open; open its file to cross-check it"
         )
     paths, _ = verified_files(entry)
     tokenizers = {pinned.parts[-1] for pinned in entry.files if not pinned.optional}
     return [p for p in paths if p.name in tokenizers]
 
 
-def open_readers(model: str, reference: Encoder) -> list[ReaderEncoder]:
-    """Every library that reads catalogue model ``model``'s files, as Encoders beside ``reference``
-    (tokviz's own reading, the registry's encoder of that name). Raises TokvizError when no library
-    reads them here (then there is nothing to cross-check)."""
+def open_readers(model: str, reference: Encoder, files: Iterable[Path] | None = None) -> list[ReaderEncoder]:
+    """Every library that reads ``model``'s files, as Encoders beside ``reference`` (tokviz's own reading,
+    the registry's encoder of that name). ``files``: those of the model file or folder it was opened from
+    (:func:`model_files`); None for a catalogue model's own. Raises TokvizError when no library reads them
+    here (then there is nothing to cross-check)."""
     readers = []
-    for path in catalogue_files(model):
+    for path in catalogue_files(model) if files is None else files:
         own = _library_reader(path)
         if own is not None:
             readers.append(ReaderEncoder(own, reference, model))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.compare_panel import compare_session, make_panel
+from tests.support.compare_panel import DEMO_SP, compare_session, make_panel
 from tokviz.core.crosscheck import Implementation, ReaderEncoder
 from tokviz.core.encoders.model_catalog import BY_NAME, probe
 from tokviz.ui.compare import reader_check
@@ -54,7 +54,7 @@ def test_the_selected_model_gets_its_readers_as_rows_and_they_agree(qtbot, panel
 
 
 def test_readers_that_differ_are_shown_with_the_first_differing_token(qtbot, panel, model, monkeypatch):
-    def drops_one_token(name, reference):
+    def drops_one_token(name, reference, files=None):
         def encode(line):
             ids = reference.encode(line).ids
             return ids[:1] + ids[2:] if "안녕" in line else ids  # the second line differs at its token 1
@@ -74,7 +74,7 @@ def test_readers_that_differ_are_shown_with_the_first_differing_token(qtbot, pan
 
 def test_a_model_no_library_reads_says_so_and_the_list_stays(qtbot, panel):
     assert panel.crosscheck_model("gpt2")
-    assert "tokviz crosscheck FILE" in _verdict(qtbot, panel, "catalogue")
+    assert "open its file to cross-check it" in _verdict(qtbot, panel, "catalogue")
     assert panel.encoder_names() == ["gpt2", MODEL]
     panel.remove_encoder_name("gpt2")
     assert panel.crosscheck_label.text() == ""  # the preset ended with its model's row
@@ -93,3 +93,13 @@ def test_the_button_and_the_verdict_follow_a_language_change(qtbot, panel):
         install_translation("en")
     assert panel.crosscheck_button.text() == "Cross-check readers"
     assert "agree on every line (2)" in panel.crosscheck_label.text()
+
+
+def test_a_model_file_opened_here_is_cross_checked_with_its_own_library(qtbot, panel):
+    with qtbot.waitSignal(panel.modelOpened, timeout=20_000) as opened:
+        panel.open_model_file(str(DEMO_SP))
+    ok, name = opened.args
+    assert ok
+    assert panel.crosscheck_model(name)
+    assert "agree on every line (2)" in _verdict(qtbot, panel, "agree")
+    assert f"{name} via sentencepiece" in panel.encoder_names()

@@ -260,14 +260,15 @@ class EncoderList:
         self.message_bar.show_message(
             translate("ComparePanel", "Opening {name}…").format(name=Path(path).name), "info")
         return open_model_in_background(self._model_tasks, path, self.ask_pattern or ask_pattern_dialog(self),
-                                        self._model_opened)
+                                        lambda encoder, problem: self._model_opened(encoder, problem, path))
 
-    def _model_opened(self, encoder, problem: str | None) -> None:
+    def _model_opened(self, encoder, problem: str | None, path: str) -> None:
         if encoder is None:
             self.show_message(translate("ComparePanel", "Cannot open model: {err}").format(err=problem))
             self.modelOpened.emit(False, problem or "")
             return
         self.show_message(None)
+        self.state.model_opened(encoder.name, path)
         self.session.add_encoder(encoder)
         self.add_encoder_name(encoder.name)
         self.modelOpened.emit(True, encoder.name)

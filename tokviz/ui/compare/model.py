@@ -66,6 +66,7 @@ class CompareState:
         self.known: set[str] = set()  # the registry's names last seen
         self.trained_name: str | None = None
         self.crosscheck: CrossCheck | None = None
+        self.opened: dict[str, str] = {}  # encoder name -> the model file or folder it was opened from
         self.corpus_path: str | None = None  # the Corpus tab's own file (one text per line)
         self.corpus_totals: list = []  # the core's CorpusTotals shown in the Corpus tab
         self.corpus_running = False
@@ -127,6 +128,10 @@ class CompareState:
         if check is not None and (check.model not in self.encoders or not set(check.readers) <= set(self.encoders)):
             self.end_crosscheck()  # its model or one of its readers was taken off the list
         self.events.emit("encoders", list(self.encoders))
+
+    def model_opened(self, name: str, path: str) -> None:
+        """Encoder ``name`` was opened from ``path`` (a cross-check reads that file or folder again)."""
+        self.opened[name] = str(path)
 
     def trained_model_changed(self, name: str | None) -> bool:
         """The Train panel offers model ``name`` (None: reset). Its row says so instead of "no such

@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from tokviz.core.crosscheck import check_readers, open_readers
+from tokviz.core.crosscheck import check_readers, model_files, open_readers
 from tokviz.core.display import visible_piece
 from tokviz.ui.compare.encoder_list import item_key
 from tokviz.ui.i18n import follow_language
@@ -59,8 +59,9 @@ class ReaderCheck:
             )
             return False
         registry = self.session.registry
+        opened = self.state.opened.get(model)  # a model file or folder opened here; else a catalogue model
         self._reader_tasks.start(
-            lambda _state: open_readers(model, registry.get(model)),
+            lambda _state: open_readers(model, registry.get(model), None if opened is None else model_files(opened)),
             finished=lambda readers: self._readers_opened(model, readers),
             failed=lambda message: self.state.crosscheck_failed(model, message),
         )
