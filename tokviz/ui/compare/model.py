@@ -120,10 +120,14 @@ class CompareState:
             del self.encoders[i]
         else:
             self.encoders[i] = new
-        self._encoders_changed()
+        # the same model under its new name: rows on their way still show it (a Train panel stepping
+        # faster than the rows encode would otherwise never see them)
+        self._encoders_changed(rows_stale=False)
         return True
 
-    def _encoders_changed(self) -> None:
+    def _encoders_changed(self, rows_stale: bool = True) -> None:
+        if rows_stale:
+            self.generation += 1  # rows asked for before the user's edit are not shown
         check = self.crosscheck
         if check is not None and (check.model not in self.encoders or not set(check.readers) <= set(self.encoders)):
             self.end_crosscheck()  # its model or one of its readers was taken off the list
@@ -160,6 +164,7 @@ class CompareState:
     def set_allow_special(self, on: bool) -> None:
         if bool(on) != self.allow_special:
             self.allow_special = bool(on)
+            self.generation += 1  # rows on their way read special tokens the other way
             self.events.emit("allow_special", self.allow_special)
 
     def next_rows(self, visible: bool = True) -> int | None:
