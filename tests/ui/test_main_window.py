@@ -197,7 +197,7 @@ def test_splitters_and_window_state_are_remembered(qtbot, tmp_path):
     # event loop and must not undo what was restored
     inspect = again.panels["inspect"]
     wait_shown(qtbot, inspect)  # the first encoding result is on screen
-    qtbot.waitUntil(lambda: not inspect._refit.isActive(), timeout=5000)  # and the fitting it asked for ran
+    qtbot.waitUntil(lambda: not inspect.fitting(), timeout=5000)  # and the fitting it asked for ran
     for name, sizes in moved.items():
         assert again.splitters()[name].sizes() == sizes, name
     again.close()

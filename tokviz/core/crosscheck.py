@@ -10,6 +10,10 @@ Implementations: ``tokenizer.json`` through ``tokenizers`` itself and through to
 (rank files, ``tekken.json``, GGUF) through tokviz, and ``tekken.json`` through ``mistral-common`` too
 when it is installed. Special-token strings in the text are plain text
 everywhere, and nothing is added around a line (no bos).
+
+For the Compare panel a catalogue model's readers are Encoders too (:func:`open_readers`): each
+library's ids drawn with the model's own token bytes (:class:`ReaderEncoder`), so they line up as rows
+beside tokviz's reading, and :func:`check_readers` says whether they agree.
 """
 
 from __future__ import annotations
@@ -20,13 +24,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from tokviz.core.encoders import hf_cache
+from tokviz.core.encoders.base import Encoder
 from tokviz.core.encoders.builtin import model_in_folder, open_model_file
 from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_head, read_model_text, read_regular_file
 from tokviz.core.encoders.hf_json import looks_like_tokenizer_json
+from tokviz.core.encoders.model_catalog import BY_NAME, verified_files
 from tokviz.core.encoders.native import is_fatal, native_call
 from tokviz.core.encoders.rank_models import looks_like_tekken
 from tokviz.core.encoders.sentencepiece_family import looks_like_model_proto
+from tokviz.core.encoding import Encoding
 from tokviz.core.errors import EncodingFailed, ModelFileError, TokvizError
 
 # What a model folder may hold, by name; GGUF and rank files by their suffix.
@@ -128,15 +137,23 @@ def implementations(files: Iterable[Path], pattern: str | None = None) -> list[I
     pre-split ``pattern`` for files that need one, as ``open_model_file`` takes it)."""
     out: list[Implementation] = []
     for f in files:
-        head = read_head(f)
-        if looks_like_tokenizer_json(head):
-            out.append(_tokenizers(f))
-        elif looks_like_model_proto(head):
-            out.append(_sentencepiece(f))
-        elif looks_like_tekken(head) and importlib.util.find_spec("mistral_common") is not None:
-            out.append(_tekkenizer(f))
+        own = _library_reader(f)
+        if own is not None:
+            out.append(own)
         out.append(_tokviz(f, pattern))
     return out
+
+
+def _library_reader(path: Path) -> Implementation | None:
+    """The file's own library (tokenizers, sentencepiece, mistral-common) reading it, when there is one."""
+    head = read_head(path)
+    if looks_like_tokenizer_json(head):
+        return _tokenizers(path)
+    if looks_like_model_proto(head):
+        return _sentencepiece(path)
+    if looks_like_tekken(head) and importlib.util.find_spec("mistral_common") is not None:
+        return _tekkenizer(path)
+    return None
 
 
 def crosscheck(model: str, impls: list[Implementation], lines: Iterable[str]) -> Report:
@@ -253,3 +270,130 @@ def _tokviz(path: Path, pattern: str | None) -> Implementation:
             return f"#{i}"
 
     return Implementation(name, lambda line: enc.encode(line).ids, token)
+
+
+# ---- one catalogue model's readers as Encoders (the Compare panel's cross-check) -----------------------
+class ReaderEncoder:
+    """A library's reading of a model's file as an Encoder: its ids, drawn with ``reference``'s token bytes
+    (the same vocabulary: the same file). Where its ids are the reference's, its tokens are the reference's
+    tokens exactly; elsewhere each token is placed on the text where its bytes are next found (a
+    SentencePiece ``▁`` may stand for no space of the text), and a token that cannot be placed covers none
+    of it. Special-token strings are plain text, as everywhere in a cross-check."""
+
+    def __init__(self, implementation: Implementation, reference: Encoder, model: str):
+        library = implementation.name.rpartition(" via ")[2]
+        # named by the model and the library ("mistral-sp-v7 via sentencepiece"), beside "mistral-sp-v7 via tokviz"
+        self.implementation = Implementation(f"{model} via {library}", implementation.encode, implementation.token)
+        self.reference = reference
+        self.name = self.implementation.name
+        self.family = reference.family
+        self.source = implementation.name  # which file it reads
+        self.byte_level = reference.byte_level
+
+    @property
+    def vocab_size(self) -> int:
+        return self.reference.vocab_size
+
+    def encode(self, text: str, *, allow_special: bool = False) -> Encoding:
+        ids = self.implementation.encode(text)
+        theirs = self.reference.encode(text)
+        if ids == theirs.ids:
+            return _renamed(theirs, self.name)
+        return placed(self.name, text, ids, self.reference.token_bytes)
+
+    def decode(self, ids) -> str:
+        return self.reference.decode(ids)
+
+    def special_tokens(self):
+        return self.reference.special_tokens()
+
+    def token_bytes(self, token_id: int) -> bytes:
+        return self.reference.token_bytes(token_id)
+
+
+def _renamed(encoding: Encoding, name: str) -> Encoding:
+    tokens = encoding.tokens
+    blob = [t.bytes for t in tokens]
+    ends = np.cumsum([len(b) for b in blob], dtype=np.int64)
+    return Encoding.from_arrays(
+        name,
+        encoding.text,
+        encoding.id_array,
+        encoding.byte_start_array,
+        encoding.byte_end_array,
+        kinds=encoding.kind_array,
+        token_bytes=(b"".join(blob), ends - [len(b) for b in blob], ends),
+        normalized_text=encoding.normalized_text,
+    )
+
+
+def placed(name: str, text: str, ids: list[int], token_bytes: Callable[[int], bytes]) -> Encoding:
+    """An Encoding of ``ids`` over ``text``: each token where its bytes (``token_bytes``) come next in the
+    text's UTF-8, a leading space it has and the text has not (SentencePiece's ``▁``) taken as covering
+    nothing, and a token found nowhere next covering nothing.
+
+    >>> enc = placed("sp", "ab", [1, 2], {1: b" a", 2: b"b"}.__getitem__)
+    >>> [(t.bytes, t.start, t.end) for t in enc.tokens]
+    [(b' a', 0, 1), (b'b', 1, 2)]
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    rows = []
+    pos = 0
+    for token_id in ids:
+        piece = token_bytes(token_id)
+        if piece and data.startswith(piece, pos):
+            end = pos + len(piece)
+        elif piece.startswith(b" ") and len(piece) > 1 and data.startswith(piece[1:], pos):
+            end = pos + len(piece) - 1
+        else:
+            end = pos
+        rows.append((token_id, piece, pos, end, "normal", None))
+        pos = end
+    return Encoding.from_spans(name, text, rows)
+
+
+def catalogue_files(model: str) -> list[Path]:
+    """The files of catalogue model ``model`` (checked against their pinned hashes), its configuration
+    files left out. Raises TokvizError for a model the catalogue does not hold."""
+    entry = BY_NAME.get(model)
+    if entry is None:
+        known = ", ".join(BY_NAME)
+        raise TokvizError(
+            f"{model}: a cross-check reads a model's own files, those of a model of tokviz's catalogue ({known}) "
+            "or of a model file or folder you open; open its file to cross-check it"
+        )
+    paths, _ = verified_files(entry)
+    tokenizers = {pinned.parts[-1] for pinned in entry.files if not pinned.optional}
+    return [p for p in paths if p.name in tokenizers]
+
+
+def open_readers(model: str, reference: Encoder, files: Iterable[Path] | None = None) -> list[ReaderEncoder]:
+    """Every library that reads ``model``'s files, as Encoders beside ``reference`` (tokviz's own reading,
+    the registry's encoder of that name). ``files``: those of the model file or folder it was opened from
+    (:func:`model_files`); None for a catalogue model's own. Raises TokvizError when no library reads them
+    here (then there is nothing to cross-check)."""
+    readers = []
+    for path in catalogue_files(model) if files is None else files:
+        own = _library_reader(path)
+        if own is not None:
+            readers.append(ReaderEncoder(own, reference, model))
+    if not readers:
+        raise TokvizError(
+            f"{model}: only tokviz reads its files here (no library such as tokenizers, sentencepiece or "
+            "mistral-common does), so there is nothing to cross-check"
+        )
+    return readers
+
+
+def check_readers(model: str, reference: Encoder, readers: list[ReaderEncoder], text: str) -> Report:
+    """:func:`crosscheck` of ``text``'s lines: the first library reader is the reference, the others and
+    tokviz's reading (``reference``) are compared with it."""
+
+    def token(i: int) -> str:
+        try:
+            return reference.token_bytes(i).decode("utf-8", "backslashreplace")
+        except (ValueError, KeyError, IndexError):
+            return f"#{i}"
+
+    ours = Implementation(f"{model} via tokviz", lambda line: reference.encode(line).ids, token)
+    return crosscheck(model, [r.implementation for r in readers] + [ours], text.splitlines())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.support.compare_panel import Toy
+from tests.support.inspect_panel import wait_shown
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.inspect.panel import DEMO_TEXT, InspectPanel
 from tokviz.ui.session import Session
@@ -42,3 +43,15 @@ def test_a_remembered_encoder_that_is_gone_falls_back_to_the_default(qtbot, tmp_
     settings.inspect_encoder = "a model file that moved"
     settings.sync()
     assert _panel(qtbot, path).current_encoder() == "cl100k_base"
+
+
+def test_the_restored_encoder_is_the_one_whose_tokens_are_shown(qtbot, tmp_path):
+    path = tmp_path / "tokviz.ini"
+    settings = Settings.at(path)
+    settings.inspect_encoder = "mine"
+    settings.inspect_text = "hi there"
+    settings.sync()
+    panel = _panel(qtbot, path)
+    assert panel.encoder_combo.currentText().startswith("mine")
+    wait_shown(qtbot, panel, "hi there")
+    assert panel.result.encoding.encoder == "mine"  # not the default's tokens under the restored name

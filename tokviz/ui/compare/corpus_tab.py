@@ -131,7 +131,7 @@ class CorpusTab:
 
     def set_corpus_file(self, path: str) -> None:
         """Use ``path`` (one text per line) as the corpus for comparison and SentencePiece training."""
-        self._corpus_path = path
+        self.state.choose_corpus_file(path)
         label = self._corpus_file_label()
         if self.corpus_source.count() > 3:
             self.corpus_source.setItemText(3, label)
@@ -140,19 +140,19 @@ class CorpusTab:
         self.corpus_source.setCurrentIndex(3)
 
     def _corpus_file_label(self) -> str:
-        return translate("ComparePanel", "File: {name}").format(name=Path(self._corpus_path).name)
+        return translate("ComparePanel", "File: {name}").format(name=Path(self.state.corpus_path).name)
 
     def _retranslate_corpus(self) -> None:
         """The Corpus tab's composed texts in the interface's language (its fixed ones are retranslated
         with the panel's widgets)."""
-        if self._corpus_path is not None and self.corpus_source.count() > 3:
+        if self.state.corpus_path is not None and self.corpus_source.count() > 3:
             self.corpus_source.setItemText(3, self._corpus_file_label())
         self._show_corpus(self.corpus_totals)
 
     def _corpus_sets_loader(self):
         """A function (run in the worker) that reads the chosen texts."""
         choice = self.corpus_source.currentIndex()
-        path = self._corpus_path
+        path = self.state.corpus_path
         max_lines = self.max_lines.value()
 
         def load() -> list[TextSet]:
@@ -171,8 +171,8 @@ class CorpusTab:
     def run_corpus(self, sets: list[TextSet] | None = None) -> None:
         """Compare every listed encoder over ``sets`` (default: the Corpus tab's choice) in the
         background; the table fills while it runs."""
-        if self._corpus_job is not None and self._corpus_job.running:
-            return
+        if not self.state.start_corpus():
+            return  # one runs already
         names = self.encoder_names()
         registry = self.session.registry
         load = (lambda: sets) if sets is not None else self._corpus_sets_loader()
@@ -194,13 +194,13 @@ class CorpusTab:
         self.corpus_progress.setValue(0)
         self.corpus_status.setText(translate("ComparePanel", "Comparing…"))
         self._corpus_started = time.perf_counter()
-        self._corpus_job = self._corpus_tasks.start(
+        self._corpus_tasks.start(
             work, finished=self._corpus_done, failed=self._corpus_failed, progressed=self._corpus_progress
         )
 
     def cancel_corpus(self) -> None:
-        if self._corpus_job is not None:
-            self._corpus_job.cancel()
+        if self.state.corpus_running:
+            self._corpus_tasks.cancel()  # its partial totals still arrive
             self.corpus_status.setText(translate("ComparePanel", "Cancelling…"))
 
     def _corpus_progress(self, payload) -> None:
@@ -212,12 +212,14 @@ class CorpusTab:
                 done=f"{done:,}", total=f"{total:,}", seconds=f"{elapsed:.1f}"
             )
         )
+        self.state.show_corpus(totals)
         self._show_corpus(totals)
 
     def _corpus_done(self, result) -> None:
         self.corpus_run.setEnabled(True)
         self.corpus_cancel.setEnabled(False)
-        self._show_corpus(result.snapshot())
+        self.state.show_corpus(result.snapshot(), ended=True)
+        self._show_corpus(self.state.corpus_totals)
         state = translate("ComparePanel", "Cancelled") if result.cancelled else translate("ComparePanel", "Done")
         if not result.cancelled:
             self.corpus_progress.setValue(1000)
@@ -229,13 +231,13 @@ class CorpusTab:
         self.corpusFinished.emit(result)
 
     def _corpus_failed(self, msg: str) -> None:
+        self.state.corpus_failed()
         self.corpus_run.setEnabled(True)
         self.corpus_cancel.setEnabled(False)
         self.corpus_status.setText(translate("ComparePanel", "Could not compare: {err}").format(err=msg))
         self.corpusFinished.emit(None)
 
     def _show_corpus(self, totals: list[CorpusTotals]) -> None:
-        self.corpus_totals = totals
         fill_corpus_table(self.corpus_table, totals)
         if not totals:
             return

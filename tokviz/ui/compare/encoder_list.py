@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.ui.common.encoder_names import shown_name, shown_source
-from tokviz.ui.compare.jobs import DEMO_BPE_NAME, TRAINED_PLACEHOLDER
+from tokviz.ui.compare.jobs import DEMO_BPE_NAME
 from tokviz.ui.compare.tables import name_color
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -52,7 +52,7 @@ class EncoderList:
         lay.addWidget(QLabel(translate("ComparePanel", "Encoders (drag to reorder)")))
         self.encoder_list = QListWidget()
         self.encoder_list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
-        self.encoder_list.model().rowsMoved.connect(lambda *a: self._encoders_edited(remember=True))
+        self.encoder_list.model().rowsMoved.connect(self._on_rows_dragged)
         lay.addWidget(self.encoder_list, 1)
         self.add_combo = QComboBox()
         self.add_combo.setToolTip(translate("ComparePanel", "Encoders known to tokviz that are not in the list"))
@@ -86,35 +86,43 @@ class EncoderList:
 
     def encoder_names(self) -> list[str]:
         """The keys of the listed encoders, in order (registry names, not the translated text)."""
+        return list(self.state.encoders)
+
+    def _listed_keys(self) -> list[str]:
         return [item_key(self.encoder_list.item(i)) for i in range(self.encoder_list.count())]
 
-    def set_encoders(self, names: list[str]) -> None:
+    def _render_encoders(self) -> None:
+        """The list shows the model's encoders, in its order (the row selected stays selected)."""
+        if self._listed_keys() == self.state.encoders:
+            return
+        current = self.encoder_list.currentItem()
+        key = item_key(current) if current is not None else None
         self.encoder_list.clear()
-        for n in dict.fromkeys(names):
-            self.encoder_list.addItem(encoder_item(n))
+        for name in self.state.encoders:
+            self.encoder_list.addItem(encoder_item(name))
+        if key in self.state.encoders:
+            self.encoder_list.setCurrentRow(self.state.encoders.index(key))
+
+    def _on_rows_dragged(self, *_args) -> None:
+        self.state.set_encoders(self._listed_keys())  # the order the user dragged them to
+        self._encoders_edited(remember=True)
+
+    def set_encoders(self, names: list[str]) -> None:
+        self.state.set_encoders(names)
         self._encoders_edited()
 
     def add_encoder_name(self, name: str) -> None:
-        if name and name not in self.encoder_names():
-            self.encoder_list.addItem(encoder_item(name))
+        if self.state.add(name):
             self._encoders_edited(remember=True)
 
     def remove_encoder_name(self, name: str) -> None:
-        for i in range(self.encoder_list.count()):
-            if item_key(self.encoder_list.item(i)) == name:
-                self.encoder_list.takeItem(i)
-                self._encoders_edited(remember=True)
-                return
+        if self.state.remove(name):
+            self._encoders_edited(remember=True)
 
     def move_encoder(self, name: str, delta: int) -> None:
-        names = self.encoder_names()
-        if name not in names:
-            return
-        i = names.index(name)
-        j = max(0, min(len(names) - 1, i + delta))
-        if i != j:
-            item = self.encoder_list.takeItem(i)
-            self.encoder_list.insertItem(j, item)
+        before = self.encoder_names()
+        j = self.state.move(name, delta)
+        if j is not None and self.encoder_names() != before:
             self.encoder_list.setCurrentRow(j)
             self._encoders_edited(remember=True)
 
@@ -130,38 +138,27 @@ class EncoderList:
 
     def rename_encoder(self, old: str, new: str) -> None:
         """Show ``new`` where ``old`` was (the Train panel's model at another step), keeping its place."""
-        names = self.encoder_names()
-        if old not in names:
-            return
-        i = names.index(old)
-        if new in names:  # listed twice would be one row twice
-            self.encoder_list.takeItem(i)
-        else:
-            item = self.encoder_list.item(i)
-            item.setData(KEY_ROLE, new)
-            item.setText(shown_name(new))
-        self._encoders_edited()  # not saved: a trained model's name is gone in the next run anyway
+        if self.state.rename(old, new):
+            self._encoders_edited()  # not saved: a trained model's name is gone in the next run anyway
 
     def _on_trained_model(self, encoder) -> None:
-        previous, self._trained_name = self._trained_name, (encoder.name if encoder is not None else None)
-        if encoder is None and previous is not None:
-            # the Train panel was reset: the row says so instead of "no such encoder"
-            self.rename_encoder(previous, TRAINED_PLACEHOLDER)
-        elif encoder is not None:
-            self.rename_encoder(TRAINED_PLACEHOLDER, encoder.name)
+        # a reset leaves a row that says so instead of "no such encoder"; the next model takes it
+        if self.state.trained_model_changed(encoder.name if encoder is not None else None):
+            self._encoders_edited()
 
     def _available_names(self) -> set[str]:
         names = {s.name for s in self.session.registry.statuses() if s.available}
         return names | {DEMO_BPE_NAME}  # trained on first use
 
-    def remembered_encoders(self) -> list[str]:
-        """The list saved by the last run, without names no longer available (an opened file that
-        moved, a trained model); the default list when none is left."""
+    def restore_encoders(self) -> list[str]:
+        """List what the last run saved, without names no longer available (an opened file that
+        moved, a trained model); the default list when none is left. Returns the list."""
         settings = getattr(self.session, "settings", None)
         saved = list(settings.last_encoders) if settings is not None else []
         available = self._available_names()
-        names = [n for n in dict.fromkeys(saved) if n in available]
-        return names or [n for n in DEFAULT_ENCODERS if n in available]
+        restored = self.state.restore(saved, available.__contains__, DEFAULT_ENCODERS)
+        self._encoders_edited()
+        return restored
 
     def _encoders_edited(self, *, remember: bool = False) -> None:
         for i in range(self.encoder_list.count()):
@@ -171,7 +168,7 @@ class EncoderList:
         if remember:  # a user's add / remove / reorder is kept for the next run
             settings = getattr(self.session, "settings", None)
             if settings is not None:
-                settings.last_encoders = [n for n in self.encoder_names() if n != TRAINED_PLACEHOLDER]
+                settings.last_encoders = self.state.remembered()
         self._debounce.start()
 
     def _refresh_add_combo(self) -> None:
@@ -220,27 +217,22 @@ class EncoderList:
                 self.seg_model.setCurrentText(current)
 
     def _on_registry_changed(self) -> None:
-        names = set(self.session.registry.names())
-        new = names - self._known
-        self._known = names
         model = getattr(self.session, "trained_model", None)
         trained = model.name if model is not None else None
-        for n in sorted(new):
-            # a model opened from the File menu joins the comparison; the Train panel's model of the
-            # moment (renamed every step, whichever algorithm) does not flood the list
-            if n != trained and n != DEMO_BPE_NAME:
-                self.add_encoder_name(n)
+        # a model opened from the File menu joins the comparison; the Train panel's model of the
+        # moment (renamed every step, whichever algorithm) does not flood the list
+        if self.state.registry_changed(self.session.registry.names(), leave_out=(trained, DEMO_BPE_NAME)):
+            self._encoders_edited(remember=True)
         self._refresh_add_combo()
         # The Train panel offers its model at every step; a hidden Compare tab catches up when shown.
         if self.isVisible():
             self._debounce.start()
         else:
-            self._stale = True
+            self.state.next_rows(visible=False)
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
-        if self._stale:
-            self._stale = False
+        if self.state.shown():
             self._debounce.start()
 
     def _ask_open_model(self) -> None:
@@ -268,14 +260,15 @@ class EncoderList:
         self.message_bar.show_message(
             translate("ComparePanel", "Opening {name}…").format(name=Path(path).name), "info")
         return open_model_in_background(self._model_tasks, path, self.ask_pattern or ask_pattern_dialog(self),
-                                        self._model_opened)
+                                        lambda encoder, problem: self._model_opened(encoder, problem, path))
 
-    def _model_opened(self, encoder, problem: str | None) -> None:
+    def _model_opened(self, encoder, problem: str | None, path: str) -> None:
         if encoder is None:
             self.show_message(translate("ComparePanel", "Cannot open model: {err}").format(err=problem))
             self.modelOpened.emit(False, problem or "")
             return
         self.show_message(None)
+        self.state.model_opened(encoder.name, path)
         self.session.add_encoder(encoder)
         self.add_encoder_name(encoder.name)
         self.modelOpened.emit(True, encoder.name)

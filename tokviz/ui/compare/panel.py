@@ -45,6 +45,7 @@ from tokviz.ui.compare.encoder_list import DEFAULT_ENCODERS, EncoderList, item_k
 from tokviz.ui.compare.jobs import (
     DEMO_BPE_NAME,
     PREVIEW_CHARS,
+    TRAINED_PLACEHOLDER,
     OutcomeCache,
     RowsJob,
     changed_chars,
@@ -53,6 +54,8 @@ from tokviz.ui.compare.jobs import (
     train_demo_bpe,
 )
 from tokviz.ui.compare.parity_tab import ParityTab
+from tokviz.ui.compare.model import CompareState
+from tokviz.ui.compare.reader_check import ReaderCheck
 from tokviz.ui.compare.rows import AlignedRowsView
 from tokviz.ui.compare.sentencepiece_tab import SentencePieceTab
 from tokviz.ui.compare.sweep_tab import SweepTab
@@ -84,7 +87,7 @@ def default_text() -> str:
 
 
 
-class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
+class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidget):
     """The Compare tab. Public methods are what tests, the benchmark and screenshots drive."""
 
     rowsUpdated = Signal()  # the aligned view and stats show the current text and encoders
@@ -97,6 +100,9 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
     def __init__(self, session, parent: QWidget | None = None, *, encoders: list[str] | None = None):
         super().__init__(parent)
         self.session = session
+        # the panel's truth: widgets render it and send it intents (see tokviz.ui.compare.model)
+        self.state = CompareState(TRAINED_PLACEHOLDER)
+        self.state.events.connect(self._on_state)
         work = session.work
         self.jobs = work.channel(self, "rows")  # the rows of the current text: the latest text wins
         self._corpus_tasks = work.channel(self, "corpus")
@@ -104,22 +110,14 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self._sp_tasks = work.channel(self, "sentencepiece")  # SentencePiece training
         self._bpe_tasks = work.channel(self, "demo-bpe")  # the demo BPE, trained on first use
         self._model_tasks = work.channel(self, "models")  # parsing a model file (seconds for a big one)
-        self.outcomes: list[EncoderOutcome] = []
-        self.corpus_totals: list[CorpusTotals] = []
-        self._generation = 0
-        self._pending_bpe = False
-        self._bpe_failed: str | None = None
-        self._known = set(session.registry.names())
-        self._corpus_job = None
-        self._corpus_path: str | None = None
+        self._reader_tasks = work.channel(self, "crosscheck")  # a model's readers opened, or checked on the text
+        self.state.known = set(session.registry.names())
         self._last_update_ms = 0.0
         self._worker_seconds = 0.0
         self._full_seconds = 0.0
-        self._last_full_text: str | None = None  # nothing encoded yet: a long text starts with a preview
         self.timings: dict[str, float] = {}
         self._preview_ms = 0.0
         self._charts_dark = is_dark()
-        self._stale = False
         # reordering, adding or removing rows re-encodes nothing (keyed by the encoder object)
         self._outcome_cache = OutcomeCache()
         # unchanged paragraphs of a long text are not re-encoded by byte-level encoders
@@ -139,7 +137,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         # The Train panel's model is re-listed under a new name at every step: a row showing it
         # follows it instead of asking the registry for a name that is gone.
         trained = getattr(session, "trained_model", None)
-        self._trained_name: str | None = trained.name if trained is not None else None
+        self.state.trained_name = trained.name if trained is not None else None
         renamed = getattr(session, "encoderRenamed", None)
         if renamed is not None:
             renamed.connect(self.rename_encoder)
@@ -147,11 +145,28 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         if trained_signal is not None:
             trained_signal.connect(self._on_trained_model)
         if encoders is None:
-            encoders = self.remembered_encoders()
-        self.set_encoders(encoders)
+            self.restore_encoders()
+        else:
+            self.set_encoders(encoders)
         self._default_text = default_text()
         self.set_text(self._default_text)
         follow_language(self, COMPARE_CONTEXTS, then=self.recompose_texts)
+
+    @property
+    def outcomes(self) -> list[EncoderOutcome]:
+        """What each listed encoder made of the text the rows show (its error included)."""
+        return self.state.outcomes
+
+    @property
+    def corpus_totals(self) -> list[CorpusTotals]:
+        """The Corpus tab's totals (so far, while a run goes on)."""
+        return self.state.corpus_totals
+
+    def _on_state(self, name: str, value) -> None:
+        if name == "encoders":
+            self._render_encoders()
+        elif name == "crosscheck":
+            self._render_crosscheck()
 
     # ---- building -----------------------------------------------------------------------------
     def _build(self) -> None:
@@ -179,7 +194,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.special_check = QCheckBox(self.tr("Special tokens"))
         self.special_check.setToolTip(self.tr("Each encoder reads its own special tokens (<|im_start|>, "
                                               "<|eot_id|>…) as one token, as in a chat prompt"))
-        self.special_check.toggled.connect(self._debounce.start)
+        self.special_check.toggled.connect(self._on_special_toggled)
         side.addWidget(self.special_check)
         row = QHBoxLayout()
         self.csv_button = QPushButton(self.tr("Export CSV…"))
@@ -238,6 +253,8 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         self.diff_label.setWordWrap(True)
         self.diff_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.diff_label)
+        lay.addWidget(self._build_reader_check())
+        self._render_crosscheck()
         w.addWidget(left)
         self.token_chart = TokenBarChart()
         w.addWidget(self.token_chart)
@@ -295,17 +312,15 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
 
     # ---- the demo BPE encoder -----------------------------------------------------------------
     def _ensure_demo_bpe(self) -> None:
-        if DEMO_BPE_NAME in self.session.registry or self._pending_bpe or self._bpe_failed:
+        if not self.state.demo_bpe_wanted(DEMO_BPE_NAME in self.state.encoders, DEMO_BPE_NAME in self.session.registry):
             return
-        self._pending_bpe = True
 
         def done(model):
-            self._pending_bpe = False
+            self.state.demo_bpe_done()
             self.session.add_encoder(model)
 
         def failed(msg):
-            self._pending_bpe = False
-            self._bpe_failed = msg
+            self.state.demo_bpe_done(msg)
             self._debounce.start()
 
         self._bpe_tasks.start(train_demo_bpe, finished=done, failed=failed)
@@ -325,29 +340,35 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             self.set_text(self._samples[name])
         self.sample_combo.setCurrentIndex(0)
 
+    def _on_special_toggled(self, on: bool) -> None:
+        self.state.set_allow_special(on)
+        self._debounce.start()
+
     def refresh_now(self) -> None:
         """Encode the current text with every listed encoder in the background; the view updates
         when all are done (``rowsUpdated``)."""
         self._debounce.stop()
         if not self.isVisible():
             # a tab nobody looks at does no work (the demo BPE trains on first use); showEvent catches up
-            self._stale = True
+            self.state.next_rows(visible=False)
             return
         text = self.source_text()
+        self.state.set_text(text)
         names = self.encoder_names()
-        if DEMO_BPE_NAME in names:
-            self._ensure_demo_bpe()
+        self._ensure_demo_bpe()
         try:
             check_text(text)
         except TokvizError as err:
             self.show_message(str(err))
             return
-        self._generation += 1
-        gen = self._generation
+        gen = self.state.next_rows()
+        if gen is None:
+            return  # shut down
+        self._check_readers()
         started = time.perf_counter()
         registry = self.session.registry
-        waiting = {DEMO_BPE_NAME} if self._pending_bpe else set()
-        bpe_failed = self._bpe_failed
+        waiting = {DEMO_BPE_NAME} if self.state.demo_bpe_pending else set()
+        bpe_failed = self.state.demo_bpe_failed
         dark = is_dark()
         if dark != self._charts_dark:  # the theme was applied after the panel was built
             self._charts_dark = dark
@@ -360,7 +381,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         # until it comes; a preview there showed only the text's start and, painted on the GUI thread
         # while the worker encoded, competed with it for the GIL: 10,000 characters x 5 encoders took
         # ~390 ms instead of < 200. (Deciding by the last pass's time made that slowdown self-feeding.)
-        mostly_new = cut is not None and changed_chars(self._last_full_text, text) > PREVIEW_CHARS
+        mostly_new = cut is not None and changed_chars(self.state.last_full_text, text) > PREVIEW_CHARS
         job = RowsJob(
             registry,
             names,
@@ -372,11 +393,11 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             cut=cut,
             waiting=waiting,
             bpe_failed=bpe_failed,
-            allow_special=self.special_check.isChecked(),
+            allow_special=self.state.allow_special,
         )
 
         def preview(payload):
-            if gen != self._generation:
+            if not self.state.is_latest(gen):
                 return
             prepared = payload[2].prepared
             self.view.set_prepared(prepared)
@@ -389,10 +410,9 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             self.rowsPreviewed.emit()
 
         def done(result):
-            if result is None or gen != self._generation:
+            if result is None or not self.state.show_rows(gen, [o for _, o, _ in result.rows], text):
                 return  # a newer text or encoder list is on its way
             shown = time.perf_counter()
-            self._last_full_text = text
             self._worker_seconds, self._full_seconds = result.worker_seconds, result.encode_seconds
             self._show_outcomes(result.rows, result.prepared)
             now = time.perf_counter()
@@ -414,14 +434,13 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
             self.rowsUpdated.emit()
 
         def failed(msg):
-            if gen == self._generation:
+            if self.state.is_latest(gen):
                 self.show_message(msg)
 
         self.jobs.start(lambda state: encode_rows(job, state), finished=done, failed=failed, progressed=preview)
 
     def _show_outcomes(self, result, prepared) -> None:
         self.show_message(None)
-        self.outcomes = [o for _, o, _ in result if o is not None]
         self.view.set_prepared(prepared)
         shown = fill_stats_table(self.stats_table, result)
         self.diff_label.setText("<br>".join(shown.differences))
@@ -477,7 +496,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             QApplication.processEvents()
-            if not self.busy() and not self._debounce.isActive() and not self._pending_bpe:
+            if not self.busy() and not self._debounce.isActive() and not self.state.demo_bpe_pending:
                 QApplication.processEvents()
                 if not self.busy():
                     return True
@@ -509,7 +528,8 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         return any(r.busy for r in self._runners())
 
     def _runners(self) -> list[Channel]:
-        return [self.jobs, self._corpus_tasks, self._side_tasks, self._sp_tasks, self._bpe_tasks, self._model_tasks]
+        return [self.jobs, self._corpus_tasks, self._side_tasks, self._sp_tasks, self._bpe_tasks, self._model_tasks,
+                self._reader_tasks]
 
     # ---- the Panel protocol -------------------------------------------------------------------
     def menu_title(self) -> str:
@@ -559,5 +579,6 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, QWidget):
         (its result will be dropped); the pool is the service's, so nothing here waits for the call.
         """
         self._debounce.stop()
+        self.state.close()
         for channel in self._runners():
             channel.close()

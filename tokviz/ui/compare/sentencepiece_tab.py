@@ -107,8 +107,8 @@ class SentencePieceTab:
         load = (lambda: sets) if sets is not None else self._corpus_sets_loader()
         if sets is not None:
             source = "texts"
-        elif self.corpus_source.currentIndex() == 3 and self._corpus_path:
-            source = Path(self._corpus_path).name
+        elif self.corpus_source.currentIndex() == 3 and self.state.corpus_path:
+            source = Path(self.state.corpus_path).name
         else:
             source = self.corpus_source.currentText()
         stamp = time.strftime("%H%M%S")

@@ -24,7 +24,6 @@ class EncoderPicker:
     def _fill_encoders(self) -> None:
         """(Re)list every registry encoder; unavailable ones are disabled, the reason is the tooltip."""
         model: QStandardItemModel = self.encoder_combo.model()
-        previous = self._current_encoder
         statuses = self.session.registry.statuses()
         names = [s.name for s in statuses]
         self.encoder_combo.blockSignals(True)
@@ -46,52 +45,39 @@ class EncoderPicker:
             translate("InspectPanel", "Add a .tiktoken, SentencePiece .model or tokviz model file as an encoder")
         )
         model.appendRow(opener)
-        available = [s.name for s in statuses if s.available]
-        if previous not in available:
-            previous = "cl100k_base" if "cl100k_base" in available else (available[0] if available else None)
-        if previous is not None:
-            self.encoder_combo.setCurrentIndex(names.index(previous))
+        changed = self.state.set_available([s.name for s in statuses if s.available])
+        if self.state.encoder is not None:
+            self.encoder_combo.setCurrentIndex(names.index(self.state.encoder))
         self.encoder_combo.blockSignals(False)
-        changed = previous != self._current_encoder
-        self._current_encoder = previous
         if changed:
             self.encode_now()
 
-    def _default_encoder(self) -> str | None:
-        available = [s.name for s in self.session.registry.statuses() if s.available]
-        return "cl100k_base" if "cl100k_base" in available else (available[0] if available else None)
-
     def _on_encoder_renamed(self, old: str, new: str) -> None:
         # the Train panel's model at another step: the registry already lists it under the new name
-        if self._current_encoder == old:
-            self._current_encoder = new
+        if self.state.encoder_renamed(old, new):
             self.encode_now()
 
     def _on_trained_model(self, encoder) -> None:
-        previous, self._trained_name = self._trained_name, (encoder.name if encoder is not None else None)
-        if encoder is None and previous is not None and self._current_encoder == previous:
+        previous = self.state.trained_name
+        outcome = self.state.trained_model_changed(encoder.name if encoder is not None else None)
+        if outcome == "lost":
             # Reset: the model shown is gone. Say so (the view changes under the user) and show
             # the default encoder; the next trained model is followed again.
-            fallback = self._default_encoder()
-            self._lost_trained = True
             self._reset_text = translate(
                 "InspectPanel",
                 "The Train panel was reset, so its model ({name}) is gone; the tokens below "
                 "are from {fallback}. Train again to see the new model here.",
-            ).format(name=previous, fallback=fallback or "–")
+            ).format(name=previous, fallback=self.state.encoder or "–")
             self.message_bar.show_message(self._reset_text, "warning")
-            self._current_encoder = fallback
-            self.encode_now()
-        elif encoder is not None and self._lost_trained:
-            self._lost_trained = False
-            if self.message_bar.text() == self._reset_text:
-                self.message_bar.clear()
-            self._current_encoder = encoder.name
+        elif outcome == "back" and self.message_bar.text() == self._reset_text:
+            self.message_bar.clear()
+        if outcome is not None:
+            self._restore_encoder_index()
             self.encode_now()
 
-    def _chose_encoder(self) -> None:
-        """The user picked an encoder: no longer waiting for the Train panel's next model."""
-        self._lost_trained = False
+    def _chose_encoder(self, name: str) -> None:
+        """The user picked ``name``: no longer waiting for the Train panel's next model."""
+        self.state.choose_encoder(name)
         if self._reset_text is not None and self.message_bar.text() == self._reset_text:
             self.message_bar.clear()
 
@@ -114,8 +100,7 @@ class EncoderPicker:
                     )
                     return
                 self.encoder_combo.setCurrentIndex(i)
-                self._chose_encoder()
-                self._current_encoder = name
+                self._chose_encoder(name)
                 self.encode_now()
                 return
         self.message_bar.show_message(
@@ -123,7 +108,7 @@ class EncoderPicker:
         )
 
     def current_encoder(self) -> str | None:
-        return self._current_encoder
+        return self.state.encoder
 
     def _on_encoder_activated(self, index: int) -> None:
         name = self.encoder_combo.itemData(index, Qt.ItemDataRole.UserRole)
@@ -138,18 +123,17 @@ class EncoderPicker:
             if path:
                 self.open_model_path(path)
             return
-        self._chose_encoder()
-        self._current_encoder = name
+        self._chose_encoder(name)
         self.encode_now()
 
     def _restore_encoder_index(self) -> None:
         names = [n for n, _, _ in self.encoder_names()]
-        if self._current_encoder in names:
-            self.encoder_combo.setCurrentIndex(names.index(self._current_encoder))
+        if self.state.encoder in names:
+            self.encoder_combo.setCurrentIndex(names.index(self.state.encoder))
 
     def open_model_path(self, path: str) -> None:
         """Load a model file in the worker; it becomes an encoder for every panel, or a message says why not."""
-        if self._closed:
+        if self.state.closed:
             return
         # remembered so that the "still opening" checks do not depend on the language
         self._opening_text = translate("InspectPanel", "Opening {name}…").format(name=Path(path).name)
@@ -168,6 +152,5 @@ class EncoderPicker:
             self._restore_encoder_index()
             return
         self.message_bar.clear()
-        self._current_encoder = encoder.name
-        self.session.add_encoder(encoder)  # -> _fill_encoders keeps it selected
+        self.session.add_encoder(encoder)  # -> _fill_encoders lists it
         self.set_encoder(encoder.name)

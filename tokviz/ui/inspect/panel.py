@@ -46,6 +46,7 @@ from tokviz.ui.inspect.jobs import (
     lay_out,
     relaid,
 )
+from tokviz.ui.inspect.model import InspectState
 from tokviz.ui.inspect.panel_widgets import InspectWidgets
 from tokviz.ui.inspect.release import SlicedRelease
 from tokviz.ui.inspect.selection import TokenSelection
@@ -76,16 +77,13 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
     def __init__(self, session, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
-        self.result: EncodeResult | None = None
-        self._generation = 0
-        self._closed = False
-        self._pending_paste: str | None = None
-        self._current_encoder: str | None = None
+        # the panel's truth: widgets render it and send it intents (see tokviz.ui.inspect.model)
+        self.state = InspectState()
+        self.state.events.connect(self._on_state)
         self._build()
         self._encoding_tasks = session.work.channel(self, "encode")
         self._model_tasks = session.work.channel(self, "models")
         self._release = SlicedRelease(self)
-        self._pending_relayout = False  # the latest request only lays the shown Encoding out again
         self._relayout_timer = QTimer(self)  # a big view's new width: laid out by the worker, once resizing rests
         self._relayout_timer.setSingleShot(True)
         self._relayout_timer.setInterval(50)
@@ -109,8 +107,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         # The Train panel's model is re-listed under a new name at each step and goes away on its
         # Reset: the panel follows it through the session's signals, not by guessing from names.
         trained = getattr(session, "trained_model", None)
-        self._trained_name: str | None = trained.name if trained is not None else None
-        self._lost_trained = False  # showing the default because the Train panel was reset
+        self.state.trained_name = trained.name if trained is not None else None
         self._reset_text: str | None = None
         renamed = getattr(session, "encoderRenamed", None)
         if renamed is not None:
@@ -124,45 +121,58 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             if sig is not None:
                 sig.connect(self._on_font_scale if name == "fontScaleChanged" else self._refresh_look)
         settings = getattr(session, "settings", None)
-        remembered = settings.inspect_text if settings is not None else None
+        saved = {"text": settings.inspect_text, "encoder": settings.inspect_encoder} if settings is not None else {}
+        self.state.set_text(DEMO_TEXT if saved.get("text") is None else saved["text"])
         self.editor.blockSignals(True)
-        self.exact_text.set_text(DEMO_TEXT if remembered is None else remembered)
+        self.exact_text.set_text(self.state.text)
         self.editor.blockSignals(False)
-        self._fill_encoders()
-        name = settings.inspect_encoder if settings is not None else None
-        if name is not None and any(n == name and enabled for n, enabled, _ in self.encoder_names()):
-            self.encoder_combo.setCurrentIndex([n for n, _, _ in self.encoder_names()].index(name))
-            self._current_encoder = name
+        self._fill_encoders()  # the first encoding, through the default encoder
+        # a remembered encoder that is gone leaves the default; one that is there is encoded with
+        if "encoder" in self.state.restore(saved, DEMO_TEXT):
+            self._restore_encoder_index()
+            self.encode_now()
         follow_language(self, INSPECT_CONTEXTS, then=self.recompose_texts)
+
+    @property
+    def result(self) -> EncodeResult | None:
+        """The result the views show (None before the first one)."""
+        return self.state.result
+
+    def _on_state(self, name: str, value) -> None:
+        # the model cleared the selection (a new result whose tokens differ there): the views follow
+        if name == "selection" and value != self.token_view.selected_tokens():
+            self.token_view.select_tokens(-1 if value is None else value[0], None if value is None else value[1])
+
+    def _take_text(self) -> None:
+        # the edit reaches the model when it is taken (debounced): mid-edit, Qt's document and the
+        # exact text beside it do not agree yet
+        self.state.set_text(self.exact_text.text())
 
     # ---- encoding -----------------------------------------------------------------------------------
     def source_text(self) -> str:
         """What is being encoded: the editor's text, or the rendered chat on the Chat tab."""
-        if self.input_tabs.currentWidget() is self.composer:
-            return self.composer.text
-        return self.exact_text.text()
+        self._take_text()
+        return self.composer.text if self.state.input == "chat" else self.state.text
 
     def encode_now(self) -> int:
         """Send the current text to the worker at once (skips the debounce); returns the generation."""
         self._debounce.stop()
-        if self._closed:
-            return self._generation  # shut down: no new work (a late signal while the window closes)
-        if self._current_encoder is None:
-            self.token_view.set_cells(None, [], [])
-            self.token_view.set_placeholder(
-                self.tr("No encoder is available. Install the packages named in the encoder list.")
-            )
-            return self._generation
-        self._generation += 1
-        self._pending_relayout = False
+        asked = self.state.next_request(self.source_text())
+        if asked is None:
+            if not self.state.closed:  # shut down: no new work (a late signal while the window closes)
+                self.token_view.set_cells(None, [], [])
+                self.token_view.set_placeholder(
+                    self.tr("No encoder is available. Install the packages named in the encoder list.")
+                )
+            return self.state.generation
         # the chat tab's prompt is built in the worker by core.chat, as `tokviz chat` builds it
-        chat = self.composer.request() if self.input_tabs.currentWidget() is self.composer else None
+        chat = self.composer.request() if asked.chat else None
         request = EncodeRequest(
-            self._generation,
-            self.source_text(),
-            self._current_encoder,
-            self.norm_combo.currentData() if chat is None else "none",
-            self.special_check.isChecked(),
+            asked.generation,
+            asked.text,
+            asked.encoder,
+            asked.normalization,
+            asked.allow_special,
             theme.is_dark(),
             view_fonts()[:2],
             self.token_view.viewport().width(),
@@ -176,32 +186,29 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             finished=self._on_result, failed=lambda message: self._on_failed(request, message),
             progressed=lambda payload: self._on_progress(request, payload),
         )
-        return self._generation
+        return asked.generation
 
     def relayout(self) -> int:
         """Lay the last Encoding out again in the worker for the view's current fonts, width, mode and
         theme, without calling the encoder; returns the generation. With no Encoding shown or on its
         way to a layout, the text is encoded (an encoding in flight measures with the old fonts)."""
         self._relayout_timer.stop()
-        if self._closed:
-            return self._generation
-        base = self.result
-        latest = base is not None and base.request.generation == self._generation  # shown, or its second part next
-        if base is None or base.encoding is None or not (latest or self._pending_relayout):
+        if self.state.closed:
+            return self.state.generation
+        generation = self.state.next_relayout()
+        if generation is None:
             return self.encode_now()
-        self._generation += 1
         job = relaid(
-            base,
-            self._generation,
+            self.result,
+            generation,
             fonts=view_fonts()[:2],
             view_width=self.token_view.viewport().width(),
             view_mode=self.token_view.mode,
             dark=theme.is_dark(),
         )
-        self._pending_relayout = True
         self._encoding_tasks.start(lambda state: lay_out(job, state.is_cancelled), finished=self._on_result,
                                    failed=lambda message: self._on_failed(job.request, message))
-        return self._generation
+        return generation
 
     def busy(self) -> bool:
         """A text is being encoded or laid out, or a model file opened (or its result is on its way)."""
@@ -209,8 +216,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
 
     def is_current(self) -> bool:
         """True when the views show the result of the latest request."""
-        return (self.result is not None and self.result.request.generation == self._generation
-                and self._finishing is None)
+        return self.state.is_current() and self._finishing is None
 
     def wait_for_result(self, timeout: float = 30.0) -> bool:
         """Spin the event loop until the latest request's result is shown (screenshots, scripts)."""
@@ -224,7 +230,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
     def _on_progress(self, request: EncodeRequest, payload: tuple) -> None:
         # a big text is encoded a piece at a time: the counts bar says how far it got
         done, total, _ = payload
-        if request.generation == self._generation and total:
+        if self.state.is_latest(request.generation) and total:
             if self.result is not None and self.result.error and self.message_bar.text() == self.result.error:
                 self.message_bar.clear()  # the last encoder's failure is not this encoding's
             self.counts.note.setText(self.tr("encoding {chars} characters with {encoder}… {percent}%").format(
@@ -237,10 +243,9 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             encoder=request.encoder, err=message)))
 
     def _on_result(self, result: EncodeResult) -> None:
-        if result.request.generation != self._generation:
-            return  # stale: the text or the options changed since it was asked for
         previous = self.result
-        self.result = result
+        if not self.state.show(result.request.generation, result, result.encoding):
+            return  # stale: the text or the options changed since it was asked for
         self._finishing = None
         self._finish_timer.stop()
         self._release_later(previous)
@@ -259,7 +264,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         if (
             self.message_bar.isVisible()
             and getattr(self.message_bar, "level", "") == "error"
-            and self._pending_paste is None
+            and self.state.held_text is None
             and not self.message_bar.action_text()
         ):
             self.message_bar.clear()  # an old encoding error no longer applies
@@ -297,8 +302,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         self.dropout_view.set_source(self.session.registry.get(result.request.encoder)
                                      if result.request.encoder in self.session.registry else None,
                                      enc.text, result.request.allow_special)
-        sel = self.token_view.selected_tokens()
-        self._show_layers(sel)
+        self._show_layers(self.state.selection)
         self.resultShown.emit(result)
 
     def _release_later(self, previous: EncodeResult | None) -> None:
@@ -394,17 +398,30 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         super().resizeEvent(event)
         self._refit.start()  # once the splitter has its new height (full screen arrives after F11)
 
+    def fitting(self) -> bool:
+        """The byte layers are still to be fitted to a new size (scripts and tests wait for it)."""
+        return self._refit.isActive()
+
     # ---- view options -------------------------------------------------------------------------------
     def set_view_mode(self, mode: str) -> None:
+        self.state.set_view_mode(mode)
         self.token_view.set_mode(mode)
         for b in self.mode_group.buttons():
             b.setChecked(b.property("mode") == mode)
 
     def set_normalization(self, form: str) -> None:
-        self.norm_combo.setCurrentIndex(self.norm_combo.findData(form))
+        self.norm_combo.setCurrentIndex(self.norm_combo.findData(form))  # -> _on_normalization_picked
 
     def set_allow_special(self, on: bool) -> None:
-        self.special_check.setChecked(on)
+        self.special_check.setChecked(on)  # -> _on_special_toggled
+
+    def _on_normalization_picked(self, _index: int) -> None:
+        self.state.set_normalization(self.norm_combo.currentData())
+        self.encode_now()
+
+    def _on_special_toggled(self, on: bool) -> None:
+        self.state.set_allow_special(on)
+        self.encode_now()
 
     def _on_font_scale(self, *_args) -> None:
         # sizes the user chose for the old font sizes no longer fit the layers' rows (presentation
@@ -436,7 +453,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             self.token_view.set_cells(
                 self.result.encoding, self.result.cells, self.result.colors, dark=dark, marks=self.result.marks
             )
-            self._show_layers(self.token_view.selected_tokens())
+            self._show_layers(self.state.selection)
 
     # ---- copy and export ----------------------------------------------------------------------------
     def _encoding(self) -> Encoding | None:
@@ -521,8 +538,10 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         """Keep the encoder and the text for the next run (the main window saves on close)."""
         settings = getattr(self.session, "settings", None)
         if settings is not None:
-            settings.inspect_encoder = self._current_encoder
-            settings.inspect_text = self.exact_text.text()
+            self._take_text()
+            kept = self.state.remembered()
+            settings.inspect_encoder = kept["encoder"]
+            settings.inspect_text = kept["text"]
 
     def recompose_texts(self) -> None:
         """After a language change (the widgets' fixed strings are already retranslated): the encoder
@@ -534,9 +553,9 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
     def shutdown(self) -> None:
         """Stop encoding (the main window calls this on close): every job is superseded and nothing is
         waited for (an encoder call cannot be interrupted: it finishes and its result is dropped)."""
-        if not self._closed:
+        if not self.state.closed:
             self.remember()
-        self._closed = True
+        self.state.close()
         self._debounce.stop()
         self._relayout_timer.stop()
         self._finish_timer.stop()
@@ -558,9 +577,9 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
                 QApplication.processEvents()
                 time.sleep(0.01)
             if not self.message_bar.isVisible():
-                opened = self._current_encoder  # the model just added is the one to show
+                opened = self.state.encoder  # the model just added is the one to show
         self.input_tabs.setCurrentWidget(self.editor)
-        self.editor.blockSignals(True)
+        self.editor.blockSignals(True)  # encoded once below, not per change
         text_file = getattr(args, "text_file", None)
         if text_file:
             ok = self.open_text_file(text_file)  # exactly what File → Open does
@@ -575,7 +594,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
             self.set_encoder(encoders[0])
         elif opened is not None:
             self.set_encoder(opened)
-        elif self._current_encoder != "cl100k_base" and "cl100k_base" in self.session.registry:
+        elif self.state.encoder != "cl100k_base" and "cl100k_base" in self.session.registry:
             self.set_encoder("cl100k_base")
         self.encode_now()
         self.wait_for_result()

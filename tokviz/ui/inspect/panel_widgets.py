@@ -84,14 +84,14 @@ class InspectWidgets:
                 "InspectPanel", "Unicode normalization applied before encoding (NFD splits Hangul syllables into jamo)"
             )
         )
-        self.norm_combo.currentIndexChanged.connect(self.encode_now)
+        self.norm_combo.currentIndexChanged.connect(self._on_normalization_picked)
         bar.addWidget(self.norm_combo)
         bar.addSpacing(12)
         self.special_check = QCheckBox(translate("InspectPanel", "Special tokens"))
         self.special_check.setToolTip(
             translate("InspectPanel", "Parse special-token strings such as <|endoftext|> as single special tokens")
         )
-        self.special_check.toggled.connect(self.encode_now)
+        self.special_check.toggled.connect(self._on_special_toggled)
         bar.addWidget(self.special_check)
         bar.addSpacing(12)
         self.mode_group = QButtonGroup(self)

@@ -23,6 +23,7 @@ class TokenSelection:
         self.token_view.select_tokens(first, last)
 
     def _on_selection(self, first: int, last: int) -> None:
+        self.state.select(None if first < 0 else (first, last))
         self._show_layers(None if first < 0 else (first, last))
         self._mark_in_editor(None if first < 0 else (first, last))
 

@@ -48,7 +48,7 @@ class TextInput:
         index = find_lone_surrogate(text)
         if index is None:
             return False
-        self._pending_paste = text  # nothing is lost: the action inserts it repaired
+        self.state.hold(text)  # nothing is lost: the action inserts it repaired
         err = InvalidTextError(text, index)
         self.message_bar.show_message(
             translate("InspectPanel", "The {what} was not inserted. {err}").format(what=what, err=err),
@@ -59,13 +59,13 @@ class TextInput:
         return True
 
     def _apply_pending(self, apply) -> None:
-        text, self._pending_paste = self._pending_paste, None
+        text = self.state.take_held()
         if text is not None:
             apply(replace_lone_surrogates(text))
 
     def pending_text(self) -> str | None:
         """The text held back because of a lone surrogate (None when nothing is waiting)."""
-        return self._pending_paste
+        return self.state.held_text
 
     def _choose_text_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -134,6 +134,7 @@ class TextInput:
 
     def _on_input_tab(self, index: int) -> None:
         self._size_input_pages()
+        self.state.set_input("chat" if self.input_tabs.widget(index) is self.composer else "text")
         if self.input_tabs.widget(index) is self.composer:
             self._widen_for_chat()
             self._on_chat_rendered(self.composer.text)
@@ -151,6 +152,7 @@ class TextInput:
 
     def _on_chat_rendered(self, text: str) -> None:
         # The chat view shows the rendered template in the token view; the editor keeps its own text.
-        if self.input_tabs.currentWidget() is self.composer:
+        if self.state.input == "chat":
+            self.state.set_allow_special(True)  # a template's tokens are special tokens
             self.special_check.setChecked(True)
             self._debounce.start()
