@@ -53,8 +53,8 @@ from tokviz.ui.compare.jobs import (
     preview_cut,
     train_demo_bpe,
 )
-from tokviz.ui.compare.parity_tab import ParityTab
 from tokviz.ui.compare.model import CompareState
+from tokviz.ui.compare.parity_tab import ParityTab
 from tokviz.ui.compare.reader_check import ReaderCheck
 from tokviz.ui.compare.rows import AlignedRowsView
 from tokviz.ui.compare.sentencepiece_tab import SentencePieceTab
