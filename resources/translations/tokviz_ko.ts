@@ -433,6 +433,10 @@ byte span [{start}, {end})</source>
         <translation>토큰/단어</translation>
     </message>
     <message>
+        <source>Continued words</source>
+        <translation>나뉜 단어</translation>
+    </message>
+    <message>
         <location filename="../../tokviz/ui/compare.py" line="50" />
         <location filename="../../tokviz/ui/compare.py" line="56" />
         <source>Partial</source>

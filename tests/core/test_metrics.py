@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tokviz.core import metrics
 from tokviz.core.encoding import Encoding
-from tokviz.core.metrics import count_words, measure, round_trip_diff
+from tokviz.core.metrics import measure, round_trip_diff
 
 
 def byte_tokens(text: str, size: int) -> list[tuple[int, bytes]]:
@@ -73,10 +73,12 @@ def test_decoded_text_decides_round_trip_when_given():
     assert measure(enc, decoded="hi ").round_trip is False
 
 
-def test_words_are_whitespace_separated_eojeol():
-    assert count_words("저는 학교에서 공부합니다.") == 3
-    assert count_words("  tabs\tand\nnewlines\u3000ideographic space ") == 5
-    assert count_words("") == 0
+def test_words_are_eojeol_in_korean_and_characters_in_chinese_and_japanese():
+    # whitespace-split words said 1 for the Japanese text and counted the lone "!" as a word
+    text = "東京に行きます。 저는 학교에서 !"
+    m = measure(Encoding.from_byte_tokens("e", text, [(1, text[:13].encode()), (2, text[13:].encode())]))
+    assert (m.words, m.continued_words, m.fertility) == (9, 1, 2 / 9)  # "학교에서" is cut after "학"
+    assert measure(Encoding.from_byte_tokens("e", "", [])).words == 0
 
 
 def test_round_trip_diff_locates_changes():

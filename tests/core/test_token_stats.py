@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokviz.core.encoding import Encoding
-from tokviz.core.token_stats import TokenStats, gini, renyi_efficiency, rows_csv, tokens_per_word, word_spans
+from tokviz.core.token_stats import TokenStats, gini, renyi_efficiency, rows_csv
+from tokviz.core.words import tokens_per_word, word_spans
 
 
 def words(text: str) -> list[str]:

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 
 from tests.support.inspect_panel import wait_shown
-from tokviz.core import metrics
 from tokviz.core.encoders.builtin import default_registry
 from tokviz.ui.common import exact_text
 from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS, SLICE_CHARS
@@ -116,17 +115,6 @@ def test_only_regular_files_are_opened_as_text(panel, tmp_path, kind):
     assert panel.message_bar.isVisible() and panel.message_bar.level == "error"
     assert re.search(r"FIFO|device|folder", panel.message_bar.text())
     assert panel.text() == before
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.text(alphabet="ab \n\u3000\u00a0가\x1c\t", max_size=80), st.integers(1, 9))
-def test_word_count_in_slices_equals_one_split(text, size):
-    old = metrics._WORD_SLICE
-    metrics._WORD_SLICE = size
-    try:
-        assert metrics.count_words(text) == len(text.split())
-    finally:
-        metrics._WORD_SLICE = old
 
 
 def test_longest_line_counts_every_kind_of_break():

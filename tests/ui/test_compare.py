@@ -466,15 +466,15 @@ def test_error_text_is_readable_in_both_themes(qtbot, session, theme):
 def test_round_trip_differences_are_listed_under_the_stats(qtbot, session):
     # the demo unigram model normalizes NFKC: a fullwidth h and a circled 1 do not come back
     panel = make_panel(qtbot, session, ["gpt2", "sp:demo_unigram"], text="ｈi 안녕 ①")
-    assert panel.stats_table.item(0, 8).text() == "exact"
-    assert panel.stats_table.item(1, 8).text() == "differs (2)"
-    assert "'ｈ' became 'h'" in panel.stats_table.item(1, 8).toolTip()
+    assert panel.stats_table.item(0, 9).text() == "exact"
+    assert panel.stats_table.item(1, 9).text() == "differs (2)"
+    assert "'ｈ' became 'h'" in panel.stats_table.item(1, 9).toolTip()
     assert panel.diff_label.isVisibleTo(panel)
     label = panel.diff_label.text()
     assert "<b>sp:demo_unigram</b> round trip:" in label and "gpt2" not in label
     assert "at 0: &#x27;ｈ&#x27; became &#x27;h&#x27;" in label and "at 6: &#x27;①&#x27; became &#x27;1&#x27;" in label
     shown(panel, qtbot, lambda: panel.set_text("hi 안녕"))  # nothing lost: the label goes away
-    assert not panel.diff_label.isVisibleTo(panel) and panel.stats_table.item(1, 8).text() == "exact"
+    assert not panel.diff_label.isVisibleTo(panel) and panel.stats_table.item(1, 9).text() == "exact"
     panel.shutdown()
 
 

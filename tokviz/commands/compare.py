@@ -113,18 +113,21 @@ def run(args) -> int:
 
 
 def print_table(text: str, entries: list[dict]) -> None:
-    print(f"{len(text):,} characters, {len(text.encode('utf-8')):,} UTF-8 bytes, {len(text.split()):,} words")
-    header = ("encoder", "tokens", "chars/tok", "bytes/tok", "tok/word", "partial", "fallback", "round trip")
+    from tokviz.core.words import count_words  # the words every fertility counts (eojeol, CJK characters)
+
+    print(f"{len(text):,} characters, {len(text.encode('utf-8')):,} UTF-8 bytes, {count_words(text):,} words")
+    header = ("encoder", "tokens", "chars/tok", "bytes/tok", "tok/word", "continued", "partial", "fallback",
+              "round trip")
     rows = []
     errors = []
     for e in entries:
         if "error" in e:
-            rows.append((e["encoder"], "error", "", "", "", "", "", ""))
+            rows.append((e["encoder"], "error", "", "", "", "", "", "", ""))
             errors.append(f"{e['encoder']}: {e['error']}")
             continue
         rows.append((
             e["encoder"], f"{e['tokens']:,}", f"{e['chars_per_token']:.2f}", f"{e['bytes_per_token']:.2f}",
-            f"{e['fertility']:.2f}", str(e["partial_tokens"]), str(e["fallback_tokens"]),
+            f"{e['fertility']:.2f}", f"{e['continued_share']:.1%}", str(e["partial_tokens"]), str(e["fallback_tokens"]),
             "exact" if e["round_trip"] else "differs",
         ))
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]

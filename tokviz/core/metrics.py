@@ -5,10 +5,10 @@ Counting choices (the same everywhere tokviz shows a metric):
 * ``characters`` are code points (``len(text)``): 👨‍👩‍👧 counts 5. ``graphemes`` counts what a
   reader sees as characters (extended grapheme clusters): 👨‍👩‍👧 counts 1.
 * ``bytes`` are the UTF-8 bytes of the text.
-* ``words`` are runs of non-whitespace separated by whitespace (``str.split()``). For Korean this
-  counts eojeol (space-separated units such as ``학교에서``), which is how Korean is written and how
-  fertility for Korean is usually reported; punctuation attached to a word is part of it.
-* ``fertility`` is tokens per word.
+* ``words`` follow one rule per script (:mod:`tokviz.core.words`, docs/metrics.md), the same as
+  parity's and the sweep's: Korean counts eojeol (space-separated units such as ``학교에서``),
+  Chinese and Japanese count characters, a run of punctuation alone is no word.
+* ``fertility`` is tokens per word; ``continued_words`` are the words two or more tokens overlap.
 * ``partial_tokens`` are tokens that start or end inside a character (a Hangul syllable's three
   UTF-8 bytes cut between two tokens, for example).
 
@@ -33,6 +33,7 @@ from typing import Literal
 import regex
 
 from tokviz.core.encoding import Encoding
+from tokviz.core.words import word_counts
 
 RATIO_DIGITS = 4
 
@@ -40,29 +41,6 @@ RATIO_DIGITS = 4
 def _ratio(numerator: int, denominator: int) -> float:
     # An empty text has no tokens; a ratio of 0.0 reads better in a table than a crash or NaN.
     return numerator / denominator if denominator else 0.0
-
-
-def count_words(text: str) -> int:
-    """Whitespace-separated words (for Korean: eojeol).
-
-    >>> count_words("나는 학교에서  공부합니다.\\n  Hello, world!")
-    5
-    """
-    if len(text) <= _WORD_SLICE:
-        return len(text.split())
-    # One split of megabytes holds the GIL for 100+ ms (the GUI thread waits): split in slices cut at
-    # whitespace (re's \s is str.isspace), so no word is cut in two.
-    words = i = 0
-    while i < len(text):
-        space = _SPACE.search(text, i + _WORD_SLICE)
-        j = space.start() if space is not None else len(text)
-        words += len(text[i:j].split())
-        i = j
-    return words
-
-
-_WORD_SLICE = 1 << 18
-_SPACE = re.compile(r"\s")
 
 
 _GRAPHEME = regex.compile(r"\X")
@@ -155,11 +133,17 @@ class Metrics:
     special_tokens: int
     round_trip: bool
     graphemes: int = 0  # user-perceived characters (regex \\X)
+    continued_words: int = 0  # words that two or more tokens overlap
+
+    @property
+    def continued_share(self) -> float:
+        return _ratio(self.continued_words, self.words)
 
     def as_json(self) -> dict:
         """JSON-safe dict; ratios rounded to 4 decimal places."""
         out = asdict(self)
-        for key in ("chars_per_token", "bytes_per_token", "fertility"):
+        out["continued_share"] = self.continued_share
+        for key in ("chars_per_token", "bytes_per_token", "fertility", "continued_share"):
             out[key] = round(out[key], RATIO_DIGITS)
         return out
 
@@ -176,7 +160,7 @@ def measure(encoding: Encoding, decoded: str | None = None) -> Metrics:
     n_tokens = len(encoding)
     n_chars = len(text)
     n_bytes = encoding.byte_length
-    n_words = count_words(text)
+    n_words, n_continued = word_counts(encoding)
     kinds = encoding.kind_counts()
     round_trip = (decoded == text) if decoded is not None else encoding.round_trip_exact()
     return Metrics(
@@ -194,6 +178,7 @@ def measure(encoding: Encoding, decoded: str | None = None) -> Metrics:
         special_tokens=kinds["special"],
         round_trip=bool(round_trip),
         graphemes=count_graphemes(text),
+        continued_words=n_continued,
     )
 
 
@@ -237,6 +222,7 @@ _UNIT_SPLITTERS = (
     re.compile(r"\s+|\S+\s*"),  # words with their trailing whitespace
 )
 CHAR_DIFF_LIMIT = 4_000  # longest side diffed character by character
+
 
 def _common_affixes(a: str, b: str) -> tuple[int, int]:
     n = min(len(a), len(b))

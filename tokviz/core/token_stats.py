@@ -3,12 +3,12 @@
 :class:`TokenStats` streams: ``add(encoding)`` for each text (a line, a block of a 100 MB file) and
 read the numbers at any point. Definitions (docs/metrics.md gives the references):
 
-* **words** (:func:`word_spans`): runs of non-whitespace, except that every Han, Hiragana or
-  Katakana character is a word by itself, so Korean counts eojeol (space-separated units such as
-  ``학교에서``) and Chinese and Japanese count characters. A run of punctuation alone is no word
-  (``,`` between spaces, ``。`` after a kanji; an emoji is one). Scripts written without spaces and
-  without ideographs (Thai, Lao, Khmer) count one word per space-separated run, which overstates
-  fertility.
+* **words** (:mod:`tokviz.core.words`, the one definition behind every tokviz number): runs of
+  non-whitespace, except that every Han, Hiragana or Katakana character is a word by itself, so
+  Korean counts eojeol (space-separated units such as ``학교에서``) and Chinese and Japanese count
+  characters. A run of punctuation alone is no word (``,`` between spaces, ``。`` after a kanji; an
+  emoji is one). Scripts written without spaces and without ideographs (Thai, Lao, Khmer) count one
+  word per space-separated run, which overstates fertility.
 * **fertility**: tokens per word (Rust et al. 2021).
 * **continued words**: the share of words covered by two or more tokens (Rust et al. 2021's
   "proportion of continued words"); a token overlapping a word's characters counts for it.
@@ -35,45 +35,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-import regex
 
 from tokviz.core.encoding import Encoding
+from tokviz.core.words import word_counts
 
 RENYI_ALPHA = 2.5
-
-_IDEOGRAPHIC = r"\p{Han}\p{Hiragana}\p{Katakana}ー"
-# one ideographic character, or a run of anything else that is not whitespace and holds something
-# besides punctuation (the lookahead: one pass, no filtering afterwards)
-_WORD = regex.compile(rf"[{_IDEOGRAPHIC}]|(?=[^\s{_IDEOGRAPHIC}]*[^\s\p{{P}}{_IDEOGRAPHIC}])[^\s{_IDEOGRAPHIC}]+")
-
-
-def word_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans ``[start, end)`` of the words of ``text`` (module docstring: the rule per script).
-
-    >>> [("나는 학교에서 공부합니다."[a:b]) for a, b in word_spans("나는 학교에서 공부합니다.")]
-    ['나는', '학교에서', '공부합니다.']
-    >>> len(word_spans("東京に行きます。")), len(word_spans("Hello , world!"))
-    (7, 2)
-    """
-    return [m.span() for m in _WORD.finditer(text)]
-
-
-def tokens_per_word(encoding: Encoding, spans: list[tuple[int, int]]) -> np.ndarray:
-    """For each word span, how many tokens overlap its characters (spans of tokens tile the text
-    in order, so two binary searches per word suffice).
-
-    >>> enc = Encoding.from_byte_tokens("demo", "ab c", [(1, b"a"), (2, b"b"), (1, b" c")])
-    >>> tokens_per_word(enc, [(0, 2), (3, 4)]).tolist()
-    [2, 1]
-    """
-    if not spans:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.asarray([a for a, _ in spans], dtype=np.int64)
-    ends = np.asarray([b for _, b in spans], dtype=np.int64)
-    # tokens that start before the word ends, minus those that end at or before it starts
-    begun = np.searchsorted(encoding.start_array, ends, side="left")
-    over = np.searchsorted(encoding.end_array, starts, side="right")
-    return np.maximum(begun - over, 0)
 
 
 def renyi_efficiency(counts: Counter | dict, vocab_size: int, alpha: float = RENYI_ALPHA) -> float:
@@ -127,13 +93,13 @@ class TokenStats:
 
     def add(self, encoding: Encoding) -> None:
         text = encoding.text
-        per_word = tokens_per_word(encoding, word_spans(text))
+        words, continued = word_counts(encoding)
         self.texts += 1
         self.tokens += len(encoding)
         self.characters += len(text)
         self.bytes += encoding.byte_length
-        self.words += len(per_word)
-        self.continued_words += int((per_word > 1).sum())
+        self.words += words
+        self.continued_words += continued
         self.counts.update(encoding.id_array.tolist())  # for a line, faster than numpy's unique
 
     def merge(self, other: TokenStats) -> None:

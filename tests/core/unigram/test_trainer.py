@@ -50,6 +50,11 @@ def test_runs_to_the_vocabulary_size_with_events():
     steps = [e for e in events if not isinstance(e, (Progress, Finished))]
     assert [e.step for e in steps] == list(range(1, len(steps) + 1))
     assert all(isinstance(e, StepEvent) and e.description for e in steps)
+    # every step counts as the model does, meta pieces included: EM and pruning steps said 3 fewer,
+    # so the Train panel's size plot jumped by 3 at the final step
+    assert [e.vocab_size for e in steps] == [t.model(e.step).vocab_size for e in steps]
+    shrinking = [(prev, e) for prev, e in zip(steps, steps[1:], strict=False) if hasattr(e, "vocab_before")]
+    assert all(e.vocab_before == prev.vocab_size for prev, e in shrinking)
     prunes = [e for e in steps if isinstance(e, PruneStep)]
     assert prunes and all(p.vocab_size < p.vocab_before for p in prunes)
     for p in prunes:  # about a quarter goes each round, the smallest losses first among the "loss" ones

@@ -59,5 +59,5 @@ def test_corpus_file_line_limit_and_round_trip_notes_read_korean(qtbot, session,
     assert panel.max_lines.text() == "최대 200000 줄"
     note = panel.diff_label.text()
     assert "위치 0: &#x27;ｈ&#x27;이(가) &#x27;h&#x27;(으)로 바뀜" in note and "became" not in note
-    assert "became" not in panel.stats_table.item(1, 8).toolTip()
+    assert "became" not in panel.stats_table.item(1, 9).toolTip()
     panel.shutdown()

@@ -86,6 +86,7 @@ class CorpusTotals:
     bytes: int = 0
     words: int = 0
     partial_tokens: int = 0
+    continued_words: int = 0
     fallback_tokens: int = 0
     unknown_tokens: int = 0
     round_trip_failures: int = 0
@@ -104,12 +105,17 @@ class CorpusTotals:
     def fertility(self) -> float:
         return self.tokens / self.words if self.words else 0.0
 
+    @property
+    def continued_share(self) -> float:
+        return self.continued_words / self.words if self.words else 0.0
+
     def add(self, metrics: Metrics) -> None:
         self.texts += 1
         self.tokens += metrics.tokens
         self.characters += metrics.characters
         self.bytes += metrics.bytes
         self.words += metrics.words
+        self.continued_words += metrics.continued_words
         self.partial_tokens += metrics.partial_tokens
         self.fallback_tokens += metrics.fallback_tokens
         self.unknown_tokens += metrics.unknown_tokens
@@ -128,6 +134,7 @@ class CorpusTotals:
         out["chars_per_token"] = round(self.chars_per_token, 4)
         out["bytes_per_token"] = round(self.bytes_per_token, 4)
         out["fertility"] = round(self.fertility, 4)
+        out["continued_share"] = round(self.continued_share, 4)
         return out
 
 

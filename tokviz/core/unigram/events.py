@@ -46,7 +46,7 @@ class EMStep(StepEvent):
     description: str
     round: int  # pruning round this iteration belongs to (0 before the first pruning)
     iteration: int  # 1-based within the round
-    vocab_size: int  # after the M-step (pieces, without the meta pieces)
+    vocab_size: int  # after the M-step, with the meta pieces <unk> <s> </s> (the model's size)
     log_likelihood: float
     objective: float
     tokens: int  # tokens of the Viterbi segmentation of the corpus (SentencePiece's num_tokens)
@@ -65,7 +65,7 @@ class PruneStep(StepEvent):
     description: str
     round: int
     vocab_before: int
-    vocab_size: int  # after the round
+    vocab_size: int  # after the round, with the meta pieces (as every step counts)
     removed: tuple[RemovedPiece, ...]
     kept_loss_min: float | None
 

@@ -190,6 +190,8 @@ class UnigramTrainer:
         desired = int(cfg.vocab_size * 1.1)
         step = 0
         rnd = 0
+        # every step reports the model's size, meta pieces included (StepEvent.vocab_size), so a plot of
+        # the steps does not jump by three at the final one; the pruning target compares pieces only
         while True:
             for it in range(1, cfg.num_sub_iterations + 1):
                 if cancelled():
@@ -198,12 +200,13 @@ class UnigramTrainer:
                 loglik, objective, tokens, dropped = yield from _reporting(em, step, cancelled)
                 step += 1
                 self._snapshot(st)
+                size = st.size + len(META_PIECES)
                 yield EMStep(
                     step=step,
                     description=(f"EM round {rnd} iteration {it}: log-likelihood {loglik:,.1f}, "
-                                 f"{st.size:,} pieces" + (f", {len(dropped):,} dropped (expected count < 0.5)"
-                                                          if dropped else "")),
-                    round=rnd, iteration=it, vocab_size=st.size, log_likelihood=loglik,
+                                 f"{size:,} pieces" + (f", {len(dropped):,} dropped (expected count < 0.5)"
+                                                       if dropped else "")),
+                    round=rnd, iteration=it, vocab_size=size, log_likelihood=loglik,
                     objective=objective, tokens=tokens, removed=tuple(dropped),
                 )
             if st.size <= desired:
@@ -211,19 +214,20 @@ class UnigramTrainer:
             if cancelled():
                 raise Cancelled
             rnd += 1
-            before = st.size
+            before = st.size + len(META_PIECES)
             pruning = st.prune_steps(desired, cfg.shrinking_factor, cancelled)
             removed, kept_min = yield from _reporting(pruning, step, cancelled)
             step += 1
             self._snapshot(st)
             by_loss = [r for r in removed if r.reason == "loss"]
+            after = st.size + len(META_PIECES)
             yield PruneStep(
                 step=step,
                 description=(f"pruning round {rnd}: {len(removed):,} pieces removed (vocabulary {before:,} → "
-                             f"{st.size:,})" + (f", losses up to {by_loss[-1].value:.3g}" if by_loss else "")),
-                round=rnd, vocab_before=before, vocab_size=st.size, removed=tuple(removed), kept_loss_min=kept_min,
+                             f"{after:,})" + (f", losses up to {by_loss[-1].value:.3g}" if by_loss else "")),
+                round=rnd, vocab_before=before, vocab_size=after, removed=tuple(removed), kept_loss_min=kept_min,
             )
-        before = st.size
+        before = st.size + len(META_PIECES)
         pieces, scores, removed, readded = st.finalize(cfg.vocab_size - len(META_PIECES))
         step += 1
         self._snapshots.append((pieces, scores))

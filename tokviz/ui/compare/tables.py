@@ -30,6 +30,7 @@ STAT_COLUMNS = [
     QT_TRANSLATE_NOOP("ComparePanel", "Chars/token"),
     QT_TRANSLATE_NOOP("ComparePanel", "Bytes/token"),
     QT_TRANSLATE_NOOP("ComparePanel", "Tokens/word"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Continued words"),
     QT_TRANSLATE_NOOP("ComparePanel", "Partial"),
     QT_TRANSLATE_NOOP("ComparePanel", "Byte fallback"),
     QT_TRANSLATE_NOOP("ComparePanel", "Unknown"),
@@ -44,12 +45,15 @@ CORPUS_COLUMNS = [
     QT_TRANSLATE_NOOP("ComparePanel", "Chars/token"),
     QT_TRANSLATE_NOOP("ComparePanel", "Bytes/token"),
     QT_TRANSLATE_NOOP("ComparePanel", "Tokens/word"),
+    QT_TRANSLATE_NOOP("ComparePanel", "Continued words"),
     QT_TRANSLATE_NOOP("ComparePanel", "Partial"),
     QT_TRANSLATE_NOOP("ComparePanel", "Byte fallback"),
     QT_TRANSLATE_NOOP("ComparePanel", "Unknown"),
     QT_TRANSLATE_NOOP("ComparePanel", "Round-trip failures"),
     QT_TRANSLATE_NOOP("ComparePanel", "Errors"),
 ]
+ROUND_TRIP_COLUMN = STAT_COLUMNS.index("Round trip")
+CORPUS_ERROR_COLUMN = CORPUS_COLUMNS.index("Errors")
 CORPUS_METRICS = {
     QT_TRANSLATE_NOOP("ComparePanel", "chars per token"): "chars_per_token",
     QT_TRANSLATE_NOOP("ComparePanel", "tokens"): "tokens",
@@ -62,6 +66,11 @@ CORPUS_METRICS = {
 def number(value: float, digits: int = 2) -> str:
     """A number as the tables show it: thousands separated, ``digits`` decimals (``1,234.50``)."""
     return f"{value:,.{digits}f}"
+
+
+def share(value: float) -> str:
+    """A share as the tables show it, one decimal (``37.5%``): continued words."""
+    return f"{value:.1%}"
 
 
 def table_item(text: str, *, align_right: bool = True, tip: str | None = None) -> QTableWidgetItem:
@@ -164,6 +173,7 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
             number(m.chars_per_token),
             number(m.bytes_per_token),
             number(m.fertility),
+            share(m.continued_share),
             f"{m.partial_tokens:,}",
             f"{m.fallback_tokens:,}",
             f"{m.unknown_tokens:,}",
@@ -175,8 +185,8 @@ def _fill_stats_cells(t: QTableWidget, result) -> StatsShown:
             f"{outcome.vocab_size:,}" if outcome.vocab_size else "?",
         ]
         for c, value in enumerate(cells, start=1):
-            item = table_item(value, tip=rt_tip if c == 8 else None)
-            if c == 8 and not m.round_trip:
+            item = table_item(value, tip=rt_tip if c == ROUND_TRIP_COLUMN else None)
+            if c == ROUND_TRIP_COLUMN and not m.round_trip:
                 item.setForeground(error_color(t.palette()))
             t.setItem(r, c, item)
         values.append(m.tokens)
@@ -207,6 +217,7 @@ def fill_corpus_table(t: QTableWidget, totals: list[CorpusTotals]) -> None:
             number(c.chars_per_token),
             number(c.bytes_per_token),
             number(c.fertility),
+            share(c.continued_share),
             f"{c.partial_tokens:,}",
             f"{c.fallback_tokens:,}",
             f"{c.unknown_tokens:,}",
@@ -214,7 +225,8 @@ def fill_corpus_table(t: QTableWidget, totals: list[CorpusTotals]) -> None:
             f"{c.failed_texts:,}",
         ]
         for col, value in enumerate(cells):
-            t.setItem(r, col, table_item(value, align_right=col >= 2, tip=c.first_error if col == 11 else None))
+            tip = c.first_error if col == CORPUS_ERROR_COLUMN else None
+            t.setItem(r, col, table_item(value, align_right=col >= 2, tip=tip))
 
 
 def stats_csv(outcomes: list[EncoderOutcome]) -> tuple[list[str], list[list]]:
@@ -228,6 +240,8 @@ def stats_csv(outcomes: list[EncoderOutcome]) -> tuple[list[str], list[list]]:
         "chars_per_token",
         "bytes_per_token",
         "fertility",
+        "continued_words",
+        "continued_share",
         "partial_tokens",
         "fallback_tokens",
         "unknown_tokens",
@@ -238,7 +252,7 @@ def stats_csv(outcomes: list[EncoderOutcome]) -> tuple[list[str], list[list]]:
     rows = []
     for o in outcomes:
         if o.metrics is None:
-            rows.append([o.encoder] + [""] * 12 + [o.error or ""])
+            rows.append([o.encoder] + [""] * (len(header) - 2) + [o.error or ""])
             continue
         m = o.metrics
         rows.append(
@@ -251,6 +265,8 @@ def stats_csv(outcomes: list[EncoderOutcome]) -> tuple[list[str], list[list]]:
                 f"{m.chars_per_token:.4f}",
                 f"{m.bytes_per_token:.4f}",
                 f"{m.fertility:.4f}",
+                m.continued_words,
+                f"{m.continued_share:.4f}",
                 m.partial_tokens,
                 m.fallback_tokens,
                 m.unknown_tokens,
@@ -275,6 +291,8 @@ def corpus_csv(totals: list[CorpusTotals]) -> tuple[list[str], list[list]]:
         "chars_per_token",
         "bytes_per_token",
         "fertility",
+        "continued_words",
+        "continued_share",
         "partial_tokens",
         "fallback_tokens",
         "unknown_tokens",
@@ -294,6 +312,8 @@ def corpus_csv(totals: list[CorpusTotals]) -> tuple[list[str], list[list]]:
             f"{c.chars_per_token:.4f}",
             f"{c.bytes_per_token:.4f}",
             f"{c.fertility:.4f}",
+            c.continued_words,
+            f"{c.continued_share:.4f}",
             c.partial_tokens,
             c.fallback_tokens,
             c.unknown_tokens,
