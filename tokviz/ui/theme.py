@@ -56,7 +56,8 @@ def apply_theme(theme: str = "system", app: QApplication | None = None) -> bool:
     dark = system_prefers_dark() if theme == "system" else theme == "dark"
     _current["dark"] = dark
     if app is not None:
-        app.setStyle("Fusion")
+        if app.style().name().lower() != "fusion":  # setting it again re-polishes every widget alive
+            app.setStyle("Fusion")
         app.setPalette(_palette(dark))
         try:
             import pyqtgraph as pg

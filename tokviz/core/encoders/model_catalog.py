@@ -13,7 +13,6 @@ differs (another release, a corrupt copy) is never used.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from pathlib import Path
 from tokviz.core.encoders.base import EncoderEntry, ModelLoader
 from tokviz.core.encoders.sources import problem_of, said
 from tokviz.core.errors import ModelFileError
+from tokviz.core.package_data import installed_data_file
 
 
 @dataclass(frozen=True)
@@ -35,17 +35,7 @@ class PinnedFile:
 
     def find(self) -> Path | None:
         """Where the file is, without importing the package (None when not installed)."""
-        try:
-            spec = importlib.util.find_spec(self.package)
-        except (ImportError, ValueError):
-            return None
-        if spec is None or not spec.submodule_search_locations:
-            return None
-        for loc in spec.submodule_search_locations:
-            p = Path(loc).joinpath(*self.parts)
-            if p.is_file():
-                return p
-        return None
+        return installed_data_file(self.package, *self.parts)
 
 
 @dataclass(frozen=True)

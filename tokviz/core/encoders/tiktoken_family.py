@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
-import importlib.util
 import os
 import re
 import tempfile
@@ -25,6 +24,7 @@ from tokviz.core.encoders.files import HEAD_BYTES, parse_json, pattern_regex, re
 from tokviz.core.encoders.rank_encoder import TiktokenEncoder, load_rank_file, parse_tiktoken_ranks
 from tokviz.core.encoders.sources import listed, problem_of, said
 from tokviz.core.errors import ModelFileError
+from tokviz.core.package_data import installed_data_file
 from tokviz.core.pretokenize import GPT2_PATTERN, GPT4_PATTERN, O200K_PATTERN
 
 ENDOFTEXT = "<|endoftext|>"
@@ -90,17 +90,7 @@ RANK_PACKAGES = {
 # ---- finding genuine files offline ------------------------------------------------------------
 def _package_data(package: str, *parts: str) -> Path | None:
     """Path of a data file inside an installed package, without importing the package."""
-    try:
-        spec = importlib.util.find_spec(package)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for loc in spec.submodule_search_locations:
-        p = Path(loc).joinpath(*parts)
-        if p.is_file():
-            return p
-    return None
+    return installed_data_file(package, *parts)
 
 
 def _tiktoken_cache(url: str) -> Path | None:
