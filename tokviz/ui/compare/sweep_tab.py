@@ -170,7 +170,7 @@ def size_ticks(low: float, high: float) -> list[tuple[float, str]]:
     """Ticks of a log axis from 10**low to 10**high at 1, 2 and 5 times the powers of ten, written in
     full (pyqtgraph's own log ticks label every minor step and run into each other).
 
-    >>> [t for _, t in size_ticks(2.3, 3.5)]
+    >>> [t for _, t in size_ticks(2.4, 3.5)]
     ['500', '1,000', '2,000']
     """
     ticks = []
