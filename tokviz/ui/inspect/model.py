@@ -8,7 +8,8 @@ asked for with a new generation: a result that comes back for an older one is st
 views never show the tokens of an encoder or text the user has already left.
 
 >>> state = InspectState()
->>> state.set_available(["gpt2", "cl100k_base"])
+>>> state.set_available(["gpt2", "cl100k_base"])  # the encoder changed: none was chosen before
+True
 >>> state.encoder
 'cl100k_base'
 >>> first = state.next_request()
