@@ -15,9 +15,9 @@ True
 >>> first = state.next_request()
 >>> state.choose_encoder("gpt2")
 >>> second = state.next_request()
->>> state.show(first, "cl100k_base's tokens")  # came back after gpt2 was chosen: dropped
+>>> state.show(first.generation, "cl100k_base's tokens")  # came back after gpt2 was chosen: dropped
 False
->>> state.show(second, "gpt2's tokens"), state.result
+>>> state.show(second.generation, "gpt2's tokens"), state.result
 (True, "gpt2's tokens")
 """
 
