@@ -91,6 +91,39 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped, but TOKVIZ_STRICT_SKIPS=1 (CI) allows no skips: {reason}"
 
 
+# The suite runs on every core (pyproject: ``-n logical --dist loadfile --no-loadscope-reorder``): each
+# module runs whole on one worker, and modules are handed out in collection order. The heaviest go
+# first, so that no worker starts a long module while the others finish (longest first). Measured as
+# CPU seconds per module; the rest keep their order.
+HEAVY_FIRST = (
+    "tests/test_packaging.py",  # builds the frozen app and a wheel (~90 s)
+    "tests/ui/test_train_lecture.py",
+    "tests/ui/test_train_views.py",
+    "tests/reliability/test_fuzzed_text.py",
+    "tests/ui/test_train.py",
+    "tests/ui/test_train_real.py",
+    "tests/ui/test_main_window.py",
+    "tests/ui/test_text_fidelity.py",
+    "tests/reliability/test_cancel_training.py",
+    "tests/core/families/test_rank_models.py",
+    "tests/ui/test_train_algorithms.py",
+    "tests/ui/test_compare.py",
+    "tests/ui/test_train_process.py",
+    "tests/ui/test_screenshot_algorithms.py",
+    "tests/core/vocab/test_merges.py",
+    "tests/ui/test_inspect.py",
+    "tests/reliability/test_corpus_edges.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    gone = [path for path in HEAVY_FIRST if not (config.rootpath / path).is_file()]
+    if gone:  # a renamed module would silently lose its place
+        raise pytest.UsageError(f"tests/conftest.py HEAVY_FIRST names modules that do not exist: {gone}")
+    rank = {path: i for i, path in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: the rest keep order
+
+
 _EXIT_STATUS: list[int] = []
 
 
