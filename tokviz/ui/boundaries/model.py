@@ -20,8 +20,9 @@ those on screen.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
+
+from tokviz.ui.common.emitter import Emitter
 
 HAZARDS = ("canonical", "stream", "heal", "turns", "injection", "cut")
 CHAT_HAZARDS = ("turns", "injection")  # these read the conversation; the others the text (or ids)
@@ -68,20 +69,6 @@ class Status:
 
     kind: str = "idle"
     message: str = ""
-
-
-class Emitter:
-    """Observers called with ``(name, value)``."""
-
-    def __init__(self) -> None:
-        self._observers: list[Callable[[str, object], None]] = []
-
-    def connect(self, observer: Callable[[str, object], None]) -> None:
-        self._observers.append(observer)
-
-    def emit(self, name: str, value: object = None) -> None:
-        for observer in list(self._observers):
-            observer(name, value)
 
 
 class BoundariesState:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from tokviz.core.errors import TokvizError
 from tokviz.core.parity import ParityResult, language_name, measure_parity, read_parallel_corpus
 from tokviz.core.token_stats import rows_csv
-from tokviz.ui.train.model import Emitter
+from tokviz.ui.common.emitter import Emitter
 
 DEFAULT_ENCODERS = ("gpt2", "cl100k_base", "o200k_base", "llama-3", "qwen")
 # what the chart can show, as the keys of ParityResult.rows()

@@ -24,8 +24,8 @@ from pathlib import Path
 from tokviz.core.errors import TokvizError
 from tokviz.core.sweep import ALGORITHMS, SweepPoint, SweepResult, check_sizes, run_sweep
 from tokviz.core.token_stats import TokenStats, rows_csv
+from tokviz.ui.common.emitter import Emitter
 from tokviz.ui.compare.parity_state import DEFAULT_ENCODERS
-from tokviz.ui.train.model import Emitter
 
 MODES = ("byte", "char")
 # the default sizes: BPE's are merges (byte mode: 256 more in the vocabulary), the others' vocabulary sizes

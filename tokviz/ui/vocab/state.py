@@ -24,7 +24,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from tokviz.ui.train.model import Emitter
+from tokviz.ui.common.emitter import Emitter
 
 KINDS = ("search", "tree", "reach", "use", "diff", "maps")
 TABS = ("tree", "reach", "diff", "maps")
