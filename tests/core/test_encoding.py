@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokviz.core.encoding import Encoding, EncodingMismatch, char_byte_starts
 from tokviz.core.errors import InvalidTextError, replace_lone_surrogates
@@ -237,3 +239,26 @@ def test_concat_keeps_every_raw_form_without_listing_them_all():
     every = [r for rs in raws for r in rs]
     assert [t.raw for t in joined.tokens] == every
     assert joined == Encoding.from_arrays("t", text, [1] * 8, range(8), range(1, 9), raws=every)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="a값😀\n", max_size=40), st.integers(1, 9), st.booleans())
+def test_round_trip_and_kind_counts_are_the_same_for_any_slice(text, size, damaged):
+    """The text is compared with the token bytes, and the kinds counted, a slice at a time (one call over
+    a 20 MB paste held the GIL while the GUI thread waited): any slice gives the one-call answer."""
+    from tokviz.core import encoding as encoding_module
+
+    data = text.encode("utf-8")
+    n = len(data)
+    blob = data[:-1] + b"x" if damaged and n else data  # a last token whose bytes are not the text's
+    codes = [k % 3 for k in range(n)]
+    enc = Encoding.from_arrays("t", text, list(range(n)), range(n), range(1, n + 1), kinds=codes,
+                               token_bytes=(blob, range(n), range(1, n + 1)))
+    once = (enc.round_trip_exact(), enc.kind_counts())
+    assert once[0] == (blob == data) and sum(once[1].values()) == n
+    old = encoding_module.TEXT_SLICE, encoding_module.STITCH_BLOCK
+    encoding_module.TEXT_SLICE = encoding_module.STITCH_BLOCK = size
+    try:
+        assert (enc.round_trip_exact(), enc.kind_counts()) == once
+    finally:
+        encoding_module.TEXT_SLICE, encoding_module.STITCH_BLOCK = old
