@@ -88,6 +88,19 @@ phase = "start"
 start = last_event = last_poll = time.monotonic()
 first_progress = None
 gaps, polls, durations, notes = {}, {}, {}, []
+# the same gaps in CPU time (the trainer runs on one thread; the counting helper is another process), with
+# where the longest poll gap of each phase began and ended: wall times on a loaded machine say little
+cpu_polls, cpu_where = {}, {}
+last_cpu = {"t": time.process_time(), "at": ""}
+
+
+def _caller():
+    f = sys._getframe(2)
+    out = []
+    while f is not None and len(out) < 3:
+        out.append(f"{f.f_code.co_filename.rsplit('/', 1)[-1]}:{f.f_lineno}")
+        f = f.f_back
+    return " < ".join(out)
 entered = {"start": start}
 flag = {"set": None}
 
@@ -96,6 +109,11 @@ def poll():
     now = time.monotonic()
     polls[phase] = max(polls.get(phase, 0.0), now - last_poll)
     last_poll = now
+    cpu, at = time.process_time(), _caller()
+    if cpu - last_cpu["t"] > cpu_polls.get(phase, 0.0):
+        cpu_polls[phase] = cpu - last_cpu["t"]
+        cpu_where[phase] = f"{last_cpu['at']} -> {at}"
+    last_cpu["t"], last_cpu["at"] = cpu, at
     if cancel_phase == phase and flag["set"] is None and now - entered[phase] >= cancel_after:
         flag["set"] = now
     return flag["set"] is not None
@@ -123,6 +141,7 @@ try:
             phase = new
             entered[phase] = now
             last_poll = now
+            last_cpu["t"], last_cpu["at"] = time.process_time(), "phase start"
             if cancel_phase == phase and cancel_after == 0.0:
                 flag["set"] = now
     durations[phase] = time.monotonic() - entered[phase]
@@ -132,7 +151,8 @@ except Exception as err:
 result.update(
     peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     helper_peak_rss_mb=resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
-    first_progress_s=first_progress, event_gap_s=gaps, poll_gap_s=polls, phase_s=durations, notes=notes,
+    first_progress_s=first_progress, event_gap_s=gaps, poll_gap_s=polls, poll_gap_cpu_s=cpu_polls,
+    poll_gap_cpu_where=cpu_where, phase_s=durations, notes=notes,
     cancel_latency_s=(time.monotonic() - flag["set"]) if flag["set"] is not None else None,
 )
 print(json.dumps(result))
@@ -189,6 +209,9 @@ def main() -> int:
                 print(f"  phase time      {_fmt(r['phase_s'])}")
                 print(f"  max event gap   {_fmt(r['event_gap_s'])}")
                 print(f"  max cancel poll {_fmt(r['poll_gap_s'])}")
+                print(f"  ... in CPU time {_fmt(r['poll_gap_cpu_s'])}")
+                for ph, where in r["poll_gap_cpu_where"].items():
+                    print(f"    {ph}: {where}")
                 for note in r["notes"]:
                     print(f"  note: {note}")
             if args.cancel and "phase_s" in r:

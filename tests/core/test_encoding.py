@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokviz.core.encoding import Encoding, EncodingMismatch, char_byte_starts
 from tokviz.core.errors import InvalidTextError, replace_lone_surrogates
@@ -212,3 +215,50 @@ def test_a_big_text_is_checked_a_slice_at_a_time_with_the_same_bytes_and_surroga
     with pytest.raises(InvalidTextError) as caught:
         errors.check_text(bad)
     assert caught.value.index == len(text) + 1
+
+
+def test_concat_keeps_every_raw_form_without_listing_them_all():
+    """Raw forms are renumbered a piece at a time (a list of all of them, millions for a 20 MB paste,
+    was built and freed in calls that held the GIL); each token keeps its own, None included, and
+    a piece whose table is not in first-use order (given as table and index) reads right."""
+    text = "ab cd ef"
+    spans = [(0, 3), (3, 6), (6, 8)]
+    raws = [["a", None, "X"], ["X", "c", "a"], ["Z", "a"]]
+    parts = []
+    for (a, b), piece_raws in zip(spans, raws, strict=True):
+        piece = text[a:b]
+        ids, bs, be = [1] * len(piece), list(range(len(piece))), list(range(1, len(piece) + 1))
+        if a == 3:  # table out of first-use order, index into it
+            table = ("a", "c", "X")
+            index = np.array([table.index(r) for r in piece_raws], dtype=np.int32)
+            enc = Encoding.from_arrays("t", piece, ids, bs, be, raws=(table, index))
+        else:
+            enc = Encoding.from_arrays("t", piece, ids, bs, be, raws=piece_raws)
+        parts.append((enc, a, a))
+    joined = Encoding.concat("t", text, parts)
+    every = [r for rs in raws for r in rs]
+    assert [t.raw for t in joined.tokens] == every
+    assert joined == Encoding.from_arrays("t", text, [1] * 8, range(8), range(1, 9), raws=every)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="a값😀\n", max_size=40), st.integers(1, 9), st.booleans())
+def test_round_trip_and_kind_counts_are_the_same_for_any_slice(text, size, damaged):
+    """The text is compared with the token bytes, and the kinds counted, a slice at a time (one call over
+    a 20 MB paste held the GIL while the GUI thread waited): any slice gives the one-call answer."""
+    from tokviz.core import encoding as encoding_module
+
+    data = text.encode("utf-8")
+    n = len(data)
+    blob = data[:-1] + b"x" if damaged and n else data  # a last token whose bytes are not the text's
+    codes = [k % 3 for k in range(n)]
+    enc = Encoding.from_arrays("t", text, list(range(n)), range(n), range(1, n + 1), kinds=codes,
+                               token_bytes=(blob, range(n), range(1, n + 1)))
+    once = (enc.round_trip_exact(), enc.kind_counts())
+    assert once[0] == (blob == data) and sum(once[1].values()) == n
+    old = encoding_module.TEXT_SLICE, encoding_module.STITCH_BLOCK
+    encoding_module.TEXT_SLICE = encoding_module.STITCH_BLOCK = size
+    try:
+        assert (enc.round_trip_exact(), enc.kind_counts()) == once
+    finally:
+        encoding_module.TEXT_SLICE, encoding_module.STITCH_BLOCK = old

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
-from hypothesis import given
+import pytest
+import regex
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokviz.core import metrics
@@ -174,3 +177,58 @@ def test_grapheme_spans_equal_walking_the_whole_text(text):
     import regex
 
     assert metrics.grapheme_spans(text) == [m.span() for m in regex.finditer(r"\X", text)]
+
+
+class _SpanRecorder:
+    """Stands in for the joining-character pattern, noting how many characters each call searches."""
+
+    def __init__(self, pattern):
+        self.pattern, self.spans = pattern, []
+
+    def _note(self, text, pos=0, endpos=None):
+        self.spans.append(min(len(text), len(text) if endpos is None else endpos) - pos)
+
+    def search(self, text, pos=0, endpos=None):
+        self._note(text, pos, endpos)
+        return self.pattern.search(text, pos, len(text) if endpos is None else endpos)
+
+    def finditer(self, text, pos=0, endpos=None):
+        self._note(text, pos, endpos)
+        return self.pattern.finditer(text, pos, len(text) if endpos is None else endpos)
+
+
+@pytest.mark.parametrize("text", ["plain text 가나다 " * 40, "plain " * 30 + "👨\u200d👩" + " text" * 30])
+def test_joining_characters_are_searched_a_slice_at_a_time(monkeypatch, text):
+    """One regex search through a whole 20 MB paste with no joining character held the GIL ~0.5 s
+    (the Inspector's GUI thread waited for it): no call may search more than a slice."""
+    monkeypatch.setattr(metrics, "_JOINING_SLICE", 64)
+    recorder = _SpanRecorder(metrics._JOINING)
+    monkeypatch.setattr(metrics, "_JOINING", recorder)
+    metrics._count_clusters.cache_clear()
+    whole = len(regex.findall(r"\X", text))
+    assert metrics.count_graphemes(text) == whole
+    assert metrics.grapheme_spans(text) == [m.span() for m in regex.finditer(r"\X", text)]
+    assert recorder.spans and max(recorder.spans) <= 64
+
+
+@contextlib.contextmanager
+def _joining_slice(size: int):
+    """The joining-character search slice set to ``size`` (hypothesis runs many examples in one test,
+    so not through the function-scoped monkeypatch)."""
+    old = metrics._JOINING_SLICE
+    metrics._JOINING_SLICE = size
+    metrics._count_clusters.cache_clear()
+    try:
+        yield
+    finally:
+        metrics._JOINING_SLICE = old
+        metrics._count_clusters.cache_clear()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(TEXT, _JOINY), max_size=6).map("".join), st.integers(1, 9))
+def test_graphemes_are_the_same_for_any_slice(text, size):
+    with _joining_slice(size):
+        count, spans = metrics.count_graphemes(text), metrics.grapheme_spans(text)
+    assert count == len(regex.findall(r"\X", text))
+    assert spans == [m.span() for m in regex.finditer(r"\X", text)]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tokviz.core import word_counts
 from tokviz.core.bpe.corpus import LinePart
 from tokviz.core.training import Progress
 from tokviz.core.word_counts import CHUNK_CHARS, WordSample, count_words
@@ -88,3 +90,54 @@ def test_the_sample_does_not_depend_on_how_the_words_were_shared(words, cuts, ca
     exact = Counter(words)
     assert all(exact[w] == c for w, c in whole.items())  # kept words keep their exact counts
     assert (one.note() is None) == (len(exact) <= cap)  # a note exactly when words were left out
+
+
+# ---- bounded work between two cancel polls --------------------------------------------------------
+def _block_lines(n_words: int = 3000) -> list[str]:
+    """Blocks of many lines each, as read_corpus_blocks hands a corpus over (a megabyte a block there)."""
+    words = [f"w{(i * 7919) % 1000}x" for i in range(n_words)]
+    lines = [" ".join(words[i : i + 10]) + "\n" for i in range(0, n_words, 10)]
+    return ["".join(lines[i : i + 100]) for i in range(0, len(lines), 100)]
+
+
+def _counted_noting(blocks, split):
+    """(counts, the most characters split between two cancel polls)."""
+    seen = {"chars": 0, "most": 0}
+
+    def split_noting(text):
+        seen["chars"] += len(text)
+        return split(text)
+
+    def poll():
+        seen["most"] = max(seen["most"], seen["chars"])
+        seen["chars"] = 0
+        return False
+
+    counts = Counter()
+    for _ in count_words(blocks, split_noting, counts, poll):
+        pass
+    return counts, seen["most"]
+
+
+@pytest.mark.parametrize("size", [1, 7, 100, word_counts.UPDATE_CHARS])
+def test_counting_polls_between_slices_of_a_block_and_counts_the_same(monkeypatch, size):
+    """A block of a megabyte was split and counted in one go (0.2-0.35 s of CPU, no cancel poll, no
+    progress); now at most about UPDATE_CHARS characters are counted between two polls, and the table
+    (its order too: the trainers' ties follow it) is the same for any slice."""
+    blocks = _block_lines()
+    monkeypatch.setattr(word_counts, "CHUNK_CHARS", 1000)
+    monkeypatch.setattr(word_counts, "UPDATE_CHARS", size)
+    for split in (str.split, bert_words):
+        counts, most = _counted_noting(blocks, split)
+        assert list(counts.items()) == list(Counter(split("".join(blocks))).items())
+        # a slice ends after the first whitespace past UPDATE_CHARS (words here are at most 5 characters)
+        assert most <= size + 6
+
+
+def test_cancel_stops_inside_a_block(monkeypatch):
+    monkeypatch.setattr(word_counts, "UPDATE_CHARS", 64)
+    polls = []
+    counts = Counter()
+    gen = count_words(_block_lines(), str.split, counts, lambda: polls.append(1) or len(polls) >= 3)
+    assert all(isinstance(e, Progress) for e in gen)
+    assert len(polls) == 3 and 0 < sum(counts.values()) < 100

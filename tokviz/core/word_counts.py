@@ -21,6 +21,7 @@ kept (see there); below the cap nothing changes.
 
 from __future__ import annotations
 
+import re
 import time
 import zlib
 from collections import Counter, deque
@@ -34,6 +35,10 @@ from tokviz.core.bpe.corpus import LinePart, last_space_end, utf8_length
 from tokviz.core.training import Progress
 
 CHUNK_CHARS = 1 << 16  # short enough that one Counter.update never holds the GIL for long
+# Characters split and counted per call: a corpus read in blocks of a megabyte hands over chunks that big, and
+# counting one (150,000 mostly new words) took 0.2-0.35 s of CPU without a cancel poll or a progress event.
+UPDATE_CHARS = 1 << 16
+_SPACE = re.compile(r"\s")  # what last_space_end cuts after: str.isspace(), a break for every ``split``
 _PROGRESS_INTERVAL = 0.05  # at most ~20 Progress events per second
 
 # Distinct words a trainer keeps at most (the table holds up to twice as many between two prunes).
@@ -210,8 +215,17 @@ def count_words(
         cut = last_space_end(new)
         if cut:
             text = "".join(carried) + new[:cut]
-            counts.update(split(text))
-            done += utf8_length(text)
+            for piece in _cut_at_spaces(text, UPDATE_CHARS):
+                counts.update(split(piece))
+                done += utf8_length(piece)
+                if cancelled():
+                    return False
+                now = time.monotonic()
+                if now - last >= _PROGRESS_INTERVAL:
+                    last = now
+                    yield Progress("counting", done, total_bytes)
+            # pruned only where a whole chunk ends, as before: the table's order, and so the model,
+            # does not depend on UPDATE_CHARS
             if sample.full(counts):
                 for _ in sample.prune_steps(counts):
                     yield Progress("counting", done, total_bytes)
@@ -226,9 +240,11 @@ def count_words(
         if now - last >= _PROGRESS_INTERVAL:
             last = now
             yield Progress("counting", done, total_bytes)
-    text = "".join(carried) + "".join(fresh)
-    counts.update(split(text))
-    done += utf8_length(text)
+    for piece in _cut_at_spaces("".join(carried) + "".join(fresh), UPDATE_CHARS):
+        counts.update(split(piece))
+        done += utf8_length(piece)
+        if cancelled():
+            return False
     for _ in sample.finish_steps(counts):
         yield Progress("counting", done, total_bytes)
         if cancelled():
@@ -238,3 +254,24 @@ def count_words(
     if note is not None:
         yield note
     return not cancelled()
+
+
+def _cut_at_spaces(text: str, size: int) -> Iterator[str]:
+    """``text`` in consecutive pieces of about ``size`` characters, each but the last cut just after a
+    whitespace character (so no word is cut; a word longer than ``size`` stays whole).
+
+    >>> list(_cut_at_spaces("ab cd ef", 4))
+    ['ab ', 'cd ', 'ef']
+    """
+    a, n = 0, len(text)
+    while n - a > size:
+        cut = last_space_end(text[a : a + size])
+        if not cut:
+            found = _SPACE.search(text, a + size)
+            if found is None:
+                break
+            cut = found.end() - a
+        yield text[a : a + cut]
+        a += cut
+    if a < n:
+        yield text[a:]

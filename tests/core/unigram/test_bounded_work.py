@@ -114,3 +114,17 @@ def test_a_cancel_mid_seeding_ends_at_the_next_poll(monkeypatch, at):
     assert len(per_poll) == at  # no seeding work after the poll that saw the flag
     assert isinstance(events[-1], Finished) and events[-1].reason == "cancelled"
     assert "seed" in events[-1].message
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(-(2**40), 2**40), st.booleans()), max_size=120), st.integers(0, 50),
+       st.integers(1, 40))
+def test_block_gathers_and_joins_give_the_one_call_arrays(rows, cut, block):
+    """The word arcs are gathered and joined a block at a time (one call over tens of millions of
+    occurrences held seeding 0.1-0.4 s of CPU without a poll): the same arrays as one numpy call."""
+    a = np.array([v for v, _ in rows], dtype=np.int64)
+    mask = np.array([m for _, m in rows], dtype=bool)
+    assert drain(sorting.compress_steps(a, mask, block)).tolist() == a[mask].tolist()
+    left, right = a[: min(cut, len(a))], a[min(cut, len(a)) :]
+    joined = drain(sorting.concat_steps((left, right, left[:3]), block))
+    assert joined.dtype == np.int64 and joined.tolist() == np.concatenate((left, right, left[:3])).tolist()

@@ -24,10 +24,10 @@ from tokviz.core.errors import TokvizError
 from tokviz.core.unigram.config import UnigramConfig
 from tokviz.core.unigram.flat_lattice import Cancelled, FlatLattice, numbered
 from tokviz.core.unigram.model import META_PIECES, SPACE_MARK
-from tokviz.core.unigram.sorting import argsort_steps, take_steps
+from tokviz.core.unigram.sorting import argsort_steps, compress_steps, concat_steps, take_steps
 from tokviz.core.unigram.state import UnigramState
 
-LIST_BLOCK = 1 << 17  # words or strings sorted or made in Python between two yields of seeding (~0.1 s)
+LIST_BLOCK = 1 << 15  # words or strings sorted or made in Python between two yields of seeding (~50 ms)
 UNK_CHAR = "\u2585"  # SentencePiece's kUNKChar: characters outside the coverage become this
 
 # Unicode scripts, as SentencePiece's split_by_unicode_script groups them
@@ -84,6 +84,7 @@ def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int,
     del wl
     yield 1
     joined, codes, first, last, lens, uc, inv = _join(wstr)
+    yield 1  # joining and numbering the words' characters, then counting them, took ~0.2 s of CPU at 390k words
     pos_freq = np.repeat(freq, lens + 1)
     pos_freq[last] = 0.0  # the separators
     per_char = np.bincount(inv, weights=pos_freq, minlength=len(uc))
@@ -127,14 +128,18 @@ def seed_stages(cfg: UnigramConfig, words: Counter, cancelled) -> Generator[int,
     known_pos = pos_nodes[char_seed[pos_nodes] >= 0]
     del pos_nodes, is_sep
     yield last_stage - FlatLattice.BUILD_STEPS - 2
-    kept_start = occ_start[keep]
-    arc_s = np.concatenate((known_pos, kept_start))
-    yield last_stage - FlatLattice.BUILD_STEPS - 2
-    arc_e = np.concatenate((known_pos + 1, kept_start + occ_len[keep]))
+    # the occurrences are tens of millions: gathered and joined a block at a time (see compress_steps)
+    stage = last_stage - FlatLattice.BUILD_STEPS - 2
+    kept_start = yield from numbered(stage, compress_steps(occ_start, keep))
+    arc_s = yield from numbered(stage, concat_steps((known_pos, kept_start)))
+    kept_end = yield from numbered(stage, compress_steps(occ_len, keep))
+    kept_end += kept_start
     del kept_start
-    yield last_stage - FlatLattice.BUILD_STEPS - 2
-    arc_p = np.concatenate((char_seed[known_pos], occ_seed[keep]))
-    del char_seed, known_pos
+    arc_e = yield from numbered(stage, concat_steps((known_pos + 1, kept_end)))
+    del kept_end
+    kept_seed = yield from numbered(stage, compress_steps(occ_seed, keep))
+    arc_p = yield from numbered(stage, concat_steps((char_seed[known_pos], kept_seed)))
+    del char_seed, known_pos, kept_seed
     yield last_stage - FlatLattice.BUILD_STEPS - 1
     st.words, building = FlatLattice.staged(first, last, arc_s, arc_e, arc_p)
     for k in building:
@@ -196,9 +201,12 @@ def _valid_room(uc, inv, first, lens) -> Generator[None, None, np.ndarray]:
     scripts = _script_codes(uc)[inv]
     yield
     # effective script: combining marks take the one before them (forward fill within a word)
+    # (a yield after every pass or two: over the millions of nodes of a few hundred thousand words, the
+    # passes between two yields took 0.2-0.3 s of CPU)
     eff = scripts.copy()
     idx = np.where(eff == _INHERITED, -1, np.arange(len(eff)))
     np.maximum.accumulate(idx, out=idx)
+    yield
     eff = np.where(idx >= 0, eff[np.maximum(idx, 0)], _ANY)
     del idx
     eff[scripts == _INVALID] = _INVALID
@@ -211,7 +219,9 @@ def _valid_room(uc, inv, first, lens) -> Generator[None, None, np.ndarray]:
     np.maximum.accumulate(known, out=known)
     prev_known = np.concatenate(([-1], known[:-1]))
     del known
+    yield
     change = (eff >= 0) & (prev_known >= 0) & (eff != eff[np.maximum(prev_known, 0)])
+    yield
     # a change point only counts inside the word it belongs to
     change &= prev_known >= np.repeat(first, lens + 1)
     del prev_known
@@ -219,6 +229,7 @@ def _valid_room(uc, inv, first, lens) -> Generator[None, None, np.ndarray]:
     # a substring [a, a + k) is valid when no invalid character lies in it and no script changes
     # after its first character: k <= reach[a] - a
     next_bad = np.minimum.accumulate(np.where(eff == _INVALID, np.arange(n), n)[::-1])[::-1]
+    yield
     next_change = np.minimum.accumulate(np.where(change, np.arange(n), n)[::-1])[::-1]
     yield
     return np.minimum(next_bad, np.append(next_change[1:], n)) - np.arange(n)
@@ -230,8 +241,16 @@ def _ranked_seeds(st: UnigramState, cfg: UnigramConfig, chars, joined, sub_first
     least twice) and the order of those kept. A generator, yielding between blocks."""
     cand = np.flatnonzero(sub_count >= 2)
     cand_score = sub_count[cand] * sub_len[cand]
-    spans = zip(sub_first[cand].tolist(), sub_len[cand].tolist(), strict=True)
-    cand_str = yield from _mapped(lambda an: joined[an[0] : an[0] + an[1]], list(spans))
+    yield
+    # made a block of candidates at a time: a list of (start, length) of millions, made and freed in one go,
+    # held the run ~0.7 s of CPU without a cancel poll
+    cand_first, cand_len = sub_first[cand], sub_len[cand]
+    cand_str: list[str] = []
+    for lo in range(0, len(cand), LIST_BLOCK):
+        spans = zip(cand_first[lo : lo + LIST_BLOCK].tolist(), cand_len[lo : lo + LIST_BLOCK].tolist(), strict=True)
+        cand_str += [joined[a : a + n] for a, n in spans]
+        yield
+    del cand_first, cand_len
     # ranks in string order (as Python compares them: by code point), for the ties of equal scores;
     # the strings are distinct (characters, and substrings of two or more)
     all_str = [c for c, _ in chars] + cand_str
@@ -382,8 +401,15 @@ def _frequent_substrings(codes, room, weight, maxlen: int, min_count: float = 2.
         e = np.zeros(0, dtype=np.int64)
         return e, e, e, e, e, np.zeros(0)
     sub_len = np.concatenate([np.full(len(f), k, dtype=np.int64) for k, f in enumerate(firsts, start=2)])
-    return (np.concatenate(starts), np.concatenate(lengths), np.concatenate(ids), np.concatenate(firsts), sub_len,
-            np.concatenate(counts))
+    # the occurrences are tens of millions: joined a block at a time, yielding (one call each took ~0.1 s)
+    stage = first_stage + maxlen - 2
+    occ_start = yield from numbered(stage, concat_steps(tuple(starts)))
+    del starts
+    occ_len = yield from numbered(stage, concat_steps(tuple(lengths)))
+    del lengths
+    occ_id = yield from numbered(stage, concat_steps(tuple(ids)))
+    del ids
+    return occ_start, occ_len, occ_id, np.concatenate(firsts), sub_len, np.concatenate(counts)
 
 
 def _script_codes(uniq: np.ndarray) -> np.ndarray:

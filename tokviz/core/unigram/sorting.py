@@ -25,7 +25,7 @@ from collections.abc import Generator
 
 import numpy as np
 
-SORT_BLOCK = 1 << 20  # items per sort or gather call (~0.1 s for 64-bit keys on 2 cores); tests lower it
+SORT_BLOCK = 1 << 18  # items per sort or gather call (~25 ms for 64-bit keys); tests lower it
 
 
 def counting_argsort_steps(small: np.ndarray, n_values: int, block: int) -> Generator[None, None, np.ndarray]:
@@ -112,4 +112,38 @@ def take_steps(a: np.ndarray, idx: np.ndarray, block: int | None = None) -> Gene
     for lo in range(0, len(idx), block):
         out[lo : lo + block] = a[idx[lo : lo + block]]
         yield
+    return out
+
+
+def compress_steps(a: np.ndarray, mask: np.ndarray, block: int | None = None) -> Generator[None, None, np.ndarray]:
+    """``a[mask]``, ``block`` items at a time (default :data:`SORT_BLOCK`), yielding after each: the
+    arcs of a few hundred thousand words are tens of millions, and one gather of them held a Unigram
+    run 0.1-0.4 s of CPU without a cancel poll.
+
+    >>> from tokviz.core.unigram.flat_lattice import drain
+    >>> drain(compress_steps(np.arange(5), np.array([1, 0, 1, 1, 0], dtype=bool), block=2)).tolist()
+    [0, 2, 3]
+    """
+    block = SORT_BLOCK if block is None else block
+    out = np.empty(int(np.count_nonzero(mask)), dtype=a.dtype)
+    at = 0
+    for lo in range(0, len(a), block):
+        part = a[lo : lo + block][mask[lo : lo + block]]
+        out[at : at + len(part)] = part
+        at += len(part)
+        yield
+    return out
+
+
+def concat_steps(parts: tuple[np.ndarray, ...], block: int | None = None) -> Generator[None, None, np.ndarray]:
+    """``np.concatenate(parts)``, copied ``block`` items at a time, yielding after each (see
+    :func:`compress_steps`)."""
+    block = SORT_BLOCK if block is None else block
+    out = np.empty(sum(len(p) for p in parts), dtype=np.result_type(*parts))
+    at = 0
+    for p in parts:
+        for lo in range(0, len(p), block):
+            out[at + lo : at + min(len(p), lo + block)] = p[lo : lo + block]
+            yield
+        at += len(p)
     return out

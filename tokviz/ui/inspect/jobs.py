@@ -106,7 +106,16 @@ def _encode_pieces(encoder, text: str, allow_special: bool, is_stale=lambda: Fal
         if time.monotonic() - reported >= PROGRESS_S:
             reported = time.monotonic()
             progress(k + 1, len(spans))
-    return Encoding.concat(getattr(encoder, "name", str(encoder)), text, parts), None
+    encoding = Encoding.concat(getattr(encoder, "name", str(encoder)), text, parts)
+    _let_go(parts)
+    return encoding, None
+
+
+def _let_go(items: list) -> None:
+    """Free ``items`` one at a time: a list of thousands of piece Encodings (millions of tokens, their
+    raw forms) freed in one go holds the GIL for ~0.1 s, and the GUI thread waits."""
+    while items:
+        items.pop()
 
 
 def encode_overlapping(encoder, text: str, allow_special: bool, is_stale=lambda: False,
@@ -148,7 +157,10 @@ def encode_overlapping(encoder, text: str, allow_special: bool, is_stale=lambda:
         if time.monotonic() - reported >= PROGRESS_S:
             reported = time.monotonic()
             progress(b, n)
-    return _joined(getattr(encoder, "name", str(encoder)), text, kept)
+    joined = _joined(getattr(encoder, "name", str(encoder)), text, kept)
+    del prev, enc  # kept holds them too: freed with it, one window at a time
+    _let_go(kept)
+    return joined
 
 
 def _agreeing_boundary(left: Encoding, left_off: int, right: Encoding, right_off: int,
