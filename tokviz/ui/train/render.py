@@ -10,8 +10,8 @@ import time
 from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QHeaderView
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QHeaderView, QLabel
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.jamo import decompose
@@ -33,6 +33,16 @@ BANNER_MIN_HEIGHT = 46  # the merge banner's height before a run (views.py build
 OFFSCREEN_BUDGET_S = 0.008
 # the views a frame redraws only when the step they show changed (the others are cheap every frame)
 HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
+
+
+def reserve_width(label: QLabel, widest: str, bold: bool = False) -> None:
+    """Widen ``label`` at once to hold ``widest`` (its run's last count): a count label that grew with
+    every tenfold step re-laid out its row, and the window repainted the row's neighbours in that frame."""
+    font = QFont(label.font())
+    font.setBold(bold)
+    room = QFontMetrics(font).horizontalAdvance(widest) + 8
+    if room > label.minimumWidth():
+        label.setMinimumWidth(room)
 
 
 class StepRendering:
@@ -104,6 +114,8 @@ class StepRendering:
         self.step_label.setText(
             translate("TrainPanel", "step {step} / {target}").format(step=f"{step:,}", target=f"{target:,}") + state
         )
+        widest = translate("TrainPanel", "step {step} / {target}").format(step=f"{target:,}", target=f"{target:,}")
+        reserve_width(self.step_label, widest + state)
         self._render_banner(step)
         self._follow_step(step)
         self._render_why(step)
@@ -118,7 +130,10 @@ class StepRendering:
     def _render_heavy(self, view: str, step: int) -> None:
         if view == "vocab":
             self.vocab_model.set_shown(step)
-            self.vocab_title.setText(translate("TrainPanel", "<b>Learned tokens</b> ({n})").format(n=f"{step:,}"))
+            title = translate("TrainPanel", "<b>Learned tokens</b> ({n})")
+            self.vocab_title.setText(title.format(n=f"{step:,}"))
+            last = max(step, self.config.merges if self.config is not None else 0)
+            reserve_width(self.vocab_title, re.sub("<[^>]+>", "", title.format(n=f"{last:,}")), bold=True)
             done = True
         elif view.startswith("plot:"):
             self.plots.show_step(self.series, step, parts=(view[len("plot:") :],))
