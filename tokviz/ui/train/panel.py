@@ -422,6 +422,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         header = self.vocab_model.columnCount() - 1
         self.vocab_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, header)
         self.tree_view.update()  # it paints its own captions
+        self.plots.retranslate()
         if self.replay is not None and self._selected_token is not None:
             self.select_token(self._selected_token)  # the tree's title
         self.probe_dropout.recompute()  # its summary line (nothing while it has no model)

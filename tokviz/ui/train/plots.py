@@ -104,10 +104,7 @@ class GrowingCurve:
         return self._x, self._y
 
 
-def _style_plot(plot: pg.PlotItem, title: str, left: str) -> None:
-    plot.setTitle(title, size="11pt")
-    plot.setLabel("left", left)
-    plot.setLabel("bottom", QCoreApplication.translate("TrainPlots", "merge step"))
+def _style_plot(plot: pg.PlotItem) -> None:
     plot.showGrid(x=True, y=True, alpha=0.25)
     plot.setMenuEnabled(False)
     plot.hideButtons()
@@ -150,35 +147,22 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self._dark = dark
 
         self.vocab_plot = self.addPlot(row=0, col=0)
-        _style_plot(
-            self.vocab_plot,
-            QCoreApplication.translate("TrainPlots", "Vocabulary size"),
-            QCoreApplication.translate("TrainPlots", "tokens"),
-        )
+        _style_plot(self.vocab_plot)
         self.vocab_curve = GrowingCurve(self.vocab_plot.addItem, pg.mkPen(blue, width=2))
 
         self.count_plot = self.addPlot(row=0, col=1, axisItems={"left": OneTwoFiveLogAxis("left")})
-        _style_plot(
-            self.count_plot,
-            QCoreApplication.translate("TrainPlots", "Merged pair count"),
-            QCoreApplication.translate("TrainPlots", "count (log)"),
-        )
+        _style_plot(self.count_plot)
         self.count_plot.setLogMode(y=True)
         self.count_curve = GrowingCurve(self.count_plot.addItem, pg.mkPen(orange, width=2))
 
         self.corpus_plot = self.addPlot(row=1, col=0)
-        _style_plot(
-            self.corpus_plot,
-            QCoreApplication.translate("TrainPlots", "Corpus length"),
-            QCoreApplication.translate("TrainPlots", "tokens"),
-        )
+        _style_plot(self.corpus_plot)
         self.tokens_curve = GrowingCurve(self.corpus_plot.addItem, pg.mkPen(TOKENS_COLOR, width=2))
         # chars/token on a second y axis sharing the x axis (pyqtgraph's MultiplePlotAxes recipe)
         self.cpt_view = pg.ViewBox()
         self.corpus_plot.showAxis("right")
         self.corpus_plot.scene().addItem(self.cpt_view)
         self.corpus_plot.getAxis("right").linkToView(self.cpt_view)
-        self.corpus_plot.getAxis("right").setLabel(QCoreApplication.translate("TrainPlots", "chars / token"))
         self.corpus_plot.getAxis("right").enableAutoSIPrefix(False)
         self.cpt_view.setXLink(self.corpus_plot)
         self.cpt_view.setMouseEnabled(x=False, y=False)
@@ -192,12 +176,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.corpus_plot.getViewBox().sigResized.connect(self._sync_cpt_view)
 
         self.length_plot = self.addPlot(row=1, col=1)
-        _style_plot(
-            self.length_plot,
-            QCoreApplication.translate("TrainPlots", "Token lengths"),
-            QCoreApplication.translate("TrainPlots", "tokens"),
-        )
-        self.length_plot.setLabel("bottom", QCoreApplication.translate("TrainPlots", "length"))
+        _style_plot(self.length_plot)
         self.length_hist = self.length_plot.plot(
             stepMode="center", fillLevel=0, brush=pg.mkBrush(31, 119, 180, 140), pen=pg.mkPen(blue, width=1)
         )
@@ -208,8 +187,43 @@ class TrainPlots(pg.GraphicsLayoutWidget):
                 # tick text (~5 ms per axis, most of a frame's paint): cached, it is redrawn only
                 # when its range changes
                 plot.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.apply_theme(dark)
+        self._unit = "bytes"
+        self._set_texts()
+        self.apply_theme(dark)  # the texts' colours and sizes
         self.clear_data()
+
+    def retranslate(self) -> None:
+        """Titles, axis labels and the legend in the interface's language, after a language switch (pyqtgraph
+        draws them: they are no widgets' texts, which the panel's translation walks)."""
+        self._set_texts()
+        self._style_text()
+
+    def _length_label(self) -> str:
+        unit = {
+            "bytes": QCoreApplication.translate("TrainPlots", "bytes"),
+            "chars": QCoreApplication.translate("TrainPlots", "chars"),
+        }.get(self._unit, self._unit)
+        return QCoreApplication.translate("TrainPlots", "length ({unit})").format(unit=unit)
+
+    def _set_texts(self) -> None:
+        tokens = QCoreApplication.translate("TrainPlots", "tokens")
+        step = QCoreApplication.translate("TrainPlots", "merge step")
+        texts = (
+            (self.vocab_plot, QCoreApplication.translate("TrainPlots", "Vocabulary size"), tokens, step),
+            (
+                self.count_plot,
+                QCoreApplication.translate("TrainPlots", "Merged pair count"),
+                QCoreApplication.translate("TrainPlots", "count (log)"),
+                step,
+            ),
+            (self.corpus_plot, QCoreApplication.translate("TrainPlots", "Corpus length"), tokens, step),
+            (self.length_plot, QCoreApplication.translate("TrainPlots", "Token lengths"), tokens, self._length_label()),
+        )
+        for plot, title, left, bottom in texts:
+            plot.setTitle(title, size="11pt")
+            plot.setLabel("left", left)
+            plot.setLabel("bottom", bottom)
+        self.corpus_plot.getAxis("right").setLabel(QCoreApplication.translate("TrainPlots", "chars / token"))
 
     def minimumSizeHint(self):  # noqa: N802 (Qt naming)
         """What the 2x2 grid really needs (axes, titles): the splitter then never gives the plots
@@ -280,16 +294,10 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             plot.setXRange(0, max(merges, 1), padding=0.02)
 
     def set_length_unit(self, unit: str) -> None:
-        if getattr(self, "_unit", None) == unit:
+        if self._unit == unit:
             return
         self._unit = unit
-        unit = {
-            "bytes": QCoreApplication.translate("TrainPlots", "bytes"),
-            "chars": QCoreApplication.translate("TrainPlots", "chars"),
-        }.get(unit, unit)
-        self.length_plot.setLabel(
-            "bottom", QCoreApplication.translate("TrainPlots", "length ({unit})").format(unit=unit)
-        )
+        self.length_plot.setLabel("bottom", self._length_label())
 
     def clear_data(self) -> None:
         self.shown_steps = {}
