@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QHeaderView, QLabel
+from PySide6.QtWidgets import QLabel
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.jamo import decompose
@@ -162,8 +162,10 @@ class StepRendering:
         for chars, part in runs:
             text = html.escape(chars)
             if part:
-                text += (f'&nbsp;<span style="font-family:\'{family}\'; font-size:{small:.1f}pt; font-weight:normal">'
-                         f"{html.escape(part)}</span>")
+                text += (
+                    f"&nbsp;<span style=\"font-family:'{family}'; font-size:{small:.1f}pt; font-weight:normal\">"
+                    f"{html.escape(part)}</span>"
+                )
             shown.append(text)
         return (
             f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
@@ -245,8 +247,9 @@ class StepRendering:
             return cached[1]
         data = "것".encode()
         named = name_byte_merge(data[:2], data[2:], None)
-        step = SimpleNamespace(left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999,
-                               corpus_tokens=9_999_999)
+        step = SimpleNamespace(
+            left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999, corpus_tokens=9_999_999
+        )
         shown = banner.text()
         banner.setText(self.named_merge_html(named, step, self._numbers_html(step, big), big))
         height = banner.heightForWidth(banner.width())
@@ -270,16 +273,21 @@ class StepRendering:
                 bottom.append(blank)
             cell = self._runs_span(side.runs, token_id, bold, big)
             top.append(f'<td align="center" style="white-space:nowrap">{cell}</td>')
-            bottom.append(f'<td align="center"><span style="font-size:{big * 0.45:.1f}pt; color:{muted}">'
-                          f"{side.hex}</span></td>")
+            bottom.append(
+                f'<td align="center"><span style="font-size:{big * 0.45:.1f}pt; color:{muted}">{side.hex}</span></td>'
+            )
         if named.completes:
             completes = html.escape(translate("TrainPanel", "completes {chars}").format(chars=named.completes))
-            top.append(f'<td valign="middle" style="white-space:nowrap">&nbsp;&nbsp;'
-                       f'<span style="font-size:{big * 0.6:.1f}pt"><b>{completes}</b></span></td>')
+            top.append(
+                f'<td valign="middle" style="white-space:nowrap">&nbsp;&nbsp;'
+                f'<span style="font-size:{big * 0.6:.1f}pt"><b>{completes}</b></span></td>'
+            )
             bottom.append(blank)
         # the numbers on a line of their own: beside three named sides they pushed past a 1366-pixel screen
-        return (f'<table cellspacing="0" cellpadding="0"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
-                f'<p style="margin:0">{numbers}</p>')
+        return (
+            f'<table cellspacing="0" cellpadding="0"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
+            f'<p style="margin:0">{numbers}</p>'
+        )
 
     def _render_sample(self) -> bool:
         """Re-segment the sample's lines on screen at the current step: a frame shows one step. The
@@ -431,16 +439,15 @@ class StepRendering:
         pad = 14
         # the hex column holds six bytes (two Hangul syllables); longer tokens are elided, with the
         # full bytes in the tooltip
-        header = self.vocab_view.horizontalHeader()
-        head_fm = QFontMetrics(header.font())
-        for col, sample in enumerate(("00000", "MMMMMMMMMM", "00 00 00 00 00 00", "000000", "000")):
-            title = str(self.vocab_model.headerData(col, Qt.Orientation.Horizontal) or "")
-            width = max(fm.horizontalAdvance(sample), head_fm.horizontalAdvance(title))
-            self.vocab_view.setColumnWidth(col, width + pad)
-        # the token column gives way when the pane is narrow (the hex keeps its six bytes): at
-        # 1280×800 the last column ("바이트") was cut off behind a scroll bar
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setStretchLastSection(False)
+        head_fm = QFontMetrics(self.vocab_view.horizontalHeader().font())
+        wanted, floors = [], []
+        # the token column shows at least three wide characters and the hex two bytes when the pane is narrow
+        columns = (("00000",) * 2, ("MMMMMMMMMM", "MMM"), ("00 00 00 00 00 00", "00 00"), ("000000",) * 2, ("000",) * 2)
+        for col, (sample, least) in enumerate(columns):
+            title = head_fm.horizontalAdvance(str(self.vocab_model.headerData(col, Qt.Orientation.Horizontal) or ""))
+            wanted.append(max(fm.horizontalAdvance(sample), title) + pad)
+            floors.append(max(fm.horizontalAdvance(least), title) + pad)
+        self.vocab_view.set_widths(wanted, floors)
         rows = self.vocab_view.verticalHeader()
         # the minimum first: Qt clamps the default to a minimum it derives from the header's font, which
         # still had presentation mode's size when F11 left it (the rows stayed tall until restart)

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -26,7 +25,6 @@ from PySide6.QtWidgets import (
     QSlider,
     QSpinBox,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +39,7 @@ from tokviz.ui.train.plots import TrainPlots
 from tokviz.ui.train.sample import Run, TokenLinesView, mark_runs
 from tokviz.ui.train.tree import MergeTreeView
 from tokviz.ui.train.vocab import VocabFilter, VocabModel
+from tokviz.ui.train.vocab_table import VocabTable
 from tokviz.ui.train_replay import Segment
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -275,8 +274,11 @@ class TrainLayout:
         self.hangul_check.toggled.connect(self._on_keep_toggled)
         self.jamo_check = QCheckBox(translate("TrainPanel", "Jamo"))
         self.jamo_check.setToolTip(
-            translate("TrainPanel", "Split Hangul syllables into their conjoining jamo (NFD) before counting: 68 "
-                      "letters instead of 11,172 syllables. Pieces that form whole syllables are shown as syllables.")
+            translate(
+                "TrainPanel",
+                "Split Hangul syllables into their conjoining jamo (NFD) before counting: 68 "
+                "letters instead of 11,172 syllables. Pieces that form whole syllables are shown as syllables.",
+            )
         )
         settings_row.addWidget(self.jamo_check)
         # Hangul-only keeps syllables and compatibility jamo only: it would blank decomposed text
@@ -312,7 +314,6 @@ class TrainLayout:
         settings_row.setContentsMargins(0, 0, 0, 0)
         self.settings_bar.setLayout(settings_row)
         root.addWidget(self.settings_bar)
-
 
     def _build_transport(self, root: QVBoxLayout) -> None:
         """Train, pause, step, run to end, cancel, reset; the speed, the scrubber and the step."""
@@ -367,7 +368,6 @@ class TrainLayout:
         row2.addWidget(self.plots_button)
         root.addLayout(row2)
 
-
     def _build_banners(self, root: QVBoxLayout) -> None:
         """The message bar, the merge banner and "why this pair"."""
         self.message = MessageBar()
@@ -390,7 +390,6 @@ class TrainLayout:
         self.why_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.why_label.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
         root.addWidget(self.why_label)
-
 
     def _build_sample_pane(self) -> QWidget:
         """Left: the corpus sample, and the probe with its dropout view."""
@@ -478,16 +477,13 @@ class TrainLayout:
         self.vocab_filter = VocabFilter(self)
         self.vocab_filter.setSourceModel(self.vocab_model)
         self.search_edit.textChanged.connect(self.vocab_filter.set_query)
-        self.vocab_view = QTableView()
+        self.vocab_view = VocabTable()
         self.vocab_view.setModel(self.vocab_filter)
         self.vocab_view.setSortingEnabled(False)
         self.vocab_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.vocab_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.vocab_view.verticalHeader().hide()
         self.vocab_view.verticalHeader().setDefaultSectionSize(22)
-        hdr = self.vocab_view.horizontalHeader()
-        hdr.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        hdr.setStretchLastSection(True)
         self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
         ml.addWidget(self.vocab_view, 3)
         self.tree_title = QLabel(translate("TrainPanel", "<b>Merge tree</b>"))
