@@ -48,6 +48,11 @@ def reserve_width(label: QLabel, widest: str, bold: bool = False) -> None:
 class StepRendering:
     """Draws one frame of the Train panel from a snapshot of its model (mixed into TrainPanel)."""
 
+    def sample_changed(self) -> None:
+        """Other sample lines were picked: the sample view draws them anew at the next frame."""
+        self._sample_steps = []
+        self._view_step["sample"] = -1
+
     def _render(self) -> None:
         """Draw a frame now (the user moved, a setting of the views changed): every view anew."""
         self.frames.draw_now()
@@ -294,19 +299,20 @@ class StepRendering:
         lines scrolled out of sight follow when they come back (segmenting all 30 long lines at every
         frame cost up to ~0.3 s on a loaded machine)."""
         view = self.sample_view
-        if not self._sample:
+        sample = self.corpus.lines
+        if not sample:
             view.set_plain_lines([translate("TrainPanel", "(no sample lines)")])
             self._sample_steps = []
             return True
         if self.replay is None:
-            view.set_plain_lines(self._sample)
-            self._sample_steps = [-1] * len(self._sample)
+            view.set_plain_lines(sample)
+            self._sample_steps = [-1] * len(sample)
             return True
         keep = self.replay.keep == "hangul"
         step = self.cursor
         # the corpus lines that show the merge on screen come first (found by a worker)
         followed = self.followed_lines()
-        lines = followed + [ln for ln in self._sample if ln not in followed]
+        lines = followed + [ln for ln in sample if ln not in followed]
         n = len(lines)
         if lines != self._shown_sample or len(self._sample_steps) != n or view.line_count() != n:
             view.set_plain_lines(lines)

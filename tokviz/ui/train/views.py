@@ -228,7 +228,7 @@ class TrainLayout:
         split.setSizes([460, 450, 490])
         self.splitter = split
         root.addWidget(split, 1)
-        self._on_mode()
+        self.corpus.on_mode()
 
     def _build_corpus_rows(self, root: QVBoxLayout) -> None:
         """The corpus picker with Save and Export, and the settings row beneath."""
@@ -238,12 +238,12 @@ class TrainLayout:
         self.corpus_combo = QComboBox()
         self.corpus_combo.setMinimumWidth(220)
         self.corpus_combo.addItem(self.source.label)
-        self.corpus_combo.activated.connect(self._on_corpus_chosen)
+        self.corpus_combo.activated.connect(self.corpus.on_corpus_chosen)
         row1.addWidget(self.corpus_combo)
         self.open_button = QPushButton(translate("TrainPanel", "Open file…"))
-        self.open_button.clicked.connect(self._open_file)
+        self.open_button.clicked.connect(self.corpus.ask_file)
         self.paste_button = QPushButton(translate("TrainPanel", "Paste…"))
-        self.paste_button.clicked.connect(self._paste)
+        self.paste_button.clicked.connect(self.corpus.ask_paste)
         row1.addWidget(self.open_button)
         row1.addWidget(self.paste_button)
         # settings on a row of their own, so the panel fits a 1024-pixel-wide screen
@@ -252,7 +252,7 @@ class TrainLayout:
         self.mode_combo = QComboBox()
         self.mode_combo.addItem(translate("TrainPanel", "byte (UTF-8 bytes)"), "byte")
         self.mode_combo.addItem(translate("TrainPanel", "char (</w> words)"), "char")
-        self.mode_combo.currentIndexChanged.connect(self._on_mode)
+        self.mode_combo.currentIndexChanged.connect(self.corpus.on_mode)
         settings_row.addWidget(self.mode_combo)
         self.pattern_label = QLabel(translate("TrainPanel", "Pattern"))
         settings_row.addWidget(self.pattern_label)
@@ -271,7 +271,7 @@ class TrainLayout:
             translate("TrainPanel", "Count only Hangul and spaces (the classic Korean BPE tutorial's preset)")
         )
         settings_row.addWidget(self.hangul_check)
-        self.hangul_check.toggled.connect(self._on_keep_toggled)
+        self.hangul_check.toggled.connect(self.corpus.on_hangul_only_toggled)
         self.jamo_check = QCheckBox(translate("TrainPanel", "Jamo"))
         self.jamo_check.setToolTip(
             translate(
@@ -297,14 +297,15 @@ class TrainLayout:
         settings_row.addStretch(1)
         row1.addStretch(1)
         self.save_button = QPushButton(translate("TrainPanel", "Save model…"))
-        self.save_button.clicked.connect(self._save_model)
         row1.addWidget(self.save_button)
         # for slides: the view as an image, a range of steps as an animation
         self.export_button = QPushButton(translate("TrainPanel", "Export…"))
         menu = QMenu(self.export_button)
-        menu.addAction(translate("TrainPanel", "Image of the view (PNG)…"), self._ask_image)
-        menu.addAction(translate("TrainPanel", "Animation of the steps (GIF, APNG)…"), self._ask_animation)
-        self.cancel_export_action = menu.addAction(translate("TrainPanel", "Cancel the export"), self.cancel_export)
+        menu.addAction(translate("TrainPanel", "Image of the view (PNG)…"), self.slides.ask_image)
+        menu.addAction(translate("TrainPanel", "Animation of the steps (GIF, APNG)…"), self.slides.ask_animation)
+        self.cancel_export_action = menu.addAction(
+            translate("TrainPanel", "Cancel the export"), self.slides.cancel_export
+        )
         self.cancel_export_action.setEnabled(False)
         self.export_button.setMenu(menu)
         row1.addWidget(self.export_button)
