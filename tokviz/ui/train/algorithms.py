@@ -68,17 +68,25 @@ class AlgorithmTraining(QObject):
         self.algorithm_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # grows with the font
         for name, label in (("bpe", "BPE"), ("wordpiece", "WordPiece"), ("unigram", "Unigram")):
             self.algorithm_combo.addItem(label, name)
-        self.algorithm_combo.setToolTip(self.tr("BPE merges the most frequent pair; WordPiece the pair with the "
-                                                "best freq(ab) / (freq(a) × freq(b)); Unigram starts big and prunes "
-                                                "by likelihood"))
+        self.algorithm_combo.setToolTip(
+            self.tr(
+                "BPE merges the most frequent pair; WordPiece the pair with the "
+                "best freq(ab) / (freq(a) × freq(b)); Unigram starts big and prunes "
+                "by likelihood"
+            )
+        )
         self.vocab_label = QLabel(self.tr("Vocabulary"))
         self.vocab_spin = QSpinBox()
         self.vocab_spin.setRange(1, 1_000_000)
         self.vocab_spin.setValue(DEFAULT_VOCAB["unigram"])
         self.vocab_spin.setToolTip(self.tr("Vocabulary size to reach, special tokens included"))
         self.compare_check = QCheckBox(self.tr("Compare with BPE"))
-        self.compare_check.setToolTip(self.tr("Run BPE's count beside WordPiece's score on the same words and show "
-                                              "where they first choose different pairs"))
+        self.compare_check.setToolTip(
+            self.tr(
+                "Run BPE's count beside WordPiece's score on the same words and show "
+                "where they first choose different pairs"
+            )
+        )
         at = row.indexOf(p.mode_combo) - 1  # before the "Mode" label
         for offset, w in enumerate((self.algorithm_label, self.algorithm_combo)):
             row.insertWidget(at + offset, w)
@@ -89,9 +97,20 @@ class AlgorithmTraining(QObject):
         self.compare_check.toggled.connect(self._on_compare_toggled)
         # Save model… saves the chosen algorithm's model (the panel's own save stays BPE's)
         p.save_button.clicked.disconnect()
-        p.save_button.clicked.connect(lambda: self.save() if self.active() else p._save_model())
-        self._bpe_widgets = [w for w in (p.mode_combo, p.pattern_combo, p.pattern_label, p.hangul_check, p.jamo_check,
-                                          p.merges_spin, p.minfreq_spin) if w is not None]
+        p.save_button.clicked.connect(lambda: self.save() if self.active() else p.model_at_step.save())
+        self._bpe_widgets = [
+            w
+            for w in (
+                p.mode_combo,
+                p.pattern_combo,
+                p.pattern_label,
+                p.hangul_check,
+                p.jamo_check,
+                p.merges_spin,
+                p.minfreq_spin,
+            )
+            if w is not None
+        ]
         self._on_algorithm()
 
     @property
@@ -119,7 +138,7 @@ class AlgorithmTraining(QObject):
         for w in self._bpe_widgets:
             w.setEnabled(not other)
         if not other:
-            p._on_mode()  # the pattern follows the mode again
+            p.corpus.on_mode()  # the pattern follows the mode again
         self.vocab_label.setVisible(other)
         self.vocab_spin.setVisible(other)
         self.compare_check.setVisible(self.algorithm == "wordpiece")
@@ -136,7 +155,7 @@ class AlgorithmTraining(QObject):
             w.setVisible(not other)
         self.view.setVisible(other)
         if other:
-            self.view.set_algorithm(self.algorithm, p._sample)
+            self.view.set_algorithm(self.algorithm, p.sample_lines)
             self.render()
 
     # ---- transport ----------------------------------------------------------------------------
@@ -153,10 +172,11 @@ class AlgorithmTraining(QObject):
             p.message.show_message(self.tr("Cannot start training: {err}").format(err=err), "error")
             return
         self.trainer = run.trainer
-        self.view.set_algorithm(self.algorithm, p._sample)
+        self.view.set_algorithm(self.algorithm, p.sample_lines)
         # bound slots: queued to this (GUI) thread, never lambdas
-        attach(run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished,
-                                noted=self._on_note))
+        attach(
+            run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished, noted=self._on_note)
+        )
         self.run = run
         p.state.start_run()
         p.progress_bar.setValue(0)
@@ -217,7 +237,10 @@ class AlgorithmTraining(QObject):
             self.finished = Finished("cancelled", len(self.steps), self.tr("Training cancelled."))
             self.panel.message.show_message(
                 self.tr("Training cancelled after {n} steps; the model at the step on screen is kept.").format(
-                    n=len(self.steps)), "info")
+                    n=len(self.steps)
+                ),
+                "info",
+            )
         self.compare_tasks.cancel()
         self.render()
         self._update_buttons()
@@ -365,7 +388,8 @@ class AlgorithmTraining(QObject):
             model = self.model_at_cursor()
         except Exception as err:  # noqa: BLE001
             self.panel.message.show_message(
-                self.tr("The model at step {step} is not available: {err}").format(step=self.cursor, err=err), "error")
+                self.tr("The model at step {step} is not available: {err}").format(step=self.cursor, err=err), "error"
+            )
             return
         offer(model)
 
@@ -401,8 +425,11 @@ class AlgorithmTraining(QObject):
             self.pause()
         formats = self.formats()
         path, chosen = QFileDialog.getSaveFileName(
-            self.panel, self.tr("Save the model at step {step}").format(step=self.cursor), "",
-            ";;".join(f for _, f in formats))
+            self.panel,
+            self.tr("Save the model at step {step}").format(step=self.cursor),
+            "",
+            ";;".join(f for _, f in formats),
+        )
         if path:
             self.save_model_to(path, next((name for name, f in formats if f == chosen), "tokenizer-json"))
 
@@ -417,14 +444,20 @@ class AlgorithmTraining(QObject):
         except Exception as err:  # noqa: BLE001 — shown in the window
             self.panel.message.show_message(self.tr("Could not save the model: {err}").format(err=err), "error")
             return []
-        self.panel.message.show_message(self.tr("Saved the model at step {step}: {path}").format(
-            step=self.cursor, path=written), "info")
+        self.panel.message.show_message(
+            self.tr("Saved the model at step {step}: {path}").format(step=self.cursor, path=written), "info"
+        )
         return [written]
 
     def _on_compare_toggled(self, on: bool) -> None:
         """Ticked after a WordPiece run: compare on that run's corpus now."""
-        if on and self.active() and self.algorithm == "wordpiece" and self.trainer is not None \
-                and self.comparison is None:
+        if (
+            on
+            and self.active()
+            and self.algorithm == "wordpiece"
+            and self.trainer is not None
+            and self.comparison is None
+        ):
             self.start_compare()
 
     # ---- WordPiece beside BPE ------------------------------------------------------------------
@@ -438,8 +471,11 @@ class AlgorithmTraining(QObject):
             self.comparison, self.compared_steps = result
             self.view.show_comparison(*result)
 
-        self.compare_tasks.start(lambda state: compare_criteria(source.lines(), limit, state.is_cancelled),
-                                 finished=done, failed=lambda message: self.view.show_comparison_failed(message))
+        self.compare_tasks.start(
+            lambda state: compare_criteria(source.lines(), limit, state.is_cancelled),
+            finished=done,
+            failed=lambda message: self.view.show_comparison_failed(message),
+        )
 
 
 AFTER_DISAGREEMENT = 5  # side-by-side steps shown after the first disagreement
@@ -472,7 +508,7 @@ def compare_criteria(lines, max_steps: int, cancel=None):
         events.close()
     if found is None:
         return CriteriaComparison(tuple(s.bpe_surface for s in steps), None, f"no disagreement: {message}"), steps
-    agreed = tuple(s.bpe_surface for s in steps[:found.step - 1])
+    agreed = tuple(s.bpe_surface for s in steps[: found.step - 1])
     return CriteriaComparison(agreed, found, f"the criteria first disagree at step {found.step}"), steps
 
 

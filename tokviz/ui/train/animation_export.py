@@ -83,7 +83,7 @@ class StepFrame(QWidget):
         panel = self.panel
         replay = panel.replay
         self.banner.setText(panel.banner_html(step, self.big))
-        lines = list(panel._sample[:SAMPLE_LINES])
+        lines = panel.sample_lines[:SAMPLE_LINES]
         keep = replay.keep == "hangul"
         self.sample.set_plain_lines(lines)
         for i, line in enumerate(lines):
@@ -101,7 +101,7 @@ def image_frame(image: QImage) -> Frame:
     data = bytes(rgba.constBits())
     stride = rgba.bytesPerLine()
     if stride != row:  # rows padded to a boundary: keep only the pixels
-        data = b"".join(data[y * stride: y * stride + row] for y in range(height))
+        data = b"".join(data[y * stride : y * stride + row] for y in range(height))
     return Frame(width, height, data[: row * height])
 
 
@@ -116,8 +116,16 @@ class AnimationExport(QObject):
     finished = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, panel, path: str | Path, first: int, last: int, *, frame_ms: int = FRAME_MS,
-                 size: tuple[int, int] = FRAME_SIZE):
+    def __init__(
+        self,
+        panel,
+        path: str | Path,
+        first: int,
+        last: int,
+        *,
+        frame_ms: int = FRAME_MS,
+        size: tuple[int, int] = FRAME_SIZE,
+    ):
         super().__init__(panel)
         animation_format(path)  # a wrong suffix fails before any frame is drawn
         recorded = len(panel.replay) if panel.replay is not None else 0
@@ -161,9 +169,11 @@ class AnimationExport(QObject):
         self._frame.deleteLater()
         self._frame = None
         frames, path, frame_ms = self.frames, self.path, self.frame_ms
-        self._writer.start(lambda state: write_animation(frames, path, frame_ms=frame_ms,
-                                                         cancelled=state.is_cancelled),
-                           finished=self._end, failed=self._failed)
+        self._writer.start(
+            lambda state: write_animation(frames, path, frame_ms=frame_ms, cancelled=state.is_cancelled),
+            finished=self._end,
+            failed=self._failed,
+        )
 
     def _end(self, path) -> None:
         if self._frame is not None:
@@ -178,28 +188,38 @@ class AnimationExport(QObject):
 
 
 class SlideExport:
-    """Mixed into TrainPanel: the Export menu's image and animation, and their progress."""
+    """The Train panel's Export menu: the view as an image, a range of steps as an animation, and the
+    animation's progress in the panel's message area."""
 
-    export: AnimationExport | None = None
+    def __init__(self, panel) -> None:
+        self.panel = panel
+        self.export: AnimationExport | None = None  # the animation being written (or the last one)
 
     def save_view_image(self, path: str | Path) -> Path:
         """The panel as a PNG at presentation scale (sharp on a slide), written atomically."""
         from tokviz.ui.common.image_export import save_widget_png
 
-        return save_widget_png(self, path, scale=presentation_factor())
+        return save_widget_png(self.panel, path, scale=presentation_factor())
 
     def export_animation(self, path: str | Path, first: int, last: int, **options) -> AnimationExport:
         """Start exporting steps ``first``..``last`` to ``path``; returns the running export."""
         if self.export is not None and not self.export.done:
             self.export.cancel()
-        export = AnimationExport(self, path, first, last, **options)
-        export.progressed.connect(lambda done, total: self.message.show_message(
-            translate("TrainPanel", "Drawing frame {done} of {total}…").format(done=done, total=total), "info"))
+        message = self.panel.message
+        export = AnimationExport(self.panel, path, first, last, **options)
+        export.progressed.connect(
+            lambda done, total: message.show_message(
+                translate("TrainPanel", "Drawing frame {done} of {total}…").format(done=done, total=total), "info"
+            )
+        )
         export.finished.connect(self._animation_written)
-        export.failed.connect(lambda message: self.message.show_message(
-            translate("TrainPanel", "Could not write the animation: {err}").format(err=message)))
+        export.failed.connect(
+            lambda text: message.show_message(
+                translate("TrainPanel", "Could not write the animation: {err}").format(err=text)
+            )
+        )
         self.export = export
-        self.cancel_export_action.setEnabled(True)
+        self.panel.cancel_export_action.setEnabled(True)
         export.start()
         return export
 
@@ -208,50 +228,44 @@ class SlideExport:
             self.export.cancel()
 
     def _animation_written(self, path) -> None:
-        self.cancel_export_action.setEnabled(False)
+        self.panel.cancel_export_action.setEnabled(False)
         if path is None:
-            self.message.show_message(translate("TrainPanel", "Animation export cancelled."), "info")
+            self.panel.message.show_message(translate("TrainPanel", "Animation export cancelled."), "info")
         else:
-            self.message.show_message(translate("TrainPanel", "Saved {name}.").format(name=Path(path).name),
-                                      "success")
+            self.panel.message.show_message(
+                translate("TrainPanel", "Saved {name}.").format(name=Path(path).name), "success"
+            )
 
-    def _ask_image(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, translate("TrainPanel", "Save the view as an image"),
-                                              "tokviz-train.png", "PNG (*.png)")
+    def ask_image(self) -> None:
+        """Export → Image: ask where, then save the view."""
+        path, _ = QFileDialog.getSaveFileName(
+            self.panel, translate("TrainPanel", "Save the view as an image"), "tokviz-train.png", "PNG (*.png)"
+        )
         if not path:
             return
         try:
             written = self.save_view_image(path)
         except OSError as err:
-            self.message.show_message(str(err))
+            self.panel.message.show_message(str(err))
             return
-        self.message.show_message(translate("TrainPanel", "Saved {name}.").format(name=written.name), "success")
+        self.panel.message.show_message(translate("TrainPanel", "Saved {name}.").format(name=written.name), "success")
 
-    def _ask_animation(self) -> None:
-        recorded = len(self.replay) if self.replay is not None else 0
+    def ask_animation(self) -> None:
+        """Export → Animation: ask for the steps and the file, then start writing it."""
+        panel = self.panel
+        recorded = len(panel.replay) if panel.replay is not None else 0
         if not recorded:
-            self.message.show_message(translate("TrainPanel", "Train some merges first: each step is a frame."),
-                                      "info")
+            panel.message.show_message(
+                translate("TrainPanel", "Train some merges first: each step is a frame."), "info"
+            )
             return
-        dialog = QDialog(self)
-        dialog.setWindowTitle(translate("TrainPanel", "Export animation"))
-        form = QFormLayout(dialog)
-        first, last = QSpinBox(), QSpinBox()
-        for spin in (first, last):
-            spin.setRange(1, recorded)
-        first.setValue(max(1, self.cursor - 29) if self.cursor else 1)
-        last.setValue(max(self.cursor, 1))
-        form.addRow(translate("TrainPanel", "From step"), first)
-        form.addRow(translate("TrainPanel", "To step"), last)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(dialog.accept)
-        buttons.rejected.connect(dialog.reject)
-        form.addRow(buttons)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
+        steps = self._ask_steps(recorded, panel.cursor)
+        if steps is None:
             return
-        a, b = sorted((first.value(), last.value()))
-        path, _ = QFileDialog.getSaveFileName(self, translate("TrainPanel", "Export animation"),
-                                              f"tokviz-steps-{a}-{b}.gif", "GIF (*.gif);;APNG (*.png)")
+        a, b = steps
+        path, _ = QFileDialog.getSaveFileName(
+            panel, translate("TrainPanel", "Export animation"), f"tokviz-steps-{a}-{b}.gif", "GIF (*.gif);;APNG (*.png)"
+        )
         if not path:
             return
         from tokviz.core.errors import TokvizError
@@ -259,4 +273,25 @@ class SlideExport:
         try:
             self.export_animation(path, a, b)
         except TokvizError as err:
-            self.message.show_message(str(err))
+            panel.message.show_message(str(err))
+
+    def _ask_steps(self, recorded: int, cursor: int) -> tuple[int, int] | None:
+        """The first and last step to export (None: cancelled); by default the 30 steps up to ``cursor``."""
+        dialog = QDialog(self.panel)
+        dialog.setWindowTitle(translate("TrainPanel", "Export animation"))
+        form = QFormLayout(dialog)
+        first, last = QSpinBox(), QSpinBox()
+        for spin in (first, last):
+            spin.setRange(1, recorded)
+        first.setValue(max(1, cursor - 29) if cursor else 1)
+        last.setValue(max(cursor, 1))
+        form.addRow(translate("TrainPanel", "From step"), first)
+        form.addRow(translate("TrainPanel", "To step"), last)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(dialog.accept)
+        buttons.rejected.connect(dialog.reject)
+        form.addRow(buttons)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        a, b = sorted((first.value(), last.value()))
+        return a, b

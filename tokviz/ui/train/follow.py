@@ -103,8 +103,9 @@ def step_facts(facts: CorpusFacts, config: TrainerConfig, steps: list[MergeStep]
     mode = config.mode
     model = BPEModel.growing(mode, config.pattern, config.keep)
     model.grow_steps(steps[: step - 1])
-    candidates = top_pairs(model, mode, facts.words, step, limit=TOP_PAIRS, words_total=facts.words_total,
-                           cancelled=state.is_cancelled)
+    candidates = top_pairs(
+        model, mode, facts.words, step, limit=TOP_PAIRS, words_total=facts.words_total, cancelled=state.is_cancelled
+    )
     if state.is_cancelled():
         return StepFacts(step, (), None)
     s = steps[step - 1]
@@ -148,7 +149,7 @@ class NamedMerge:
 def _part_words(part) -> str:
     """``bytes 1–2 of 3`` in the interface's language (what :func:`part_label` puts after the character)."""
     label = part_label(part)
-    return label[len(part.char) + 1:] if part.char is not None and label.startswith(part.char + " ") else label
+    return label[len(part.char) + 1 :] if part.char is not None and label.startswith(part.char + " ") else label
 
 
 def name_byte_merge(left: bytes, right: bytes, guesser: CharGuesser | None) -> NamedMerge | None:
@@ -212,14 +213,15 @@ class StepFollowing:
         self._ready_key, self._ready_facts = key, None
         self.corpus_tasks.start(
             lambda state: corpus_facts(config, decompose_lines(source.lines()) if jamo else source.lines(), state),
-            finished=lambda facts: self._on_facts_read(key, facts))
+            finished=lambda facts: self._on_facts_read(key, facts),
+        )
 
     def prefetch_corpus_facts(self) -> None:
         """Between runs: read the corpus for the next run's lecture views, with the settings on screen."""
         if self.run is not None or self.replay is not None or self.algorithms.active():
             return
         jamo = self.jamo_check.isChecked()
-        config = replace(self.current_config(), jamo=jamo)
+        config = replace(self.corpus.current_config(), jamo=jamo)
         key = self._facts_key(config, self.source, jamo)
         if key != self._ready_key:  # not read yet, nor being read
             self._read_corpus(key, config, self.source, jamo)
@@ -274,8 +276,10 @@ class StepFollowing:
             self._step_facts = None
             return
         facts, config, steps = self._facts, self.config, list(self.replay.steps[:step])
-        self.step_tasks.start(lambda state: step_facts(facts, config, steps, step, state),
-                              finished=lambda result: self._on_step_facts(result, facts))
+        self.step_tasks.start(
+            lambda state: step_facts(facts, config, steps, step, state),
+            finished=lambda result: self._on_step_facts(result, facts),
+        )
 
     def _on_step_facts(self, result: StepFacts, facts: CorpusFacts | None = None) -> None:
         if result.candidates is None or (facts is not None and facts is not self._facts):
@@ -320,8 +324,9 @@ class StepFollowing:
         pairs = list(cands.pairs) if cands is not None else []
         # the pair the trainer merged is the one highlighted; counted over the most frequent words
         # only (a capped corpus), it may rank lower or be missing: then it leads with its true count
-        won = [i for i, c in enumerate(pairs) if (c.left_piece, c.right_piece) == (merged.left_piece,
-                                                                                    merged.right_piece)]
+        won = [
+            i for i, c in enumerate(pairs) if (c.left_piece, c.right_piece) == (merged.left_piece, merged.right_piece)
+        ]
         if won:  # with the trainer's exact count (a capped count is a lower bound)
             winner = replace(pairs.pop(won[0]), count=merged.count)
         else:
@@ -337,20 +342,32 @@ class StepFollowing:
         head = translate("TrainPanel", "Why this pair:")
         if cands is not None and cands.capped:
             head = translate("TrainPanel", "Why this pair (top pairs among the {n} most frequent words):").format(
-                n=f"{cands.words_used:,}")
+                n=f"{cands.words_used:,}"
+            )
         note = ""
         if cands is not None and cands.tied > 1:
-            rule = (translate("TrainPanel", "the smallest pair of token ids wins (as rustbpe)") if byte_mode
-                    else translate("TrainPanel", "the alphabetically last pair wins (as subword-nmt)"))
+            rule = (
+                translate("TrainPanel", "the smallest pair of token ids wins (as rustbpe)")
+                if byte_mode
+                else translate("TrainPanel", "the alphabetically last pair wins (as subword-nmt)")
+            )
             note = " — " + translate("TrainPanel", "{n} pairs tie at the top count; {rule}").format(
-                n=cands.tied, rule=rule)
+                n=cands.tied, rule=rule
+            )
         # a bar between the pairs: a "·" read as one more space marker (a space is drawn as "·")
         self._set_why(f"<b>{html.escape(head)}</b> " + " │ ".join(cells) + html.escape(note))
 
     def _merged_candidate(self, merged: MergeStep) -> Candidate:
         replay = self.replay
-        return Candidate(merged.left, merged.right, merged.left_piece, merged.right_piece,
-                         replay.token_bytes(merged.left), replay.token_bytes(merged.right), merged.count)
+        return Candidate(
+            merged.left,
+            merged.right,
+            merged.left_piece,
+            merged.right_piece,
+            replay.token_bytes(merged.left),
+            replay.token_bytes(merged.right),
+            merged.count,
+        )
 
     @staticmethod
     def _pair_words(c: Candidate, byte_mode: bool, guesser) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFileDialog
 
 from tokviz.core.jamo_input import reader_for
@@ -13,102 +13,142 @@ from tokviz.ui.train.views import FORMATS
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
+OFFER_DELAY_MS = 300  # offer the model when the step settles, not at every merge
+
 
 class ModelAtStep:
-    """Offers and saves the model at ``self.cursor`` (mixed into TrainPanel)."""
+    """Offers and saves the model at the panel's step on screen. It reads the run from the panel (its
+    trainer, recording and step) and keeps its own state: whether an offer waits for the trainer to rest,
+    and what else waits for that (a save asked while the trainer computes)."""
 
-    def _request_offer(self) -> None:
-        self._offer_pending = True
-        self.offer_timer.start()
+    def __init__(self, panel) -> None:
+        self.panel = panel
+        self.pending = False  # an offer waits for the trainer to rest and the playback to settle
+        self.waiting: list[Callable[[], None]] = []  # run when the trainer rests (see when_quiet)
+        self.timer = QTimer(panel)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(OFFER_DELAY_MS)
+        self.timer.timeout.connect(self.offer)
 
-    def _offer_model(self) -> None:
+    def request(self) -> None:
+        """The step on screen changed or the run rested: offer its model shortly."""
+        self.pending = True
+        self.timer.start()
+
+    def withdraw(self) -> None:
+        """The run is gone: nothing to offer, and what the other panels hold of it goes too."""
+        self.timer.stop()
+        self.pending = False
+        session = self.panel.session
+        if getattr(session, "trained_model", None) is not None:
+            session.offer_trained_model(None)
+
+    def offer_now(self) -> None:
+        self.pending = True
+        self.offer()
+
+    def offer(self) -> None:
         """Offer ``tokviz BPE (step N)`` to the other panels, once the trainer is suspended."""
-        if not self._offer_pending:
+        p = self.panel
+        if not self.pending:
             return
-        if self.trainer is None or self.replay is None or self.cursor == 0:
-            self._offer_pending = False
+        if p.trainer is None or p.replay is None or p.cursor == 0:
+            self.pending = False
             return
-        if not self._worker_quiet:
-            return  # offered from _on_waiting / _on_finished
-        if self.playing and self.run is not None:
+        if p.computing():
+            return  # offered when the trainer rests (trainer_rested)
+        if p.playing and p.run is not None:
             return  # still animating: offer when it settles
-        self._offer_pending = False
+        self.pending = False
         try:
             model = self.current_model()
         except Exception as err:  # noqa: BLE001
-            self.message.show_message(
+            p.message.show_message(
                 translate("TrainPanel", "The model at step {step} is not available: {err}").format(
-                    step=self.cursor, err=err
+                    step=p.cursor, err=err
                 ),
                 "error",
             )
             return
-        offer = getattr(self.session, "offer_trained_model", None)
+        offer = getattr(p.session, "offer_trained_model", None)
         if offer is not None:
             offer(reader_for(model))  # a jamo model decomposes the other panels' text itself
 
+    def trainer_rested(self) -> None:
+        """The trainer paused at a step or finished: what waited for that runs, and a pending offer goes out."""
+        callbacks, self.waiting = self.waiting, []
+        for cb in callbacks:
+            cb()
+        if self.pending:
+            self.offer()
+
     def current_model(self):
         """The trained model at the step on screen (None before any merge)."""
-        if self.trainer is None or self.cursor == 0:
+        p = self.panel
+        if p.trainer is None or p.cursor == 0:
             return None
-        model = self.trainer.model(step=self.cursor)
-        if self.run_jamo:
+        model = p.trainer.model(step=p.cursor)
+        if p.run_jamo:
             model.settings["jamo"] = True  # as `tokviz train --jamo` records it (saved with the model)
         return model
 
-    def _when_quiet(self, callback: Callable[[], None]) -> None:
-        if self._worker_quiet or self.run is None:
+    def when_quiet(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` now when the trainer rests, else pause it and run it once it has."""
+        if not self.panel.computing():
             callback()
             return
-        self.pause()
-        self._quiet_callbacks.append(callback)
+        self.panel.pause()
+        self.waiting.append(callback)
 
-    def _save_model(self) -> None:
-        self._when_quiet(self._ask_and_save)
+    def save(self) -> None:
+        """The Save button: ask where and in which format once the trainer rests."""
+        self.when_quiet(self._ask_and_save)
 
     def formats_for_mode(self) -> list[tuple[str, str]]:
         """The export formats that hold this run's mode (tiktoken and GPT-2 files are byte-level,
         subword-nmt codes are char-level; tokviz's own JSON holds both)."""
-        mode = self.config.mode if self.config is not None else self.mode_combo.currentData()
+        p = self.panel
+        mode = p.config.mode if p.config is not None else p.mode_combo.currentData()
         fits = {"byte": ("tokviz", "tiktoken", "gpt2"), "char": ("tokviz", "subword-nmt")}[mode]
         return [(name, translate("TrainPanel", f)) for name, f in FORMATS if name in fits]
 
     def _ask_and_save(self) -> None:
-        if self.trainer is None or self.cursor == 0:
+        p = self.panel
+        if p.trainer is None or p.cursor == 0:
             return
         formats = self.formats_for_mode()
         path, chosen = QFileDialog.getSaveFileName(
-            self,
-            translate("TrainPanel", "Save the model at step {step}").format(step=self.cursor),
+            p,
+            translate("TrainPanel", "Save the model at step {step}").format(step=p.cursor),
             "",
             ";;".join(f for _, f in formats),
         )
         if not path:
             return
         fmt = next((name for name, f in formats if f == chosen), "tokviz")
-        self.save_model_to(path, fmt)
+        self.save_to(path, fmt)
 
-    def save_model_to(self, path: str, fmt: str) -> list:
+    def save_to(self, path: str, fmt: str) -> list:
         """Save the model at the current step (the core writes atomically); returns the files written.
         Errors go to the message area, never a traceback."""
+        p = self.panel
         try:
             from tokviz.core.bpe.formats import save_model
 
             written = save_model(self.current_model(), path, fmt) or [path]
         except Exception as err:  # noqa: BLE001
-            self.message.show_message(
-                translate("TrainPanel", "Could not save the model: {err}").format(err=err), "error"
-            )
+            p.message.show_message(translate("TrainPanel", "Could not save the model: {err}").format(err=err), "error")
             return []
-        names = ", ".join(str(p) for p in written)
+        names = ", ".join(str(f) for f in written)
         said = translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
-            step=self.cursor, fmt=fmt, names=names
+            step=p.cursor, fmt=fmt, names=names
         )
-        if self.run_jamo and fmt != "tokviz":
+        if p.run_jamo and fmt != "tokviz":
             # only tokviz's own JSON records that the model reads jamo (and so decomposes text itself)
             said += " " + translate(
-                "TrainPanel", "This format does not record that the model reads jamo: decompose the text first "
-                "(tokviz encode --jamo)."
+                "TrainPanel",
+                "This format does not record that the model reads jamo: decompose the text first "
+                "(tokviz encode --jamo).",
             )
-        self.message.show_message(said, "success")
+        p.message.show_message(said, "success")
         return list(written)

@@ -106,4 +106,4 @@ class OptionsView:
         for w in self.widgets():
             w.setEnabled(not locked and (not other or algorithms is not None and w is algorithms.algorithm_combo))
         if not locked and not other:
-            p._on_mode()  # the pattern follows the mode
+            p.corpus.on_mode()  # the pattern follows the mode

@@ -81,7 +81,7 @@ def _load_trainer_modules() -> None:
     import tokviz.core.training.process  # noqa: F401  (cached in sys.modules for the first run)
 
 
-class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFollowing, SlideExport, QWidget):
+class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
     # the playback state's fields, as the panel's own (scripts and tests read them here)
@@ -108,11 +108,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._gc_hold = None  # the collector's frozen hold while a run trains (see start_training)
         self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
-        self._offer_pending = False
-        self._quiet_callbacks: list[Callable[[], None]] = []
-        self._sample: list[str] = []
         self._sample_steps: list[int] = []  # the step each sample line shows
-        self._sample_keep = False  # the Hangul-only setting the sample lines were picked with
         self.run_jamo = False  # the run trains on jamo (the Jamo option when it started)
         self._probe_text: str | None = None  # the text the probe view holds (None: not set yet)
         self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows (redrawn on change)
@@ -123,9 +119,15 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._shown_sample: list[str] = []  # the sample lines on screen (followed lines first)
         self._init_following()
 
+        # the model at the step on screen, offered to the other panels and saved
+        self.model_at_step = ModelAtStep(self)
+        self.corpus = CorpusChoice(self)  # the corpus picker, the trainer settings and the sample lines
+        self.slides = SlideExport(self)  # the Export menu's image and animation
+        self.offer_timer = self.model_at_step.timer
         self.frames = FrameScheduler(self)  # the one frame timer: every view drawn from one snapshot
         self.frame_timer = self.frames.timer
         self._build()
+        self.save_button.clicked.connect(self.model_at_step.save)
         self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
         self.options_view = OptionsView(self.state, self)
         self.speed_combo.currentIndexChanged.connect(self._on_speed)
@@ -135,17 +137,19 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.probe_timer.setSingleShot(True)
         self.probe_timer.setInterval(150)  # debounce typing in the probe
         self.probe_timer.timeout.connect(self._render_probe)
-        self.offer_timer = QTimer(self)
-        self.offer_timer.setSingleShot(True)
-        self.offer_timer.setInterval(300)  # offer the model when the step settles, not every merge
         # the corpus is read for the lecture views while the app idles (see StepFollowing): shortly
         # after the corpus or a setting that changes its words changes, not at every click
         self.facts_timer = QTimer(self)
         self.facts_timer.setSingleShot(True)
         self.facts_timer.setInterval(400)
         self.facts_timer.timeout.connect(self.prefetch_corpus_facts)
-        for changed in (self.mode_combo.currentIndexChanged, self.pattern_combo.currentIndexChanged,
-                        self.hangul_check.toggled, self.jamo_check.toggled, self.corpus_combo.currentIndexChanged):
+        for changed in (
+            self.mode_combo.currentIndexChanged,
+            self.pattern_combo.currentIndexChanged,
+            self.hangul_check.toggled,
+            self.jamo_check.toggled,
+            self.corpus_combo.currentIndexChanged,
+        ):
             changed.connect(self.facts_timer.start)
         self.facts_timer.start()
         self.merges_spin.valueChanged.connect(self._preset_plots)
@@ -154,15 +158,14 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         # the trainer's modules load while the app idles, not when ▶ Train is pressed (a 5-20 ms
         # part of the run's first frame; compiling them after an update took longer still)
         QTimer.singleShot(2000, _load_trainer_modules)
-        self.offer_timer.timeout.connect(self._offer_model)
         if hasattr(session, "themeChanged"):
             session.themeChanged.connect(self._on_theme)
         if hasattr(session, "fontScaleChanged"):
             session.fontScaleChanged.connect(lambda _scale: self._apply_fonts())
         self._apply_fonts()
-        self._offer_last_corpus()
+        self.corpus.offer_last_corpus()
         self._restore_choices()
-        self._load_sample()
+        self.corpus.load_sample()
         self._update_buttons()
         self._render()
         follow_language(self, TRAIN_CONTEXTS, then=self.recompose_texts)
@@ -172,8 +175,11 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         """Train (a new run), or continue playing a paused animation / run."""
         if self.algorithms.active():
             return self.algorithms.play()
-        if (self.replay is not None and not self.state.stale()
-                and self.playback.can_play_on(len(self.replay), self.run is not None)):
+        if (
+            self.replay is not None
+            and not self.state.stale()
+            and self.playback.can_play_on(len(self.replay), self.run is not None)
+        ):
             self.playback.play()
             if self.run is not None:
                 self.run.worker.resume()
@@ -228,7 +234,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._stop_run()
         self.reset()
         self.message.clear()
-        config = self.current_config()
+        config = self.corpus.current_config()
         self.run_jamo = self.jamo_check.isChecked()  # the sample, probe and model then read jamo too
         if self.run_jamo:
             config = replace(config, jamo=True)  # the trainer decomposes the distinct words it counts
@@ -250,8 +256,17 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             return trainer.run(source_now.lines(), cancel=cancel, total_bytes=source_now.total_bytes)
 
         run = TrainRun(make_events, self, work=self.session.work)
-        attach(run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished,
-                                noted=self._on_note, waiting=self._on_waiting))
+        attach(
+            run,
+            RunHandlers(
+                self._on_batch,
+                self._on_progress,
+                self._on_failed,
+                self._on_finished,
+                noted=self._on_note,
+                waiting=self._on_waiting,
+            ),
+        )
         self.run = run
         self.playing = True
         self.progress_bar.setValue(0)
@@ -304,7 +319,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         if self.run is not None:
             self.run.worker.pause()
         self._update_buttons()
-        self._request_offer()
+        self.model_at_step.request()
 
     def step(self) -> None:
         """One merge forward: from the recording when it is ahead, else ask the trainer for one more."""
@@ -347,7 +362,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         # a playing animation goes on to the last merge learned; the trainer is gone
         self.frames.request()
         self._update_buttons()
-        self._request_offer()
+        self.model_at_step.request()
 
     def reset(self) -> None:
         """Forget the run: stop the trainer, clear every view and withdraw the model offered to the
@@ -355,11 +370,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         if getattr(self, "algorithms", None) is not None and self.algorithms.active():
             return self.algorithms.reset()
         self._stop_run()
-        self.offer_timer.stop()
+        self.model_at_step.withdraw()
         self.frames.stop()  # nothing left to animate
-        self._offer_pending = False
-        if getattr(self.session, "trained_model", None) is not None:
-            self.session.offer_trained_model(None)
         self.replay = None
         self.trainer = None
         self.finished = None
@@ -377,9 +389,9 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             self.facts_timer.start()
         self._step_facts = None
         self._asked_step = -1
-        if self._sample_keep != self.hangul_check.isChecked():
+        if self.corpus.sample_is_stale():
             # Hangul-only was toggled during the run: the next run must not show lines it blanks
-            self._load_sample()
+            self.corpus.load_sample()
         self.progress_bar.hide()
         self.scrubber.blockSignals(True)
         self.scrubber.setRange(0, 0)
@@ -391,7 +403,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         """Show recorded step ``step`` (0 = before any merge)."""
         self.playback.seek(step, len(self.replay) if self.replay is not None else 0)
         self._render()
-        self._request_offer()
+        self.model_at_step.request()
 
     def _on_scrub(self, value: int) -> None:
         self.playback.pause()
@@ -422,6 +434,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         header = self.vocab_model.columnCount() - 1
         self.vocab_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, header)
         self.tree_view.update()  # it paints its own captions
+        self.plots.retranslate()
         if self.replay is not None and self._selected_token is not None:
             self.select_token(self._selected_token)  # the tree's title
         self.probe_dropout.recompute()  # its summary line (nothing while it has no model)
@@ -445,7 +458,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
     # ================================================================ remembered between sessions
     def _restore_choices(self) -> None:
         """The corpus file, algorithm and mode of the last session come back."""
-        settings = self._settings()
+        settings = self.corpus.settings()
         if settings is None:
             return
         saved = {"algorithm": settings.train_algorithm, "mode": settings.train_mode}
@@ -454,13 +467,13 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.state.restore(saved)
         self.options_view.show(self.state.options)
         self.algorithms.set_algorithm(self.state.options.algorithm)
-        self._on_mode()
+        self.corpus.on_mode()
         if self.state.corpus != "demo":
             self.set_source(CorpusSource.file(self.state.corpus))
 
     def _remember(self) -> None:
         """Kept for the next start, as the window keeps its geometry: when it closes."""
-        settings = self._settings()
+        settings = self.corpus.settings()
         if settings is None:
             return
         options = self.state.options
@@ -512,7 +525,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self._worker_quiet = True
         self._view_step["sample"] = -1  # its lines out of sight waited for the trainer to rest
         self.frames.request()
-        self._run_quiet_callbacks()
+        self.model_at_step.trainer_rested()
 
     def _on_finished(self, finished: Finished, ok: bool = True) -> None:
         run = self.run
@@ -532,15 +545,8 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
                 self.step_label.setToolTip(finished.message)
         self.frames.request()
         self._update_buttons()
-        self._run_quiet_callbacks()
-        self._request_offer()
-
-    def _run_quiet_callbacks(self) -> None:
-        callbacks, self._quiet_callbacks = self._quiet_callbacks, []
-        for cb in callbacks:
-            cb()
-        if self._offer_pending:
-            self._offer_model()
+        self.model_at_step.trainer_rested()
+        self.model_at_step.request()
 
     # ================================================================ the one frame timer
     def _ensure_timer(self) -> None:
@@ -552,11 +558,11 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         self.playback.pace = SPEEDS[self.speed_combo.currentIndex()][1]
         moved = self.playback.advance(dt, n)
         if moved == "target":
-            self._request_offer()
+            self.model_at_step.request()
         if self.playing and self.playback.finished(n, self.run is not None):
             self.playback.pause()
             self._update_buttons()
-            self._request_offer()
+            self.model_at_step.request()
         return moved is not None
 
     # ================================================================ read back (tests, screenshots)
@@ -568,10 +574,45 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
         """Segment the probe's text now (instead of after typing settles)."""
         self._render_probe()
 
+    def set_source(self, source: CorpusSource) -> None:
+        """Switch corpus: a run in progress is stopped cleanly and the views are cleared."""
+        self.corpus.set_source(source)
+
+    def open_corpus_file(self, path: str | Path) -> None:
+        """Train on the text file ``path`` from now on, and remember it for the next start."""
+        self.corpus.open_file(path)
+
+    @property
+    def sample_lines(self) -> list[str]:
+        """The corpus lines the sample view shows."""
+        return list(self.corpus.lines)
+
+    def save_view_image(self, path: str | Path) -> Path:
+        """The panel as a PNG at presentation scale (sharp on a slide), written atomically."""
+        return self.slides.save_view_image(path)
+
+    def export_animation(self, path: str | Path, first: int, last: int, **options):
+        """Start exporting steps ``first``..``last`` to ``path``; returns the running export."""
+        return self.slides.export_animation(path, first, last, **options)
+
+    def cancel_export(self) -> None:
+        self.slides.cancel_export()
+
     def offer_model_now(self) -> None:
         """Offer the model at the step on screen to the other panels now (when the trainer rests)."""
-        self._offer_pending = True
-        self._offer_model()
+        self.model_at_step.offer_now()
+
+    def current_model(self):
+        """The trained model at the step on screen (None before any merge)."""
+        return self.model_at_step.current_model()
+
+    def formats_for_mode(self) -> list[tuple[str, str]]:
+        """The export formats that hold this run's mode."""
+        return self.model_at_step.formats_for_mode()
+
+    def save_model_to(self, path: str, fmt: str) -> list:
+        """Save the model at the step on screen; returns the files written (errors go to the message area)."""
+        return self.model_at_step.save_to(path, fmt)
 
     @property
     def corpus_facts(self):
@@ -698,8 +739,7 @@ class TrainPanel(TrainLayout, CorpusChoice, StepRendering, ModelAtStep, StepFoll
             if rows:
                 self.vocab_view.selectRow(self.vocab_filter.mapFromSource(self.vocab_model.index(rows[0], 0)).row())
                 self.vocab_view.scrollTo(self.vocab_filter.mapFromSource(self.vocab_model.index(rows[0], 0)))
-        self._offer_pending = True
-        self._offer_model()
+        self.model_at_step.offer_now()
 
     def _showcase_token(self) -> int:
         """A token with an interesting merge tree: prefer Hangul, several levels, still fits."""

@@ -10,8 +10,8 @@ import time
 from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QHeaderView
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QLabel
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.jamo import decompose
@@ -35,8 +35,23 @@ OFFSCREEN_BUDGET_S = 0.008
 HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
 
 
+def reserve_width(label: QLabel, widest: str, bold: bool = False) -> None:
+    """Widen ``label`` at once to hold ``widest`` (its run's last count): a count label that grew with
+    every tenfold step re-laid out its row, and the window repainted the row's neighbours in that frame."""
+    font = QFont(label.font())
+    font.setBold(bold)
+    room = QFontMetrics(font).horizontalAdvance(widest) + 8
+    if room > label.minimumWidth():
+        label.setMinimumWidth(room)
+
+
 class StepRendering:
     """Draws one frame of the Train panel from a snapshot of its model (mixed into TrainPanel)."""
+
+    def sample_changed(self) -> None:
+        """Other sample lines were picked: the sample view draws them anew at the next frame."""
+        self._sample_steps = []
+        self._view_step["sample"] = -1
 
     def _render(self) -> None:
         """Draw a frame now (the user moved, a setting of the views changed): every view anew."""
@@ -104,6 +119,8 @@ class StepRendering:
         self.step_label.setText(
             translate("TrainPanel", "step {step} / {target}").format(step=f"{step:,}", target=f"{target:,}") + state
         )
+        widest = translate("TrainPanel", "step {step} / {target}").format(step=f"{target:,}", target=f"{target:,}")
+        reserve_width(self.step_label, widest + state)
         self._render_banner(step)
         self._follow_step(step)
         self._render_why(step)
@@ -118,7 +135,10 @@ class StepRendering:
     def _render_heavy(self, view: str, step: int) -> None:
         if view == "vocab":
             self.vocab_model.set_shown(step)
-            self.vocab_title.setText(translate("TrainPanel", "<b>Learned tokens</b> ({n})").format(n=f"{step:,}"))
+            title = translate("TrainPanel", "<b>Learned tokens</b> ({n})")
+            self.vocab_title.setText(title.format(n=f"{step:,}"))
+            last = max(step, self.config.merges if self.config is not None else 0)
+            reserve_width(self.vocab_title, re.sub("<[^>]+>", "", title.format(n=f"{last:,}")), bold=True)
             done = True
         elif view.startswith("plot:"):
             self.plots.show_step(self.series, step, parts=(view[len("plot:") :],))
@@ -147,8 +167,10 @@ class StepRendering:
         for chars, part in runs:
             text = html.escape(chars)
             if part:
-                text += (f'&nbsp;<span style="font-family:\'{family}\'; font-size:{small:.1f}pt; font-weight:normal">'
-                         f"{html.escape(part)}</span>")
+                text += (
+                    f"&nbsp;<span style=\"font-family:'{family}'; font-size:{small:.1f}pt; font-weight:normal\">"
+                    f"{html.escape(part)}</span>"
+                )
             shown.append(text)
         return (
             f'<span style="background:{bg.name()}; color:{text_color_on(bg).name()}; {weight}">'
@@ -230,8 +252,9 @@ class StepRendering:
             return cached[1]
         data = "것".encode()
         named = name_byte_merge(data[:2], data[2:], None)
-        step = SimpleNamespace(left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999,
-                               corpus_tokens=9_999_999)
+        step = SimpleNamespace(
+            left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999, corpus_tokens=9_999_999
+        )
         shown = banner.text()
         banner.setText(self.named_merge_html(named, step, self._numbers_html(step, big), big))
         height = banner.heightForWidth(banner.width())
@@ -255,35 +278,41 @@ class StepRendering:
                 bottom.append(blank)
             cell = self._runs_span(side.runs, token_id, bold, big)
             top.append(f'<td align="center" style="white-space:nowrap">{cell}</td>')
-            bottom.append(f'<td align="center"><span style="font-size:{big * 0.45:.1f}pt; color:{muted}">'
-                          f"{side.hex}</span></td>")
+            bottom.append(
+                f'<td align="center"><span style="font-size:{big * 0.45:.1f}pt; color:{muted}">{side.hex}</span></td>'
+            )
         if named.completes:
             completes = html.escape(translate("TrainPanel", "completes {chars}").format(chars=named.completes))
-            top.append(f'<td valign="middle" style="white-space:nowrap">&nbsp;&nbsp;'
-                       f'<span style="font-size:{big * 0.6:.1f}pt"><b>{completes}</b></span></td>')
+            top.append(
+                f'<td valign="middle" style="white-space:nowrap">&nbsp;&nbsp;'
+                f'<span style="font-size:{big * 0.6:.1f}pt"><b>{completes}</b></span></td>'
+            )
             bottom.append(blank)
         # the numbers on a line of their own: beside three named sides they pushed past a 1366-pixel screen
-        return (f'<table cellspacing="0" cellpadding="0"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
-                f'<p style="margin:0">{numbers}</p>')
+        return (
+            f'<table cellspacing="0" cellpadding="0"><tr>{"".join(top)}</tr><tr>{"".join(bottom)}</tr></table>'
+            f'<p style="margin:0">{numbers}</p>'
+        )
 
     def _render_sample(self) -> bool:
         """Re-segment the sample's lines on screen at the current step: a frame shows one step. The
         lines scrolled out of sight follow when they come back (segmenting all 30 long lines at every
         frame cost up to ~0.3 s on a loaded machine)."""
         view = self.sample_view
-        if not self._sample:
+        sample = self.corpus.lines
+        if not sample:
             view.set_plain_lines([translate("TrainPanel", "(no sample lines)")])
             self._sample_steps = []
             return True
         if self.replay is None:
-            view.set_plain_lines(self._sample)
-            self._sample_steps = [-1] * len(self._sample)
+            view.set_plain_lines(sample)
+            self._sample_steps = [-1] * len(sample)
             return True
         keep = self.replay.keep == "hangul"
         step = self.cursor
         # the corpus lines that show the merge on screen come first (found by a worker)
         followed = self.followed_lines()
-        lines = followed + [ln for ln in self._sample if ln not in followed]
+        lines = followed + [ln for ln in sample if ln not in followed]
         n = len(lines)
         if lines != self._shown_sample or len(self._sample_steps) != n or view.line_count() != n:
             view.set_plain_lines(lines)
@@ -416,16 +445,15 @@ class StepRendering:
         pad = 14
         # the hex column holds six bytes (two Hangul syllables); longer tokens are elided, with the
         # full bytes in the tooltip
-        header = self.vocab_view.horizontalHeader()
-        head_fm = QFontMetrics(header.font())
-        for col, sample in enumerate(("00000", "MMMMMMMMMM", "00 00 00 00 00 00", "000000", "000")):
-            title = str(self.vocab_model.headerData(col, Qt.Orientation.Horizontal) or "")
-            width = max(fm.horizontalAdvance(sample), head_fm.horizontalAdvance(title))
-            self.vocab_view.setColumnWidth(col, width + pad)
-        # the token column gives way when the pane is narrow (the hex keeps its six bytes): at
-        # 1280×800 the last column ("바이트") was cut off behind a scroll bar
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setStretchLastSection(False)
+        head_fm = QFontMetrics(self.vocab_view.horizontalHeader().font())
+        wanted, floors = [], []
+        # the token column shows at least three wide characters and the hex two bytes when the pane is narrow
+        columns = (("00000",) * 2, ("MMMMMMMMMM", "MMM"), ("00 00 00 00 00 00", "00 00"), ("000000",) * 2, ("000",) * 2)
+        for col, (sample, least) in enumerate(columns):
+            title = head_fm.horizontalAdvance(str(self.vocab_model.headerData(col, Qt.Orientation.Horizontal) or ""))
+            wanted.append(max(fm.horizontalAdvance(sample), title) + pad)
+            floors.append(max(fm.horizontalAdvance(least), title) + pad)
+        self.vocab_view.set_widths(wanted, floors)
         rows = self.vocab_view.verticalHeader()
         # the minimum first: Qt clamps the default to a minimum it derives from the header's font, which
         # still had presentation mode's size when F11 left it (the rows stayed tall until restart)

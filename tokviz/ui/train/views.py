@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -26,7 +25,6 @@ from PySide6.QtWidgets import (
     QSlider,
     QSpinBox,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +39,7 @@ from tokviz.ui.train.plots import TrainPlots
 from tokviz.ui.train.sample import Run, TokenLinesView, mark_runs
 from tokviz.ui.train.tree import MergeTreeView
 from tokviz.ui.train.vocab import VocabFilter, VocabModel
+from tokviz.ui.train.vocab_table import VocabTable
 from tokviz.ui.train_replay import Segment
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -229,7 +228,7 @@ class TrainLayout:
         split.setSizes([460, 450, 490])
         self.splitter = split
         root.addWidget(split, 1)
-        self._on_mode()
+        self.corpus.on_mode()
 
     def _build_corpus_rows(self, root: QVBoxLayout) -> None:
         """The corpus picker with Save and Export, and the settings row beneath."""
@@ -239,12 +238,12 @@ class TrainLayout:
         self.corpus_combo = QComboBox()
         self.corpus_combo.setMinimumWidth(220)
         self.corpus_combo.addItem(self.source.label)
-        self.corpus_combo.activated.connect(self._on_corpus_chosen)
+        self.corpus_combo.activated.connect(self.corpus.on_corpus_chosen)
         row1.addWidget(self.corpus_combo)
         self.open_button = QPushButton(translate("TrainPanel", "Open file…"))
-        self.open_button.clicked.connect(self._open_file)
+        self.open_button.clicked.connect(self.corpus.ask_file)
         self.paste_button = QPushButton(translate("TrainPanel", "Paste…"))
-        self.paste_button.clicked.connect(self._paste)
+        self.paste_button.clicked.connect(self.corpus.ask_paste)
         row1.addWidget(self.open_button)
         row1.addWidget(self.paste_button)
         # settings on a row of their own, so the panel fits a 1024-pixel-wide screen
@@ -253,7 +252,7 @@ class TrainLayout:
         self.mode_combo = QComboBox()
         self.mode_combo.addItem(translate("TrainPanel", "byte (UTF-8 bytes)"), "byte")
         self.mode_combo.addItem(translate("TrainPanel", "char (</w> words)"), "char")
-        self.mode_combo.currentIndexChanged.connect(self._on_mode)
+        self.mode_combo.currentIndexChanged.connect(self.corpus.on_mode)
         settings_row.addWidget(self.mode_combo)
         self.pattern_label = QLabel(translate("TrainPanel", "Pattern"))
         settings_row.addWidget(self.pattern_label)
@@ -272,11 +271,14 @@ class TrainLayout:
             translate("TrainPanel", "Count only Hangul and spaces (the classic Korean BPE tutorial's preset)")
         )
         settings_row.addWidget(self.hangul_check)
-        self.hangul_check.toggled.connect(self._on_keep_toggled)
+        self.hangul_check.toggled.connect(self.corpus.on_hangul_only_toggled)
         self.jamo_check = QCheckBox(translate("TrainPanel", "Jamo"))
         self.jamo_check.setToolTip(
-            translate("TrainPanel", "Split Hangul syllables into their conjoining jamo (NFD) before counting: 68 "
-                      "letters instead of 11,172 syllables. Pieces that form whole syllables are shown as syllables.")
+            translate(
+                "TrainPanel",
+                "Split Hangul syllables into their conjoining jamo (NFD) before counting: 68 "
+                "letters instead of 11,172 syllables. Pieces that form whole syllables are shown as syllables.",
+            )
         )
         settings_row.addWidget(self.jamo_check)
         # Hangul-only keeps syllables and compatibility jamo only: it would blank decomposed text
@@ -295,14 +297,15 @@ class TrainLayout:
         settings_row.addStretch(1)
         row1.addStretch(1)
         self.save_button = QPushButton(translate("TrainPanel", "Save model…"))
-        self.save_button.clicked.connect(self._save_model)
         row1.addWidget(self.save_button)
         # for slides: the view as an image, a range of steps as an animation
         self.export_button = QPushButton(translate("TrainPanel", "Export…"))
         menu = QMenu(self.export_button)
-        menu.addAction(translate("TrainPanel", "Image of the view (PNG)…"), self._ask_image)
-        menu.addAction(translate("TrainPanel", "Animation of the steps (GIF, APNG)…"), self._ask_animation)
-        self.cancel_export_action = menu.addAction(translate("TrainPanel", "Cancel the export"), self.cancel_export)
+        menu.addAction(translate("TrainPanel", "Image of the view (PNG)…"), self.slides.ask_image)
+        menu.addAction(translate("TrainPanel", "Animation of the steps (GIF, APNG)…"), self.slides.ask_animation)
+        self.cancel_export_action = menu.addAction(
+            translate("TrainPanel", "Cancel the export"), self.slides.cancel_export
+        )
         self.cancel_export_action.setEnabled(False)
         self.export_button.setMenu(menu)
         row1.addWidget(self.export_button)
@@ -312,7 +315,6 @@ class TrainLayout:
         settings_row.setContentsMargins(0, 0, 0, 0)
         self.settings_bar.setLayout(settings_row)
         root.addWidget(self.settings_bar)
-
 
     def _build_transport(self, root: QVBoxLayout) -> None:
         """Train, pause, step, run to end, cancel, reset; the speed, the scrubber and the step."""
@@ -367,7 +369,6 @@ class TrainLayout:
         row2.addWidget(self.plots_button)
         root.addLayout(row2)
 
-
     def _build_banners(self, root: QVBoxLayout) -> None:
         """The message bar, the merge banner and "why this pair"."""
         self.message = MessageBar()
@@ -390,7 +391,6 @@ class TrainLayout:
         self.why_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.why_label.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
         root.addWidget(self.why_label)
-
 
     def _build_sample_pane(self) -> QWidget:
         """Left: the corpus sample, and the probe with its dropout view."""
@@ -478,16 +478,13 @@ class TrainLayout:
         self.vocab_filter = VocabFilter(self)
         self.vocab_filter.setSourceModel(self.vocab_model)
         self.search_edit.textChanged.connect(self.vocab_filter.set_query)
-        self.vocab_view = QTableView()
+        self.vocab_view = VocabTable()
         self.vocab_view.setModel(self.vocab_filter)
         self.vocab_view.setSortingEnabled(False)
         self.vocab_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.vocab_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.vocab_view.verticalHeader().hide()
         self.vocab_view.verticalHeader().setDefaultSectionSize(22)
-        hdr = self.vocab_view.horizontalHeader()
-        hdr.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        hdr.setStretchLastSection(True)
         self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
         ml.addWidget(self.vocab_view, 3)
         self.tree_title = QLabel(translate("TrainPanel", "<b>Merge tree</b>"))
