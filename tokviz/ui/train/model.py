@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 
+from tokviz.ui.common.emitter import Emitter
 from tokviz.ui.train.state import Playback
 
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
@@ -69,20 +70,6 @@ class Snapshot:
     presenting: bool
     selected_token: int | None
     mode: str
-
-
-class Emitter:
-    """A list of observers called with ``(name, value)``; napari's EventEmitter in a few lines."""
-
-    def __init__(self) -> None:
-        self._observers: list[Callable[[str, object], None]] = []
-
-    def connect(self, observer: Callable[[str, object], None]) -> None:
-        self._observers.append(observer)
-
-    def emit(self, name: str, value: object = None) -> None:
-        for observer in list(self._observers):
-            observer(name, value)
 
 
 class TrainState:
