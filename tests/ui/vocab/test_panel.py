@@ -64,6 +64,27 @@ def test_searching_a_token_shows_its_merge_tree_named_by_characters(qtbot, panel
     assert tab.merge_lines() == ["bcd: not reachable by merges (the merges stop at b + c + d)"]
 
 
+def test_the_tree_grows_with_zoom_and_presentation_mode(qtbot, panel):
+    """Ctrl + or presentation mode scales every font: the tree's labels followed only when the panel
+    was built after the change (its fonts were fixed at construction)."""
+    from tokviz.ui import fonts
+
+    _show(qtbot, panel, panel.tree_tab)
+    tab = panel.tree_tab
+    tab.search_edit.setText("것")
+    tab.search_now()
+    qtbot.waitUntil(lambda: tab.drawn_labels()[-1:] == ["것"], timeout=WAIT_MS)
+    before = tab.tree_view.tree_height()
+    try:
+        fonts.set_scale(1.6)
+        panel.session.fontScaleChanged.emit(1.6)
+        assert tab.tree_view.tree_height() > before * 1.3
+    finally:
+        fonts.set_scale(1.0)
+        panel.session.fontScaleChanged.emit(1.0)
+    assert tab.tree_view.tree_height() == before
+
+
 def test_the_diff_shows_the_counts_core_computes_and_searches_its_columns(qtbot, panel, encoders):
     panel.set_encoders("small-a", "small-b")
     _show(qtbot, panel, panel.diff_tab)

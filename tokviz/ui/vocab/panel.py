@@ -31,6 +31,7 @@ from tokviz.ui.common.encoder_names import shown_name
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.panel import PanelAction
+from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.i18n import follow_language
 from tokviz.ui.vocab.jobs import run_request
 from tokviz.ui.vocab.state import KINDS, TAB_KINDS, TABS, Outcome, Request, VocabState
@@ -72,6 +73,8 @@ class VocabPanel(QWidget):
         self.state.events.connect(self._on_state)
         session.encodersChanged.connect(self._on_encoders)
         session.themeChanged.connect(self._on_theme)
+        session.fontScaleChanged.connect(self._on_font_scale)
+        self._on_font_scale()
         follow_language(self, CONTEXTS, then=self.recompose_texts)
         self._fill_encoders()
         self.recompose_texts()
@@ -144,6 +147,11 @@ class VocabPanel(QWidget):
         self.encoder_combo.setCurrentIndex(self.encoder_combo.findData(first))
         i = self.diff_tab.second_combo.findData(second) if second else 0
         self.diff_tab.second_combo.setCurrentIndex(max(i, 0))
+
+    def _on_font_scale(self, _scale: float | None = None) -> None:
+        """Zoom and presentation mode: the tree's labels and the hex under them grow with the rest, as
+        the Train panel's tree does (its fonts were fixed when the panel was built)."""
+        self.tree_tab.tree_view.set_fonts(mono_font(12), ui_font(9))
 
     def show_token(self, token_id: int) -> None:
         """Open the merge tree of ``token_id`` (a row double-clicked in a list)."""
