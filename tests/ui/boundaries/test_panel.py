@@ -64,10 +64,10 @@ def test_each_step_of_the_stream_prints_what_pythons_incremental_decoder_prints(
 def test_play_runs_the_stream_to_its_end(qtbot, panel):
     view = shown(qtbot, panel, "stream", text=KOREAN)
     view.reset_button.click()
-    panel._player.setInterval(1)  # the pace is not what is tested
+    panel.set_pace(1000)  # the pace is not what is tested
     view.play_button.click()
     qtbot.waitUntil(lambda: not panel.state.playing, timeout=10_000)
-    panel._player.setInterval(350)
+    panel.set_pace()
     assert view.printed() == visible_piece(KOREAN) and view.play_button.text() == "▶ Play"
 
 

@@ -113,9 +113,10 @@ def test_a_diff_is_cached_under_both_encoders():
     assert _run(state, encoders, diff)
     result = state.result("diff")
     assert result.counts["only_second"] == 1 and result.counts["only_first"] == 0
+    computed_with = encoders["b"]
     encoders["b"] = small_encoder("b", extra=(b"xz",))  # B is another object now
     assert state.cached(diff, (encoders["a"], encoders["b"])) is None
-    assert state.cached(diff, (encoders["a"], state._object("b"))) is result
+    assert state.cached(diff, (encoders["a"], computed_with)) is result
 
 
 def test_progress_is_reported_for_the_current_job_only():

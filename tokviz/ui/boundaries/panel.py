@@ -396,6 +396,10 @@ class BoundariesPanel(QWidget):
                 pass
         QApplication.processEvents()
 
+    def set_pace(self, tokens_per_second: float | None = None) -> None:
+        """How fast ▶ plays the stream (None: the default, a token every PLAY_MS)."""
+        self._player.setInterval(PLAY_MS if not tokens_per_second else max(1, round(1000 / tokens_per_second)))
+
     def auto_play(self, pace: float) -> bool:
         return False
 
