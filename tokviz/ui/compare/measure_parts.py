@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QListWidget, QListWidgetItem, QTableW
 from tokviz.core.atomic import write_atomic
 from tokviz.core.errors import TokvizError
 from tokviz.ui.common.encoder_names import shown_name
+from tokviz.ui.common.image_export import save_widget_png
 
 KEY_ROLE = Qt.ItemDataRole.UserRole  # an item's encoder name (the text is the name shown)
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # a cell's number
@@ -121,3 +122,42 @@ def tab_widget_of(widget: QWidget) -> QTabWidget | None:
     while parent is not None and not isinstance(parent, QTabWidget):
         parent = parent.parentWidget()
     return parent
+
+
+class MeasureTab(QWidget):
+    """What the Parity and Sweep tabs share: the tab's title in the interface's language, status
+    messages, PNG and CSV export and ``tokviz screenshot``'s run-and-wait.
+
+    A subclass has ``state`` (with ``csv_text()``, the CLI's columns), ``status`` (a label) and
+    ``figure`` (the chart saved as PNG), and defines ``title()``, ``set_encoders()``, ``run()`` and
+    ``busy()``."""
+
+    screenshot_timeout = 120.0  # seconds a screenshot waits for the run
+
+    def retitle(self) -> None:
+        tabs = tab_widget_of(self)
+        if tabs is not None:
+            tabs.setTabText(tabs.indexOf(self), self.title())
+
+    def _report(self, message: str | None) -> None:
+        if message:
+            self.status.setText(message)
+
+    def export_csv(self, path: str | Path) -> Path:
+        """The table's rows with the columns of the CLI's ``--csv``."""
+        return write_csv(path, self.state.csv_text())
+
+    def save_png(self, path: str | Path) -> Path:
+        """The chart as a PNG."""
+        return save_widget_png(self.figure, path)
+
+    def prepare_screenshot(self, args) -> None:
+        """Run with the encoders of ``args.encoders`` (else the defaults) and wait for the chart."""
+        names = getattr(args, "encoders", None)
+        if names:
+            self.set_encoders(names)
+        self.run()
+        self.wait_until_idle()
+
+    def wait_until_idle(self, timeout: float | None = None) -> bool:
+        return spin_until(lambda: not self.busy(), self.screenshot_timeout if timeout is None else timeout)

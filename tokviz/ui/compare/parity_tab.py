@@ -27,16 +27,13 @@ from PySide6.QtWidgets import (
 
 from tokviz.core.parity import language_name
 from tokviz.ui.common.encoder_names import shown_name
-from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.compare.charts import GroupedBarChart, encoder_color, restyle
 from tokviz.ui.compare.measure_parts import (
     EncoderChecklist,
+    MeasureTab,
     NumberItem,
     ask_and_save,
-    spin_until,
-    tab_widget_of,
     text_item,
-    write_csv,
 )
 from tokviz.ui.compare.parity_state import METRICS, ParityState, measure
 from tokviz.ui.i18n import follow_language
@@ -67,7 +64,7 @@ HEAD = (QT_TRANSLATE_NOOP("ParityTab", "Encoder"), QT_TRANSLATE_NOOP("ParityTab"
 REFUSALS = (QT_TRANSLATE_NOOP("ParityTab", "Choose at least one encoder."),)  # the state's reasons, for lupdate
 
 
-class ParityTab(QWidget):
+class ParityTab(MeasureTab):
     """See the module docstring. Public methods are what tests and screenshots drive."""
 
     def __init__(self, session, parent: QWidget | None = None):
@@ -280,30 +277,8 @@ class ParityTab(QWidget):
             self._show_result()
         else:
             self.status.setText(self._hint())
-        tabs = tab_widget_of(self)
-        if tabs is not None:
-            tabs.setTabText(tabs.indexOf(self), self.title())
+        self.retitle()
 
-    def _report(self, message: str | None) -> None:
-        if message:
-            self.status.setText(message)
-
-    # ---- export -------------------------------------------------------------------------------
-    def export_csv(self, path: str | Path) -> Path:
-        """Every metric per encoder and language (core's parity CSV columns)."""
-        return write_csv(path, self.state.csv_text())
-
-    def save_png(self, path: str | Path) -> Path:
-        """The chart as a PNG."""
-        return save_widget_png(self.chart, path)
-
-    def prepare_screenshot(self, args) -> None:
-        """Measure the encoders of ``args.encoders`` (else the defaults) and wait for the chart."""
-        names = getattr(args, "encoders", None)
-        if names:
-            self.set_encoders(names)
-        self.run()
-        self.wait_until_idle()
-
-    def wait_until_idle(self, timeout: float = 120.0) -> bool:
-        return spin_until(lambda: not self.busy(), timeout)
+    @property
+    def figure(self):
+        return self.chart

@@ -31,16 +31,13 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.ui.common.encoder_names import shown_name
-from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.compare.charts import encoder_color, restyle
 from tokviz.ui.compare.measure_parts import (
     EncoderChecklist,
+    MeasureTab,
     NumberItem,
     ask_and_save,
-    spin_until,
-    tab_widget_of,
     text_item,
-    write_csv,
 )
 from tokviz.ui.compare.sweep_state import ALGORITHMS, MODES, SweepState, sweep
 from tokviz.ui.i18n import follow_language
@@ -182,8 +179,10 @@ def size_ticks(low: float, high: float) -> list[tuple[float, str]]:
     return ticks
 
 
-class SweepTab(QWidget):
+class SweepTab(MeasureTab):
     """See the module docstring. Public methods are what tests and screenshots drive."""
+
+    screenshot_timeout = 300.0  # a sweep trains several sizes
 
     def __init__(self, session, parent: QWidget | None = None):
         super().__init__(parent)
@@ -460,30 +459,8 @@ class SweepTab(QWidget):
         self._relist()
         self._show_points()
         self.status.setText(self._summary() if self.state.status in ("done", "cancelled", "failed") else self._hint())
-        tabs = tab_widget_of(self)
-        if tabs is not None:
-            tabs.setTabText(tabs.indexOf(self), self.title())
+        self.retitle()
 
-    def _report(self, message: str | None) -> None:
-        if message:
-            self.status.setText(message)
-
-    # ---- export -------------------------------------------------------------------------------
-    def export_csv(self, path: str | Path) -> Path:
-        """One row per point, trained sizes then encoders (the columns of ``tokviz sweep --csv``)."""
-        return write_csv(path, self.state.csv_text())
-
-    def save_png(self, path: str | Path) -> Path:
-        """The plot as a PNG."""
-        return save_widget_png(self.plot, path)
-
-    def prepare_screenshot(self, args) -> None:
-        """Sweep with the defaults (the encoders of ``args.encoders`` as points) and wait for the plot."""
-        names = getattr(args, "encoders", None)
-        if names:
-            self.set_encoders(names)
-        self.run()
-        self.wait_until_idle()
-
-    def wait_until_idle(self, timeout: float = 300.0) -> bool:
-        return spin_until(lambda: not self.busy(), timeout)
+    @property
+    def figure(self):
+        return self.plot
