@@ -98,6 +98,22 @@ def test_parity_table_and_chart_show_cores_numbers_for_two_encoders(qtbot, sessi
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_parity_chart_names_languages_by_code_where_their_names_would_collide(qtbot, session):
+    """Twelve language names under a narrow chart (a projector's 1366x768 at presentation scale) ran
+    into each other; where a name does not fit its group the chart writes the language code."""
+    tab = _tab(qtbot, ParityTab, session)
+    tab.set_encoders(["gpt2"])
+    _run(qtbot, tab)
+    codes = list(tab.state.result.languages)
+    assert len(codes) >= 10
+    tab.resize(3600, 500)
+    qtbot.waitUntil(lambda: tab.chart.tick_labels() != codes, timeout=WAIT_MS)
+    assert "English" in tab.chart.tick_labels() and "한국어" in tab.chart.tick_labels()
+    tab.resize(700, 500)
+    qtbot.waitUntil(lambda: tab.chart.tick_labels() == codes, timeout=WAIT_MS)
+    assert "ko" in codes and "en" in codes
+
+
 def test_parity_refuses_to_uncheck_the_last_encoder(qtbot, session):
     tab = _tab(qtbot, ParityTab, session)
     tab.set_encoders(["gpt2"])

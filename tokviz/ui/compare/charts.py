@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pyqtgraph as pg
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetrics
 
 from tokviz.ui.theme import is_dark
 
@@ -106,10 +106,14 @@ class GroupedBarChart(pg.PlotWidget):
         self._bars: list[pg.BarGraphItem] = []
         self._shape: tuple | None = None
         self.matrix: list[list[float]] = []
+        self._names: tuple[list[str], list[str]] = ([], [])  # the sets' names, and short ones for a narrow chart
 
     def set_matrix(self, sets: Sequence[str], encoders: Sequence[str], values: Sequence[Sequence[float]],
-                   colors: Sequence[QColor], label: str) -> None:
-        """``values[e][s]`` = metric of encoder ``e`` on set ``s``."""
+                   colors: Sequence[QColor], label: str, short_sets: Sequence[str] | None = None) -> None:
+        """``values[e][s]`` = metric of encoder ``e`` on set ``s``. ``short_sets`` name the groups where
+        their full names do not fit under them (a projector's large font, a narrow pane)."""
+        self._names = (list(sets), list(short_sets) if short_sets is not None else list(sets))
+        self._fit_ticks()
         self.matrix = [list(v) for v in values]
         n = max(len(encoders), 1)
         width = 0.8 / n
@@ -136,6 +140,29 @@ class GroupedBarChart(pg.PlotWidget):
             self.legend.addItem(bar, name)
             self._bars.append(bar)
         self.plot_item.setLabel("left", label)
-        self.plot_item.getAxis("bottom").setTicks([[(i, s) for i, s in enumerate(sets)]])
         self.plot_item.setXRange(-0.6, max(len(sets) - 0.4, 0.6), padding=0)
         self.plot_item.setYRange(0, top, padding=0)
+
+    def tick_labels(self) -> list[str]:
+        """The group names drawn under the bars."""
+        full, short = self._names
+        return full if self._full_names_fit() else short
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        super().resizeEvent(event)
+        if "_names" in vars(self):  # the first resize comes from inside PlotWidget's constructor
+            self._fit_ticks()
+
+    def _full_names_fit(self) -> bool:
+        full = self._names[0]
+        if not full:
+            return True
+        axis = self.plot_item.getAxis("bottom")
+        metrics = QFontMetrics(axis.style.get("tickFont") or self.font())
+        plot_px = self.viewport().width() - self.plot_item.getAxis("left").width()
+        return max(metrics.horizontalAdvance(s) for s in full) + 8 <= plot_px / len(full)
+
+    def _fit_ticks(self) -> None:
+        """Full names when each fits its group's width, else the short ones (names ran into each other)."""
+        self.plot_item.getAxis("bottom").setTicks([list(enumerate(self.tick_labels()))])
+

@@ -260,7 +260,8 @@ class ParityTab(MeasureTab):
         languages, names, values = self.state.chart()
         colors = [encoder_color(i) for i in range(len(names))]
         label = self.tr(METRIC_LABELS[self.state.metric])
-        self.chart.set_matrix(languages, [shown_name(n) for n in names], values, colors, label)
+        codes = self.state.result.languages if self.state.result is not None else languages
+        self.chart.set_matrix(languages, [shown_name(n) for n in names], values, colors, label, short_sets=codes)
         index = self.metric_combo.findData(self.state.metric)
         if index != self.metric_combo.currentIndex():
             self.metric_combo.setCurrentIndex(index)
