@@ -3,6 +3,7 @@ driven by a naive stand-in trainer whose speed and failures the tests control.""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 import pytest
@@ -153,6 +154,27 @@ def test_cancel_and_close_mid_run_stop_the_thread(window, qtbot):
     assert not run.thread.isRunning()
     # the close cancelled the run between merges; it did not wait for all 5000 (~25 s of work)
     assert len(made[-1].merges) < 5000
+
+
+def test_a_batch_queued_before_a_cancel_does_not_reach_the_panel(window, qtbot):
+    # on a loaded machine the worker's last batch can still be in the GUI thread's queue when the
+    # user cancels: the recording must stay what the cancel reported, or the animation's end moves
+    panel, _ = _panel(window, merges=5000, delay=0.005)
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.replay is not None and len(panel.replay) >= 3, timeout=5000)
+    run: TrainRun = panel.run
+    last = panel.replay.steps[-1]
+    late = dataclasses.replace(last, step=last.step + 1)
+    # queued for the GUI thread exactly as the worker's thread queues a batch (no event loop runs
+    # between this and the cancel: the slot cannot have run yet)
+    sender = threading.Thread(target=run.worker.batch.emit, args=([late],))
+    sender.start()
+    sender.join()
+    panel.cancel()
+    kept = len(panel.replay)
+    assert panel.finished.merges == kept
+    qtbot.wait(50)  # the queued batch is delivered now, to a closed gate
+    assert len(panel.replay) == kept
 
 
 def test_switching_corpus_mid_run_stops_the_old_run(window, qtbot):

@@ -234,6 +234,7 @@ class TrainRun(QObject):
         super().__init__(parent)
         self.work = work
         self.trainer = trainer  # the trainer whose events these are, when known (its model at a step)
+        self.gate: QObject | None = None  # where its events go on the GUI thread (run_events.attach)
         self.thread = QThread()
         self.thread.setObjectName("tokviz-train")
         self.worker = TrainWorker(make_events)
