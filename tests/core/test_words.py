@@ -23,7 +23,8 @@ _ID = r"\p{Han}\p{Hiragana}\p{Katakana}ー"
 RULE = regex.compile(rf"[{_ID}]|(?=[^\s{_ID}]*[^\s\p{{P}}{_ID}])[^\s{_ID}]+")
 
 TRICKY = "ab 가\n\t\u3000\u00a0\x1c\u200b東あー・,。!-👋\u0301"
-texts = st.text(alphabet=st.one_of(st.sampled_from(TRICKY), st.characters()), max_size=60)
+# text as tokviz gets it: decoded UTF-8, so no lone surrogates
+texts = st.text(alphabet=st.one_of(st.sampled_from(TRICKY), st.characters(exclude_categories=("Cs",))), max_size=60)
 
 
 def byte_cut(text: str, size: int) -> Encoding:
