@@ -2,12 +2,18 @@
 
 It owns what is common to every panel: menus and shortcuts, remembered geometry, theme, font zoom,
 presentation mode (F11) and the About box.
+
+A panel is built when it is first needed (its tab shown, its menu opened, or asked for through
+:attr:`MainWindow.panels`): the window opens with one panel instead of five, and a panel built late
+takes the zoom, theme and splitter sizes the others already have.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
@@ -18,6 +24,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QMainWindow,
+    QMenu,
     QSplitter,
     QTabWidget,
     QTextBrowser,
@@ -34,14 +41,29 @@ from tokviz.ui.i18n import install_translation, language_signal, retranslate_wid
 from tokviz.ui.session import Session
 from tokviz.ui.settings import Settings
 
-# view name -> (tab title, module, class). Each panel is a QWidget taking the Session and implementing
-# the Panel protocol (tokviz.ui.common.panel: its menu, shutdown, screenshot preparation, auto-play).
+
+class PanelSpec(NamedTuple):
+    """A tab: its title, where its class lives (imported when the panel is first built) and its menu's
+    title. The class is a QWidget taking the Session and implementing the Panel protocol
+    (tokviz.ui.common.panel: its menu entries, shutdown, screenshot preparation, auto-play, look)."""
+
+    title: str
+    module: str
+    cls: str
+    menu: str
+
+
 PANELS = {
-    "inspect": (QT_TRANSLATE_NOOP("MainWindow", "Inspect"), "tokviz.ui.inspect.panel", "InspectPanel"),
-    "train": (QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train.panel", "TrainPanel"),
-    "compare": (QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare.panel", "ComparePanel"),
-    "boundaries": (QT_TRANSLATE_NOOP("MainWindow", "Boundaries"), "tokviz.ui.boundaries.panel", "BoundariesPanel"),
-    "vocab": (QT_TRANSLATE_NOOP("MainWindow", "Vocabulary"), "tokviz.ui.vocab.panel", "VocabPanel"),
+    "inspect": PanelSpec(QT_TRANSLATE_NOOP("MainWindow", "Inspect"), "tokviz.ui.inspect.panel", "InspectPanel",
+                         QT_TRANSLATE_NOOP("MainWindow", "&Inspect")),
+    "train": PanelSpec(QT_TRANSLATE_NOOP("MainWindow", "Train"), "tokviz.ui.train.panel", "TrainPanel",
+                       QT_TRANSLATE_NOOP("MainWindow", "&Train")),
+    "compare": PanelSpec(QT_TRANSLATE_NOOP("MainWindow", "Compare"), "tokviz.ui.compare.panel", "ComparePanel",
+                         QT_TRANSLATE_NOOP("MainWindow", "&Compare")),
+    "boundaries": PanelSpec(QT_TRANSLATE_NOOP("MainWindow", "Boundaries"), "tokviz.ui.boundaries.panel",
+                            "BoundariesPanel", QT_TRANSLATE_NOOP("MainWindow", "&Boundaries")),
+    "vocab": PanelSpec(QT_TRANSLATE_NOOP("MainWindow", "Vocabulary"), "tokviz.ui.vocab.panel", "VocabPanel",
+                       QT_TRANSLATE_NOOP("MainWindow", "V&ocabulary")),
 }
 
 PRESENTATION_SCALE = 1.6  # font scale on entering presentation mode (projectors are far away)
@@ -68,6 +90,25 @@ class _EnabledMirror(QObject):
         if event.type() == QEvent.Type.EnabledChange:
             self._action.setEnabled(obj.isEnabled())
         return False
+
+
+class _BuiltOnDemand(Mapping):
+    """``view -> value`` for every view; reading one builds that view's panel first."""
+
+    def __init__(self, window: MainWindow, value) -> None:
+        self._window = window
+        self._value = value
+
+    def __getitem__(self, view: str):
+        if view not in PANELS:
+            raise KeyError(view)
+        return self._value(view, self._window.panel(view))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(PANELS)
+
+    def __len__(self) -> int:
+        return len(PANELS)
 
 
 class MainWindow(QMainWindow):
@@ -103,11 +144,20 @@ class MainWindow(QMainWindow):
         self._opening: list[str] = []  # names of the model files still parsing
         self.ask_pattern = None  # the question for a rank file's pattern (None: a dialog; tests answer it)
         self._auto_played: set[str] = set()  # panels presentation mode has set playing
-        self.panels: dict[str, QWidget] = {}
-        for view, (title, module, cls) in PANELS.items():
-            panel = getattr(importlib.import_module(module), cls)(self.session)
-            self.panels[view] = panel
-            self.tabs.addTab(panel, self.tr(title))
+        # one page per tab; a panel goes into its page when first needed (see panel())
+        self._pages: dict[str, QWidget] = {}
+        self._built: dict[str, QWidget] = {}
+        self._unrestored: set[str] = set()  # built, but not yet on screen to take its splitter sizes
+        for view, spec in PANELS.items():
+            page = QWidget(self.tabs)
+            layout = QVBoxLayout(page)
+            layout.setContentsMargins(0, 0, 0, 0)
+            self._pages[view] = page
+            self.tabs.addTab(page, self.tr(spec.title))
+        # every panel by view name, built on first reading; menu actions likewise
+        self.panels: Mapping[str, QWidget] = _BuiltOnDemand(self, lambda _view, panel: panel)
+        self.panel_actions: Mapping[str, dict[str, QAction]] = _BuiltOnDemand(
+            self, lambda view, _panel: self._panel_actions[view])
         self._build_menus()
         language_signal().changed.connect(self._retranslate)
         self.tabs.currentChanged.connect(self._on_tab_changed)
@@ -131,7 +181,7 @@ class MainWindow(QMainWindow):
     def _panel_action(self, view: str, text: str, slot, shortcuts=(), button: QAbstractButton | None = None) -> QAction:
         """A menu action for one panel: it shows that panel's tab, then does what ``slot`` does (or
         clicks ``button``, whose enabled state it follows)."""
-        panel = self.panels[view]
+        panel = self._built[view]
         act = QAction(text, self)
         if shortcuts:
             act.setShortcuts([QKeySequence(k) for k in shortcuts])
@@ -164,8 +214,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(quit_action)
 
         view_menu = bar.addMenu(self.tr("&View"))
-        for i, (view, (title, _, _)) in enumerate(PANELS.items()):
-            view_menu.addAction(self._action(self.tr(title), lambda _=False, v=view: self.show_view(v),
+        for i, (view, spec) in enumerate(PANELS.items()):
+            view_menu.addAction(self._action(self.tr(spec.title), lambda _=False, v=view: self.show_view(v),
                                              f"Ctrl+{i + 1}"))
         view_menu.addSeparator()
         self.presentation_action = self._action(self.tr("&Presentation mode"), self.toggle_presentation, "F11",
@@ -206,28 +256,69 @@ class MainWindow(QMainWindow):
             language_menu.addAction(act)
             self.language_actions[code] = act
 
-        self.panel_actions: dict[str, dict[str, QAction]] = {}
-        self._build_panel_menus(bar)
+        self._panel_actions: dict[str, dict[str, QAction]] = {}
+        self._panel_menus: dict[str, QMenu] = {}
+        for view, spec in PANELS.items():
+            menu = bar.addMenu(self.tr(spec.menu))
+            # its entries are the panel's own buttons: opening the menu builds the panel
+            menu.aboutToShow.connect(lambda v=view: self.panel(v))
+            self._panel_menus[view] = menu
 
         help_menu = bar.addMenu(self.tr("&Help"))
         help_menu.addAction(self._action(self.tr("&About tokviz"), self.show_about))
 
-    def _build_panel_menus(self, bar) -> None:
-        """One menu per panel with every action of its buttons (keys listed in the menu)."""
-        for view, panel in self.panels.items():
-            menu = bar.addMenu(panel.menu_title())
-            acts = self.panel_actions[view] = {}
-            for entry in panel.menu_actions():
-                if entry is None:
-                    menu.addSeparator()
-                    continue
-                acts[entry.key] = self._panel_action(view, entry.text, entry.slot, entry.shortcuts, entry.button)
-                menu.addAction(acts[entry.key])
+    def _fill_panel_menu(self, view: str, panel: QWidget) -> None:
+        """The panel's menu: every action of its buttons (keys listed in the menu)."""
+        menu = self._panel_menus[view]
+        acts = self._panel_actions[view] = {}
+        for entry in panel.menu_actions():
+            if entry is None:
+                menu.addSeparator()
+                continue
+            acts[entry.key] = self._panel_action(view, entry.text, entry.slot, entry.shortcuts, entry.button)
+            menu.addAction(acts[entry.key])
 
     # ---- views -------------------------------------------------------------------------------
+    def panel(self, view: str) -> QWidget:
+        """The panel of ``view``, built now if it was not yet."""
+        panel = self._built.get(view)
+        if panel is None:
+            panel = self._build_panel(view)
+        return panel
+
+    def built_views(self) -> list[str]:
+        """The views whose panels exist (in tab order)."""
+        return [view for view in PANELS if view in self._built]
+
+    def _build_panel(self, view: str) -> QWidget:
+        spec = PANELS[view]
+        panel = getattr(importlib.import_module(spec.module), spec.cls)(self.session)
+        self._built[view] = panel
+        self._pages[view].layout().addWidget(panel)
+        panel.show()  # now, not at the next event-loop turn (a child added to a shown widget waits for one)
+        self._fill_panel_menu(view, panel)
+        self._unrestored.add(view)
+        self._restore_splitters(view)
+        return panel
+
+    def _restore_splitters(self, view: str) -> None:
+        """Give a panel built late its remembered splitter sizes once its tab is on screen: a hidden
+        splitter has no size yet, and sizes restored then come out scaled when it gets one."""
+        if view not in self._unrestored or not self._pages[view].isVisible():
+            return
+        self._unrestored.discard(view)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the panel laid out in its tab first
+        for name, splitter in self._splitters_of(view, self._built[view]).items():
+            saved = self.settings.splitter_state(name)
+            if saved is not None:
+                splitter.restoreState(saved)
+
     def show_view(self, view: str) -> QWidget:
-        panel = self.panels[view]
-        self.tabs.setCurrentWidget(panel)
+        self.tabs.setCurrentWidget(self._pages[view])  # builds the panel (the tab's first showing)
+        panel = self.panel(view)
+        self._restore_splitters(view)
+        if self.isVisible():  # laid out at its size now, as the user sees it (scripts read sizes next)
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self._focus_into(panel)
         return panel
 
@@ -243,11 +334,11 @@ class MainWindow(QMainWindow):
         target.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def current_panel(self) -> QWidget:
-        return self.tabs.currentWidget()
+        return self.panel(self.current_view())
 
     def current_view(self) -> str:
         current = self.tabs.currentWidget()
-        return next(v for v, p in self.panels.items() if p is current)
+        return next(v for v, page in self._pages.items() if page is current)
 
     # ---- actions -------------------------------------------------------------------------------
     def open_text_file(self, path: str | None = None) -> bool:
@@ -321,8 +412,8 @@ class MainWindow(QMainWindow):
 
     def _retranslate(self, _language: str = "") -> None:
         retranslate_widgets(self.menuBar(), ("MainWindow",))
-        for i, (title, _, _) in enumerate(PANELS.values()):
-            self.tabs.setTabText(i, self.tr(title))
+        for i, spec in enumerate(PANELS.values()):
+            self.tabs.setTabText(i, self.tr(spec.title))
 
     def zoom(self, factor: float) -> None:
         self.set_font_scale(fonts.scale() * factor)
@@ -358,7 +449,7 @@ class MainWindow(QMainWindow):
             self.statusBar().show()
             self.showNormal()
             self.set_font_scale(self._scale_before_presentation)
-            for panel in self.panels.values():
+            for panel in self._built.values():
                 panel.stop_auto_play()
             self._auto_played.clear()
 
@@ -374,14 +465,15 @@ class MainWindow(QMainWindow):
         """In presentation mode, set a panel that can play (Train) playing at the chosen pace - once
         per presentation, so a presenter who pauses and leaves the tab finds it paused on return."""
         pace = self.settings.presentation_pace
-        view = next((v for v, p in self.panels.items() if p is panel), None)
+        view = next((v for v, p in self._built.items() if p is panel), None)
         if pace <= 0 or view in self._auto_played:
             return
         if panel.auto_play(pace):
             self._auto_played.add(view)
 
     def _on_tab_changed(self, _index: int) -> None:
-        self._focus_into(self.current_panel())
+        self._focus_into(self.current_panel())  # (built now if it is the tab's first showing)
+        self._restore_splitters(self.current_view())
         if self._presentation:
             self._auto_play(self.current_panel())
 
@@ -414,23 +506,25 @@ class MainWindow(QMainWindow):
         # the sizes saved at that scale must win
         if s.font_scale != 1.0:
             self.set_font_scale(s.font_scale)
-        for name, splitter in self.splitters().items():
-            saved = s.splitter_state(name)
-            if saved is not None:
-                splitter.restoreState(saved)
-        self.show_view(s.current_view)
+        self.show_view(s.current_view)  # builds that panel; its splitters are restored when it is shown
 
     def splitters(self) -> dict[str, QSplitter]:
-        """Every panel's splitters by a stable name: ``view/objectName`` when the panel named it, else
-        ``view/N`` in construction order (the order findChildren walks)."""
+        """Every built panel's splitters by a stable name: ``view/objectName`` when the panel named it,
+        else ``view/N`` in construction order (the order findChildren walks)."""
         named: dict[str, QSplitter] = {}
-        for view, panel in self.panels.items():
-            for i, splitter in enumerate(panel.findChildren(QSplitter)):
-                named[f"{view}/{splitter.objectName() or i}"] = splitter
+        for view, panel in self._built.items():
+            if view not in self._unrestored:  # (never shown: it would save sizes the user never saw)
+                named.update(self._splitters_of(view, panel))
         return named
+
+    @staticmethod
+    def _splitters_of(view: str, panel: QWidget) -> dict[str, QSplitter]:
+        return {f"{view}/{splitter.objectName() or i}": splitter
+                for i, splitter in enumerate(panel.findChildren(QSplitter))}
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt naming)
         super().showEvent(event)
+        self._restore_splitters(self.current_view())
         self._focus_into(self.current_panel())
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
@@ -438,7 +532,7 @@ class MainWindow(QMainWindow):
             QGuiApplication.styleHints().colorSchemeChanged.disconnect(self._on_system_color_scheme)
             self._follows_system = False
         # Stop every panel's workers before the widgets go away (no "QThread destroyed while running").
-        for panel in self.panels.values():
+        for panel in self._built.values():
             panel.shutdown()
         # every job is cancelled, a running call (a parse, an encode) is never waited for: its outcome is
         # dropped when it ends (tokviz.ui.common.work's shutdown policy)
@@ -447,7 +541,7 @@ class MainWindow(QMainWindow):
             self.toggle_presentation(False)
         self.settings.window_geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
-        for name, splitter in self.splitters().items():
+        for name, splitter in self.splitters().items():  # a panel never built keeps the sizes saved before
             self.settings.set_splitter_state(name, splitter.saveState())
         self.settings.current_view = self.current_view()
         self.settings.sync()

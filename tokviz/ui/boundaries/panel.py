@@ -343,9 +343,6 @@ class BoundariesPanel(QWidget):
         return False
 
     # ---- the Panel protocol -----------------------------------------------------------------------
-    def menu_title(self) -> str:
-        return QCoreApplication.translate("MainWindow", "&Boundaries")
-
     def menu_actions(self) -> list[PanelAction | None]:
         # each entry shows the streaming view first: the replay it acts on is then on screen
         return [

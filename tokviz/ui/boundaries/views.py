@@ -32,8 +32,9 @@ from tokviz.core.display import hex_bytes, visible_piece
 from tokviz.ui.boundaries.jobs import NOTHING_TO_CHECK, NOTHING_TO_SPLIT, ONE_MESSAGE
 from tokviz.ui.boundaries.model import Status
 from tokviz.ui.compare.alignment import RowData, prepare_rows
-from tokviz.ui.compare.rows import AlignedRowsView, error_color, palette_is_dark
+from tokviz.ui.compare.rows import AlignedRowsView, error_color
 from tokviz.ui.fonts import mono_font
+from tokviz.ui.theme import is_dark
 from tokviz.ui.token_colors import text_color_on, token_color
 
 ROW_COLORS = ("#1f77b4", "#d62728")  # the gutter bars of the two rows a view compares
@@ -121,7 +122,9 @@ class HazardView(QWidget):
 
 def _rows(view: AlignedRowsView, text: str, rows: list[tuple[str, object]]) -> None:
     data = [RowData(name, enc, color=QColor(ROW_COLORS[k % 2])) for k, (name, enc) in enumerate(rows)]
-    view.set_prepared(prepare_rows(text, data, dark=palette_is_dark(view.palette())))  # tokens' dark colours too
+    # the applied theme, not the view's palette: a view on a hidden tab gets the new palette only after
+    # the theme's signal, and kept the light colours on the dark theme
+    view.set_prepared(prepare_rows(text, data, dark=is_dark()))
 
 
 def _scrolled(view: AlignedRowsView) -> QScrollArea:
@@ -331,7 +334,7 @@ class StreamView(HazardView):
         if cursor < shown:
             self.table.setRowCount(cursor)
             return
-        dark = palette_is_dark(self.palette())
+        dark = is_dark()
         self.table.setRowCount(cursor)
         for k in range(shown, cursor):
             s = self._steps[k]
@@ -404,7 +407,7 @@ class HealView(HazardView):
         if h.cuts_character:
             count += " " + self.tr("The healed prompt ends inside a character: back up one token more.")
         self.count.setText(count)
-        dark = palette_is_dark(self.palette())
+        dark = is_dark()
         self.table.setRowCount(len(result.sample))
         for k, (token_id, piece) in enumerate(result.sample):
             self.table.setItem(k, 0, _id_item(token_id, dark))

@@ -1,6 +1,6 @@
 """The Panel protocol: what the main window asks of every tab, so it never probes panels for attributes.
 
-A panel lists its menu (title and actions: each either calls a slot or clicks one of the panel's
+A panel lists its menu entries (each either calls a slot or clicks one of the panel's
 buttons, whose enabled state the menu entry follows), stops its background work on shutdown, fills
 itself for ``tokviz screenshot`` and, in presentation mode, may play by itself.
 """
@@ -27,9 +27,6 @@ class PanelAction:
 
 @runtime_checkable
 class Panel(Protocol):
-    def menu_title(self) -> str:
-        """The panel's menu title (translated, with its & accelerator)."""
-
     def menu_actions(self) -> list[PanelAction | None]:
         """The panel's menu entries in order; None is a separator."""
 

@@ -532,9 +532,6 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
                 self._reader_tasks]
 
     # ---- the Panel protocol -------------------------------------------------------------------
-    def menu_title(self) -> str:
-        return QCoreApplication.translate("MainWindow", "&Compare")
-
     def menu_actions(self) -> list[PanelAction | None]:
         # the menu's words belong to the main window's translations
         return [

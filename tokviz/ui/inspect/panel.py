@@ -495,9 +495,6 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         return True
 
     # ---- the Panel protocol (menus, life cycle, screenshots) ------------------------------------------
-    def menu_title(self) -> str:
-        return QCoreApplication.translate("MainWindow", "&Inspect")
-
     def menu_actions(self) -> list[PanelAction | None]:
         # the menu's words belong to the main window's translations
         return [

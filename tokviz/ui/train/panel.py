@@ -648,9 +648,6 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         return self.playback.finished(n, self.run is not None)
 
     # ================================================================ the Panel protocol
-    def menu_title(self) -> str:
-        return QCoreApplication.translate("MainWindow", "&Train")
-
     def menu_actions(self) -> list[PanelAction | None]:
         # the menu's words belong to the main window's translations
         return [

@@ -33,6 +33,7 @@ from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.i18n import follow_language
+from tokviz.ui.theme import is_dark
 from tokviz.ui.vocab.jobs import run_request
 from tokviz.ui.vocab.state import KINDS, TAB_KINDS, TABS, Outcome, Request, VocabState
 from tokviz.ui.vocab.views import VocabDiffTab, VocabMapsTab, VocabReachTab, VocabTreeTab
@@ -75,6 +76,7 @@ class VocabPanel(QWidget):
         session.themeChanged.connect(self._on_theme)
         session.fontScaleChanged.connect(self._on_font_scale)
         self._on_font_scale()
+        self._on_theme(is_dark())  # a panel built after a switch to the dark theme starts dark
         follow_language(self, CONTEXTS, then=self.recompose_texts)
         self._fill_encoders()
         self.recompose_texts()
@@ -331,9 +333,6 @@ class VocabPanel(QWidget):
         return False
 
     # ---- the Panel protocol ------------------------------------------------------------------------
-    def menu_title(self) -> str:
-        return QCoreApplication.translate("MainWindow", "V&ocabulary")
-
     def menu_actions(self) -> list[PanelAction | None]:
         return [
             PanelAction(
