@@ -616,3 +616,38 @@ def test_byte_cells_hold_their_hex_at_every_font_scale(qtbot, session, monkeypat
         win.toggle_presentation(False, full_screen=False)
         win.set_font_scale(1.0)
         win.close()
+
+
+def test_the_token_chart_leaves_room_for_every_value_at_any_width(qtbot):
+    # on a narrow chart at presentation scale a fixed 18 % of headroom cut "198" to "19"
+    import pyqtgraph as pg
+    from PySide6.QtGui import QColor, QFont
+    from PySide6.QtWidgets import QApplication
+
+    from tokviz.ui.compare.charts import TokenBarChart
+
+    app = QApplication.instance()
+    old = app.font()
+    big = QFont(old)
+    big.setPointSizeF(old.pointSizeF() * 1.6)  # what presentation mode does to the app's font
+    app.setFont(big)
+    try:
+        chart = TokenBarChart()
+        qtbot.addWidget(chart)
+        chart.show()
+        for width in (260, 420, 900):
+            chart.resize(width, 260)
+            chart.set_values(["gpt2", "cl100k_base", "tokviz BPE (데모 말뭉치)"], [198, 119, 165],
+                             [QColor("#4e79a7")] * 3)
+            view = chart.plot_item.getViewBox()
+            qtbot.waitUntil(lambda: view.width() > 0, timeout=2000)
+            chart.grab()  # painted: the view's range is applied to the items
+            right = view.mapRectToScene(view.boundingRect()).right()
+            labels = [i for i in chart.plot_item.items if isinstance(i, pg.TextItem) and i.isVisible()]
+            assert len(labels) == 3
+            for label in labels:
+                # anchored at its left middle: the text runs its own width (pixels) right of that point
+                edge = label.scenePos().x() + label.textItem.boundingRect().width()
+                assert edge <= right + 1, (width, label.textItem.toPlainText(), edge, right)
+    finally:
+        app.setFont(old)

@@ -65,6 +65,7 @@ class TokenBarChart(pg.PlotWidget):
         self.plot_item.addItem(self.bars)
         self._labels: list[pg.TextItem] = []
         self.values: list[float] = []
+        self._top = 1.0  # the longest bar
 
     def set_values(self, names: Sequence[str], values: Sequence[float | None], colors: Sequence[QColor],
                    label: str = "tokens") -> None:
@@ -90,7 +91,25 @@ class TokenBarChart(pg.PlotWidget):
             else:
                 item.setVisible(False)
         self.plot_item.setYRange(-0.6, max(len(names) - 0.4, 0.6), padding=0)
-        self.plot_item.setXRange(0, top * 1.18, padding=0)
+        self._top = top
+        self._fit_x()
+
+    def _fit_x(self) -> None:
+        """Room right of the longest bar for the widest value label, in pixels: a fixed share of the
+        data was too little on a narrow chart at presentation scale ("198" was cut to "19")."""
+        top = self._top
+        label_px = max((item.textItem.boundingRect().width() for item in self._labels if item.isVisible()),
+                       default=0.0)
+        view = self.plot_item.getViewBox()
+        view_px = view.width() if view is not None else 0  # (None while the widget is being deleted)
+        # the labels start 1 % of the data past their bars and need a few pixels of air
+        share = (label_px + 6) / view_px if view_px > 0 else 0.18
+        self.plot_item.setXRange(0, top * 1.01 / (1 - min(max(share, 0.05), 0.6)), padding=0)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        super().resizeEvent(event)
+        if getattr(self, "_labels", None):  # (pyqtgraph resizes the widget inside its own __init__)
+            self._fit_x()
 
 
 class GroupedBarChart(pg.PlotWidget):
