@@ -640,7 +640,7 @@ def test_the_token_chart_leaves_room_for_every_value_at_any_width(qtbot):
             chart.set_values(["gpt2", "cl100k_base", "tokviz BPE (데모 말뭉치)"], [198, 119, 165],
                              [QColor("#4e79a7")] * 3)
             view = chart.plot_item.getViewBox()
-            qtbot.waitUntil(lambda: view.width() > 0, timeout=2000)
+            qtbot.waitUntil(lambda v=view: v.width() > 0, timeout=2000)
             chart.grab()  # painted: the view's range is applied to the items
             right = view.mapRectToScene(view.boundingRect()).right()
             labels = [i for i in chart.plot_item.items if isinstance(i, pg.TextItem) and i.isVisible()]
