@@ -114,6 +114,32 @@ def test_parity_chart_names_languages_by_code_where_their_names_would_collide(qt
     assert "ko" in codes and "en" in codes
 
 
+def test_parity_chart_text_fits_at_a_projectors_font_size(qtbot, session):
+    """At 1366x768 in presentation mode "ja" lost its descender ("ia") under the bars and the axis title
+    "premium (tokens / reference tokens)" ran off the top of the chart."""
+    from PySide6.QtGui import QFont, QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    old = app.font()
+    big = QFont(old)
+    big.setPointSizeF(old.pointSizeF() * 1.6)  # what presentation mode does to the app's font
+    app.setFont(big)
+    try:
+        tab = _tab(qtbot, ParityTab, session)
+        tab.resize(840, 300)
+        tab.set_encoders(["gpt2"])
+        _run(qtbot, tab)
+        bottom = tab.chart.plot_item.getAxis("bottom")
+        qtbot.waitUntil(lambda: bottom.height() > 0, timeout=WAIT_MS)
+        assert bottom.height() >= QFontMetrics(tab.chart.font()).height() + 2  # the descenders too
+        left = tab.chart.plot_item.getAxis("left")
+        title = left.label.boundingRect().width()  # drawn turned upright along the axis
+        assert 0 < title <= left.height(), (left.labelText, title, left.height())
+    finally:
+        app.setFont(old)
+
+
 def test_parity_refuses_to_uncheck_the_last_encoder(qtbot, session):
     tab = _tab(qtbot, ParityTab, session)
     tab.set_encoders(["gpt2"])

@@ -182,6 +182,11 @@ class GroupedBarChart(pg.PlotWidget):
         return max(metrics.horizontalAdvance(s) for s in full) + 8 <= plot_px / len(full)
 
     def _fit_ticks(self) -> None:
-        """Full names when each fits its group's width, else the short ones (names ran into each other)."""
-        self.plot_item.getAxis("bottom").setTicks([list(enumerate(self.tick_labels()))])
+        """Full names when each fits its group's width, else the short ones (names ran into each other);
+        the axis as tall as its font, descenders included (pyqtgraph's measure cut "ja" to "ia" at a
+        projector's font size)."""
+        axis = self.plot_item.getAxis("bottom")
+        axis.setTicks([list(enumerate(self.tick_labels()))])
+        metrics = QFontMetrics(axis.style.get("tickFont") or self.font())
+        axis.setHeight(metrics.height() + axis.style["tickTextOffset"][1] + max(0, axis.style["tickLength"]) + 2)
 
