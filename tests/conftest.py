@@ -100,6 +100,7 @@ HEAVY_FIRST = (
     "tests/ui/test_train_lecture.py",
     "tests/ui/test_train_lecture_steps.py",
     "tests/ui/test_train_views.py",
+    "tests/ui/test_train_views_run.py",
     "tests/reliability/test_fuzzed_text.py",
     "tests/ui/test_train.py",
     "tests/ui/test_train_real.py",
