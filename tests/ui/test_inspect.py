@@ -3,6 +3,7 @@ bad text. Every test asserts what the panel shows (labels, counts, layers), not 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -137,12 +138,14 @@ class _Renamed:
 
 
 def _own_session(registry) -> Session:
-    """A session with its own registry holding the available encoders: trained models offered to
-    it come and go without touching the module-wide registry."""
+    """A session with its own registry listing the available encoders: trained models offered to
+    it come and go without touching the module-wide registry. Each is loaded on first use, through
+    the module-wide registry (loading every one up front took ~5 s for the two encoders used)."""
     session = Session(Registry())
     for status in registry.statuses():
         if status.available:
-            session.registry.add(registry.get(status.name))
+            entry = registry.entries()[status.name]
+            session.registry.register(dataclasses.replace(entry, load=lambda name=status.name: registry.get(name)))
     return session
 
 
