@@ -98,9 +98,7 @@ def pytest_runtest_makereport(item, call):
 HEAVY_FIRST = (
     "tests/test_packaging.py",  # builds the frozen app and a wheel (~90 s)
     "tests/ui/test_train_lecture.py",
-    "tests/ui/test_train_lecture_steps.py",
     "tests/ui/test_train_views.py",
-    "tests/ui/test_train_views_run.py",
     "tests/reliability/test_fuzzed_text.py",
     "tests/ui/test_train.py",
     "tests/ui/test_train_real.py",
