@@ -1,6 +1,7 @@
-"""The Train panel as a lecture: the sample follows each merge from the whole corpus, byte merges are
-named by their characters, the runners-up are shown, the tree follows the step, and the window fits
-a 1366×768 projector in presentation mode however long the merge."""
+"""The Train panel as a lecture: the banner names every byte position of a character, the window fits
+a 1366×768 projector in presentation mode however long the merge, Korean leaves no English word, a
+capped corpus says so, char mode follows every step, and the corpus is read while the app idles. The
+tests that walk, export or save one NSMC run share it in test_train_lecture_steps.py."""
 
 from __future__ import annotations
 
