@@ -249,19 +249,6 @@ def test_subprocess_errors_have_no_traceback(tmp_path):
     assert code == 2 and "byte 0xC3 at byte offset 0" in err and "Traceback" not in err
 
 
-def test_encode_path_imports_no_qt():
-    code = (
-        "import sys\n"
-        "from tokviz.cli import main\n"
-        f"rc = main(['encode', '--model', {str(SP_MODEL)!r}, '--json', '안녕'])\n"
-        "rc |= main(['encode', '-e', 'gpt2', 'hi'])\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph')]\n"
-        "sys.exit(3 if bad else rc)\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
-
-
 def test_doctests_of_the_command_module_and_the_display_contract_it_prints_with():
     from tokviz.core import display
 

@@ -7,9 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -124,11 +122,3 @@ def test_sweep_sizes_must_be_numbers(capsys):
     assert stop.value.code == 2 and "whole numbers" in capsys.readouterr().err
 
 
-def test_parity_and_sweep_never_import_qt():
-    code = ("import sys; from tokviz.cli import main; main(['parity', '--json', '-e', 'gpt2']); "
-            f"main(['sweep', {str(CORPUS)!r}, '--heldout', {str(CORPUS)!r}, '--merges', '5', '-e', 'gpt2', '-q']); "
-            "bad = [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6', 'pyqtgraph'))]; "
-            "assert not bad, bad")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parent.parent)
-    assert done.returncode == 0, done.stderr

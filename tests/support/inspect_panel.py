@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from PySide6.QtCore import Qt
 
 from tokviz.core.encoders.registry import Registry
@@ -37,10 +39,13 @@ def click_token(qtbot, panel, index: int, modifier=Qt.KeyboardModifier.NoModifie
 
 
 def own_session(registry) -> Session:
-    """A session with its own registry holding the available encoders of ``registry``: models offered
-    to it come and go without touching a module-wide registry."""
+    """A session with its own registry listing the available encoders of ``registry``: models offered
+    to it come and go without touching a module-wide registry. Each is loaded on first use, through
+    ``registry`` (loading every one up front took ~5 s for a test that uses two)."""
     session = Session(Registry())
+    entries = registry.entries()
     for status in registry.statuses():
         if status.available:
-            session.registry.add(registry.get(status.name))
+            lazy = dataclasses.replace(entries[status.name], load=lambda name=status.name: registry.get(name))
+            session.registry.register(lazy)
     return session

@@ -26,6 +26,13 @@ def train_in_window(window, qtbot, source, merges=MERGES, mode="byte"):
     return panel
 
 
+def steps_to_check(last: int) -> list[int]:
+    """Steps a lecture test walks to: the first ones, a spread, and the last (rarest) merges. Each
+    step renders the sample twice (~0.3 s), so every step of a run made the test slow; jumping
+    between steps is scrubbing, a path a room uses too."""
+    return sorted({1, 2, 3, last // 4, last // 2, 3 * last // 4, last - 1, last})
+
+
 def show_step(panel, qtbot, step):
     panel.set_step(step)
     qtbot.waitUntil(lambda: panel.step_facts is not None and panel.step_facts.step == step, timeout=10000)

@@ -14,6 +14,7 @@ from PySide6.QtCore import QByteArray, QMimeData, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QTextCursor
 from PySide6.QtWidgets import QToolTip
 
+from tests.support.inspect_panel import own_session
 from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.registry import Registry
 from tokviz.ui.inspect import jobs as inspect_jobs
@@ -136,18 +137,8 @@ class _Renamed:
         return self.inner.token_bytes(token_id)
 
 
-def _own_session(registry) -> Session:
-    """A session with its own registry holding the available encoders: trained models offered to
-    it come and go without touching the module-wide registry."""
-    session = Session(Registry())
-    for status in registry.statuses():
-        if status.available:
-            session.registry.add(registry.get(status.name))
-    return session
-
-
 def test_trained_model_appears_and_follows_its_newest_step(qtbot, registry):
-    session = _own_session(registry)
+    session = own_session(registry)
     p = InspectPanel(session)
     qtbot.addWidget(p)
     try:
@@ -168,7 +159,7 @@ def test_trained_model_appears_and_follows_its_newest_step(qtbot, registry):
 def test_after_the_train_panels_reset_the_inspector_says_so_and_follows_the_next_model(qtbot, registry):
     """Followed through the session's signals, whatever the model is called; Reset is said in the
     message bar (the tokens below change encoder) and the next trained model is shown again."""
-    session = _own_session(registry)
+    session = own_session(registry)
     p = InspectPanel(session)
     qtbot.addWidget(p)
     p.show()

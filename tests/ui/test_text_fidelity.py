@@ -50,14 +50,20 @@ def panel(qtbot, registry):
     p.shutdown()
 
 
-def cli_ids(monkeypatch, capsys, encoder: str, text: str) -> list[int]:
-    """The ids ``tokviz encode --json -e ENCODER -`` prints for ``text`` given as UTF-8 on standard input."""
+def cli_json(monkeypatch, capsys, encoder: str, text: str) -> dict:
+    """What ``tokviz encode --json -e ENCODER -`` prints for ``text`` given as UTF-8 on standard input
+    (in this process: the command's output is the reference here, not its process)."""
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
     capsys.readouterr()
     assert cli.main(["encode", "--json", "-e", encoder, "-"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["text"] == text
-    return out["ids"]
+    return out
+
+
+def cli_ids(monkeypatch, capsys, encoder: str, text: str) -> list[int]:
+    """The ids ``tokviz encode --json -e ENCODER -`` prints for ``text``."""
+    return cli_json(monkeypatch, capsys, encoder, text)["ids"]
 
 
 def type_text(qtbot, widget, text: str) -> None:
@@ -187,7 +193,7 @@ def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProce
     )
 
 
-def test_screenshot_takes_a_text_file_exactly_and_writes_the_tokens_it_shows(tmp_path):
+def test_screenshot_takes_a_text_file_exactly_and_writes_the_tokens_it_shows(tmp_path, monkeypatch, capsys):
     text = "".join(TEXTS.values())
     source = tmp_path / "exact.txt"
     source.write_bytes(text.encode("utf-8"))
@@ -196,12 +202,11 @@ def test_screenshot_takes_a_text_file_exactly_and_writes_the_tokens_it_shows(tmp
                    "--tokens", str(tokens), "-o", str(png), "--size", "900x600")
     assert shot.returncode == 0, shot.stderr.decode()
     assert png.stat().st_size > 0
-    cli = run_cli("encode", "--json", "-e", "cl100k_base", "-", stdin=text.encode("utf-8"))
-    assert cli.returncode == 0, cli.stderr.decode()
-    assert json.loads(tokens.read_text(encoding="utf-8")) == {"tokens": json.loads(cli.stdout)["tokens"]}
+    expected = cli_json(monkeypatch, capsys, "cl100k_base", text)["tokens"]
+    assert json.loads(tokens.read_text(encoding="utf-8")) == {"tokens": expected}
 
 
-def test_screenshot_tokens_of_compare_name_each_row(tmp_path):
+def test_screenshot_tokens_of_compare_name_each_row(tmp_path, monkeypatch, capsys):
     text = "안녕 tokens 👋\n"
     source = tmp_path / "plain.txt"
     source.write_bytes(text.encode("utf-8"))
@@ -212,17 +217,26 @@ def test_screenshot_tokens_of_compare_name_each_row(tmp_path):
     rows = json.loads(tokens.read_text(encoding="utf-8"))["encoders"]
     assert [r["name"] for r in rows][:2] == ["cl100k_base", "sp:demo_unigram"]
     for row in rows[:2]:
-        cli = run_cli("encode", "--json", "-e", row["name"], "-", stdin=text.encode("utf-8"))
-        assert row["tokens"] == json.loads(cli.stdout)["tokens"]
+        assert row["tokens"] == cli_json(monkeypatch, capsys, row["name"], text)["tokens"]
 
 
-def test_screenshot_refuses_a_fifo_as_the_text_file(tmp_path):
+@pytest.mark.parametrize("view", ["inspect", "compare"])
+def test_screenshot_refuses_a_fifo_as_the_text_file_before_building_a_window(tmp_path, monkeypatch, capsys, view):
+    """In this process: the message and exit status are what is checked, and no window is built for a
+    file that cannot be read (building one first cost ~3 s before the same message)."""
+    from tokviz.ui import main_window
+
+    def no_window(*args, **kwargs):
+        raise AssertionError("a window was built for a text file that cannot be read")
+
+    monkeypatch.setattr(main_window, "MainWindow", no_window)
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    shot = run_cli("screenshot", "--view", "inspect", "--text-file", str(fifo), "-o", str(tmp_path / "x.png"))
-    assert shot.returncode != 0
-    assert "FIFO" in shot.stderr.decode() and "Traceback" not in shot.stderr.decode()
-    assert not (tmp_path / "x.png").exists()
+    code = cli.main(["screenshot", "--view", view, "--text-file", str(fifo), "-o", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "FIFO" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == [fifo]
 
 
 def test_a_clicked_token_is_highlighted_on_its_own_characters_after_crlf_and_emoji(qtbot, panel, monkeypatch, tmp_path):

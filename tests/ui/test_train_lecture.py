@@ -1,13 +1,14 @@
-"""The Train panel as a lecture: the sample follows each merge from the whole corpus, byte merges are
-named by their characters, the runners-up are shown, the tree follows the step, and the window fits
-a 1366×768 projector in presentation mode however long the merge."""
+"""The Train panel as a lecture: the banner names every byte position of a character, the window fits
+a 1366×768 projector in presentation mode however long the merge, Korean leaves no English word, a
+capped corpus says so, char mode follows every step, and the corpus is read while the app idles. The
+tests that walk, export or save one NSMC run share it in test_train_lecture_steps.py."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QColor
 
-from tests.support.train_lecture import MERGES, NSMC, english_words_in, show_step, train_in_window
+from tests.support.train_lecture import MERGES, NSMC, english_words_in, show_step, steps_to_check, train_in_window
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.ui import fonts
 from tokviz.ui.main_window import MainWindow
@@ -26,60 +27,6 @@ def window(qtbot, tmp_path):
     yield win
     win.toggle_presentation(False)
     win.close()
-
-
-def _steps_to_check(last: int) -> list[int]:
-    """Steps a lecture test walks to: the first ones, a spread, and the last (rarest) merges. Each
-    step renders the sample twice (~0.3 s), so every step of a run made the test slow; jumping
-    between steps is scrubbing, a path a room uses too."""
-    return sorted({1, 2, 3, last // 4, last // 2, 3 * last // 4, last - 1, last})
-
-
-@pytest.fixture
-def nsmc(window, qtbot):
-    return train_in_window(window, qtbot, CorpusSource.file(NSMC))
-
-
-def test_every_step_shows_its_merge_in_the_sample_from_the_whole_corpus(nsmc, qtbot):
-    panel = nsmc
-    for step in _steps_to_check(MERGES):
-        show_step(panel, qtbot, step)
-        # every merge occurs in the corpus (its count is at least min_frequency), so it is on screen
-        assert panel.replay.steps[step - 1].count >= 2
-        assert panel.followed_lines(), step
-        first = panel.sample_view.line_runs(0)
-        assert any(r.bg == FRESH_BG for r in first), (step, first)
-        assert panel.sample_view.verticalScrollBar().value() == 0
-
-
-def test_byte_merges_are_named_by_their_characters_with_hex(nsmc, qtbot):
-    from tests.support.train_panel import banner_text
-
-    panel = nsmc
-    partial = next(s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" in s.right_piece)
-    show_step(panel, qtbot, partial.step)
-    shown = banner_text(panel)
-    # the banner's big line names the character and the part ("X bytes 1–2 of 3"), no <0xNN> left
-    assert "of 3" in shown and "<0x" not in shown
-    hexes = [partial.new_bytes[i:i + 1].hex().upper() for i in range(len(partial.new_bytes))]
-    assert all(h in shown for h in hexes)
-    row = partial.step - 1
-    label = panel.vocab_filter.index(row, 1).data()
-    assert "<0x" not in label and "/3" in label
-    # the tree names every partial node by the root token's characters (one naming for the whole tree)
-    for s in panel.replay.steps:
-        if "<0x" not in s.new_piece:
-            continue
-        panel.select_token(s.token_id)
-        labels = panel.tree_view.drawn_labels()
-        root = labels[-1][1]
-        root_chars = {w for w in root.split() if "/" not in w}
-        for _, label in labels:
-            assert all(w in root_chars for w in label.split() if "/" not in w and w != "·"), (root, labels)
-    completing = next((s for s in panel.replay.steps if "<0x" in s.left_piece and "<0x" not in s.new_piece), None)
-    if completing is not None:
-        show_step(panel, qtbot, completing.step)
-        assert "completes" in banner_text(panel)
 
 
 # a character of each UTF-8 length with more than one byte: é (2), 것 (3), 😀 (4)
@@ -132,27 +79,6 @@ def test_banner_names_every_byte_position_of_a_character(qtbot, tmp_path, ch, la
             assert [ln for ln in lines if all(len(w) == 2 and w.isalnum() for w in ln.split())] == hexes
     finally:
         install_translation("en")
-
-
-def test_why_this_pair_lists_the_winner_with_the_trainers_count(nsmc, qtbot):
-    panel = nsmc
-    for step in (1, 7, MERGES):
-        show_step(panel, qtbot, step)
-        s = panel.replay.steps[step - 1]
-        cands = panel.step_facts.candidates
-        assert (cands.pairs[0].left, cands.pairs[0].right, cands.pairs[0].count) == (s.left, s.right, s.count)
-        text = panel.why_label.text()
-        assert f"<b>{s.count:,}</b>" in text and FRESH_BG in text
-        assert len(cands.pairs) > 1 and all(f"<b>{c.count:,}</b>" in text for c in cands.pairs)
-
-
-def test_merge_tree_follows_the_step_even_when_scrubbing_back(nsmc, qtbot):
-    panel = nsmc
-    deep = next(s for s in panel.replay.steps if panel.replay.merge_tree(s.token_id).depth() >= 3)
-    panel.set_step(MERGES)
-    panel.set_step(deep.step)  # scrub back
-    assert panel.tree_view.tree.token_id == deep.token_id
-    assert panel.tree_view.tree.depth() >= 3  # the step's own tree, not a root-only box
 
 
 def test_just_merged_colour_is_unlike_every_palette_colour():
@@ -240,17 +166,6 @@ def test_korean_train_panel_shows_no_english_words(qtbot, tmp_path):
         install_translation("en")
 
 
-def test_saving_says_so_in_green_not_in_error_pink(nsmc, tmp_path):
-    from tokviz.ui.token_colors import contrast_ratio
-
-    panel = nsmc
-    written = panel.save_model_to(str(tmp_path / "model.json"), "tokviz")
-    assert written and panel.message.level == "success"
-    bg, fg = panel.message.colors()
-    assert 90 <= bg.hue() <= 160  # green (the error pink's hue is ~2)
-    assert contrast_ratio(bg, fg) >= 7
-
-
 def test_squeezed_log_axis_labels_only_powers_of_ten_and_titles_clear_the_ticks(qtbot):
     import math
 
@@ -280,33 +195,13 @@ def test_capped_corpus_says_so_and_still_highlights_the_real_merge(window, qtbot
 
     monkeypatch.setattr(follow, "MAX_WORDS", 25)
     panel = train_in_window(window, qtbot, CorpusSource.file(NSMC))
-    for step in _steps_to_check(MERGES):
+    for step in steps_to_check(MERGES):
         show_step(panel, qtbot, step)
         s = panel.replay.steps[step - 1]
         text = panel.why_label.text()
         assert "25 most frequent words" in text
         highlighted = text.split(FRESH_BG, 1)[1].split("</span>", 1)[0]
         assert f"<b>{s.count:,}</b>" in highlighted  # the trainer's merge with its true count
-
-
-def test_no_lines_or_runners_up_computed_faster_than_a_room_reads(nsmc, qtbot):
-    from tokviz.ui.train.follow import FOLLOW_PACE
-
-    panel = nsmc
-    panel.set_step(3)
-    qtbot.waitUntil(lambda: panel.asked_step() == 3)
-    panel.playback.playing = True
-    try:
-        panel.playback.pace = FOLLOW_PACE * 10
-        panel.playback.seek(4, len(panel.replay))
-        panel.redraw()  # the frame at step 4 asks for its lines, or not
-        assert panel.asked_step() == 3
-        panel.playback.pace = FOLLOW_PACE
-        panel.playback.seek(4, len(panel.replay))
-        panel.redraw()  # the frame at step 4 asks for its lines, or not
-        assert panel.asked_step() == 4
-    finally:
-        panel.playback.playing = False
 
 
 def test_grey_captions_stay_readable_after_switching_to_the_dark_theme(window, qtbot):
@@ -331,67 +226,11 @@ def test_grey_captions_stay_readable_after_switching_to_the_dark_theme(window, q
 
 def test_char_mode_sample_follows_every_step_too(window, qtbot):
     panel = train_in_window(window, qtbot, CorpusSource.file(NSMC), merges=25, mode="char")
-    for step in _steps_to_check(25):
+    for step in steps_to_check(25):
         show_step(panel, qtbot, step)
         assert any(r.bg == FRESH_BG for r in panel.sample_view.line_runs(0)), step
         assert "</w>" not in "".join(r.text for r in panel.sample_view.line_runs(0))
     assert "of" not in panel.merge_banner.text()  # no byte names in char mode
-
-
-def test_steps_export_as_an_animated_gif_and_apng_without_touching_the_view(nsmc, qtbot, tmp_path):
-    from PIL import Image, ImageChops
-
-    from tokviz.ui.train.animation_export import FRAME_SIZE
-
-    panel = nsmc
-    panel.set_step(20)
-    shown = panel.merge_banner.text()
-    for name in ("steps.gif", "steps.png"):
-        export = panel.export_animation(tmp_path / name, 1, 5)
-        with qtbot.waitSignal(export.finished, timeout=60000) as done:
-            pass
-        assert done.args == [tmp_path / name]
-        with Image.open(tmp_path / name) as image:
-            assert image.n_frames == 5 and image.size == FRAME_SIZE
-            frames = []
-            for i in range(5):
-                image.seek(i)
-                frames.append(image.convert("RGB"))
-        # each frame is its own step: the banner (and the fresh merge in the sample) changes
-        assert all(ImageChops.difference(a, b).getbbox() for a, b in zip(frames, frames[1:], strict=False))
-    assert panel.cursor == 20 and panel.merge_banner.text() == shown  # the panel still shows its step
-    assert panel.message.level == "success"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["steps.gif", "steps.png"]
-
-
-def test_animation_export_can_be_cancelled_and_writes_nothing(nsmc, qtbot, tmp_path):
-    from tokviz.core.animation import AnimationError
-
-    panel = nsmc
-    export = panel.export_animation(tmp_path / "all.gif", 1, MERGES)
-    with qtbot.waitSignal(export.progressed, timeout=10000):
-        pass
-    assert len(export.frames) < MERGES  # frames are drawn a few per event-loop turn, not all at once
-    with qtbot.waitSignal(export.finished, timeout=10000) as done:
-        panel.cancel_export()
-    assert done.args == [None] and list(tmp_path.iterdir()) == []
-    with pytest.raises(AnimationError):
-        panel.export_animation(tmp_path / "none.gif", 1, MERGES + 1)
-    with pytest.raises(AnimationError):
-        panel.export_animation(tmp_path / "steps.jpg", 1, 2)
-
-
-def test_view_saves_as_a_png_at_presentation_scale(nsmc, tmp_path):
-    from PIL import Image
-
-    from tokviz.ui.train.animation_export import presentation_factor
-
-    panel = nsmc
-    written = panel.save_view_image(tmp_path / "view.png")
-    factor = presentation_factor()
-    assert factor > 1.5  # not presenting: the image is drawn at the presentation font scale
-    with Image.open(written) as image:
-        assert image.size == (round(panel.width() * factor), round(panel.height() * factor))
 
 
 def _count_corpus_reads(monkeypatch) -> list:

@@ -199,6 +199,10 @@ def run(args) -> int:
     for out in (args.output, args.tokens):  # a folder or an impossible name fails before any rendering
         if out:
             check_target(out)
+    if args.text_file:  # a missing file, a folder or a FIFO fails before the window is built (~3 s)
+        from tokviz.core.encoders.files import check_regular_file
+
+        check_regular_file(args.text_file, "text")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from tokviz.ui.app import make_application
     from tokviz.ui.main_window import MainWindow

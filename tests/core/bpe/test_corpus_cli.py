@@ -97,19 +97,6 @@ def test_cli_ctrl_c_is_clean(tmp_path, capsys, monkeypatch):
     assert not out.exists()
 
 
-def test_cli_never_imports_qt():
-    import subprocess
-    import sys
-
-    code = (
-        "import sys; from tokviz.cli import main; "
-        "import tokviz.commands.train, tokviz.core.bpe.formats, tokviz.core.bpe.trainer; "
-        "print(any(m.startswith(('PySide6', 'shiboken6', 'pyqtgraph')) for m in sys.modules))"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "False"
-
-
 def test_blocks_equal_lines_and_name_the_line(tmp_path):
     from tokviz.core.bpe.corpus import read_corpus_blocks
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import jinja2
@@ -34,6 +35,13 @@ def catalog(name):
     ok, reason = probe(BY_NAME[name])
     if not ok:
         pytest.skip(reason)
+    return _loaded(name)
+
+
+@functools.cache
+def _loaded(name):
+    """A catalogue model built once for the module (tekken and Qwen are each read by two tests, ~1 s a
+    build); encoders are read-only."""
     return load(name)
 
 

