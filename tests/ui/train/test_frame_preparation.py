@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.ui.main_window import MainWindow
@@ -127,4 +127,32 @@ def test_preparing_a_frame_of_the_panel_changes_no_view_and_the_frame_shows_its_
     assert set(panel.shown_steps().values()) == {20}
     panel.redraw()
     assert set(panel.shown_steps().values()) == {70}
+    window.close()
+
+
+def _tree_area(panel):
+    """The scroll area the merge tree is shown in (its viewport shrinks for scroll bars, legitimately)."""
+    return panel.tree_view.parentWidget().parentWidget()
+
+
+def test_the_plots_keep_their_size_from_a_runs_first_frame_to_its_last(qtbot):
+    # a label above them that grew by a pixel when its text first held Hangul re-laid out the panel:
+    # every axis of the plots was regenerated in that frame
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer
+    panel.set_source(CorpusSource.paste(_corpus()))
+    panel.merges_spin.setValue(40)
+    qtbot.waitUntil(lambda: panel.plots.height() > 0, timeout=5_000)
+    panel.frames.timer.blockSignals(True)  # step 0 stays on screen until the test lets the frames go
+    panel.end_button.click()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    first = (panel.plots.size(), _tree_area(panel).size())
+    panel.frames.timer.blockSignals(False)
+    qtbot.waitUntil(lambda: panel.run is None and panel.shown_steps()["label"] == 40, timeout=20_000)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    assert (panel.plots.size(), _tree_area(panel).size()) == first
     window.close()

@@ -232,7 +232,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         if self.algorithms.active():
             return self.algorithms.start()
         self._stop_run()
-        self.reset()
+        self.reset(draw=False)  # step 0 of the run is drawn below: a frame of the empty panel first cost ~30 ms
         self.message.clear()
         config = self.corpus.current_config()
         self.run_jamo = self.jamo_check.isChecked()  # the sample, probe and model then read jamo too
@@ -364,9 +364,10 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self._update_buttons()
         self.model_at_step.request()
 
-    def reset(self) -> None:
+    def reset(self, *, draw: bool = True) -> None:
         """Forget the run: stop the trainer, clear every view and withdraw the model offered to the
-        other panels (it belonged to the run that is gone)."""
+        other panels (it belonged to the run that is gone). ``draw=False``: the caller draws the next
+        frame itself."""
         if getattr(self, "algorithms", None) is not None and self.algorithms.active():
             return self.algorithms.reset()
         self._stop_run()
@@ -396,7 +397,8 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.scrubber.blockSignals(True)
         self.scrubber.setRange(0, 0)
         self.scrubber.blockSignals(False)
-        self._render()
+        if draw:
+            self._render()
         self._update_buttons()
 
     def set_step(self, step: int) -> None:

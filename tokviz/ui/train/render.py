@@ -22,7 +22,7 @@ from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
 from tokviz.ui.train.follow import name_byte_merge
-from tokviz.ui.train.views import mute_label, muted_color, segment_runs
+from tokviz.ui.train.views import hold_line_height, mute_label, muted_color, segment_runs
 from tokviz.ui.train.vocab import elide_piece, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
@@ -368,7 +368,7 @@ class StepRendering:
         else:  # the view lists other lines until the frame: its first screenful
             first, last = 0, min(len(lines), SCREENFUL_LINES) - 1
         for i in range(first, last + 1):
-            if self._sample_steps[i:i + 1] != [step]:
+            if self._sample_steps[i : i + 1] != [step]:
                 self._line_runs(i, replay.segment(self._model_text(lines[i]), step))
                 yield
         text = self.probe_edit.text()
@@ -467,6 +467,7 @@ class StepRendering:
             return
         self._selected_token = token_id
         tree = self._merge_tree(token_id)
+        hold_line_height(self.tree_title)  # its piece in Hangul, then in Latin: the tree moved a pixel each time
         self.tree_title.setText(
             translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
                 piece=html.escape(elide_piece(self.tree_view.label(tree))),
@@ -486,6 +487,7 @@ class StepRendering:
         self.probe_edit.setFont(ui_font(12))
         self.probe_view.setFont(ui_font(14))
         self.tree_view.set_fonts(mono_font(12), ui_font(9))  # the hex under a node stays legible
+        hold_line_height(self.tree_title)  # before a run: a title that grew with it re-laid out the panel
         self.plots.set_font_scale(font_scale())
         self.vocab_model.set_font(mono_font())
         fm = QFontMetrics(mono_font())
