@@ -71,6 +71,23 @@ def test_drawing_now_ends_a_preparation_and_the_preparation_draws_nothing_more(q
     assert panel.log == ["tick 100", "slice 0 at 100", "draw 100"]
 
 
+def test_a_prepared_frame_calls_back_once_drawn_and_a_stop_drops_the_call(qtbot):
+    # a run's start: its worker begins once step 0 is on screen, never for a run stopped meanwhile
+    panel = FollowingPanel()
+    frames = FrameScheduler(panel)
+    frames.timer.blockSignals(True)
+    started = []
+    frames.draw_prepared(lambda: started.append(panel.log[-1]))
+    assert started == [] and panel.log == ["slice 0 at 0"]
+    qtbot.waitUntil(lambda: bool(started), timeout=5_000)
+    assert started == ["draw 0"]
+    frames.draw_prepared(lambda: started.append("second"))
+    frames.stop()
+    for _ in range(5):
+        QCoreApplication.processEvents()
+    assert started == ["draw 0"] and panel.log[-1] == "slice 0 at 0"
+
+
 def _series(n: int) -> MergeSeries:
     steps = [
         SimpleNamespace(

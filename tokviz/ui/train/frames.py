@@ -41,6 +41,7 @@ class FrameScheduler:
         self._last_tick = time.monotonic()
         self._last_drawn = 0.0
         self._preparing = None  # the frame being prepared: an iterator of slices, or None
+        self._then = None  # called once the prepared frame is drawn (see draw_prepared)
 
     def request(self, *, all_views: bool = True) -> None:
         """Something on screen changed: the next tick draws a frame (``all_views=False``: only the
@@ -56,7 +57,16 @@ class FrameScheduler:
 
     def stop(self) -> None:
         self.timer.stop()
-        self._preparing = None
+        self._preparing = self._then = None
+
+    def draw_prepared(self, then) -> None:
+        """Prepare a whole frame in slices as a busy frame is, draw it, then call ``then()`` (a run's
+        start: its worker begins once step 0 is on screen, and segmenting the sample's lines at step 0
+        no longer holds the click's turn)."""
+        self.full = True
+        self._then = then
+        self._preparing = iter(self.panel.prepare_frame())
+        self._prepare_slice()
 
     def preparing(self) -> bool:
         """A frame is being prepared: the playback waits at its step until it is drawn."""
@@ -69,6 +79,9 @@ class FrameScheduler:
         self.dirty = self.full = False
         self._last_drawn = time.monotonic()
         self.panel.draw_frame(self.panel.state.snapshot(), full=full)
+        then, self._then = self._then, None
+        if then is not None:
+            then()
 
     def tick(self, dt: float | None = None) -> None:
         """One frame, ``dt`` seconds after the last (default: the time that passed)."""

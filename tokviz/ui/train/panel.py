@@ -279,19 +279,26 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         # repaint of a run took 700-900 ms there, 40 ms here. With the training process the
         # worker only streams corpus lines, in short GIL holds, but the paint still comes first.
         self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # step 0 of the run, not of the empty panel
-        self._render()  # the worker is still quiet: every view follows step 0 on this frame
-        self._paint_now()
-        self._analyse_corpus(config, source_now)  # after the paint: its reading thread holds the GIL
-        self._worker_quiet = False
-        # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
-        # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
-        # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
-        # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
-        # ends (_thaw_gc).
-        if self._gc_hold is None:
-            self._gc_hold = self.session.work.keep_frozen()
-        run.start()
-        self._ensure_timer()
+
+        def begin() -> None:  # step 0 is on screen
+            if self.run is not run:
+                return  # cancelled or replaced while step 0 was prepared
+            self._paint_now()
+            self._analyse_corpus(config, source_now)  # after the paint: its reading thread holds the GIL
+            self._worker_quiet = False
+            # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
+            # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
+            # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
+            # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
+            # ends (_thaw_gc).
+            if self._gc_hold is None:
+                self._gc_hold = self.session.work.keep_frozen()
+            run.start()
+            self._ensure_timer()
+
+        # the worker is still quiet: every view follows step 0 on this frame, prepared in slices (the
+        # sample's lines split into bytes cost ~60 ms of the click's turn)
+        self.frames.draw_prepared(begin)
 
     def _paint_now(self) -> None:
         """Paint the panel's pending changes now instead of from a later event-loop pass: the
