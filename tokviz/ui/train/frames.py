@@ -28,8 +28,9 @@ PREPARE_SLICE_S = 0.008
 
 
 class FrameScheduler:
-    """Owns the frame timer of ``panel``; the panel supplies ``draw_frame(snapshot)`` and
-    ``frame_tick(dt)`` (the playback's move) and says whether its trainer is computing."""
+    """Owns the frame timer of ``panel``; the panel supplies ``draw_frame(snapshot)``,
+    ``frame_tick(dt)`` (the playback's move) and ``prepare_frame()`` (a frame's computing, in slices)
+    and says whether its trainer is computing."""
 
     def __init__(self, panel) -> None:
         self.panel = panel
