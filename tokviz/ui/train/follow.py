@@ -29,7 +29,7 @@ from tokviz.core.bpe_candidates import Candidate, Candidates, count_words, most_
 from tokviz.core.byte_names import CharGuesser, name_merge
 from tokviz.core.jamo import decompose_lines
 from tokviz.core.sample_follow import SampleHit, SampleIndex
-from tokviz.ui.train.views import FRESH_BG
+from tokviz.ui.train.views import FRESH_BG, hold_line_height
 from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, shown_piece, visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
@@ -312,6 +312,7 @@ class StepFollowing:
         if self.replay is None or step > len(self.replay):
             self.why_label.setText("")
             self.why_label.setMinimumHeight(0)
+            hold_line_height(self.why_label)  # the height its first line takes in a run, from now
             return
         if step == 0:
             self._set_why(f"<b>{html.escape(translate('TrainPanel', 'Why this pair:'))}</b> —")
@@ -402,6 +403,7 @@ class StepFollowing:
         # during a run the block only grows (runners-up arriving make it two lines): the table below
         # it stays put from frame to frame
         label = self.why_label
+        hold_line_height(label)
         label.setText(text)
         height = label.heightForWidth(label.width()) if label.width() > 1 else label.sizeHint().height()
         if height > label.minimumHeight():

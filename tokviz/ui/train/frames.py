@@ -4,7 +4,12 @@ tree, plots, probe) from it. No view can show another step than its neighbours.
 
 While the trainer computes, a full frame costs the trainer CPU and the GUI its event loop, so frames
 are drawn less often (:data:`BUSY_DRAW_S`); between two drawn frames the screen keeps showing the
-older step everywhere, never a mix of old and new.
+older step everywhere, never a mix of old and new. Such a frame is also prepared first: the panel's
+``prepare_frame()`` does the frame's computing (segmenting the sample at the new step, the plots'
+axes, ...) in slices, a generator whose each ``yield`` is a point where the event loop may run
+(``yield True`` ends the turn), at most about :data:`PREPARE_SLICE_S` a turn, while the playback
+waits at the frame's step. Then one turn draws every view from what was prepared: the views change
+together, and no turn of the GUI thread holds it long.
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ FRAME_MS = 40  # 25 frames per second when animating recorded merges
 BUSY_FRAME_MS = 100
 # while the trainer computes, a whole frame at most this often (a pyqtgraph repaint is the costliest part)
 BUSY_DRAW_S = 0.5
+# a turn of a frame's preparation at most about this long (a slice is finished once started)
+PREPARE_SLICE_S = 0.008
 
 
 class FrameScheduler:
-    """Owns the frame timer of ``panel``; the panel supplies ``draw_frame(snapshot)`` and
-    ``frame_tick(dt)`` (the playback's move) and says whether its trainer is computing."""
+    """Owns the frame timer of ``panel``; the panel supplies ``draw_frame(snapshot)``,
+    ``frame_tick(dt)`` (the playback's move) and ``prepare_frame()`` (a frame's computing, in slices)
+    and says whether its trainer is computing."""
 
     def __init__(self, panel) -> None:
         self.panel = panel
@@ -33,6 +41,8 @@ class FrameScheduler:
         self.full = True  # the next frame redraws the views that follow the step even at the same step
         self._last_tick = time.monotonic()
         self._last_drawn = 0.0
+        self._preparing = None  # the frame being prepared: an iterator of slices, or None
+        self._then = None  # called once the prepared frame is drawn (see draw_prepared)
 
     def request(self, *, all_views: bool = True) -> None:
         """Something on screen changed: the next tick draws a frame (``all_views=False``: only the
@@ -48,13 +58,31 @@ class FrameScheduler:
 
     def stop(self) -> None:
         self.timer.stop()
+        self._preparing = self._then = None
+
+    def draw_prepared(self, then) -> None:
+        """Prepare a whole frame in slices as a busy frame is, draw it, then call ``then()`` (a run's
+        start: its worker begins once step 0 is on screen, and segmenting the sample's lines at step 0
+        no longer holds the click's turn)."""
+        self.full = True
+        self._then = then
+        self._preparing = iter(self.panel.prepare_frame())
+        self._prepare_slice()
+
+    def preparing(self) -> bool:
+        """A frame is being prepared: the playback waits at its step until it is drawn."""
+        return self._preparing is not None
 
     def draw_now(self, *, full: bool = True) -> None:
         """Draw a frame at once (the user moved: scrub, step, reset)."""
+        self._preparing = None  # what it prepared is only cached: drawing now uses what it can
         full = full or self.full
         self.dirty = self.full = False
         self._last_drawn = time.monotonic()
         self.panel.draw_frame(self.panel.state.snapshot(), full=full)
+        then, self._then = self._then, None
+        if then is not None:
+            then()
 
     def tick(self, dt: float | None = None) -> None:
         """One frame, ``dt`` seconds after the last (default: the time that passed)."""
@@ -62,13 +90,39 @@ class FrameScheduler:
         dt = now - self._last_tick if dt is None else dt
         self._last_tick = now
         panel = self.panel
+        if self._preparing is not None:
+            return  # the playback stays at the step being prepared (the slices go on by themselves)
         if panel.frame_tick(dt):
             self.dirty = True
         computing = panel.computing()
+        busy = computing and panel.following_at_full_speed()
         if self.dirty and (not computing or now - self._last_drawn >= BUSY_DRAW_S):
-            self.draw_now(full=False)
-        interval = BUSY_FRAME_MS if computing and panel.following_at_full_speed() else FRAME_MS
+            if busy:
+                self._preparing = iter(panel.prepare_frame())
+                self._prepare_slice()
+            else:
+                self.draw_now(full=False)
+        interval = BUSY_FRAME_MS if busy else FRAME_MS
         if self.timer.interval() != interval:
             self.timer.setInterval(interval)
         if panel.nothing_to_animate() and not self.dirty:
             self.timer.stop()
+
+    def _prepare_slice(self) -> None:
+        """One turn's slice of the frame being prepared; the frame is drawn once all are done."""
+        slices = self._preparing
+        if slices is None:
+            return  # drawn or stopped meanwhile
+        deadline = time.perf_counter() + PREPARE_SLICE_S
+        try:
+            for turn_done in slices:  # a slice that painted says so: the turn ends with it
+                if self._preparing is not slices:
+                    return  # a slice drew a frame or stopped the timer
+                if turn_done or time.perf_counter() >= deadline:
+                    QTimer.singleShot(0, self.timer, self._prepare_slice)  # the event loop runs between two slices
+                    return
+        except Exception:
+            self.draw_now(full=False)  # a failed preparation must not stop the frames: draw without it
+            raise
+        if self._preparing is slices:
+            self.draw_now(full=False)

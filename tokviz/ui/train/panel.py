@@ -232,7 +232,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         if self.algorithms.active():
             return self.algorithms.start()
         self._stop_run()
-        self.reset()
+        self.reset(draw=False)  # step 0 of the run is drawn below: a frame of the empty panel first cost ~30 ms
         self.message.clear()
         config = self.corpus.current_config()
         self.run_jamo = self.jamo_check.isChecked()  # the sample, probe and model then read jamo too
@@ -279,19 +279,26 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         # repaint of a run took 700-900 ms there, 40 ms here. With the training process the
         # worker only streams corpus lines, in short GIL holds, but the paint still comes first.
         self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # step 0 of the run, not of the empty panel
-        self._render()  # the worker is still quiet: every view follows step 0 on this frame
-        self._paint_now()
-        self._analyse_corpus(config, source_now)  # after the paint: its reading thread holds the GIL
-        self._worker_quiet = False
-        # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
-        # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
-        # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
-        # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
-        # ends (_thaw_gc).
-        if self._gc_hold is None:
-            self._gc_hold = self.session.work.keep_frozen()
-        run.start()
-        self._ensure_timer()
+
+        def begin() -> None:  # step 0 is on screen
+            if self.run is not run:
+                return  # cancelled or replaced while step 0 was prepared
+            self._paint_now()
+            self._analyse_corpus(config, source_now)  # after the paint: its reading thread holds the GIL
+            self._worker_quiet = False
+            # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
+            # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
+            # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
+            # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
+            # ends (_thaw_gc).
+            if self._gc_hold is None:
+                self._gc_hold = self.session.work.keep_frozen()
+            run.start()
+            self._ensure_timer()
+
+        # the worker is still quiet: every view follows step 0 on this frame, prepared in slices (the
+        # sample's lines split into bytes cost ~60 ms of the click's turn)
+        self.frames.draw_prepared(begin)
 
     def _paint_now(self) -> None:
         """Paint the panel's pending changes now instead of from a later event-loop pass: the
@@ -364,9 +371,10 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self._update_buttons()
         self.model_at_step.request()
 
-    def reset(self) -> None:
+    def reset(self, *, draw: bool = True) -> None:
         """Forget the run: stop the trainer, clear every view and withdraw the model offered to the
-        other panels (it belonged to the run that is gone)."""
+        other panels (it belonged to the run that is gone). ``draw=False``: the caller draws the next
+        frame itself."""
         if getattr(self, "algorithms", None) is not None and self.algorithms.active():
             return self.algorithms.reset()
         self._stop_run()
@@ -396,7 +404,8 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.scrubber.blockSignals(True)
         self.scrubber.setRange(0, 0)
         self.scrubber.blockSignals(False)
-        self._render()
+        if draw:
+            self._render()
         self._update_buttons()
 
     def set_step(self, step: int) -> None:

@@ -9,9 +9,11 @@ touches only the ones that grew.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -101,6 +103,13 @@ class GrowingCurve:
                 continue
             self._piece(k).setData(x[lo:hi], y[lo:hi])
             self._drawn[k] = want
+
+    def prepare(self, n: int) -> Iterator[None]:
+        """Make the (empty) pieces a curve of ``n`` points needs, one per ``yield``: making one is
+        costlier than drawing it (a frame that made four in one go held the GUI thread ~20 ms)."""
+        for k in range(len(self._pieces), -(-n // self.PIECE)):
+            self._piece(k)
+            yield
 
     def getData(self) -> tuple[np.ndarray, np.ndarray]:  # noqa: N802 (pyqtgraph naming)
         return self._x, self._y
@@ -317,12 +326,12 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             view.enableAutoRange(axis="y")
         self.length_plot.enableAutoRange(axis="x")
 
-    def _hold_range(self, name: str, view, lo: float, hi: float, *, grow: float, axis: str = "y") -> None:
+    def _hold_range(self, name: str, view, lo: float, hi: float, *, grow: float, axis: str = "y") -> bool:
         """Set a y (or x) range that only changes when the data leaves it, then by a generous step:
         a changed range makes pyqtgraph regenerate the axis, the costliest part of a redraw."""
         cur = self._ranges.get(name)
         if cur is not None and cur[0] <= lo and hi <= cur[1]:
-            return
+            return False
         span = max(hi - lo, abs(hi) * 0.05, 1e-9)
         if cur is None:
             new = (lo - span * 0.05, hi + span * 0.05)
@@ -335,6 +344,27 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             view.setYRange(*new, padding=0)
         else:
             view.setXRange(*new, padding=0)
+        return True
+
+    def prepare(self, series: MergeSeries, step: int) -> Iterator[bool | None]:
+        """Before a frame draws ``step``, in slices: the axes' ranges for it, each change in a turn of
+        its own (regenerating an axis and repainting its plot costs ~10 ms, and early in a run most
+        ranges change at every frame); then the curves' pieces it will need (see
+        :meth:`GrowingCurve.prepare`). The curves still show the frame before: its step on rescaled
+        axes, never data of two steps."""
+        for part in PLOT_PARTS:
+            if self._fit_range(series, step, part):
+                self._paint_now()
+                yield True
+        n = min(step, series.n)
+        for curve in (self.vocab_curve, self.count_curve, self.tokens_curve, self.cpt_curve):
+            yield from curve.prepare(n)
+
+    def _paint_now(self) -> None:
+        """Repaint the plots now (the changed axes), not in the turn that draws the frame."""
+        QCoreApplication.sendPostedEvents(self.scene(), QEvent.Type.MetaCall)  # the scene's queued updates
+        # the window's pending paint: the changed plot's region only (a whole repaint cost twice as much)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)
 
     def show_step(self, series: MergeSeries, step: int, parts: tuple[str, ...] = PLOT_PARTS) -> None:
         """Redraw the plots named in ``parts`` (default: all of ``PLOT_PARTS``) for merges
@@ -347,35 +377,43 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self._clear = False
         x = series.upto("step", step)
         if "vocab" in parts:
-            vocab = series.upto("vocab", step)
-            self.vocab_curve.setData(x, vocab)
-            if len(x):
-                if "vocab" not in self._ranges and self._merges:  # the run's end is known: one range for all of it
-                    start = float(vocab[0]) - 1
-                    self._ranges["vocab"] = (start, start + self._merges)
-                    self.vocab_plot.setYRange(start, start + self._merges, padding=0.03)
-                self._hold_range("vocab", self.vocab_plot, float(vocab.min()), float(vocab.max()), grow=0.5)
+            self.vocab_curve.setData(x, series.upto("vocab", step))
         if "count" in parts:
-            count = series.upto("count", step)
-            self.count_curve.setData(x, count)
-            if len(x):
-                logc = np.log10(count)
-                self._hold_range("count", self.count_plot, float(logc.min()), float(logc.max()), grow=0.3)
+            self.count_curve.setData(x, series.upto("count", step))
         if "corpus" in parts:
-            tokens = series.upto("tokens", step)
-            cpt = series.upto("chars_per_token", step)
-            self.tokens_curve.setData(x, tokens)
-            self.cpt_curve.setData(x, cpt)
-            if len(x):
-                self._hold_range("tokens", self.corpus_plot, float(tokens.min()), float(tokens.max()), grow=0.3)
-                self._hold_range("cpt", self.cpt_view, float(cpt.min()), float(cpt.max()), grow=0.3)
+            self.tokens_curve.setData(x, series.upto("tokens", step))
+            self.cpt_curve.setData(x, series.upto("chars_per_token", step))
         if "length" in parts:
             lengths = series.upto("length", step).astype(int)
             if len(lengths):
                 counts = np.bincount(lengths)
                 edges = np.arange(len(counts) + 1) - 0.5
                 self.length_hist.setData(edges, counts.astype(float), stepMode="center")
-                self._hold_range("hist_y", self.length_plot, 0.0, float(counts.max()) * 1.05, grow=0.5)
-                self._hold_range("hist_x", self.length_plot, -0.5, len(counts) - 0.5, grow=0.5, axis="x")
             else:
                 self.length_hist.setData(np.array([0.5, 1.5]), np.array([0.0]), stepMode="center")
+        for part in parts:
+            self._fit_range(series, step, part)
+
+    def _fit_range(self, series: MergeSeries, step: int, part: str) -> bool:
+        """Hold the axes of plot ``part`` around merges 1..``step``; True when a range changed."""
+        if step == 0 or series.n == 0:
+            return False
+        hold = self._hold_range
+        if part == "vocab":
+            vocab = series.upto("vocab", step)
+            if "vocab" not in self._ranges and self._merges:  # the run's end is known: one range for all of it
+                start = float(vocab[0]) - 1
+                self._ranges["vocab"] = (start, start + self._merges)
+                self.vocab_plot.setYRange(start, start + self._merges, padding=0.03)
+                return True
+            return hold("vocab", self.vocab_plot, float(vocab.min()), float(vocab.max()), grow=0.5)
+        if part == "count":
+            logc = np.log10(series.upto("count", step))
+            return hold("count", self.count_plot, float(logc.min()), float(logc.max()), grow=0.3)
+        if part == "corpus":
+            tokens, cpt = series.upto("tokens", step), series.upto("chars_per_token", step)
+            changed = hold("tokens", self.corpus_plot, float(tokens.min()), float(tokens.max()), grow=0.3)
+            return hold("cpt", self.cpt_view, float(cpt.min()), float(cpt.max()), grow=0.3) or changed
+        counts = np.bincount(series.upto("length", step).astype(int))
+        changed = hold("hist_y", self.length_plot, 0.0, float(counts.max()) * 1.05, grow=0.5)
+        return hold("hist_x", self.length_plot, -0.5, len(counts) - 0.5, grow=0.5, axis="x") or changed

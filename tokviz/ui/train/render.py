@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 import time
+from collections.abc import Iterator
 from types import SimpleNamespace
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -21,7 +22,7 @@ from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
 from tokviz.ui.train.follow import name_byte_merge
-from tokviz.ui.train.views import mute_label, muted_color, segment_runs
+from tokviz.ui.train.views import hold_line_height, mute_label, muted_color, segment_runs
 from tokviz.ui.train.vocab import elide_piece, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
@@ -32,6 +33,9 @@ BANNER_MIN_HEIGHT = 46  # the merge banner's height before a run (views.py build
 # always all drawn at the frame's step)
 OFFSCREEN_BUDGET_S = 0.008
 # the views a frame redraws only when the step they show changed (the others are cheap every frame)
+# the probe's runs are kept with the sample lines' (under this key)
+PROBE_LINE = -1
+SCREENFUL_LINES = 12  # the sample lines a frame prepares when it cannot tell which are on screen
 HEAVY_VIEWS = ["sample", "plot:vocab", "vocab", "plot:count", "probe", "plot:corpus", "plot:length"]
 
 
@@ -308,11 +312,9 @@ class StepRendering:
             view.set_plain_lines(sample)
             self._sample_steps = [-1] * len(sample)
             return True
-        keep = self.replay.keep == "hangul"
         step = self.cursor
-        # the corpus lines that show the merge on screen come first (found by a worker)
         followed = self.followed_lines()
-        lines = followed + [ln for ln in sample if ln not in followed]
+        lines = self._sample_order(followed)
         n = len(lines)
         if lines != self._shown_sample or len(self._sample_steps) != n or view.line_count() != n:
             view.set_plain_lines(lines)
@@ -335,12 +337,57 @@ class StepRendering:
                     self.frames.request(all_views=False)  # the next frame goes on with them
                     return False
                 offscreen += 1
-            line = keep_hangul(lines[i]) if keep else lines[i]
-            if self.run_jamo:
-                line = decompose(line)  # the model reads jamo; segment_runs shows syllables again
-            view.set_line(i, self._line_runs(i, self.replay.segment(line, step)))
+            view.set_line(i, self._line_runs(i, self.replay.segment(self._model_text(lines[i]), step)))
             self._sample_steps[i] = step
         return True
+
+    def _sample_order(self, followed: list[str] | None = None) -> list[str]:
+        """The sample's lines as the view lists them: the corpus lines that show the merge on screen
+        (found by a worker) first."""
+        followed = self.followed_lines() if followed is None else followed
+        return followed + [ln for ln in self.corpus.lines if ln not in followed]
+
+    def _model_text(self, line: str) -> str:
+        """A sample line as the run's model reads it."""
+        if self.replay.keep == "hangul":
+            line = keep_hangul(line)
+        return decompose(line) if self.run_jamo else line  # segment_runs shows syllables again
+
+    def prepare_frame(self) -> Iterator[bool | None]:
+        """The next frame's computing, in slices (the frame scheduler runs the event loop between two
+        ``yield``s): the sample lines on screen, the probe and the merge tree segmented at the step on
+        screen, the plots' new pieces made. Only caches are filled, nothing on screen changes; the
+        frame drawn then finds its work done (about half of a frame's GUI time while following a
+        fast trainer)."""
+        replay, step = self.replay, self.cursor
+        if replay is None:
+            return
+        lines = self._sample_order()
+        if lines and len(self._sample_steps) == len(lines):
+            first, last = self._sample_on_screen()
+        else:  # the view lists other lines until the frame: its first screenful
+            first, last = 0, min(len(lines), SCREENFUL_LINES) - 1
+        for i in range(first, last + 1):
+            if self._sample_steps[i : i + 1] != [step]:
+                self._line_runs(i, replay.segment(self._model_text(lines[i]), step))
+                yield
+        text = self.probe_edit.text()
+        if text:
+            self._line_runs(PROBE_LINE, replay.segment(decompose(text) if self.run_jamo else text, step))
+            yield
+        if 0 < step <= len(replay):
+            self._merge_tree(replay.steps[step - 1].token_id)
+            yield
+        yield from self.plots.prepare(self.series, step)
+
+    def _merge_tree(self, token_id: int):
+        """The merge tree of ``token_id`` as of the step on screen (kept for the step's frame)."""
+        key = (self.replay, token_id, self.cursor)
+        kept = self.__dict__.get("_kept_tree")
+        if kept is None or kept[0] != key:
+            kept = (key, self.replay.merge_tree(token_id, self.cursor))
+            self._kept_tree = kept
+        return kept[1]
 
     def _line_runs(self, i: int, pieces) -> tuple:
         """The coloured runs of sample line ``i``; the replay hands back the same pieces for a line no
@@ -377,7 +424,7 @@ class StepRendering:
             return
         segs = self.replay.segment(decompose(text) if self.run_jamo else text, self.cursor)
         count = sum(1 for s in segs if s.token_id is not None)
-        self.probe_view.set_line(0, segment_runs(segs, dark=self._dark))
+        self.probe_view.set_line(0, self._line_runs(PROBE_LINE, segs))
         self.probe_status.setText(
             translate("TrainPanel", "{tokens} tokens · {chars} characters").format(tokens=count, chars=len(text))
         )
@@ -419,7 +466,8 @@ class StepRendering:
         if self.replay is None:
             return
         self._selected_token = token_id
-        tree = self.replay.merge_tree(token_id, self.cursor)
+        tree = self._merge_tree(token_id)
+        hold_line_height(self.tree_title)  # its piece in Hangul, then in Latin: the tree moved a pixel each time
         self.tree_title.setText(
             translate("TrainPanel", "<b>Merge tree</b> of {piece} — {leaves} base tokens, {levels} levels").format(
                 piece=html.escape(elide_piece(self.tree_view.label(tree))),
@@ -439,6 +487,7 @@ class StepRendering:
         self.probe_edit.setFont(ui_font(12))
         self.probe_view.setFont(ui_font(14))
         self.tree_view.set_fonts(mono_font(12), ui_font(9))  # the hex under a node stays legible
+        hold_line_height(self.tree_title)  # before a run: a title that grew with it re-laid out the panel
         self.plots.set_font_scale(font_scale())
         self.vocab_model.set_font(mono_font())
         fm = QFontMetrics(mono_font())

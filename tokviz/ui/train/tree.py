@@ -35,6 +35,7 @@ class MergeTreeView(QWidget):
         self.token_bytes = None
         self.guesser = None
         self._root_chars: list | None = None
+        self._laid: tuple | None = None  # (tree, fonts and namers, boxes, x after the last leaf)
         # what is written under a box (None: nothing); the Vocabulary panel names ranks and unbuilt tokens
         self.caption = lambda node: None if node.step is None else f"#{node.step}"
 
@@ -69,12 +70,22 @@ class MergeTreeView(QWidget):
         k = self._min_scale()
         self.setMinimumSize(int(width * k) + 9, int(height * k) + 9)
 
+    def _laid_out(self) -> tuple[list, float]:
+        """The tree's boxes (see :meth:`_layout`) and the x after its last leaf, laid out once per
+        tree and fonts: a frame laid the same tree out four times (room, scale, paint)."""
+        key = (self._font.key(), self._small.key(), self.token_bytes, self.guesser)
+        laid = self._laid
+        if laid is None or laid[0] is not self.tree or laid[1] != key:
+            nodes: list = []
+            x = [0.0]
+            self._layout(self.tree, 0, x, QFontMetricsF(self._font), nodes)
+            laid = self._laid = (self.tree, key, nodes, x[0])
+        return laid[2], laid[3]
+
     def _extent(self) -> tuple[float, float]:
         """The tree's width and height before scaling."""
-        nodes: list = []
-        x = [0.0]
-        self._layout(self.tree, 0, x, QFontMetricsF(self._font), nodes)
-        width = max(x[0] - _GAP_X, 1.0)
+        nodes, x_end = self._laid_out()
+        width = max(x_end - _GAP_X, 1.0)
         for _node, cx, _, w, *_ in nodes:  # the root's box may be wider than its leaves
             width = max(width, cx + w / 2)
         return width, self.tree.depth() * self._rows()[1]
@@ -95,8 +106,7 @@ class MergeTreeView(QWidget):
         """The "#step" captions and the edges as drawn (unscaled): a caption must not sit on an edge."""
         if self.tree is None:
             return [], []
-        nodes: list = []
-        self._layout(self.tree, 0, [0.0], QFontMetricsF(self._font), nodes)
+        nodes, _ = self._laid_out()
         captions, edges = [], []
         for node, cx, depth, w, lc, rc, _ in nodes:
             top, bottom, caption = self._row_geometry(depth)
@@ -132,8 +142,7 @@ class MergeTreeView(QWidget):
         children (what the user sees, for tests)."""
         if self.tree is None:
             return []
-        nodes: list = []
-        self._layout(self.tree, 0, [0.0], QFontMetricsF(self._font), nodes)
+        nodes, _ = self._laid_out()
         return [(depth, self.label(node, offset)) for node, _, depth, _, _, _, offset in nodes]
 
     def _rows(self) -> tuple[float, float]:
@@ -200,8 +209,7 @@ class MergeTreeView(QWidget):
                        self.tr("Select a token in the table to see its merge tree"))
             return
         fm = QFontMetricsF(self._font)
-        nodes: list = []
-        self._layout(self.tree, 0, [0.0], fm, nodes)
+        nodes, _ = self._laid_out()
         width, _height = self._extent()
         small = QFontMetricsF(self._small)
         box_h, _row_h = self._rows()

@@ -146,6 +146,28 @@ def mute_label(label: QLabel) -> None:
     label.setPalette(pal)
 
 
+# one line as tall as a step's labels get: Hangul on a token's colour (the fallback font's line is a
+# pixel taller than the interface font's)
+TALL_LINE = '<b>Ag</b> <span style="background:#888888">&nbsp;가 1/3&nbsp;</span>'
+
+
+def hold_line_height(label: QLabel) -> None:
+    """Let rich-text ``label`` be at least one :data:`TALL_LINE` high from now on: a label that grew
+    by a pixel when its text first held Hangul re-laid out the panel, and every plot's axes were
+    regenerated in that frame (~80 ms of the GUI thread)."""
+    key = f"{label.font().key()}/{label.minimumHeight()}"
+    if label.property("tall_line_for") == key:
+        return  # held already (a minimum set since, e.g. 0 between runs, is held again)
+    text = label.text()
+    label.setText(TALL_LINE)  # one short line at any but a tiny width
+    # (a label that may shrink to nothing has a size hint of a few characters' width)
+    one_line = label.heightForWidth(label.width()) if label.width() > 1 else label.sizeHint().height()
+    height = max(one_line, label.minimumHeight())
+    label.setText(text)
+    label.setMinimumHeight(height)
+    label.setProperty("tall_line_for", f"{label.font().key()}/{height}")
+
+
 class PasteDialog(QDialog):
     def __init__(self, parent=None):
         super().__init__(parent)
