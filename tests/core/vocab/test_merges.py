@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.support.vocabularies import VARIED_PROMPTS, registry_encoder
 from tokviz.core.vocab import merges as merges_module
@@ -226,3 +228,16 @@ def test_dropout_through_recovered_merges_keeps_llama3_ids_and_its_unbuilt_token
     singles = {encoder.mergeable_ranks()[bytes([b])] for b in range(256)}
     dropped = dropping.encode_dropout("생각 .:.:", 1.0, seed=1)
     assert set(dropped.ids) <= singles and dropped.joined_bytes() == "생각 .:.:".encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"b", b"ab", b"ba", b"c"]), max_size=8),
+       st.dictionaries(st.sampled_from([b"aa", b"ab", b"ba", b"bb", b"abab", b"aba", b"bab", b"cab", b"ac", b"ca",
+                                        b"abc", b"bc", b"cc"]), st.integers(0, 20)),
+       st.integers(0, 25))
+def test_the_short_merge_is_apply_merges(parts, ranks, limit):
+    # the tiktoken route finishes each token with it: the reference kernel is the specification
+    from tokviz.core.bpe.merge import apply_merges
+
+    expected = apply_merges(list(parts), lambda x, y: ranks.get(x + y), bytes.__add__, max_rank=limit)
+    assert merges_module._merge_below(list(parts), ranks, limit) == expected

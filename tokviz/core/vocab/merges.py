@@ -108,10 +108,12 @@ def recover_from_ranks(ranks: Mapping[bytes, int], name: str = "ranks", state: V
                     merges.append((ids[0], ids[1], r))
                     lower[b] = r
                     continue
-                parts = [bytes_of[i] for i in ids]
+                # a few parts are left (the merges inside this block): merged here without
+                # apply_merges' general machinery, 3 calls a pair (63,000 such tokens in cl100k)
+                parts = _merge_below([bytes_of[i] for i in ids], lower, r)
             else:
-                parts = [b[i:i + 1] for i in range(len(b))]
-            parts = apply_merges(parts, lambda x, y: lower.get(x + y), bytes.__add__, max_rank=r)
+                parts = apply_merges([b[i:i + 1] for i in range(len(b))], lambda x, y: lower.get(x + y),
+                                     bytes.__add__, max_rank=r)
             if len(parts) == 2:
                 merges.append((lower[parts[0]], lower[parts[1]], r))
             else:
@@ -122,6 +124,27 @@ def recover_from_ranks(ranks: Mapping[bytes, int], name: str = "ranks", state: V
         name, tuple(merges), tuple(sorted(unbuilt)), unbuilt, bytes_of,
         {t: (a, b) for a, b, t in merges},
     )
+
+
+def _merge_below(parts: list[bytes], lower: Mapping[bytes, int], limit: int) -> list[bytes]:
+    """``apply_merges(parts, ..., max_rank=limit)`` for a short list: the lowest-ranked pair first,
+    the leftmost of equal ones, until no pair below ``limit`` is left.
+
+    >>> _merge_below([b"a", b"b", b"c"], {b"ab": 5, b"bc": 3}, 9)
+    [b'a', b'bc']
+    """
+    get = lower.get
+    while len(parts) > 1:
+        best = limit
+        at = -1
+        for i in range(len(parts) - 1):
+            q = get(parts[i] + parts[i + 1])
+            if q is not None and q < best:
+                best, at = q, i
+        if at < 0:
+            break
+        parts[at:at + 2] = [parts[at] + parts[at + 1]]
+    return parts
 
 
 def context_splits(rec: RecoveredMerges | TokenMerges, token_id: int) -> list[tuple[int, int]]:
