@@ -260,7 +260,9 @@ def test_the_corpus_is_read_for_the_lecture_views_while_the_app_idles(window, qt
     panel.merges_spin.setValue(MERGES)  # the merge count does not change the corpus's words
     panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
     panel.start_training()
-    assert panel.corpus_facts is ready  # at once: nothing read during the run
+    # taken once step 0 is on screen (the worker starts then), as read while idle: nothing read again
+    qtbot.waitUntil(lambda: panel.corpus_facts is not None, timeout=10000)
+    assert panel.corpus_facts is ready and reads == ["byte"]
     assert panel.wait_until_trained(60)
     qtbot.wait(600)  # longer than the idle delay: nothing more is read for the same settings
     assert reads == ["byte"]
