@@ -45,7 +45,7 @@ from tokviz.ui.settings import Settings
 class PanelSpec(NamedTuple):
     """A tab: its title, where its class lives (imported when the panel is first built) and its menu's
     title. The class is a QWidget taking the Session and implementing the Panel protocol
-    (tokviz.ui.common.panel: its menu entries, shutdown, screenshot preparation, auto-play, look)."""
+    (tokviz.ui.common.panel: its menu entries, shutdown, screenshot preparation, auto-play)."""
 
     title: str
     module: str
