@@ -81,3 +81,21 @@ def merge_banner_line(step, panel=None) -> str:
         cells.append(f"completes {''.join(name.completes)}")
     hexes = [" ".join(p.hex for p in side) for side in (name.left, name.right, name.new)]
     return " ".join(cells + hexes + [numbers])
+
+
+def train_to_the_end(window, qtbot, text: str = TEXT, merges: int = 60):
+    """``window``'s Train panel trained on ``text`` by the core trainer itself (in the worker thread, no
+    child process) at full speed, shown at its last step."""
+    from tokviz.ui.train.corpus import CorpusSource
+    from tokviz.ui.train.views import SPEEDS
+
+    panel = window.show_view("train")
+    panel.trainer_factory = BPETrainer
+    panel.set_source(CorpusSource.paste(text))
+    panel.merges_spin.setValue(merges)
+    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
+    panel.start_training()
+    assert panel.wait_until_trained(30)
+    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=3000)
+    return panel
+

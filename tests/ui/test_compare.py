@@ -621,17 +621,12 @@ def test_byte_cells_hold_their_hex_at_every_font_scale(qtbot, session, monkeypat
 def test_the_token_chart_leaves_room_for_every_value_at_any_width(qtbot):
     # on a narrow chart at presentation scale a fixed 18 % of headroom cut "198" to "19"
     import pyqtgraph as pg
-    from PySide6.QtGui import QColor, QFont
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtGui import QColor
 
+    from tests.support.app_font import presentation_font
     from tokviz.ui.compare.charts import TokenBarChart
 
-    app = QApplication.instance()
-    old = app.font()
-    big = QFont(old)
-    big.setPointSizeF(old.pointSizeF() * 1.6)  # what presentation mode does to the app's font
-    app.setFont(big)
-    try:
+    with presentation_font():
         chart = TokenBarChart()
         qtbot.addWidget(chart)
         chart.show()
@@ -649,5 +644,3 @@ def test_the_token_chart_leaves_room_for_every_value_at_any_width(qtbot):
                 # anchored at its left middle: the text runs its own width (pixels) right of that point
                 edge = label.scenePos().x() + label.textItem.boundingRect().width()
                 assert edge <= right + 1, (width, label.textItem.toPlainText(), edge, right)
-    finally:
-        app.setFont(old)

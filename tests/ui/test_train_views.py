@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QFontMetrics, QPalette
 
-from tests.support.train_panel import LINES, TEXT, banner_text, core_steps
+from tests.support.train_panel import LINES, TEXT, banner_text, core_steps, train_to_the_end
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.ui import fonts
 from tokviz.ui.fonts import mono_font
@@ -32,15 +32,7 @@ def window(qtbot, tmp_path):
 
 
 def _train(window, qtbot, text=TEXT, merges=MERGES):
-    panel = window.show_view("train")
-    panel.trainer_factory = BPETrainer  # the core trainer itself, in the worker thread (no child process)
-    panel.set_source(CorpusSource.paste(text))
-    panel.merges_spin.setValue(merges)
-    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
-    panel.start_training()
-    assert panel.wait_until_trained(30)
-    qtbot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=3000)
-    return panel
+    return train_to_the_end(window, qtbot, text, merges)
 
 
 @pytest.fixture

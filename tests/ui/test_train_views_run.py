@@ -11,12 +11,10 @@ import re
 import pytest
 from PySide6.QtGui import QColor
 
-from tests.support.train_panel import LINES, TEXT, banner_text, core_steps, merge_banner_line
-from tokviz.core.bpe.trainer import BPETrainer
+from tests.support.train_panel import LINES, TEXT, banner_text, core_steps, merge_banner_line, train_to_the_end
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.settings import Settings
-from tokviz.ui.train.corpus import CorpusSource
-from tokviz.ui.train.views import FRESH_BG, PROBE_TEXT, SPEEDS
+from tokviz.ui.train.views import FRESH_BG, PROBE_TEXT
 from tokviz.ui.train.vocab import visible_piece
 
 MERGES = 60
@@ -30,14 +28,7 @@ def run(qapp, request, tmp_path_factory):
     bot = QtBot(request)
     win = MainWindow(settings=Settings.at(tmp_path_factory.mktemp("run") / "settings.ini"))
     win.show()
-    panel = win.show_view("train")
-    panel.trainer_factory = BPETrainer  # the core trainer itself, in the worker thread (no child process)
-    panel.set_source(CorpusSource.paste(TEXT))
-    panel.merges_spin.setValue(MERGES)
-    panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
-    panel.start_training()
-    assert panel.wait_until_trained(30)
-    bot.waitUntil(lambda: panel.cursor == len(panel.replay) > 0, timeout=3000)
+    panel = train_to_the_end(win, bot, TEXT, MERGES)
     trainer, core = core_steps(panel.config, LINES)
     assert panel.replay.steps == core
     yield panel, trainer, core

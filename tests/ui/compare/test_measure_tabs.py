@@ -117,15 +117,11 @@ def test_parity_chart_names_languages_by_code_where_their_names_would_collide(qt
 def test_parity_chart_text_fits_at_a_projectors_font_size(qtbot, session):
     """At 1366x768 in presentation mode "ja" lost its descender ("ia") under the bars and the axis title
     "premium (tokens / reference tokens)" ran off the top of the chart."""
-    from PySide6.QtGui import QFont, QFontMetrics
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtGui import QFontMetrics
 
-    app = QApplication.instance()
-    old = app.font()
-    big = QFont(old)
-    big.setPointSizeF(old.pointSizeF() * 1.6)  # what presentation mode does to the app's font
-    app.setFont(big)
-    try:
+    from tests.support.app_font import presentation_font
+
+    with presentation_font():
         tab = _tab(qtbot, ParityTab, session)
         tab.resize(840, 300)
         tab.set_encoders(["gpt2"])
@@ -136,8 +132,6 @@ def test_parity_chart_text_fits_at_a_projectors_font_size(qtbot, session):
         left = tab.chart.plot_item.getAxis("left")
         title = left.label.boundingRect().width()  # drawn turned upright along the axis
         assert 0 < title <= left.height(), (left.labelText, title, left.height())
-    finally:
-        app.setFont(old)
 
 
 def test_parity_refuses_to_uncheck_the_last_encoder(qtbot, session):

@@ -124,7 +124,8 @@ def _corpus() -> str:
     return "\n".join(" ".join(f"{w}{i % 29}" for w in words[i % 9 : i % 9 + 4]) for i in range(300)) + "\n"
 
 
-def test_preparing_a_frame_of_the_panel_changes_no_view_and_the_frame_shows_its_step_everywhere(qtbot):
+def _train_panel(qtbot, merges: int):
+    """A shown 1280x800 window's Train panel set to train the core trainer on the test corpus."""
     window = MainWindow()
     qtbot.addWidget(window)
     window.resize(1280, 800)
@@ -132,7 +133,12 @@ def test_preparing_a_frame_of_the_panel_changes_no_view_and_the_frame_shows_its_
     panel = window.show_view("train")
     panel.trainer_factory = BPETrainer
     panel.set_source(CorpusSource.paste(_corpus()))
-    panel.merges_spin.setValue(80)
+    panel.merges_spin.setValue(merges)
+    return window, panel
+
+
+def test_preparing_a_frame_of_the_panel_changes_no_view_and_the_frame_shows_its_step_everywhere(qtbot):
+    window, panel = _train_panel(qtbot, 80)
     panel.end_button.click()  # train to the end
     qtbot.waitUntil(lambda: panel.run is None and panel.shown_steps()["label"] == 80, timeout=20_000)
     panel.scrubber.setValue(20)
@@ -155,14 +161,7 @@ def _tree_area(panel):
 def test_the_plots_keep_their_size_from_a_runs_first_frame_to_its_last(qtbot):
     # a label above them that grew by a pixel when its text first held Hangul re-laid out the panel:
     # every axis of the plots was regenerated in that frame
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    panel = window.show_view("train")
-    panel.trainer_factory = BPETrainer
-    panel.set_source(CorpusSource.paste(_corpus()))
-    panel.merges_spin.setValue(40)
+    window, panel = _train_panel(qtbot, 40)
     qtbot.waitUntil(lambda: panel.plots.height() > 0, timeout=5_000)
     panel.frames.timer.blockSignals(True)  # step 0 stays on screen until the test lets the frames go
     panel.end_button.click()
