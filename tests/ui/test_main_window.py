@@ -12,8 +12,13 @@ def test_main_window_opens_with_every_panel_and_closes(qtbot):
     qtbot.addWidget(win)
     win.show()
     assert [win.tabs.tabText(i) for i in range(win.tabs.count())] == [spec.title for spec in PANELS.values()]
+    win.show_view("train")  # the widest panel (its settings row)
+    win.resize(win.minimumSizeHint().width(), 800)  # as narrow as the window goes
+    width = win.width()
     for view in PANELS:
         assert win.show_view(view) is win.current_panel()
+        # a panel built when first shown fits that window: Compare's Parity tab once widened it
+        assert win.width() == width, view
     assert win.close()
 
 

@@ -98,6 +98,11 @@ class ParityTab(MeasureTab):
             self.metric_combo.addItem(self.tr(METRIC_LABELS[key]), key)
         self.metric_combo.currentIndexChanged.connect(lambda i: self.state.set_metric(self.metric_combo.itemData(i)))
         bar.addWidget(self.metric_combo)
+        bar.addStretch(1)
+        lay.addLayout(bar)
+        # the run and export controls on a row of their own, as in the sweep tab: on one row the
+        # tab was wider than the window's other panels, and showing Compare widened the window
+        bar = QHBoxLayout()
         self.run_button = QPushButton(self.tr("Measure"))
         self.run_button.clicked.connect(self.run)
         self.cancel_button = QPushButton(self.tr("Cancel"))
