@@ -8,7 +8,7 @@ import multiprocessing
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 from tests.support.compare_panel import compare_session
 from tokviz.core.parity import measure_parity, read_parallel_corpus
@@ -132,6 +132,47 @@ def test_parity_chart_text_fits_at_a_projectors_font_size(qtbot, session):
         left = tab.chart.plot_item.getAxis("left")
         title = left.label.boundingRect().width()  # drawn turned upright along the axis
         assert 0 < title <= left.height(), (left.labelText, title, left.height())
+        # the axis title and the legend's names in the projector's size, not pyqtgraph's 9 pt
+        size = f"{tab.chart.font().pointSizeF():g}pt"
+        assert left.labelStyle.get("font-size") == size
+        (name,) = [label for _sample, label in tab.chart.legend.items]
+        assert name.opts["size"] == size
+
+
+def test_the_legend_of_five_encoders_stays_above_the_tallest_bar_at_a_projectors_font_size(qtbot):
+    """With five encoders the legend's second row covered the tallest bars (Hindi's) in presentation mode."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor
+
+    from tests.support.app_font import presentation_font
+    from tokviz.ui.compare.charts import GroupedBarChart
+
+    with presentation_font():
+        host = QWidget()  # (pyqtgraph's PlotWidget.close() as a top-level window crashes in teardown)
+        qtbot.addWidget(host)
+        chart = GroupedBarChart(host)
+        chart.resize(660, 320)
+        host.show()
+        qtbot.waitExposed(host)
+        names = ["gpt2", "cl100k_base", "o200k_base", "llama-3", "qwen"]
+        values = [
+            [4.2, 2.0, 1.0, 7.1, 2.8],
+            [3.0, 1.5, 1.0, 4.7, 2.1],
+            [1.2, 1.2, 1.0, 1.5, 1.4],
+            [1.6, 1.4, 1.0, 2.4, 1.3],
+            [1.4, 1.4, 1.0, 4.4, 1.2],
+        ]
+        chart.set_matrix(["ar", "de", "en", "hi", "ja"], names, values, [QColor("red")] * 5, "premium")
+        view = chart.plot_item.getViewBox()
+        legend = chart.legend
+
+        def clear_of_the_bars() -> bool:
+            bar_top = view.mapViewToScene(QPointF(3, 7.1)).y()  # Hindi's tallest bar
+            return legend.mapRectToScene(legend.boundingRect()).bottom() < bar_top
+
+        qtbot.waitUntil(clear_of_the_bars, timeout=5000)
+        chart.resize(520, 170)  # as at 1366x768 in presentation mode: the room is measured again
+        qtbot.waitUntil(clear_of_the_bars, timeout=5000)
 
 
 def test_parity_refuses_to_uncheck_the_last_encoder(qtbot, session):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pyqtgraph as pg
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor, QFontMetrics
 
 from tokviz.ui.theme import is_dark
@@ -112,6 +113,10 @@ class TokenBarChart(pg.PlotWidget):
             self._fit_x()
 
 
+LEGEND_SHARE = 0.4  # at most this much of a grouped chart's height for its legend
+MIN_LEGEND_POINTS = 7.0
+
+
 class GroupedBarChart(pg.PlotWidget):
     """One group of bars per text set, one bar per encoder inside the group, with a legend."""
 
@@ -126,6 +131,7 @@ class GroupedBarChart(pg.PlotWidget):
         self._shape: tuple | None = None
         self.matrix: list[list[float]] = []
         self._names: tuple[list[str], list[str]] = ([], [])  # the sets' names, and short ones for a narrow chart
+        self._tallest = 1.0
 
     def set_matrix(self, sets: Sequence[str], encoders: Sequence[str], values: Sequence[Sequence[float]],
                    colors: Sequence[QColor], label: str, short_sets: Sequence[str] | None = None) -> None:
@@ -136,15 +142,13 @@ class GroupedBarChart(pg.PlotWidget):
         self.matrix = [list(v) for v in values]
         n = max(len(encoders), 1)
         width = 0.8 / n
-        top = max((max(v, default=0) for v in values), default=0) or 1
-        # headroom for the legend (3 names a row): with 5 encoders its 2nd row covered the tallest bars
-        top *= 1.3 + 0.25 * -(-len(encoders) // 3)
+        self._tallest = max((max(v, default=0) for v in values), default=0) or 1
         shape = (tuple(sets), tuple(encoders), label)
         if shape == self._shape:
             # the same sets and encoders with new numbers (a running corpus comparison): only heights
             for bar, v in zip(self._bars, values, strict=True):
                 bar.setOpts(height=list(v))
-            self.plot_item.setYRange(0, top, padding=0)
+            self._fit_y()
             return
         self._shape = shape
         for bar in self._bars:
@@ -158,9 +162,57 @@ class GroupedBarChart(pg.PlotWidget):
             self.plot_item.addItem(bar)
             self.legend.addItem(bar, name)
             self._bars.append(bar)
-        self.plot_item.setLabel("left", label)
+        self._axis_title = label
+        self._apply_text_size()
         self.plot_item.setXRange(-0.6, max(len(sets) - 0.4, 0.6), padding=0)
-        self.plot_item.setYRange(0, top, padding=0)
+        self._fit_y()
+
+    def _fit_y(self) -> None:
+        """Room above the tallest bar for the legend, measured in pixels (a fixed share let a second row of
+        names cover the tallest bars). The names are as large as the chart's font while the legend takes
+        at most ``LEGEND_SHARE`` of the plot's height, smaller in a short chart (presentation mode at
+        1366x768 leaves the chart about 130 px), and as many a row as fit across."""
+        view = self.plot_item.getViewBox()
+        if view is None or view.height() <= 0 or not self.legend.items:
+            self.plot_item.setYRange(0, self._tallest * 1.6, padding=0)
+            return
+        points = self.font().pointSizeF()
+        while True:
+            self._legend_size(points)
+            legend_px = self.legend.boundingRect().height()
+            if legend_px <= LEGEND_SHARE * view.height() or points <= MIN_LEGEND_POINTS:
+                break
+            points = max(MIN_LEGEND_POINTS, points * 0.85)
+        share = min((legend_px + 12) / view.height(), 0.8)
+        self.plot_item.setYRange(0, self._tallest * 1.05 / (1 - share), padding=0)
+
+    def _legend_size(self, points: float) -> None:
+        """The legend's names in ``points``, laid out in as many columns as fit the plot's width."""
+        size = f"{points:g}pt"
+        if self.legend.opts.get("labelTextSize") != size:
+            self.legend.setLabelTextSize(size)
+            for _sample, name in self.legend.items:
+                name.setText(name.text)  # drawn again in the new size
+        width = self.plot_item.getViewBox().width()
+        widest = max(
+            sample.boundingRect().width() + name.boundingRect().width() + 12 for sample, name in self.legend.items
+        )
+        self.legend.setColumnCount(max(1, min(len(self.legend.items), int(width * 0.9 // widest))))
+        self.legend.updateSize()
+
+    def _apply_text_size(self) -> None:
+        """The axis title in the widget's font size: pyqtgraph draws it in the size it was made with,
+        which stayed small beside the ticks on a projector."""
+        if getattr(self, "_axis_title", ""):
+            self.plot_item.setLabel("left", self._axis_title, **{"font-size": f"{self.font().pointSizeF():g}pt"})
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and "legend" in vars(self):
+            self._apply_text_size()
+            if "_names" in vars(self):
+                self._fit_ticks()
+                self._fit_y()
 
     def tick_labels(self) -> list[str]:
         """The group names drawn under the bars."""
@@ -171,6 +223,7 @@ class GroupedBarChart(pg.PlotWidget):
         super().resizeEvent(event)
         if "_names" in vars(self):  # the first resize comes from inside PlotWidget's constructor
             self._fit_ticks()
+            self._fit_y()
 
     def _full_names_fit(self) -> bool:
         full = self._names[0]
