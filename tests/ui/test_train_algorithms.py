@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
 
 from tokviz.core.merge_criteria import first_disagreement
 from tokviz.core.step_text import CONTEXT, describe, templates
+from tokviz.core.training.process import ProcessTrainer
 from tokviz.core.unigram.events import EMStep, FinalStep, PruneStep
 from tokviz.core.wordpiece.trainer import WordPieceStep
 from tokviz.ui.i18n import TsTranslator
@@ -45,8 +47,18 @@ def _trained(qtbot, algos, timeout=60_000) -> None:
     qtbot.waitUntil(lambda: algos.finished is not None and algos.run is None, timeout=timeout)
 
 
-def test_unigram_trains_to_the_end_and_the_lattice_is_the_models_viterbi(window, qtbot):
+def test_unigram_trains_to_the_end_and_the_lattice_is_the_models_viterbi(window, qtbot, monkeypatch):
     panel, algos = _panel(window, "unigram", 700, corpus_text(100))
+    # the training process answers a model request only between two steps (0.1-0.6 s each on a real
+    # corpus): asked on the GUI thread, every step shown froze the window that long
+    asked_on_the_gui_thread = []
+    ask = ProcessTrainer.model
+
+    def model(self, step=None):
+        asked_on_the_gui_thread.append(threading.current_thread() is threading.main_thread())
+        return ask(self, step)
+
+    monkeypatch.setattr(ProcessTrainer, "model", model)
     panel.train_button.click()
     _trained(qtbot, algos)
     assert algos.finished.reason == "merges"
@@ -62,16 +74,20 @@ def test_unigram_trains_to_the_end_and_the_lattice_is_the_models_viterbi(window,
     ems = [e for e in algos.steps if isinstance(e, EMStep)]
     assert list(algos.view.plots.curve_data("ll")[1]) == [e.log_likelihood for e in ems]
 
+    qtbot.waitUntil(lambda: algos.view.lattice.model is not None, timeout=10_000)  # fetched in the background
+    assert asked_on_the_gui_thread and not any(asked_on_the_gui_thread)
     algos.view.select_line(2)
     line = algos.view.lattice.text  # the sample line (its first 60 characters when longer)
     assert algos.view.selected_line().startswith(line)
     final = algos.trainer.model(len(algos.steps))
+    assert algos.view.lattice.model.vocab_size == final.vocab_size
     assert line and algos.view.lattice.viterbi_pieces() == [t.raw for t in final.encode(line).tokens]
     # an earlier step: the lattice follows the model at that step (a bigger vocabulary, other scores)
     prune = next(e for e in algos.steps if isinstance(e, PruneStep))
     algos.view.slider.setValue(prune.step - 1)
     earlier = algos.trainer.model(prune.step - 1)
-    assert algos.cursor == prune.step - 1 and algos.view.lattice.model.vocab_size == earlier.vocab_size
+    assert algos.cursor == prune.step - 1
+    qtbot.waitUntil(lambda: algos.view.lattice.model.vocab_size == earlier.vocab_size, timeout=10_000)
     assert earlier.vocab_size > final.vocab_size
     assert algos.view.lattice.viterbi_pieces() == [t.raw for t in earlier.encode(line).tokens]
     assert algos.view.banner.text().count("EM round") == 1

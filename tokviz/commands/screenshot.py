@@ -166,6 +166,7 @@ def prepare_algorithm(panel, args) -> None:
     if not training.steps:
         raise TokvizError(f"training learned nothing: {panel.message.label.text() or 'no steps'}")
     training.show_step(len(training.steps))
+    training.wait_until_trained(60_000)  # the lattice's model, fetched from the training process
     if args.algorithm == "unigram":
         view = training.view
         lines = view.sample_lines

@@ -124,6 +124,8 @@ class ProcessTrainer:
         self._base: list[str] = []
         self._stats: dict = {}
         self._models: dict[int, Encoder] = {}  # the last models received from the child, by step
+        # one model request at a time: two threads asking for the same step would race for its reply
+        self._model_lock = threading.Lock()
         self._finished: Finished | None = None
         self._link: _ChildLink | None = None
         self._end_link: weakref.finalize | None = None
@@ -158,6 +160,17 @@ class ProcessTrainer:
                 self.config, self._merges, base=self._base, stats=self._stats, finished=self._finished, step=step
             )
         n = self._steps if step is None else step
+        with self._model_lock:
+            return self._model_from_child(n)
+
+    def cached_model(self, step: int) -> Encoder | None:
+        """The model after ``step`` steps when it is at hand (BPE's, or one the child already gave),
+        else None: never waits for the child, so a GUI thread may call it."""
+        if self._local_models:
+            return self.model(step)
+        return self._models.get(step)
+
+    def _model_from_child(self, n: int) -> Encoder:
         if n in self._models:
             return self._models[n]
         link = self._link
@@ -391,6 +404,8 @@ class _ChildLink:
             raise self._died()
         deadline = time.monotonic() + MODEL_SECONDS
         while step not in self._replies:
+            if self.stopped:  # ended meanwhile (a new corpus, the window closing): no answer will come
+                raise TokvizError(f"The model at step {step:,} is gone: its training process has ended.")
             if time.monotonic() > deadline:
                 raise TokvizError(
                     f"The training process did not give the model at step {step:,} in "

@@ -315,6 +315,11 @@ class AlgorithmView(QWidget):
     def _on_line(self, *_args) -> None:
         self.lattice.set_text(self.selected_line())
 
+    @property
+    def lattice_model(self):
+        """The Unigram model the lattice is drawn with (None: none yet)."""
+        return self._model
+
     def show_step(self, steps: list, cursor: int, model, finished) -> None:
         """Show step ``cursor`` of ``steps``; ``model``: the Unigram model at that step (else None)."""
         self.slider.blockSignals(True)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
-from tokviz.core.errors import TokvizError
 from tokviz.core.training import Finished, Progress
 from tokviz.ui.train.algorithm_views import AlgorithmView
 from tokviz.ui.train.run_events import RunHandlers, attach, detach
@@ -47,6 +46,10 @@ class AlgorithmTraining(QObject):
         self.comparison = None  # merge_criteria.CriteriaComparison of the last compare
         self.compared_steps: list = []  # merge_criteria.SideBySideStep, both trainers' first merges
         self.compare_tasks = panel.session.work.channel(self, "criteria")
+        # the training process answers a model request between two steps: a Unigram step on a real corpus
+        # takes 0.1-0.6 s, so the model at a step is fetched here, never on the GUI thread
+        self.model_tasks = panel.session.work.channel(self, "model")
+        self._offer_waits = False  # the model being fetched goes to Inspect and Compare when it arrives
         self.anim_timer = QTimer(self)
         self.anim_timer.timeout.connect(self._advance)
         self.offer_timer = QTimer(self, singleShot=True, interval=300)
@@ -250,6 +253,7 @@ class AlgorithmTraining(QObject):
         self._stop_run()
         self.anim_timer.stop()
         self.compare_tasks.cancel()
+        self.model_tasks.cancel()
         if self.trainer is not None:
             self.trainer.close()  # its training process waits for model requests until then
         self.trainer = None
@@ -284,13 +288,14 @@ class AlgorithmTraining(QObject):
         if self.trainer is not None:
             self.trainer.close()
         self.compare_tasks.close()
+        self.model_tasks.close()
 
     def wait_until_trained(self, timeout_ms: int = 120_000) -> bool:
-        """Spin the event loop until the run ends (screenshots)."""
+        """Spin the event loop until the run ends and the model on screen has come (screenshots)."""
         from PySide6.QtCore import QDeadlineTimer, QEventLoop
 
         deadline = QDeadlineTimer(timeout_ms)
-        while (self.run is not None or self.compare_tasks.busy) and not deadline.hasExpired():
+        while (self.run is not None or self.compare_tasks.busy or self.model_tasks.busy) and not deadline.hasExpired():
             loop = QEventLoop()
             QTimer.singleShot(20, loop.quit)
             loop.exec()
@@ -301,7 +306,9 @@ class AlgorithmTraining(QObject):
         if run is None:
             return
         detach(run)
-        run.stop(2.0)
+        # no waiting here: a trainer asked to cancel has up to a second to finish its step (its steps'
+        # models stay); the window's work service keeps the run until its thread ends
+        run.stop(0)
         self.panel.progress_bar.hide()
 
     # ---- the worker's events --------------------------------------------------------------------
@@ -363,15 +370,46 @@ class AlgorithmTraining(QObject):
         n = len(self.steps)
         model = None
         if self.trainer is not None and self.cursor and self.algorithm == "unigram":
-            try:
-                model = self.trainer.model(self.cursor)
-            except TokvizError:  # its training process has ended (a failed run): the steps show without a lattice
-                model = None
+            model = self.trainer.cached_model(self.cursor)
+            if model is None:  # drawn when the training process has given it; until then the last one stays
+                self._fetch_model()
+                model = self.view.lattice_model
         self.view.show_step(self.steps, self.cursor, model, self.finished)
         p.step_label.setText(self.tr("step {step} / {total}").format(step=self.cursor, total=n))
 
+    def _fetch_model(self) -> None:
+        """Ask for the model at the step on screen in the background (:meth:`_model_arrived` draws and
+        offers it if that step is still on screen; a newer request replaces an older one)."""
+        trainer, step = self.trainer, self.cursor
+
+        def failed(message: str) -> None:
+            if self._offer_waits and self.trainer is trainer and not self._closed:
+                self._offer_waits = False
+                self.panel.message.show_message(
+                    self.tr("The model at step {step} is not available: {err}").format(step=step, err=message),
+                    "error",
+                )
+
+        self.model_tasks.start(
+            lambda _task: trainer.model(step),
+            finished=lambda model: self._model_arrived(trainer, step, model),
+            failed=failed,
+        )
+
+    def _model_arrived(self, trainer, step: int, model) -> None:
+        if self.trainer is not trainer or self.cursor != step or self._closed:
+            return  # another run or another step is on screen now
+        if self.algorithm == "unigram":
+            self.view.show_step(self.steps, step, model, self.finished)
+        if self._offer_waits:
+            self._offer_waits = False
+            offer = getattr(self.panel.session, "offer_trained_model", None)
+            if offer is not None:
+                offer(model)
+
     def model_at_cursor(self):
-        """The trained model at the step on screen (None before the first step)."""
+        """The trained model at the step on screen (None before the first step). Waits for the training
+        process: for a user's Save, not for drawing (see :meth:`_fetch_model`)."""
         if self.trainer is None or self.cursor == 0:
             return None
         return self.trainer.model(self.cursor)
@@ -384,14 +422,12 @@ class AlgorithmTraining(QObject):
         offer = getattr(self.panel.session, "offer_trained_model", None)
         if offer is None or self.trainer is None or self.cursor == 0:
             return
-        try:
-            model = self.model_at_cursor()
-        except Exception as err:  # noqa: BLE001
-            self.panel.message.show_message(
-                self.tr("The model at step {step} is not available: {err}").format(step=self.cursor, err=err), "error"
-            )
+        model = self.trainer.cached_model(self.cursor)
+        if model is not None:
+            offer(model)
             return
-        offer(model)
+        self._offer_waits = True
+        self._fetch_model()
 
     def _update_buttons(self) -> None:
         p = self.panel
