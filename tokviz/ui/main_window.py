@@ -36,6 +36,7 @@ from tokviz.core import template_process
 from tokviz.ui import fonts, theme
 from tokviz.ui.common.message_bar import MessageBar
 from tokviz.ui.common.model_open import model_file_filter
+from tokviz.ui.common.panel_page import PanelPage
 from tokviz.ui.common.work import WorkService
 from tokviz.ui.i18n import install_translation, language_signal, retranslate_widgets
 from tokviz.ui.session import Session
@@ -144,14 +145,13 @@ class MainWindow(QMainWindow):
         self._opening: list[str] = []  # names of the model files still parsing
         self.ask_pattern = None  # the question for a rank file's pattern (None: a dialog; tests answer it)
         self._auto_played: set[str] = set()  # panels presentation mode has set playing
-        # one page per tab; a panel goes into its page when first needed (see panel())
-        self._pages: dict[str, QWidget] = {}
+        # one page per tab; a panel goes into its page when first needed (see panel()); a page scrolls
+        # where the window is smaller than its panel's controls need, so no panel widens the window
+        self._pages: dict[str, PanelPage] = {}
         self._built: dict[str, QWidget] = {}
         self._unrestored: set[str] = set()  # built, but not yet on screen to take its splitter sizes
         for view, spec in PANELS.items():
-            page = QWidget(self.tabs)
-            layout = QVBoxLayout(page)
-            layout.setContentsMargins(0, 0, 0, 0)
+            page = PanelPage(self.tabs)
             self._pages[view] = page
             self.tabs.addTab(page, self.tr(spec.title))
         # every panel by view name, built on first reading; menu actions likewise
@@ -294,7 +294,7 @@ class MainWindow(QMainWindow):
         spec = PANELS[view]
         panel = getattr(importlib.import_module(spec.module), spec.cls)(self.session)
         self._built[view] = panel
-        self._pages[view].layout().addWidget(panel)
+        self._pages[view].set_panel(panel)
         panel.show()  # now, not at the next event-loop turn (a child added to a shown widget waits for one)
         self._fill_panel_menu(view, panel)
         self._unrestored.add(view)
