@@ -34,7 +34,7 @@ from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.i18n import follow_language
 from tokviz.ui.theme import is_dark
-from tokviz.ui.vocab.jobs import run_request
+from tokviz.ui.vocab.process import VocabWorker, run_outside
 from tokviz.ui.vocab.state import KINDS, TAB_KINDS, TABS, Outcome, Request, VocabState
 from tokviz.ui.vocab.views import VocabDiffTab, VocabMapsTab, VocabReachTab, VocabTreeTab
 
@@ -69,6 +69,9 @@ class VocabPanel(QWidget):
             self.state.choose_encoder(DEFAULT_ENCODER)
         self.state.search(DEFAULT_QUERY)
         self.channels = {k: session.work.channel(self, k) for k in (*KINDS, "filter")}
+        # the work runs in a child process (see tokviz.ui.vocab.process), started on the first request
+        self.worker = VocabWorker()
+        session.work.add_process(self.worker.shutdown)
         self._filter = ""
         self._build()
         self.state.events.connect(self._on_state)
@@ -199,13 +202,13 @@ class VocabPanel(QWidget):
             self._start(request)
 
     def _start(self, request: Request) -> None:
-        registry, state, work = self.session.registry, self.state, self.session.work
+        registry, state, work, worker = self.session.registry, self.state, self.session.work, self.worker
 
         def job(task):
-            # a diff of two 200k vocabularies allocates millions of objects: a collection set off by
+            # a diff of two 200k vocabularies arrives as millions of objects: a collection set off by
             # them would scan every object of the app holding the GIL (seconds of frozen window)
             with work.collection_paused():
-                return run_request(request, registry.get, task, state.cached)
+                return run_outside(request, registry, task, state.cached, worker)
 
         self.state.started(request)
         self.channels[request.kind].start(
@@ -375,3 +378,4 @@ class VocabPanel(QWidget):
     def shutdown(self) -> None:
         for channel in self.channels.values():
             channel.close()
+        self.worker.shutdown()
