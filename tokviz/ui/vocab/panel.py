@@ -73,6 +73,7 @@ class VocabPanel(QWidget):
         self.worker = VocabWorker()
         session.work.add_process(self.worker.shutdown)
         self._filter = ""
+        self._drawn: dict[str, tuple] = {}  # kind -> what its view shows now (see _render)
         self._build()
         self.state.events.connect(self._on_state)
         session.encodersChanged.connect(self._on_encoders)
@@ -177,8 +178,17 @@ class VocabPanel(QWidget):
                 self._render(kind)
         self._schedule()
 
-    def _render(self, kind: str) -> None:
+    def _render(self, kind: str, force: bool = False) -> None:
+        """Show what the state holds for ``kind``; nothing is redrawn when that has not changed (every
+        change of the state asks each kind: resetting three 100,000-row tables and the 10,000-cell
+        heatmap on each keystroke or selection cost the GUI thread tens of ms)."""
         s = self.state
+        shown = self._drawn_inputs(kind)
+        drawn = self._drawn.get(kind)
+        if not force and drawn is not None and drawn[0] is shown[0] and drawn[1:] == shown[1:]:
+            self._show_status()
+            return
+        self._drawn[kind] = shown
         if kind == "search":
             self.tree_tab.show_matches(s.result("search"), s.selected)
         elif kind == "tree":
@@ -194,6 +204,13 @@ class VocabPanel(QWidget):
         elif kind == "maps":
             self.maps_tab.show_map(s.result("maps"))
         self._show_status()
+
+    def _drawn_inputs(self, kind: str) -> tuple:
+        """What the view of ``kind`` is drawn from: the result (compared by identity) and the choices
+        its text names."""
+        s = self.state
+        extra = {"search": (s.selected,), "reach": (s.encoder,), "diff": (s.encoder, s.second)}.get(kind, ())
+        return (s.result(kind), *extra)
 
     def _schedule(self) -> None:
         if not self.isVisible():
@@ -275,7 +292,7 @@ class VocabPanel(QWidget):
             tab.retranslate()
         self._fill_encoders()
         for kind in KINDS:
-            self._render(kind)
+            self._render(kind, force=True)
 
     def _on_theme(self, dark: bool) -> None:
         self.tree_tab.tree_view.dark = self.maps_tab.heatmap.dark = bool(dark)
