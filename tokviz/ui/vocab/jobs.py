@@ -107,7 +107,8 @@ def token_scripts(encoder) -> dict[bytes, str]:
 def token_rows(encoder, ids: Sequence[int], data: Sequence[bytes], extra: Sequence[tuple[str, Sequence]] = ()):
     """Rows ``id, token, script`` (+ ``extra`` columns) of ``encoder``'s tokens ``ids`` (bytes ``data``)."""
     scripts = token_scripts(encoder)
-    columns = [list(ids), list(data), [scripts.get(b, "partial") for b in data], *[c for _, c in extra]]
+    data = list(data)  # one list for the column and the search: it crosses from the child once
+    columns = [list(ids), data, [scripts.get(b, "partial") for b in data], *[c for _, c in extra]]
     return row_table(("id", "token", "script", *[h for h, _ in extra]), columns, data)
 
 

@@ -60,7 +60,10 @@ def offered_corpora() -> list[tuple[str, str]]:
 
 
 class VocabPanel(QWidget):
-    def __init__(self, session, parent: QWidget | None = None):
+    """``worker``: the vocabulary process to compute in (tests share one); by default the panel starts
+    its own, which ends with the panel or the window."""
+
+    def __init__(self, session, parent: QWidget | None = None, worker: VocabWorker | None = None):
         super().__init__(parent)
         self.session = session
         names = session.registry.names()
@@ -70,8 +73,10 @@ class VocabPanel(QWidget):
         self.state.search(DEFAULT_QUERY)
         self.channels = {k: session.work.channel(self, k) for k in (*KINDS, "filter")}
         # the work runs in a child process (see tokviz.ui.vocab.process), started on the first request
-        self.worker = VocabWorker()
-        session.work.add_process(self.worker.shutdown)
+        self._owns_worker = worker is None
+        self.worker = worker if worker is not None else VocabWorker()
+        if self._owns_worker:
+            session.work.add_process(self.worker.shutdown)
         self._filter = ""
         self._drawn: dict[str, tuple] = {}  # kind -> what its view shows now (see _render)
         self._build()
@@ -395,4 +400,5 @@ class VocabPanel(QWidget):
     def shutdown(self) -> None:
         for channel in self.channels.values():
             channel.close()
-        self.worker.shutdown()
+        if self._owns_worker:
+            self.worker.shutdown()
