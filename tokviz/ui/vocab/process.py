@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import os
 import pickle
 import queue
 import signal
@@ -52,7 +51,6 @@ CONTROL_SECONDS = 0.02  # while it computes, the child looks for cancels this of
 # as the training process's (tokviz.core.training.process, whose error helpers are used here too; it
 # is imported only when an error travels: it costs the child's start ~0.2 s of imports)
 STOP_SECONDS = 0.4  # per attempt (SIGTERM, then SIGKILL) to end the child
-CHILD_NICENESS = 10  # added to the child's nice value
 
 
 class VocabProcessDied(TokvizError):
@@ -422,12 +420,10 @@ class _ChildState:
 
 def _child_main(inbox, outbox) -> None:
     """The vocabulary process: serve requests until the parent closes the pipe."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the whole process group; the parent decides
-    if hasattr(os, "nice"):  # the GUI thread, which needs a few ms per frame, runs first on busy cores
-        try:
-            os.nice(CHILD_NICENESS)
-        except OSError:
-            pass
+    # Ctrl+C reaches the whole process group; the parent decides. (No lower priority, unlike the
+    # training process: the user waits for this work, and on a busy machine a niced child made the
+    # first view take seconds longer.)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = _Parent(inbox, outbox)
     try:
         while True:
