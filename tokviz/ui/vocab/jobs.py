@@ -1,8 +1,8 @@
-"""The Vocabulary panel's work as plain functions of ``(request, get_encoder, state)``, run on a worker
-thread by the panel and called directly by tests. Each loads its encoders (seconds for a 200k-rank
-file the first time), computes with :mod:`tokviz.core.vocab` and returns an
-:class:`~tokviz.ui.vocab.state.Outcome` holding everything the views draw, down to each table's
-sort orders: sorting or filtering 200,000 rows on the GUI thread would freeze it.
+"""The Vocabulary panel's work as plain functions of ``(request, get_encoder, state)``, run by the panel
+in its vocabulary process (:mod:`tokviz.ui.vocab.process`) and called directly by tests. Each loads its
+encoders (seconds for a 200k-rank file the first time), computes with :mod:`tokviz.core.vocab` and
+returns an :class:`~tokviz.ui.vocab.state.Outcome` holding everything the views draw, down to each
+table's sort orders: sorting or filtering 200,000 rows on the GUI thread would freeze it.
 
 >>> from tokviz.core.bpe.model import BPEModel
 >>> m = BPEModel(mode="byte", pattern="gpt4", merges=[(32, 32, 256), (256, 97, 257)], name="m")

@@ -3,7 +3,8 @@ tokens unreachable or unused, what two vocabularies share, how numbers and inden
 
 The truth lives in :class:`~tokviz.ui.vocab.state.VocabState`; this panel builds the tabs, turns their
 signals into intents, runs what the state wants on the session's work service (one latest-wins
-channel per kind of work) and renders results as they arrive. Nothing runs while the panel is hidden:
+channel per kind of work, each waiting on the panel's vocabulary process, where the work is done:
+:mod:`tokviz.ui.vocab.process`) and renders results as they arrive. Nothing runs while the panel is hidden:
 a window opening on another tab loads no 200k-token vocabulary.
 """
 
