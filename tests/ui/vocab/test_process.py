@@ -133,3 +133,21 @@ def test_a_child_that_dies_mid_request_is_an_error_and_the_next_request_starts_a
     with pytest.raises(VocabCancelled):
         run_outside(Request("search", "small", param="ab"), registry, NoState(), None, worker)
     assert worker.pid is None
+
+
+def test_an_encoder_that_cannot_be_sent_is_computed_here(worker):
+    from tests.support.vocab_encoders import small_ranks
+    from tokviz.core.encoders.rank_encoder import TiktokenEncoder
+    from tokviz.core.pretokenize import GPT4_PATTERN
+
+    class Unsendable(TiktokenEncoder):
+        """A model holding something no pickle carries (a lock), as an opened native model may."""
+
+        def __init__(self):
+            super().__init__("unsendable", GPT4_PATTERN, small_ranks(), {}, "test")
+            self.lock = threading.Lock()
+
+    reg = Registry()
+    reg.add(Unsendable())
+    out = run_outside(Request("search", "unsendable", param="것"), reg, NoState(), None, worker)
+    assert out.result.matches == [(257, "것")]
