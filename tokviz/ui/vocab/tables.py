@@ -5,7 +5,7 @@ header only picks an order, and a search only keeps the rows a worker found."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from tokviz.ui.fonts import mono_font
@@ -138,7 +138,8 @@ class RowsBox(QWidget):
 
     activated = Signal(int)  # the id in the first column of a row the user double-clicked
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, *, long: bool = True):
+        """``long``: a list of thousands of rows, whose scroll bar is always there (see below)."""
         super().__init__(parent)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -151,6 +152,10 @@ class RowsBox(QWidget):
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        if long:
+            # a scroll bar that appears with the rows shrinks the view and has every list painted twice
+            # (the diff tab's three lists: ~50 ms of the GUI thread more on each new diff)
+            self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -168,3 +173,19 @@ class RowsBox(QWidget):
     def _on_double_click(self, index) -> None:
         if self.model.table is not None and self.model.table.headers[0] == "id":
             self.activated.emit(int(self.model.value(index.row(), 0)))
+
+
+def paint_in_turns(boxes: list[RowsBox]) -> None:
+    """Have each of ``boxes`` (lists whose tables were just set) painted in an event-loop turn of its
+    own: a list's paint is 10-20 ms of Qt's drawing, and the diff's three lists painted in one turn
+    kept the window from answering for ~50-100 ms. The models are set already; only the paint waits."""
+    for box in boxes[1:]:
+        box.view.setUpdatesEnabled(False)
+    if len(boxes) > 1:
+        QTimer.singleShot(0, boxes[1], lambda: _paint_next(boxes[1:]))
+
+
+def _paint_next(boxes: list[RowsBox]) -> None:
+    boxes[0].view.setUpdatesEnabled(True)  # its paint is queued; the next list's comes a turn later
+    if len(boxes) > 1:
+        QTimer.singleShot(0, boxes[1], lambda: _paint_next(boxes[1:]))
