@@ -226,3 +226,18 @@ def test_a_corpus_lists_the_tokens_it_never_uses_and_uses_once(qtbot, panel, enc
     assert once == use.used_once() and tab.once.title.text() == f"Used once ({len(once)})"
     hangul = next(r for r in range(tab.shares.model.rowCount()) if tab.shares.model.value(r, 0) == "hangul")
     assert [tab.shares.model.index(hangul, c).data() for c in range(3)] == ["Hangul", "1", "1"]
+
+
+def test_a_new_diff_paints_its_lists_one_event_loop_turn_at_a_time(qtbot, panel):
+    """Each of the three lists is painted in a turn of its own (a list is 10-20 ms of Qt's drawing), and
+    every one of them is painted in the end."""
+    panel.set_encoders("small-a", "small-b")
+    _show(qtbot, panel, panel.diff_tab)
+    qtbot.waitUntil(lambda: panel.diff_tab.result is not None, timeout=WAIT_MS)
+    views = [box.view for box in panel.diff_tab.columns()]
+    qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=WAIT_MS)
+    panel.diff_tab.show_diff(panel.diff_tab.result, "small-a", "small-b")  # as a new diff arrives
+    # the small census first, then shared, only in A, only in B: each a turn later
+    assert panel.diff_tab.census.view.updatesEnabled() and not any(v.updatesEnabled() for v in views)
+    qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=WAIT_MS)
+    assert all(box.model.rowCount() == n for box, n in zip(panel.diff_tab.columns(), (265, 0, 2), strict=True))
