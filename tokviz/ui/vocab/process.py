@@ -263,8 +263,8 @@ class VocabWorker:
                 raise link.died()
 
     def close(self) -> None:
-        """End the child now; requests in flight end as cancelled. The worker can be used again (a
-        new child), unless it was closed for good by the panel (:attr:`closed` set by the caller)."""
+        """End the child now (requests in flight fail as if it died; the next request starts another).
+        :meth:`shutdown` is the panel's: it closes for good, and what was in flight ends as cancelled."""
         with self._lock:
             link, self._link = self._link, None
         if link is not None:
