@@ -26,7 +26,7 @@ def _painted(counts, ticks, size, geometry) -> np.ndarray:
     p.end()
     image = image.convertToFormat(QImage.Format.Format_ARGB32)
     rows = np.frombuffer(image.constBits(), dtype=np.uint32, count=image.bytesPerLine() // 4 * height)
-    return rows.reshape(height, image.bytesPerLine() // 4)[:, :width]
+    return rows.reshape(height, image.bytesPerLine() // 4)[:, :width].copy()  # a copy: the image goes
 
 
 def test_the_cells_and_cut_ticks_match_a_qpainter_drawing_pixel_for_pixel(qapp):
