@@ -23,15 +23,13 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # run from a checkout
 
-from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
-
-from tokviz.ui.app import make_application  # noqa: E402
-
 
 class Heartbeat:
     """A timer on the GUI thread; the longest gap between ticks is the worst stall."""
 
     def __init__(self, interval_ms: int = 5):
+        from PySide6.QtCore import QTimer
+
         self.timer = QTimer()
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self._tick)
@@ -57,6 +55,8 @@ class Heartbeat:
 
 def spin_until(done, timeout: float = 300.0) -> bool:
     """Run the event loop (as the app does) until ``done()``."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
     end = time.monotonic() + timeout
     while not done() and time.monotonic() < end:
         loop = QEventLoop()
@@ -71,6 +71,10 @@ def main() -> int:
     ap.add_argument("--second", default="cl100k_base")
     ap.add_argument("--third", default="o200k_base", help="diffed last, both encoders loaded (default: itself)")
     args = ap.parse_args()
+
+    # Qt is imported here, not at the top: the vocabulary process (started with "spawn") imports this
+    # script as its main module, and the app's own entry point costs it no such imports
+    from tokviz.ui.app import make_application
 
     make_application()
     from tokviz.ui.session import Session

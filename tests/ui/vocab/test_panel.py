@@ -1,6 +1,10 @@
-"""The Vocabulary panel as a user sees it, on small rank vocabularies (built in milliseconds)."""
+"""The Vocabulary panel as a user sees it, on small rank vocabularies (built in milliseconds). The
+panels of this module share one vocabulary process, except those that watch their own end."""
 
 from __future__ import annotations
+
+import os
+import signal
 
 import pytest
 from PySide6.QtCore import Qt
@@ -12,7 +16,9 @@ from tokviz.core.encoders.registry import Registry
 from tokviz.core.vocab.diff import vocab_diff
 from tokviz.core.vocab.maps import number_map
 from tokviz.ui.session import Session
+from tokviz.ui.vocab import jobs
 from tokviz.ui.vocab.panel import VocabPanel
+from tokviz.ui.vocab.process import VocabWorker
 
 WAIT_MS = 20_000
 
@@ -22,16 +28,35 @@ def encoders():
     return {"small-a": small_encoder("small-a"), "small-b": small_encoder("small-b", extra=(b"xy", b"xyz"))}
 
 
-@pytest.fixture
-def panel(qtbot, encoders):
+@pytest.fixture(scope="module")
+def worker():
+    w = VocabWorker()
+    yield w
+    w.shutdown()
+
+
+def _registry(encoders) -> Registry:
     registry = Registry()
     for enc in encoders.values():
         registry.add(enc)
-    p = VocabPanel(Session(registry))
+    return registry
+
+
+@pytest.fixture
+def panel(qtbot, encoders, worker):
+    p = VocabPanel(Session(_registry(encoders)), worker=worker)
     qtbot.addWidget(p)
     p.resize(1200, 800)
     yield p
     p.shutdown()
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
 
 
 def _show(qtbot, panel, tab):
@@ -40,9 +65,70 @@ def _show(qtbot, panel, tab):
     qtbot.waitUntil(lambda: not panel.busy() and not panel.state.wanted(), timeout=WAIT_MS)
 
 
-def test_a_hidden_panel_computes_nothing(panel):
-    assert not panel.isVisible()
-    assert not panel.busy() and all(job.status == "idle" for job in panel.state.jobs.values())
+def test_a_hidden_panel_computes_nothing(qtbot, encoders):
+    p = VocabPanel(Session(_registry(encoders)))
+    qtbot.addWidget(p)
+    assert not p.isVisible()
+    assert not p.busy() and all(job.status == "idle" for job in p.state.jobs.values())
+    assert p.worker.pid is None  # not even the vocabulary process is started
+    p.shutdown()
+
+
+def test_the_results_shown_are_computed_outside_the_gui_process(qtbot, panel, monkeypatch):
+    # a search computed in this process would fail; the tree still appears: the child computed it
+    monkeypatch.setattr(jobs, "search_tokens", lambda *a: (_ for _ in ()).throw(AssertionError("computed here")))
+    _show(qtbot, panel, panel.tree_tab)
+    panel.tree_tab.search_edit.setText("것")
+    panel.tree_tab.search_now()
+    qtbot.waitUntil(lambda: panel.tree_tab.drawn_labels()[-1:] == ["것"], timeout=WAIT_MS)
+    assert panel.message_bar.text() == ""
+    assert panel.worker.pid not in (None, os.getpid())
+
+
+def test_closing_the_panel_or_the_window_ends_its_vocabulary_process(qtbot, encoders):
+    for close in ("panel", "window"):
+        p = VocabPanel(Session(_registry(encoders)))
+        qtbot.addWidget(p)
+        _show(qtbot, p, p.tree_tab)
+        pid = p.worker.pid
+        assert pid is not None
+        if close == "panel":
+            p.shutdown()
+        else:
+            p.session.work.shutdown()  # what the main window's close does
+        assert _gone(pid), close
+        p.shutdown()
+
+
+def test_a_vocabulary_process_that_dies_mid_request_is_a_message(qtbot, encoders, tmp_path):
+    fifo = tmp_path / "corpus.txt"
+    os.mkfifo(fifo)  # the child blocks reading it: the use counts are in flight when it is killed
+    p = VocabPanel(Session(_registry(encoders)))
+    qtbot.addWidget(p)
+    try:
+        _show(qtbot, p, p.reach_tab)
+        p.reach_tab.add_corpus("corpus.txt", str(fifo))
+        qtbot.waitUntil(lambda: p.state.jobs["use"].status == "running", timeout=WAIT_MS)
+        os.kill(p.worker.pid, signal.SIGKILL)
+        qtbot.waitUntil(lambda: "ended unexpectedly" in p.message_bar.text(), timeout=WAIT_MS)
+        assert p.state.jobs["use"].status == "failed" and p.reach_tab.use is None
+    finally:
+        p.shutdown()
+
+
+def test_a_selection_in_the_diff_survives_a_visit_to_another_tab(qtbot, panel):
+    """A tab change or a new selection redraws only what changed: the diff's lists keep their
+    selected row (every state change used to reset all three 100,000-row lists)."""
+    panel.set_encoders("small-a", "small-b")
+    _show(qtbot, panel, panel.diff_tab)
+    qtbot.waitUntil(lambda: panel.diff_tab.result is not None, timeout=WAIT_MS)
+    view = panel.diff_tab.shared.view
+    view.selectRow(3)
+    chosen = view.model().index(3, 1).data()
+    _show(qtbot, panel, panel.maps_tab)
+    _show(qtbot, panel, panel.diff_tab)
+    assert [i.row() for i in view.selectionModel().selectedRows()] == [3]
+    assert view.model().index(3, 1).data() == chosen
 
 
 def test_searching_a_token_shows_its_merge_tree_named_by_characters(qtbot, panel):
@@ -140,3 +226,18 @@ def test_a_corpus_lists_the_tokens_it_never_uses_and_uses_once(qtbot, panel, enc
     assert once == use.used_once() and tab.once.title.text() == f"Used once ({len(once)})"
     hangul = next(r for r in range(tab.shares.model.rowCount()) if tab.shares.model.value(r, 0) == "hangul")
     assert [tab.shares.model.index(hangul, c).data() for c in range(3)] == ["Hangul", "1", "1"]
+
+
+def test_a_new_diff_paints_its_lists_one_event_loop_turn_at_a_time(qtbot, panel):
+    """Each of the three lists is painted in a turn of its own (a list is 10-20 ms of Qt's drawing), and
+    every one of them is painted in the end."""
+    panel.set_encoders("small-a", "small-b")
+    _show(qtbot, panel, panel.diff_tab)
+    qtbot.waitUntil(lambda: panel.diff_tab.result is not None, timeout=WAIT_MS)
+    views = [box.view for box in panel.diff_tab.columns()]
+    qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=WAIT_MS)
+    panel.diff_tab.show_diff(panel.diff_tab.result, "small-a", "small-b")  # as a new diff arrives
+    # the small census first, then shared, only in A, only in B: each a turn later
+    assert panel.diff_tab.census.view.updatesEnabled() and not any(v.updatesEnabled() for v in views)
+    qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=WAIT_MS)
+    assert all(box.model.rowCount() == n for box, n in zip(panel.diff_tab.columns(), (265, 0, 2), strict=True))

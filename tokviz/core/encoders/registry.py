@@ -46,12 +46,14 @@ class Registry:
     def __init__(self, entries: Iterable[EncoderEntry] = ()) -> None:
         self._entries: dict[str, EncoderEntry] = {e.name: e for e in entries}
         self._loaded: dict[str, Encoder] = {}
+        self._added: set[str] = set()  # names of encoders added ready (see added)
         self._lock = threading.Lock()  # encoders are loaded from worker threads too
 
     def register(self, entry: EncoderEntry) -> None:
         with self._lock:
             self._entries[entry.name] = entry
             self._loaded.pop(entry.name, None)
+            self._added.discard(entry.name)
 
     def add(self, encoder: Encoder) -> None:
         """Add (or replace) a ready encoder, e.g. a model trained in the app or opened from a file."""
@@ -61,11 +63,19 @@ class Registry:
                 encoder.vocab_size,
             )
             self._loaded[encoder.name] = encoder
+            self._added.add(encoder.name)
+
+    def added(self, name: str) -> bool:
+        """True when ``name`` is an encoder added ready (:meth:`add`: trained, opened from a file), which
+        only this process holds; False for an entry its family loads from data (another process can too)."""
+        with self._lock:
+            return name in self._added
 
     def remove(self, name: str) -> None:
         with self._lock:
             self._entries.pop(name, None)
             self._loaded.pop(name, None)
+            self._added.discard(name)
 
     def entries(self) -> dict[str, EncoderEntry]:
         """The registered entries by name (a copy: what a caller changes in it is not registered)."""

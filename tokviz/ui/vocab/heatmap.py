@@ -8,8 +8,9 @@ number map a dark tick inside each cell marks where each cut falls (``123|4``: t
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokviz.ui.fonts import ui_font
@@ -19,8 +20,54 @@ PALETTE = ("#edf8e9", "#bae4b3", "#74c476", "#31a354", "#006d2c", "#00441b")
 INDENT_COLUMNS = (("space", False), ("space", True), ("tab", False), ("tab", True))
 
 
+TICK_KEEP = (255 - 150) / 255  # a cut's tick is black at alpha 150 over the cell's colour
+
+
 def count_color(tokens: int) -> QColor:
     return QColor(PALETTE[max(0, min(tokens, len(PALETTE)) - 1)])
+
+
+def _owners(size: int, start: float, step: float, count: int) -> np.ndarray:
+    """For each pixel along one axis, the cell whose span ``start + i*step`` to ``start + (i+1)*step
+    + 0.5`` last covers it (a later cell paints over the half pixel an earlier one overlaps); -1
+    outside the grid. An aliased QPainter fill covers a pixel when ``x1 < centre <= x2``."""
+    centres = np.arange(size) + 0.5
+    owner = np.ceil((centres - start) / step).astype(np.int64) - 1
+    inside = (centres > start) & (centres <= start + count * step + 0.5)
+    return np.where(inside, np.minimum(owner, count - 1), -1)
+
+
+def cell_pixels(counts: np.ndarray, ticks: np.ndarray, size: tuple[int, int], geometry: tuple) -> np.ndarray:
+    """The heatmap's cells as ARGB32 pixels (height × width): ``counts[r, c]`` tokens (0: no cell) give
+    the colour; each row ``(r, c, fraction)`` of ``ticks`` darkens the pixel column that far across
+    its cell, as a QPainter fill of the same rectangles would."""
+    (width, height), (left, top, cw, ch) = size, geometry
+    rows, cols = counts.shape
+    lut = np.array([0] + [QColor(c).rgba() for c in PALETTE], dtype=np.uint32)
+    cells = lut[np.clip(counts, 0, len(PALETTE))]
+    col_of, row_of = _owners(width, left, cw, cols), _owners(height, top, ch, rows)
+    pixels = np.zeros((height, width), dtype=np.uint32)
+    if rows == 0 or cols == 0:
+        return pixels
+    ys, xs = np.flatnonzero(row_of >= 0), np.flatnonzero(col_of >= 0)  # each one run of pixels
+    if not len(ys) or not len(xs):
+        return pixels
+    y0, y1, x0, x1 = ys[0], ys[-1] + 1, xs[0], xs[-1] + 1
+    # every pixel row of a grid row is the same: build one line per grid row, then repeat it
+    lines = np.take(cells, col_of[x0:x1], axis=1)
+    if len(ticks) and cw >= 6:
+        r, c = ticks[:, 0].astype(np.int64), ticks[:, 1].astype(np.int64)
+        x = np.floor(left + c * cw + cw * ticks[:, 2] + 0.5).astype(np.int64)  # the one column it covers
+        ok = (x >= 0) & (x < width)
+        ok[ok] = col_of[x[ok]] == c[ok]  # a tick under the next cell's paint is gone
+        hits, times = np.unique(r[ok] * width + x[ok], return_counts=True)  # (grid row, column), ticks there
+        hit_r, hit_x = hits // width, hits % width - x0
+        argb = lines[hit_r, hit_x]
+        keep = TICK_KEEP**times
+        rgb = [np.round(((argb >> s) & 0xFF) * keep).astype(np.uint32) << s for s in (16, 8, 0)]
+        lines[hit_r, hit_x] = (argb & 0xFF000000) | rgb[0] | rgb[1] | rgb[2]
+    pixels[y0:y1, x0:x1] = lines[row_of[y0:y1]]
+    return pixels
 
 
 class SplitHeatmap(QWidget):
@@ -34,6 +81,8 @@ class SplitHeatmap(QWidget):
         self.column_labels: list[str] = []
         self.dark = False
         self._cache: tuple | None = None  # ((map, size, theme), the cells drawn)
+        self._counts = np.zeros((0, 0), dtype=np.int64)  # tokens per cell (0: none), see cell_pixels
+        self._ticks = np.zeros((0, 3))  # (row, column, fraction across) of every cut in the number map
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(320, 260)
@@ -62,7 +111,27 @@ class SplitHeatmap(QWidget):
                 self.grid.append(cells)
             self.row_labels = [str(n) for n in range(1, longest + 1)]
             self.column_labels = list(column_labels or [f"{a}{' + code' if c else ''}" for a, c in INDENT_COLUMNS])
+        self._counts, self._ticks = self._cell_arrays()
         self.update()
+
+    def _cell_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The grid as :func:`cell_pixels` takes it, once per map (a resize repaints from these); a few
+        passes over the cells that each do one thing, ~10 ms for the 10,000 numbers."""
+        cols = max((len(r) for r in self.grid), default=0)
+        counts = np.zeros((len(self.grid), cols), dtype=np.int64)
+        placed = [(r, c, cell) for r, cells in enumerate(self.grid) for c, cell in enumerate(cells) if cell is not None]
+        if not placed:
+            return counts, np.zeros((0, 3))
+        at = np.array([(r, c) for r, c, _ in placed], dtype=np.int64)
+        counts[at[:, 0], at[:, 1]] = [len(cell.ids) for _, _, cell in placed]
+        if self.split_map.kind != "numbers":
+            return counts, np.zeros((0, 3))
+        per_cell = np.array([len(cell.cuts) for _, _, cell in placed], dtype=np.int64)
+        cuts = np.fromiter((cut for _, _, cell in placed for cut in cell.cuts), dtype=np.float64, count=per_cell.sum())
+        lengths = np.array([len(cell.text) for _, _, cell in placed], dtype=np.float64)
+        owner = np.repeat(np.arange(len(placed)), per_cell)
+        ticks = np.column_stack([at[owner, 0], at[owner, 1], cuts / lengths[owner]])
+        return counts, ticks.reshape(-1, 3)
 
     def _geometry(self) -> tuple[float, float, float, float]:
         """(left, top, cell width, cell height) of the grid in this widget."""
@@ -99,32 +168,27 @@ class SplitHeatmap(QWidget):
 
     def _cells_image(self, left: float, top: float, cw: float, ch: float) -> QPixmap:
         """The grid's cells (colour by token count; a dark tick where each cut falls, at its place
-        in the text), drawn once per map, size and theme: 10,000 cells are too many to draw per paint."""
+        in the text), drawn once per map, size and theme. The colours and ticks are filled as numpy
+        arrays: 10,000 cells drawn one QPainter call at a time held the GUI thread ~150 ms."""
         key = (id(self.split_map), self.width(), self.height(), self.dark)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
-        image = QPixmap(self.size())
-        image.fill(Qt.GlobalColor.transparent)
-        p = QPainter(image)
-        big = cw >= 24 and ch >= QFontMetricsF(ui_font(9)).height()
-        p.setFont(ui_font(9))
-        tick = QColor(0, 0, 0, 150)
-        for r, cells in enumerate(self.grid):
-            for c, cell in enumerate(cells):
-                if cell is None:
-                    continue
-                x, y = left + c * cw, top + r * ch
-                color = count_color(cell.tokens)
-                p.fillRect(QRectF(x, y, cw + 0.5, ch + 0.5), color)
-                if cw >= 6 and self.split_map.kind == "numbers":
-                    for cut in cell.cuts:
-                        p.fillRect(QRectF(x + cw * cut / len(cell.text), y, 1.0, ch + 0.5), tick)
-                if big:
-                    p.setPen(QColor("#ffffff") if color.lightness() < 128 else QColor("#111111"))
-                    p.drawText(QRectF(x, y, cw, ch), Qt.AlignmentFlag.AlignCenter, str(cell.tokens))
-        p.end()
-        self._cache = (key, image)
-        return image
+        pixels = cell_pixels(self._counts, self._ticks, (self.width(), self.height()), (left, top, cw, ch))
+        image = QImage(pixels.data, pixels.shape[1], pixels.shape[0], 4 * pixels.shape[1], QImage.Format.Format_ARGB32)
+        pixmap = QPixmap.fromImage(image)  # a copy: ``pixels`` may go
+        if cw >= 24 and ch >= QFontMetricsF(ui_font(9)).height():  # few cells: each says its token count
+            p = QPainter(pixmap)
+            p.setFont(ui_font(9))
+            for r, cells in enumerate(self.grid):
+                for c, cell in enumerate(cells):
+                    if cell is not None:
+                        color = count_color(cell.tokens)
+                        p.setPen(QColor("#ffffff") if color.lightness() < 128 else QColor("#111111"))
+                        x, y = left + c * cw, top + r * ch
+                        p.drawText(QRectF(x, y, cw, ch), Qt.AlignmentFlag.AlignCenter, str(cell.tokens))
+            p.end()
+        self._cache = (key, pixmap)
+        return pixmap
 
     def paintEvent(self, event) -> None:  # noqa: N802
         p = QPainter(self)

@@ -1,8 +1,8 @@
-"""The Vocabulary panel's work as plain functions of ``(request, get_encoder, state)``, run on a worker
-thread by the panel and called directly by tests. Each loads its encoders (seconds for a 200k-rank
-file the first time), computes with :mod:`tokviz.core.vocab` and returns an
-:class:`~tokviz.ui.vocab.state.Outcome` holding everything the views draw, down to each table's
-sort orders: sorting or filtering 200,000 rows on the GUI thread would freeze it.
+"""The Vocabulary panel's work as plain functions of ``(request, get_encoder, state)``, run by the panel
+in its vocabulary process (:mod:`tokviz.ui.vocab.process`) and called directly by tests. Each loads its
+encoders (seconds for a 200k-rank file the first time), computes with :mod:`tokviz.core.vocab` and
+returns an :class:`~tokviz.ui.vocab.state.Outcome` holding everything the views draw, down to each
+table's sort orders: sorting or filtering 200,000 rows on the GUI thread would freeze it.
 
 >>> from tokviz.core.bpe.model import BPEModel
 >>> m = BPEModel(mode="byte", pattern="gpt4", merges=[(32, 32, 256), (256, 97, 257)], name="m")
@@ -107,7 +107,8 @@ def token_scripts(encoder) -> dict[bytes, str]:
 def token_rows(encoder, ids: Sequence[int], data: Sequence[bytes], extra: Sequence[tuple[str, Sequence]] = ()):
     """Rows ``id, token, script`` (+ ``extra`` columns) of ``encoder``'s tokens ``ids`` (bytes ``data``)."""
     scripts = token_scripts(encoder)
-    columns = [list(ids), list(data), [scripts.get(b, "partial") for b in data], *[c for _, c in extra]]
+    data = list(data)  # one list for the column and the search: it crosses from the child once
+    columns = [list(ids), data, [scripts.get(b, "partial") for b in data], *[c for _, c in extra]]
     return row_table(("id", "token", "script", *[h for h, _ in extra]), columns, data)
 
 

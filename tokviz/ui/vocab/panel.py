@@ -3,7 +3,8 @@ tokens unreachable or unused, what two vocabularies share, how numbers and inden
 
 The truth lives in :class:`~tokviz.ui.vocab.state.VocabState`; this panel builds the tabs, turns their
 signals into intents, runs what the state wants on the session's work service (one latest-wins
-channel per kind of work) and renders results as they arrive. Nothing runs while the panel is hidden:
+channel per kind of work, each waiting on the panel's vocabulary process, where the work is done:
+:mod:`tokviz.ui.vocab.process`) and renders results as they arrive. Nothing runs while the panel is hidden:
 a window opening on another tab loads no 200k-token vocabulary.
 """
 
@@ -34,7 +35,7 @@ from tokviz.ui.common.panel import PanelAction
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.i18n import follow_language
 from tokviz.ui.theme import is_dark
-from tokviz.ui.vocab.jobs import run_request
+from tokviz.ui.vocab.process import VocabWorker, run_outside
 from tokviz.ui.vocab.state import KINDS, TAB_KINDS, TABS, Outcome, Request, VocabState
 from tokviz.ui.vocab.views import VocabDiffTab, VocabMapsTab, VocabReachTab, VocabTreeTab
 
@@ -60,7 +61,10 @@ def offered_corpora() -> list[tuple[str, str]]:
 
 
 class VocabPanel(QWidget):
-    def __init__(self, session, parent: QWidget | None = None):
+    """``worker``: the vocabulary process to compute in (tests share one); by default the panel starts
+    its own, which ends with the panel or the window."""
+
+    def __init__(self, session, parent: QWidget | None = None, worker: VocabWorker | None = None):
         super().__init__(parent)
         self.session = session
         names = session.registry.names()
@@ -69,7 +73,13 @@ class VocabPanel(QWidget):
             self.state.choose_encoder(DEFAULT_ENCODER)
         self.state.search(DEFAULT_QUERY)
         self.channels = {k: session.work.channel(self, k) for k in (*KINDS, "filter")}
+        # the work runs in a child process (see tokviz.ui.vocab.process), started on the first request
+        self._owns_worker = worker is None
+        self.worker = worker if worker is not None else VocabWorker()
+        if self._owns_worker:
+            session.work.add_process(self.worker.shutdown)
         self._filter = ""
+        self._drawn: dict[str, tuple] = {}  # kind -> what its view shows now (see _render)
         self._build()
         self.state.events.connect(self._on_state)
         session.encodersChanged.connect(self._on_encoders)
@@ -174,8 +184,17 @@ class VocabPanel(QWidget):
                 self._render(kind)
         self._schedule()
 
-    def _render(self, kind: str) -> None:
+    def _render(self, kind: str, force: bool = False) -> None:
+        """Show what the state holds for ``kind``; nothing is redrawn when that has not changed (every
+        change of the state asks each kind: resetting three 100,000-row tables and the 10,000-cell
+        heatmap on each keystroke or selection cost the GUI thread tens of ms)."""
         s = self.state
+        shown = self._drawn_inputs(kind)
+        drawn = self._drawn.get(kind)
+        if not force and drawn is not None and drawn[0] is shown[0] and drawn[1:] == shown[1:]:
+            self._show_status()
+            return
+        self._drawn[kind] = shown
         if kind == "search":
             self.tree_tab.show_matches(s.result("search"), s.selected)
         elif kind == "tree":
@@ -192,6 +211,13 @@ class VocabPanel(QWidget):
             self.maps_tab.show_map(s.result("maps"))
         self._show_status()
 
+    def _drawn_inputs(self, kind: str) -> tuple:
+        """What the view of ``kind`` is drawn from: the result (compared by identity) and the choices
+        its text names."""
+        s = self.state
+        extra = {"search": (s.selected,), "reach": (s.encoder,), "diff": (s.encoder, s.second)}.get(kind, ())
+        return (s.result(kind), *extra)
+
     def _schedule(self) -> None:
         if not self.isVisible():
             return
@@ -199,13 +225,13 @@ class VocabPanel(QWidget):
             self._start(request)
 
     def _start(self, request: Request) -> None:
-        registry, state, work = self.session.registry, self.state, self.session.work
+        registry, state, work, worker = self.session.registry, self.state, self.session.work, self.worker
 
         def job(task):
-            # a diff of two 200k vocabularies allocates millions of objects: a collection set off by
+            # a diff of two 200k vocabularies arrives as millions of objects: a collection set off by
             # them would scan every object of the app holding the GIL (seconds of frozen window)
             with work.collection_paused():
-                return run_request(request, registry.get, task, state.cached)
+                return run_outside(request, registry, task, state.cached, worker)
 
         self.state.started(request)
         self.channels[request.kind].start(
@@ -272,7 +298,7 @@ class VocabPanel(QWidget):
             tab.retranslate()
         self._fill_encoders()
         for kind in KINDS:
-            self._render(kind)
+            self._render(kind, force=True)
 
     def _on_theme(self, dark: bool) -> None:
         self.tree_tab.tree_view.dark = self.maps_tab.heatmap.dark = bool(dark)
@@ -375,3 +401,5 @@ class VocabPanel(QWidget):
     def shutdown(self) -> None:
         for channel in self.channels.values():
             channel.close()
+        if self._owns_worker:
+            self.worker.shutdown()

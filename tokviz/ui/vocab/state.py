@@ -6,7 +6,8 @@ Widgets send intents and render what the state says. Work is described by a :cla
 to compute for which encoder names); the panel runs the requests :meth:`VocabState.wanted` lists and
 hands back what they computed with :meth:`VocabState.deliver`. A result is cached under the encoder
 *object* it was computed for (an encoder never changes; a file opened again under the same name is
-another object), and one that arrives for a request no longer current (the user typed on, chose
+another object; the panel passes a handle per registry entry in its place, since the encoder lives in
+its vocabulary process), and one that arrives for a request no longer current (the user typed on, chose
 another encoder) is cached but never shown.
 
 >>> state = VocabState(["a", "b"])

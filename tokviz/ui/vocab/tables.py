@@ -5,7 +5,7 @@ header only picks an order, and a search only keeps the rows a worker found."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from tokviz.ui.fonts import mono_font
@@ -98,10 +98,14 @@ class VocabRowsModel(QAbstractTableModel):
         return self.table.columns[column][int(self.visible[row])]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or self.table is None:
+        # a paint asks every visible cell for ~8 roles: the ones not drawn from the value are answered
+        # before the value is looked up (three 100,000-row lists painted in ~100 ms otherwise)
+        if role not in _ROLES or not index.isValid() or self.table is None:
             return None
-        value = self.value(index.row(), index.column())
         name = self.table.headers[index.column()]
+        if role == Qt.ItemDataRole.FontRole:
+            return self._font if name in ("token", "encodes as") else None
+        value = self.value(index.row(), index.column())
         if role == Qt.ItemDataRole.DisplayRole:
             if name == "script":
                 return self.tr(SCRIPT_NAMES.get(value, value))
@@ -112,13 +116,21 @@ class VocabRowsModel(QAbstractTableModel):
             if isinstance(value, (int, np.integer)) and name not in ("id", "id in B"):
                 return f"{value:,}"
             return value
-        if role == Qt.ItemDataRole.ToolTipRole and isinstance(value, bytes):
-            return f"{shown(value)}\n{value.hex(' ').upper()}"
-        if role == Qt.ItemDataRole.FontRole and name in ("token", "encodes as"):
-            return self._font
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float, np.integer)):
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{shown(value)}\n{value.hex(' ').upper()}" if isinstance(value, bytes) else None
+        if isinstance(value, (int, float, np.integer)):  # TextAlignmentRole
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+
+_ROLES = frozenset(
+    (
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+    )
+)
 
 
 class RowsBox(QWidget):
@@ -126,7 +138,8 @@ class RowsBox(QWidget):
 
     activated = Signal(int)  # the id in the first column of a row the user double-clicked
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, *, long: bool = True):
+        """``long``: a list of thousands of rows, whose scroll bar is always there (see below)."""
         super().__init__(parent)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -139,6 +152,10 @@ class RowsBox(QWidget):
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        if long:
+            # a scroll bar that appears with the rows shrinks the view and has every list painted twice
+            # (the diff tab's three lists: ~50 ms of the GUI thread more on each new diff)
+            self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -156,3 +173,19 @@ class RowsBox(QWidget):
     def _on_double_click(self, index) -> None:
         if self.model.table is not None and self.model.table.headers[0] == "id":
             self.activated.emit(int(self.model.value(index.row(), 0)))
+
+
+def paint_in_turns(boxes: list[RowsBox]) -> None:
+    """Have each of ``boxes`` (lists whose tables were just set) painted in an event-loop turn of its
+    own: a list's paint is 10-20 ms of Qt's drawing, and the diff's three lists painted in one turn
+    kept the window from answering for ~50-100 ms. The models are set already; only the paint waits."""
+    for box in boxes[1:]:
+        box.view.setUpdatesEnabled(False)
+    if len(boxes) > 1:
+        QTimer.singleShot(0, boxes[1], lambda: _paint_next(boxes[1:]))
+
+
+def _paint_next(boxes: list[RowsBox]) -> None:
+    boxes[0].view.setUpdatesEnabled(True)  # its paint is queued; the next list's comes a turn later
+    if len(boxes) > 1:
+        QTimer.singleShot(0, boxes[1], lambda: _paint_next(boxes[1:]))

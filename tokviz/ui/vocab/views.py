@@ -32,7 +32,7 @@ from tokviz.ui.train.vocab import part_label
 from tokviz.ui.train_replay import MergeNode, byte_piece
 from tokviz.ui.vocab.heatmap import SplitHeatmap
 from tokviz.ui.vocab.jobs import row_table, shown
-from tokviz.ui.vocab.tables import RowsBox
+from tokviz.ui.vocab.tables import RowsBox, paint_in_turns
 
 SEARCH_DEBOUNCE_MS = 250
 
@@ -233,7 +233,7 @@ class VocabReachTab(QWidget):
         split.setObjectName("vocab-use")
         self.never = RowsBox()
         self.once = RowsBox()
-        self.shares = RowsBox()
+        self.shares = RowsBox(long=False)
         for w in (self.shares, self.never, self.once):
             split.addWidget(w)
         rbox.addWidget(split, 1)
@@ -291,6 +291,7 @@ class VocabReachTab(QWidget):
         self.use = result
         for box, table in ((self.never, "never"), (self.once, "once"), (self.shares, "shares")):
             box.set_table(getattr(result, table) if result is not None else None)
+        paint_in_turns([self.shares, self.never, self.once])
         n_never = len(result.never) if result is not None else 0
         n_once = len(result.once) if result is not None else 0
         self.never.set_title(self.tr("Never used ({n})").format(n=f"{n_never:,}"))
@@ -336,7 +337,8 @@ class VocabDiffTab(QWidget):
         box.addWidget(self.counts)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("vocab-diff")
-        self.shared, self.only_first, self.only_second, self.census = RowsBox(), RowsBox(), RowsBox(), RowsBox()
+        self.shared, self.only_first, self.only_second = RowsBox(), RowsBox(), RowsBox()
+        self.census = RowsBox(long=False)
         for w in (self.shared, self.only_first, self.only_second, self.census):
             split.addWidget(w)
         box.addWidget(split, 1)
@@ -370,6 +372,7 @@ class VocabDiffTab(QWidget):
         for box, table in zip(self.columns(), tables, strict=True):
             box.set_table(table)
         self.census.set_table(self._census_table(result))
+        paint_in_turns([self.census, *self.columns()])
         self.census.set_title(self.tr("Tokens per script"))
         c = result.counts if result is not None else {}
         self.shared.set_title(self.tr("Shared ({n})").format(n=f"{c.get('shared', 0):,}"))
