@@ -1,8 +1,8 @@
 """The bulk readers of model files agree with the plain readers they stand in for.
 
 A rank file laid out as OpenAI's and Meta's are is read in bulk, anything else line by line; the JSON
-nesting depth is scanned with numpy in slices. Both must give exactly what the plain reading gives:
-the same ranks in the same order, or the same message.
+nesting depth is scanned with numpy in slices; a GGUF's string arrays are read in one loop. Each must
+give exactly what the plain reading gives: the same values in the same order, or the same message.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import base64
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tokviz.core.encoders import files, rank_encoder
+from tokviz.core.encoders import files, gguf_family, rank_encoder
 from tokviz.core.errors import ModelFileError
 
 BYTES = [bytes([i]) for i in range(256)]
@@ -120,3 +120,67 @@ def test_json_depth_equals_a_plain_scan_across_slices(slice_bytes, doc, ascii_on
         assert files._json_depth(text) == _plain_depth(text)
     finally:
         files._DEPTH_SLICE = kept
+
+
+# ---- GGUF string arrays ------------------------------------------------------------------------------
+class _StringByString(gguf_family._MetadataWalk):
+    """The plain walk: every string item through ``string()``, named as it is read."""
+
+    def strings(self, count, what, keep, distinct):
+        if not distinct:
+            items = [self.string(f"item {i} of {what}", keep) for i in range(count)]
+            return items if keep else None
+        seen: dict[str, int] = {}
+        for i in range(count):
+            item = self.string(f"item {i} of {what}")
+            if not item:
+                self.refuse(f"token {i:,} of {what} is an empty string; every token stands for some text")
+            if item in seen:
+                self.refuse(
+                    f"token {i:,} of {what} repeats token {seen[item]:,} ({item[:40]!r}); a vocabulary's "
+                    "tokens are distinct"
+                )
+            seen[item] = i
+        return list(seen) if keep else None
+
+
+@pytest.fixture(scope="module")
+def small_gguf(tmp_path_factory):
+    pytest.importorskip("gguf")
+    from tests.support.gguf_files import write_gguf
+
+    tokens = [bytes([i]).decode("latin-1") for i in range(256)] + ["ab", "abc", "안녕", "😀"]
+    path = tmp_path_factory.mktemp("gguf") / "m.gguf"
+    return write_gguf(path, tokens, ["a b", "ab c"], [1] * len(tokens), "default", template="{{ x }}").read_bytes()
+
+
+def _walk(walk, data: bytes):
+    try:
+        return "metadata", walk(data, "m.gguf").read()
+    except ModelFileError as err:
+        return "message", str(err)
+
+
+_GGUF_DAMAGE = st.sampled_from(
+    [b"\xff" * 8, (2**40).to_bytes(8, "little"), (3).to_bytes(8, "little"), bytes(8), b"\xed\xa0\x80", b"\x00", b""]
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 8), _GGUF_DAMAGE), min_size=1, max_size=3),
+    cut=st.none() | st.integers(8, 10**6),
+)
+def test_gguf_strings_read_in_one_loop_equal_string_by_string(small_gguf, edits, cut):
+    data = bytearray(small_gguf)
+    for at, span, piece in edits:
+        at %= len(data)
+        data[at : at + span] = piece
+    data = bytes(data if cut is None else data[: max(8, cut % len(data))])
+    assert _walk(gguf_family._MetadataWalk, data) == _walk(_StringByString, data)
+
+
+def test_gguf_cut_at_every_byte_of_its_string_arrays_reads_as_string_by_string(small_gguf):
+    # the last bytes hold the merges and the template: a cut one byte into a string, or just after it
+    for size in range(len(small_gguf) - 120, len(small_gguf) + 1):
+        assert _walk(gguf_family._MetadataWalk, small_gguf[:size]) == _walk(_StringByString, small_gguf[:size])
