@@ -9,6 +9,7 @@ escapes into Qt's event loop).
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 
 import pytest
@@ -91,8 +92,13 @@ def test_unigram_cancel_in_each_phase_keeps_that_steps_model(phase):
 
 def _indexing_steps(algorithm):
     """The ``done`` of every indexing Progress of a whole run."""
+    return list(_indexing_steps_of_a_whole_run(algorithm))
+
+
+@functools.cache  # one whole run per algorithm, not one per test: the steps depend on the corpus, not the clock
+def _indexing_steps_of_a_whole_run(algorithm) -> tuple[int, ...]:
     events = TRAINERS[algorithm]().run(LINES)
-    return [e.done for e in events if isinstance(e, Progress) and e.phase == "indexing"]
+    return tuple(e.done for e in events if isinstance(e, Progress) and e.phase == "indexing")
 
 
 @pytest.mark.parametrize("algorithm", list(TRAINERS))

@@ -127,10 +127,24 @@ def _assert_message(result: subprocess.CompletedProcess) -> str:
     return err
 
 
-@pytest.mark.parametrize("data", [b"ab\xed\xa0\x80cd", b"\xed\xb0\x80", b"ok \xff\xfe", b"\xc3"],
-                         ids=["cesu-high-surrogate", "cesu-low-surrogate", "invalid-bytes", "cut-character"])
-def test_cli_bad_utf8_on_stdin_is_a_message(data):
-    err = _assert_message(_encode_cli(["-e", "gpt2", "-"], data))
+BAD_UTF8 = {"cesu-high-surrogate": b"ab\xed\xa0\x80cd", "cesu-low-surrogate": b"\xed\xb0\x80",
+            "invalid-bytes": b"ok \xff\xfe", "cut-character": b"\xc3"}
+
+
+def test_cli_bad_utf8_on_stdin_is_a_message():
+    # the process itself: its stdin pipe, the message on stderr and exit status 2 with no traceback
+    err = _assert_message(_encode_cli(["-e", "gpt2", "-"], BAD_UTF8["cesu-high-surrogate"]))
+    assert "UTF-8" in err or "surrogate" in err
+
+
+@pytest.mark.parametrize("kind", list(BAD_UTF8))
+def test_every_kind_of_bad_utf8_on_stdin_is_a_message(kind, capsys, monkeypatch):
+    # In-process, through the command's own entry point (a traceback would escape main() and fail the
+    # test): a fresh interpreter per kind cost 0.5 s each, for what the process test above checks once.
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD_UTF8[kind]), encoding="utf-8"))
+    code = main(["encode", "-e", "gpt2", "-"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("tokviz: ") and len(err.strip().splitlines()) == 1, err
     assert "UTF-8" in err or "surrogate" in err
 
 

@@ -36,16 +36,16 @@ def write_gguf(
     """A GGUF file holding only a tokenizer (and ``tensor`` as ``token_embd.weight`` when given)."""
     import gguf
 
-    w = gguf.GGUFWriter(str(path), "llama")
+    w = _writer(gguf, path)
     w.add_tokenizer_model(model)
     if pre is not None:
         w.add_tokenizer_pre(pre)
-    w.add_token_list(tokens)
-    w.add_token_types(types)
+    w.add_token_list(_long(tokens))
+    w.add_token_types(_long(types))
     if scores is not None:
-        w.add_token_scores(scores)
+        w.add_token_scores(_long(scores))
     if merges:
-        w.add_token_merges(merges)
+        w.add_token_merges(_long(merges))
     for value, add in (
         (bos, w.add_bos_token_id),
         (eos, w.add_eos_token_id),
@@ -68,6 +68,44 @@ def write_gguf(
     if charsmap is not None:
         _splice_charsmap(Path(path), charsmap)
     return path
+
+
+# The writer packs an array item by item through several calls each (~10 us an item): a real
+# vocabulary's tokens, types and merges took 2-3 s of a test. An array longer than this is packed in
+# one go by the writer's own _pack_val, overridden for it, the same way: its first item is checked
+# against the writer's bytes for that item, and the writer still lays out and pads the file.
+LONG_ARRAY_ITEMS = 20_000
+_STRING = 8
+
+
+class _LongArray(list):
+    """An array the writer below packs in one go."""
+
+
+def _long(items):
+    return _LongArray(items) if len(items) > LONG_ARRAY_ITEMS else items
+
+
+def _packed_items(item_type: int, items) -> list[bytes]:
+    if item_type == _STRING:
+        data = [t.encode("utf-8") if isinstance(t, str) else bytes(t) for t in items]
+        return [struct.pack("<Q", len(d)) + d for d in data]
+    code = {4: "<I", 5: "<i", 6: "<f"}[item_type]  # UINT32, INT32, FLOAT32: what token types and scores use
+    return [struct.pack(code, v) for v in items]
+
+
+def _writer(gguf, path):
+    class Writer(gguf.GGUFWriter):
+        def _pack_val(self, val, vtype, add_vtype, sub_type=None):
+            if not isinstance(val, _LongArray) or self.endianess != gguf.GGUFEndian.LITTLE:
+                return super()._pack_val(val, vtype, add_vtype, sub_type)
+            item_type = sub_type if sub_type is not None else gguf.GGUFValueType.get_type(val[0])
+            packed = _packed_items(int(item_type), val)
+            assert packed[0] == super()._pack_val(val[0], item_type, add_vtype=False), "packed unlike the writer"
+            head = struct.pack("<I", int(vtype)) if add_vtype else b""
+            return head + struct.pack("<IQ", int(item_type), len(val)) + b"".join(packed)
+
+    return Writer(str(path), "llama")
 
 
 def _splice_charsmap(path: Path, charsmap: bytes) -> None:

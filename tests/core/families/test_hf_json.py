@@ -15,6 +15,7 @@ from tokviz.core.encoders.hf_json import (
     looks_like_tokenizer_json,
     read_model_config,
 )
+from tokviz.core.encoding import Encoding
 from tokviz.core.errors import ModelFileError
 
 
@@ -178,3 +179,29 @@ def test_bad_config_is_a_clear_error(tmp_path, llama3_json):
     (tmp_path / "tokenizer_config.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(ModelFileError, match="tokenizer_config.json: is not valid JSON"):
         HFTokenizerEncoder.from_file(tmp_path)
+
+
+# ---- the column-wise Encoding (each distinct id looked up once) equals the token-by-token one ----------
+COLUMN_TEXTS = [*PROMPTS, "", "a", "\ufffd x\x00y", "<|begin_of_text|>안녕<|eot_id|> <｜begin▁of▁sentence｜>", "😀" * 9]
+
+
+def _token_by_token(encoder, text: str, allow: bool) -> Encoding:
+    ids, _ = encoder._native_encode(text, allow)
+    return Encoding.from_byte_tokens(
+        encoder.name,
+        text,
+        [(i, encoder.token_bytes(i)) for i in ids],
+        kinds=[encoder.kind(i) for i in ids],
+        raws=[encoder.tokenizer.id_to_token(i) for i in ids],
+    )
+
+
+@pytest.mark.parametrize("which", ["llama3_json", "deepseek_json"])
+def test_column_wise_encoding_equals_token_by_token(hf_encoder, which):
+    encoder = hf_encoder(which)
+    for text in COLUMN_TEXTS:
+        for allow in (False, True):
+            got, want = encoder.encode(text, allow_special=allow), _token_by_token(encoder, text, allow)
+            assert got.tokens == want.tokens, text
+            assert got.normalized_text is None
+            assert [t.raw for t in got.tokens] == [encoder.tokenizer.id_to_token(i) for i in got.ids]

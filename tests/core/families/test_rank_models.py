@@ -11,6 +11,7 @@ import pytest
 from tests.support.packages import package_file
 from tests.support.prompts import PROMPTS
 from tokviz.core.encoders import rank_models
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.rank_models import (
     identify_rank_file,
     load_rank_file_as,
@@ -156,7 +157,8 @@ def test_openai_rank_file_under_any_name_gets_its_own_pattern_and_specials(tmp_p
     ok, reason = tiktoken_family.probe(name)
     if not ok:
         pytest.skip(reason)
-    ref = tiktoken_family.load(name).tiktoken
+    # the family's own encoder as the registry keeps it: loaded once per test process, not once more here
+    ref = default_registry().get(name).tiktoken
     assert enc.special_tokens() == tiktoken_family.SPECS[name].special_tokens
     for text in [*PROMPTS, "<|endoftext|> <|endofprompt|>"]:
         assert enc.encode(text).ids == ref.encode_ordinary(text), text

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import stat
 from pathlib import Path
+
+import numpy as np
 
 from tokviz.core.errors import ModelFileError, TokvizError
 from tokviz.core.pretokenize import PATTERNS
@@ -195,21 +196,53 @@ def parse_json(text: str, path: str | Path, *, max_depth: int = MAX_JSON_DEPTH) 
         raise ModelFileError(p, f"holds a number JSON cannot read here ({err})") from None
 
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # unrolled: no step per character
+# The depth scan works on a file's bytes with numpy, a slice at a time: the regex that blanked every
+# string first took 0.6 s of a 19 MB tekken.json's 1 s load. A slice bounds the position arrays
+# whatever the file holds.
+_DEPTH_SLICE = 1 << 23
+_NESTING_STEP = np.zeros(256, dtype=np.int8)
+_NESTING_STEP[[ord("["), ord("{")]] = 1
+_NESTING_STEP[[ord("]"), ord("}")]] = -1
+
+
+def _escaped_quotes(part: np.ndarray, quotes: np.ndarray, carried: int) -> tuple[np.ndarray, int]:
+    """Which of ``quotes`` (positions in ``part``) follow an odd run of backslashes (``\\"`` inside a
+    string), given the run of ``carried`` backslashes the previous slice ended with; and the run this
+    slice ends with."""
+    at_start = (quotes == 0) & bool(carried & 1)
+    slashes = np.flatnonzero(part == 92)
+    if not len(slashes):
+        return at_start, 0
+    first = np.zeros(len(slashes), dtype=np.intp)  # per backslash: the index of its run's first backslash
+    starts = np.flatnonzero(np.diff(slashes) != 1) + 1
+    first[starts] = starts
+    np.maximum.accumulate(first, out=first)
+    run = slashes - slashes[first] + 1 + np.where(slashes[first] == 0, carried, 0)
+    before = np.maximum(np.searchsorted(slashes, quotes) - 1, 0)  # the last backslash before each quote
+    escaped = (slashes[before] == quotes - 1) & (run[before] % 2 == 1)
+    return escaped | at_start, int(run[-1]) if slashes[-1] == len(part) - 1 else 0
 
 
 def _json_depth(text: str) -> int:
-    """The deepest nesting of ``[``/``{`` outside strings (a linear scan, no recursion)."""
-    # strings first: brackets inside them do not nest
-    stripped = _JSON_STRING.sub('""', text)
-    depth = deepest = 0
-    for ch in re.findall(r"[\[\]{}]", stripped):
-        if ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        else:
-            depth -= 1
+    """The deepest nesting of ``[``/``{`` outside strings (a linear scan, no recursion).
+
+    >>> _json_depth('{"a": [1, "]]", {"b": "\\\\"}]}')
+    3
+    """
+    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    in_string = depth = deepest = run = 0
+    for at in range(0, len(data), _DEPTH_SLICE):
+        part = data[at : at + _DEPTH_SLICE]
+        quotes = np.flatnonzero(part == 34)
+        escaped, run = _escaped_quotes(part, quotes, run)
+        quotes = quotes[~escaped]
+        steps = _NESTING_STEP[part]
+        brackets = np.flatnonzero(steps)
+        outside = (np.searchsorted(quotes, brackets) + in_string) % 2 == 0  # an even number of quotes before it
+        levels = np.cumsum(steps[brackets[outside]], dtype=np.int64) + depth
+        if len(levels):
+            deepest, depth = max(deepest, int(levels.max())), int(levels[-1])
+        in_string = (in_string + len(quotes)) % 2
     return deepest
 
 
