@@ -253,6 +253,8 @@ class TrainPlots(pg.GraphicsLayoutWidget):
 
     def set_font_scale(self, scale: float) -> None:
         """Titles, axis labels, ticks and the legend follow the app's font scale (presentation mode)."""
+        if scale == self._scale:
+            return  # restyling at the same scale (as every panel build asks) redid ~10 ms of text layout
         self._scale = scale
         self._style_text()
 
