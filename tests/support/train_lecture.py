@@ -64,8 +64,8 @@ _KEPT = {
 
 def english_words_in(panel) -> list[str]:
     """The English words a user reads in the Train panel: every label, button, combo item, placeholder
-    and tooltip, and the vocabulary table's headers and first rows' tooltips (identifiers and units of
-    _KEPT excepted)."""
+    and tooltip (the WordPiece and Unigram view's too), and the vocabulary table's headers and first
+    rows' tooltips (identifiers and units of _KEPT excepted)."""
     import re
 
     from PySide6.QtCore import Qt
@@ -77,6 +77,7 @@ def english_words_in(panel) -> list[str]:
         doc.setHtml(text)
         return doc.toPlainText()
 
+    panel.algorithms.view  # noqa: B018 - WordPiece/Unigram's view, built when first chosen, is walked too
     texts = []
     for w in panel.findChildren(QWidget):
         if isinstance(w, QLabel):

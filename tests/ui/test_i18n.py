@@ -319,6 +319,7 @@ def test_every_widget_of_the_korean_interface_is_korean(qtbot, tmp_path):
         compare.remove_encoder_name("missing-model")
         assert "opened.model" in compare.encoder_names()
         assert compare.add_combo.findText("missing-model (설치 안 됨)") >= 0
+        panel.algorithms.view  # noqa: B018 - WordPiece/Unigram's view, built when first chosen, is walked too
         texts = visible_strings(win)
         assert any("설치되지 않음: pip install no-such-dist" in t for t in texts)  # the walk reads the tooltips
         assert any(t.startswith(f"{resources_dir() / 'models'}") and "정규화" in t for t in texts)

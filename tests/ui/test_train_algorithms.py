@@ -47,6 +47,20 @@ def _trained(qtbot, algos, timeout=60_000) -> None:
     qtbot.waitUntil(lambda: algos.finished is not None and algos.run is None, timeout=timeout)
 
 
+def test_the_wordpiece_and_unigram_view_is_built_when_one_of_them_is_first_chosen(window):
+    """BPE, the default, never shows the other algorithms' view (two plots and a lattice): the panel
+    opens without building it, and it appears, and stays for the next time, once one is chosen."""
+    from tokviz.ui.train.algorithm_views import AlgorithmView
+
+    panel = window.show_view("train")
+    assert panel.algorithms.algorithm == "bpe" and panel.findChildren(AlgorithmView) == []
+    panel.algorithms.set_algorithm("unigram")
+    (view,) = panel.findChildren(AlgorithmView)
+    assert view.isVisible() and not panel.merge_banner.isVisible()
+    panel.algorithms.set_algorithm("bpe")
+    assert panel.findChildren(AlgorithmView) == [view] and not view.isVisible() and panel.merge_banner.isVisible()
+
+
 def test_unigram_trains_to_the_end_and_the_lattice_is_the_models_viterbi(window, qtbot, monkeypatch):
     panel, algos = _panel(window, "unigram", 700, corpus_text(100))
     # the training process answers a model request only between two steps (0.1-0.6 s each on a real

@@ -30,55 +30,61 @@ def window(qtbot, tmp_path):
 
 
 # a character of each UTF-8 length with more than one byte: é (2), 것 (3), 😀 (4)
-@pytest.mark.parametrize("ch", ["é", "것", "😀"])
 @pytest.mark.parametrize("lang", ["en", "ko"])
-def test_banner_names_every_byte_position_of_a_character(qtbot, tmp_path, ch, lang):
+def test_banner_names_every_byte_position_of_a_character(qtbot, lang):
     """Every merge of two byte runs inside one character (bytes a..b-1 + b..c-1) is named on the
     banner's big line by the character and the positions, with the hex beneath; the merge that
-    makes the character whole says it completes it. In Korean too."""
-    from PySide6.QtGui import QTextDocument
-
-    from tokviz.core.bpe.events import MergeStep
-    from tokviz.core.byte_names import CharGuesser
+    makes the character whole says it completes it. In Korean too. (One panel per language for the
+    three characters: it only composes the banner's HTML; a panel per character cost ~0.4 s CPU.)"""
     from tokviz.ui.i18n import install_translation
     from tokviz.ui.session import Session
-    from tokviz.ui.train.follow import name_byte_merge
     from tokviz.ui.train.panel import TrainPanel
 
-    data = ch.encode("utf-8")
-    n = len(data)
-    guesser = CharGuesser({ch: 5})
     try:
         install_translation(lang)
         panel = TrainPanel(Session(settings=Settings.ephemeral()))
         qtbot.addWidget(panel)
-
-        def part(first: int, last: int) -> str:
-            if first == 1 and last == n:
-                return ch
-            if lang == "ko":
-                return f"{ch} {n}바이트 중 {first}번째" if first == last else f"{ch} {n}바이트 중 {first}–{last}번째"
-            return f"{ch} byte {first} of {n}" if first == last else f"{ch} bytes {first}–{last} of {n}"
-
-        cuts = [(a, b, c) for a in range(n) for b in range(a + 1, n) for c in range(b + 1, n + 1)]
-        assert len(cuts) == {2: 1, 3: 4, 4: 10}[n]
-        for a, b, c in cuts:
-            left, right = data[a:b], data[b:c]
-            named = name_byte_merge(left, right, guesser)
-            step = MergeStep(1, 256, left[0], right[0], "", "", "", left + right, 9, 257, 100, 100)
-            doc = QTextDocument()
-            doc.setHtml(panel.named_merge_html(named, step, ""))
-            lines = [" ".join(ln.replace("\xa0", " ").split()) for ln in doc.toPlainText().splitlines()]
-            lines = [ln for ln in lines if ln]
-            completes = ("완성" if lang == "ko" else "completes")
-            # the first row of the table: left, +, right, →, new, then what it completes
-            expected = [part(a + 1, b), "+", part(b + 1, c), "→", part(a + 1, c)]
-            assert lines[:5] == expected, (a, b, c, lines)
-            assert any(completes in ln and ch in ln for ln in lines) == (a == 0 and c == n), (a, b, c, lines)
-            hexes = [data[a:b].hex(" ").upper(), data[b:c].hex(" ").upper(), data[a:c].hex(" ").upper()]
-            assert [ln for ln in lines if all(len(w) == 2 and w.isalnum() for w in ln.split())] == hexes
+        for ch in ("é", "것", "😀"):
+            _check_byte_merge_names(panel, ch, lang)
     finally:
         install_translation("en")
+
+
+def _check_byte_merge_names(panel, ch: str, lang: str) -> None:
+    from PySide6.QtGui import QTextDocument
+
+    from tokviz.core.bpe.events import MergeStep
+    from tokviz.core.byte_names import CharGuesser
+    from tokviz.ui.train.follow import name_byte_merge
+
+    data = ch.encode("utf-8")
+    n = len(data)
+    guesser = CharGuesser({ch: 5})
+
+    def part(first: int, last: int) -> str:
+        if first == 1 and last == n:
+            return ch
+        if lang == "ko":
+            return f"{ch} {n}바이트 중 {first}번째" if first == last else f"{ch} {n}바이트 중 {first}–{last}번째"
+        return f"{ch} byte {first} of {n}" if first == last else f"{ch} bytes {first}–{last} of {n}"
+
+    cuts = [(a, b, c) for a in range(n) for b in range(a + 1, n) for c in range(b + 1, n + 1)]
+    assert len(cuts) == {2: 1, 3: 4, 4: 10}[n]
+    for a, b, c in cuts:
+        left, right = data[a:b], data[b:c]
+        named = name_byte_merge(left, right, guesser)
+        step = MergeStep(1, 256, left[0], right[0], "", "", "", left + right, 9, 257, 100, 100)
+        doc = QTextDocument()
+        doc.setHtml(panel.named_merge_html(named, step, ""))
+        lines = [" ".join(ln.replace("\xa0", " ").split()) for ln in doc.toPlainText().splitlines()]
+        lines = [ln for ln in lines if ln]
+        completes = "완성" if lang == "ko" else "completes"
+        # the first row of the table: left, +, right, →, new, then what it completes
+        expected = [part(a + 1, b), "+", part(b + 1, c), "→", part(a + 1, c)]
+        assert lines[:5] == expected, (ch, a, b, c, lines)
+        assert any(completes in ln and ch in ln for ln in lines) == (a == 0 and c == n), (ch, a, b, c, lines)
+        hexes = [data[a:b].hex(" ").upper(), data[b:c].hex(" ").upper(), data[a:c].hex(" ").upper()]
+        assert [ln for ln in lines if all(len(w) == 2 and w.isalnum() for w in ln.split())] == hexes, ch
 
 
 def test_just_merged_colour_is_unlike_every_palette_colour():
@@ -87,28 +93,32 @@ def test_just_merged_colour_is_unlike_every_palette_colour():
         assert delta_e(fresh, QColor(colour)) > MIN_PALETTE_DISTANCE + 2, colour
 
 
-@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
-def test_presentation_fits_the_screen_with_a_very_long_merge(window, qtbot, size):
+def test_presentation_fits_the_screen_with_a_very_long_merge(window, qtbot):
+    """At a projector's and a full-HD screen's size. One run for both: the checks only look at it
+    (training it for each size cost ~1 s CPU)."""
     long_word = "".join(chr(0xAC00 + 37 * i) for i in range(60))  # 60 different Hangul syllables
     panel = train_in_window(window, qtbot, CorpusSource.paste((long_word + "\n") * 3), merges=59, mode="char")
     assert len(panel.replay.steps[-1].new_piece) > 55
-    window.toggle_presentation(True, full_screen=False)
-    try:
-        window.resize(*size)
-        qtbot.waitUntil(lambda: fonts.scale() > 1.5, timeout=2000)
-        panel.set_step(len(panel.replay))
-        for widget in (window, panel):
-            hint = widget.minimumSizeHint()
-            assert hint.width() <= size[0] and hint.height() <= size[1], (widget, hint)
-        assert panel.merge_banner.minimumSizeHint().width() < size[0] // 2
-        qtbot.wait(50)
-        assert window.width() <= size[0]
-    finally:
-        window.toggle_presentation(False)
+    for size in ((1366, 768), (1920, 1080)):
+        window.toggle_presentation(True, full_screen=False)
+        try:
+            window.resize(*size)
+            qtbot.waitUntil(lambda: fonts.scale() > 1.5, timeout=2000)
+            panel.set_step(len(panel.replay))
+            for widget in (window, panel):
+                hint = widget.minimumSizeHint()
+                assert hint.width() <= size[0] and hint.height() <= size[1], (size, widget, hint)
+            assert panel.merge_banner.minimumSizeHint().width() < size[0] // 2, size
+            qtbot.wait(50)
+            assert window.width() <= size[0], size
+        finally:
+            window.toggle_presentation(False)
+        qtbot.waitUntil(lambda: fonts.scale() == 1.0, timeout=2000)
 
 
-@pytest.mark.parametrize(("size", "lines", "lang"), [((1366, 768), 10, "en"), ((1920, 1080), 14, "en"),
-                                                     ((1366, 768), 10, "ko")])
+@pytest.mark.parametrize(
+    ("size", "lines", "lang"), [((1366, 768), 10, "en"), ((1920, 1080), 14, "en"), ((1366, 768), 10, "ko")]
+)
 def test_presentation_gives_the_sample_most_of_the_screen(qtbot, tmp_path, size, lines, lang):
     """In presentation mode the sample shows at least ``lines`` whole lines at the presentation font
     (at 1366×768 it showed 5): the plots give their place to the vocabulary and tree, a button away,

@@ -224,7 +224,13 @@ def test_the_last_corpus_file_mode_and_algorithm_come_back_at_start(qtbot, tmp_p
         win.close()
 
 
-def test_presentation_scale_enlarges_plot_text_and_the_merge_tree(trained, qtbot):
+def test_presentation_scale_and_a_1366_projector_on_one_run(trained, qtbot):
+    """Both look at the same finished run and put the window back as it was (a run each cost ~1 s CPU)."""
+    _check_presentation_scale_enlarges_plot_text_and_the_merge_tree(trained, qtbot)
+    _check_presentation_on_a_1366_projector_shows_all_four_plots_whole(trained, qtbot)
+
+
+def _check_presentation_scale_enlarges_plot_text_and_the_merge_tree(trained, qtbot):
     panel, _, core = trained
     window = panel.window()
     panel.select_token(core[-1].token_id)
@@ -246,7 +252,7 @@ def test_presentation_scale_enlarges_plot_text_and_the_merge_tree(trained, qtbot
     assert fonts.scale() == 1.0
 
 
-def test_presentation_on_a_1366_projector_shows_all_four_plots_whole(trained, qtbot):
+def _check_presentation_on_a_1366_projector_shows_all_four_plots_whole(trained, qtbot):
     """Captions wrap and the plots claim the width their axes need: at 1.6x on a 1366x768 screen
     the right-hand plots were cut off (the sample's one-line caption held the left pane wide)."""
     panel, _, _ = trained

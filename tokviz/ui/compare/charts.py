@@ -38,6 +38,7 @@ def restyle(widget: pg.PlotWidget) -> None:
 
 
 def _style(plot: pg.PlotItem, dark: bool) -> None:
+    # no context menu; the charts are also built with enableMenu=False, so none is made only to be dropped
     plot.showGrid(x=False, y=True, alpha=0.25)
     plot.setMenuEnabled(False)
     plot.hideButtons()
@@ -55,7 +56,7 @@ class TokenBarChart(pg.PlotWidget):
 
     def __init__(self, parent=None):
         dark = is_dark()
-        super().__init__(parent, background="#1e1e1e" if dark else "w")
+        super().__init__(parent, background="#1e1e1e" if dark else "w", enableMenu=False)
         self._fg = "#dddddd" if dark else "#222222"
         self.plot_item = self.getPlotItem()
         _style(self.plot_item, dark)
@@ -122,7 +123,7 @@ class GroupedBarChart(pg.PlotWidget):
 
     def __init__(self, parent=None):
         dark = is_dark()
-        super().__init__(parent, background="#1e1e1e" if dark else "w")
+        super().__init__(parent, background="#1e1e1e" if dark else "w", enableMenu=False)
         self.plot_item = self.getPlotItem()
         _style(self.plot_item, dark)
         self.legend = self.plot_item.addLegend(offset=(-10, 4), labelTextColor="#dddddd" if dark else "#222222",

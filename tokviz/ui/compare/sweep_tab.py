@@ -73,7 +73,7 @@ class SweepPlot(pg.PlotWidget):
 
     def __init__(self, parent=None):
         dark = is_dark()
-        super().__init__(parent, background="#1e1e1e" if dark else "w")
+        super().__init__(parent, background="#1e1e1e" if dark else "w", enableMenu=False)
         self._fg = "#dddddd" if dark else "#222222"
         self.plot_item = self.getPlotItem()
         self.plot_item.setLogMode(x=True, y=False)

@@ -85,10 +85,13 @@ class AlgorithmPlots(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         # log axes labelled at 1, 2 and 5 only (the BPE plots' axis), whole steps below
-        self.top = self.addPlot(row=0, col=0, axisItems={"bottom": StepAxis("bottom"),
-                                                         "left": OneTwoFiveLogAxis("left")})
-        self.bottom = self.addPlot(row=1, col=0, axisItems={"bottom": StepAxis("bottom"),
-                                                            "left": OneTwoFiveLogAxis("left")})
+        # no context menus (see _style): built without them, pyqtgraph makes none to throw away
+        self.top = self.addPlot(
+            row=0, col=0, axisItems={"bottom": StepAxis("bottom"), "left": OneTwoFiveLogAxis("left")}, enableMenu=False
+        )
+        self.bottom = self.addPlot(
+            row=1, col=0, axisItems={"bottom": StepAxis("bottom"), "left": OneTwoFiveLogAxis("left")}, enableMenu=False
+        )
         self.algorithm = ""
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.markers = [pg.InfiniteLine(angle=90, pen=pg.mkPen("#888888", width=1, style=Qt.PenStyle.DashLine))

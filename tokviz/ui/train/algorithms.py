@@ -54,11 +54,22 @@ class AlgorithmTraining(QObject):
         self.anim_timer.timeout.connect(self._advance)
         self.offer_timer = QTimer(self, singleShot=True, interval=300)
         self.offer_timer.timeout.connect(self.offer_model)
+        # Built when WordPiece or Unigram is first chosen: BPE, the default, never shows it, and its
+        # two plots and lattice were most of the cost of this object at every panel build.
+        self._view: AlgorithmView | None = None
+        self._ready = False  # the choice's first call (building the settings row) resets and shows nothing
         self._install_settings()
-        self.view = AlgorithmView(panel.session)
-        self.view.stepChosen.connect(self.show_step)
-        panel.layout().addWidget(self.view, 1)
-        self.view.hide()
+        self._ready = True
+
+    @property
+    def view(self) -> AlgorithmView:
+        """The step view of WordPiece and Unigram, built (hidden) on first use."""
+        if self._view is None:
+            self._view = AlgorithmView(self.panel.session)
+            self._view.stepChosen.connect(self.show_step)
+            self.panel.layout().addWidget(self._view, 1)
+            self._view.hide()
+        return self._view
 
     # ---- settings ---------------------------------------------------------------------------
     def _install_settings(self) -> None:
@@ -131,7 +142,7 @@ class AlgorithmTraining(QObject):
     def _on_algorithm(self, *_args) -> None:
         p = self.panel
         other = self.active()
-        if hasattr(self, "view"):
+        if self._ready:
             self.reset()
             self._switching = True
             try:
@@ -147,7 +158,7 @@ class AlgorithmTraining(QObject):
         self.compare_check.setVisible(self.algorithm == "wordpiece")
         if other:
             self.vocab_spin.setValue(DEFAULT_VOCAB[self.algorithm])
-        if hasattr(self, "view"):
+        if self._ready:
             self._show_views()
             self._update_buttons()
 
@@ -156,7 +167,8 @@ class AlgorithmTraining(QObject):
         other = self.active()
         for w in _bpe_views(p):
             w.setVisible(not other)
-        self.view.setVisible(other)
+        if other or self._view is not None:
+            self.view.setVisible(other)
         if other:
             self.view.set_algorithm(self.algorithm, p.sample_lines)
             self.render()
@@ -267,7 +279,7 @@ class AlgorithmTraining(QObject):
         session = self.panel.session
         if getattr(session, "trained_model", None) is not None:
             session.offer_trained_model(None)
-        if hasattr(self, "view"):
+        if self._view is not None:
             self.view.clear()
             self.render()
         self._update_buttons()

@@ -147,7 +147,10 @@ class OneTwoFiveLogAxis(pg.AxisItem):
 
 
 class TrainPlots(pg.GraphicsLayoutWidget):
-    """Four plots in a 2x2 grid, each fed by ``show_step(series, step, ...)``."""
+    """Four plots in a 2x2 grid, each fed by ``show_step(series, step, ...)``.
+
+    No plot has a context menu: built with ``enableMenu=False``, pyqtgraph never makes the view box
+    menus that ``setMenuEnabled(False)`` would throw away (~10 ms each, on every panel build)."""
 
     def __init__(self, parent=None, dark: bool = False):
         super().__init__(parent)
@@ -157,20 +160,20 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self._scale = 1.0
         self._dark = dark
 
-        self.vocab_plot = self.addPlot(row=0, col=0)
+        self.vocab_plot = self.addPlot(row=0, col=0, enableMenu=False)
         _style_plot(self.vocab_plot)
         self.vocab_curve = GrowingCurve(self.vocab_plot.addItem, pg.mkPen(blue, width=2))
 
-        self.count_plot = self.addPlot(row=0, col=1, axisItems={"left": OneTwoFiveLogAxis("left")})
+        self.count_plot = self.addPlot(row=0, col=1, axisItems={"left": OneTwoFiveLogAxis("left")}, enableMenu=False)
         _style_plot(self.count_plot)
         self.count_plot.setLogMode(y=True)
         self.count_curve = GrowingCurve(self.count_plot.addItem, pg.mkPen(orange, width=2))
 
-        self.corpus_plot = self.addPlot(row=1, col=0)
+        self.corpus_plot = self.addPlot(row=1, col=0, enableMenu=False)
         _style_plot(self.corpus_plot)
         self.tokens_curve = GrowingCurve(self.corpus_plot.addItem, pg.mkPen(TOKENS_COLOR, width=2))
         # chars/token on a second y axis sharing the x axis (pyqtgraph's MultiplePlotAxes recipe)
-        self.cpt_view = pg.ViewBox()
+        self.cpt_view = pg.ViewBox(enableMenu=False)
         self.corpus_plot.showAxis("right")
         self.corpus_plot.scene().addItem(self.cpt_view)
         self.corpus_plot.getAxis("right").linkToView(self.cpt_view)
@@ -186,7 +189,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.corpus_plot.layout.addItem(self.corpus_legend, 4, 1)
         self.corpus_plot.getViewBox().sigResized.connect(self._sync_cpt_view)
 
-        self.length_plot = self.addPlot(row=1, col=1)
+        self.length_plot = self.addPlot(row=1, col=1, enableMenu=False)
         _style_plot(self.length_plot)
         self.length_hist = self.length_plot.plot(
             stepMode="center", fillLevel=0, brush=pg.mkBrush(31, 119, 180, 140), pen=pg.mkPen(blue, width=1)
@@ -250,6 +253,8 @@ class TrainPlots(pg.GraphicsLayoutWidget):
 
     def set_font_scale(self, scale: float) -> None:
         """Titles, axis labels, ticks and the legend follow the app's font scale (presentation mode)."""
+        if scale == self._scale:
+            return  # restyling at the same scale (as every panel build asks) redid ~10 ms of text layout
         self._scale = scale
         self._style_text()
 
