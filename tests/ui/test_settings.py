@@ -253,9 +253,8 @@ def test_a_saved_geometry_larger_than_the_screen_is_fitted_to_it(qtbot, tmp_path
     window.show()
     qtbot.waitExposed(window)
     available = QGuiApplication.primaryScreen().availableGeometry()
-    frame = window.frameGeometry()
-    assert available.contains(frame.topLeft())
-    assert frame.width() <= max(available.width(), window.minimumWidth() + 10)
+    # the frame (borders) fits too, once the platform has given it a size
+    qtbot.waitUntil(lambda: available.contains(window.frameGeometry()), timeout=5000)
     assert fit_into(QRect(100, 100, 50, 50), QRect(0, 0, 800, 600)) == QRect(100, 100, 50, 50)
     assert fit_into(QRect(-9000, -9000, 9000, 9000), QRect(10, 20, 800, 600)) == QRect(10, 20, 800, 600)
     window.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QRect, qInstallMessageHandler
+from PySide6.QtCore import QEvent, QObject, QRect, QTimer, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
 from tokviz.core.package_data import VERSION as __version__
@@ -62,6 +62,7 @@ def open_window(settings, files: list[str] | None = None):
 
     window = MainWindow(settings=settings)
     fit_to_screen(window)
+    window.installEventFilter(_RefitWhenShown(window))
     show_settings_report(window, settings)
     if files:
         window.open_text_file(str(files[0]))
@@ -71,6 +72,18 @@ def open_window(settings, files: list[str] | None = None):
                 "MainWindow", "Opened {name}; tokviz shows one text at a time, so {more} more file(s) were not opened.")  # noqa: E501
             window.statusBar().showMessage(note.format(name=files[0], more=len(files) - 1), 10000)
     return window
+
+
+class _RefitWhenShown(QObject):
+    """Fits the window to its screen again once it is shown: before, its frame (borders, title bar) has
+    no size yet, and a window restored at the screen's full width came out wider than the screen by
+    its borders."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        if event.type() == QEvent.Type.Show:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, watched, lambda: fit_to_screen(watched))  # the frame is known after the show
+        return False
 
 
 def fit_into(rect: QRect, available: QRect) -> QRect:
