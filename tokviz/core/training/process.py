@@ -58,6 +58,7 @@ from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe.trainer import BPETrainer, trained_model
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import TokvizError
+from tokviz.core.process_exit import describe_exit
 from tokviz.core.training.events import Finished, StepEvent, TrainEvent
 
 if TYPE_CHECKING:  # not at run time: the child imports only the trainer it runs
@@ -433,18 +434,7 @@ class _ChildLink:
             raise self._died() from None
 
     def _died(self) -> TrainerProcessDied:
-        self.process.join(STOP_SECONDS)
-        code = self.process.exitcode
-        if code is None:
-            how = "it closed its pipe"
-        elif code < 0:
-            try:
-                how = f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"killed by signal {-code}"
-        else:
-            how = f"exit code {code}"
-        return TrainerProcessDied(f"The training process ended unexpectedly ({how}).")
+        return TrainerProcessDied(f"The training process ended unexpectedly ({describe_exit(self.process)}).")
 
     def stop(self, graceful: bool) -> None:
         """End and reap the child (once): a finished one gets a moment to exit by itself, any other

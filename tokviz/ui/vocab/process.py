@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tokviz.core.errors import EncoderUnavailable, TokvizError
+from tokviz.core.process_exit import describe_exit
 from tokviz.core.vocab.ranks import VocabCancelled
 from tokviz.ui.vocab.jobs import run_request
 from tokviz.ui.vocab.state import Outcome, Request
@@ -132,18 +133,10 @@ class _Link:
             return False
 
     def died(self) -> VocabProcessDied:
-        self.process.join(STOP_SECONDS)
-        code = self.process.exitcode
-        if code is None:
-            how = "it closed its pipe"
-        elif code < 0:
-            try:
-                how = f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"killed by signal {-code}"
-        else:
-            how = f"exit code {code}"
-        return VocabProcessDied(f"The vocabulary process ended unexpectedly ({how}); the next request starts it again.")
+        return VocabProcessDied(
+            f"The vocabulary process ended unexpectedly ({describe_exit(self.process)}); "
+            "the next request starts it again."
+        )
 
     def stop(self) -> None:
         """End and reap the child (SIGTERM, then SIGKILL); it holds nothing that needs a graceful end."""
