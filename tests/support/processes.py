@@ -29,3 +29,12 @@ def wait_until_idle(pid: int, *, quiet_polls: int = 5, poll: float = 0.1, guard:
         now = cpu_seconds(pid)
         quiet = quiet + 1 if now == last else 0
         last = now
+
+
+def gone(pid: int) -> bool:
+    """No process ``pid`` exists any more (reaped, not just ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False

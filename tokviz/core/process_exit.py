@@ -1,5 +1,5 @@
-"""How a child process ended, in words for a message: the training and the vocabulary processes say it
-the same way when one ends without a word.
+"""Ending a child process, and how one ended in words for a message: the training and the vocabulary
+processes end their children and name an unexpected end the same way.
 
 >>> class Ended:  # a multiprocessing.Process after the fact
 ...     def __init__(self, code): self.exitcode = code
@@ -27,3 +27,13 @@ def describe_exit(process) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit code {code}"
+
+
+def end_process(process, seconds: float = REAP_SECONDS) -> None:
+    """End ``process`` and reap it: SIGTERM, then SIGKILL, waiting at most ``seconds`` after each."""
+    if process.is_alive():
+        process.terminate()
+        process.join(seconds)
+    if process.is_alive():
+        process.kill()
+        process.join(seconds)

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
+from tests.support.processes import gone
 from tests.support.vocab_encoders import small_encoder
 from tokviz.core.encoders.registry import Registry
 from tokviz.core.vocab.diff import vocab_diff
@@ -51,14 +52,6 @@ def panel(qtbot, encoders, worker):
     p.shutdown()
 
 
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
-
 def _show(qtbot, panel, tab):
     panel.show()
     panel.tabs.setCurrentWidget(tab)
@@ -96,7 +89,7 @@ def test_closing_the_panel_or_the_window_ends_its_vocabulary_process(qtbot, enco
             p.shutdown()
         else:
             p.session.work.shutdown()  # what the main window's close does
-        assert _gone(pid), close
+        assert gone(pid), close
         p.shutdown()
 
 

@@ -10,6 +10,7 @@ import threading
 
 import pytest
 
+from tests.support.processes import gone
 from tests.support.vocab_encoders import small_encoder
 from tokviz.core.encoders.registry import Registry
 from tokviz.core.vocab.ranks import NoState, VocabCancelled
@@ -40,14 +41,6 @@ def registry():
     reg = Registry()
     reg.add(small_encoder("small"))
     return reg
-
-
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def test_the_work_runs_in_a_child_process_which_serves_request_after_request(worker, registry, monkeypatch):
@@ -129,7 +122,7 @@ def test_a_child_that_dies_mid_request_is_an_error_and_the_next_request_starts_a
     finally:
         worker.shutdown()
     # shut down: both children are gone, and nothing starts another
-    assert _gone(first) and _gone(second) and worker.pid is None
+    assert gone(first) and gone(second) and worker.pid is None
     with pytest.raises(VocabCancelled):
         run_outside(Request("search", "small", param="ab"), registry, NoState(), None, worker)
     assert worker.pid is None

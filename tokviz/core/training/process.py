@@ -58,7 +58,7 @@ from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe.trainer import BPETrainer, trained_model
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import TokvizError
-from tokviz.core.process_exit import describe_exit
+from tokviz.core.process_exit import describe_exit, end_process
 from tokviz.core.training.events import Finished, StepEvent, TrainEvent
 
 if TYPE_CHECKING:  # not at run time: the child imports only the trainer it runs
@@ -447,12 +447,7 @@ class _ChildLink:
         try:
             if graceful:
                 proc.join(STOP_SECONDS)
-            if proc.is_alive():
-                proc.terminate()
-                proc.join(STOP_SECONDS)
-            if proc.is_alive():
-                proc.kill()
-                proc.join(STOP_SECONDS)
+            end_process(proc, STOP_SECONDS)
         finally:
             with self._send_lock:
                 self._to_child.close()

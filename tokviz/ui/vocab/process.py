@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tokviz.core.errors import EncoderUnavailable, TokvizError
-from tokviz.core.process_exit import describe_exit
+from tokviz.core.process_exit import describe_exit, end_process
 from tokviz.core.vocab.ranks import VocabCancelled
 from tokviz.ui.vocab.jobs import run_request
 from tokviz.ui.vocab.state import Outcome, Request
@@ -144,12 +144,7 @@ class _Link:
         with self.lock:
             self.dead = True
             self.to_child.close()
-        if proc.is_alive():
-            proc.terminate()
-            proc.join(STOP_SECONDS)
-        if proc.is_alive():
-            proc.kill()
-            proc.join(STOP_SECONDS)
+        end_process(proc, STOP_SECONDS)
         self.from_child.close()  # the reader thread sees EOF and tells the callers still waiting
 
 
