@@ -4664,4 +4664,127 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>가장 흔한 분할 (조각당 문자 수): {patterns}</translation>
     </message>
 </context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>the turn comparison was cancelled</source>
+        <translation>턴 비교를 취소했습니다</translation>
+    </message>
+    <message>
+        <source>the text has {count} tokens; cannot back up {back}</source>
+        <translation>텍스트의 토큰이 {count}개뿐이라 {back}개를 되돌릴 수 없습니다</translation>
+    </message>
+    <message>
+        <source>the text has 1 token; cannot back up {back}</source>
+        <translation>텍스트의 토큰이 1개뿐이라 {back}개를 되돌릴 수 없습니다</translation>
+    </message>
+    <message>
+        <source>id {id} (position {position}) is not a token of {encoder}, whose ids run from 0 to {last}</source>
+        <translation>ID {id}(위치 {position})는 {encoder}의 토큰이 아닙니다. {encoder}의 ID는 0부터 {last}까지입니다</translation>
+    </message>
+    <message>
+        <source>{encoder} has no chat template and none of the built-in ones fits its special tokens; give one with --template ({templates}, or a Jinja file)</source>
+        <translation>{encoder}에는 채팅 템플릿이 없고, 내장 템플릿 중 특수 토큰이 맞는 것도 없습니다. 템플릿을 지정하세요 ({templates} 또는 Jinja 파일)</translation>
+    </message>
+    <message>
+        <source>the messages are {content:,} characters long; a chat template may write at most {max_chars:,}</source>
+        <translation>메시지가 {content:,}자입니다. 채팅 템플릿은 최대 {max_chars:,}자까지만 쓸 수 있습니다</translation>
+    </message>
+    <message>
+        <source>the Mistral format needs the conversation to end with a user message</source>
+        <translation>Mistral 형식은 대화가 사용자 메시지로 끝나야 합니다</translation>
+    </message>
+    <message>
+        <source>the template needs the special token {token!r}, which {encoder} does not have; choose a template made for this model</source>
+        <translation>이 템플릿에는 특수 토큰 {token!r}이(가) 필요한데 {encoder}에는 없습니다. 이 모델용 템플릿을 고르세요</translation>
+    </message>
+    <message>
+        <source>the Mistral format takes system, user and assistant messages, not {role!r}</source>
+        <translation>Mistral 형식은 system, user, assistant 메시지만 받습니다 ({role!r}은(는) 안 됩니다)</translation>
+    </message>
+    <message>
+        <source>the chat template could not be rendered: its process ended (exit code {code})</source>
+        <translation>채팅 템플릿을 렌더링하지 못했습니다: 프로세스가 종료되었습니다 (종료 코드 {code})</translation>
+    </message>
+    <message>
+        <source>the chat template was stopped: {why}</source>
+        <translation>채팅 템플릿을 중단했습니다: {why}</translation>
+    </message>
+    <message>
+        <source>the chat template was stopped: its process ended ({signal}), probably past its {megabytes:,} MB memory or CPU-time limit</source>
+        <translation>채팅 템플릿을 중단했습니다: 프로세스가 종료되었습니다 ({signal}). 메모리 한도 {megabytes:,} MB 또는 CPU 시간 한도를 넘은 것 같습니다</translation>
+    </message>
+    <message>
+        <source>the chat template could not be rendered: its process sent a broken reply</source>
+        <translation>채팅 템플릿을 렌더링하지 못했습니다: 프로세스가 깨진 응답을 보냈습니다</translation>
+    </message>
+    <message>
+        <source>the chat template was stopped: the template wrote over {max_chars:,} characters</source>
+        <translation>채팅 템플릿을 중단했습니다: 템플릿이 {max_chars:,}자 넘게 썼습니다</translation>
+    </message>
+    <message>
+        <source>the chat template was stopped: it needed over {megabytes:,} MB of memory</source>
+        <translation>채팅 템플릿을 중단했습니다: 메모리가 {megabytes:,} MB 넘게 필요했습니다</translation>
+    </message>
+    <message>
+        <source>the chat template could not be rendered: cannot start a process for it ({detail})</source>
+        <translation>채팅 템플릿을 렌더링하지 못했습니다: 렌더링할 프로세스를 시작할 수 없습니다 ({detail})</translation>
+    </message>
+    <message>
+        <source>the chat template's render was cancelled</source>
+        <translation>채팅 템플릿 렌더링을 취소했습니다</translation>
+    </message>
+    <message>
+        <source>the chat template could not be rendered: its process ended</source>
+        <translation>채팅 템플릿을 렌더링하지 못했습니다: 프로세스가 종료되었습니다</translation>
+    </message>
+    <message>
+        <source>the chat template was stopped: it ran for over {seconds:g} s and its process was ended</source>
+        <translation>채팅 템플릿을 중단했습니다: {seconds:g}초 넘게 실행되어 프로세스를 종료했습니다</translation>
+    </message>
+    <message>
+        <source>the chat template could not be rendered: its process did not start</source>
+        <translation>채팅 템플릿을 렌더링하지 못했습니다: 프로세스가 시작되지 않았습니다</translation>
+    </message>
+    <message>
+        <source>its process sent a reply of {size:,} bytes</source>
+        <translation>프로세스가 {size:,}바이트짜리 응답을 보냈습니다</translation>
+    </message>
+    <message>
+        <source>the chat template has a syntax error on line {line}: {detail}</source>
+        <translation>채팅 템플릿 {line}번째 줄에 문법 오류가 있습니다: {detail}</translation>
+    </message>
+    <message>
+        <source>the chat template is nested too deeply to compile</source>
+        <translation>채팅 템플릿이 너무 깊이 중첩되어 컴파일할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>the chat template cannot be compiled: {detail}</source>
+        <translation>채팅 템플릿을 컴파일할 수 없습니다: {detail}</translation>
+    </message>
+    <message>
+        <source>the template ran for over {seconds:g} s (a loop that does not end?)</source>
+        <translation>템플릿이 {seconds:g}초 넘게 실행되었습니다 (끝나지 않는 반복문일까요?)</translation>
+    </message>
+    <message>
+        <source>the chat template raised an error: {detail}</source>
+        <translation>채팅 템플릿이 오류를 냈습니다: {detail}</translation>
+    </message>
+    <message>
+        <source>the chat template was stopped: it recursed too deeply</source>
+        <translation>채팅 템플릿을 중단했습니다: 재귀가 너무 깊습니다</translation>
+    </message>
+    <message>
+        <source>the chat template was stopped: it ran out of memory</source>
+        <translation>채팅 템플릿을 중단했습니다: 메모리가 부족했습니다</translation>
+    </message>
+    <message>
+        <source>the chat template failed: {detail}</source>
+        <translation>채팅 템플릿이 실패했습니다: {detail}</translation>
+    </message>
+    <message>
+        <source>the template wrote over {max_chars:,} characters</source>
+        <translation>템플릿이 {max_chars:,}자 넘게 썼습니다</translation>
+    </message>
+</context>
 </TS>

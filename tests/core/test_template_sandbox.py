@@ -74,3 +74,41 @@ def test_a_value_just_at_the_bound_is_allowed_and_one_past_it_is_not():
 
 def test_markup_concatenation_still_escapes():
     assert render_bounded("{% autoescape true %}{{ '<' ~ 'b' }}{% endautoescape %}", {}) == "&lt;b"
+
+
+def test_a_failure_keeps_its_sentence_across_the_template_process():
+    """The render runs in a child process: its message comes back as the same English, still carrying
+    the template and fields a view translates (nested: "stopped: {why}" with the reason inside)."""
+    from tokviz.core.chat import ChatTemplateError, Message, render_jinja
+    from tokviz.core.errors import message_of
+
+    ko = {
+        "the chat template has a syntax error on line {line}: {detail}": "{line}번째 줄 문법 오류: {detail}",
+        "the chat template was stopped: {why}": "중단: {why}",
+        "the template wrote over {max_chars:,} characters": "{max_chars:,}자 초과",
+    }
+    translate = lambda context, template: ko.get(template, "") if context == "Errors" else ""  # noqa: E731
+    with pytest.raises(ChatTemplateError) as caught:
+        render_jinja("{% if %}", [Message("user", "안녕")])
+    message = message_of(caught.value)
+    assert str(caught.value) == str(message)
+    assert str(message).startswith("the chat template has a syntax error on line 1: ")
+    assert message.sentence.render(translate).startswith("1번째 줄 문법 오류: ")
+    with pytest.raises(ChatTemplateError) as caught:
+        render_jinja("{% for i in range(99) %}{{ 'x' * 90 }}{% endfor %}", [Message("user", "hi")], max_chars=1000)
+    message = message_of(caught.value)
+    assert str(message) == "the chat template was stopped: the template wrote over 1,000 characters"
+    assert message.sentence.render(translate) == "중단: 1,000자 초과"
+
+
+@pytest.mark.parametrize("data", [
+    None, "text", {"template": 3, "context": "Errors", "fields": {}},
+    {"template": "{a}", "context": "Errors", "fields": {}},  # a field it does not have
+    {"template": "{a}", "context": "Errors", "fields": {"a": [1, 2]}},  # not a plain value
+    {"template": "{a}", "context": "Errors", "fields": {"a": {"sentence": "no"}}},
+    {"template": "{0}", "context": "Errors", "fields": {}},
+])
+def test_a_malformed_sentence_from_another_process_is_ignored(data):
+    from tokviz.core.sentences import Sentence
+
+    assert Sentence.from_plain(data) is None

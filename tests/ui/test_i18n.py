@@ -163,6 +163,38 @@ _SOURCE_SENTENCES = {
 }
 
 
+def core_error_templates() -> list[str]:
+    """Every template core words a user's message with (``user_message("...")``), read from the source."""
+    import importlib
+    import pkgutil
+
+    import tokviz.core
+    from tokviz.core.sentences import templates_in
+
+    found: list[str] = []
+    for info in pkgutil.walk_packages(tokviz.core.__path__, "tokviz.core."):
+        module = importlib.import_module(info.name)
+        path = Path(getattr(module, "__file__", "") or "")
+        if path.suffix == ".py" and "user_message(" in path.read_text(encoding="utf-8"):
+            found.extend(templates_in(module, "user_message"))
+    return list(dict.fromkeys(found))
+
+
+def test_every_core_message_sentence_has_a_korean_entry_with_the_same_fields():
+    """Core's messages that reach a view (Boundaries, the chat composer, Inspect) are sentences in the
+    "Errors" context: each template must have a Korean entry, and one with other fields would be
+    ignored (the English shown), so the fields must match."""
+    from tokviz.core.errors import CONTEXT
+    from tokviz.core.sentences import fields_of
+
+    templates = core_error_templates()
+    assert len(templates) >= 25  # the scan found the chat, template and boundary messages
+    translator = TsTranslator(TS)
+    missing = [t for t in templates if not translator.translate(CONTEXT, t)]
+    assert missing == []
+    assert [t for t in templates if fields_of(translator.translate(CONTEXT, t)) != fields_of(t)] == []
+
+
 def test_every_encoder_source_sentence_has_a_korean_entry():
     """Where an encoder comes from and why it is unavailable: every template core words them with is in
     the .ts (read from the code, so a new one cannot be missed) and has a rendering below."""

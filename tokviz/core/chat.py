@@ -32,7 +32,7 @@ from typing import Any
 
 from tokviz.core.encoders.base import HasChatTemplate
 from tokviz.core.encoding import Encoding
-from tokviz.core.errors import TokvizError
+from tokviz.core.errors import TokvizError, message_of, user_message
 from tokviz.core.template_sandbox import RENDER_CHARS, RENDER_SECONDS, TemplateFailure
 
 
@@ -81,8 +81,8 @@ def render_jinja(source: str, messages: Sequence[Message], *, bos_token: str = "
 
     content = sum(len(m.content) for m in messages)
     if content > max_chars:
-        raise ChatTemplateError(f"the messages are {content:,} characters long; a chat template may write at most "
-                                f"{max_chars:,}")
+        raise ChatTemplateError(user_message("the messages are {content:,} characters long; a chat template may "
+                                             "write at most {max_chars:,}", content=content, max_chars=max_chars))
     context = {
         "messages": [{"role": m.role, "content": m.content} for m in messages],
         "bos_token": bos_token, "eos_token": eos_token, "add_generation_prompt": add_generation_prompt,
@@ -97,7 +97,7 @@ def render_jinja(source: str, messages: Sequence[Message], *, bos_token: str = "
         return template_process.render(source, context, seconds=RENDER_SECONDS if seconds is None else seconds,
                                        max_chars=max_chars, cancelled=cancelled)
     except TemplateFailure as err:
-        raise ChatTemplateError(str(err)) from None
+        raise ChatTemplateError(message_of(err)) from None
 
 
 # ---- built-in templates -------------------------------------------------------------------------------
@@ -183,7 +183,8 @@ def _mistral_turns(messages: Sequence[Message], keep_system: bool) -> list[tuple
     turns: list[tuple[str, list[tuple[int, str]]]] = []
     for i, m in enumerate(messages):
         if m.role not in ("system", "user", "assistant"):
-            raise ChatTemplateError(f"the Mistral format takes system, user and assistant messages, not {m.role!r}")
+            raise ChatTemplateError(user_message("the Mistral format takes system, user and assistant messages, "
+                                                 "not {role!r}", role=m.role))
         if m.role == "system" and not keep_system:
             continue
         if turns and turns[-1][0] == m.role:
@@ -209,7 +210,7 @@ def _mistral_units(messages: Sequence[Message], version: str) -> list[_Unit]:
     turns = _mistral_turns(messages, keep_system)
     users = [k for k, (role, _) in enumerate(turns) if role == "user"]
     if not users or turns[-1][0] != "user":
-        raise ChatTemplateError("the Mistral format needs the conversation to end with a user message")
+        raise ChatTemplateError(user_message("the Mistral format needs the conversation to end with a user message"))
     first_user, last_user = users[0], users[-1]
     b = _Builder()
     b.special("<s>")
@@ -271,10 +272,10 @@ class ChatPrompt:
 def _special_id(encoder, token: str) -> int:
     found = encoder.special_tokens().get(token)
     if found is None:
-        raise ChatTemplateError(
-            f"the template needs the special token {token!r}, which {encoder.name} does not have; "
-            "choose a template made for this model"
-        )
+        raise ChatTemplateError(user_message(
+            "the template needs the special token {token!r}, which {encoder} does not have; "
+            "choose a template made for this model", token=token, encoder=encoder.name,
+        ))
     return found
 
 
@@ -437,10 +438,11 @@ def default_template(encoder) -> str:
         return "mistral-v3"
     if getattr(encoder, "name", "") == "mistral-sp-v1":
         return "mistral-v1"
-    raise ChatTemplateError(
-        f"{encoder.name} has no chat template and none of the built-in ones fits its special tokens; "
-        f"give one with --template ({', '.join(BUILTIN_TEMPLATES)}, or a Jinja file)"
-    )
+    raise ChatTemplateError(user_message(
+        "{encoder} has no chat template and none of the built-in ones fits its special tokens; "
+        "give one with --template ({templates}, or a Jinja file)",
+        encoder=encoder.name, templates=", ".join(BUILTIN_TEMPLATES),
+    ))
 
 
 # what special tokens of the common chat formats look like: <|im_start|>, <start_of_turn>, [INST]

@@ -1,10 +1,38 @@
-"""Errors that carry a message meant for the user (CLI prints it, the GUI shows it in the window)."""
+"""Errors that carry a message meant for the user (CLI prints it, the GUI shows it in the window).
+
+A message a user meets in the app is worded with :func:`user_message`: the English string the CLI
+prints, which keeps its template and fields (a :class:`~tokviz.core.sentences.SentenceText` in the
+translation context :data:`CONTEXT`), so the window shows it in the interface's language.
+:func:`message_of` gives an error's message with its sentence kept.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from pathlib import Path
+
+from tokviz.core.sentences import Sentence, SentenceText
+
+CONTEXT = "Errors"  # the translation context of core's messages to users
+
+
+def user_message(template: str, **fields) -> SentenceText:
+    """The English of ``template`` with ``fields`` (``str.format`` syntax), translatable by a view.
+
+    >>> m = user_message("the text has {count} tokens; cannot back up {back}", count=2, back=5)
+    >>> m, m.sentence.render(lambda context, t: "토큰 {count}개: {back}개를 물릴 수 없습니다")
+    ('the text has 2 tokens; cannot back up 5', '토큰 2개: 5개를 물릴 수 없습니다')
+    """
+    return Sentence(template, fields, CONTEXT).text()
+
+
+def message_of(err: BaseException) -> str:
+    """``str(err)``, keeping its sentence when core worded it with :func:`user_message` (``str()``
+    of the exception would give the plain English only)."""
+    if len(err.args) == 1 and isinstance(err.args[0], SentenceText):
+        return err.args[0]
+    return str(err)
 
 
 class TokvizError(Exception):
@@ -125,3 +153,4 @@ def replace_lone_surrogates(text: str) -> str:
 def describe_char(ch: str) -> str:
     """``U+AC12 HANGUL SYLLABLE GABS``-style label used in error messages and tooltips."""
     return f"U+{ord(ch):04X} {unicodedata.name(ch, '<unnamed>')}"
+

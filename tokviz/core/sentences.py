@@ -61,6 +61,51 @@ class Sentence:
         """The English sentence as a string that remembers this sentence (see :class:`SentenceText`)."""
         return SentenceText(self)
 
+    def as_plain(self) -> dict:
+        """The sentence as JSON-ready values (sent by a worker process; read back by :meth:`from_plain`).
+
+        >>> s = Sentence("{n} of {what}", {"n": 2, "what": Sentence("pieces", {}, "Demo").text()}, "Demo")
+        >>> Sentence.from_plain(s.as_plain()).text() == s.text()
+        True
+        """
+
+        def plain(value):
+            if isinstance(value, SentenceText):
+                value = value.sentence
+            return {"sentence": value.as_plain()} if isinstance(value, Sentence) else value
+
+        return {
+            "template": self.template,
+            "context": self.context,
+            "fields": {k: plain(v) for k, v in self.fields.items()},
+        }
+
+    @classmethod
+    def from_plain(cls, data: object, depth: int = 0) -> Sentence | None:
+        """The sentence :meth:`as_plain` wrote, or None for anything else (the data crossed a process
+        boundary: a malformed one is ignored, never an error)."""
+        if depth > 8 or not isinstance(data, dict):
+            return None
+        template, context, fields = data.get("template"), data.get("context"), data.get("fields")
+        if not (isinstance(template, str) and isinstance(context, str) and isinstance(fields, dict)):
+            return None
+        values = {}
+        for key, value in fields.items():
+            if isinstance(value, dict):
+                inner = cls.from_plain(value.get("sentence"), depth + 1)
+                if inner is None:
+                    return None
+                value = inner.text()
+            elif not isinstance(value, (str, int, float)) or not isinstance(key, str):
+                return None
+            values[key] = value
+        sentence = cls(template, values, context)
+        try:
+            sentence.render()
+        except Exception:  # noqa: BLE001 - a template that does not format with its own fields
+            return None
+        return sentence
+
 
 class SentenceText(str):
     """A sentence's English text that keeps the :class:`Sentence`: code that reads it as a string (the

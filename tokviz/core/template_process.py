@@ -40,6 +40,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tokviz.core.errors import message_of, user_message
+from tokviz.core.sentences import Sentence, SentenceText
 from tokviz.core.template_sandbox import RENDER_CHARS, RENDER_SECONDS, TemplateFailure
 
 MEMORY_BYTES = 1 << 30  # the child's address space: a template needs a few MB
@@ -123,8 +125,8 @@ class TemplateWorker:
             proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, env=env)
         except OSError as err:
-            raise TemplateFailure(f"the chat template could not be rendered: cannot start a process for it "
-                                  f"({err.strerror or err})") from None
+            raise TemplateFailure(user_message("the chat template could not be rendered: cannot start a process "
+                                               "for it ({detail})", detail=str(err.strerror or err))) from None
         replies: queue.Queue = queue.Queue()
         threading.Thread(target=_read_replies, args=(proc.stdout, replies, lambda: self._reply_bytes),
                          name="tokviz-template-reader", daemon=True).start()
@@ -177,12 +179,12 @@ class TemplateWorker:
             self._lock.release()
         if "text" in reply:
             return reply["text"]
-        raise TemplateFailure(str(reply.get("error", "the chat template failed")))
+        raise TemplateFailure(_reply_error(reply))
 
     def _acquire(self, cancelled) -> None:
         while not self._lock.acquire(timeout=POLL):
             if cancelled is not None and cancelled():
-                raise TemplateCancelled("the chat template's render was cancelled")
+                raise TemplateCancelled(user_message("the chat template's render was cancelled"))
 
     def _exchange(self, source, context, seconds, max_chars, cancelled) -> dict:
         """Send one request and wait for its reply (the child's text or message)."""
@@ -197,19 +199,20 @@ class TemplateWorker:
             self._proc.stdin.write(_HEADER.pack(len(request)) + request)
             self._proc.stdin.flush()
         except OSError:
-            raise TemplateFailure("the chat template could not be rendered: its process ended") from None
+            raise TemplateFailure(user_message("the chat template could not be rendered: its process ended")) from None
         return self._wait(time.monotonic() + seconds + KILL_GRACE, cancelled, max_chars, seconds=seconds)
 
     def _wait(self, deadline, cancelled, max_chars, *, starting=False, seconds=0.0) -> dict:
         while True:
             if cancelled is not None and cancelled():
-                raise TemplateCancelled("the chat template's render was cancelled")
+                raise TemplateCancelled(user_message("the chat template's render was cancelled"))
             left = deadline - time.monotonic()
             if left <= 0:
                 if starting:
-                    raise TemplateFailure("the chat template could not be rendered: its process did not start")
-                raise TemplateFailure(f"the chat template was stopped: it ran for over {seconds:g} s "
-                                      "and its process was ended")
+                    raise TemplateFailure(user_message("the chat template could not be rendered: its process did "
+                                                       "not start"))
+                raise TemplateFailure(user_message("the chat template was stopped: it ran for over {seconds:g} s "
+                                                   "and its process was ended", seconds=seconds))
             try:
                 kind, value = self._replies.get(timeout=min(POLL, left))
             except queue.Empty:
@@ -218,7 +221,7 @@ class TemplateWorker:
                 return _parse_reply(value, max_chars)
             code = self._proc.wait()
             if self._closing:
-                raise TemplateCancelled("the chat template's render was cancelled")
+                raise TemplateCancelled(user_message("the chat template's render was cancelled"))
             raise TemplateFailure(_ended_message(code, value, self.memory_bytes))
 
 
@@ -228,20 +231,31 @@ def _parse_reply(data: bytes, max_chars: int) -> dict:
     except (ValueError, RecursionError):
         reply = None
     if not isinstance(reply, dict) or not isinstance(reply.get("text", ""), str):
-        raise TemplateFailure("the chat template could not be rendered: its process sent a broken reply")
+        raise TemplateFailure(user_message("the chat template could not be rendered: its process sent a broken "
+                                           "reply"))
     if "text" in reply and len(reply["text"]) > max_chars:
-        raise TemplateFailure(f"the chat template was stopped: the template wrote over {max_chars:,} characters")
+        raise TemplateFailure(user_message("the chat template was stopped: the template wrote over {max_chars:,} "
+                                           "characters", max_chars=max_chars))
     return reply
+
+
+def _reply_error(reply: dict) -> str:
+    """The child's message: its sentence when it sent one (so a view can translate it), else its text."""
+    sentence = Sentence.from_plain(reply.get("sentence"))
+    if sentence is not None:
+        return sentence.text()
+    return str(reply.get("error", "the chat template failed"))
 
 
 def _ended_message(code: int, why: str, memory_bytes: int) -> str:
     if why:
-        return f"the chat template was stopped: {why}"
+        return user_message("the chat template was stopped: {why}", why=why)
     fatal = {getattr(signal, name, None) for name in ("SIGKILL", "SIGSEGV", "SIGABRT", "SIGXCPU")} - {None}
     if code < 0 and -code in fatal:
-        return (f"the chat template was stopped: its process ended ({signal.Signals(-code).name}), "
-                f"probably past its {memory_bytes >> 20:,} MB memory or CPU-time limit")
-    return f"the chat template could not be rendered: its process ended (exit code {code})"
+        return user_message("the chat template was stopped: its process ended ({signal}), probably past its "
+                            "{megabytes:,} MB memory or CPU-time limit",
+                            signal=signal.Signals(-code).name, megabytes=memory_bytes >> 20)
+    return user_message("the chat template could not be rendered: its process ended (exit code {code})", code=code)
 
 
 def _read_replies(stream, replies: queue.Queue, limit: Callable[[], int]) -> None:
@@ -253,7 +267,7 @@ def _read_replies(stream, replies: queue.Queue, limit: Callable[[], int]) -> Non
                 break
             (size,) = _HEADER.unpack(header)
             if size > limit():
-                replies.put(("ended", f"its process sent a reply of {size:,} bytes"))
+                replies.put(("ended", user_message("its process sent a reply of {size:,} bytes", size=size)))
                 return
             data = stream.read(size)
             if len(data) < size:
@@ -343,8 +357,15 @@ def _receive(stream) -> dict | None:
 
 
 def _out_of_memory(memory_bytes: int) -> dict:
-    return {"error": f"the chat template was stopped: it needed over {memory_bytes >> 20:,} MB of memory",
-            "exit": True}
+    return _failure(user_message("the chat template was stopped: it needed over {megabytes:,} MB of memory",
+                                 megabytes=memory_bytes >> 20)) | {"exit": True}
+
+
+def _failure(message: str) -> dict:
+    """A reply that says why the render failed, with its sentence when it has one (see _reply_error)."""
+    if isinstance(message, SentenceText):
+        return {"error": str(message), "sentence": message.sentence.as_plain()}
+    return {"error": str(message)}
 
 
 def _render_one(request: dict, memory_bytes: int) -> dict:
@@ -356,7 +377,7 @@ def _render_one(request: dict, memory_bytes: int) -> dict:
     except (TemplateOutOfMemory, MemoryError):
         return _out_of_memory(memory_bytes)
     except TemplateFailure as err:
-        return {"error": str(err)}
+        return _failure(message_of(err))
 
 
 def worker_main(memory_bytes: int = MEMORY_BYTES) -> None:

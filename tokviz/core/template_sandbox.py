@@ -30,6 +30,8 @@ import types
 from datetime import datetime
 from typing import Any
 
+from tokviz.core.errors import message_of, user_message
+
 RENDER_SECONDS = 2.0  # a chat template renders in milliseconds; seconds means a runaway loop
 RENDER_CHARS = 2_000_000  # bound on the rendered prompt (and on any one string or list the template builds)
 INT_BITS = 100_000  # bound on a number the template computes (~30,000 digits; no template needs more)
@@ -329,17 +331,20 @@ def render_bounded(source: str, context: dict, *, seconds: float = RENDER_SECOND
     try:
         template = _compiled(source)
     except jinja2.TemplateSyntaxError as err:
-        raise TemplateFailure(f"the chat template has a syntax error on line {err.lineno}: {err.message}") from None
+        raise TemplateFailure(user_message("the chat template has a syntax error on line {line}: {detail}",
+                                           line=err.lineno, detail=err.message)) from None
     except RecursionError:
-        raise TemplateFailure("the chat template is nested too deeply to compile") from None
+        raise TemplateFailure(user_message("the chat template is nested too deeply to compile")) from None
     except Exception as err:  # noqa: BLE001 - jinja2's compiler on hostile source
-        raise TemplateFailure(f"the chat template cannot be compiled: {type(err).__name__}: {_short(err)}") from None
+        raise TemplateFailure(user_message("the chat template cannot be compiled: {detail}",
+                                           detail=f"{type(err).__name__}: {_short(err)}")) from None
     deadline = time.monotonic() + seconds
 
     def trace(frame, event, arg):
         # every call and line while rendering checks the clock, so even a loop that writes nothing stops
         if time.monotonic() > deadline:
-            raise _Runaway(f"the template ran for over {seconds:g} s (a loop that does not end?)")
+            raise _Runaway(user_message("the template ran for over {seconds:g} s (a loop that does not end?)",
+                                        seconds=seconds))
         return trace
 
     previous = sys.gettrace()
@@ -350,19 +355,21 @@ def render_bounded(source: str, context: dict, *, seconds: float = RENDER_SECOND
         for chunk in template.generate(**context):
             size += len(chunk)
             if size > max_chars:
-                raise _Runaway(f"the template wrote over {max_chars:,} characters")
+                raise _Runaway(user_message("the template wrote over {max_chars:,} characters", max_chars=max_chars))
             parts.append(chunk)
     except _Runaway as err:
-        raise TemplateFailure(f"the chat template was stopped: {err}") from None
+        raise TemplateFailure(user_message("the chat template was stopped: {why}", why=message_of(err))) from None
     except jinja2.exceptions.TemplateError as err:
-        raise TemplateFailure(f"the chat template raised an error: {err}") from None
+        # the template's own words (raise_exception) or jinja2's: shown as they come, after our frame
+        raise TemplateFailure(user_message("the chat template raised an error: {detail}", detail=str(err))) from None
     except RecursionError:
-        raise TemplateFailure("the chat template was stopped: it recursed too deeply") from None
+        raise TemplateFailure(user_message("the chat template was stopped: it recursed too deeply")) from None
     except MemoryError:
         parts = []
-        raise TemplateOutOfMemory("the chat template was stopped: it ran out of memory") from None
+        raise TemplateOutOfMemory(user_message("the chat template was stopped: it ran out of memory")) from None
     except Exception as err:  # noqa: BLE001 - anything else the template's own code does wrong
-        raise TemplateFailure(f"the chat template failed: {type(err).__name__}: {_short(err)}") from None
+        raise TemplateFailure(user_message("the chat template failed: {detail}",
+                                           detail=f"{type(err).__name__}: {_short(err)}")) from None
     finally:
         sys.settrace(previous)
     return "".join(parts)

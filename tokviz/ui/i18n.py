@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokviz.core.package_data import resources_dir
+from tokviz.core.sentences import translated
 
 LANGUAGES = {"en": "English", "ko": "한국어"}
 
@@ -137,6 +138,12 @@ def language_signal() -> LanguageSignal:
 def current_language() -> str:
     """The language of the interface: "ko" while the Korean translator is installed, else "en"."""
     return "ko" if _current is not None else "en"
+
+
+def in_language(message: str) -> str:
+    """A message from core in the interface's language: translated when core worded it as a sentence
+    (:func:`tokviz.core.errors.user_message`), else as it came (a library's own words, a path)."""
+    return translated(message, QCoreApplication.translate)
 
 
 def install_translation(setting: str = "system") -> str:

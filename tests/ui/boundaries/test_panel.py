@@ -201,3 +201,26 @@ def test_a_conversation_of_one_message_asks_for_another_in_korean(qtbot, panel):
         install_translation("en")
         panel.composer.set_messages(messages)
         panel.composer.set_template(None)
+
+
+def test_cores_messages_read_korean_in_the_korean_interface(qtbot, panel, tmp_path):
+    """An id the encoder does not have (core's check) and a template that does not compile (worded in
+    the template process): both in Korean, with the numbers and the library's own words kept."""
+    from tokviz.ui.i18n import install_translation
+
+    messages = panel.composer.messages()
+    broken = tmp_path / "broken.jinja"
+    broken.write_text("{% for m in messages %}{{ m.content }", encoding="utf-8")
+    try:
+        install_translation("ko")
+        view = shown(qtbot, panel, "canonical", ids="393 99999999")
+        assert view.status_label.text() == (
+            "ID 99999999(위치 1)는 cl100k_base의 토큰이 아닙니다. cl100k_base의 ID는 0부터 100276까지입니다")
+        assert panel.composer.load_template_file(broken)
+        panel.composer.set_messages([("user", "안녕"), ("assistant", "네")])
+        view = shown(qtbot, panel, "turns", encoder="qwen")
+        assert "채팅 템플릿 1번째 줄에 문법 오류가 있습니다: " in view.cells()[0][2]
+    finally:
+        install_translation("en")
+        panel.composer.set_messages(messages)
+        panel.composer.set_template(None)

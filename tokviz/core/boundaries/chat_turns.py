@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tokviz.core.chat import ChatPrompt, ChatTemplateError, Message, build_prompt
+from tokviz.core.errors import message_of, user_message
 
 STABLE = "stable"
 MERGE = "merge across the boundary"
@@ -102,13 +103,13 @@ def prefix_stability(encoder, messages: Sequence[Message], template: str, *, add
     prompts: list[ChatPrompt | str] = []
     for n in range(1, len(messages) + 1):
         if cancelled is not None and cancelled():
-            raise ChatTemplateError("the turn comparison was cancelled")
+            raise ChatTemplateError(user_message("the turn comparison was cancelled"))
         gen = add_generation_prompt if n == len(messages) else messages[n].role == "assistant"
         try:
             prompts.append(build_prompt(encoder, messages[:n], template, add_generation_prompt=gen,
                                         cancelled=cancelled))
         except ChatTemplateError as err:  # Mistral formats cannot end on an assistant turn, for one
-            prompts.append(str(err))
+            prompts.append(message_of(err))
     out = []
     for n in range(1, len(messages)):
         earlier, later = prompts[n - 1], prompts[n]

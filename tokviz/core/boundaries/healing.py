@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tokviz.core.boundaries.vocabulary import token_table
+from tokviz.core.errors import TokvizError, user_message
 
 SAMPLE = 20  # candidates listed beside their count
 
@@ -71,14 +72,14 @@ def heal(encoder, text: str, back: int = 1, *, state=None) -> Healing:
     >>> h.removed_text, h.candidates > 10
     (' bl', True)
     """
-    from tokviz.core.errors import TokvizError
-
     if back < 1:
         raise TokvizError(f"--back is how many tokens to back up: 1 or more, not {back}")
     encoding = encoder.encode(text)
     ids = tuple(encoding.ids)
     if back > len(ids):
-        raise TokvizError(f"the text has {len(ids)} token{'s' if len(ids) != 1 else ''}; cannot back up {back}")
+        if len(ids) == 1:
+            raise TokvizError(user_message("the text has 1 token; cannot back up {back}", back=back))
+        raise TokvizError(user_message("the text has {count} tokens; cannot back up {back}", count=len(ids), back=back))
     kept, removed = ids[: len(ids) - back], ids[len(ids) - back:]
     removed_bytes = b"".join(encoder.token_bytes(i) for i in removed)
     candidates = tuple(token_table(encoder, state).with_prefix(removed_bytes))

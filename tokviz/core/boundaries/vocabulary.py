@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Protocol
 
-from tokviz.core.errors import TokvizError
+from tokviz.core.errors import TokvizError, user_message
 
 _SCAN_BATCH = 8192  # ids scanned between two progress reports / cancel checks
 
@@ -144,8 +144,9 @@ def check_ids(encoder, ids: Sequence[int]) -> list[int]:
             except Exception:
                 ok = False
         if not ok:
-            raise TokvizError(f"id {token_id} (position {k}) is not a token of {encoder.name}, whose ids run "
-                              f"from 0 to {encoder.vocab_size - 1}")
+            raise TokvizError(user_message("id {id} (position {position}) is not a token of {encoder}, whose ids "
+                                           "run from 0 to {last}", id=token_id, position=k, encoder=encoder.name,
+                                           last=encoder.vocab_size - 1))
         out.append(token_id)
     return out
 

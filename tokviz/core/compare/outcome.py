@@ -9,15 +9,16 @@ from dataclasses import dataclass
 from tokviz.core.compare.paragraphs import ParagraphCache
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.encoding import Encoding
-from tokviz.core.errors import TokvizError, check_text
+from tokviz.core.errors import TokvizError, check_text, message_of
 from tokviz.core.metrics import Metrics, TextDifference, measure, round_trip_diff
 
 
 def describe_failure(err: BaseException) -> str:
     """A one-line message for an encoder that failed: TokvizError messages are already for users;
-    anything else is a bug in an adapter, named by its type so it can be reported."""
+    anything else is a bug in an adapter, named by its type so it can be reported. A message core
+    worded as a sentence keeps it (a view shows it translated)."""
     if isinstance(err, TokvizError):
-        return str(err)
+        return message_of(err)
     return f"{type(err).__name__}: {err}"
 
 

@@ -34,12 +34,13 @@ from tokviz.ui.boundaries.model import Status
 from tokviz.ui.compare.alignment import RowData, prepare_rows
 from tokviz.ui.compare.rows import AlignedRowsView, error_color
 from tokviz.ui.fonts import mono_font
+from tokviz.ui.i18n import in_language
 from tokviz.ui.theme import is_dark
 from tokviz.ui.token_colors import text_color_on, token_color
 
 ROW_COLORS = ("#1f77b4", "#d62728")  # the gutter bars of the two rows a view compares
 ROW_POINTS = 12  # token rows, as in Compare (times the font scale)
-# the jobs' own messages, translated where they are shown (the jobs know no Qt); core's are shown as they come
+# the jobs' own messages, translated where they are shown (the jobs know no Qt); core's carry their sentence
 JOB_MESSAGES = {
     NOTHING_TO_CHECK: QT_TRANSLATE_NOOP("HazardView", "Nothing to check: type a text or paste token ids."),
     ONE_MESSAGE: QT_TRANSLATE_NOOP("HazardView", "A turn needs two messages: add one more."),
@@ -50,10 +51,10 @@ JOB_MESSAGES = {
 
 
 def shown_message(message: str) -> str:
-    """A job's failure as the interface says it: the jobs' own sentences translated, others unchanged."""
+    """A job's failure as the interface says it: the jobs' own sentences and core's translated."""
     if message in JOB_MESSAGES:
         return QCoreApplication.translate("HazardView", JOB_MESSAGES[message]) or message
-    return message
+    return in_language(message)
 
 
 def _mono(widget: QWidget, points: float) -> None:
@@ -468,7 +469,7 @@ class TurnsView(HazardView):
         err = error_color(self.palette())
         for k, t in enumerate(turns):
             if t.error is not None:
-                reused, why, change = "—", self.tr("not rendered: {error}").format(error=t.error), ""
+                reused, why, change = "—", self.tr("not rendered: {error}").format(error=in_language(t.error)), ""
             else:
                 reused = f"{t.common:,} / {len(t.earlier.encoding):,}"
                 why = self.reason(t.reason)

@@ -86,13 +86,13 @@ class Job(QObject):
 
     progressed = Signal(object)  # (done, total, partial result)
     finished = Signal(object)  # the function's return value
-    failed = Signal(str)  # a one-line message for the user (the function raised)
+    failed = Signal(object)  # a one-line message for the user (a str; a SentenceText when core worded it)
     ended = Signal()  # after finished or failed (or at once for a superseded job)
 
     # emitted from the worker thread; they reach this object's (GUI) thread by queued connections.
     # Values travel wrapped in a tuple: PySide6 mishandles a bare None sent across threads.
     _done = Signal(object)
-    _error = Signal(str)
+    _error = Signal(object)  # object, not str: a SentenceText crosses threads as itself
     _progress = Signal(object)
 
     def __init__(self, fn: Callable[[TaskState], Any], parent: QObject | None = None):
@@ -161,7 +161,7 @@ class Job(QObject):
             self.finished.emit(wrapped[0])
         self.ended.emit()
 
-    @Slot(str)
+    @Slot(object)
     def _on_error(self, message: str) -> None:
         self.running = False
         if not self.superseded:

@@ -54,6 +54,7 @@ from tokviz.core.chat import (
 )
 from tokviz.core.errors import TokvizError
 from tokviz.ui.common.exact_text_edit import ExactTextEdit
+from tokviz.ui.i18n import in_language
 
 ROLES = ("system", "user", "assistant", "tool")
 TEMPLATE_FILE_LIMIT = 1024 * 1024  # a chat template is a few kilobytes; a megabyte is not one
@@ -358,7 +359,7 @@ class ChatComposer(QWidget):
     def _show_problem(self, message: str) -> None:
         self.error = message
         self.note.setStyleSheet("color: #b21f1f;")
-        self.note.setText(message)
+        self.note.setText(in_language(message))
 
     def show_result(self, result) -> None:
         """Show the counts of an Inspector result built from :meth:`request` (its ``chat``), or the

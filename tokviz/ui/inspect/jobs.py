@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor
 
 from tokviz.core.compare.paragraphs import paragraph_spans
 from tokviz.core.encoding import Encoding
-from tokviz.core.errors import TokvizError
+from tokviz.core.errors import TokvizError, message_of
 from tokviz.core.metrics import Metrics, measure
 from tokviz.ui.common.work import WorkService, is_interrupt
 from tokviz.ui.inspect.cells import MAX_DRAWN_TOKENS, Cell, CellLayout, CellMeasure, token_cells, wrap_cells
@@ -249,7 +249,7 @@ def encode_text(registry, request: EncodeRequest, is_stale=lambda: False,
                 return None
             out.unnormalized_tokens = len(before)
     except TokvizError as err:
-        out.error = str(err)
+        out.error = message_of(err)  # core's sentence kept: the panel shows it in the interface's language
         return out
     except BaseException as err:  # a third-party model may fail in ways we cannot list (a Rust panic too)
         if is_interrupt(err):

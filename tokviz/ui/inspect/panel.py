@@ -35,7 +35,7 @@ from tokviz.ui import fonts, theme
 from tokviz.ui.common.exact_text import PREVIEW_CHARS, PREVIEW_LINE_CHARS
 from tokviz.ui.common.image_export import save_widget_png
 from tokviz.ui.common.panel import PanelAction
-from tokviz.ui.i18n import follow_language
+from tokviz.ui.i18n import follow_language, in_language
 from tokviz.ui.inspect.cells import view_fonts
 from tokviz.ui.inspect.describe import encoding_json, screenshot_selection
 from tokviz.ui.inspect.encoder_picker import EncoderPicker
@@ -231,7 +231,8 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         # a big text is encoded a piece at a time: the counts bar says how far it got
         done, total, _ = payload
         if self.state.is_latest(request.generation) and total:
-            if self.result is not None and self.result.error and self.message_bar.text() == self.result.error:
+            error = self.result.error if self.result is not None else None
+            if error and self.message_bar.text() == in_language(error):
                 self.message_bar.clear()  # the last encoder's failure is not this encoding's
             self.counts.note.setText(self.tr("encoding {chars} characters with {encoder}… {percent}%").format(
                 chars=f"{len(request.text):,}", encoder=request.encoder, percent=100 * done // total))
@@ -252,7 +253,7 @@ class InspectPanel(InspectWidgets, EncoderPicker, TextInput, TokenSelection, QWi
         if result.request.chat is not None:
             self.composer.show_result(result)  # its counts, or why the template failed
         if result.error is not None:
-            self.message_bar.show_message(result.error, "error")
+            self.message_bar.show_message(in_language(result.error), "error")
             self.token_view.set_cells(None, [], [])
             self.token_view.set_placeholder(self.tr("No tokens: see the message above."))
             self.counts.show_metrics(None)
