@@ -85,3 +85,30 @@ def test_byte_layers_say_whole_what_to_do_before_a_token_is_chosen(qtbot, window
     qtbot.waitUntil(lambda: layers.row_labels("Token id") == [])
     fm = QFontMetrics(fonts.ui_font(11))
     qtbot.waitUntil(lambda: layers.width() >= fm.horizontalAdvance(layers.placeholder_text()) + 12)
+
+
+def test_compare_names_are_whole_on_a_1366_projector_taking_room_from_the_chart(qtbot):
+    """The demo's Compare in Korean presentation mode (fonts x1.6) at 1366x768: the stats table's names
+    ("sp:demo_unigram", "tokviz BPE (데모 말뭉치)") were elided while the bar chart beside it had room to
+    give; the table now takes it, and the chart keeps enough to name its bars. (Where the columns
+    need more than the chart can give, as with English headers, the table scrolls.)"""
+    install_translation("ko")
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    compare = win.show_view("compare")
+    win.toggle_presentation(True, full_screen=False)
+    try:
+        win.resize(1366, 768)
+        table = compare.stats_table
+        qtbot.waitUntil(lambda: table.rowCount() == 5 and table.item(4, 1) is not None, timeout=20000)
+        names = [table.item(r, 0).text() for r in range(table.rowCount())]
+        assert "tokviz BPE (데모 말뭉치)" in names
+        # whole: the column as wide as its contents need (Qt's own measure: text plus the cell's margins)
+        qtbot.waitUntil(lambda: table.columnWidth(0) >= table.sizeHintForColumn(0), timeout=5000)
+        assert table.horizontalScrollBar().maximum() == 0
+        assert compare.token_chart.width() >= 200
+    finally:
+        win.toggle_presentation(False)
+        install_translation("en")

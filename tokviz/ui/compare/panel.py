@@ -74,6 +74,7 @@ from tokviz.ui.theme import is_dark
 
 COMPARE_CONTEXTS = ("ComparePanel", "MessageBar", "AlignedRowsView", "TokenBarChart")  # its strings' contexts
 ROW_POINT_SIZE = 12  # token rows (times the app's font scale)
+STATS_CHART_MIN = 260  # px: the bar chart beside the stats keeps room for its names and short bars
 DEFAULT_TEXT = (
     "안녕하세요! gpt2 sees a Hangul syllable as 3 UTF-8 bytes: 안녕하세요 costs 14 tokens there, 2 in o200k_base.\n"
     'Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def greet(name): return f"Hi {name}"'
@@ -261,7 +262,30 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
         w.setStretchFactor(0, 3)
         w.setStretchFactor(1, 1)
         w.setSizes([900, 380])
+        self.stats_split = w
         return w
+
+    def _fit_stats_split(self) -> None:
+        """Widen the stats table until its encoder names are whole, taking the room from the bar chart
+        (which names them too) down to the chart's smallest useful width; only a name longer than that
+        stays elided. Called when the rows change and when the panel is resized, never on a drag of
+        the splitter, so the user's own split stands until then."""
+        table, split = self.stats_table, self.stats_split
+        if not table.isVisible() or table.rowCount() == 0:
+            return
+        # the names' width plus the other columns' (sized to their contents), against the room the table has
+        wanted = max(table.sizeHintForColumn(0), table.horizontalHeader().sectionSizeHint(0))
+        wanted += sum(table.columnWidth(c) for c in range(1, table.columnCount()))
+        deficit = wanted - table.viewport().width()
+        sizes = split.sizes()
+        room = sizes[1] - max(self.token_chart.minimumSizeHint().width(), STATS_CHART_MIN)
+        give = min(deficit, room)
+        if give > 0:
+            split.setSizes([sizes[0] + give, sizes[1] - give])
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self, self._fit_stats_split)  # after the splitter has shared out the new width
 
     def _tab_changed(self, index: int) -> None:
         total = sum(self.splitter.sizes())
@@ -443,6 +467,7 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
         self.show_message(None)
         self.view.set_prepared(prepared)
         shown = fill_stats_table(self.stats_table, result)
+        QTimer.singleShot(0, self, self._fit_stats_split)  # once the table has laid out its new names
         self.diff_label.setText("<br>".join(shown.differences))
         self.diff_label.setVisible(bool(shown.differences))
         self.token_chart.set_values(shown.names, shown.tokens, shown.colors, self.tr("tokens"))
