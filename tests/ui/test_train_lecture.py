@@ -249,9 +249,9 @@ def _count_corpus_reads(monkeypatch) -> list:
     reads = []
     real = follow.corpus_facts
 
-    def counted(config, lines, state):
+    def counted(config, lines, state, **options):
         reads.append(config.mode)
-        return real(config, lines, state)
+        return real(config, lines, state, **options)
 
     monkeypatch.setattr(follow, "corpus_facts", counted)
     return reads

@@ -13,9 +13,7 @@ import regex
 from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.package_data import resources_dir
-
-# Decoding a block holds the GIL in the worker thread; 256 KB takes well under a millisecond.
-CORPUS_BLOCK_BYTES = 1 << 18
+from tokviz.ui.train.corpus_facts import source_lines
 
 
 def demo_corpus_path() -> Path:
@@ -65,11 +63,7 @@ class CorpusSource:
     def lines(self) -> Iterator[str]:
         """The corpus lines (called in the worker thread; files are streamed in blocks of whole
         lines: 150k lines one by one cost ~0.4 s more to decode and pickle to the training process)."""
-        if self.path is not None:
-            from tokviz.core.bpe.corpus import read_corpus_blocks
-
-            return read_corpus_blocks(self.path, errors=self.errors, block_bytes=CORPUS_BLOCK_BYTES)
-        return iter((self.text or "").splitlines(keepends=True))
+        return source_lines(self.path, self.text, self.errors)
 
     def sample_lines(self, n: int = 30, max_chars: int = 160) -> list[str]:
         """About ``n`` lines that show the corpus's variety, for the re-segmenting sample view.

@@ -3,10 +3,9 @@ their characters, and "why this pair" lists the runners-up of each merge.
 
 All corpus work runs off the GUI thread on two channels of the session's work service (latest wins):
 
-* once per run, the corpus is read again (as the trainer reads it) into a
-  :class:`~tokviz.core.sample_follow.SampleIndex` over every line, the trainer's unique words with
-  their counts (capped at :data:`MAX_WORDS` most frequent) and a
-  :class:`~tokviz.core.byte_names.CharGuesser` of its characters;
+* once per run, the corpus is read again (as the trainer reads it) into the facts of
+  :mod:`tokviz.ui.train.corpus_facts` (a line index, the capped word counts, a character guesser);
+  a big corpus in a child process of its own;
 * at each step shown, lines of the whole corpus in which the model at that step makes the new token
   (brought to the top of the sample, the token marked as the fresh merge), and the top candidate
   pairs of the step recomputed from the model at the step before
@@ -17,39 +16,27 @@ from __future__ import annotations
 
 import html
 import re
-from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QCoreApplication
 
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.core.bpe.model import BPEModel
-from tokviz.core.bpe_candidates import Candidate, Candidates, count_words, most_frequent, top_pairs
+from tokviz.core.bpe_candidates import Candidate, Candidates, top_pairs
 from tokviz.core.byte_names import CharGuesser, name_merge
 from tokviz.core.jamo import decompose_lines
-from tokviz.core.sample_follow import SampleHit, SampleIndex
+from tokviz.core.sample_follow import SampleHit
+from tokviz.ui.train import corpus_facts as facts_reading
+from tokviz.ui.train.corpus_facts import MAX_WORDS, CorpusFacts, corpus_facts
 from tokviz.ui.train.views import FRESH_BG, hold_line_height
 from tokviz.ui.train.vocab import compact_parts, elide_piece, part_label, shown_piece, visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate
 
-MAX_WORDS = 20_000  # unique words counted for "why this pair": a step re-encodes each (~0.3 s for 20k)
-MAX_INDEX_LINES = 2_000_000  # corpus lines searched for the sample (memory bound for huge corpora)
 FOLLOW_LINES = 3  # corpus lines that show the current merge, on top of the sample
 TOP_PAIRS = 5
 FOLLOW_PACE = 10.0  # merges per second up to which each step's lines and runners-up are computed
-
-
-@dataclass(frozen=True)
-class CorpusFacts:
-    """What the lecture views need of the corpus, computed once per run in a worker."""
-
-    index: SampleIndex
-    words: dict[str, int]
-    words_total: int
-    guesser: CharGuesser
 
 
 @dataclass(frozen=True)
@@ -61,41 +48,15 @@ class StepFacts:
     candidates: Candidates | None
 
 
-def corpus_facts(config: TrainerConfig, lines, state) -> CorpusFacts | None:
-    """Read the corpus once: a line index, the trainer's word counts (capped) and a character guesser."""
-    blocks = list(lines)  # the corpus as the trainer reads it (blocks of lines, or lines)
-    if state.is_cancelled():
-        return None
-    words = count_words(config, blocks, state.is_cancelled)
-    text_lines = _split_lines(blocks)
-    chars: Counter = Counter()
-    for word, n in words.items():
-        for ch in word:
-            chars[ch] += n
-    kept = most_frequent(words, MAX_WORDS)
-    return CorpusFacts(SampleIndex(text_lines, max_lines=MAX_INDEX_LINES), kept, len(words), CharGuesser(chars))
-
-
-def _split_lines(blocks) -> Iterator[str]:
-    """Corpus lines from the trainer's input (items may be blocks of several lines or parts of one
-    long line; the parts of a line are joined once, so a huge single line stays linear). A generator:
-    the index keeps the lines' bytes, and a list of them was a million objects more to hold.
-
-    >>> list(_split_lines(["a\\nb", "c", "d\\ne\\n", "f"]))
-    ['a', 'bcd', 'e', 'f']
-    """
-    pending: list[str] = []  # the start of a line that goes on in the next item
-    for block in blocks:
-        if "\n" not in block:
-            pending.append(block)
-            continue
-        parts = block.split("\n")
-        parts[0] = "".join(pending) + parts[0]
-        pending = [parts.pop()]
-        yield from parts
-    rest = "".join(pending)
-    if rest:
-        yield rest
+def read_facts(config: TrainerConfig, source, jamo: bool, state) -> CorpusFacts | None:
+    """The lecture views' facts of ``source``: a big corpus is read in a child process, so that its
+    Python work never competes with the GUI thread for the GIL (see :mod:`tokviz.ui.train.corpus_facts`)."""
+    size = source.total_bytes
+    if size is not None and size > facts_reading.CHILD_BYTES:
+        return facts_reading.read_in_child(config, source.path, source.text, source.errors, jamo, state.is_cancelled,
+                                           max_words=MAX_WORDS)
+    lines = source.lines()
+    return corpus_facts(config, decompose_lines(lines) if jamo else lines, state, max_words=MAX_WORDS)
 
 
 def step_facts(facts: CorpusFacts, config: TrainerConfig, steps: list[MergeStep], step: int, state) -> StepFacts:
@@ -212,7 +173,7 @@ class StepFollowing:
     def _read_corpus(self, key: tuple, config: TrainerConfig, source, jamo: bool) -> None:
         self._ready_key, self._ready_facts = key, None
         self.corpus_tasks.start(
-            lambda state: corpus_facts(config, decompose_lines(source.lines()) if jamo else source.lines(), state),
+            lambda state: read_facts(config, source, jamo, state),
             finished=lambda facts: self._on_facts_read(key, facts),
         )
 
