@@ -38,11 +38,14 @@ class Heartbeat:
         self.where = ""
         self.phase = ""
         self.by_phase: dict[str, float] = {}
+        self.spans: dict[str, tuple[float, float]] = {}  # each phase's worst gap, as (start, end)
 
     def _tick(self) -> None:
         now = time.perf_counter()
         if self.last is not None:
             gap = now - self.last
+            if gap > self.by_phase.get(self.phase, 0.0):
+                self.spans[self.phase] = (self.last, now)
             self.by_phase[self.phase] = max(self.by_phase.get(self.phase, 0.0), gap)
             if gap > self.max_gap:
                 self.max_gap, self.where = gap, self.phase
@@ -70,13 +73,23 @@ def main() -> int:
     ap.add_argument("--encoder", default="o200k_base")
     ap.add_argument("--second", default="cl100k_base")
     ap.add_argument("--third", default="o200k_base", help="diffed last, both encoders loaded (default: itself)")
+    ap.add_argument("--events", action="store_true", help="the GUI thread's longest events in each phase's worst gap")
     args = ap.parse_args()
 
     # Qt is imported here, not at the top: the vocabulary process (started with "spawn") imports this
     # script as its main module, and the app's own entry point costs it no such imports
     from tokviz.ui.app import make_application
 
-    make_application()
+    app = make_application()
+    clock = None
+    if args.events:  # the same clock as inspector_stall's (an application event filter)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from inspector_stall import event_clock
+
+        clock = event_clock()
+        app.installEventFilter(clock)
+    from PySide6.QtCore import QCoreApplication
+
     from tokviz.ui.session import Session
     from tokviz.ui.vocab.panel import VocabPanel
 
@@ -99,7 +112,10 @@ def main() -> int:
         if not spin_until(lambda: ready() and not panel.busy()):
             print(f"{tab}: not drawn within the timeout ({panel.status.text()} {panel.message_bar.text()})")
             return float("nan")
-        panel.repaint()
+        # the paint the result caused, as the app's event loop does it (only what changed); a
+        # synchronous panel.repaint() here repainted every widget, a cost no user action causes, and
+        # its gap was counted in the next phase
+        QCoreApplication.processEvents()
         return time.perf_counter() - start
 
     # the machine's own noise: the heartbeat's worst gap while nothing at all runs
@@ -130,6 +146,9 @@ def main() -> int:
         f"worst GUI-thread stall: {beat.max_gap * 1000:.0f} ms (during {beat.where}); by phase: "
         + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in beat.by_phase.items())
     )
+    if clock is not None:
+        for phase, (start, end) in beat.spans.items():
+            print(f"  {phase}: " + "; ".join(clock.in_stall(start, end, top=6)))
     print(f"load average before: {load[0]:.2f} (1 min), after: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores")
     panel.shutdown()
     return 0

@@ -234,3 +234,37 @@ def test_a_new_diff_paints_its_lists_one_event_loop_turn_at_a_time(qtbot, panel)
     assert panel.diff_tab.census.view.updatesEnabled() and not any(v.updatesEnabled() for v in views)
     qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=WAIT_MS)
     assert all(box.model.rowCount() == n for box, n in zip(panel.diff_tab.columns(), (265, 0, 2), strict=True))
+
+
+def test_each_diff_list_is_painted_in_the_turn_that_shows_it(qtbot, panel):
+    """A list is painted as soon as its updates are back on, alone in that turn: left to the window's
+    next update, two lists' paints fell into one turn (~40 ms) after all."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        def __init__(self):
+            super().__init__()
+            self.count: dict[object, int] = {}
+
+        def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint:
+                self.count[watched] = self.count.get(watched, 0) + 1
+            return False
+
+    panel.set_encoders("small-a", "small-b")
+    _show(qtbot, panel, panel.diff_tab)
+    qtbot.waitUntil(lambda: panel.diff_tab.result is not None, timeout=WAIT_MS)
+    views = [box.view for box in (panel.diff_tab.census, *panel.diff_tab.columns())]
+    qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=WAIT_MS)
+    paints = Paints()
+    for view in views:
+        view.viewport().installEventFilter(paints)
+    seen_unpainted = []
+
+    def check() -> bool:  # between two turns: an enabled list has been painted already
+        seen_unpainted.extend(v for v in views if v.updatesEnabled() and not paints.count.get(v.viewport()))
+        return all(paints.count.get(v.viewport()) for v in views)
+
+    panel.diff_tab.show_diff(panel.diff_tab.result, "small-a", "small-b")
+    qtbot.waitUntil(check, timeout=WAIT_MS)
+    assert seen_unpainted == []
