@@ -18,6 +18,8 @@ import time
 
 from PySide6.QtCore import QTimer
 
+from tokviz.ui.common.turns import next_turn
+
 FRAME_MS = 40  # 25 frames per second when animating recorded merges
 # 10 ticks per second while following a computing trainer at full speed (it needs the CPU)
 BUSY_FRAME_MS = 100
@@ -119,7 +121,7 @@ class FrameScheduler:
                 if self._preparing is not slices:
                     return  # a slice drew a frame or stopped the timer
                 if turn_done or time.perf_counter() >= deadline:
-                    QTimer.singleShot(0, self.timer, self._prepare_slice)  # the event loop runs between two slices
+                    next_turn(self.timer, self._prepare_slice)  # input, paints and timers run between two slices
                     return
         except Exception:
             self.draw_now(full=False)  # a failed preparation must not stop the frames: draw without it

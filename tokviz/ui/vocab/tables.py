@@ -7,10 +7,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
+from tokviz.ui.common.turns import next_turn
 from tokviz.ui.fonts import mono_font
 from tokviz.ui.vocab.jobs import RowTable, shown
 
@@ -215,7 +216,7 @@ def _run_in_turns(owner: QWidget, steps) -> None:
     deadline = time.perf_counter() + WARM_SLICE_S
     for step in steps:
         if step() or time.perf_counter() >= deadline:
-            QTimer.singleShot(0, owner, lambda: _run_in_turns(owner, steps))
+            next_turn(owner, lambda: _run_in_turns(owner, steps))
             return
 
 
