@@ -213,8 +213,8 @@ def test_screenshot_tokens_of_compare_name_each_row(qapp, tmp_path, monkeypatch,
     source = tmp_path / "plain.txt"
     source.write_bytes(text.encode("utf-8"))
     tokens = tmp_path / "tokens.json"
-    code = cli.main(["screenshot", "--view", "compare", "-e", "cl100k_base", "-e", "sp:demo_unigram", "--text-file",
-                     str(source), "--tokens", str(tokens), "-o", str(tmp_path / "compare.png"), "--size", "900x600"])
+    args = ["screenshot", "--view", "compare", "-e", "cl100k_base", "-e", "sp:demo_unigram", "--size", "900x600"]
+    code = cli.main([*args, "--text-file", str(source), "--tokens", str(tokens), "-o", str(tmp_path / "compare.png")])
     assert code == 0, capsys.readouterr().err
     assert (tmp_path / "compare.png").stat().st_size > 0
     rows = json.loads(tokens.read_text(encoding="utf-8"))["encoders"]
