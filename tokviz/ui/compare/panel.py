@@ -13,6 +13,7 @@ Corpus tab (:mod:`~tokviz.ui.compare.corpus_tab`), the SentencePiece tab
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
@@ -230,11 +231,12 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
         # Parity and Sweep are built when first shown: most sessions never open them, and each
         # build (chart, table, encoder list) slowed every window's start
         self._measure_pages = {
+            # partial, not a lambda over self: a page holding the panel would keep it alive past its deletion
             "parity": LazyPage(
-                lambda: ParityTab(self.session), lambda: QCoreApplication.translate("ParityTab", "Parity")
+                partial(ParityTab, self.session), partial(QCoreApplication.translate, "ParityTab", "Parity")
             ),
             "sweep": LazyPage(
-                lambda: SweepTab(self.session), lambda: QCoreApplication.translate("SweepTab", "Vocabulary sweep")
+                partial(SweepTab, self.session), partial(QCoreApplication.translate, "SweepTab", "Vocabulary sweep")
             ),
         }
         for page in self._measure_pages.values():
