@@ -179,3 +179,19 @@ def test_a_pasted_crlf_and_nbsp_reach_the_prompt_as_pasted(qtbot, panel, tmp_pat
     qtbot.waitUntil(lambda: panel.is_current() and panel.result.request.generation >= generation, timeout=30_000)
     cli = cli_chat(tmp_path, "llama-3", [("user", "첫 줄\r\n둘째\u00a0줄")])
     assert panel.result.encoding.ids == [t["id"] for t in cli["tokens"]]
+
+
+def test_the_composer_is_built_when_its_tab_is_first_shown_and_then_encodes_the_chat(qtbot, panel):
+    """Every Inspector built the composer at start, chat or not: it is built when the user first shows
+    the Chat tab, in the tab's place, and the chat is encoded as before."""
+    tabs = panel.input_tabs
+    assert panel.findChildren(ChatComposer) == [] and tabs.tabText(1) == "Chat"
+    tabs.tabBar().setCurrentIndex(1)  # as a click on the tab does
+    composer = panel.findChild(ChatComposer)
+    qtbot.waitUntil(lambda: composer is not None and composer.isVisible())
+    assert tabs.currentIndex() == 1 and tabs.currentWidget() is composer and tabs.tabText(1) == "Chat"
+    assert panel.composer is composer and len(panel.findChildren(ChatComposer)) == 1
+    # the chat is what is encoded now: its prompt, or why the template failed, is on screen
+    qtbot.waitUntil(lambda: panel.is_current() and panel.result.request.chat is not None, timeout=60_000)
+    result = panel.result
+    assert (result.encoding is not None and result.encoding.text == composer.text) or result.error

@@ -171,22 +171,38 @@ def test_cancel_mid_em_keeps_the_steps_made_and_their_model(window, qtbot):
     qtbot.waitUntil(lambda: session.trained_model is not None and session.trained_model.vocab_size == want)
 
 
-@pytest.mark.parametrize("algorithm", ["wordpiece", "unigram"])
-def test_an_empty_corpus_gives_a_message(window, qtbot, algorithm):
-    panel, algos = _panel(window, algorithm, 500, " \n\n")
+@pytest.fixture(scope="module")
+def refusing_window(qapp):
+    """One window for the runs refused before they start: nothing is trained in it, so each test sees
+    it as new (sharing it saves a window, a Train panel and an algorithm view per test)."""
+    win = MainWindow()
+    win.show()
+    yield win
+    win.close()
+    win.deleteLater()
+
+
+def _refused(window, qtbot, algorithm: str, vocab: int, text: str) -> tuple:
+    panel, algos = _panel(window, algorithm, vocab, text)
+    panel.message.clear()  # the previous test's refusal: this test waits for its own
+    assert not panel.message.isVisible()
     panel.train_button.click()
     qtbot.waitUntil(lambda: algos.run is None and panel.message.isVisible())
+    return panel, algos
+
+
+@pytest.mark.parametrize("algorithm", ["wordpiece", "unigram"])
+def test_an_empty_corpus_gives_a_message(refusing_window, qtbot, algorithm):
+    panel, algos = _refused(refusing_window, qtbot, algorithm, 500, " \n\n")
     assert "no words to train on" in panel.message.label.text()
     assert algos.steps == []
 
 
 @pytest.mark.parametrize("algorithm", ["wordpiece", "unigram"])
-def test_a_vocabulary_smaller_than_the_alphabet_gives_a_message(window, qtbot, algorithm):
-    panel, algos = _panel(window, algorithm, 50, corpus_text(60))
-    panel.train_button.click()
-    qtbot.waitUntil(lambda: algos.run is None and panel.message.isVisible())
+def test_a_vocabulary_smaller_than_the_alphabet_gives_a_message(refusing_window, qtbot, algorithm):
+    panel, algos = _refused(refusing_window, qtbot, algorithm, 50, corpus_text(60))
     assert "vocabulary size 50 is smaller than" in panel.message.label.text()
-    assert algos.steps == [] and window.session.trained_model is None
+    assert algos.steps == [] and refusing_window.session.trained_model is None
 
 
 def test_presentation_mode_plays_unigram_step_by_step(window, qtbot):

@@ -30,9 +30,39 @@ def _train(panel, qtbot, source, *, mode="byte", merges=60, keep=False):
     qtbot.waitUntil(lambda: panel.cursor == len(panel.replay), timeout=3000)
 
 
+@pytest.fixture(scope="module")
+def runs(qapp, request):
+    """``runs(mode)``: one window per mode trained on TEXT to 60 merges (Hangul not kept), trained when
+    a test first asks. The tests that check a run's merges, save its model or are refused a format
+    only read it or set their own step, so they share it (a run and its window cost ~1 s CPU)."""
+    from pytestqt.qtbot import QtBot
+
+    from tokviz.ui.main_window import MainWindow
+
+    bot = QtBot(request)
+    made = {}
+
+    def run(mode: str):
+        if mode not in made:
+            win = MainWindow()
+            win.show()
+            made[mode] = win.show_view("train")
+            _train(made[mode], bot, CorpusSource.paste(TEXT), mode=mode, merges=60)
+        return made[mode]
+
+    yield run
+    for panel in made.values():
+        panel.window().close()
+        panel.window().deleteLater()
+
+
 @pytest.mark.parametrize("mode,keep", [("byte", False), ("byte", True), ("char", False), ("char", True)])
-def test_merges_shown_equal_the_cores_and_replayed_segmentation_equals_the_model(panel, qtbot, mode, keep):
-    _train(panel, qtbot, CorpusSource.paste(TEXT), mode=mode, merges=60, keep=keep)
+def test_merges_shown_equal_the_cores_and_replayed_segmentation_equals_the_model(request, runs, qtbot, mode, keep):
+    if keep:  # a run of its own: Hangul kept whole
+        panel = request.getfixturevalue("panel")
+        _train(panel, qtbot, CorpusSource.paste(TEXT), mode=mode, merges=60, keep=keep)
+    else:
+        panel = runs(mode)
     trainer, core = core_steps(panel.config, LINES)
     assert panel.replay.steps == core
     # the table redraws on a throttle after the cursor arrives: wait for its rows, not the cursor
@@ -77,10 +107,10 @@ def test_invalid_utf8_file_offers_replacement_and_then_trains(panel, qtbot, tmp_
 
 
 @pytest.mark.parametrize("mode", ["byte", "char"])
-def test_save_model_in_every_format_of_the_mode_and_load_it_back(panel, qtbot, tmp_path, mode):
+def test_save_model_in_every_format_of_the_mode_and_load_it_back(runs, tmp_path, mode):
     from tokviz.core.bpe.formats import load_model
 
-    _train(panel, qtbot, CorpusSource.paste(TEXT), mode=mode, merges=40)
+    panel = runs(mode)
     panel.set_step(25)
     expected = panel.current_model()
     formats = [name for name, _ in panel.formats_for_mode()]
@@ -96,7 +126,7 @@ def test_save_model_in_every_format_of_the_mode_and_load_it_back(panel, qtbot, t
     assert "Saved the model at step 25" in panel.message.label.text()
 
 
-def test_saving_in_a_format_that_does_not_fit_shows_a_message(panel, qtbot, tmp_path):
-    _train(panel, qtbot, CorpusSource.paste(TEXT), mode="char", merges=10)
+def test_saving_in_a_format_that_does_not_fit_shows_a_message(runs, tmp_path):
+    panel = runs("char")
     assert panel.save_model_to(str(tmp_path / "x.tiktoken"), "tiktoken") == []
     assert panel.message.isVisible() and "byte-mode" in panel.message.label.text()

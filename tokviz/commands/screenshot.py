@@ -183,11 +183,8 @@ def prepare_algorithm(panel, args) -> None:
 def show_compare_tab(panel, which: str, args) -> None:
     """Bring the Compare panel's Parity or Sweep tab to the front with most of the panel's height,
     and run it (its encoders: ``args.encoders``, else its defaults)."""
-    from tokviz.ui.compare.parity_tab import ParityTab
-    from tokviz.ui.compare.sweep_tab import SweepTab
-
-    tab = panel.findChild(ParityTab if which == "parity" else SweepTab)
-    panel.tabs.setCurrentWidget(tab)
+    tab = panel.measure_tab(which)
+    panel.tabs.setCurrentWidget(tab.parentWidget())
     total = sum(panel.splitter.sizes())
     panel.splitter.setSizes([total // 4, total - total // 4])
     tab.prepare_screenshot(args)

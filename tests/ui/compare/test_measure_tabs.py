@@ -262,3 +262,29 @@ def test_the_screenshot_command_refuses_a_compare_tab_for_another_view(tmp_path,
     assert main(["screenshot", "--view", "train", "--compare-tab", "sweep", "-o", str(tmp_path / "x.png")]) == 2
     assert "--compare-tab is for the compare view" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_the_panel_builds_parity_and_sweep_when_first_shown_and_their_titles_follow_the_language(qtbot, session):
+    """Most sessions never open Parity or Sweep: the Compare panel builds each when its tab is first
+    shown (a chart, a table and an encoder list each, at every window's start before). Their titles
+    are there, and in Korean, before and after."""
+    from tokviz.ui.compare.panel import ComparePanel
+
+    panel = ComparePanel(session, encoders=["gpt2"])
+    qtbot.addWidget(panel)
+    panel.show()
+    titles = lambda: [panel.tabs.tabText(i) for i in (3, 4)]  # noqa: E731
+    assert titles() == ["Parity", "Vocabulary sweep"]
+    assert panel.findChildren(ParityTab) == [] and panel.findChildren(SweepTab) == []
+    try:
+        install_translation("ko")
+        assert titles() == ["언어 간 형평성", "어휘 크기 탐색"]  # not built yet, still in the language
+        panel.tabs.setCurrentIndex(3)
+        parity = panel.findChild(ParityTab)
+        qtbot.waitUntil(lambda: parity is not None and parity.isVisible())
+        assert parity.run_button.text() == "측정" and panel.findChildren(SweepTab) == []
+    finally:
+        install_translation("en")
+    assert titles() == ["Parity", "Vocabulary sweep"]  # the built tab retitles itself, the other is retitled
+    assert panel.measure_tab("sweep").run_button.text() == "Run sweep"
+    assert panel.measure_tab("parity") is parity

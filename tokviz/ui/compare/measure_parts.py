@@ -7,7 +7,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QFileDialog, QListWidget, QListWidgetItem, QTableWidgetItem, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QListWidget,
+    QListWidgetItem,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tokviz.core.atomic import write_atomic
 from tokviz.core.errors import TokvizError
@@ -124,6 +132,31 @@ def tab_widget_of(widget: QWidget) -> QTabWidget | None:
     return parent
 
 
+class LazyPage(QWidget):
+    """A tab page whose content (a :class:`MeasureTab`) is built the first time it is asked for: when the
+    user shows the tab, or a screenshot wants it. Until then the tab shows ``title()``."""
+
+    def __init__(self, build: Callable[[], MeasureTab], title: Callable[[], str]):
+        super().__init__()
+        self._build = build
+        self._title = title
+        self._content: MeasureTab | None = None
+        QVBoxLayout(self).setContentsMargins(0, 0, 0, 0)
+
+    def content(self) -> MeasureTab:
+        if self._content is None:
+            self._content = self._build()
+            self.layout().addWidget(self._content)
+            self._content.retitle()
+        return self._content
+
+    def retitle(self) -> None:
+        """After a language change: an unbuilt page's title (a built tab retitles itself)."""
+        tabs = tab_widget_of(self)
+        if self._content is None and tabs is not None:
+            tabs.setTabText(tabs.indexOf(self), self._title())
+
+
 class MeasureTab(QWidget):
     """What the Parity and Sweep tabs share: the tab's title in the interface's language, status
     messages, PNG and CSV export and ``tokviz screenshot``'s run-and-wait.
@@ -137,7 +170,8 @@ class MeasureTab(QWidget):
     def retitle(self) -> None:
         tabs = tab_widget_of(self)
         if tabs is not None:
-            tabs.setTabText(tabs.indexOf(self), self.title())
+            page = self if tabs.indexOf(self) >= 0 else self.parentWidget()  # built inside a LazyPage
+            tabs.setTabText(tabs.indexOf(page), self.title())
 
     def _report(self, message: str | None) -> None:
         if message:

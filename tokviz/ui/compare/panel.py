@@ -13,6 +13,7 @@ Corpus tab (:mod:`~tokviz.ui.compare.corpus_tab`), the SentencePiece tab
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
@@ -53,6 +54,7 @@ from tokviz.ui.compare.jobs import (
     preview_cut,
     train_demo_bpe,
 )
+from tokviz.ui.compare.measure_parts import LazyPage
 from tokviz.ui.compare.model import CompareState
 from tokviz.ui.compare.parity_tab import ParityTab
 from tokviz.ui.compare.reader_check import ReaderCheck
@@ -226,8 +228,20 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
         self.tabs.addTab(self._build_stats(), self.tr("Stats"))
         self.tabs.addTab(self._build_corpus(), self.tr("Corpus"))
         self.tabs.addTab(self._build_sentencepiece(), "SentencePiece")
-        self.tabs.addTab(parity := ParityTab(self.session), parity.title())
-        self.tabs.addTab(sweep := SweepTab(self.session), sweep.title())
+        # Parity and Sweep are built when first shown: most sessions never open them, and each
+        # build (chart, table, encoder list) slowed every window's start
+        self._measure_pages = {
+            # partial, not a lambda over self: a page holding the panel would keep it alive past its deletion
+            "parity": LazyPage(
+                partial(ParityTab, self.session), partial(QCoreApplication.translate, "ParityTab", "Parity")
+            ),
+            "sweep": LazyPage(
+                partial(SweepTab, self.session), partial(QCoreApplication.translate, "SweepTab", "Vocabulary sweep")
+            ),
+        }
+        for page in self._measure_pages.values():
+            self.tabs.addTab(page, "")
+            page.retitle()
         split.addWidget(self.tabs)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
@@ -287,7 +301,14 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
         super().resizeEvent(event)
         QTimer.singleShot(0, self, self._fit_stats_split)  # after the splitter has shared out the new width
 
+    def measure_tab(self, which: str):
+        """The Parity (``which="parity"``) or Sweep tab, built now if it has not been shown yet."""
+        return self._measure_pages[which].content()
+
     def _tab_changed(self, index: int) -> None:
+        page = self.tabs.widget(index)
+        if isinstance(page, LazyPage):
+            page.content()
         total = sum(self.splitter.sizes())
         share = 0.3 if index == 0 else 0.58
         self.splitter.setSizes([int(total * (1 - share)), int(total * share)])
@@ -316,6 +337,8 @@ class ComparePanel(EncoderList, CorpusTab, SentencePieceTab, ReaderCheck, QWidge
             item.setText(shown_name(item_key(item)))
         self._refresh_add_combo()
         self._retranslate_corpus()
+        for page in self._measure_pages.values():
+            page.retitle()
         if self.source_text() == self._default_text:
             self._default_text = default_text()
             self.set_text(self._default_text)

@@ -4,7 +4,7 @@ the counts, and the byte layers with the selection's details."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt
 from PySide6.QtGui import QAction, QPalette, QStandardItemModel
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -136,11 +136,12 @@ class InspectWidgets:
         # the exact text beside the editor (Qt's document folds CR, CRLF and U+2029 into one break)
         self.exact_text = ExactText(self.editor, take_pastes=False)
         self.exact_text.on_paste = self.paste_text  # a paste into a read-only preview replaces the text
-        self.composer = ChatComposer()
-        self.composer.renderedChanged.connect(self._on_chat_rendered)
+        # the chat composer is built when first shown (see ``composer``): most sessions never open it
+        self._composer: ChatComposer | None = None
+        self._chat_placeholder = QWidget()
         self.input_tabs = QTabWidget()
         self.input_tabs.addTab(self.editor, translate("InspectPanel", "Text"))
-        self.input_tabs.addTab(self.composer, translate("InspectPanel", "Chat"))
+        self.input_tabs.addTab(self._chat_placeholder, translate("InspectPanel", "Chat"))
         self.input_tabs.currentChanged.connect(self._on_input_tab)
         self._size_input_pages()
 
@@ -156,6 +157,31 @@ class InspectWidgets:
         top.setStretchFactor(1, 3)
         top.setSizes([420, 900])
         return top
+
+    @property
+    def composer(self) -> ChatComposer:
+        """The chat composer, built the first time it is asked for (its tab shown, a script using it):
+        it takes the place of the Chat tab's empty page, the tab shown stays the same."""
+        if self._composer is None:
+            composer = ChatComposer()
+            composer.renderedChanged.connect(self._on_chat_rendered)
+            tabs = self.input_tabs
+            index = tabs.indexOf(self._chat_placeholder)
+            current = tabs.currentIndex()
+            blocker = QSignalBlocker(tabs)  # the swap is no change of tab
+            tabs.insertTab(index, composer, tabs.tabText(index))
+            tabs.removeTab(index + 1)
+            tabs.setCurrentIndex(current)
+            blocker.unblock()
+            self._chat_placeholder.deleteLater()
+            self._chat_placeholder = composer
+            self._composer = composer
+            self._size_input_pages()
+        return self._composer
+
+    def _is_chat_page(self, page: QWidget | None) -> bool:
+        """Whether ``page`` is the Chat tab's page (the composer, or its place before it is built)."""
+        return page is not None and page is self._chat_placeholder
 
     def _build_layers(self) -> QWidget:
         """The byte layers under a wrapping title, with the details column beside them."""

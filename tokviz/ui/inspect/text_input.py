@@ -134,8 +134,9 @@ class TextInput:
 
     def _on_input_tab(self, index: int) -> None:
         self._size_input_pages()
-        self.state.set_input("chat" if self.input_tabs.widget(index) is self.composer else "text")
-        if self.input_tabs.widget(index) is self.composer:
+        chat = self._is_chat_page(self.input_tabs.widget(index))
+        self.state.set_input("chat" if chat else "text")
+        if chat:
             self._widen_for_chat()
             self._on_chat_rendered(self.composer.text)
         else:
