@@ -85,18 +85,30 @@ run chat -e cl100k_base --template bomb.jinja messages.json > bomb.out 2> bomb.e
 echo "   $(cat bomb.err)"
 
 # One model per catalogue family (tokenizer.json through tokenizers, a rank file, SentencePiece): the
-# frozen app gives the ids the installed tokviz gives.
-for name in deepseek-v4 qwen3.6 mistral-sp-v1; do
-    grep -q "\"$name\"" encoders.json || continue
-    "$PYTHON" - encoders.json "$name" <<'EOF' || continue
+# frozen app gives the ids the installed tokviz gives. The installed side encodes every model the frozen
+# app lists as available in one Python process (a process each would start Python and tokviz anew).
+SAMPLE="값이 올랐다 👨‍👩‍👧 tokenizer"
+models=$("$PYTHON" - encoders.json deepseek-v4 qwen3.6 mistral-sp-v1 <<'EOF'
 import json, sys
 rows = {r["name"]: r for r in json.load(open(sys.argv[1], encoding="utf-8"))}
-sys.exit(0 if rows[sys.argv[2]]["available"] else 1)
+print(" ".join(name for name in sys.argv[2:] if name in rows and rows[name]["available"]))
 EOF
+) || fail "encoders.json unreadable"
+if [[ -n "$models" ]]; then
+    # shellcheck disable=SC2086  # the model names are words
+    (cd "$ROOT" && "$PYTHON" - "$OUT" "$SAMPLE" $models <<'EOF') || fail "the installed tokviz failed"
+import contextlib, sys
+from tokviz import cli
+out, text, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+for name in names:
+    with open(f"{out}/installed-{name}.json", "w", encoding="utf-8") as f, contextlib.redirect_stdout(f):
+        status = cli.main(["encode", "-e", name, "--json", text])
+    assert status == 0, f"{name}: exit {status}"
+EOF
+fi
+for name in $models; do
     echo "== tokviz encode -e $name (frozen = installed)"
-    run encode -e "$name" --json "값이 올랐다 👨‍👩‍👧 tokenizer" > "frozen-$name.json" || fail "$name: the frozen app failed"
-    (cd "$ROOT" && "$PYTHON" -m tokviz encode -e "$name" --json "값이 올랐다 👨‍👩‍👧 tokenizer") > "installed-$name.json" \
-        || fail "$name: the installed tokviz failed"
+    run encode -e "$name" --json "$SAMPLE" > "frozen-$name.json" || fail "$name: the frozen app failed"
     "$PYTHON" - "frozen-$name.json" "installed-$name.json" <<'EOF' || fail "$name: the frozen app's ids differ"
 import json, sys
 frozen, installed = ([t["id"] for t in json.load(open(p, encoding="utf-8"))["tokens"]] for p in sys.argv[1:3])
