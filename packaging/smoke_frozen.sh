@@ -117,6 +117,28 @@ print("   ids:", frozen)
 EOF
 done
 
+# GGUF opens through the gguf package, whose import reaches for requests and mistral_common only
+# inside try/except: the build leaves requests out, and the frozen app must still read a GGUF file.
+echo "== tokviz encode --model small.gguf (frozen = installed)"
+(cd "$ROOT" && "$PYTHON" - "$OUT" "$SAMPLE" <<'EOF') || fail "could not write or encode the GGUF with the installed tokviz"
+import contextlib, sys
+from pathlib import Path
+from tests.support.boundary_encoders import gguf_from_bpe
+from tests.support.trained_models import bpe_model
+from tokviz import cli
+out, text = Path(sys.argv[1]), sys.argv[2]
+gguf_from_bpe(bpe_model("byte", 80), out / "small.gguf")
+with open(out / "installed-gguf.json", "w", encoding="utf-8") as f, contextlib.redirect_stdout(f):
+    assert cli.main(["encode", "--model", str(out / "small.gguf"), "--json", text]) == 0
+EOF
+run encode --model "$OUT/small.gguf" --json "$SAMPLE" > frozen-gguf.json || fail "the frozen app cannot read a GGUF file"
+"$PYTHON" - frozen-gguf.json installed-gguf.json <<'EOF' || fail "the frozen app's GGUF ids differ"
+import json, sys
+frozen, installed = ([t["id"] for t in json.load(open(p, encoding="utf-8"))["tokens"]] for p in sys.argv[1:3])
+assert frozen == installed and frozen, (frozen, installed)
+print("   ids:", frozen[:12], "...")
+EOF
+
 check_png() {
     "$PYTHON" - "$1" <<'EOF' || fail "$1 is not a real picture"
 import struct, sys

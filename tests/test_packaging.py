@@ -418,7 +418,8 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path, mon
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("PyInstaller") is None, reason="PyInstaller is not installed")
 def test_pyinstaller_build_runs_frozen_offscreen(tmp_path):
-    """The frozen app finds its encoder data and resources, encodes Korean and renders two panels."""
+    """The frozen app finds its encoder data and resources, encodes Korean, reads a GGUF file and renders
+    two panels."""
     env = dict(os.environ, TOKVIZ_BUILD_DIR=str(tmp_path / "build"), PYTHON=sys.executable)
     smoke = subprocess.run(["bash", str(PACKAGING / "smoke_frozen.sh")], capture_output=True, text=True,
                            env=env, timeout=900)
@@ -426,3 +427,4 @@ def test_pyinstaller_build_runs_frozen_offscreen(tmp_path):
     assert "smoke_frozen: PASS" in smoke.stdout
     for name in ("gpt2", "cl100k_base", "o200k_base"):
         assert name in smoke.stdout  # listed as available by the frozen app
+    assert "== tokviz encode --model small.gguf (frozen = installed)\n   ids: [" in smoke.stdout  # without requests
