@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokviz.ui.common.turns import next_turn
 from tokviz.ui.fonts import ui_font
+from tokviz.ui.vocab.grid import INDENT_COLUMNS, cell_arrays, map_grid
 
 # token count -> colour (the last one stands for that many or more)
 PALETTE = ("#edf8e9", "#bae4b3", "#74c476", "#31a354", "#006d2c", "#00441b")
-INDENT_COLUMNS = (("space", False), ("space", True), ("tab", False), ("tab", True))
 
 
 TICK_KEEP = (255 - 150) / 255  # a cut's tick is black at alpha 150 over the cell's colour
@@ -92,35 +92,30 @@ class SplitHeatmap(QWidget):
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(720, 560)
 
-    def set_map(self, split_map, column_labels: list[str] | None = None) -> None:
-        """Show ``split_map`` (None: nothing); ``column_labels`` name indentation's four columns."""
+    def set_map(self, split_map, column_labels: list[str] | None = None, cells: tuple | None = None) -> None:
+        """Show ``split_map`` (None: nothing); ``column_labels`` name indentation's four columns;
+        ``cells``: its :func:`~tokviz.ui.vocab.grid.cell_arrays` if computed already (off this thread)."""
         self.split_map = split_map
-        self.grid, self.row_labels, self.column_labels = [], [], []
+        self.grid = map_grid(split_map)
+        self.row_labels, self.column_labels = [], []
         if split_map is not None and split_map.kind == "numbers":
-            rows = list(split_map.rows)
-            width = 100 if len(rows) > 100 else 10
-            self.grid = [rows[i : i + width] for i in range(0, len(rows), width)]
+            width = len(self.grid[0]) if self.grid else 10
             self.row_labels = [str(i * width) if i % 10 == 0 else "" for i in range(len(self.grid))]
             self.column_labels = [str(c) if c % 10 == 0 else "" for c in range(width)]
         elif split_map is not None:
-            by_label = {r.label: r for r in split_map.rows}
-            longest = max((int(r.label.split()[0]) for r in split_map.rows), default=0)
-            for n in range(1, longest + 1):
-                cells = []
-                for name, code in INDENT_COLUMNS:
-                    label = f"{n} {name}{'s' if n > 1 else ''}" + (" + code" if code else "")
-                    cells.append(by_label.get(label))
-                self.grid.append(cells)
-            self.row_labels = [str(n) for n in range(1, longest + 1)]
+            self.row_labels = [str(n) for n in range(1, len(self.grid) + 1)]
             self.column_labels = list(column_labels or [f"{a}{' + code' if c else ''}" for a, c in INDENT_COLUMNS])
-        # the cells' arrays (~10 ms) and their image (~12 ms) each in a turn of their own, then the
-        # paint only copies the image: all three in the result's turn kept the window ~40 ms
+        if cells is not None:  # computed with the map in the vocabulary process
+            self._counts, self._ticks = cells
+            self._arrays_of = split_map
+        # the cells' arrays (when not sent: ~10-35 ms) and their image (~12 ms) each in a turn of
+        # their own, then the paint only copies the image: all in the result's turn held the window
         next_turn(self, self._prepare_arrays)
 
     def _prepare_arrays(self) -> None:
         if self._arrays_of is not self.split_map:
             self._make_arrays()
-            next_turn(self, self._prepare_image)
+        next_turn(self, self._prepare_image)
 
     def _prepare_image(self) -> None:
         if self.grid and self.isVisible():
@@ -128,27 +123,8 @@ class SplitHeatmap(QWidget):
         self.update()
 
     def _make_arrays(self) -> None:
-        self._counts, self._ticks = self._cell_arrays()
+        self._counts, self._ticks = cell_arrays(self.split_map, self.grid)
         self._arrays_of = self.split_map
-
-    def _cell_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """The grid as :func:`cell_pixels` takes it, once per map (a resize repaints from these); a few
-        passes over the cells that each do one thing, ~10 ms for the 10,000 numbers."""
-        cols = max((len(r) for r in self.grid), default=0)
-        counts = np.zeros((len(self.grid), cols), dtype=np.int64)
-        placed = [(r, c, cell) for r, cells in enumerate(self.grid) for c, cell in enumerate(cells) if cell is not None]
-        if not placed:
-            return counts, np.zeros((0, 3))
-        at = np.array([(r, c) for r, c, _ in placed], dtype=np.int64)
-        counts[at[:, 0], at[:, 1]] = [len(cell.ids) for _, _, cell in placed]
-        if self.split_map.kind != "numbers":
-            return counts, np.zeros((0, 3))
-        per_cell = np.array([len(cell.cuts) for _, _, cell in placed], dtype=np.int64)
-        cuts = np.fromiter((cut for _, _, cell in placed for cut in cell.cuts), dtype=np.float64, count=per_cell.sum())
-        lengths = np.array([len(cell.text) for _, _, cell in placed], dtype=np.float64)
-        owner = np.repeat(np.arange(len(placed)), per_cell)
-        ticks = np.column_stack([at[owner, 0], at[owner, 1], cuts / lengths[owner]])
-        return counts, ticks.reshape(-1, 3)
 
     def _geometry(self) -> tuple[float, float, float, float]:
         """(left, top, cell width, cell height) of the grid in this widget."""

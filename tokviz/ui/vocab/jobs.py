@@ -24,6 +24,7 @@ from tokviz.core.display import visible_piece
 from tokviz.core.errors import TokvizError
 from tokviz.core.vocab.ranks import NoState
 from tokviz.core.vocab.ranks import VocabState as Progress  # what long core work reports to
+from tokviz.ui.vocab.grid import cell_arrays, map_grid
 from tokviz.ui.vocab.state import Outcome, Request
 
 SEARCH_LIMIT = 50
@@ -267,6 +268,7 @@ def cut_pattern(row) -> str:
 class MapResult:
     split_map: object  # tokviz.core.vocab.maps.SplitMap
     patterns: list[tuple[str, int]]  # the most frequent cut patterns, e.g. [("3+1", 9000), ...]
+    cells: tuple | None = None  # grid.cell_arrays of the map, so the GUI thread need not read its rows
 
 
 def split_map(encoder, kind: str, state: Progress, most: int = 6) -> MapResult:
@@ -275,7 +277,8 @@ def split_map(encoder, kind: str, state: Progress, most: int = 6) -> MapResult:
     from tokviz.core.vocab.maps import indentation_map, number_map
 
     found = number_map(encoder, state=state) if kind == "numbers" else indentation_map(encoder)
-    return MapResult(found, Counter(cut_pattern(r) for r in found.rows).most_common(most))
+    patterns = Counter(cut_pattern(r) for r in found.rows).most_common(most)
+    return MapResult(found, patterns, cell_arrays(found, map_grid(found)))
 
 
 def run_request(

@@ -458,7 +458,7 @@ class VocabMapsTab(QWidget):
         self.png_button.setEnabled(split_map is not None)
         self.csv_button.setEnabled(split_map is not None)
         columns = [self.tr("spaces"), self.tr("spaces + code"), self.tr("tabs"), self.tr("tabs + code")]
-        self.heatmap.set_map(split_map, columns)
+        self.heatmap.set_map(split_map, columns, result.cells if result is not None else None)
         if split_map is None:
             self.title.setText("")
             self.patterns.setText("")
