@@ -20,6 +20,7 @@ from tokviz.ui.session import Session
 from tokviz.ui.vocab import jobs
 from tokviz.ui.vocab.panel import VocabPanel
 from tokviz.ui.vocab.process import VocabWorker
+from tokviz.ui.vocab.views import VocabDiffTab
 
 WAIT_MS = 20_000
 
@@ -269,3 +270,12 @@ def test_each_diff_list_is_painted_in_the_turn_that_shows_it(qtbot, panel):
     panel.diff_tab.show_diff(panel.diff_tab.result, "small-a", "small-b")
     qtbot.waitUntil(check, timeout=WAIT_MS)
     assert seen_unpainted == []
+
+
+def test_before_b_is_chosen_the_diff_lists_are_titled_by_letter(qtbot):
+    """An empty B name once made the third list "Only in  (0)" (Korean "에만 (0)")."""
+    tab = VocabDiffTab()
+    qtbot.addWidget(tab)
+    tab.show_diff(None, "cl100k_base", "")
+    assert tab.only_first.title.text() == "Only in cl100k_base (0)"
+    assert tab.only_second.title.text() == "Only in B (0)"

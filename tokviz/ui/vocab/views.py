@@ -367,6 +367,8 @@ class VocabDiffTab(QWidget):
         self.show_diff(self.result, *self.names)
 
     def show_diff(self, result, first: str, second: str) -> None:
+        # before B is chosen its name is empty: the lists are titled by the letters the summary uses
+        first, second = first or "A", second or "B"
         self.result, self.names = result, (first, second)
         tables = (result.shared, result.only_first, result.only_second) if result is not None else (None,) * 3
         for box, table in zip(self.columns(), tables, strict=True):
