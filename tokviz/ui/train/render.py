@@ -540,5 +540,5 @@ class StepRendering:
         self.end_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)) or self.replay is None)
         self.cancel_button.setEnabled(has_run)
         self.reset_button.setEnabled(self.replay is not None)
-        self.save_button.setEnabled(has_steps and self.trainer is not None)
+        self.save_button.setEnabled(has_steps and self.trainer is not None and not self.model_at_step.saver.saving)
         self._sync_probe_dropout()  # paused or finished: the dropout view follows the step on screen
