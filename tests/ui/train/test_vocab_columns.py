@@ -68,10 +68,44 @@ def test_presentation_at_1366_by_768_shows_whole_tokens_and_every_title(panel, q
     for where in (table.scrollToTop, table.scrollToBottom, lambda: table.verticalScrollBar().setValue(30)):
         where()
         assert _cut_tokens(table) == []
-        assert table.horizontalScrollBar().maximum() == 0  # every column in view
+        assert header.length() <= table.viewport().width()  # every column in view
     fm = QFontMetrics(header.font())
     shown = [c for c in range(table.model().columnCount()) if not table.isColumnHidden(c)]
     assert {0, TOKEN, 3, 4} <= set(shown)  # rank, token, count and length always stay
     for col in shown:
         title = table.model().headerData(col, Qt.Orientation.Horizontal)
         assert fm.horizontalAdvance(title) <= header.sectionSize(col), title
+
+
+def test_the_hex_column_gives_way_to_a_wide_token_only_in_presentation_mode(qtbot):
+    """A lone table with one wide token in a narrow pane: presented, the hex column goes and the token is
+    whole; at a desk the hex stays and the token is elided; back in presentation mode
+    the token column is as wide as before (it never shrinks while the rows stay)."""
+    from PySide6.QtGui import QStandardItem, QStandardItemModel
+
+    from tokviz.ui.train.vocab_table import VocabTable
+
+    model = QStandardItemModel(0, 5)
+    model.setHorizontalHeaderLabels(["#", "token", "hex", "n", "len"])
+    table = VocabTable()
+    qtbot.addWidget(table)
+    table.setModel(model)
+    token = "·tokenization"
+    wanted, floors = [40, 90, 150, 50, 40], [40, 40, 80, 50, 40]
+    need = QFontMetrics(table.font()).horizontalAdvance(token) + 14
+    table.resize(40 + need + 40 + 50 + 40 + 2 * table.frameWidth(), 200)  # room for half the hex's floor
+    table.show()
+    table.set_widths(wanted, floors, tokens_first=True)
+    item = QStandardItem(token)
+    item.setData(7, Qt.ItemDataRole.UserRole)
+    model.appendRow(
+        [QStandardItem("1"), item, QStandardItem("E2 80 A2 74 6F 6B 65 6E"), QStandardItem("9"), QStandardItem("14")]
+    )
+    qtbot.waitUntil(lambda: table.isColumnHidden(2))
+    assert _cut_tokens(table) == [] and table.horizontalHeader().length() <= table.viewport().width()
+    presented = table.columnWidth(TOKEN)
+    table.set_widths(wanted, floors, tokens_first=False)
+    assert not table.isColumnHidden(2) and table.columnWidth(2) >= floors[2]  # the token gave way first
+    assert _cut_tokens(table) == [token]
+    table.set_widths(wanted, floors, tokens_first=True)
+    assert table.isColumnHidden(2) and table.columnWidth(TOKEN) == presented
