@@ -29,6 +29,7 @@ class VocabTable(QTableView):
         self._tokens_first = False
         self._widest = 0  # the widest token text shown since the model was last reset (pixels)
         self._measured: dict[object, int] = {}  # each row's token text width, by the row's UserRole (token id)
+        self._seen = (-1, -1)  # the rows in view at the last look, unchanged since (none: (-1, -1))
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
@@ -37,8 +38,9 @@ class VocabTable(QTableView):
 
     def setModel(self, model) -> None:  # noqa: N802 (Qt naming)
         super().setModel(model)
-        for rows_changed in (model.rowsInserted, model.rowsRemoved, model.layoutChanged):
-            rows_changed.connect(self._measure_visible)
+        model.rowsInserted.connect(self._rows_inserted)
+        for moved in (model.rowsRemoved, model.layoutChanged):
+            moved.connect(self._look_again)
         model.modelReset.connect(self._forget_widths)
         model.dataChanged.connect(self._renamed)
         model.headerDataChanged.connect(self.fit_columns)  # titles in another language
@@ -95,7 +97,7 @@ class VocabTable(QTableView):
         """A new run or new fonts: the tokens are measured anew."""
         self._widest = 0
         self._measured.clear()
-        self._measure_visible()
+        self._look_again()
         self.fit_columns()
 
     def _renamed(self, top_left, bottom_right, *_roles) -> None:
@@ -103,17 +105,32 @@ class VocabTable(QTableView):
         come into view; the column keeps its width (it only grows)."""
         if top_left.column() <= TOKEN <= bottom_right.column():
             self._measured.clear()
-            self._measure_visible()
+            self._look_again()
+
+    def _rows_inserted(self, _parent, first: int, _last: int) -> None:
+        # a run appends its merges below the rows in view (the usual case): nothing to look at
+        if first <= self._seen[1]:
+            self._seen = (-1, -1)
+        self._measure_visible()
+
+    def _look_again(self, *_args) -> None:
+        """The rows in view may hold other tokens now."""
+        self._seen = (-1, -1)
+        self._measure_visible()
 
     def _measure_visible(self, *_args) -> None:
         """Measure the rows in view not measured yet; a wider token than any before widens the column."""
         model = self.model()
         if model is None or model.rowCount() == 0:
+            self._seen = (-1, -1)
             return
         first = max(0, self.rowAt(0))
         last = self.rowAt(self.viewport().height() - 1)
         if last < 0:
             last = model.rowCount() - 1
+        if (first, last) == self._seen:
+            return  # every frame of a run inserts rows: the rows in view are those already measured
+        self._seen = (first, last)
         widest, metrics = self._widest, None
         for row in range(first, last + 1):
             index = model.index(row, TOKEN)
