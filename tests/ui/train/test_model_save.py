@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog
 
+from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.encoders.builtin import open_model_file
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.train.corpus import CorpusSource
@@ -49,6 +50,7 @@ def _trained(window, qtbot, algorithm: str):
     with open(CORPUS, encoding="utf-8") as f:
         panel.set_source(CorpusSource.paste("".join(f.readlines()[:60])))
     if algorithm == "bpe":
+        panel.trainer_factory = BPETrainer  # in this process: no training process to start
         panel.merges_spin.setValue(40)
     else:
         panel.algorithms.vocab_spin.setValue(1000)  # the alphabet and specials are ~400
