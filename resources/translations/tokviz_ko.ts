@@ -2546,6 +2546,25 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
     </message>
 </context>
 <context>
+    <name>ModelSave</name>
+    <message>
+        <source>Saving…</source>
+        <translation>저장 중…</translation>
+    </message>
+    <message>
+        <source>Saving the model at step {step}…</source>
+        <translation>단계 {step}의 모델을 저장하는 중…</translation>
+    </message>
+    <message>
+        <source>Could not save the model: {err}</source>
+        <translation>모델을 저장할 수 없습니다: {err}</translation>
+    </message>
+    <message>
+        <source>The run was stopped before the model at step {step} came: nothing was saved.</source>
+        <translation>단계 {step}의 모델을 받기 전에 학습이 중단되어 아무것도 저장하지 않았습니다.</translation>
+    </message>
+</context>
+<context>
     <name>AlgorithmView</name>
     <message>
         <source>&lt;b&gt;Lattice&lt;/b&gt; of the sample line</source>

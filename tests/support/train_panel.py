@@ -32,6 +32,15 @@ def open_train_panel(qtbot):
     return win.show_view("train")
 
 
+def save_and_wait(qtbot, panel, path, fmt: str, save=None) -> list:
+    """Save the panel's model at the step on screen (``save``: ``panel.save_model_to`` unless given,
+    e.g. the algorithms') and wait until the save, made in the background, has ended: the files written
+    ([] when none)."""
+    with qtbot.waitSignal(panel.model_at_step.saver.ended, timeout=30_000) as ended:
+        (save or panel.save_model_to)(str(path), fmt)
+    return ended.args[0]
+
+
 def core_steps(config: TrainerConfig, lines) -> tuple[BPETrainer, list[MergeStep]]:
     """tokviz's core BPE trained on ``lines`` with ``config``, and its merge steps."""
     trainer = BPETrainer(config)

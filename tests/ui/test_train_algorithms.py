@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.train_panel import save_and_wait
 from tokviz.core.merge_criteria import first_disagreement
 from tokviz.core.step_text import CONTEXT, describe, templates
 from tokviz.core.training.process import ProcessTrainer
@@ -253,7 +254,7 @@ def test_the_model_at_the_step_on_screen_saves_as_a_tokenizer_json_that_tokenize
     _trained(qtbot, algos)
     algos.show_step(2)
     assert panel.save_button.isEnabled()
-    [written] = algos.save_model_to(str(tmp_path / "model.json"), "tokenizer-json")
+    [written] = save_and_wait(qtbot, panel, tmp_path / "model.json", "tokenizer-json", save=algos.save_model_to)
     hf = tokenizers.Tokenizer.from_file(str(written))
     model = algos.trainer.model(2)
     line = corpus_text(100).splitlines()[5]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QTextDocument
 
-from tests.support.train_panel import open_train_panel
+from tests.support.train_panel import open_train_panel, save_and_wait
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.core.jamo import decompose, recompose
 from tokviz.core.jamo_input import JamoReader
@@ -187,8 +187,8 @@ def test_saving_a_jamo_model_keeps_it_a_reader_only_in_tokviz_json(panel, qtbot,
     from tokviz.core.encoders.builtin import open_model_file
 
     _trained(panel, qtbot)
-    written = panel.save_model_to(str(tmp_path / "jamo.json"), "tokviz")
+    written = save_and_wait(qtbot, panel, tmp_path / "jamo.json", "tokviz")
     assert isinstance(open_model_file(written[0]), JamoReader)
     assert "--jamo" not in panel.message.label.text()
-    panel.save_model_to(str(tmp_path / "jamo.codes"), "subword-nmt")
+    save_and_wait(qtbot, panel, tmp_path / "jamo.codes", "subword-nmt")
     assert "tokviz encode --jamo" in panel.message.label.text()  # a codes file cannot say so itself

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.train_lecture import MERGES, NSMC, show_step, steps_to_check, train_in_window
+from tests.support.train_panel import save_and_wait
 from tokviz.ui.main_window import MainWindow
 from tokviz.ui.settings import Settings
 from tokviz.ui.train.corpus import CorpusSource
@@ -91,11 +92,11 @@ def test_merge_tree_follows_the_step_even_when_scrubbing_back(nsmc, qtbot):
     assert panel.tree_view.tree.depth() >= 3  # the step's own tree, not a root-only box
 
 
-def test_saving_says_so_in_green_not_in_error_pink(nsmc, tmp_path):
+def test_saving_says_so_in_green_not_in_error_pink(nsmc, qtbot, tmp_path):
     from tokviz.ui.token_colors import contrast_ratio
 
     panel = nsmc
-    written = panel.save_model_to(str(tmp_path / "model.json"), "tokviz")
+    written = save_and_wait(qtbot, panel, tmp_path / "model.json", "tokviz")
     assert written and panel.message.level == "success"
     bg, fg = panel.message.colors()
     assert 90 <= bg.hue() <= 160  # green (the error pink's hue is ~2)

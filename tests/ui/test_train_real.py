@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.train_panel import LINES, TEXT, core_steps, open_train_panel
+from tests.support.train_panel import LINES, TEXT, core_steps, open_train_panel, save_and_wait
 from tokviz.ui.train.corpus import CorpusSource, demo_corpus_path
 from tokviz.ui.train.views import SPEEDS
 
@@ -107,7 +107,7 @@ def test_invalid_utf8_file_offers_replacement_and_then_trains(panel, qtbot, tmp_
 
 
 @pytest.mark.parametrize("mode", ["byte", "char"])
-def test_save_model_in_every_format_of_the_mode_and_load_it_back(runs, tmp_path, mode):
+def test_save_model_in_every_format_of_the_mode_and_load_it_back(runs, qtbot, tmp_path, mode):
     from tokviz.core.bpe.formats import load_model
 
     panel = runs(mode)
@@ -118,7 +118,7 @@ def test_save_model_in_every_format_of_the_mode_and_load_it_back(runs, tmp_path,
     for fmt in formats:
         target = tmp_path / fmt / "model"
         target.parent.mkdir()
-        written = panel.save_model_to(str(target), fmt)
+        written = save_and_wait(qtbot, panel, target, fmt)
         assert written and all(p.exists() for p in map(__import__("pathlib").Path, written)), fmt
         loaded = load_model(written[0])  # gpt2: model-vocab.json beside model-merges.txt
         for text in PROBES:
@@ -126,7 +126,7 @@ def test_save_model_in_every_format_of_the_mode_and_load_it_back(runs, tmp_path,
     assert "Saved the model at step 25" in panel.message.label.text()
 
 
-def test_saving_in_a_format_that_does_not_fit_shows_a_message(runs, tmp_path):
+def test_saving_in_a_format_that_does_not_fit_shows_a_message(runs, qtbot, tmp_path):
     panel = runs("char")
-    assert panel.save_model_to(str(tmp_path / "x.tiktoken"), "tiktoken") == []
+    assert save_and_wait(qtbot, panel, tmp_path / "x.tiktoken", "tiktoken") == []
     assert panel.message.isVisible() and "byte-mode" in panel.message.label.text()

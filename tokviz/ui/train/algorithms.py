@@ -262,6 +262,7 @@ class AlgorithmTraining(QObject):
         self._request_offer()
 
     def reset(self) -> None:
+        self.panel.model_at_step.saver.stop()  # a save still waiting for this run's model writes nothing
         self._stop_run()
         self.anim_timer.stop()
         self.compare_tasks.cancel()
@@ -419,13 +420,6 @@ class AlgorithmTraining(QObject):
             if offer is not None:
                 offer(model)
 
-    def model_at_cursor(self):
-        """The trained model at the step on screen (None before the first step). Waits for the training
-        process: for a user's Save, not for drawing (see :meth:`_fetch_model`)."""
-        if self.trainer is None or self.cursor == 0:
-            return None
-        return self.trainer.model(self.cursor)
-
     def _request_offer(self) -> None:
         self.offer_timer.start()
 
@@ -452,7 +446,7 @@ class AlgorithmTraining(QObject):
         p.end_button.setEnabled(True)
         p.cancel_button.setEnabled(running)
         p.reset_button.setEnabled(bool(self.steps) or running)
-        p.save_button.setEnabled(self.cursor > 0)
+        p.save_button.setEnabled(self.cursor > 0 and not p.model_at_step.saver.saving)
 
     # ---- saving ---------------------------------------------------------------------------------
     def formats(self) -> list[tuple[str, str]]:
@@ -481,21 +475,23 @@ class AlgorithmTraining(QObject):
         if path:
             self.save_model_to(path, next((name for name, f in formats if f == chosen), "tokenizer-json"))
 
-    def save_model_to(self, path: str, fmt: str) -> list:
-        """Save the model at the step on screen as ``fmt`` ("tokenizer-json" or "vocab-txt"),
-        atomically; returns the files written. Errors go to the message bar."""
-        from tokviz.core.hf_export import write_tokenizer_json, write_vocab_txt
+    def save_model_to(self, path: str, fmt: str) -> None:
+        """Save the model at the step on screen as ``fmt`` ("tokenizer-json" or "vocab-txt"): the
+        training process gives it between two steps, so it is fetched and written (atomically) in the
+        background (:class:`~tokviz.ui.train.model_save.ModelSave`); the message bar says how it went."""
+        trainer, step = self.trainer, self.cursor
+        if trainer is None or step == 0:
+            return
 
-        try:
-            model = self.model_at_cursor()
-            written = write_vocab_txt(model, path) if fmt == "vocab-txt" else write_tokenizer_json(model, path)
-        except Exception as err:  # noqa: BLE001 — shown in the window
-            self.panel.message.show_message(self.tr("Could not save the model: {err}").format(err=err), "error")
-            return []
-        self.panel.message.show_message(
-            self.tr("Saved the model at step {step}: {path}").format(step=self.cursor, path=written), "info"
-        )
-        return [written]
+        def write(model) -> list:
+            from tokviz.core.hf_export import write_tokenizer_json, write_vocab_txt
+
+            return [write_vocab_txt(model, path) if fmt == "vocab-txt" else write_tokenizer_json(model, path)]
+
+        def done(written: list) -> str:
+            return self.tr("Saved the model at step {step}: {path}").format(step=step, path=written[0])
+
+        self.panel.model_at_step.saver.start(step, lambda: trainer.model(step), write, done)
 
     def _on_compare_toggled(self, on: bool) -> None:
         """Ticked after a WordPiece run: compare on that run's corpus now."""

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFileDialog
 
 from tokviz.core.jamo_input import reader_for
+from tokviz.ui.train.model_save import ModelSave
 from tokviz.ui.train.views import FORMATS
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -29,6 +30,16 @@ class ModelAtStep:
         self.timer.setSingleShot(True)
         self.timer.setInterval(OFFER_DELAY_MS)
         self.timer.timeout.connect(self.offer)
+        # the one save of the panel (the Save button's), BPE's and the other algorithms' alike
+        self.saver = ModelSave(panel, settled=self._buttons_again)
+
+    def _buttons_again(self) -> None:
+        """A save ended: the Save button follows the transport's rules again."""
+        p = self.panel
+        if p.algorithms.active():
+            p.algorithms._update_buttons()
+        else:
+            p._update_buttons()
 
     def request(self) -> None:
         """The step on screen changed or the run rested: offer its model shortly."""
@@ -39,6 +50,7 @@ class ModelAtStep:
         """The run is gone: nothing to offer, and what the other panels hold of it goes too."""
         self.timer.stop()
         self.pending = False
+        self.saver.stop()
         session = self.panel.session
         if getattr(session, "trained_model", None) is not None:
             session.offer_trained_model(None)
@@ -87,10 +99,7 @@ class ModelAtStep:
         p = self.panel
         if p.trainer is None or p.cursor == 0:
             return None
-        model = p.trainer.model(step=p.cursor)
-        if p.run_jamo:
-            model.settings["jamo"] = True  # as `tokviz train --jamo` records it (saved with the model)
-        return model
+        return _model_of(p.trainer, p.cursor, p.run_jamo)
 
     def when_quiet(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` now when the trainer rests, else pause it and run it once it has."""
@@ -128,27 +137,39 @@ class ModelAtStep:
         fmt = next((name for name, f in formats if f == chosen), "tokviz")
         self.save_to(path, fmt)
 
-    def save_to(self, path: str, fmt: str) -> list:
-        """Save the model at the current step (the core writes atomically); returns the files written.
-        Errors go to the message area, never a traceback."""
+    def save_to(self, path: str, fmt: str) -> None:
+        """Save the model at the current step in the background (:class:`ModelSave`; the core writes
+        atomically): the message area says when it is saved, or why not, never a traceback."""
         p = self.panel
-        try:
+        trainer, step, jamo = p.trainer, p.cursor, p.run_jamo
+        if trainer is None or step == 0:
+            return
+
+        def write(model) -> list:
             from tokviz.core.bpe.formats import save_model
 
-            written = save_model(self.current_model(), path, fmt) or [path]
-        except Exception as err:  # noqa: BLE001
-            p.message.show_message(translate("TrainPanel", "Could not save the model: {err}").format(err=err), "error")
-            return []
-        names = ", ".join(str(f) for f in written)
-        said = translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
-            step=p.cursor, fmt=fmt, names=names
-        )
-        if p.run_jamo and fmt != "tokviz":
-            # only tokviz's own JSON records that the model reads jamo (and so decomposes text itself)
-            said += " " + translate(
-                "TrainPanel",
-                "This format does not record that the model reads jamo: decompose the text first "
-                "(tokviz encode --jamo).",
+            return save_model(model, path, fmt) or [path]
+
+        def done(written: list) -> str:
+            names = ", ".join(str(f) for f in written)
+            said = translate("TrainPanel", "Saved the model at step {step} ({fmt}): {names}").format(
+                step=step, fmt=fmt, names=names
             )
-        p.message.show_message(said, "success")
-        return list(written)
+            if jamo and fmt != "tokviz":
+                # only tokviz's own JSON records that the model reads jamo (and so decomposes text itself)
+                said += " " + translate(
+                    "TrainPanel",
+                    "This format does not record that the model reads jamo: decompose the text first "
+                    "(tokviz encode --jamo).",
+                )
+            return said
+
+        self.saver.start(step, lambda: _model_of(trainer, step, jamo), write, done)
+
+
+def _model_of(trainer, step: int, jamo: bool):
+    """The model of ``trainer`` after ``step`` merges; a jamo run's says it reads jamo."""
+    model = trainer.model(step=step)
+    if jamo:
+        model.settings["jamo"] = True  # as `tokviz train --jamo` records it (saved with the model)
+    return model

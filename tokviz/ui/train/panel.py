@@ -59,6 +59,7 @@ TRAIN_CONTEXTS = (
     "AlgorithmView",
     "AlgorithmPlots",
     "AlgorithmTraining",
+    "ModelSave",
     "CorpusSource",
     "PasteDialog",
     "MessageBar",
@@ -619,8 +620,8 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         """The export formats that hold this run's mode."""
         return self.model_at_step.formats_for_mode()
 
-    def save_model_to(self, path: str, fmt: str) -> list:
-        """Save the model at the step on screen; returns the files written (errors go to the message area)."""
+    def save_model_to(self, path: str, fmt: str) -> None:
+        """Save the model at the step on screen in the background (the message area says how it went)."""
         return self.model_at_step.save_to(path, fmt)
 
     @property

@@ -480,7 +480,8 @@ class StepRendering:
     def _apply_fonts(self) -> None:
         """Fonts for the token views, sized by the window's zoom (Ctrl +/-, presentation mode)."""
         window = self.window()
-        self.set_presentation(bool(getattr(window, "presentation", False)) and window is not self)
+        presenting = bool(getattr(window, "presentation", False)) and window is not self
+        self.set_presentation(presenting)
         self.merge_banner.setFont(mono_font(20))
         self.why_label.setFont(ui_font(10))
         self.sample_view.setFont(ui_font(13))
@@ -502,7 +503,7 @@ class StepRendering:
             title = head_fm.horizontalAdvance(str(self.vocab_model.headerData(col, Qt.Orientation.Horizontal) or ""))
             wanted.append(max(fm.horizontalAdvance(sample), title) + pad)
             floors.append(max(fm.horizontalAdvance(least), title) + pad)
-        self.vocab_view.set_widths(wanted, floors)
+        self.vocab_view.set_widths(wanted, floors, tokens_first=presenting)
         rows = self.vocab_view.verticalHeader()
         # the minimum first: Qt clamps the default to a minimum it derives from the header's font, which
         # still had presentation mode's size when F11 left it (the rows stayed tall until restart)
@@ -540,5 +541,5 @@ class StepRendering:
         self.end_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)) or self.replay is None)
         self.cancel_button.setEnabled(has_run)
         self.reset_button.setEnabled(self.replay is not None)
-        self.save_button.setEnabled(has_steps and self.trainer is not None)
+        self.save_button.setEnabled(has_steps and self.trainer is not None and not self.model_at_step.saver.saving)
         self._sync_probe_dropout()  # paused or finished: the dropout view follows the step on screen

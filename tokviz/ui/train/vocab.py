@@ -108,8 +108,19 @@ class VocabModel(QAbstractTableModel):
         self._shown = 0
         self.mode = "byte"
         self.dark = False
-        self.guesser: CharGuesser | None = None  # names byte pieces by their characters (per corpus)
+        self._guesser: CharGuesser | None = None
         self._font = mono_font()
+
+    @property
+    def guesser(self) -> CharGuesser | None:
+        """Names byte pieces by their characters (per corpus; None: by their hex)."""
+        return self._guesser
+
+    @guesser.setter
+    def guesser(self, guesser: CharGuesser | None) -> None:
+        self._guesser = guesser
+        if self._shown:  # the pieces' names change: the table measures its token column again
+            self.dataChanged.emit(self.index(0, 1), self.index(self._shown - 1, 1))
 
     def set_font(self, font) -> None:
         self.beginResetModel()
