@@ -15,6 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
+from tokviz.ui.i18n import in_language
+
 SaveDone = Callable[[list], str]  # the files written → the sentence the message bar shows
 
 
@@ -67,11 +69,13 @@ class ModelSave(QObject):
             self.panel.message.show_message(done(files), "success")
         self._settle(files or [])
 
-    def _failed(self, err: str) -> None:
+    def _failed(self, err) -> None:
         if self._stopped:  # the training process ended under the request: that is why
             self._say_stopped()
         else:
-            self.panel.message.show_message(self.tr("Could not save the model: {err}").format(err=err), "error")
+            self.panel.message.show_message(
+                self.tr("Could not save the model: {err}").format(err=in_language(err)), "error"
+            )
         self._settle([])
 
     def _say_stopped(self) -> None:
