@@ -34,7 +34,7 @@ from tokviz.ui.train.algorithms import AlgorithmTraining
 from tokviz.ui.train.animation_export import SlideExport
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.corpus_choice import CorpusChoice
-from tokviz.ui.train.follow import StepFollowing
+from tokviz.ui.train.follow import StepFollower
 from tokviz.ui.train.frames import FrameScheduler
 from tokviz.ui.train.model import TrainState
 from tokviz.ui.train.model_at_step import ModelAtStep
@@ -45,6 +45,7 @@ from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.state import Playback
 from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, TrainLayout, speed_index
 from tokviz.ui.train.vocab import token_length
+from tokviz.ui.train.why_pair import WhyPairView
 from tokviz.ui.train.worker import TrainRun
 from tokviz.ui.train_replay import MergeReplay
 
@@ -81,7 +82,7 @@ def _load_trainer_modules() -> None:
     import tokviz.core.training.process  # noqa: F401  (cached in sys.modules for the first run)
 
 
-class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
+class TrainPanel(TrainLayout, StepRendering, QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
     # the playback state's fields, as the panel's own (scripts and tests read them here)
@@ -117,7 +118,14 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self._dark = theme.is_dark()
         self._tree_step = -1  # the step the merge tree last followed
         self._shown_sample: list[str] = []  # the sample lines on screen (followed lines first)
-        self._init_following()
+        # the lecture facts: the run's corpus read again, each step's followed lines and runners-up
+        self.follower = StepFollower(
+            self.playback,
+            session.work.channel(self, "corpus"),
+            session.work.channel(self, "step"),
+            facts_read=self._on_corpus_facts,
+            step_computed=self._on_step_computed,
+        )
 
         # the model at the step on screen, offered to the other panels and saved
         self.model_at_step = ModelAtStep(self)
@@ -127,6 +135,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.frames = FrameScheduler(self)  # the one frame timer: every view drawn from one snapshot
         self.frame_timer = self.frames.timer
         self._build()
+        self.why = WhyPairView(self.why_label)
         self.save_button.clicked.connect(self.model_at_step.save)
         self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
         self.options_view = OptionsView(self.state, self)
@@ -391,12 +400,9 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self.tree_view.set_tree(None)
         self._tree_step = -1
-        self._facts = None  # the run is gone: what a worker still sends for it is dropped
-        self._run_key = None  # (facts read for its settings stay ready for the next run)
+        self.follower.forget_run()
         if hasattr(self, "facts_timer"):
             self.facts_timer.start()
-        self._step_facts = None
-        self._asked_step = -1
         if self.corpus.sample_is_stale():
             # Hangul-only was toggled during the run: the next run must not show lines it blanks
             self.corpus.load_sample()
@@ -460,8 +466,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.facts_timer.stop()
         self._stop_run()
         self.algorithms.shutdown()
-        self.corpus_tasks.close()
-        self.step_tasks.close()
+        self.follower.close()
         self.probe_dropout.shutdown()
 
     # ================================================================ remembered between sessions
@@ -626,21 +631,64 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
     @property
     def corpus_facts(self):
         """What was read of the run's corpus for the lecture views (None until read)."""
-        return self._facts
+        return self.follower.facts
 
     @property
     def prefetched_facts(self):
         """The corpus facts read while idle for the settings on screen (None while being read)."""
-        return self._ready_facts
+        return self.follower.ready_facts
 
     @property
     def step_facts(self):
         """The followed lines and runners-up last computed (for :attr:`StepFacts.step`)."""
-        return self._step_facts
+        return self.follower.step_facts
 
     def asked_step(self) -> int:
         """The last step whose followed lines and runners-up were asked of the worker."""
-        return self._asked_step
+        return self.follower.asked_step
+
+    # ================================================================ the lecture facts
+    def prefetch_corpus_facts(self) -> None:
+        """Between runs: read the corpus for the next run's lecture views, with the settings on screen."""
+        if self.run is not None or self.replay is not None or self.algorithms.active():
+            return
+        jamo = self.jamo_check.isChecked()
+        self.follower.prefetch(replace(self.corpus.current_config(), jamo=jamo), self.source, jamo)
+
+    def _analyse_corpus(self, config: TrainerConfig, source) -> None:
+        """The run that begins gets its corpus facts (read while the app idled, under way, or now);
+        until they come, the tree and table name no characters."""
+        replay = self.replay
+        self.tree_view.token_bytes = replay.token_bytes if config.mode == "byte" and replay is not None else None
+        self.tree_view.guesser = self.vocab_model.guesser = None
+        self.follower.begin_run(config, source, self.run_jamo)
+
+    def _on_corpus_facts(self, facts) -> None:
+        self.vocab_model.guesser = facts.guesser
+        self.tree_view.guesser = facts.guesser
+        if self.replay is None or not len(self.replay):
+            return  # nothing named yet: no repaint while the trainer counts (it holds the GIL)
+        self.tree_view.set_tree(self.tree_view.tree)  # named again with the corpus's characters
+        self.vocab_view.viewport().update()
+        self.tree_view.update()
+        self.frames.request()
+
+    def _on_step_computed(self, step: int) -> None:
+        """The step on screen got its followed lines and runners-up."""
+        self._render_why(step)
+        self._view_step["sample"] = -1
+        self.frames.request()
+
+    def lecture_views_ready(self) -> bool:
+        """Whether "why this pair" and the followed lines show the step on screen (or have nothing to
+        show): what a screenshot waits for, since they arrive from a worker."""
+        if self.algorithms.active() or self.replay is None or self.cursor == 0 or self.playing:
+            return True
+        return self.follower.facts_of(self.cursor) is not None
+
+    def followed_lines(self) -> list[str]:
+        """The corpus lines that show the merge on screen (empty until the worker found them)."""
+        return self.follower.followed_lines(self.cursor)
 
     def _on_speed(self, index: int) -> None:
         self.playback.pace = SPEEDS[index][1]  # at once: what the views follow depends on it
@@ -760,3 +808,4 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
             if score > best_score:
                 best, best_score = s.token_id, score
         return best
+

@@ -97,7 +97,7 @@ class StepRendering:
             ids = [s.token_id for s in replay.steps]
             shown["tree"] = ids.index(tree.token_id) + 1 if tree.token_id in ids else None
         if replay is not None:
-            shown["why"] = self.why_step()
+            shown["why"] = self.why.shown_step(replay, self.cursor, self.follower.guesser)
         return shown
 
     def _render_light(self, step: int) -> None:
@@ -126,7 +126,7 @@ class StepRendering:
         widest = translate("TrainPanel", "step {step} / {target}").format(step=f"{target:,}", target=f"{target:,}")
         reserve_width(self.step_label, widest + state)
         self._render_banner(step)
-        self._follow_step(step)
+        self.follower.follow(step, replay, self.config)
         self._render_why(step)
         if replay is not None and step != self._tree_step:
             # the tree follows the merge on screen (a token picked in the table stays until the step moves)
@@ -154,6 +154,9 @@ class StepRendering:
             done = self._render_sample()
         if done:
             self._view_step[view] = step
+
+    def _render_why(self, step: int) -> None:
+        self.why.draw(step, self.replay, self.follower.step_facts, self.follower.guesser)
 
     def _piece_span(self, piece: str, token_id: int, bold: bool = False) -> str:
         return self._label_span(elide_piece(shown_piece(piece)), token_id, bold)
@@ -227,8 +230,9 @@ class StepRendering:
         numbers = self._numbers_html(s, big)
         named = None
         if self.replay.mode == "byte":
-            guesser = self._facts.guesser if self._facts is not None else None
-            named = name_byte_merge(self.replay.token_bytes(s.left), self.replay.token_bytes(s.right), guesser)
+            named = name_byte_merge(
+                self.replay.token_bytes(s.left), self.replay.token_bytes(s.right), self.follower.guesser
+            )
         if named is None:  # whole characters: the pieces themselves are what a room reads
             return (
                 f"{self._piece_span(s.left_piece, s.left)} + {self._piece_span(s.right_piece, s.right)} → "
