@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from operator import attrgetter
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, Qt, QTimer
@@ -43,7 +44,7 @@ from tokviz.ui.train.plots import MergeSeries
 from tokviz.ui.train.render import HEAVY_VIEWS, StepRendering
 from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.state import Playback
-from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, TrainLayout, speed_index
+from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, WIDGETS, TrainViews, speed_index
 from tokviz.ui.train.vocab import token_length
 from tokviz.ui.train.why_pair import WhyPairView
 from tokviz.ui.train.worker import TrainRun
@@ -82,7 +83,7 @@ def _load_trainer_modules() -> None:
     import tokviz.core.training.process  # noqa: F401  (cached in sys.modules for the first run)
 
 
-class TrainPanel(TrainLayout, StepRendering, QWidget):
+class TrainPanel(StepRendering, QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
     # the playback state's fields, as the panel's own (scripts and tests read them here)
@@ -134,13 +135,13 @@ class TrainPanel(TrainLayout, StepRendering, QWidget):
         self.offer_timer = self.model_at_step.timer
         self.frames = FrameScheduler(self)  # the one frame timer: every view drawn from one snapshot
         self.frame_timer = self.frames.timer
-        self._build()
+        self.views = TrainViews(self, self.source.label, work=session.work, dark=self._dark)
+        self._wire_views()
+        self.corpus.on_mode()
         self.why = WhyPairView(self.why_label)
         self.save_button.clicked.connect(self.model_at_step.save)
         self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
         self.options_view = OptionsView(self.state, self)
-        self.speed_combo.currentIndexChanged.connect(self._on_speed)
-        self.sample_view.verticalScrollBar().valueChanged.connect(self._on_sample_scrolled)
         self.algorithms.algorithm_combo.currentIndexChanged.connect(self.options_view.send)
         self.probe_timer = QTimer(self)
         self.probe_timer.setSingleShot(True)
@@ -178,6 +179,31 @@ class TrainPanel(TrainLayout, StepRendering, QWidget):
         self._update_buttons()
         self._render()
         follow_language(self, TRAIN_CONTEXTS, then=self.recompose_texts)
+
+    def _wire_views(self) -> None:
+        """The views' widgets to what they ask for: the corpus choice, the transport, the export, the
+        step renderer's views (the table's row, the probe, the sample's scrolling)."""
+        v = self.views
+        v.corpus_combo.activated.connect(self.corpus.on_corpus_chosen)
+        v.open_button.clicked.connect(self.corpus.ask_file)
+        v.paste_button.clicked.connect(self.corpus.ask_paste)
+        v.mode_combo.currentIndexChanged.connect(self.corpus.on_mode)
+        v.hangul_check.toggled.connect(self.corpus.on_hangul_only_toggled)
+        v.image_action.triggered.connect(lambda: self.slides.ask_image())
+        v.animation_action.triggered.connect(lambda: self.slides.ask_animation())
+        v.cancel_export_action.triggered.connect(lambda: self.slides.cancel_export())
+        v.train_button.clicked.connect(self.train_or_play)
+        v.pause_button.clicked.connect(self.pause)
+        v.step_button.clicked.connect(self.step)
+        v.end_button.clicked.connect(self.run_to_end)
+        v.cancel_button.clicked.connect(self.cancel)
+        v.reset_button.clicked.connect(lambda: self.reset())
+        v.scrubber.valueChanged.connect(self._on_scrub)
+        v.speed_combo.currentIndexChanged.connect(self._on_speed)
+        v.probe_edit.textChanged.connect(lambda _=None: self.probe_timer.start())
+        v.probe_dropout.title.toggled.connect(lambda _on: self._sync_probe_dropout())
+        v.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
+        v.sample_view.verticalScrollBar().valueChanged.connect(self._on_sample_scrolled)
 
     # ================================================================ transport
     def train_or_play(self) -> None:
@@ -809,3 +835,7 @@ class TrainPanel(TrainLayout, StepRendering, QWidget):
                 best, best_score = s.token_id, score
         return best
 
+
+# the views' widgets read through the panel, as the panel's other parts, tests and scripts name them
+for _name in WIDGETS:
+    setattr(TrainPanel, _name, property(attrgetter(f"views.{_name}")))

@@ -484,7 +484,7 @@ class StepRendering:
     def _apply_fonts(self) -> None:
         """Fonts for the token views, sized by the window's zoom (Ctrl +/-, presentation mode)."""
         window = self.window()
-        self.set_presentation(bool(getattr(window, "presentation", False)) and window is not self)
+        self.views.set_presentation(bool(getattr(window, "presentation", False)) and window is not self)
         self.merge_banner.setFont(mono_font(20))
         self.why_label.setFont(ui_font(10))
         self.sample_view.setFont(ui_font(13))
