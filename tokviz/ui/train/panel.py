@@ -127,8 +127,8 @@ class TrainPanel(QWidget):
             self.playback,
             session.work.channel(self, "corpus"),
             session.work.channel(self, "step"),
-            facts_read=self._on_corpus_facts,
-            step_computed=self._on_step_computed,
+            facts_read=lambda facts: self.renderer.name_characters(facts.guesser),
+            step_computed=lambda step: self.renderer.step_facts_arrived(step),
         )
 
         # the model at the step on screen, offered to the other panels and saved
@@ -739,26 +739,8 @@ class TrainPanel(QWidget):
     def _analyse_corpus(self, config: TrainerConfig, source) -> None:
         """The run that begins gets its corpus facts (read while the app idled, under way, or now);
         until they come, the tree and table name no characters."""
-        replay = self.replay
-        self.tree_view.token_bytes = replay.token_bytes if config.mode == "byte" and replay is not None else None
-        self.tree_view.guesser = self.vocab_model.guesser = None
+        self.renderer.begin_run(config.mode)
         self.follower.begin_run(config, source, self.run_jamo)
-
-    def _on_corpus_facts(self, facts) -> None:
-        self.vocab_model.guesser = facts.guesser
-        self.tree_view.guesser = facts.guesser
-        if self.replay is None or not len(self.replay):
-            return  # nothing named yet: no repaint while the trainer counts (it holds the GIL)
-        self.tree_view.set_tree(self.tree_view.tree)  # named again with the corpus's characters
-        self.vocab_view.viewport().update()
-        self.tree_view.update()
-        self.frames.request()
-
-    def _on_step_computed(self, step: int) -> None:
-        """The step on screen got its followed lines and runners-up."""
-        self.renderer.draw_why(step)
-        self.renderer.invalidate("sample")
-        self.frames.request()
 
     def lecture_views_ready(self) -> bool:
         """Whether "why this pair" and the followed lines show the step on screen (or have nothing to

@@ -25,7 +25,7 @@ from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
 from tokviz.ui.train.follow import name_byte_merge
-from tokviz.ui.train.views import hold_line_height, mute_label, muted_color, segment_runs
+from tokviz.ui.train.views import TrainViews, hold_line_height, mute_label, muted_color, segment_runs
 from tokviz.ui.train.vocab import elide_piece, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
@@ -33,7 +33,11 @@ if TYPE_CHECKING:
     from tokviz.core.bpe.events import TrainerConfig
     from tokviz.core.training import Finished
     from tokviz.ui.train.corpus_choice import CorpusChoice
+    from tokviz.ui.train.follow import StepFollower
+    from tokviz.ui.train.frames import FrameScheduler
     from tokviz.ui.train.plots import MergeSeries
+    from tokviz.ui.train.state import Playback
+    from tokviz.ui.train.why_pair import WhyPairView
     from tokviz.ui.train_replay import MergeReplay
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -82,7 +86,17 @@ class StepRenderer:
     the sample's segmented lines) so that a frame redraws only what changed; ``frames`` is asked for
     the next frame when a view is left behind."""
 
-    def __init__(self, views, playback, on_screen: RunOnScreen, follower, why, frames, *, dark: bool) -> None:
+    def __init__(
+        self,
+        views: TrainViews,
+        playback: Playback,
+        on_screen: RunOnScreen,
+        follower: StepFollower,
+        why: WhyPairView,
+        frames: FrameScheduler,
+        *,
+        dark: bool,
+    ) -> None:
         self.views = views
         self.playback = playback
         self.on_screen = on_screen
@@ -90,7 +104,7 @@ class StepRenderer:
         self.why = why
         self.frames = frames
         self.dark = dark
-        self.view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # the step each heavy view shows (redrawn on change)
+        self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # the step each heavy view shows (redrawn on change)
         self._light_drawn: int | None = None  # the step the label, banner, why and tree show
         self._tree_step = -1  # the step the merge tree last followed
         self._selected_token: int | None = None
@@ -123,12 +137,39 @@ class StepRenderer:
     def invalidate(self, *views: str) -> None:
         """The heavy ``views`` (default: all) are drawn anew at the next frame, even at the same step."""
         for view in views or HEAVY_VIEWS:
-            self.view_step[view] = -1
+            self._view_step[view] = -1
 
     def sample_changed(self) -> None:
         """Other sample lines were picked: the sample view draws them anew at the next frame."""
         self._sample_steps = []
-        self.view_step["sample"] = -1
+        self._view_step["sample"] = -1
+
+    def begin_run(self, mode: str) -> None:
+        """A run begins: the tree names byte tokens by the run's bytes; no token is named by its
+        characters until the corpus facts come (:meth:`name_characters`)."""
+        tree = self.views.tree_view
+        replay = self.replay
+        tree.token_bytes = replay.token_bytes if mode == "byte" and replay is not None else None
+        tree.guesser = self.views.vocab_model.guesser = None
+
+    def name_characters(self, guesser) -> None:
+        """The run's corpus facts came: the table and tree name byte tokens by the corpus's characters."""
+        tree = self.views.tree_view
+        self.views.vocab_model.guesser = guesser
+        tree.guesser = guesser
+        if self.replay is None or not len(self.replay):
+            return  # nothing named yet: no repaint while the trainer counts (it holds the GIL)
+        tree.set_tree(tree.tree)  # named again with the corpus's characters
+        self.views.vocab_view.viewport().update()
+        tree.update()
+        self.frames.request()
+
+    def step_facts_arrived(self, step: int) -> None:
+        """The step on screen got its followed lines and runners-up: "why this pair" at once, the
+        sample at the next frame."""
+        self.draw_why(step)
+        self.invalidate("sample")
+        self.frames.request()
 
     def forget_run(self) -> None:
         """The run is gone: no token chosen, no tree, every view drawn anew."""
@@ -148,7 +189,7 @@ class StepRenderer:
             self._draw_light(step)
             self._light_drawn = step
         for view in HEAVY_VIEWS:
-            if self.view_step[view] != step:
+            if self._view_step[view] != step:
                 self._draw_heavy(view, step)
 
     def shown_steps(self) -> dict[str, int | None]:
@@ -229,7 +270,7 @@ class StepRenderer:
         else:
             done = self._draw_sample()
         if done:
-            self.view_step[view] = step
+            self._view_step[view] = step
 
     def draw_why(self, step: int) -> None:
         self.why.draw(step, self.replay, self.follower.step_facts, self.follower.guesser)
@@ -487,7 +528,7 @@ class StepRenderer:
         return first, min(max(first, view.last_visible_line()), n - 1)
 
     def on_sample_scrolled(self, *_args) -> None:
-        self.view_step["sample"] = -1  # lines come into sight: the next frame draws them at its step
+        self._view_step["sample"] = -1  # lines come into sight: the next frame draws them at its step
         self.frames.request(all_views=False)
 
     def draw_probe(self) -> None:
@@ -589,7 +630,7 @@ class StepRenderer:
         rows.setMinimumSectionSize(fm.height() + 6)
         rows.setDefaultSectionSize(fm.height() + 6)
         self._sample_steps = []
-        self.view_step = {v: -1 for v in HEAVY_VIEWS}
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self.frames.request()
 
     def apply_theme(self, dark: bool) -> None:
@@ -598,7 +639,7 @@ class StepRenderer:
         self.views.tree_view.dark = dark
         self.views.vocab_view.viewport().update()
         self.views.plots.apply_theme(dark)
-        self.view_step = {v: -1 for v in HEAVY_VIEWS}
+        self._view_step = {v: -1 for v in HEAVY_VIEWS}
         self._sample_steps = []
         self.views.sample_view.clear_formats()
         for label in (self.views.sample_legend, self.views.probe_status):

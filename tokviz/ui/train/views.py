@@ -215,10 +215,6 @@ class TrainViews:
         self._why_at = 0  # where "why this pair" sits in the panel's column outside presentation mode
         self._build(corpus_label, work, dark)
 
-    @property
-    def presenting(self) -> bool:
-        return self._presenting
-
     def set_presentation(self, on: bool) -> None:
         """Presentation mode: the sample and the banner get the screen. The settings row and the
         probe are hidden, the sample's caption is one short line, "why this pair" moves above the
