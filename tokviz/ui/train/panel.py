@@ -665,10 +665,6 @@ class TrainPanel(QWidget):
         """The merge banner of ``step`` as rich text (see StepRenderer.banner_html)."""
         return self.renderer.banner_html(step, big)
 
-    def sample_changed(self) -> None:
-        """Other sample lines were picked: the sample view draws them anew at the next frame."""
-        self.renderer.sample_changed()
-
     def set_source(self, source: CorpusSource) -> None:
         """Switch corpus: a run in progress is stopped cleanly and the views are cleared."""
         self.corpus.set_source(source)
