@@ -71,7 +71,7 @@ def merge_banner_line(step, panel=None) -> str:
     left, right, new = (visible_piece(p) for p in (step.left_piece, step.right_piece, step.new_piece))
     if panel is None or panel.replay.mode != "byte":
         return f"{left} + {right} → {new} {numbers}"
-    guesser = panel._facts.guesser if panel._facts is not None else None
+    guesser = panel.corpus_facts.guesser if panel.corpus_facts is not None else None
     name = name_merge(piece_bytes(step.left_piece), piece_bytes(step.right_piece), guesser=guesser)
     if all(p.whole for p in (*name.left, *name.right)):
         return f"{left} + {right} → {new} {numbers}"

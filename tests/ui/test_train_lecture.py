@@ -75,7 +75,7 @@ def _check_byte_merge_names(panel, ch: str, lang: str) -> None:
         named = name_byte_merge(left, right, guesser)
         step = MergeStep(1, 256, left[0], right[0], "", "", "", left + right, 9, 257, 100, 100)
         doc = QTextDocument()
-        doc.setHtml(panel.named_merge_html(named, step, ""))
+        doc.setHtml(panel.renderer.named_merge_html(named, step, ""))
         lines = [" ".join(ln.replace("\xa0", " ").split()) for ln in doc.toPlainText().splitlines()]
         lines = [ln for ln in lines if ln]
         completes = "완성" if lang == "ko" else "completes"

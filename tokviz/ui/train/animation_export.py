@@ -87,7 +87,7 @@ class StepFrame(QWidget):
         keep = replay.keep == "hangul"
         self.sample.set_plain_lines(lines)
         for i, line in enumerate(lines):
-            runs = segment_runs(replay.segment(keep_hangul(line) if keep else line, step), dark=panel._dark)
+            runs = segment_runs(replay.segment(keep_hangul(line) if keep else line, step), dark=panel.renderer.dark)
             self.sample.set_line(i, runs)
         self.layout().activate()
         return self.grab().toImage()

@@ -135,4 +135,4 @@ class CorpusChoice:
             lines = [line for line in lines if keep_hangul(line).strip()] or lines
         self.picked_hangul_only = p.hangul_check.isChecked()
         self.lines = lines
-        p.sample_changed()
+        p.renderer.sample_changed()

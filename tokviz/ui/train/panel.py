@@ -9,10 +9,21 @@ plays them at the chosen speed from ONE frame timer, the scrubber and the Step b
 redrawn from that timer for the current step (:mod:`tokviz.ui.train.render`) by replaying recorded
 events (:mod:`tokviz.ui.train_replay`), never by retraining.
 
-This module holds the wiring: the transport (train, pause, step, run to end, cancel, reset), the
-worker's events, the frame timer and the Panel protocol. The widgets are built in
-:mod:`tokviz.ui.train.views`, the corpus and settings in :mod:`tokviz.ui.train.corpus_choice`, and the
-model at the step on screen is offered and saved by :mod:`tokviz.ui.train.model_at_step`.
+Who owns what. The panel wires: it holds the run (the worker, the recording, the trainer), handles the
+transport (train, pause, step, run to end, cancel, reset) and the worker's events, connects the widgets'
+signals to those intents and implements the Panel protocol. Its parts, each an object it owns:
+
+* :class:`~tokviz.ui.train.model.TrainState` (model.py): the truth - options, run state, playback;
+* :class:`~tokviz.ui.train.views.TrainViews` (views.py): builds and owns the widgets and their layout;
+* :class:`~tokviz.ui.train.render.StepRenderer` (render.py): draws one snapshot into the views, "why
+  this pair" through :class:`~tokviz.ui.train.why_pair.WhyPairView`;
+* :class:`~tokviz.ui.train.follow.StepFollower` (follow.py): computes the lecture facts off the GUI
+  thread (the corpus read again, each step's followed lines and runners-up);
+* :class:`~tokviz.ui.train.frames.FrameScheduler` (frames.py): the one frame timer;
+* the corpus and settings (corpus_choice.py), the model at the step on screen (model_at_step.py), the
+  Export menu (animation_export.py), WordPiece and Unigram (algorithms.py).
+
+The widgets stay readable as the panel's attributes (``panel.mode_combo``: see ``views.WIDGETS``).
 """
 
 from __future__ import annotations
@@ -20,6 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from operator import attrgetter
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, Qt, QTimer
@@ -34,17 +46,18 @@ from tokviz.ui.train.algorithms import AlgorithmTraining
 from tokviz.ui.train.animation_export import SlideExport
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.corpus_choice import CorpusChoice
-from tokviz.ui.train.follow import StepFollowing
+from tokviz.ui.train.follow import StepFollower
 from tokviz.ui.train.frames import FrameScheduler
 from tokviz.ui.train.model import TrainState
 from tokviz.ui.train.model_at_step import ModelAtStep
 from tokviz.ui.train.options_view import OptionsView
 from tokviz.ui.train.plots import MergeSeries
-from tokviz.ui.train.render import HEAVY_VIEWS, StepRendering
+from tokviz.ui.train.render import StepRenderer
 from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.state import Playback
-from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, TrainLayout, speed_index
+from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, WIDGETS, TrainViews, speed_index
 from tokviz.ui.train.vocab import token_length
+from tokviz.ui.train.why_pair import WhyPairView
 from tokviz.ui.train.worker import TrainRun
 from tokviz.ui.train_replay import MergeReplay
 
@@ -82,7 +95,7 @@ def _load_trainer_modules() -> None:
     import tokviz.core.training.process  # noqa: F401  (cached in sys.modules for the first run)
 
 
-class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
+class TrainPanel(QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
     # the playback state's fields, as the panel's own (scripts and tests read them here)
@@ -109,16 +122,15 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self._gc_hold = None  # the collector's frozen hold while a run trains (see start_training)
         self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
-        self._sample_steps: list[int] = []  # the step each sample line shows
         self.run_jamo = False  # the run trains on jamo (the Jamo option when it started)
-        self._probe_text: str | None = None  # the text the probe view holds (None: not set yet)
-        self._view_step = {v: -1 for v in HEAVY_VIEWS}  # the step each heavy view shows (redrawn on change)
-        self._light_drawn: int | None = None  # the step the label, banner, why and tree show
-        self._selected_token: int | None = None
-        self._dark = theme.is_dark()
-        self._tree_step = -1  # the step the merge tree last followed
-        self._shown_sample: list[str] = []  # the sample lines on screen (followed lines first)
-        self._init_following()
+        # the lecture facts: the run's corpus read again, each step's followed lines and runners-up
+        self.follower = StepFollower(
+            self.playback,
+            session.work.channel(self, "corpus"),
+            session.work.channel(self, "step"),
+            facts_read=lambda facts: self.renderer.name_characters(facts.guesser),
+            step_computed=lambda step: self.renderer.step_facts_arrived(step),
+        )
 
         # the model at the step on screen, offered to the other panels and saved
         self.model_at_step = ModelAtStep(self)
@@ -127,18 +139,19 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.offer_timer = self.model_at_step.timer
         self.frames = FrameScheduler(self)  # the one frame timer: every view drawn from one snapshot
         self.frame_timer = self.frames.timer
-        self._build()
+        dark = theme.is_dark()
+        self.views = TrainViews(self, self.source.label, work=session.work, dark=dark)  # the widgets
+        # the frame's drawing: every view at the step on screen ("why this pair" is a view of its own)
+        self.renderer = StepRenderer(
+            self.views, self.playback, self, self.follower, WhyPairView(self.views.why_label), self.frames, dark=dark
+        )
+        self._wire_views()
+        self.corpus.on_mode()
         self.save_button.clicked.connect(self.model_at_step.save)
         self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
         self.options_view = OptionsView(self.state, self)
-        self.speed_combo.currentIndexChanged.connect(self._on_speed)
-        self.sample_view.verticalScrollBar().valueChanged.connect(self._on_sample_scrolled)
         self.algorithms.algorithm_combo.currentIndexChanged.connect(self.options_view.send)
-        self.probe_timer = QTimer(self)
-        self.probe_timer.setSingleShot(True)
-        self.probe_timer.setInterval(150)  # debounce typing in the probe
-        self.probe_timer.timeout.connect(self._render_probe)
-        # the corpus is read for the lecture views while the app idles (see StepFollowing): shortly
+        # the corpus is read for the lecture views while the app idles (see StepFollower): shortly
         # after the corpus or a setting that changes its words changes, not at every click
         self.facts_timer = QTimer(self)
         self.facts_timer.setSingleShot(True)
@@ -160,7 +173,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         # part of the run's first frame; compiling them after an update took longer still)
         QTimer.singleShot(2000, _load_trainer_modules)
         if hasattr(session, "themeChanged"):
-            session.themeChanged.connect(self._on_theme)
+            session.themeChanged.connect(self.renderer.apply_theme)
         if hasattr(session, "fontScaleChanged"):
             session.fontScaleChanged.connect(lambda _scale: self._apply_fonts())
         self._apply_fonts()
@@ -168,8 +181,41 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self._restore_choices()
         self.corpus.load_sample()
         self._update_buttons()
-        self._render()
+        self.redraw()
         follow_language(self, TRAIN_CONTEXTS, then=self.recompose_texts)
+
+    def _wire_views(self) -> None:
+        """The views' widgets to what they ask for: the corpus choice, the transport, the export, the
+        step renderer's views (the table's row, the probe, the sample's scrolling)."""
+        v = self.views
+        v.corpus_combo.activated.connect(self.corpus.on_corpus_chosen)
+        v.open_button.clicked.connect(self.corpus.ask_file)
+        v.paste_button.clicked.connect(self.corpus.ask_paste)
+        v.mode_combo.currentIndexChanged.connect(self.corpus.on_mode)
+        v.hangul_check.toggled.connect(self.corpus.on_hangul_only_toggled)
+        v.image_action.triggered.connect(lambda: self.slides.ask_image())
+        v.animation_action.triggered.connect(lambda: self.slides.ask_animation())
+        v.cancel_export_action.triggered.connect(lambda: self.slides.cancel_export())
+        v.train_button.clicked.connect(self.train_or_play)
+        v.pause_button.clicked.connect(self.pause)
+        v.step_button.clicked.connect(self.step)
+        v.end_button.clicked.connect(self.run_to_end)
+        v.cancel_button.clicked.connect(self.cancel)
+        v.reset_button.clicked.connect(lambda: self.reset())
+        v.scrubber.valueChanged.connect(self._on_scrub)
+        v.speed_combo.currentIndexChanged.connect(self._on_speed)
+        r = self.renderer
+        v.probe_edit.textChanged.connect(lambda _=None: r.probe_timer.start())
+        v.probe_dropout.title.toggled.connect(lambda _on: r.sync_probe_dropout())
+        v.vocab_view.selectionModel().currentRowChanged.connect(r.on_vocab_row)
+        v.sample_view.verticalScrollBar().valueChanged.connect(r.on_sample_scrolled)
+
+    def _apply_fonts(self) -> None:
+        """The layout and fonts for the window's zoom (Ctrl +/-, presentation mode)."""
+        window = self.window()
+        presenting = bool(getattr(window, "presentation", False)) and window is not self
+        self.views.set_presentation(presenting)
+        self.renderer.apply_fonts(presenting)
 
     # ================================================================ transport
     def train_or_play(self) -> None:
@@ -279,7 +325,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         # (pyqtgraph's paint/boundingRect, the sample view's paintEvent) waits for one: the first
         # repaint of a run took 700-900 ms there, 40 ms here. With the training process the
         # worker only streams corpus lines, in short GIL holds, but the paint still comes first.
-        self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # step 0 of the run, not of the empty panel
+        self.renderer.invalidate()  # step 0 of the run, not of the empty panel
 
         def begin() -> None:  # step 0 is on screen
             if self.run is not run:
@@ -386,18 +432,12 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.finished = None
         self.series.clear()
         self.state.reset()
-        self._selected_token = None
         self.vocab_model.reset([], self.mode_combo.currentData())
         self.plots.clear_data()
-        self._view_step = {v: -1 for v in HEAVY_VIEWS}
-        self.tree_view.set_tree(None)
-        self._tree_step = -1
-        self._facts = None  # the run is gone: what a worker still sends for it is dropped
-        self._run_key = None  # (facts read for its settings stay ready for the next run)
+        self.renderer.forget_run()
+        self.follower.forget_run()
         if hasattr(self, "facts_timer"):
             self.facts_timer.start()
-        self._step_facts = None
-        self._asked_step = -1
         if self.corpus.sample_is_stale():
             # Hangul-only was toggled during the run: the next run must not show lines it blanks
             self.corpus.load_sample()
@@ -406,13 +446,13 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.scrubber.setRange(0, 0)
         self.scrubber.blockSignals(False)
         if draw:
-            self._render()
+            self.redraw()
         self._update_buttons()
 
     def set_step(self, step: int) -> None:
         """Show recorded step ``step`` (0 = before any merge)."""
         self.playback.seek(step, len(self.replay) if self.replay is not None else 0)
-        self._render()
+        self.redraw()
         self.model_at_step.request()
 
     def _on_scrub(self, value: int) -> None:
@@ -445,13 +485,13 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.vocab_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, header)
         self.tree_view.update()  # it paints its own captions
         self.plots.retranslate()
-        if self.replay is not None and self._selected_token is not None:
-            self.select_token(self._selected_token)  # the tree's title
+        if self.replay is not None and self.renderer.selected_token is not None:
+            self.select_token(self.renderer.selected_token)  # the tree's title
         self.probe_dropout.recompute()  # its summary line (nothing while it has no model)
         if self.algorithms.active():
             self.algorithms.render()
-        self._view_step = dict.fromkeys(HEAVY_VIEWS, -1)  # the heavy views compose their titles too
-        self._render()
+        self.renderer.invalidate()  # the heavy views compose their titles too
+        self.redraw()
 
     def shutdown(self) -> None:
         """Called when the window closes: stop the worker within a second."""
@@ -461,9 +501,26 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self.facts_timer.stop()
         self._stop_run()
         self.algorithms.shutdown()
-        self.corpus_tasks.close()
-        self.step_tasks.close()
+        self.follower.close()
         self.probe_dropout.shutdown()
+
+    def _update_buttons(self) -> None:
+        has_run = self.run is not None
+        has_steps = self.replay is not None and len(self.replay) > 0
+        paused = self.replay is not None and not self.playing
+        self.train_button.setText(
+            self.tr("▶ Play")
+            if (paused and (has_run or (has_steps and self.cursor < len(self.replay))))
+            else self.tr("▶ Train")
+        )
+        self.train_button.setEnabled(not self.playing)
+        self.pause_button.setEnabled(self.playing)
+        self.step_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)))
+        self.end_button.setEnabled(has_run or (has_steps and self.cursor < len(self.replay)) or self.replay is None)
+        self.cancel_button.setEnabled(has_run)
+        self.reset_button.setEnabled(self.replay is not None)
+        self.save_button.setEnabled(has_steps and self.trainer is not None and not self.model_at_step.saver.saving)
+        self.renderer.sync_probe_dropout()  # paused or finished: the dropout view follows the step on screen
 
     # ================================================================ remembered between sessions
     def _restore_choices(self) -> None:
@@ -533,7 +590,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
 
     def _on_waiting(self, merges: int) -> None:
         self._worker_quiet = True
-        self._view_step["sample"] = -1  # its lines out of sight waited for the trainer to rest
+        self.renderer.invalidate("sample")  # its lines out of sight waited for the trainer to rest
         self.frames.request()
         self.model_at_step.trainer_rested()
 
@@ -546,7 +603,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self._worker_quiet = True
         self.progress_bar.hide()
         self.state.finish("finished" if ok else "failed")
-        self._view_step["sample"] = -1  # its lines out of sight waited for the trainer to rest
+        self.renderer.invalidate("sample")  # its lines out of sight waited for the trainer to rest
         if not ok:  # failed: the message is already shown
             self.playing = False
         else:
@@ -582,7 +639,33 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
 
     def segment_probe(self) -> None:
         """Segment the probe's text now (instead of after typing settles)."""
-        self._render_probe()
+        self.renderer.draw_probe()
+
+    @property
+    def probe_timer(self) -> QTimer:
+        """The probe's typing debounce (running: the text typed is not segmented yet)."""
+        return self.renderer.probe_timer
+
+    # ================================================================ drawn by the renderer
+    def draw_frame(self, snapshot, full: bool = True) -> None:
+        """Every view at ``snapshot.step`` (the frame scheduler calls it; see StepRenderer.draw_frame)."""
+        self.renderer.draw_frame(snapshot, full)
+
+    def prepare_frame(self):
+        """The next frame's computing, in slices (see StepRenderer.prepare_frame)."""
+        return self.renderer.prepare_frame()
+
+    def shown_steps(self) -> dict[str, int | None]:
+        """The step each view displays, read back from what it shows (see StepRenderer.shown_steps)."""
+        return self.renderer.shown_steps()
+
+    def select_token(self, token_id: int) -> None:
+        """Show the merge tree of ``token_id`` (as of the step on screen)."""
+        self.renderer.select_token(token_id)
+
+    def banner_html(self, step: int, big: float | None = None) -> str:
+        """The merge banner of ``step`` as rich text (see StepRenderer.banner_html)."""
+        return self.renderer.banner_html(step, big)
 
     def set_source(self, source: CorpusSource) -> None:
         """Switch corpus: a run in progress is stopped cleanly and the views are cleared."""
@@ -627,21 +710,46 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
     @property
     def corpus_facts(self):
         """What was read of the run's corpus for the lecture views (None until read)."""
-        return self._facts
+        return self.follower.facts
 
     @property
     def prefetched_facts(self):
         """The corpus facts read while idle for the settings on screen (None while being read)."""
-        return self._ready_facts
+        return self.follower.ready_facts
 
     @property
     def step_facts(self):
         """The followed lines and runners-up last computed (for :attr:`StepFacts.step`)."""
-        return self._step_facts
+        return self.follower.step_facts
 
     def asked_step(self) -> int:
         """The last step whose followed lines and runners-up were asked of the worker."""
-        return self._asked_step
+        return self.follower.asked_step
+
+    # ================================================================ the lecture facts
+    def prefetch_corpus_facts(self) -> None:
+        """Between runs: read the corpus for the next run's lecture views, with the settings on screen."""
+        if self.run is not None or self.replay is not None or self.algorithms.active():
+            return
+        jamo = self.jamo_check.isChecked()
+        self.follower.prefetch(replace(self.corpus.current_config(), jamo=jamo), self.source, jamo)
+
+    def _analyse_corpus(self, config: TrainerConfig, source) -> None:
+        """The run that begins gets its corpus facts (read while the app idled, under way, or now);
+        until they come, the tree and table name no characters."""
+        self.renderer.begin_run(config.mode)
+        self.follower.begin_run(config, source, self.run_jamo)
+
+    def lecture_views_ready(self) -> bool:
+        """Whether "why this pair" and the followed lines show the step on screen (or have nothing to
+        show): what a screenshot waits for, since they arrive from a worker."""
+        if self.algorithms.active() or self.replay is None or self.cursor == 0 or self.playing:
+            return True
+        return self.follower.facts_of(self.cursor) is not None
+
+    def followed_lines(self) -> list[str]:
+        """The corpus lines that show the merge on screen (empty until the worker found them)."""
+        return self.follower.followed_lines(self.cursor)
 
     def _on_speed(self, index: int) -> None:
         self.playback.pace = SPEEDS[index][1]  # at once: what the views follow depends on it
@@ -742,7 +850,7 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
         self._update_buttons()
         if self.replay is not None and len(self.replay):
             self.select_token(self._showcase_token())
-            rows = [i for i, s in enumerate(self.replay.steps) if s.token_id == self._selected_token]
+            rows = [i for i, s in enumerate(self.replay.steps) if s.token_id == self.renderer.selected_token]
             if rows:
                 self.vocab_view.selectRow(self.vocab_filter.mapFromSource(self.vocab_model.index(rows[0], 0)).row())
                 self.vocab_view.scrollTo(self.vocab_filter.mapFromSource(self.vocab_model.index(rows[0], 0)))
@@ -761,3 +869,8 @@ class TrainPanel(TrainLayout, StepRendering, StepFollowing, QWidget):
             if score > best_score:
                 best, best_score = s.token_id, score
         return best
+
+
+# the views' widgets read through the panel, as the panel's other parts, tests and scripts name them
+for _name in WIDGETS:
+    setattr(TrainPanel, _name, property(attrgetter(f"views.{_name}")))

@@ -1,5 +1,8 @@
-"""The Train panel's widgets: their construction, the corpus-sample colouring, the paste dialog, and
-the speeds and export formats offered."""
+"""The Train panel's views: :class:`TrainViews` builds and owns the panel's widgets and their layout
+(presentation mode included); it draws nothing of a run and decides nothing. The panel
+(:mod:`tokviz.ui.train.panel`) wires the widgets' signals to its intents; the step renderer
+(:mod:`tokviz.ui.train.render`) draws a snapshot into them. Also here: the corpus-sample colouring, the
+paste dialog, and the speeds and export formats offered."""
 
 from __future__ import annotations
 
@@ -188,8 +191,29 @@ TREE_MIN_HEIGHT = 180
 TREE_MIN_PRESENTING = 100  # presentation mode at 768 pixels: the sample's lines need the height
 
 
-class TrainLayout:
-    """Builds the Train panel's widgets (mixed into TrainPanel)."""
+# the widgets the panel's other parts, tests and scripts read through the panel (``panel.mode_combo``)
+WIDGETS = (
+    "corpus_combo", "open_button", "paste_button", "mode_combo", "pattern_label", "pattern_combo", "hangul_check",
+    "jamo_check", "merges_spin", "minfreq_spin", "save_button", "export_button", "cancel_export_action",
+    "settings_bar", "train_button", "pause_button", "step_button", "end_button", "cancel_button", "reset_button",
+    "speed_combo", "scrubber", "step_label", "progress_bar", "plots_button", "message", "merge_banner", "why_label",
+    "sample_title", "sample_legend", "sample_view", "probe_box", "probe_edit", "probe_view", "probe_status",
+    "probe_dropout", "vocab_pane", "vocab_title", "search_edit", "vocab_model", "vocab_filter", "vocab_view",
+    "tree_title", "tree_view", "tree_scroll", "plots", "splitter",
+)  # fmt: skip
+
+
+class TrainViews:
+    """Builds the Train panel's widgets on ``host`` (the panel: their parent and layout) and owns them.
+    Signals are left unconnected but for the views' own layout (the plots button, the search box, the
+    Hangul/Jamo exclusion): the panel wires them to what they ask for."""
+
+    def __init__(self, host: QWidget, corpus_label: str, *, work, dark: bool) -> None:
+        self.host = host
+        self._presenting = False
+        self._sizes_before: list[int] | None = None  # the splitter's sizes before presentation mode
+        self._why_at = 0  # where "why this pair" sits in the panel's column outside presentation mode
+        self._build(corpus_label, work, dark)
 
     def set_presentation(self, on: bool) -> None:
         """Presentation mode: the sample and the banner get the screen. The settings row and the
@@ -197,7 +221,7 @@ class TrainLayout:
         vocabulary (beside the sample instead of above it), and the plots give their place to the
         vocabulary and tree, a button away (:meth:`show_plots`). At 1366×768 the sample then shows
         twice the lines. Leaving it gives the previous layout back."""
-        if on == getattr(self, "_presenting", False):
+        if on == self._presenting:
             return
         self._presenting = on
         self.settings_bar.setVisible(not on)
@@ -216,33 +240,33 @@ class TrainLayout:
         else:
             self._root.insertWidget(self._why_at, self.why_label)
         self.show_plots(on and self.plots_button.isChecked())
-        if not on and getattr(self, "_sizes_before", None):
+        if not on and self._sizes_before:
             self.splitter.setSizes(self._sizes_before)
 
     def show_plots(self, shown: bool) -> None:
         """In presentation mode, the plots or the vocabulary and tree beside the sample (one of the
         two: both beside a readable sample do not fit a projector); outside it, both."""
-        presenting = getattr(self, "_presenting", False)
+        presenting = self._presenting
         self.plots_button.blockSignals(True)
         self.plots_button.setChecked(shown and presenting)
         self.plots_button.blockSignals(False)
         self.plots.setVisible(not presenting or shown)
         self.vocab_pane.setVisible(not presenting or not shown)
 
-    def _build(self) -> None:
-        root = QVBoxLayout(self)
+    def _build(self, corpus_label: str, work, dark: bool) -> None:
+        root = QVBoxLayout(self.host)
         self._root = root
         root.setContentsMargins(8, 6, 8, 6)
         root.setSpacing(6)
 
-        self._build_corpus_rows(root)
+        self._build_corpus_rows(root, corpus_label)
         self._build_transport(root)
         self._build_banners(root)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self._build_sample_pane())
+        split.addWidget(self._build_sample_pane(work))
         split.addWidget(self._build_vocab_pane())
         # right: plots
-        self.plots = TrainPlots(dark=self._dark)
+        self.plots = TrainPlots(dark=dark)
         split.addWidget(self.plots)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 3)
@@ -250,22 +274,18 @@ class TrainLayout:
         split.setSizes([460, 450, 490])
         self.splitter = split
         root.addWidget(split, 1)
-        self.corpus.on_mode()
 
-    def _build_corpus_rows(self, root: QVBoxLayout) -> None:
+    def _build_corpus_rows(self, root: QVBoxLayout, corpus_label: str) -> None:
         """The corpus picker with Save and Export, and the settings row beneath."""
         # corpus and settings
         row1 = QHBoxLayout()
         row1.addWidget(QLabel(translate("TrainPanel", "Corpus")))
         self.corpus_combo = QComboBox()
         self.corpus_combo.setMinimumWidth(220)
-        self.corpus_combo.addItem(self.source.label)
-        self.corpus_combo.activated.connect(self.corpus.on_corpus_chosen)
+        self.corpus_combo.addItem(corpus_label)
         row1.addWidget(self.corpus_combo)
         self.open_button = QPushButton(translate("TrainPanel", "Open file…"))
-        self.open_button.clicked.connect(self.corpus.ask_file)
         self.paste_button = QPushButton(translate("TrainPanel", "Paste…"))
-        self.paste_button.clicked.connect(self.corpus.ask_paste)
         row1.addWidget(self.open_button)
         row1.addWidget(self.paste_button)
         # settings on a row of their own, so the panel fits a 1024-pixel-wide screen
@@ -274,7 +294,6 @@ class TrainLayout:
         self.mode_combo = QComboBox()
         self.mode_combo.addItem(translate("TrainPanel", "byte (UTF-8 bytes)"), "byte")
         self.mode_combo.addItem(translate("TrainPanel", "char (</w> words)"), "char")
-        self.mode_combo.currentIndexChanged.connect(self.corpus.on_mode)
         settings_row.addWidget(self.mode_combo)
         self.pattern_label = QLabel(translate("TrainPanel", "Pattern"))
         settings_row.addWidget(self.pattern_label)
@@ -293,7 +312,6 @@ class TrainLayout:
             translate("TrainPanel", "Count only Hangul and spaces (the classic Korean BPE tutorial's preset)")
         )
         settings_row.addWidget(self.hangul_check)
-        self.hangul_check.toggled.connect(self.corpus.on_hangul_only_toggled)
         self.jamo_check = QCheckBox(translate("TrainPanel", "Jamo"))
         self.jamo_check.setToolTip(
             translate(
@@ -323,11 +341,9 @@ class TrainLayout:
         # for slides: the view as an image, a range of steps as an animation
         self.export_button = QPushButton(translate("TrainPanel", "Export…"))
         menu = QMenu(self.export_button)
-        menu.addAction(translate("TrainPanel", "Image of the view (PNG)…"), self.slides.ask_image)
-        menu.addAction(translate("TrainPanel", "Animation of the steps (GIF, APNG)…"), self.slides.ask_animation)
-        self.cancel_export_action = menu.addAction(
-            translate("TrainPanel", "Cancel the export"), self.slides.cancel_export
-        )
+        self.image_action = menu.addAction(translate("TrainPanel", "Image of the view (PNG)…"))
+        self.animation_action = menu.addAction(translate("TrainPanel", "Animation of the steps (GIF, APNG)…"))
+        self.cancel_export_action = menu.addAction(translate("TrainPanel", "Cancel the export"))
         self.cancel_export_action.setEnabled(False)
         self.export_button.setMenu(menu)
         row1.addWidget(self.export_button)
@@ -348,12 +364,6 @@ class TrainLayout:
         self.end_button = QPushButton(translate("TrainPanel", "⏭ Run to end"))
         self.cancel_button = QPushButton(translate("TrainPanel", "■ Cancel"))
         self.reset_button = QPushButton(translate("TrainPanel", "Reset"))
-        self.train_button.clicked.connect(self.train_or_play)
-        self.pause_button.clicked.connect(self.pause)
-        self.step_button.clicked.connect(self.step)
-        self.end_button.clicked.connect(self.run_to_end)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.reset_button.clicked.connect(self.reset)
         for b in (
             self.train_button,
             self.pause_button,
@@ -372,7 +382,6 @@ class TrainLayout:
         row2.addWidget(self.speed_combo)
         self.scrubber = QSlider(Qt.Orientation.Horizontal)
         self.scrubber.setRange(0, 0)
-        self.scrubber.valueChanged.connect(self._on_scrub)
         row2.addWidget(self.scrubber, 1)
         self.step_label = QLabel(translate("TrainPanel", "step 0"))
         self.step_label.setMinimumWidth(150)
@@ -414,7 +423,7 @@ class TrainLayout:
         self.why_label.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
         root.addWidget(self.why_label)
 
-    def _build_sample_pane(self) -> QWidget:
+    def _build_sample_pane(self, work) -> QWidget:
         """Left: the corpus sample, and the probe with its dropout view."""
         # left: corpus sample and probe
         left = QWidget()
@@ -458,7 +467,6 @@ class TrainLayout:
         self.probe_edit = QLineEdit(PROBE_TEXT)
         self.probe_edit.setFont(ui_font(12))
         self.probe_edit.setCursorPosition(0)
-        self.probe_edit.textChanged.connect(lambda _=None: self.probe_timer.start())
         pl.addWidget(self.probe_edit)
         # the same line view as the sample: the probe's pieces are drawn (and readable) the same way
         self.probe_view = TokenLinesView()
@@ -472,10 +480,9 @@ class TrainLayout:
         # BPE-dropout on the probe with the model at the step on screen: the Inspector's view (P, seed,
         # Re-roll, how often each boundary appears over many samples); it follows the step when the
         # animation rests (render.py: _sync_probe_dropout)
-        self.probe_dropout = DropoutView(compact=True, work=self.session.work)
+        self.probe_dropout = DropoutView(compact=True, work=work)
         # folded: the sample and its boundary bars open with the title (the panel fits 1024×768)
         self.probe_dropout.title.setChecked(False)
-        self.probe_dropout.title.toggled.connect(lambda _on: self._sync_probe_dropout())
         pl.addWidget(self.probe_dropout)
         ll.addWidget(self.probe_box, 1)
         return left
@@ -496,8 +503,8 @@ class TrainLayout:
         self.search_edit.setClearButtonEnabled(True)
         head.addWidget(self.search_edit, 1)
         ml.addLayout(head)
-        self.vocab_model = VocabModel(self)
-        self.vocab_filter = VocabFilter(self)
+        self.vocab_model = VocabModel(self.host)
+        self.vocab_filter = VocabFilter(self.host)
         self.vocab_filter.setSourceModel(self.vocab_model)
         self.search_edit.textChanged.connect(self.vocab_filter.set_query)
         self.vocab_view = VocabTable()
@@ -507,7 +514,6 @@ class TrainLayout:
         self.vocab_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.vocab_view.verticalHeader().hide()
         self.vocab_view.verticalHeader().setDefaultSectionSize(22)
-        self.vocab_view.selectionModel().currentRowChanged.connect(self._on_vocab_row)
         ml.addWidget(self.vocab_view, 3)
         self.tree_title = QLabel(translate("TrainPanel", "<b>Merge tree</b>"))
         self.tree_title.setWordWrap(True)
