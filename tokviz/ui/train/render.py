@@ -376,7 +376,7 @@ class StepRendering:
             self._line_runs(PROBE_LINE, replay.segment(decompose(text) if self.run_jamo else text, step))
             yield
         if 0 < step <= len(replay):
-            self._merge_tree(replay.steps[step - 1].token_id)
+            self.tree_view.prepare(self._merge_tree(replay.steps[step - 1].token_id))  # laid out, not shown
             yield
         yield from self.plots.prepare(self.series, step)
 
