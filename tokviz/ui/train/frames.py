@@ -45,6 +45,7 @@ class FrameScheduler:
         self._last_drawn = 0.0
         self._preparing = None  # the frame being prepared: an iterator of slices, or None
         self._then = None  # called once the prepared frame is drawn (see draw_prepared)
+        self._followed = False  # the last tick followed a computing trainer at full speed
 
     def request(self, *, all_views: bool = True) -> None:
         """Something on screen changed: the next tick draws a frame (``all_views=False``: only the
@@ -98,8 +99,11 @@ class FrameScheduler:
             self.dirty = True
         computing = panel.computing()
         busy = computing and panel.following_at_full_speed()
+        # the frame after the trainer stops still shows up to BUSY_DRAW_S of its merges at once (the
+        # plots' new pieces, the sample segmented anew): prepared as a busy one, it holds no turn long
+        followed, self._followed = self._followed, busy
         if self.dirty and (not computing or now - self._last_drawn >= BUSY_DRAW_S):
-            if busy:
+            if busy or followed:
                 self._preparing = iter(panel.prepare_frame())
                 self._prepare_slice()
             else:

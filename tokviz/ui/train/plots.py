@@ -24,6 +24,7 @@ LABEL_PT = 9.0
 TOKENS_COLOR, CPT_COLOR = "#2ca02c", "#9467bd"  # the corpus plot's two curves, and their axes
 SERIES = ("step", "vocab", "count", "tokens", "chars_per_token", "length")
 PLOT_PARTS = ("vocab", "count", "corpus", "length")  # the four plots, each redrawable alone
+CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
 class MergeSeries:
@@ -101,8 +102,13 @@ class GrowingCurve:
             want = max(0, hi - lo)
             if k < len(self._drawn) and self._drawn[k] == want:
                 continue
-            self._piece(k).setData(x[lo:hi], y[lo:hi])
+            piece = self._piece(k)
+            piece.setData(x[lo:hi], y[lo:hi])
             self._drawn[k] = want
+            # a full piece no longer changes: its strokes are kept as a pixmap, so the repaint of the
+            # growing tip beside it (every frame) blits them instead of stroking them again
+            full = want == size + 1
+            piece.curve.setCacheMode(CACHED if full else QGraphicsItem.CacheMode.NoCache)
 
     def prepare(self, n: int) -> Iterator[None]:
         """Make the (empty) pieces a curve of ``n`` points needs, one per ``yield``: making one is
@@ -375,9 +381,12 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         """Redraw the plots named in ``parts`` (default: all of ``PLOT_PARTS``) for merges
         1..``step``, reusing the plot items. One part at a time keeps each repaint small: the
         scene repaints only the plot that changed."""
+        # a plot already at ``step`` shows its data (a series only grows within a run): setting the
+        # histogram again repainted its plot
+        parts = tuple(part for part in parts if self.shown_steps.get(part) != step)
         for part in parts:
             self.shown_steps[part] = step  # what each plot shows, read back by tests and screenshots
-        if step == 0 and self._clear:
+        if not parts or (step == 0 and self._clear):
             return  # empty already: drawing nothing again would repaint the plots at a run's start
         self._clear = False
         x = series.upto("step", step)
