@@ -27,6 +27,9 @@ BUSY_FRAME_MS = 100
 BUSY_DRAW_S = 0.5
 # a turn of a frame's preparation at most about this long (a slice is finished once started)
 PREPARE_SLICE_S = 0.008
+# the frame after following a computing trainer is prepared too when it shows more merges than this
+# (an animation's frame shows a few)
+CATCH_UP_MERGES = 20
 
 
 class FrameScheduler:
@@ -45,6 +48,8 @@ class FrameScheduler:
         self._last_drawn = 0.0
         self._preparing = None  # the frame being prepared: an iterator of slices, or None
         self._then = None  # called once the prepared frame is drawn (see draw_prepared)
+        self._followed = False  # the last tick followed a computing trainer at full speed
+        self._drawn_step = 0  # the step of the last frame drawn
 
     def request(self, *, all_views: bool = True) -> None:
         """Something on screen changed: the next tick draws a frame (``all_views=False``: only the
@@ -81,7 +86,9 @@ class FrameScheduler:
         full = full or self.full
         self.dirty = self.full = False
         self._last_drawn = time.monotonic()
-        self.panel.draw_frame(self.panel.state.snapshot(), full=full)
+        snapshot = self.panel.state.snapshot()
+        self._drawn_step = snapshot.step
+        self.panel.draw_frame(snapshot, full=full)
         then, self._then = self._then, None
         if then is not None:
             then()
@@ -98,8 +105,12 @@ class FrameScheduler:
             self.dirty = True
         computing = panel.computing()
         busy = computing and panel.following_at_full_speed()
+        # the frame after the trainer stops (or rests) still shows up to BUSY_DRAW_S of its merges at
+        # once (the plots' new pieces, the sample segmented anew): prepared as a busy one, it holds no
+        # turn long
+        followed, self._followed = self._followed, busy
         if self.dirty and (not computing or now - self._last_drawn >= BUSY_DRAW_S):
-            if busy:
+            if busy or (followed and panel.state.snapshot().step - self._drawn_step > CATCH_UP_MERGES):
                 self._preparing = iter(panel.prepare_frame())
                 self._prepare_slice()
             else:

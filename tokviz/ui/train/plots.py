@@ -24,6 +24,7 @@ LABEL_PT = 9.0
 TOKENS_COLOR, CPT_COLOR = "#2ca02c", "#9467bd"  # the corpus plot's two curves, and their axes
 SERIES = ("step", "vocab", "count", "tokens", "chars_per_token", "length")
 PLOT_PARTS = ("vocab", "count", "corpus", "length")  # the four plots, each redrawable alone
+CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
 class MergeSeries:
@@ -67,27 +68,29 @@ class GrowingCurve:
     new alternated on a loaded machine): 20 steps a frame (an animation) 17-24 -> 7-10 ms; 400 steps a
     frame (following a trainer at full speed) no gain, 10-11 ms either way.
 
+    A piece is a bare ``PlotCurveItem``: a ``PlotDataItem`` (downsampling, clipping to the view, log
+    mapping, a scatter item) cost ~1 ms of Python per ``setData`` and more to make, while a piece holds
+    only :attr:`PIECE` points and a full one is kept as pixels. ``log_y``: the plot's y axis is in log
+    mode, so the piece gets log10 of the values (what a ``PlotDataItem`` did for it).
+
     The same ``setData(x, y)`` / ``getData()`` as a ``PlotDataItem``, given the whole series each time;
     the points already drawn must not change until the curve is cleared (a series only grows within a run).
     """
 
     PIECE = 256
 
-    def __init__(self, add, pen) -> None:
+    def __init__(self, add, pen, log_y: bool = False) -> None:
         self._add = add  # puts a new piece on the plot (or view box) the curve belongs to
         self._pen = pen
-        self._pieces: list[pg.PlotDataItem] = []
+        self._log_y = log_y
+        self._pieces: list[pg.PlotCurveItem] = []
         self._drawn: list[int] = []  # how many points each piece shows
         self._x = self._y = np.zeros(0)
         self.legend_item = self._piece(0)  # the legend's sample of the curve's pen
 
-    def _piece(self, k: int) -> pg.PlotDataItem:
+    def _piece(self, k: int) -> pg.PlotCurveItem:
         while len(self._pieces) <= k:
-            item = pg.PlotDataItem(pen=self._pen)
-            # a few points per pixel column, keeping each column's peaks: stroking thousands of
-            # antialiased 2 px segments was the costliest part of painting a plot
-            item.setDownsampling(auto=True, method="peak")
-            item.setClipToView(True)
+            item = pg.PlotCurveItem(pen=self._pen, skipFiniteCheck=True)
             self._add(item)
             self._pieces.append(item)
             self._drawn.append(0)
@@ -101,8 +104,14 @@ class GrowingCurve:
             want = max(0, hi - lo)
             if k < len(self._drawn) and self._drawn[k] == want:
                 continue
-            self._piece(k).setData(x[lo:hi], y[lo:hi])
+            piece = self._piece(k)
+            ys = y[lo:hi]
+            piece.setData(x[lo:hi], np.log10(ys) if self._log_y else ys)
             self._drawn[k] = want
+            # a full piece no longer changes: its strokes are kept as a pixmap, so the repaint of the
+            # growing tip beside it (every frame) blits them instead of stroking them again
+            full = want == size + 1
+            piece.setCacheMode(CACHED if full else QGraphicsItem.CacheMode.NoCache)
 
     def prepare(self, n: int) -> Iterator[None]:
         """Make the (empty) pieces a curve of ``n`` points needs, one per ``yield``: making one is
@@ -167,7 +176,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self.count_plot = self.addPlot(row=0, col=1, axisItems={"left": OneTwoFiveLogAxis("left")}, enableMenu=False)
         _style_plot(self.count_plot)
         self.count_plot.setLogMode(y=True)
-        self.count_curve = GrowingCurve(self.count_plot.addItem, pg.mkPen(orange, width=2))
+        self.count_curve = GrowingCurve(self.count_plot.addItem, pg.mkPen(orange, width=2), log_y=True)
 
         self.corpus_plot = self.addPlot(row=1, col=0, enableMenu=False)
         _style_plot(self.corpus_plot)
@@ -375,9 +384,12 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         """Redraw the plots named in ``parts`` (default: all of ``PLOT_PARTS``) for merges
         1..``step``, reusing the plot items. One part at a time keeps each repaint small: the
         scene repaints only the plot that changed."""
+        # a plot already at ``step`` shows its data (a series only grows within a run): setting the
+        # histogram again repainted its plot
+        parts = tuple(part for part in parts if self.shown_steps.get(part) != step)
         for part in parts:
             self.shown_steps[part] = step  # what each plot shows, read back by tests and screenshots
-        if step == 0 and self._clear:
+        if not parts or (step == 0 and self._clear):
             return  # empty already: drawing nothing again would repaint the plots at a run's start
         self._clear = False
         x = series.upto("step", step)

@@ -497,7 +497,7 @@ class StepRenderer:
             self._line_runs(PROBE_LINE, replay.segment(decompose(text) if self.on_screen.run_jamo else text, step))
             yield
         if 0 < step <= len(replay):
-            self._merge_tree(replay.steps[step - 1].token_id)
+            self.views.tree_view.prepare(self._merge_tree(replay.steps[step - 1].token_id))  # laid out, not shown
             yield
         yield from self.views.plots.prepare(self.on_screen.series, step)
 

@@ -143,6 +143,14 @@ class TokenLinesView(QTextBrowser):
         per wrapped line a run covers)."""
         return [rect for rect, _pen in self._mark_outlines(i)]
 
+    def _line_rect(self, i: int) -> QRectF:
+        """Line ``i``'s block in viewport coordinates (empty when there is no such line)."""
+        block = self.document().findBlockByNumber(i)
+        if not block.isValid():
+            return QRectF()
+        rect = self.document().documentLayout().blockBoundingRect(block)
+        return rect.translated(-self.horizontalScrollBar().value(), -self.verticalScrollBar().value())
+
     def _mark_outlines(self, i: int) -> list[tuple[QRectF, QColor]]:
         block = self.document().findBlockByNumber(i)
         if not block.isValid() or i not in self._marks:
@@ -172,9 +180,11 @@ class TokenLinesView(QTextBrowser):
             return
         p = QPainter(self.viewport())
         page = self.viewport().palette().base().color()
-        view = QRectF(self.viewport().rect())
+        view = QRectF(event.rect())  # the part repainted: a frame that changed a few lines repaints those
         gap = self.MARK_GAP
         for i in self._marks:
+            if not self._line_rect(i).intersects(view):
+                continue  # (placing a line's marks asks its layout for every run's x: only where it shows)
             for rect, _pen in self._mark_outlines(i):
                 if rect.intersects(view):
                     # a gap on each side: from the same-coloured run before it and the one after

@@ -1,10 +1,15 @@
 """The merge tree of one token, drawn as a small binary tree: the token on top, the two tokens it was
-merged from below it, down to the base bytes or characters. Node colours are the shared token colours."""
+merged from below it, down to the base bytes or characters. Node colours are the shared token colours.
+
+While training runs the tree changes at every frame; its texts are drawn as :class:`QStaticText`
+laid out once per text and font (``drawText`` in a rectangle laid each label out again at every
+paint: ~90 µs a text, most of the tree's paint), and a frame's tree can be laid out before the frame
+(:meth:`MergeTreeView.prepare`) so that the turn that draws it only paints."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen, QStaticText, QTransform
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from tokviz.core.byte_names import BytePart, byte_parts
@@ -16,6 +21,7 @@ from tokviz.ui.train_replay import MergeNode
 _GAP_X = 8.0
 _PAD = 6.0
 MIN_LABEL_PX = 14  # a box's label is never scaled below this (a projector's back row reads it)
+STATIC_TEXTS = 2048  # laid-out texts kept (labels recur from tree to tree: base bytes, short pieces)
 
 
 class MergeTreeView(QWidget):
@@ -30,18 +36,23 @@ class MergeTreeView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._font = mono_font(12)
         self._small = ui_font(8)
+        self._font_keys = (self._font.key(), self._small.key())  # (QFont.key() builds a string at every call)
         # byte pieces that hold part of a character are named by it (``것 1–2/3``), hex beneath:
         # the panel sets how to get a token's bytes and the corpus's character guesser
         self.token_bytes = None
         self.guesser = None
         self._root_chars: list | None = None
-        self._laid: tuple | None = None  # (tree, fonts and namers, boxes, x after the last leaf)
+        # (tree, fonts and namers, boxes, x after the last leaf) of the tree shown and of one prepared
+        self._laid: list[tuple] = []
+        self._texts: dict[tuple, tuple] = {}  # (text, font key) -> (QStaticText, the scale it was laid out for)
+        self.layouts_made = 0  # trees laid out so far (tests: a tree shown again is not laid out again)
         # what is written under a box (None: nothing); the Vocabulary panel names ranks and unbuilt tokens
         self.caption = lambda node: None if node.step is None else f"#{node.step}"
 
     def set_fonts(self, font, small) -> None:
         self._font = font
         self._small = small
+        self._font_keys = (font.key(), small.key())
         self._ask_room()
         self.update()
 
@@ -49,10 +60,28 @@ class MergeTreeView(QWidget):
         return QSize(360, 200)
 
     def set_tree(self, node: MergeNode | None) -> None:
-        self.tree = node
-        self._root_chars = None
+        if node is not self.tree:
+            self.tree = node
+            self._root_chars = None
         self._ask_room()
         self.update()
+
+    def prepare(self, node: MergeNode | None) -> None:
+        """Lay out ``node`` and its texts before it is shown (a frame's preparation): :meth:`set_tree`
+        then finds the work done. What is on screen does not change."""
+        if node is None or node is self.tree:
+            return
+        shown, chars = self.tree, self._root_chars
+        self.tree, self._root_chars = node, None
+        try:
+            nodes, _ = self._laid_out()
+            scale = self.label_scale()
+            for _node, _cx, _depth, _w, _lc, _rc, _offset, label, hex_text in nodes:
+                self._static(label, self._font, scale)
+                if hex_text is not None:
+                    self._static(hex_text, self._small, scale)
+        finally:
+            self.tree, self._root_chars = shown, chars
 
     def _min_scale(self) -> float:
         return min(1.0, MIN_LABEL_PX / self._label_em())
@@ -72,15 +101,39 @@ class MergeTreeView(QWidget):
 
     def _laid_out(self) -> tuple[list, float]:
         """The tree's boxes (see :meth:`_layout`) and the x after its last leaf, laid out once per
-        tree and fonts: a frame laid the same tree out four times (room, scale, paint)."""
-        key = (self._font.key(), self._small.key(), self.token_bytes, self.guesser)
-        laid = self._laid
-        if laid is None or laid[0] is not self.tree or laid[1] != key:
-            nodes: list = []
-            x = [0.0]
-            self._layout(self.tree, 0, x, QFontMetricsF(self._font), nodes)
-            laid = self._laid = (self.tree, key, nodes, x[0])
+        tree and fonts: a frame laid the same tree out four times (room, scale, paint). The layout of
+        the tree shown and of the one prepared for the next frame are kept."""
+        key = (self._font_keys, self.token_bytes, self.guesser)
+        for laid in self._laid:
+            if laid[0] is self.tree and laid[1] == key:
+                return laid[2], laid[3]
+        nodes: list = []
+        x = [0.0]
+        self._layout(self.tree, 0, x, QFontMetricsF(self._font), nodes)
+        self.layouts_made += 1
+        laid = (self.tree, key, nodes, x[0])
+        self._laid = [laid, *(old for old in self._laid[:1] if old[0] is not self.tree)]
         return laid[2], laid[3]
+
+    def _static(self, text: str, font, scale: float) -> QStaticText:
+        """``text`` laid out in ``font`` for a painter scaled by ``scale`` (kept for the next paints)."""
+        key = (text, self._font_keys[font is self._small])
+        kept = self._texts.get(key)
+        if kept is None or kept[1] != scale:
+            if len(self._texts) >= STATIC_TEXTS:
+                self._texts.clear()
+            static = QStaticText(text)
+            static.setTextFormat(Qt.TextFormat.PlainText)
+            static.prepare(QTransform.fromScale(scale, scale), font)  # (lays the text out again at every call)
+            kept = self._texts[key] = (static, scale)
+        return kept[0]
+
+    def _draw_centred(self, p: QPainter, rect: QRectF, text: str, font, scale: float) -> None:
+        """``text`` centred in ``rect`` (as ``drawText`` with AlignCenter, overflowing when too wide)."""
+        static = self._static(text, font, scale)
+        size = static.size()
+        p.setFont(font)
+        p.drawStaticText(QPointF(rect.center().x() - size.width() / 2, rect.center().y() - size.height() / 2), static)
 
     def _extent(self) -> tuple[float, float]:
         """The tree's width and height before scaling."""
@@ -108,22 +161,23 @@ class MergeTreeView(QWidget):
             return [], []
         nodes, _ = self._laid_out()
         captions, edges = [], []
-        for node, cx, depth, w, lc, rc, _ in nodes:
+        for node, cx, depth, w, lc, rc, *_ in nodes:
             top, bottom, caption = self._row_geometry(depth)
             if self.caption(node) is not None:
                 captions.append(QRectF(cx - w / 2, caption, w, QFontMetricsF(self._small).height() + 2))
             if lc is not None:
-                edges += [(QPointF(cx, bottom), QPointF(child_x, self._row_geometry(depth + 1)[0]))
-                          for child_x in (lc, rc)]
+                edges += [
+                    (QPointF(cx, bottom), QPointF(child_x, self._row_geometry(depth + 1)[0])) for child_x in (lc, rc)
+                ]
         return captions, edges
 
     def _row_geometry(self, depth: int) -> tuple[float, float, float]:
         """(box top, where the edges to the children start, the caption's top) of a row: the edges
         start below the "#step" caption, so no caption is drawn over a line."""
-        box_h, row_h = self._rows()
+        box_h, row_h, small, _line = self._heights()
         top = depth * row_h + 2
         caption = top + box_h
-        return top, caption + QFontMetricsF(self._small).height() + 4, caption
+        return top, caption + small + 4, caption
 
     def _byte_chars(self) -> list | None:
         """For each byte of the root token, the part of the root it lies in (named once, for the
@@ -143,15 +197,25 @@ class MergeTreeView(QWidget):
         if self.tree is None:
             return []
         nodes, _ = self._laid_out()
-        return [(depth, self.label(node, offset)) for node, _, depth, _, _, _, offset in nodes]
+        return [(depth, label) for _node, _, depth, _, _, _, _offset, label, _hex in nodes]
 
     def _rows(self) -> tuple[float, float]:
         """(box height, row height): a row holds the node's box, its "#step" caption and room for
         the edges, all from the fonts, so presentation mode's larger type gets taller rows rather
         than overlapping text."""
-        small = QFontMetricsF(self._small).height()
-        box_h = QFontMetricsF(self._font).height() + 8 + (small if self.token_bytes is not None else 0)
-        return box_h, box_h + small + 14
+        box_h, row_h, _small, _line = self._heights()
+        return box_h, row_h
+
+    def _heights(self) -> tuple[float, float, float, float]:
+        """(box, row, small text line, label line) heights, measured once per fonts (a paint asked
+        for them per node)."""
+        key = (self._font_keys, self.token_bytes is not None)
+        kept = self.__dict__.get("_kept_heights")
+        if kept is None or kept[0] != key:
+            small, line = QFontMetricsF(self._small).height(), QFontMetricsF(self._font).height()
+            box_h = line + 8 + (small if self.token_bytes is not None else 0)
+            kept = self._kept_heights = (key, (box_h, box_h + small + 14, small, line))
+        return kept[1]
 
     def tree_height(self) -> float:
         """Height of the drawn tree before it is scaled down to fit (0 without a tree)."""
@@ -166,7 +230,7 @@ class MergeTreeView(QWidget):
         chars = self._byte_chars() if offset is not None else None
         if not chars or offset + len(data) > len(chars):
             return compact_label(data, self.guesser)
-        return compact_parts(_sub_parts(chars[offset: offset + len(data)]))
+        return compact_parts(_sub_parts(chars[offset : offset + len(data)]))
 
     def _partial_bytes(self, node: MergeNode) -> bytes | None:
         """The node's bytes when they are not whole characters (drawn named, with hex), else None."""
@@ -174,28 +238,33 @@ class MergeTreeView(QWidget):
             return None
         return self.token_bytes(node.token_id) or None
 
-    def _box_width(self, node: MergeNode, fm: QFontMetricsF, offset: int | None = None) -> float:
-        w = fm.horizontalAdvance(self.label(node, offset))
+    def _box(self, node: MergeNode, fm: QFontMetricsF, offset: int | None = None) -> tuple[float, str, str | None]:
+        """(box width, label, the hex beneath it or None) of ``node``."""
+        label = self.label(node, offset)
+        w = fm.horizontalAdvance(label)
         data = self._partial_bytes(node)
+        hex_text = None
         if data is not None:
-            w = max(w, QFontMetricsF(self._small).horizontalAdvance(data.hex(" ").upper()))
-        return w + 2 * _PAD
+            hex_text = data.hex(" ").upper()
+            w = max(w, QFontMetricsF(self._small).horizontalAdvance(hex_text))
+        return w + 2 * _PAD, label, hex_text
 
-    def _layout(self, node: MergeNode, depth: int, x: list[float], fm: QFontMetricsF, out: list,
-                offset: int = 0) -> tuple[float, float]:
+    def _layout(
+        self, node: MergeNode, depth: int, x: list[float], fm: QFontMetricsF, out: list, offset: int = 0
+    ) -> tuple[float, float]:
         """Leaves left to right; a parent centred over its children. Returns (centre x, box width).
         ``offset`` is where the node's bytes start in the root token's bytes."""
-        w = self._box_width(node, fm, offset)
+        w, label, hex_text = self._box(node, fm, offset)
         if node.left is None or node.right is None:
             cx = x[0] + w / 2
             x[0] += w + _GAP_X
-            out.append((node, cx, depth, w, None, None, offset))
+            out.append((node, cx, depth, w, None, None, offset, label, hex_text))
             return cx, w
         lc, _ = self._layout(node.left, depth + 1, x, fm, out, offset)
         left_len = len(self.token_bytes(node.left.token_id)) if self.token_bytes is not None else 0
         rc, _ = self._layout(node.right, depth + 1, x, fm, out, offset + left_len)
         cx = (lc + rc) / 2
-        out.append((node, cx, depth, w, lc, rc, offset))
+        out.append((node, cx, depth, w, lc, rc, offset, label, hex_text))
         return cx, w
 
     def paintEvent(self, event) -> None:  # noqa: N802
@@ -205,51 +274,43 @@ class MergeTreeView(QWidget):
         if self.tree is None:
             p.setPen(fg)
             p.setFont(ui_font(10))  # ui_font follows the app's font scale
-            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter,
-                       self.tr("Select a token in the table to see its merge tree"))
+            p.drawText(
+                self.rect(), Qt.AlignmentFlag.AlignCenter, self.tr("Select a token in the table to see its merge tree")
+            )
             return
-        fm = QFontMetricsF(self._font)
         nodes, _ = self._laid_out()
         width, _height = self._extent()
-        small = QFontMetricsF(self._small)
-        box_h, _row_h = self._rows()
+        box_h, _row_h, small_h, line_h = self._heights()
         scale = self.label_scale()
         p.translate(max(4.0, (self.width() - width * scale) / 2), 4)
         p.scale(scale, scale)
-
-        def row_y(depth: int) -> float:
-            return self._row_geometry(depth)[0]
-
         p.setPen(QPen(fg, 1.5))
-        for _node, cx, depth, _w, lc, rc, _ in nodes:
+        for _node, cx, depth, _w, lc, rc, *_ in nodes:
             if lc is not None:
+                start = QPointF(cx, self._row_geometry(depth)[1])
+                child_top = self._row_geometry(depth + 1)[0]
                 for child_x in (lc, rc):
-                    p.drawLine(QPointF(cx, self._row_geometry(depth)[1]), QPointF(child_x, row_y(depth + 1)))
-        p.setFont(self._font)
-        for node, cx, depth, w, _, _, offset in nodes:
+                    p.drawLine(start, QPointF(child_x, child_top))
+        box_pen = QPen(fg, 1)
+        for node, cx, depth, w, _lc, _rc, _offset, label, hex_text in nodes:
             bg = token_color(node.token_id, dark=self.dark)
-            rect = QRectF(cx - w / 2, row_y(depth), w, box_h)
-            p.setPen(QPen(fg, 1))
+            rect = QRectF(cx - w / 2, self._row_geometry(depth)[0], w, box_h)
+            p.setPen(box_pen)
             p.setBrush(bg)
             p.drawRoundedRect(rect, 5, 5)
             p.setPen(text_color_on(bg))
-            data = self._partial_bytes(node)
-            if data is None:
-                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.label(node, offset))
+            if hex_text is None:
+                self._draw_centred(p, rect, label, self._font, scale)
             else:  # the name on top, its bytes in hex beneath
-                top = QRectF(rect.left(), rect.top() + 3, rect.width(), fm.height())
-                p.drawText(top, Qt.AlignmentFlag.AlignCenter, self.label(node, offset))
-                p.setFont(self._small)
-                p.drawText(QRectF(rect.left(), top.bottom(), rect.width(), small.height()),
-                           Qt.AlignmentFlag.AlignCenter, data.hex(" ").upper())
-                p.setFont(self._font)
+                top = QRectF(rect.left(), rect.top() + 3, rect.width(), line_h)
+                self._draw_centred(p, top, label, self._font, scale)
+                self._draw_centred(
+                    p, QRectF(rect.left(), top.bottom(), rect.width(), small_h), hex_text, self._small, scale
+                )
             caption = self.caption(node)
             if caption is not None:
-                p.setFont(self._small)
                 p.setPen(fg)
-                p.drawText(QRectF(cx - w / 2, row_y(depth) + box_h, w, small.height() + 2),
-                           Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextDontClip, caption)
-                p.setFont(self._font)
+                self._draw_centred(p, QRectF(rect.left(), rect.bottom(), w, small_h + 2), caption, self._small, scale)
         p.end()
 
 
@@ -264,10 +325,13 @@ def _sub_parts(chars: list[tuple[BytePart, int]]) -> list[BytePart]:
         while j + 1 < len(chars) and chars[j + 1][0] is part:
             j += 1
         last_k = chars[j][1]
-        data = part.data[k: last_k + 1]
+        data = part.data[k : last_k + 1]
         if part.first:  # positions known: shift into the character
-            out.append(BytePart(data, part.char, part.first + k, part.first + last_k, part.length,
-                                part.guessed, part.candidates))
+            out.append(
+                BytePart(
+                    data, part.char, part.first + k, part.first + last_k, part.length, part.guessed, part.candidates
+                )
+            )
         else:
             out.append(BytePart(data, part.char, 0, 0, 0, part.guessed, part.candidates))
         i = j + 1
