@@ -84,9 +84,12 @@ run chat -e cl100k_base --template bomb.jinja messages.json > bomb.out 2> bomb.e
     || fail "the template bomb was not ended by its process (exit $status): $(cat bomb.err)"
 echo "   $(cat bomb.err)"
 
-# One model per catalogue family (tokenizer.json through tokenizers, a rank file, SentencePiece): the
-# frozen app gives the ids the installed tokviz gives. The installed side encodes every model the frozen
-# app lists as available in one Python process (a process each would start Python and tokviz anew).
+# One model per catalogue family (tokenizer.json through tokenizers, a rank file, SentencePiece) and a GGUF
+# file: the frozen app gives the ids the installed tokviz gives. GGUF opens through the gguf package, whose
+# import reaches for requests and mistral_common only inside try/except: the build leaves requests out, and
+# the frozen app must still read a GGUF file. The installed side writes the GGUF file and encodes every
+# model the frozen app lists as available in one Python process (a process each would start Python and
+# tokviz anew); the frozen app still runs once per model, and each ids list is compared.
 SAMPLE="값이 올랐다 👨‍👩‍👧 tokenizer"
 models=$("$PYTHON" - encoders.json deepseek-v4 qwen3.6 mistral-sp-v1 <<'EOF'
 import json, sys
@@ -94,50 +97,37 @@ rows = {r["name"]: r for r in json.load(open(sys.argv[1], encoding="utf-8"))}
 print(" ".join(name for name in sys.argv[2:] if name in rows and rows[name]["available"]))
 EOF
 ) || fail "encoders.json unreadable"
-if [[ -n "$models" ]]; then
-    # shellcheck disable=SC2086  # the model names are words
-    (cd "$ROOT" && "$PYTHON" - "$OUT" "$SAMPLE" $models <<'EOF') || fail "the installed tokviz failed"
-import contextlib, sys
-from tokviz import cli
-out, text, names = sys.argv[1], sys.argv[2], sys.argv[3:]
-for name in names:
-    with open(f"{out}/installed-{name}.json", "w", encoding="utf-8") as f, contextlib.redirect_stdout(f):
-        status = cli.main(["encode", "-e", name, "--json", text])
-    assert status == 0, f"{name}: exit {status}"
-EOF
-fi
-for name in $models; do
-    echo "== tokviz encode -e $name (frozen = installed)"
-    run encode -e "$name" --json "$SAMPLE" > "frozen-$name.json" || fail "$name: the frozen app failed"
-    "$PYTHON" - "frozen-$name.json" "installed-$name.json" <<'EOF' || fail "$name: the frozen app's ids differ"
-import json, sys
-frozen, installed = ([t["id"] for t in json.load(open(p, encoding="utf-8"))["tokens"]] for p in sys.argv[1:3])
-assert frozen == installed and frozen, (frozen, installed)
-print("   ids:", frozen)
-EOF
-done
-
-# GGUF opens through the gguf package, whose import reaches for requests and mistral_common only
-# inside try/except: the build leaves requests out, and the frozen app must still read a GGUF file.
-echo "== tokviz encode --model small.gguf (frozen = installed)"
-(cd "$ROOT" && "$PYTHON" - "$OUT" "$SAMPLE" <<'EOF') || fail "could not write or encode the GGUF with the installed tokviz"
+# shellcheck disable=SC2086  # the model names are words
+(cd "$ROOT" && "$PYTHON" - "$OUT" "$SAMPLE" $models <<'EOF') || fail "the installed tokviz failed (a model or the GGUF file)"
 import contextlib, sys
 from pathlib import Path
 from tests.support.boundary_encoders import gguf_from_bpe
 from tests.support.trained_models import bpe_model
 from tokviz import cli
-out, text = Path(sys.argv[1]), sys.argv[2]
+out, text, names = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
 gguf_from_bpe(bpe_model("byte", 80), out / "small.gguf")
-with open(out / "installed-gguf.json", "w", encoding="utf-8") as f, contextlib.redirect_stdout(f):
-    assert cli.main(["encode", "--model", str(out / "small.gguf"), "--json", text]) == 0
+runs = {name: ["-e", name] for name in names} | {"gguf": ["--model", str(out / "small.gguf")]}
+for name, source in runs.items():
+    with open(out / f"installed-{name}.json", "w", encoding="utf-8") as f, contextlib.redirect_stdout(f):
+        status = cli.main(["encode", *source, "--json", text])
+    assert status == 0, f"{name}: exit {status}"
 EOF
-run encode --model "$OUT/small.gguf" --json "$SAMPLE" > frozen-gguf.json || fail "the frozen app cannot read a GGUF file"
-"$PYTHON" - frozen-gguf.json installed-gguf.json <<'EOF' || fail "the frozen app's GGUF ids differ"
+same_ids() {  # FROZEN.json INSTALLED.json: the same ids, and some
+    "$PYTHON" - "$1" "$2" <<'EOF'
 import json, sys
 frozen, installed = ([t["id"] for t in json.load(open(p, encoding="utf-8"))["tokens"]] for p in sys.argv[1:3])
 assert frozen == installed and frozen, (frozen, installed)
-print("   ids:", frozen[:12], "...")
+print("   ids:", frozen[:12], "..." if len(frozen) > 12 else "")
 EOF
+}
+for name in $models; do
+    echo "== tokviz encode -e $name (frozen = installed)"
+    run encode -e "$name" --json "$SAMPLE" > "frozen-$name.json" || fail "$name: the frozen app failed"
+    same_ids "frozen-$name.json" "installed-$name.json" || fail "$name: the frozen app's ids differ"
+done
+echo "== tokviz encode --model small.gguf (frozen = installed)"
+run encode --model "$OUT/small.gguf" --json "$SAMPLE" > frozen-gguf.json || fail "the frozen app cannot read a GGUF file"
+same_ids frozen-gguf.json installed-gguf.json || fail "the frozen app's GGUF ids differ"
 
 check_png() {
     "$PYTHON" - "$1" <<'EOF' || fail "$1 is not a real picture"

@@ -184,6 +184,21 @@ def test_pyinstaller_spec_ships_resources_and_encoder_data_and_drops_unused_qt()
     assert os.access(PACKAGING / "smoke_frozen.sh", os.X_OK)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("PyInstaller") is None, reason="PyInstaller is not installed")
+def test_the_spec_still_recognises_pyinstallers_module_loader():
+    """The spec loads PySide6's extension modules without parsing their .pyi stubs only while PyInstaller's
+    loader has the shape it replaces; a PyInstaller that changes it would silently cost ~9 CPU-s a build."""
+    import inspect
+
+    from PyInstaller.lib.modulegraph import modulegraph
+
+    source = (PACKAGING / "tokviz.spec").read_text(encoding="utf-8")
+    assert "_load_module_without_qt_stubs" in source
+    parameters = list(inspect.signature(modulegraph.ModuleGraph._load_module).parameters)
+    assert parameters == ["self", "fqname", "pathname", "loader"]
+    assert issubclass(modulegraph.Extension, modulegraph.Node)
+
+
 # ---- README set-up and .ci/run agree -----------------------------------------------------------
 
 def shell_blocks(markdown: str) -> list[str]:
