@@ -317,6 +317,7 @@ def test_shutdown_stops_a_running_corpus_comparison(qtbot, session):
 def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
     """Train N merges, add ``tokviz BPE (step N)`` to Compare, scrub Train back: the row follows
     the model to its new step (it used to say "no such encoder")."""
+    from tokviz.core.bpe.trainer import BPETrainer
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.train.corpus import CorpusSource
     from tokviz.ui.train.views import SPEEDS
@@ -328,6 +329,7 @@ def test_trained_model_row_follows_the_train_panels_step(qtbot, tmp_path):
     win.show()
     try:
         train = win.show_view("train")
+        train.trainer_factory = BPETrainer  # a tiny corpus: in the worker thread, no training process to start
         train.set_source(CorpusSource.paste(text))
         train.merges_spin.setValue(40)
         train.speed_combo.setCurrentIndex(len(SPEEDS) - 1)

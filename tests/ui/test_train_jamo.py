@@ -35,9 +35,7 @@ def lead_vowel_pairs(text: str) -> bool:
     return any("\u1100" <= a <= "\u1112" and "\u1161" <= b <= "\u1175" for a, b in zip(text, text[1:], strict=False))
 
 
-@pytest.fixture
-def panel(qtbot):
-    panel = open_train_panel(qtbot)
+def _set_up_for_jamo(panel):
     panel.trainer_factory = BPETrainer  # in this thread's worker: no process start for a tiny corpus
     panel.set_source(CorpusSource.paste("".join(LINES)))
     panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
@@ -45,14 +43,37 @@ def panel(qtbot):
     panel.merges_spin.setValue(40)
     panel.speed_combo.setCurrentIndex(len(SPEEDS) - 1)
     panel.probe_edit.setText(PROBE)
+    return panel
+
+
+@pytest.fixture
+def panel(qtbot):
+    panel = _set_up_for_jamo(open_train_panel(qtbot))
     yield panel
     panel.window().close()
 
 
-def _trained(panel, qtbot):
+@pytest.fixture(scope="module")
+def trained(qapp, request):
+    """One panel trained on jamo to the end, for the tests that read the run, the model it offers and
+    what it saves (a window and a run of their own cost ~0.6 s CPU per test). Each test starts at the
+    last step."""
+    from pytestqt.qtbot import QtBot
+
+    from tokviz.ui.main_window import MainWindow
+
+    win = MainWindow()
+    win.show()
+    panel = _set_up_for_jamo(win.show_view("train"))
     panel.start_training()
     panel.run_to_end()
-    qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
+    QtBot(request).waitUntil(lambda: panel.run is None, timeout=20_000)
+    yield panel
+    win.close()
+    win.deleteLater()
+
+
+def _at_the_last_step(panel):
     panel.set_step(len(panel.replay))
     panel.segment_probe()
     return panel.replay.steps
@@ -64,8 +85,9 @@ def _plain(html: str) -> str:
     return doc.toPlainText()
 
 
-def test_the_train_panel_trains_on_jamo_and_shows_syllables(panel, qtbot):
-    steps = _trained(panel, qtbot)
+def test_the_train_panel_trains_on_jamo_and_shows_syllables(trained, qtbot):
+    panel = trained
+    steps = _at_the_last_step(panel)
     pieces = [s.new_piece for s in steps]
     assert all(not any("\uac00" <= ch <= "\ud7a3" for ch in p) for p in pieces)  # it learned jamo
     assert decompose("것") + "</w>" in pieces or decompose("것") in pieces
@@ -96,8 +118,9 @@ def test_the_train_panel_trains_on_jamo_and_shows_syllables(panel, qtbot):
     assert panel.probe_status.text().startswith(f"{count} tokens")
 
 
-def test_the_offered_jamo_model_reads_the_users_text_in_inspect(panel, qtbot):
-    _trained(panel, qtbot)
+def test_the_offered_jamo_model_reads_the_users_text_in_inspect(trained):
+    panel = trained
+    _at_the_last_step(panel)
     panel.offer_model_now()
     model = panel.session.trained_model
     assert isinstance(model, JamoReader) and model.settings.get("jamo")
@@ -183,10 +206,11 @@ def test_jamo_and_hangul_only_exclude_each_other_and_jamo_is_for_bpe(panel):
     assert panel.jamo_check.isEnabled()
 
 
-def test_saving_a_jamo_model_keeps_it_a_reader_only_in_tokviz_json(panel, qtbot, tmp_path):
+def test_saving_a_jamo_model_keeps_it_a_reader_only_in_tokviz_json(trained, qtbot, tmp_path):
     from tokviz.core.encoders.builtin import open_model_file
 
-    _trained(panel, qtbot)
+    panel = trained
+    _at_the_last_step(panel)
     written = save_and_wait(qtbot, panel, tmp_path / "jamo.json", "tokviz")
     assert isinstance(open_model_file(written[0]), JamoReader)
     assert "--jamo" not in panel.message.label.text()

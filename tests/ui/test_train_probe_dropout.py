@@ -40,13 +40,37 @@ def _sample_ids(panel, qtbot, *, p: float | None = None, seed: int | None = None
     return view.result.sample.ids
 
 
-def test_the_probe_rerolls_dropout_with_the_model_at_the_step_on_screen(panel, qtbot):
+def test_the_probe_dropout_fits_1024_by_768_and_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot):
+    """One run for both (a run of its own cost ~0.7 s CPU): folded, the view keeps the panel within a
+    1024×768 screen and samples nothing; unfolded, it rerolls with the model at the step on screen."""
     assert not panel.probe_dropout.isVisibleTo(panel)  # nothing trained: no model to drop merges of
-    panel.probe_dropout.title.setChecked(True)  # unfolded (it starts folded)
     panel.start_training()
     panel.run_to_end()
     qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
     panel.pause()
+    panel.set_step(len(panel.replay))
+    panel.segment_probe()
+    _check_the_folded_view_fits_1024_by_768_and_unfolds(panel, qtbot)
+    _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot)
+
+
+def _check_the_folded_view_fits_1024_by_768_and_unfolds(panel, qtbot):
+    assert panel.probe_dropout.isVisibleTo(panel)
+    window = panel.window()
+    QApplication.processEvents()  # the layouts take in the view just shown
+    window.layout().activate()
+    hint = window.minimumSizeHint().expandedTo(window.minimumSize())
+    assert hint.width() <= 1024 and hint.height() <= 768, hint
+    view = panel.probe_dropout
+    assert not view.reroll_button.isVisibleTo(panel)  # folded: the title and P only
+    assert view.encoder is None  # and nothing is sampled while nobody sees it (scrubbing stays light)
+    with qtbot.waitSignal(view.updated, timeout=20_000):
+        view.title.setChecked(True)  # unfolded: seed, Re-roll, samples, the summary and the bars
+    assert view.strip_scroll.isVisibleTo(panel) and view.reroll_button.isVisibleTo(panel)
+    assert view.result.text == PROBE and view.result.stats is not None
+
+
+def _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot):
     panel.set_step(50)
     panel.segment_probe()
     view = panel.probe_dropout
@@ -69,25 +93,3 @@ def test_the_probe_rerolls_dropout_with_the_model_at_the_step_on_screen(panel, q
     panel.set_step(10)
     panel.segment_probe()
     assert _sample_ids(panel, qtbot, p=0.0) == panel.replay.model.encode(PROBE, max_rank=10).ids
-
-
-def test_the_probe_dropout_keeps_the_train_panel_within_a_1024_by_768_screen(panel, qtbot):
-    panel.start_training()
-    panel.run_to_end()
-    qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
-    panel.pause()
-    panel.set_step(len(panel.replay))
-    panel.segment_probe()
-    assert panel.probe_dropout.isVisibleTo(panel)
-    window = panel.window()
-    QApplication.processEvents()  # the layouts take in the view just shown
-    window.layout().activate()
-    hint = window.minimumSizeHint().expandedTo(window.minimumSize())
-    assert hint.width() <= 1024 and hint.height() <= 768, hint
-    view = panel.probe_dropout
-    assert not view.reroll_button.isVisibleTo(panel)  # folded: the title and P only
-    assert view.encoder is None  # and nothing is sampled while nobody sees it (scrubbing stays light)
-    with qtbot.waitSignal(view.updated, timeout=20_000):
-        view.title.setChecked(True)  # unfolded: seed, Re-roll, samples, the summary and the bars
-    assert view.strip_scroll.isVisibleTo(panel) and view.reroll_button.isVisibleTo(panel)
-    assert view.result.text == PROBE and view.result.stats is not None

@@ -114,7 +114,7 @@ def test_secondary_text_reads_at_4_5_to_1_in_both_themes_and_follows_the_font(wi
         theme.apply_theme("light")
 
 
-def test_reset_empties_every_view_and_withdraws_the_model(trained, qtbot):
+def _check_reset_empties_every_view_and_withdraws_the_model(trained, qtbot):
     panel, _, _ = trained
     qtbot.waitUntil(lambda: panel.session.trained_model is not None, timeout=3000)
     name = panel.session.trained_model.name
@@ -224,10 +224,12 @@ def test_the_last_corpus_file_mode_and_algorithm_come_back_at_start(qtbot, tmp_p
         win.close()
 
 
-def test_presentation_scale_and_a_1366_projector_on_one_run(trained, qtbot):
-    """Both look at the same finished run and put the window back as it was (a run each cost ~1 s CPU)."""
+def test_presentation_scale_a_1366_projector_and_reset_on_one_run(trained, qtbot):
+    """The presentation checks look at the same finished run and put the window back as it was; Reset
+    then empties it (a run each cost ~1 s CPU)."""
     _check_presentation_scale_enlarges_plot_text_and_the_merge_tree(trained, qtbot)
     _check_presentation_on_a_1366_projector_shows_all_four_plots_whole(trained, qtbot)
+    _check_reset_empties_every_view_and_withdraws_the_model(trained, qtbot)
 
 
 def _check_presentation_scale_enlarges_plot_text_and_the_merge_tree(trained, qtbot):

@@ -292,7 +292,9 @@ class MainWindow(QMainWindow):
 
     def _build_panel(self, view: str) -> QWidget:
         spec = PANELS[view]
-        panel = getattr(importlib.import_module(spec.module), spec.cls)(self.session)
+        module = importlib.import_module(spec.module)
+        theme.configure_plots()  # the module may have loaded pyqtgraph (Train's and Compare's plots)
+        panel = getattr(module, spec.cls)(self.session)
         self._built[view] = panel
         self._pages[view].set_panel(panel)
         panel.show()  # now, not at the next event-loop turn (a child added to a shown widget waits for one)
