@@ -106,11 +106,13 @@ def _prefix_ranks(name: str, n: int) -> dict[bytes, int]:
 def test_tiktoken_route_equals_python_merging_across_blocks(monkeypatch):
     ranks = _prefix_ranks("llama-3", 101_000)  # reaches past rank 100421 (.:.:), an unbuilt token
     small = {b: r for b, r in ranks.items() if len(b) == 1 or r < 2500 or 100_300 <= r}
-    monkeypatch.setattr(merges_module, "_BLOCK", 300)  # many tables, so blocks join where they should
-    fast = recover_from_ranks(small, fast=True)
     slow = recover_from_ranks(small, fast=False)
-    assert fast.merges == slow.merges and fast.unbuilt_parts == slow.unbuilt_parts
-    assert small[b".:.:"] in fast.unbuilt
+    monkeypatch.setattr(merges_module, "_FIRST_BLOCK", 300)  # many tables, so blocks join where they should
+    for growth in (1.0, 2.0):  # blocks of one size (11 tables), and each as large as the ranks before it (5)
+        monkeypatch.setattr(merges_module, "_BLOCK_GROWTH", growth)
+        fast = recover_from_ranks(small, fast=True)
+        assert fast.merges == slow.merges and fast.unbuilt_parts == slow.unbuilt_parts
+        assert small[b".:.:"] in fast.unbuilt
 
 
 def test_token_merges_on_demand_equal_the_whole_recovery():
