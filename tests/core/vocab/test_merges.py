@@ -174,10 +174,10 @@ def test_cancelled_recovery_raises_and_is_not_cached():
 
 
 def test_tokenizer_json_merges_are_read_from_the_file():
+    from tests.support.model_files import tokenizer_json_encoder
     from tests.support.packages import llama3_json
-    from tokviz.core.encoders.builtin import open_model_file
 
-    encoder = open_model_file(llama3_json())  # Meta's Llama 3 tokenizer.json
+    encoder = tokenizer_json_encoder(llama3_json())  # Meta's Llama 3 tokenizer.json
     rec = recover_merges(encoder)
     tb = rec.token_bytes
     assert rec.merge_rank and len(rec.merges) == len({t for _, _, t in rec.merges}) == 127_744
