@@ -17,3 +17,13 @@ def tokenizer_json_encoder(path: Path):
     from tokviz.core.encoders.hf_json import HFTokenizerEncoder
 
     return HFTokenizerEncoder.from_file(path)
+
+
+@functools.cache
+def tekkenizer(path: Path):
+    """mistral-common's own Tekkenizer of a tekken.json, the reference tokviz's tekken reader is checked
+    against, built once per process (it decodes all 131,072 tokens: 1.5-2 s). Only its encode and
+    control-token lookups are used."""
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    return Tekkenizer.from_file(str(path))

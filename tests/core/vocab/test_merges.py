@@ -82,12 +82,11 @@ def test_llama3_merges_match_tiktoken_and_report_the_unbuilt_dot_colon_token():
 
 
 def test_tekken_merges_match_mistral_common():
-    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
-
+    from tests.support.model_files import tekkenizer
     from tests.support.packages import mistral_model
 
     encoder = registry_encoder("mistral-tekken")
-    ref = Tekkenizer.from_file(str(mistral_model("tekken_240911.json")))
+    ref = tekkenizer(mistral_model("tekken_240911.json"))
     rec = token_merges(encoder)
     for text in VARIED_PROMPTS:
         if "<" in text:  # tekken reads its control strings itself; the ordinary text is what is compared
