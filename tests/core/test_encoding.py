@@ -157,9 +157,9 @@ def test_an_encoding_holds_columns_not_one_object_per_token():
 def test_tiktoken_columns_equal_tokens_built_from_tiktokens_own_bytes():
     # the family fills the columns from a table of byte lengths per id; tiktoken's decode_tokens_bytes
     # is the reference for what each token's bytes are
-    from tokviz.core.encoders import tiktoken_family
+    from tokviz.core.encoders.builtin import default_registry
 
-    encoder = tiktoken_family.load("cl100k_base")
+    encoder = default_registry().get("cl100k_base")  # the family's loader, run once per test process
     text = "안녕하세요 👨‍👩‍👧 hello<|endoftext|> wörld\r\n\t값"
     for allow in (False, True):
         enc = encoder.encode(text, allow_special=allow)

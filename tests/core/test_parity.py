@@ -56,9 +56,9 @@ def library_counts(name: str):
 
 def _encoder(name: str):
     if name == "llama-3 (tokenizer.json)":  # Meta's file read by tokviz's tokenizer.json family
-        from tokviz.core.encoders.builtin import open_model_file
+        from tests.support.model_files import tokenizer_json_encoder
 
-        return open_model_file(llama3_json())
+        return tokenizer_json_encoder(llama3_json())
     return default_registry().get(name)
 
 

@@ -173,3 +173,12 @@ def test_rebuilt_rank_file_with_a_wrong_merge_is_refused(monkeypatch):
     monkeypatch.setattr(tiktoken_family, "gpt2_ranks_from_data_gym", tampered)
     with pytest.raises(ModelFileError, match="not the pinned"):
         tiktoken_family.load("r50k_base")
+
+
+@pytest.mark.parametrize("token", ["a\u0000", "안녕"], ids=["control-character", "hangul"])
+def test_an_encoder_json_key_outside_gpt2s_byte_characters_is_a_message(token):
+    # GPT-2 writes every byte as a printable stand-in; a raw control character or any other text is not
+    # one (it was a KeyError traceback)
+    doc = ('{"!": 0, "' + token.replace("\u0000", "\\u0000") + '": 1}').encode()
+    with pytest.raises(ModelFileError, match="not written in GPT-2's byte characters"):
+        tiktoken_family.gpt2_ranks_from_data_gym(doc, b"#version: 0.2\n! a\n")

@@ -24,17 +24,10 @@ def deepseek_json() -> Path:
 def hf_encoder(llama3_json, deepseek_json):
     """tokviz's encoder of a real tokenizer.json, by fixture name, read once for the session (Llama 3's
     takes seconds to read). Encoders are read-only; the special-token switch is set under a lock per call."""
-    from tokviz.core.encoders.hf_json import HFTokenizerEncoder
+    from tests.support.model_files import tokenizer_json_encoder
 
     paths = {"llama3_json": llama3_json, "deepseek_json": deepseek_json}
-    cache: dict = {}
-
-    def get(which: str):
-        if which not in cache:
-            cache[which] = HFTokenizerEncoder.from_file(paths[which])
-        return cache[which]
-
-    return get
+    return lambda which: tokenizer_json_encoder(paths[which])
 
 
 @pytest.fixture(scope="session")

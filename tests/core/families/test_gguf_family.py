@@ -11,6 +11,7 @@ import pytest
 from tests.support.gguf_files import write_gguf
 from tests.support.packages import package_file
 from tests.support.prompts import PROMPTS
+from tokviz.core.encoders.builtin import default_registry
 from tokviz.core.encoders.gguf_family import (
     BYTE,
     CONTROL,
@@ -81,7 +82,7 @@ def test_gpt2_vocabulary_equals_tiktoken(tmp_path):
     types = [CONTROL if t == "<|endoftext|>" else NORMAL for t in tokens]
     path = write_gguf(tmp_path / "gpt2.gguf", tokens, merges, types, "gpt-2")
     enc = load_gguf(path)
-    ref = tiktoken_family.load("gpt2").tiktoken
+    ref = default_registry().get("gpt2").tiktoken  # tiktoken_family.load's, loaded once per test process
     assert isinstance(ref, tiktoken.Encoding)
     for text in PROMPTS:
         assert enc.encode(text).ids == ref.encode_ordinary(text), text

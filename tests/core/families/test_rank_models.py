@@ -8,6 +8,7 @@ import warnings
 
 import pytest
 
+from tests.support.model_files import tekkenizer
 from tests.support.packages import package_file
 from tests.support.prompts import PROMPTS
 from tokviz.core.encoders import rank_models
@@ -104,9 +105,9 @@ def test_nfc_segments_keep_hangul_jamo_together():
 
 @pytest.mark.parametrize("file", ["tekken_240718.json", "tekken_240911.json"])
 def test_tekken_equals_mistral_common(file):
-    tekken = pytest.importorskip("mistral_common.tokens.tokenizers.tekken")
+    pytest.importorskip("mistral_common.tokens.tokenizers.tekken")
     path = package_file("mistral_common", "data", file)
-    ref = tekken.Tekkenizer.from_file(path)
+    ref = tekkenizer(path)
     enc = load_tekken(path)
     assert enc.vocab_size == ref.n_words
     with warnings.catch_warnings():

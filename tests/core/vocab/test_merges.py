@@ -82,12 +82,11 @@ def test_llama3_merges_match_tiktoken_and_report_the_unbuilt_dot_colon_token():
 
 
 def test_tekken_merges_match_mistral_common():
-    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
-
+    from tests.support.model_files import tekkenizer
     from tests.support.packages import mistral_model
 
     encoder = registry_encoder("mistral-tekken")
-    ref = Tekkenizer.from_file(str(mistral_model("tekken_240911.json")))
+    ref = tekkenizer(mistral_model("tekken_240911.json"))
     rec = token_merges(encoder)
     for text in VARIED_PROMPTS:
         if "<" in text:  # tekken reads its control strings itself; the ordinary text is what is compared
@@ -106,11 +105,13 @@ def _prefix_ranks(name: str, n: int) -> dict[bytes, int]:
 def test_tiktoken_route_equals_python_merging_across_blocks(monkeypatch):
     ranks = _prefix_ranks("llama-3", 101_000)  # reaches past rank 100421 (.:.:), an unbuilt token
     small = {b: r for b, r in ranks.items() if len(b) == 1 or r < 2500 or 100_300 <= r}
-    monkeypatch.setattr(merges_module, "_BLOCK", 300)  # many tables, so blocks join where they should
-    fast = recover_from_ranks(small, fast=True)
     slow = recover_from_ranks(small, fast=False)
-    assert fast.merges == slow.merges and fast.unbuilt_parts == slow.unbuilt_parts
-    assert small[b".:.:"] in fast.unbuilt
+    monkeypatch.setattr(merges_module, "_FIRST_BLOCK", 300)  # many tables, so blocks join where they should
+    for growth in (1.0, 2.0):  # blocks of one size (11 tables), and each as large as the ranks before it (5)
+        monkeypatch.setattr(merges_module, "_BLOCK_GROWTH", growth)
+        fast = recover_from_ranks(small, fast=True)
+        assert fast.merges == slow.merges and fast.unbuilt_parts == slow.unbuilt_parts
+        assert small[b".:.:"] in fast.unbuilt
 
 
 def test_token_merges_on_demand_equal_the_whole_recovery():
@@ -172,10 +173,10 @@ def test_cancelled_recovery_raises_and_is_not_cached():
 
 
 def test_tokenizer_json_merges_are_read_from_the_file():
+    from tests.support.model_files import tokenizer_json_encoder
     from tests.support.packages import llama3_json
-    from tokviz.core.encoders.builtin import open_model_file
 
-    encoder = open_model_file(llama3_json())  # Meta's Llama 3 tokenizer.json
+    encoder = tokenizer_json_encoder(llama3_json())  # Meta's Llama 3 tokenizer.json
     rec = recover_merges(encoder)
     tb = rec.token_bytes
     assert rec.merge_rank and len(rec.merges) == len({t for _, _, t in rec.merges}) == 127_744

@@ -130,6 +130,12 @@ def _gpt2_byte_decoder() -> dict[str, int]:
     return {chr(c): b for b, c in chars.items()}
 
 
+# GPT-2's stand-in characters to the latin-1 character of the same byte, so str.translate + encode("latin-1")
+# gives a token's bytes in C (a generator per token took a third of loading gpt2); any other character
+# becomes a lone surrogate, which latin-1 cannot encode.
+_GPT2_TO_LATIN1 = {**{c: "\ud800" for c in range(256)}, **{ord(c): chr(b) for c, b in _gpt2_byte_decoder().items()}}
+
+
 def gpt2_ranks_from_data_gym(encoder_json: bytes, vocab_bpe: bytes, path: str = "encoder.json") -> dict[bytes, int]:
     """Ranks from GPT-2's encoder.json (token -> id; ids are ranks), cross-checked with vocab.bpe."""
     try:
@@ -138,9 +144,11 @@ def gpt2_ranks_from_data_gym(encoder_json: bytes, vocab_bpe: bytes, path: str = 
         raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
     if not isinstance(encoder, dict):
         raise ModelFileError(path, "is not a JSON object of token -> id")
-    dec = _gpt2_byte_decoder()
-    ranks = {bytes(dec[c] for c in tok): rank for tok, rank in encoder.items()
-             if tok not in (ENDOFTEXT, "<|startoftext|>")}
+    try:
+        ranks = {tok.translate(_GPT2_TO_LATIN1).encode("latin-1"): rank for tok, rank in encoder.items()
+                 if tok not in (ENDOFTEXT, "<|startoftext|>")}
+    except UnicodeEncodeError:  # a key that is not GPT-2's printable stand-ins for bytes
+        raise ModelFileError(path, "holds a token that is not written in GPT-2's byte characters") from None
     merges = [ln for ln in vocab_bpe.decode("utf-8").split("\n")[1:] if ln]
     if len(merges) + 256 != len(ranks):
         raise ModelFileError(path, f"vocab.bpe has {len(merges)} merges but encoder.json {len(ranks)} tokens")
