@@ -52,8 +52,8 @@ def _time_views(cost: dict[str, float]) -> None:
 
         setattr(cls, name, wrapper)
 
-    timed(render.StepRendering, "_render_light", "draw:light")
-    timed(render.StepRendering, "_render_heavy", lambda args: "draw:" + args[0])
+    timed(render.StepRenderer, "_draw_light", "draw:light")
+    timed(render.StepRenderer, "_draw_heavy", lambda args: "draw:" + args[0])
     timed(tree.MergeTreeView, "paintEvent", "paint:tree")
     timed(sample.TokenLinesView, "paintEvent", "paint:sample")
     timed(pg.GraphicsView, "paintEvent", "paint:plots")
