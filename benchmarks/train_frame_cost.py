@@ -8,11 +8,12 @@ Trains once in the real panel (as gui_stall.py does), then replays busy frames a
 drawn and painted in one turn. Prints one JSON object with the CPU (``time.thread_time``, so it hardly
 depends on the machine's load, unlike gui_stall's stalls) of the frame's turn and of each view in it:
 
-    {"frames", "total_ms", "draw_ms", "paint_ms", "views_ms": {"draw:light", "draw:sample", ...,
+    {"frames", "total_ms", "draw_ms", "paint_ms", "layout_ms", "views_ms": {"draw:light", "draw:sample", ...,
      "paint:plots", "paint:sample", "paint:tree"}}
 
 each as {"p50", "p90", "max"}. ``draw:*`` is a view's update in ``draw_frame``; ``paint:*`` its paint
-event in the repaint that follows (the rest of the paint is layout, labels and the other widgets).
+event in the repaint that follows (the rest of the paint is layout, labels and the other widgets);
+``layout_ms`` the part of ``paint_ms`` spent re-laying out widgets the frame changed.
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ def _time_views(cost: dict[str, float]) -> None:
 
         setattr(cls, name, wrapper)
 
-    timed(render.StepRendering, "_render_light", "draw:light")
-    timed(render.StepRendering, "_render_heavy", lambda args: "draw:" + args[0])
+    timed(render.StepRenderer, "_draw_light", "draw:light")
+    timed(render.StepRenderer, "_draw_heavy", lambda args: "draw:" + args[0])
     timed(tree.MergeTreeView, "paintEvent", "paint:tree")
     timed(sample.TokenLinesView, "paintEvent", "paint:sample")
     timed(pg.GraphicsView, "paintEvent", "paint:plots")
@@ -62,6 +63,7 @@ def _time_views(cost: dict[str, float]) -> None:
 def run(corpus: Path, merges: int, every: int, passes: int) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from gui_stall import flush_paint, settle
+    from PySide6.QtCore import QCoreApplication, QEvent
 
     from tokviz.ui.app import make_application
     from tokviz.ui.main_window import MainWindow
@@ -97,9 +99,19 @@ def run(corpus: Path, merges: int, every: int, passes: int) -> dict:
             t0 = time.thread_time()
             panel.draw_frame(panel.state.snapshot(), full=False)
             t1 = time.thread_time()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the relayout the frame asked for
+            layout = (time.thread_time() - t1) * 1000
             flush_paint(panel)
             t2 = time.thread_time()
-            rows.append({**cost, "draw": (t1 - t0) * 1000, "paint": (t2 - t1) * 1000, "total": (t2 - t0) * 1000})
+            rows.append(
+                {
+                    **cost,
+                    "draw": (t1 - t0) * 1000,
+                    "layout": layout,
+                    "paint": (t2 - t1) * 1000,
+                    "total": (t2 - t0) * 1000,
+                }
+            )
             app.processEvents()
         panel.playback.seek(0, learned)  # the next pass starts from an empty frame again
         panel.draw_frame(panel.state.snapshot(), full=True)
@@ -114,6 +126,7 @@ def run(corpus: Path, merges: int, every: int, passes: int) -> dict:
         "total_ms": _spread([r["total"] for r in rows]),
         "draw_ms": _spread([r["draw"] for r in rows]),
         "paint_ms": _spread([r["paint"] for r in rows]),
+        "layout_ms": _spread([r["layout"] for r in rows]),
         "views_ms": {k: _spread([r.get(k, 0.0) for r in rows]) for k in views},
         "load_1min": round(os.getloadavg()[0], 2),
     }

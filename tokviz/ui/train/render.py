@@ -25,7 +25,14 @@ from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
 from tokviz.ui.token_colors import text_color_on
 from tokviz.ui.train.follow import name_byte_merge
-from tokviz.ui.train.views import TrainViews, hold_line_height, mute_label, muted_color, segment_runs
+from tokviz.ui.train.views import (
+    TrainViews,
+    hold_line_height,
+    measured_height,
+    mute_label,
+    muted_color,
+    segment_runs,
+)
 from tokviz.ui.train.vocab import elide_piece, shown_piece
 from tokviz.ui.train_replay import keep_hangul
 
@@ -327,7 +334,7 @@ class StepRenderer:
             named = mode == "byte"
             banner.setMinimumHeight(max(BANNER_MIN_HEIGHT, self._named_banner_height() if named else 0))
         else:
-            height = banner.heightForWidth(banner.width())
+            height = measured_height(banner, banner.width())  # the frame holding it measures the same text
             if height > banner.minimumHeight():
                 banner.setMinimumHeight(height)
 

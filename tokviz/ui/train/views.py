@@ -6,7 +6,9 @@ paste dialog, and the speeds and export formats offered."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from collections import OrderedDict
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -154,6 +156,88 @@ def mute_label(label: QLabel) -> None:
 TALL_LINE = '<b>Ag</b> <span style="background:#888888">&nbsp;가 1/3&nbsp;</span>'
 
 
+_MEASURED: OrderedDict[tuple, int] = OrderedDict()  # (text, width, font, wrap) -> height, newest last
+MEASURED_KEPT = 512  # a run's banners and "why" lines come back when scrubbing; older ones are dropped
+
+
+def measured_height(label: QLabel, width: int) -> int:
+    """``label.heightForWidth(width)``, measured once per text, width and font: each measure lays out
+    the whole rich text, and a frame measured the banner and "why" line several times."""
+    key = (label.text(), width, label.font().key(), label.wordWrap(), label.margin(), label.indent())
+    height = _MEASURED.get(key)
+    if height is None:
+        height = label.heightForWidth(width) if width > 1 else label.sizeHint().height()
+        _MEASURED[key] = height
+        if len(_MEASURED) > MEASURED_KEPT:
+            _MEASURED.popitem(last=False)
+    else:
+        _MEASURED.move_to_end(key)
+    return height
+
+
+class LineFrame(QWidget):
+    """Holds one label whose text changes every frame (the step counter, the merge banner, "why this
+    pair", the table's and tree's titles) at a size that changes only when the label needs it to.
+
+    A label in a layout re-laid out the whole Train panel and the page around it at each setText
+    (~5-8 ms of every frame): Qt passes a label's geometry change up through every layout. Here the
+    label's change stops at this frame, which has no layout; the frame asks its own layout for a new
+    size only when the label's minimum size or the room its text needs changed (a wrapped label: its
+    measured height at the frame's width; a one-line label: its size hint)."""
+
+    def __init__(self, label: QLabel, horizontal: QSizePolicy.Policy = QSizePolicy.Policy.Fixed) -> None:
+        super().__init__()
+        self.label = label
+        label.setParent(self)
+        self._held = QSize(0, 0)
+        self.setSizePolicy(horizontal, QSizePolicy.Policy.Fixed)
+        if label.minimumWidth() > 0 and horizontal == QSizePolicy.Policy.Ignored:
+            self.setMinimumWidth(label.minimumWidth())
+        label.installEventFilter(self)
+        self._refit(spread=False)
+
+    def sizeHint(self) -> QSize:
+        return QSize(self._held)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self._held)
+
+    def needed(self) -> QSize:
+        """The size the label's text and minimum size ask for at the frame's width."""
+        label = self.label
+        if label.wordWrap():
+            height = measured_height(label, self.width() if self.isVisible() else label.width())
+            return QSize(label.minimumWidth(), max(label.minimumHeight(), height))
+        needed = label.sizeHint().expandedTo(label.minimumSize())
+        if self.sizePolicy().horizontalPolicy() == QSizePolicy.Policy.Ignored:
+            needed.setWidth(label.minimumWidth())  # the layout gives the width: a longer text is no news
+        return needed
+
+    def _refit(self, spread: bool = True) -> None:
+        needed = self.needed()
+        if needed != self._held:
+            self._held = needed
+            if spread:
+                self.updateGeometry()  # the one re-layout: the label needs another size
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.FontChange):
+            self._refit()  # the label changed: only a size it needs spreads further
+        return super().event(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if watched is self.label and kind in (QEvent.Type.ShowToParent, QEvent.Type.HideToParent):
+            self.setVisible(kind == QEvent.Type.ShowToParent)  # the label shown or hidden: its room too
+        return False
+
+    def resizeEvent(self, event) -> None:
+        self.label.setGeometry(self.rect())
+        if self.label.wordWrap() and event.oldSize().width() != event.size().width():
+            self._refit()  # another width: the wrapped text may take another number of lines
+        super().resizeEvent(event)
+
+
 def hold_line_height(label: QLabel) -> None:
     """Let rich-text ``label`` be at least one :data:`TALL_LINE` high from now on: a label that grew
     by a pixel when its text first held Hangul re-laid out the panel, and every plot's axes were
@@ -232,13 +316,13 @@ class TrainViews:
         # the tree shrinks with the room it has beside a readable sample (its labels stay legible)
         self.tree_scroll.setMinimumHeight(TREE_MIN_PRESENTING if on else TREE_MIN_HEIGHT)
         if on:
-            self._why_at = self._root.indexOf(self.why_label)
-            self._vocab_layout.insertWidget(0, self.why_label)
+            self._why_at = self._root.indexOf(self.why_frame)
+            self._vocab_layout.insertWidget(0, self.why_frame)
             self._sizes_before = self.splitter.sizes()
             total = sum(self._sizes_before) or 1
             self.splitter.setSizes([total * 62 // 100, total * 38 // 100, total * 38 // 100])
         else:
-            self._root.insertWidget(self._why_at, self.why_label)
+            self._root.insertWidget(self._why_at, self.why_frame)
         self.show_plots(on and self.plots_button.isChecked())
         if not on and self._sizes_before:
             self.splitter.setSizes(self._sizes_before)
@@ -385,7 +469,7 @@ class TrainViews:
         row2.addWidget(self.scrubber, 1)
         self.step_label = QLabel(translate("TrainPanel", "step 0"))
         self.step_label.setMinimumWidth(150)
-        row2.addWidget(self.step_label)
+        row2.addWidget(LineFrame(self.step_label))
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
         self.progress_bar.setFormat(translate("TrainPanel", "counting… %p%"))
@@ -414,14 +498,15 @@ class TrainViews:
         self.merge_banner.setWordWrap(True)
         self.merge_banner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.merge_banner.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
-        root.addWidget(self.merge_banner)
+        root.addWidget(LineFrame(self.merge_banner, QSizePolicy.Policy.Ignored))
         # why this pair: the runners-up with their counts
         self.why_label = QLabel()
         self.why_label.setTextFormat(Qt.TextFormat.RichText)
         self.why_label.setWordWrap(True)
         self.why_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.why_label.setMinimumWidth(1)  # an unbreakable piece must not set the window's width
-        root.addWidget(self.why_label)
+        self.why_frame = LineFrame(self.why_label, QSizePolicy.Policy.Ignored)
+        root.addWidget(self.why_frame)
 
     def _build_sample_pane(self, work) -> QWidget:
         """Left: the corpus sample, and the probe with its dropout view."""
@@ -476,7 +561,7 @@ class TrainViews:
         pl.addWidget(self.probe_view, 1)
         self.probe_status = QLabel()
         mute_label(self.probe_status)
-        pl.addWidget(self.probe_status)
+        pl.addWidget(LineFrame(self.probe_status, QSizePolicy.Policy.Ignored))  # its counts change every frame
         # BPE-dropout on the probe with the model at the step on screen: the Inspector's view (P, seed,
         # Re-roll, how often each boundary appears over many samples); it follows the step when the
         # animation rests (render.py: _sync_probe_dropout)
@@ -497,7 +582,7 @@ class TrainViews:
         ml.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
         self.vocab_title = QLabel(translate("TrainPanel", "<b>Learned tokens</b>"))
-        head.addWidget(self.vocab_title)
+        head.addWidget(LineFrame(self.vocab_title))
         self.search_edit = QLineEdit()
         self.search_edit.setPlaceholderText(translate("TrainPanel", "search token or hex…"))
         self.search_edit.setClearButtonEnabled(True)
@@ -517,7 +602,7 @@ class TrainViews:
         ml.addWidget(self.vocab_view, 3)
         self.tree_title = QLabel(translate("TrainPanel", "<b>Merge tree</b>"))
         self.tree_title.setWordWrap(True)
-        ml.addWidget(self.tree_title)
+        ml.addWidget(LineFrame(self.tree_title, QSizePolicy.Policy.Ignored))
         self.tree_view = MergeTreeView()
         # a tree too big for its place at readable labels scrolls rather than shrinking its text
         self.tree_scroll = QScrollArea()

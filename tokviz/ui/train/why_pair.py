@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe_candidates import Candidate
 from tokviz.core.byte_names import name_merge
-from tokviz.ui.train.views import FRESH_BG, hold_line_height
+from tokviz.ui.train.views import FRESH_BG, hold_line_height, measured_height
 from tokviz.ui.train.vocab import compact_parts, elide_piece, shown_piece
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -124,6 +124,6 @@ class WhyPairView:
         label = self.label
         hold_line_height(label)
         label.setText(text)
-        height = label.heightForWidth(label.width()) if label.width() > 1 else label.sizeHint().height()
+        height = measured_height(label, label.width())  # the frame holding it measures the same text
         if height > label.minimumHeight():
             label.setMinimumHeight(height)
