@@ -44,6 +44,10 @@ def test_every_frame_of_a_presentation_run_shows_one_step_in_every_view(window, 
     panel.frames.timer.blockSignals(True)  # the test's ticks are the only frames (no wall-clock pace)
     window.toggle_presentation(True, full_screen=False)  # plays by itself, trains as it goes
     panel.speed_combo.setCurrentIndex(SPEEDS.index(("100 merges/s", 100.0)))
+    # the trainer done before the first tick: while it computes, a frame is drawn every half second
+    # of real time (the trainer keeps the CPU), and a loaded machine then showed a few frames only
+    qtbot.waitUntil(lambda: panel.run is None and panel.replay is not None and len(panel.replay) == 150, timeout=30_000)
+    assert panel.shown_steps()["label"] in (0, None)  # nothing played yet: the ticks below play it
     frames = steps_seen = 0
     why_height = None
     for _ in range(3000):  # a bound, never reached: the run ends long before

@@ -163,7 +163,19 @@ MEASURED_KEPT = 512  # a run's banners and "why" lines come back when scrubbing;
 def measured_height(label: QLabel, width: int) -> int:
     """``label.heightForWidth(width)``, measured once per text, width and font: each measure lays out
     the whole rich text, and a frame measured the banner and "why" line several times."""
-    key = (label.text(), width, label.font().key(), label.wordWrap(), label.margin(), label.indent())
+    m = label.contentsMargins()  # a style sheet's padding or border included
+    key = (
+        label.text(),
+        width,
+        label.font().key(),
+        label.wordWrap(),
+        label.margin(),
+        label.indent(),
+        m.top(),
+        m.bottom(),
+        m.left(),
+        m.right(),
+    )
     height = _MEASURED.get(key)
     if height is None:
         height = label.heightForWidth(width) if width > 1 else label.sizeHint().height()
@@ -238,6 +250,9 @@ class LineFrame(QWidget):
         super().resizeEvent(event)
 
 
+ONE_LINE_WIDTH = 4096  # wide enough for TALL_LINE on one line at any font a screen shows
+
+
 def hold_line_height(label: QLabel) -> None:
     """Let rich-text ``label`` be at least one :data:`TALL_LINE` high from now on: a label that grew
     by a pixel when its text first held Hangul re-laid out the panel, and every plot's axes were
@@ -247,8 +262,10 @@ def hold_line_height(label: QLabel) -> None:
         return  # held already (a minimum set since, e.g. 0 between runs, is held again)
     text = label.text()
     label.setText(TALL_LINE)  # one short line at any but a tiny width
-    # (a label that may shrink to nothing has a size hint of a few characters' width)
-    one_line = label.heightForWidth(label.width()) if label.width() > 1 else label.sizeHint().height()
+    # measured wide: the label's width at this moment may be a layout's passing one (a few pixels
+    # while "why this pair" moves into presentation mode's column), where the one line wrapped into
+    # two and the block then held twice its height until the next run
+    one_line = label.heightForWidth(ONE_LINE_WIDTH)
     height = max(one_line, label.minimumHeight())
     label.setText(text)
     label.setMinimumHeight(height)
