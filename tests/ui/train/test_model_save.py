@@ -58,7 +58,7 @@ def _trained(window, qtbot, algorithm: str):
     owner = panel if algorithm == "bpe" else panel.algorithms
     qtbot.waitUntil(lambda: owner.finished is not None and owner.run is None, timeout=60_000)
     session = window.session
-    # the model on screen is offered once the step settles (BPE builds it on this thread): let it be
+    # the model on screen is offered once the step settles (built in the background): let it be
     qtbot.waitUntil(lambda: session.trained_model is not None and not panel.offer_timer.isActive(), timeout=10_000)
     qtbot.waitUntil(lambda: panel.save_button.isEnabled())
     return panel, owner.trainer, owner.cursor
@@ -103,3 +103,19 @@ def test_a_run_reset_before_its_model_came_saves_nothing_and_says_so(window, qtb
     assert panel.message.text() == f"The run was stopped before the model at step {step} came: nothing was saved."
     assert list(tmp_path.iterdir()) == []
     assert not panel.save_button.isEnabled()  # no run, nothing to save
+
+
+def test_the_model_offered_when_a_step_settles_is_built_off_the_gui_thread(window, qtbot, monkeypatch):
+    """Scrubbing back and letting the step settle offers that step's model to Inspect and Compare; its
+    thousands of merges took 30-120 ms to build on the GUI thread each time."""
+    panel, trainer, step = _trained(window, qtbot, "bpe")
+    model, on_the_gui_thread = trainer.model, []
+
+    def recorded(step=None):
+        on_the_gui_thread.append(threading.current_thread() is threading.main_thread())
+        return model(step)
+
+    monkeypatch.setattr(trainer, "model", recorded)
+    panel.set_step(step - 5)
+    qtbot.waitUntil(lambda: window.session.trained_model.name == f"tokviz BPE (step {step - 5})", timeout=10_000)
+    assert on_the_gui_thread == [False]

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFileDialog
 
 from tokviz.core.jamo_input import reader_for
+from tokviz.ui.i18n import in_language
 from tokviz.ui.train.model_save import ModelSave
 from tokviz.ui.train.views import FORMATS
 
@@ -30,6 +31,8 @@ class ModelAtStep:
         self.timer.setSingleShot(True)
         self.timer.setInterval(OFFER_DELAY_MS)
         self.timer.timeout.connect(self.offer)
+        self.offers = panel.session.work.channel(panel, "offer")  # the model offered, built off the GUI thread
+        self._offer_count = 0
         # the one save of the panel (the Save button's), BPE's and the other algorithms' alike
         self.saver = ModelSave(panel, settled=self._buttons_again)
 
@@ -50,17 +53,22 @@ class ModelAtStep:
         """The run is gone: nothing to offer, and what the other panels hold of it goes too."""
         self.timer.stop()
         self.pending = False
+        self._offer_count += 1  # an offer on its way is dropped
+        self.offers.cancel()
         self.saver.stop()
         session = self.panel.session
         if getattr(session, "trained_model", None) is not None:
             session.offer_trained_model(None)
 
     def offer_now(self) -> None:
+        """Offer the model at once, built on this thread (a screenshot or script that shows it next)."""
         self.pending = True
-        self.offer()
+        self.offer(background=False)
 
-    def offer(self) -> None:
-        """Offer ``tokviz BPE (step N)`` to the other panels, once the trainer is suspended."""
+    def offer(self, background: bool = True) -> None:
+        """Offer ``tokviz BPE (step N)`` to the other panels, once the trainer is suspended. The model is
+        built on the work service's pool: thousands of merges take 30-120 ms to build, a stall each
+        time a scrub or a pause settles."""
         p = self.panel
         if not self.pending:
             return
@@ -72,17 +80,36 @@ class ModelAtStep:
         if p.playing and p.run is not None:
             return  # still animating: offer when it settles
         self.pending = False
-        try:
-            model = self.current_model()
-        except Exception as err:  # noqa: BLE001
-            p.message.show_message(
-                translate("TrainPanel", "The model at step {step} is not available: {err}").format(
-                    step=p.cursor, err=err
-                ),
-                "error",
-            )
+        self._offer_count += 1  # what an earlier background offer brings is stale from now on
+        trainer, step, jamo = p.trainer, p.cursor, p.run_jamo
+        if not background:
+            try:
+                model = _model_of(trainer, step, jamo)
+            except Exception as err:  # noqa: BLE001
+                self._not_available(step, err)
+                return
+            self._hand_over(model)
             return
-        offer = getattr(p.session, "offer_trained_model", None)
+        count = self._offer_count
+        self.offers.start(
+            lambda _state: _model_of(trainer, step, jamo),
+            finished=lambda model: self._offer_arrived(count, model),
+            failed=lambda err: count == self._offer_count and self._not_available(step, in_language(err)),
+        )
+
+    def _offer_arrived(self, count: int, model) -> None:
+        if count != self._offer_count or self.panel.trainer is None:
+            return  # a newer offer, a reset or a new run came meanwhile
+        self._hand_over(model)
+
+    def _not_available(self, step: int, err) -> None:
+        self.panel.message.show_message(
+            translate("TrainPanel", "The model at step {step} is not available: {err}").format(step=step, err=err),
+            "error",
+        )
+
+    def _hand_over(self, model) -> None:
+        offer = getattr(self.panel.session, "offer_trained_model", None)
         if offer is not None:
             offer(reader_for(model))  # a jamo model decomposes the other panels' text itself
 
