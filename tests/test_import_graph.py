@@ -1,4 +1,6 @@
-"""Dependencies run one way (issue 24): no import circle, no arrow from a lower layer up.
+"""Dependencies run one way (issue 24): no import circle, no arrow from a lower layer up. And the shape
+the code keeps (at the end: it reads the same parsed files): no function over 100 lines, UI tests that
+reach few private attributes.
 
 Every module under tokviz/ is parsed with ``ast``; an arrow is any import in it — at module level,
 inside a function or class, under ``if TYPE_CHECKING``, a relative ``from . import x``, or an
@@ -15,6 +17,7 @@ one of its modules a circle. A package's ``__init__`` is a module like the other
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -136,9 +139,14 @@ def _dynamic_targets(node: ast.Call, modules: dict[str, Path]) -> list[str]:
     return []
 
 
+@cache
+def parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> dict[str, int]:
     """The tokviz modules ``name`` imports, each with the first line that does."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = parsed(path)
     is_package = path.name == "__init__.py"
     found: dict[str, int] = {}
     for node in ast.walk(tree):
@@ -325,3 +333,62 @@ if __name__ == "__main__":  # a quick look while untangling: python tests/test_i
     g = import_graph()
     for c in sorted(cycles(g), key=len):
         print(describe_cycle(c, g))
+
+
+# ---------------------------------------------------------------- the code's shape
+# no function in tokviz/ over 100 lines (a reader holds one idea at a time); the UI tests check what a
+# user sees, not the panels' private attributes (at most 15 distinct ones reached, each a deliberate seam)
+MAX_FUNCTION_LINES = 100
+MAX_PRIVATE_ATTRIBUTES = 15
+
+
+def _trees(folder: Path):
+    for path in sorted(folder.rglob("*.py")):
+        yield path, parsed(path)
+
+
+def _statements(body):
+    """Every statement under ``body``, nested ones included (expressions skipped: a def is a statement)."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            yield from _statements(getattr(node, field, None) or [])
+
+
+def long_functions(folder: Path, limit: int = MAX_FUNCTION_LINES) -> list[str]:
+    found = []
+    for path, tree in _trees(folder):
+        for node in _statements(tree.body):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > limit:
+                    found.append(f"{path.relative_to(folder)}:{node.lineno} {node.name} ({lines} lines)")
+    return found
+
+
+def private_attributes(folder: Path) -> set[str]:
+    """Names ``x._name`` reached in ``folder``'s code (dunders are the language's, not a panel's)."""
+    return {
+        node.attr
+        for _, tree in _trees(folder)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+    }
+
+
+def test_no_function_in_tokviz_is_over_100_lines():
+    assert long_functions(ROOT / "tokviz") == []
+
+
+def test_ui_tests_reach_few_private_attributes():
+    reached = private_attributes(ROOT / "tests" / "ui")
+    assert len(reached) <= MAX_PRIVATE_ATTRIBUTES, sorted(reached)
+
+
+def test_the_checks_see_what_they_look_for(tmp_path):
+    body = "\n".join(f"    x = {i}" for i in range(MAX_FUNCTION_LINES))
+    (tmp_path / "m.py").write_text(
+        f"def f():\n{body}\n\ndef g(p):\n    return p._state, p.__class__\n", encoding="utf-8"
+    )
+    assert long_functions(tmp_path) == ["m.py:1 f (101 lines)"]
+    assert private_attributes(tmp_path) == {"_state"}
