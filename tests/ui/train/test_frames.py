@@ -38,15 +38,14 @@ def test_every_frame_of_a_presentation_run_shows_one_step_in_every_view(window, 
     panel.trainer_factory = BPETrainer
     panel.set_source(CorpusSource.paste(_corpus()))
     panel.mode_combo.setCurrentIndex(panel.mode_combo.findData("char"))
-    # 150 merges, 75 frames: views taking turns showed two steps from the first frame whose step moved;
-    # 300 merges drew 150 frames of ~50 ms for the same check
-    panel.merges_spin.setValue(150)
+    # 300 merges, 150 frames (~4 s): views taking turns showed two steps from the first frame whose step moved
+    panel.merges_spin.setValue(300)
     panel.frames.timer.blockSignals(True)  # the test's ticks are the only frames (no wall-clock pace)
     window.toggle_presentation(True, full_screen=False)  # plays by itself, trains as it goes
     panel.speed_combo.setCurrentIndex(SPEEDS.index(("100 merges/s", 100.0)))
     # the trainer done before the first tick: while it computes, a frame is drawn every half second
     # of real time (the trainer keeps the CPU), and a loaded machine then showed a few frames only
-    qtbot.waitUntil(lambda: panel.run is None and panel.replay is not None and len(panel.replay) == 150, timeout=30_000)
+    qtbot.waitUntil(lambda: panel.run is None and panel.replay is not None and len(panel.replay) == 300, timeout=30_000)
     assert panel.shown_steps()["label"] in (0, None)  # nothing played yet: the ticks below play it
     frames = steps_seen = 0
     why_height = None
@@ -64,8 +63,8 @@ def test_every_frame_of_a_presentation_run_shows_one_step_in_every_view(window, 
             steps_seen += 1
         if panel.run is None and panel.replay is not None and step == len(panel.replay):
             break
-    assert len(panel.replay) == 150 and shown["label"] == 150
-    assert steps_seen > 50
+    assert len(panel.replay) == 300 and shown["label"] == 300
+    assert steps_seen == 150  # two merges a frame: every frame drew its step
 
 
 def test_a_frame_draws_the_lines_on_screen_and_those_out_of_sight_follow_over_the_next_frames(
