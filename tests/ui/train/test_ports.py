@@ -29,6 +29,18 @@ from tokviz.ui.train.views import TrainViews
 from tokviz.ui.train_replay import MergeReplay
 
 
+@pytest.fixture
+def host(qtbot):
+    """The widget the parts draw into, with the work service a window owns; the service's jobs have
+    returned before the widget goes."""
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    widget.work = WorkService(widget)
+    yield widget
+    assert widget.work.wait(10_000)
+    widget.work.shutdown()
+
+
 class Playing:
     """An animation of ``last`` recorded steps, one step a tick, drawn by the scheduler."""
 
@@ -140,11 +152,9 @@ class Messages:
         self.said.append(text)
 
 
-def test_the_model_at_the_step_on_screen_is_offered_once_when_the_trainer_rests(qtbot):
-    host = QWidget()
-    qtbot.addWidget(host)
+def test_the_model_at_the_step_on_screen_is_offered_once_when_the_trainer_rests(qtbot, host):
     offered = []
-    session = SimpleNamespace(work=WorkService(host), offer_trained_model=offered.append, trained_model=None)
+    session = SimpleNamespace(work=host.work, offer_trained_model=offered.append, trained_model=None)
     views = SimpleNamespace(host=host, message=Messages(), save_button=QPushButton(host), mode_combo=QComboBox(host))
     on_screen = RunOnScreen()
     model_at_step = ModelAtStep(on_screen, session, views, buttons_again=lambda: None)
@@ -211,9 +221,7 @@ class Recorded:
         return f"<b>merge {step}</b>"
 
 
-def test_steps_are_exported_as_an_animation_with_one_banner_a_frame_and_the_message_says_so(qtbot, tmp_path):
-    host = QWidget()
-    qtbot.addWidget(host)
+def test_steps_are_exported_as_an_animation_with_one_banner_a_frame_and_the_message_says_so(qtbot, host, tmp_path):
     messages = Messages()
     cancel = QAction(host)
     views = SimpleNamespace(
@@ -221,7 +229,7 @@ def test_steps_are_exported_as_an_animation_with_one_banner_a_frame_and_the_mess
         cancel_export_action=cancel,
     )  # fmt: skip
     steps = Recorded()
-    slides = SlideExport(steps, views, WorkService(host))
+    slides = SlideExport(steps, views, host.work)
     export = slides.export_animation(tmp_path / "steps.gif", 2, 3, size=(320, 180))
     assert cancel.isEnabled()  # while it is written, it can be cancelled
     qtbot.waitUntil(lambda: export.done, timeout=10_000)
@@ -229,10 +237,8 @@ def test_steps_are_exported_as_an_animation_with_one_banner_a_frame_and_the_mess
     assert messages.said[-1] == "Saved steps.gif." and not cancel.isEnabled()
 
 
-def test_choosing_unigram_hides_bpes_views_and_choosing_bpe_again_gives_its_options_back(qtbot):
-    host = QWidget()
-    qtbot.addWidget(host)
-    work = WorkService(host)
+def test_choosing_unigram_hides_bpes_views_and_choosing_bpe_again_gives_its_options_back(host):
+    work = host.work
     views = TrainViews(host, "demo", work=work, dark=False)
     session = SimpleNamespace(work=work)
     bpe = Trains()  # the panel's source, sample lines and its own reset
