@@ -49,7 +49,7 @@ def test_the_frame_after_the_followed_trainer_stops_is_prepared_before_its_turn(
     # it shows up to half a second of merges at once (the plots' new pieces, the sample segmented
     # anew): drawn at once, it held the GUI thread for ~100 ms at the end of every run
     panel = TrainerThatStops()
-    frames = FrameScheduler(panel)
+    frames = FrameScheduler(panel, panel.state.snapshot)
     frames.timer.blockSignals(True)  # the test's ticks are the only ones
     frames.tick(1.0)
     qtbot.waitUntil(lambda: not frames.preparing(), timeout=5_000)

@@ -49,7 +49,7 @@ class FollowingPanel(QObject):
 
 def test_a_busy_frame_is_prepared_over_several_turns_then_drawn_at_the_step_it_was_prepared_for(qtbot):
     panel = FollowingPanel()
-    frames = FrameScheduler(panel)
+    frames = FrameScheduler(panel, panel.state.snapshot)
     frames.timer.blockSignals(True)  # the test's ticks are the only ones
     frames.tick(0.1)
     assert panel.log == ["tick 100", "slice 0 at 100"] and frames.preparing()  # the rest waits for the event loop
@@ -61,7 +61,7 @@ def test_a_busy_frame_is_prepared_over_several_turns_then_drawn_at_the_step_it_w
 
 def test_drawing_now_ends_a_preparation_and_the_preparation_draws_nothing_more(qtbot):
     panel = FollowingPanel()
-    frames = FrameScheduler(panel)
+    frames = FrameScheduler(panel, panel.state.snapshot)
     frames.timer.blockSignals(True)
     frames.tick(0.1)
     frames.draw_now()  # the user scrubbed: drawn at once
@@ -74,7 +74,7 @@ def test_drawing_now_ends_a_preparation_and_the_preparation_draws_nothing_more(q
 def test_a_prepared_frame_calls_back_once_drawn_and_a_stop_drops_the_call(qtbot):
     # a run's start: its worker begins once step 0 is on screen, never for a run stopped meanwhile
     panel = FollowingPanel()
-    frames = FrameScheduler(panel)
+    frames = FrameScheduler(panel, panel.state.snapshot)
     frames.timer.blockSignals(True)
     started = []
     frames.draw_prepared(lambda: started.append(panel.log[-1]))

@@ -12,29 +12,62 @@ differently. The model at the step on screen is offered to Inspect and Compare.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol
+
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox
 
 from tokviz.core.training import Finished, Progress
 from tokviz.ui.train.algorithm_views import AlgorithmView
+from tokviz.ui.train.corpus import CorpusSource
+from tokviz.ui.train.model import TrainState
+from tokviz.ui.train.model_at_step import ModelAtStep
 from tokviz.ui.train.run_events import RunHandlers, attach, detach
+from tokviz.ui.train.views import TrainViews
 from tokviz.ui.train.worker import TrainRun, training_run
 
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
 DEFAULT_VOCAB = {"wordpiece": 2000, "unigram": 2000}
 
 
+class BpeHost(Protocol):
+    """What the non-BPE algorithms read and ask of the panel whose transport they take."""
+
+    source: CorpusSource  # the corpus a run trains on
+    sample_lines: list[str]  # the corpus lines the sample view shows
+
+    def reset(self) -> None: ...  # BPE's own reset: its run and views go when the algorithm changes
+
+
 class AlgorithmTraining(QObject):
     """The non-BPE algorithms of one Train panel (see the module docstring).
+
+    They draw into ``views`` (their step view joins the host's layout, their settings its settings row),
+    tell ``state`` about their runs, save through ``model_at_step``'s saver and offer their models to
+    ``session``; ``pattern_follows_mode()`` is called when BPE's options come back.
 
     ``steps`` are the step events received, ``cursor`` the step on screen (0: none yet),
     ``follow`` whether the screen follows the newest step while the trainer runs, ``pace`` the steps
     per second of presentation mode (None: not animating).
     """
 
-    def __init__(self, panel):
-        super().__init__(panel)
-        self.panel = panel
+    def __init__(
+        self,
+        host: BpeHost,
+        session,
+        state: TrainState,
+        views: TrainViews,
+        model_at_step: ModelAtStep,
+        pattern_follows_mode: Callable[[], None],
+    ):
+        super().__init__(views.host)
+        self.host = host
+        self.session = session
+        self.state = state
+        self.views = views
+        self.model_at_step = model_at_step
+        self.pattern_follows_mode = pattern_follows_mode
         self.trainer = None
         self.run: TrainRun | None = None
         self.steps: list = []
@@ -45,10 +78,10 @@ class AlgorithmTraining(QObject):
         self._switching = False  # while the choice changes, the panel's own reset clears the BPE run
         self.comparison = None  # merge_criteria.CriteriaComparison of the last compare
         self.compared_steps: list = []  # merge_criteria.SideBySideStep, both trainers' first merges
-        self.compare_tasks = panel.session.work.channel(self, "criteria")
+        self.compare_tasks = session.work.channel(self, "criteria")
         # the training process answers a model request between two steps: a Unigram step on a real corpus
         # takes 0.1-0.6 s, so the model at a step is fetched here, never on the GUI thread
-        self.model_tasks = panel.session.work.channel(self, "model")
+        self.model_tasks = session.work.channel(self, "model")
         self._offer_waits = False  # the model being fetched goes to Inspect and Compare when it arrives
         self.anim_timer = QTimer(self)
         self.anim_timer.timeout.connect(self._advance)
@@ -65,9 +98,9 @@ class AlgorithmTraining(QObject):
     def view(self) -> AlgorithmView:
         """The step view of WordPiece and Unigram, built (hidden) on first use."""
         if self._view is None:
-            self._view = AlgorithmView(self.panel.session)
+            self._view = AlgorithmView(self.session)
             self._view.stepChosen.connect(self.show_step)
-            self.panel.layout().addWidget(self._view, 1)
+            self.views.host.layout().addWidget(self._view, 1)
             self._view.hide()
         return self._view
 
@@ -75,8 +108,8 @@ class AlgorithmTraining(QObject):
     def _install_settings(self) -> None:
         """The algorithm choice before the mode choice, the vocabulary size and the BPE compare
         check box after it, on the panel's settings row."""
-        p = self.panel
-        row = _layout_holding(p.layout(), p.mode_combo)
+        p = self.views
+        row = _layout_holding(p.host.layout(), p.mode_combo)
         self.algorithm_label = QLabel(self.tr("Algorithm"))
         self.algorithm_combo = QComboBox()
         self.algorithm_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # grows with the font
@@ -109,9 +142,8 @@ class AlgorithmTraining(QObject):
             row.insertWidget(at + offset, w)
         self.algorithm_combo.currentIndexChanged.connect(self._on_algorithm)
         self.compare_check.toggled.connect(self._on_compare_toggled)
-        # Save model… saves the chosen algorithm's model (the panel's own save stays BPE's)
-        p.save_button.clicked.disconnect()
-        p.save_button.clicked.connect(lambda: self.save() if self.active() else p.model_at_step.save())
+        # Save model… saves the chosen algorithm's model (BPE's through the model at the step on screen)
+        p.save_button.clicked.connect(lambda: self.save() if self.active() else self.model_at_step.save())
         self._bpe_widgets = [
             w
             for w in (
@@ -140,19 +172,18 @@ class AlgorithmTraining(QObject):
         self.algorithm_combo.setCurrentIndex(ALGORITHMS.index(name))
 
     def _on_algorithm(self, *_args) -> None:
-        p = self.panel
         other = self.active()
         if self._ready:
             self.reset()
             self._switching = True
             try:
-                p.reset()
+                self.host.reset()
             finally:
                 self._switching = False
         for w in self._bpe_widgets:
             w.setEnabled(not other)
         if not other:
-            p.corpus.on_mode()  # the pattern follows the mode again
+            self.pattern_follows_mode()
         self.vocab_label.setVisible(other)
         self.vocab_spin.setVisible(other)
         self.compare_check.setVisible(self.algorithm == "wordpiece")
@@ -160,49 +191,47 @@ class AlgorithmTraining(QObject):
             self.vocab_spin.setValue(DEFAULT_VOCAB[self.algorithm])
         if self._ready:
             self._show_views()
-            self._update_buttons()
+            self.update_buttons()
 
     def _show_views(self) -> None:
-        p = self.panel
         other = self.active()
-        for w in _bpe_views(p):
+        for w in _bpe_views(self.views):
             w.setVisible(not other)
         if other or self._view is not None:
             self.view.setVisible(other)
         if other:
-            self.view.set_algorithm(self.algorithm, p.sample_lines)
+            self.view.set_algorithm(self.algorithm, self.host.sample_lines)
             self.render()
 
     # ---- transport ----------------------------------------------------------------------------
     def start(self) -> None:
         """A new run of the chosen algorithm on the panel's corpus."""
-        p = self.panel
+        p = self.views
         self.reset()
         p.message.clear()
         try:  # in the training process, as BPE: its own GIL, and models asked of it at any step
-            run = training_run(
-                self.algorithm, _config(self.algorithm, self.vocab_spin.value()), p.source, self, work=p.session.work
-            )
+            config = _config(self.algorithm, self.vocab_spin.value())
+            run = training_run(self.algorithm, config, self.host.source, self, work=self.session.work)
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
             p.message.show_message(self.tr("Cannot start training: {err}").format(err=err), "error")
             return
         self.trainer = run.trainer
-        self.view.set_algorithm(self.algorithm, p.sample_lines)
+        self.view.set_algorithm(self.algorithm, self.host.sample_lines)
         # bound slots: queued to this (GUI) thread, never lambdas
         attach(
             run, RunHandlers(self._on_batch, self._on_progress, self._on_failed, self._on_finished, noted=self._on_note)
         )
         self.run = run
-        p.state.start_run()
+        self.state.start_run()
         p.progress_bar.setValue(0)
         p.progress_bar.show()
         run.start()
         if self.algorithm == "wordpiece" and self.compare_check.isChecked():
             self.start_compare()
-        self._update_buttons()
+        self.update_buttons()
 
     def _on_note(self, text: str) -> None:
-        self.panel.message.show_message(text, "info")
+        self.views.message.show_message(text, "info")
 
     def play(self) -> None:
         """Train, or go on: a paused run resumes; a finished one replays from step 1 in presentation mode."""
@@ -215,13 +244,13 @@ class AlgorithmTraining(QObject):
             if self.run is None and self.cursor >= len(self.steps):
                 self.show_step(1)
             self.anim_timer.start(round(1000 / self.pace))
-        self._update_buttons()
+        self.update_buttons()
 
     def pause(self) -> None:
         self.anim_timer.stop()
         if self.run is not None:
             self.run.worker.pause()
-        self._update_buttons()
+        self.update_buttons()
         self._request_offer()
 
     def step(self) -> None:
@@ -232,7 +261,7 @@ class AlgorithmTraining(QObject):
         elif self.run is not None:
             self.run.worker.pause()
             self.run.worker.step_once()
-        self._update_buttons()
+        self.update_buttons()
 
     def run_to_end(self) -> None:
         self.anim_timer.stop()
@@ -248,9 +277,9 @@ class AlgorithmTraining(QObject):
         self.anim_timer.stop()
         if self.run is not None:
             self._stop_run()
-            self.panel.state.finish("cancelled")
+            self.state.finish("cancelled")
             self.finished = Finished("cancelled", len(self.steps), self.tr("Training cancelled."))
-            self.panel.message.show_message(
+            self.views.message.show_message(
                 self.tr("Training cancelled after {n} steps; the model at the step on screen is kept.").format(
                     n=len(self.steps)
                 ),
@@ -258,11 +287,11 @@ class AlgorithmTraining(QObject):
             )
         self.compare_tasks.cancel()
         self.render()
-        self._update_buttons()
+        self.update_buttons()
         self._request_offer()
 
     def reset(self) -> None:
-        self.panel.model_at_step.saver.stop()  # a save still waiting for this run's model writes nothing
+        self.model_at_step.saver.stop()  # a save still waiting for this run's model writes nothing
         self._stop_run()
         self.anim_timer.stop()
         self.compare_tasks.cancel()
@@ -275,15 +304,14 @@ class AlgorithmTraining(QObject):
         self.finished = None
         self.comparison = None
         self.compared_steps = []
-        if hasattr(self.panel, "state"):
-            self.panel.state.reset()
-        session = self.panel.session
+        self.state.reset()
+        session = self.session
         if getattr(session, "trained_model", None) is not None:
             session.offer_trained_model(None)
         if self._view is not None:
             self.view.clear()
             self.render()
-        self._update_buttons()
+        self.update_buttons()
 
     def auto_play(self, pace: float) -> None:
         """Presentation mode: show the steps one by one at ``pace`` steps per second."""
@@ -322,28 +350,28 @@ class AlgorithmTraining(QObject):
         # no waiting here: a trainer asked to cancel has up to a second to finish its step (its steps'
         # models stay); the window's work service keeps the run until its thread ends
         run.stop(0)
-        self.panel.progress_bar.hide()
+        self.views.progress_bar.hide()
 
     # ---- the worker's events --------------------------------------------------------------------
     def _on_batch(self, steps: list) -> None:
         if self._closed:
             return
-        self.panel.progress_bar.hide()
+        self.views.progress_bar.hide()
         self.steps.extend(steps)
-        self.panel.state.set_recorded(len(self.steps))
+        self.state.set_recorded(len(self.steps))
         self.view.add_steps(steps)
         if self.pace is None or not self.anim_timer.isActive():
             if self.pace is None:
                 self.show_step(len(self.steps))
             elif self.cursor == 0:
                 self.play()
-        self._update_buttons()
+        self.update_buttons()
 
     def _on_failed(self, message: str, _invalid_utf8: bool) -> None:
-        self.panel.message.show_message(message, "error")
+        self.views.message.show_message(message, "error")
 
     def _on_progress(self, progress: Progress) -> None:
-        bar = self.panel.progress_bar
+        bar = self.views.progress_bar
         if progress.total:
             bar.setMaximum(1000)
             bar.setValue(int(1000 * min(progress.done, progress.total) / progress.total))
@@ -354,14 +382,14 @@ class AlgorithmTraining(QObject):
         run, self.run = self.run, None
         if run is not None:
             run.thread.wait(1000)
-        self.panel.progress_bar.hide()
-        self.panel.state.finish("finished" if ok else "failed")
+        self.views.progress_bar.hide()
+        self.state.finish("finished" if ok else "failed")
         if ok:
             self.finished = finished
             if finished.reason == "cancelled":
-                self.panel.message.show_message(self.tr("Training cancelled."), "info")
+                self.views.message.show_message(self.tr("Training cancelled."), "info")
         self.render()
-        self._update_buttons()
+        self.update_buttons()
         self._request_offer()
 
     def _advance(self) -> None:
@@ -369,7 +397,7 @@ class AlgorithmTraining(QObject):
             self.show_step(self.cursor + 1)
         elif self.run is None:
             self.anim_timer.stop()
-            self._update_buttons()
+            self.update_buttons()
 
     # ---- the step on screen -------------------------------------------------------------------
     def show_step(self, step: int) -> None:
@@ -379,7 +407,7 @@ class AlgorithmTraining(QObject):
         self._request_offer()
 
     def render(self) -> None:
-        p = self.panel
+        p = self.views
         n = len(self.steps)
         model = None
         if self.trainer is not None and self.cursor and self.algorithm == "unigram":
@@ -398,7 +426,7 @@ class AlgorithmTraining(QObject):
         def failed(message: str) -> None:
             if self._offer_waits and self.trainer is trainer and not self._closed:
                 self._offer_waits = False
-                self.panel.message.show_message(
+                self.views.message.show_message(
                     self.tr("The model at step {step} is not available: {err}").format(step=step, err=message),
                     "error",
                 )
@@ -416,7 +444,7 @@ class AlgorithmTraining(QObject):
             self.view.show_step(self.steps, step, model, self.finished)
         if self._offer_waits:
             self._offer_waits = False
-            offer = getattr(self.panel.session, "offer_trained_model", None)
+            offer = getattr(self.session, "offer_trained_model", None)
             if offer is not None:
                 offer(model)
 
@@ -425,7 +453,7 @@ class AlgorithmTraining(QObject):
 
     def offer_model(self) -> None:
         """Offer the model at the step on screen to Inspect and Compare (replacing the previous)."""
-        offer = getattr(self.panel.session, "offer_trained_model", None)
+        offer = getattr(self.session, "offer_trained_model", None)
         if offer is None or self.trainer is None or self.cursor == 0:
             return
         model = self.trainer.cached_model(self.cursor)
@@ -435,8 +463,8 @@ class AlgorithmTraining(QObject):
         self._offer_waits = True
         self._fetch_model()
 
-    def _update_buttons(self) -> None:
-        p = self.panel
+    def update_buttons(self) -> None:
+        p = self.views
         if not self.active():
             return
         running = self.run is not None
@@ -446,7 +474,7 @@ class AlgorithmTraining(QObject):
         p.end_button.setEnabled(True)
         p.cancel_button.setEnabled(running)
         p.reset_button.setEnabled(bool(self.steps) or running)
-        p.save_button.setEnabled(self.cursor > 0 and not p.model_at_step.saver.saving)
+        p.save_button.setEnabled(self.cursor > 0 and not self.model_at_step.saver.saving)
 
     # ---- saving ---------------------------------------------------------------------------------
     def formats(self) -> list[tuple[str, str]]:
@@ -467,7 +495,7 @@ class AlgorithmTraining(QObject):
             self.pause()
         formats = self.formats()
         path, chosen = QFileDialog.getSaveFileName(
-            self.panel,
+            self.views.host,
             self.tr("Save the model at step {step}").format(step=self.cursor),
             "",
             ";;".join(f for _, f in formats),
@@ -491,7 +519,7 @@ class AlgorithmTraining(QObject):
         def done(written: list) -> str:
             return self.tr("Saved the model at step {step}: {path}").format(step=step, path=written[0])
 
-        self.panel.model_at_step.saver.start(step, lambda: trainer.model(step), write, done)
+        self.model_at_step.saver.start(step, lambda: trainer.model(step), write, done)
 
     def _on_compare_toggled(self, on: bool) -> None:
         """Ticked after a WordPiece run: compare on that run's corpus now."""
@@ -507,7 +535,7 @@ class AlgorithmTraining(QObject):
     # ---- WordPiece beside BPE ------------------------------------------------------------------
     def start_compare(self) -> None:
         """Run both criteria on the panel's corpus in the background; the view shows the outcome."""
-        source = self.panel.source
+        source = self.host.source
         limit = max(1, self.vocab_spin.value())
         self.view.show_comparison_running()
 
@@ -581,12 +609,12 @@ def _layout_holding(layout, widget):
     return None
 
 
-def _bpe_views(panel) -> list:
-    """The panel's BPE-only widgets: the merge banner and the splitter of sample, vocabulary and plots."""
-    views = [panel.merge_banner, panel.scrubber]
-    split = panel.plots.parentWidget()
-    while split is not None and split.parentWidget() is not panel:
+def _bpe_views(views: TrainViews) -> list:
+    """The BPE-only widgets: the merge banner and the splitter of sample, vocabulary and plots."""
+    shown = [views.merge_banner, views.scrubber]
+    split = views.plots.parentWidget()
+    while split is not None and split.parentWidget() is not views.host:
         split = split.parentWidget()
     if split is not None:
-        views.append(split)
-    return views
+        shown.append(split)
+    return shown

@@ -12,6 +12,7 @@ either part and writes nothing.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QImage
@@ -30,8 +31,8 @@ from PySide6.QtWidgets import (
 from tokviz.core.animation import Frame, animation_format, write_animation
 from tokviz.ui import fonts
 from tokviz.ui.train.sample import TokenLinesView
-from tokviz.ui.train.views import segment_runs
-from tokviz.ui.train_replay import keep_hangul
+from tokviz.ui.train.views import TrainViews, segment_runs
+from tokviz.ui.train_replay import MergeReplay, keep_hangul
 
 translate = QCoreApplication.translate
 
@@ -47,31 +48,43 @@ def presentation_factor() -> float:
     return max(1.0, PRESENTATION_SCALE / max(fonts.scale(), 0.1))
 
 
-class StepFrame(QWidget):
-    """One slide of the animation, drawn off-screen: the merge banner above the sample's lines."""
+class RecordedSteps(Protocol):
+    """What a slide reads of the run on screen (the panel holds it: a new run replaces it)."""
 
-    def __init__(self, panel, size: tuple[int, int] = FRAME_SIZE):
+    replay: MergeReplay | None  # the recorded merges (None: no run)
+    cursor: int  # the step on screen
+    sample_lines: list[str]  # the corpus lines the sample view shows
+    dark: bool  # the colours of a dark theme
+
+    def banner_html(self, step: int, big: float | None = None) -> str: ...
+
+
+class StepFrame(QWidget):
+    """One slide of the animation, drawn off-screen: the merge banner above the sample's lines, in the
+    palette and fonts of ``views``."""
+
+    def __init__(self, steps: RecordedSteps, views: TrainViews, size: tuple[int, int] = FRAME_SIZE):
         super().__init__()
-        self.panel = panel
+        self.steps = steps
         self.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
         self.setAutoFillBackground(True)
-        self.setPalette(panel.palette())
+        self.setPalette(views.host.palette())
         lay = QVBoxLayout(self)
         lay.setContentsMargins(16, 12, 16, 12)
         factor = presentation_factor()
-        self.big = panel.merge_banner.font().pointSizeF() * factor
+        self.big = views.merge_banner.font().pointSizeF() * factor
         self.banner = QLabel()
         self.banner.setTextFormat(Qt.TextFormat.RichText)
         self.banner.setWordWrap(True)
         self.banner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        font = panel.merge_banner.font()
+        font = views.merge_banner.font()
         font.setPointSizeF(self.big)
         self.banner.setFont(font)
         lay.addWidget(self.banner)
         self.sample = TokenLinesView()
         self.sample.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.sample.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        font = panel.sample_view.font()
+        font = views.sample_view.font()
         font.setPointSizeF(font.pointSizeF() * factor)
         self.sample.setFont(font)
         lay.addWidget(self.sample, 1)
@@ -80,14 +93,14 @@ class StepFrame(QWidget):
 
     def draw(self, step: int) -> QImage:
         """The frame of recorded step ``step``."""
-        panel = self.panel
-        replay = panel.replay
-        self.banner.setText(panel.banner_html(step, self.big))
-        lines = panel.sample_lines[:SAMPLE_LINES]
+        steps = self.steps
+        replay = steps.replay
+        self.banner.setText(steps.banner_html(step, self.big))
+        lines = steps.sample_lines[:SAMPLE_LINES]
         keep = replay.keep == "hangul"
         self.sample.set_plain_lines(lines)
         for i, line in enumerate(lines):
-            runs = segment_runs(replay.segment(keep_hangul(line) if keep else line, step), dark=panel.renderer.dark)
+            runs = segment_runs(replay.segment(keep_hangul(line) if keep else line, step), dark=steps.dark)
             self.sample.set_line(i, runs)
         self.layout().activate()
         return self.grab().toImage()
@@ -106,7 +119,8 @@ def image_frame(image: QImage) -> Frame:
 
 
 class AnimationExport(QObject):
-    """Exporting steps ``first``..``last`` of the panel's run to ``path`` (GIF or APNG by its suffix).
+    """Exporting steps ``first``..``last`` of the run of ``steps`` to ``path`` (GIF or APNG by its suffix),
+    drawn as ``views`` look and written on ``work``'s pool.
 
     ``progressed(done, total)`` as frames are drawn, then ``finished(path)``; ``finished(None)`` when
     cancelled; ``failed(message)`` when the file cannot be written.
@@ -118,7 +132,9 @@ class AnimationExport(QObject):
 
     def __init__(
         self,
-        panel,
+        steps: RecordedSteps,
+        views: TrainViews,
+        work,
         path: str | Path,
         first: int,
         last: int,
@@ -126,14 +142,15 @@ class AnimationExport(QObject):
         frame_ms: int = FRAME_MS,
         size: tuple[int, int] = FRAME_SIZE,
     ):
-        super().__init__(panel)
+        super().__init__(views.host)
         animation_format(path)  # a wrong suffix fails before any frame is drawn
-        recorded = len(panel.replay) if panel.replay is not None else 0
+        recorded = len(steps.replay) if steps.replay is not None else 0
         if not (1 <= first <= last <= recorded):
             from tokviz.core.animation import AnimationError
 
             raise AnimationError(translate("TrainPanel", "Choose steps between 1 and {n}.").format(n=recorded))
-        self.panel = panel
+        self.recorded_steps = steps
+        self.views = views
         self.path = Path(path)
         self.steps = list(range(first, last + 1))
         self.frame_ms = frame_ms
@@ -142,11 +159,11 @@ class AnimationExport(QObject):
         self.done = False
         self._cancelled = False
         self._frame: StepFrame | None = None
-        self._writer = panel.session.work.channel(self, "animation")
+        self._writer = work.channel(self, "animation")
 
     def start(self) -> None:
         """Draw the frames (a few per event-loop turn), then write the file in a worker."""
-        self._frame = StepFrame(self.panel, self.size)
+        self._frame = StepFrame(self.recorded_steps, self.views, self.size)
         QTimer.singleShot(0, self._draw_some)
 
     def cancel(self) -> None:
@@ -188,25 +205,28 @@ class AnimationExport(QObject):
 
 
 class SlideExport:
-    """The Train panel's Export menu: the view as an image, a range of steps as an animation, and the
-    animation's progress in the panel's message area."""
+    """The Train panel's Export menu: the view (``views.host``) as an image, a range of the recorded
+    ``steps`` as an animation (written on ``work``'s pool), and the animation's progress in the views'
+    message area."""
 
-    def __init__(self, panel) -> None:
-        self.panel = panel
+    def __init__(self, steps: RecordedSteps, views: TrainViews, work) -> None:
+        self.recorded_steps = steps
+        self.views = views
+        self.work = work
         self.export: AnimationExport | None = None  # the animation being written (or the last one)
 
     def save_view_image(self, path: str | Path) -> Path:
         """The panel as a PNG at presentation scale (sharp on a slide), written atomically."""
         from tokviz.ui.common.image_export import save_widget_png
 
-        return save_widget_png(self.panel, path, scale=presentation_factor())
+        return save_widget_png(self.views.host, path, scale=presentation_factor())
 
     def export_animation(self, path: str | Path, first: int, last: int, **options) -> AnimationExport:
         """Start exporting steps ``first``..``last`` to ``path``; returns the running export."""
         if self.export is not None and not self.export.done:
             self.export.cancel()
-        message = self.panel.message
-        export = AnimationExport(self.panel, path, first, last, **options)
+        message = self.views.message
+        export = AnimationExport(self.recorded_steps, self.views, self.work, path, first, last, **options)
         export.progressed.connect(
             lambda done, total: message.show_message(
                 translate("TrainPanel", "Drawing frame {done} of {total}…").format(done=done, total=total), "info"
@@ -219,7 +239,7 @@ class SlideExport:
             )
         )
         self.export = export
-        self.panel.cancel_export_action.setEnabled(True)
+        self.views.cancel_export_action.setEnabled(True)
         export.start()
         return export
 
@@ -228,43 +248,44 @@ class SlideExport:
             self.export.cancel()
 
     def _animation_written(self, path) -> None:
-        self.panel.cancel_export_action.setEnabled(False)
+        self.views.cancel_export_action.setEnabled(False)
         if path is None:
-            self.panel.message.show_message(translate("TrainPanel", "Animation export cancelled."), "info")
+            self.views.message.show_message(translate("TrainPanel", "Animation export cancelled."), "info")
         else:
-            self.panel.message.show_message(
+            self.views.message.show_message(
                 translate("TrainPanel", "Saved {name}.").format(name=Path(path).name), "success"
             )
 
     def ask_image(self) -> None:
         """Export → Image: ask where, then save the view."""
         path, _ = QFileDialog.getSaveFileName(
-            self.panel, translate("TrainPanel", "Save the view as an image"), "tokviz-train.png", "PNG (*.png)"
+            self.views.host, translate("TrainPanel", "Save the view as an image"), "tokviz-train.png", "PNG (*.png)"
         )
         if not path:
             return
         try:
             written = self.save_view_image(path)
         except OSError as err:
-            self.panel.message.show_message(str(err))
+            self.views.message.show_message(str(err))
             return
-        self.panel.message.show_message(translate("TrainPanel", "Saved {name}.").format(name=written.name), "success")
+        self.views.message.show_message(translate("TrainPanel", "Saved {name}.").format(name=written.name), "success")
 
     def ask_animation(self) -> None:
         """Export → Animation: ask for the steps and the file, then start writing it."""
-        panel = self.panel
-        recorded = len(panel.replay) if panel.replay is not None else 0
+        message, on_screen = self.views.message, self.recorded_steps
+        recorded = len(on_screen.replay) if on_screen.replay is not None else 0
         if not recorded:
-            panel.message.show_message(
-                translate("TrainPanel", "Train some merges first: each step is a frame."), "info"
-            )
+            message.show_message(translate("TrainPanel", "Train some merges first: each step is a frame."), "info")
             return
-        steps = self._ask_steps(recorded, panel.cursor)
+        steps = self._ask_steps(recorded, on_screen.cursor)
         if steps is None:
             return
         a, b = steps
         path, _ = QFileDialog.getSaveFileName(
-            panel, translate("TrainPanel", "Export animation"), f"tokviz-steps-{a}-{b}.gif", "GIF (*.gif);;APNG (*.png)"
+            self.views.host,
+            translate("TrainPanel", "Export animation"),
+            f"tokviz-steps-{a}-{b}.gif",
+            "GIF (*.gif);;APNG (*.png)",
         )
         if not path:
             return
@@ -273,11 +294,11 @@ class SlideExport:
         try:
             self.export_animation(path, a, b)
         except TokvizError as err:
-            panel.message.show_message(str(err))
+            message.show_message(str(err))
 
     def _ask_steps(self, recorded: int, cursor: int) -> tuple[int, int] | None:
         """The first and last step to export (None: cancelled); by default the 30 steps up to ``cursor``."""
-        dialog = QDialog(self.panel)
+        dialog = QDialog(self.views.host)
         dialog.setWindowTitle(translate("TrainPanel", "Export animation"))
         form = QFormLayout(dialog)
         first, last = QSpinBox(), QSpinBox()

@@ -15,8 +15,10 @@ together, and no turn of the GUI thread holds it long.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer
 
 from tokviz.ui.common.turns import next_turn
 
@@ -32,14 +34,31 @@ PREPARE_SLICE_S = 0.008
 CATCH_UP_MERGES = 20
 
 
-class FrameScheduler:
-    """Owns the frame timer of ``panel``; the panel supplies ``draw_frame(snapshot)``,
-    ``frame_tick(dt)`` (the playback's move) and ``prepare_frame()`` (a frame's computing, in slices)
-    and says whether its trainer is computing."""
+class Animated(Protocol):
+    """What the scheduler asks of what it animates (the Train panel): the playback's move, a frame's
+    computing and drawing, and whether its trainer computes."""
 
-    def __init__(self, panel) -> None:
-        self.panel = panel
-        self.timer = QTimer(panel)
+    def frame_tick(self, dt: float) -> bool: ...  # the playback's move; True when the step moved
+
+    def prepare_frame(self) -> Iterable[bool]: ...  # a frame's computing, in slices
+
+    def draw_frame(self, snapshot, full: bool = True) -> None: ...
+
+    def computing(self) -> bool: ...
+
+    def following_at_full_speed(self) -> bool: ...
+
+    def nothing_to_animate(self) -> bool: ...
+
+
+class FrameScheduler:
+    """The frame timer of ``animated``: each frame drawn from one ``snapshot()`` of the model (the
+    timer is a child of ``parent``, so it dies with the panel)."""
+
+    def __init__(self, animated: Animated, snapshot: Callable[[], object], parent: QObject | None = None) -> None:
+        self.animated = animated
+        self.snapshot = snapshot
+        self.timer = QTimer(parent)
         self.timer.setInterval(FRAME_MS)
         self.timer.timeout.connect(self.tick)
         self.dirty = True  # the model changed since the last frame drawn
@@ -73,7 +92,7 @@ class FrameScheduler:
         no longer holds the click's turn)."""
         self.full = True
         self._then = then
-        self._preparing = iter(self.panel.prepare_frame())
+        self._preparing = iter(self.animated.prepare_frame())
         self._prepare_slice()
 
     def preparing(self) -> bool:
@@ -86,9 +105,9 @@ class FrameScheduler:
         full = full or self.full
         self.dirty = self.full = False
         self._last_drawn = time.monotonic()
-        snapshot = self.panel.state.snapshot()
+        snapshot = self.snapshot()
         self._drawn_step = snapshot.step
-        self.panel.draw_frame(snapshot, full=full)
+        self.animated.draw_frame(snapshot, full=full)
         then, self._then = self._then, None
         if then is not None:
             then()
@@ -98,27 +117,27 @@ class FrameScheduler:
         now = time.monotonic()
         dt = now - self._last_tick if dt is None else dt
         self._last_tick = now
-        panel = self.panel
+        animated = self.animated
         if self._preparing is not None:
             return  # the playback stays at the step being prepared (the slices go on by themselves)
-        if panel.frame_tick(dt):
+        if animated.frame_tick(dt):
             self.dirty = True
-        computing = panel.computing()
-        busy = computing and panel.following_at_full_speed()
+        computing = animated.computing()
+        busy = computing and animated.following_at_full_speed()
         # the frame after the trainer stops (or rests) still shows up to BUSY_DRAW_S of its merges at
         # once (the plots' new pieces, the sample segmented anew): prepared as a busy one, it holds no
         # turn long
         followed, self._followed = self._followed, busy
         if self.dirty and (not computing or now - self._last_drawn >= BUSY_DRAW_S):
-            if busy or (followed and panel.state.snapshot().step - self._drawn_step > CATCH_UP_MERGES):
-                self._preparing = iter(panel.prepare_frame())
+            if busy or (followed and self.snapshot().step - self._drawn_step > CATCH_UP_MERGES):
+                self._preparing = iter(animated.prepare_frame())
                 self._prepare_slice()
             else:
                 self.draw_now(full=False)
         interval = BUSY_FRAME_MS if busy else FRAME_MS
         if self.timer.interval() != interval:
             self.timer.setInterval(interval)
-        if panel.nothing_to_animate() and not self.dirty:
+        if animated.nothing_to_animate() and not self.dirty:
             self.timer.stop()
 
     def _prepare_slice(self) -> None:

@@ -4,45 +4,60 @@ and saved in the formats that hold the run's mode."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QFileDialog
 
+from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.jamo_input import reader_for
 from tokviz.ui.i18n import in_language
 from tokviz.ui.train.model_save import ModelSave
-from tokviz.ui.train.views import FORMATS
+from tokviz.ui.train.views import FORMATS, TrainViews
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
 
 OFFER_DELAY_MS = 300  # offer the model when the step settles, not at every merge
 
 
-class ModelAtStep:
-    """Offers and saves the model at the panel's step on screen. It reads the run from the panel (its
-    trainer, recording and step) and keeps its own state: whether an offer waits for the trainer to rest,
-    and what else waits for that (a save asked while the trainer computes)."""
+class RunAtStep(Protocol):
+    """What is read of the run on screen (the panel holds it: a new run replaces it)."""
 
-    def __init__(self, panel) -> None:
-        self.panel = panel
+    trainer: object | None  # the run's trainer: ``model(step=N)`` (None: no run)
+    replay: object | None  # the recorded merges (None: no run)
+    config: TrainerConfig | None
+    run: object | None  # the worker of a run still training (None: finished, cancelled or none)
+    run_jamo: bool  # the run trains on jamo: its model says so
+    cursor: int  # the step on screen
+    playing: bool
+
+    def computing(self) -> bool: ...
+
+    def pause(self) -> None: ...  # the trainer rests at its step (trainer_rested follows)
+
+
+class ModelAtStep:
+    """Offers and saves the model at the step on screen of ``on_screen``. It keeps its own state:
+    whether an offer waits for the trainer to rest, and what else waits for that (a save asked while the
+    trainer computes). The offer goes to ``session.offer_trained_model``; messages, the Save button and
+    the mode box are the ``views``' (their host owns the timer and the work channel); a save's end calls
+    ``buttons_again()`` so that the Save button follows the transport's rules again."""
+
+    def __init__(self, on_screen: RunAtStep, session, views: TrainViews, buttons_again: Callable[[], None]) -> None:
+        self.on_screen = on_screen
+        self.session = session
+        self.views = views
+        host = views.host
         self.pending = False  # an offer waits for the trainer to rest and the playback to settle
         self.waiting: list[Callable[[], None]] = []  # run when the trainer rests (see when_quiet)
-        self.timer = QTimer(panel)
+        self.timer = QTimer(host)
         self.timer.setSingleShot(True)
         self.timer.setInterval(OFFER_DELAY_MS)
         self.timer.timeout.connect(self.offer)
-        self.offers = panel.session.work.channel(panel, "offer")  # the model offered, built off the GUI thread
+        self.offers = session.work.channel(host, "offer")  # the model offered, built off the GUI thread
         self._offer_count = 0
         # the one save of the panel (the Save button's), BPE's and the other algorithms' alike
-        self.saver = ModelSave(panel, settled=self._buttons_again)
-
-    def _buttons_again(self) -> None:
-        """A save ended: the Save button follows the transport's rules again."""
-        p = self.panel
-        if p.algorithms.active():
-            p.algorithms._update_buttons()
-        else:
-            p._update_buttons()
+        self.saver = ModelSave(views.save_button, views.message, session.work, settled=buttons_again, parent=host)
 
     def request(self) -> None:
         """The step on screen changed or the run rested: offer its model shortly."""
@@ -56,7 +71,7 @@ class ModelAtStep:
         self._offer_count += 1  # an offer on its way is dropped
         self.offers.cancel()
         self.saver.stop()
-        session = self.panel.session
+        session = self.session
         if getattr(session, "trained_model", None) is not None:
             session.offer_trained_model(None)
 
@@ -69,7 +84,7 @@ class ModelAtStep:
         """Offer ``tokviz BPE (step N)`` to the other panels, once the trainer is suspended. The model is
         built on the work service's pool: thousands of merges take 30-120 ms to build, a stall each
         time a scrub or a pause settles."""
-        p = self.panel
+        p = self.on_screen
         if not self.pending:
             return
         if p.trainer is None or p.replay is None or p.cursor == 0:
@@ -98,18 +113,18 @@ class ModelAtStep:
         )
 
     def _offer_arrived(self, count: int, model) -> None:
-        if count != self._offer_count or self.panel.trainer is None:
+        if count != self._offer_count or self.on_screen.trainer is None:
             return  # a newer offer, a reset or a new run came meanwhile
         self._hand_over(model)
 
     def _not_available(self, step: int, err) -> None:
-        self.panel.message.show_message(
+        self.views.message.show_message(
             translate("TrainPanel", "The model at step {step} is not available: {err}").format(step=step, err=err),
             "error",
         )
 
     def _hand_over(self, model) -> None:
-        offer = getattr(self.panel.session, "offer_trained_model", None)
+        offer = getattr(self.session, "offer_trained_model", None)
         if offer is not None:
             offer(reader_for(model))  # a jamo model decomposes the other panels' text itself
 
@@ -123,17 +138,17 @@ class ModelAtStep:
 
     def current_model(self):
         """The trained model at the step on screen (None before any merge)."""
-        p = self.panel
+        p = self.on_screen
         if p.trainer is None or p.cursor == 0:
             return None
         return _model_of(p.trainer, p.cursor, p.run_jamo)
 
     def when_quiet(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` now when the trainer rests, else pause it and run it once it has."""
-        if not self.panel.computing():
+        if not self.on_screen.computing():
             callback()
             return
-        self.panel.pause()
+        self.on_screen.pause()
         self.waiting.append(callback)
 
     def save(self) -> None:
@@ -143,18 +158,18 @@ class ModelAtStep:
     def formats_for_mode(self) -> list[tuple[str, str]]:
         """The export formats that hold this run's mode (tiktoken and GPT-2 files are byte-level,
         subword-nmt codes are char-level; tokviz's own JSON holds both)."""
-        p = self.panel
-        mode = p.config.mode if p.config is not None else p.mode_combo.currentData()
+        p = self.on_screen
+        mode = p.config.mode if p.config is not None else self.views.mode_combo.currentData()
         fits = {"byte": ("tokviz", "tiktoken", "gpt2"), "char": ("tokviz", "subword-nmt")}[mode]
         return [(name, translate("TrainPanel", f)) for name, f in FORMATS if name in fits]
 
     def _ask_and_save(self) -> None:
-        p = self.panel
+        p = self.on_screen
         if p.trainer is None or p.cursor == 0:
             return
         formats = self.formats_for_mode()
         path, chosen = QFileDialog.getSaveFileName(
-            p,
+            self.views.host,
             translate("TrainPanel", "Save the model at step {step}").format(step=p.cursor),
             "",
             ";;".join(f for _, f in formats),
@@ -167,7 +182,7 @@ class ModelAtStep:
     def save_to(self, path: str, fmt: str) -> None:
         """Save the model at the current step in the background (:class:`ModelSave`; the core writes
         atomically): the message area says when it is saved, or why not, never a traceback."""
-        p = self.panel
+        p = self.on_screen
         trainer, step, jamo = p.trainer, p.cursor, p.run_jamo
         if trainer is None or step == 0:
             return

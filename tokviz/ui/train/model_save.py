@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtWidgets import QAbstractButton
 
 from tokviz.ui.i18n import in_language
 
@@ -27,11 +28,14 @@ class ModelSave(QObject):
 
     ended = Signal(list)  # the files written ([]: none), once the save has ended and said so
 
-    def __init__(self, panel, settled: Callable[[], None]) -> None:
-        super().__init__(panel)
-        self.panel = panel
+    def __init__(self, button: QAbstractButton, message, work, settled: Callable[[], None], parent=None) -> None:
+        """``button``: the Save button (it reads "Saving…" meanwhile); ``message``: the bar that says how it
+        went (``show_message``); ``work``: the work service the model is fetched and written on."""
+        super().__init__(parent)
+        self.button = button
+        self.message = message
         self.settled = settled
-        self.channel = panel.session.work.channel(self, "save")
+        self.channel = work.channel(self, "save")
         self.saving = False
         self._stopped = False  # the run went while its model was on its way
         self._step = 0
@@ -50,10 +54,10 @@ class ModelSave(QObject):
 
         self.saving, self._stopped, self._step = True, False, step
         self.channel.start(job, finished=lambda files: self._finished(files, done), failed=self._failed)
-        button = self.panel.save_button
+        button = self.button
         button.setEnabled(False)
         button.setText(self.tr("Saving…"))
-        self.panel.message.show_message(self.tr("Saving the model at step {step}…").format(step=step), "info")
+        self.message.show_message(self.tr("Saving the model at step {step}…").format(step=step), "info")
 
     def stop(self) -> None:
         """The run is gone (reset, a new run or corpus): a save still waiting for its model writes
@@ -66,20 +70,18 @@ class ModelSave(QObject):
         if files is None:
             self._say_stopped()
         else:
-            self.panel.message.show_message(done(files), "success")
+            self.message.show_message(done(files), "success")
         self._settle(files or [])
 
     def _failed(self, err) -> None:
         if self._stopped:  # the training process ended under the request: that is why
             self._say_stopped()
         else:
-            self.panel.message.show_message(
-                self.tr("Could not save the model: {err}").format(err=in_language(err)), "error"
-            )
+            self.message.show_message(self.tr("Could not save the model: {err}").format(err=in_language(err)), "error")
         self._settle([])
 
     def _say_stopped(self) -> None:
-        self.panel.message.show_message(
+        self.message.show_message(
             self.tr("The run was stopped before the model at step {step} came: nothing was saved.").format(
                 step=self._step
             ),
@@ -89,6 +91,6 @@ class ModelSave(QObject):
     def _settle(self, files: list) -> None:
         self.saving = False
         # the button's own text (its context is the panel's, where the views made it)
-        self.panel.save_button.setText(QCoreApplication.translate("TrainPanel", "Save model…"))
+        self.button.setText(QCoreApplication.translate("TrainPanel", "Save model…"))
         self.settled()
         self.ended.emit(files)

@@ -4,52 +4,76 @@ widgets are disabled and a line beside them says why, so a mode picked mid-run i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol
+
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QLabel, QSizePolicy
+from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy
 
 from tokviz.ui.train.model import TrainOptions, TrainState
+from tokviz.ui.train.views import TrainViews
 
 translate = QCoreApplication.translate
 
 
-class OptionsView:
-    """Binds the settings widgets (mode, pattern, Hangul only, jamo, merges, min freq; the algorithm
-    box once it exists) to the model."""
+class AlgorithmChoice(Protocol):
+    """The algorithm box's owner (WordPiece and Unigram take BPE's options out of play when chosen)."""
 
-    def __init__(self, state: TrainState, panel) -> None:
+    algorithm_combo: QComboBox
+
+    @property
+    def algorithm(self) -> str: ...
+
+    def active(self) -> bool: ...
+
+
+class OptionsView:
+    """Binds the settings widgets of ``views`` (mode, pattern, Hangul only, jamo, merges, min freq) and
+    the algorithm box of ``algorithms`` to the model; ``unlocked()`` is called when BPE's options are
+    free again (the pattern then follows the mode)."""
+
+    def __init__(
+        self,
+        state: TrainState,
+        views: TrainViews,
+        algorithms: AlgorithmChoice | None = None,
+        unlocked: Callable[[], None] = lambda: None,
+    ) -> None:
         self.state = state
-        self.panel = panel
+        self.views = views
+        self.algorithms = algorithms
+        self.unlocked = unlocked
         self.reason = QLabel()
         self.reason.setWordWrap(False)
         # the room left on the row, never more: a long reason must not widen the window (1024-pixel screens)
         self.reason.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.reason.setMinimumWidth(1)
         self.reason.hide()
-        panel.settings_bar.layout().addWidget(self.reason, 3)
+        views.settings_bar.layout().addWidget(self.reason, 3)
         for signal in (
-            panel.mode_combo.currentIndexChanged,
-            panel.pattern_combo.currentIndexChanged,
-            panel.hangul_check.toggled,
-            panel.jamo_check.toggled,
-            panel.merges_spin.valueChanged,
-            panel.minfreq_spin.valueChanged,
+            views.mode_combo.currentIndexChanged,
+            views.pattern_combo.currentIndexChanged,
+            views.hangul_check.toggled,
+            views.jamo_check.toggled,
+            views.merges_spin.valueChanged,
+            views.minfreq_spin.valueChanged,
         ):
             signal.connect(self.send)
         state.events.connect(self._on_event)
         self.send()
 
     def widgets(self) -> list:
-        p = self.panel
+        p = self.views
         shown = [p.mode_combo, p.pattern_combo, p.hangul_check, p.jamo_check, p.merges_spin, p.minfreq_spin]
-        algorithms = getattr(p, "algorithms", None)
+        algorithms = self.algorithms
         if algorithms is not None:
             shown.append(algorithms.algorithm_combo)
         return shown
 
     def read(self) -> TrainOptions:
         """The options the widgets show."""
-        p = self.panel
-        algorithms = getattr(p, "algorithms", None)
+        p = self.views
+        algorithms = self.algorithms
         return TrainOptions(
             algorithm=algorithms.algorithm if algorithms is not None else self.state.options.algorithm,
             mode=p.mode_combo.currentData(),
@@ -68,7 +92,7 @@ class OptionsView:
 
     def show(self, options: TrainOptions) -> None:
         """Put ``options`` in the widgets without sending them back as intents."""
-        p = self.panel
+        p = self.views
         widgets = self.widgets()
         for w in widgets:
             w.blockSignals(True)
@@ -81,7 +105,7 @@ class OptionsView:
             p.jamo_check.setChecked(options.jamo)
             p.merges_spin.setValue(options.merges)
             p.minfreq_spin.setValue(options.min_frequency)
-            algorithms = getattr(p, "algorithms", None)
+            algorithms = self.algorithms
             if algorithms is not None and algorithms.algorithm != options.algorithm:
                 algorithms.algorithm_combo.setCurrentIndex(algorithms.algorithm_combo.findData(options.algorithm))
         finally:
@@ -100,10 +124,9 @@ class OptionsView:
         )
         self.reason.setToolTip(self.reason.text())
         self.reason.setVisible(locked)
-        p = self.panel
-        algorithms = getattr(p, "algorithms", None)
+        algorithms = self.algorithms
         other = algorithms is not None and algorithms.active()  # WordPiece/Unigram: BPE's options do not apply
         for w in self.widgets():
             w.setEnabled(not locked and (not other or algorithms is not None and w is algorithms.algorithm_combo))
         if not locked and not other:
-            p.corpus.on_mode()  # the pattern follows the mode
+            self.unlocked()  # the pattern follows the mode

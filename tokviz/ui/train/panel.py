@@ -23,6 +23,10 @@ signals to those intents and implements the Panel protocol. Its parts, each an o
 * the corpus and settings (corpus_choice.py), the model at the step on screen (model_at_step.py), the
   Export menu (animation_export.py), WordPiece and Unigram (algorithms.py).
 
+No part is given the panel itself: each is given the model, the views, the work service or a callback it
+needs, and reads the run through a Protocol of its module naming exactly what it reads (``RunOnScreen``,
+``Animated``, ``RunAtStep``, ``CorpusHost``, ``RecordedSteps``, ``BpeHost``), which the panel implements.
+
 The widgets stay readable as the panel's attributes (``panel.mode_combo``: see ``views.WIDGETS``).
 """
 
@@ -123,34 +127,7 @@ class TrainPanel(QWidget):
         self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
         self.run_jamo = False  # the run trains on jamo (the Jamo option when it started)
-        # the lecture facts: the run's corpus read again, each step's followed lines and runners-up
-        self.follower = StepFollower(
-            self.playback,
-            session.work.channel(self, "corpus"),
-            session.work.channel(self, "step"),
-            facts_read=lambda facts: self.renderer.name_characters(facts.guesser),
-            step_computed=lambda step: self.renderer.step_facts_arrived(step),
-        )
-
-        # the model at the step on screen, offered to the other panels and saved
-        self.model_at_step = ModelAtStep(self)
-        self.corpus = CorpusChoice(self)  # the corpus picker, the trainer settings and the sample lines
-        self.slides = SlideExport(self)  # the Export menu's image and animation
-        self.offer_timer = self.model_at_step.timer
-        self.frames = FrameScheduler(self)  # the one frame timer: every view drawn from one snapshot
-        self.frame_timer = self.frames.timer
-        dark = theme.is_dark()
-        self.views = TrainViews(self, self.source.label, work=session.work, dark=dark)  # the widgets
-        # the frame's drawing: every view at the step on screen ("why this pair" is a view of its own)
-        self.renderer = StepRenderer(
-            self.views, self.playback, self, self.follower, WhyPairView(self.views.why_label), self.frames, dark=dark
-        )
-        self._wire_views()
-        self.corpus.on_mode()
-        self.save_button.clicked.connect(self.model_at_step.save)
-        self.algorithms = AlgorithmTraining(self)  # WordPiece and Unigram take the transport when chosen
-        self.options_view = OptionsView(self.state, self)
-        self.algorithms.algorithm_combo.currentIndexChanged.connect(self.options_view.send)
+        self._make_parts(session)
         # the corpus is read for the lecture views while the app idles (see StepFollower): shortly
         # after the corpus or a setting that changes its words changes, not at every click
         self.facts_timer = QTimer(self)
@@ -183,6 +160,49 @@ class TrainPanel(QWidget):
         self._update_buttons()
         self.redraw()
         follow_language(self, TRAIN_CONTEXTS, then=self.recompose_texts)
+
+    def _make_parts(self, session) -> None:
+        """The panel's parts, each given what it declares it needs (the panel, where it implements a part's
+        Protocol; the model, the views, the work service, a callback)."""
+        # the lecture facts: the run's corpus read again, each step's followed lines and runners-up
+        self.follower = StepFollower(
+            self.playback,
+            session.work.channel(self, "corpus"),
+            session.work.channel(self, "step"),
+            facts_read=lambda facts: self.renderer.name_characters(facts.guesser),
+            step_computed=lambda step: self.renderer.step_facts_arrived(step),
+        )
+        # the one frame timer: every view drawn from one snapshot
+        self.frames = FrameScheduler(self, self.state.snapshot, self)
+        self.frame_timer = self.frames.timer
+        dark = theme.is_dark()
+        self.views = TrainViews(self, self.source.label, work=session.work, dark=dark)  # the widgets
+        # the frame's drawing: every view at the step on screen ("why this pair" is a view of its own)
+        self.renderer = StepRenderer(
+            self.views, self.playback, self, self.follower, WhyPairView(self.views.why_label), self.frames, dark=dark
+        )
+        # the model at the step on screen, offered to the other panels and saved
+        self.model_at_step = ModelAtStep(self, session, self.views, buttons_again=self._buttons_again)
+        self.offer_timer = self.model_at_step.timer
+        # the corpus picker, the trainer settings and the sample lines (the corpus read again for the lecture
+        # views shortly after it changes)
+        self.corpus = CorpusChoice(
+            self,
+            session,
+            self.state,
+            self.views,
+            sample_changed=self.renderer.sample_changed,
+            corpus_changed=lambda: self.facts_timer.start(),
+        )
+        self.slides = SlideExport(self, self.views, session.work)  # the Export menu's image and animation
+        self._wire_views()
+        self.corpus.on_mode()
+        # WordPiece and Unigram take the transport when chosen
+        self.algorithms = AlgorithmTraining(
+            self, session, self.state, self.views, self.model_at_step, pattern_follows_mode=self.corpus.on_mode
+        )
+        self.options_view = OptionsView(self.state, self.views, self.algorithms, unlocked=self.corpus.on_mode)
+        self.algorithms.algorithm_combo.currentIndexChanged.connect(self.options_view.send)
 
     def _wire_views(self) -> None:
         """The views' widgets to what they ask for: the corpus choice, the transport, the export, the
@@ -460,6 +480,11 @@ class TrainPanel(QWidget):
         self.set_step(value)
         self._update_buttons()
 
+    def forget_run(self) -> None:
+        """Stop the run and clear every view (another corpus comes)."""
+        self._stop_run()
+        self.reset()
+
     def _stop_run(self) -> None:
         run = self.run
         if run is None:
@@ -521,6 +546,13 @@ class TrainPanel(QWidget):
         self.reset_button.setEnabled(self.replay is not None)
         self.save_button.setEnabled(has_steps and self.trainer is not None and not self.model_at_step.saver.saving)
         self.renderer.sync_probe_dropout()  # paused or finished: the dropout view follows the step on screen
+
+    def _buttons_again(self) -> None:
+        """A save ended: the Save button follows the transport's rules again."""
+        if self.algorithms.active():
+            self.algorithms.update_buttons()
+        else:
+            self._update_buttons()
 
     # ================================================================ remembered between sessions
     def _restore_choices(self) -> None:
@@ -674,6 +706,11 @@ class TrainPanel(QWidget):
     def open_corpus_file(self, path: str | Path) -> None:
         """Train on the text file ``path`` from now on, and remember it for the next start."""
         self.corpus.open_file(path)
+
+    @property
+    def dark(self) -> bool:
+        """The views are drawn in a dark theme's colours."""
+        return self.renderer.dark
 
     @property
     def sample_lines(self) -> list[str]:
