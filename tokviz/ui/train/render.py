@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QLabel
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.jamo import decompose
-from tokviz.core.jamo_input import reader_for
 from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
@@ -84,6 +83,8 @@ class RunOnScreen(Protocol):
     def computing(self) -> bool: ...
 
     def current_model(self): ...
+
+    def model_later(self, then) -> None: ...
 
 
 class StepRenderer:
@@ -575,13 +576,18 @@ class StepRenderer:
         key = (self.replay, self.playback.cursor, self.views.probe_edit.text())
         if key == self._dropout_key:
             return
-        try:
-            model = reader_for(self.on_screen.current_model())  # a jamo model decomposes the probe itself
-        except Exception:  # noqa: BLE001 — a trainer without models at a step: no dropout for it
-            view.set_source(None, "")
-            return
         self._dropout_key = key
-        view.set_source(model, key[2])
+        # the model is built on the work pool: the view keeps the step before until it comes
+        self.on_screen.model_later(lambda model: self._dropout_model_came(key, model))
+
+    def _dropout_model_came(self, key: tuple, model) -> None:
+        if key != self._dropout_key:
+            return  # the step or the text moved on meanwhile (its own model is on its way)
+        if model is None:
+            self._dropout_key = None
+            self.views.probe_dropout.set_source(None, "")
+            return
+        self.views.probe_dropout.set_source(model, key[2])
 
     def on_vocab_row(self, current, _previous) -> None:
         if not current.isValid() or self.replay is None:
