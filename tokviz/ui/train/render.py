@@ -27,6 +27,7 @@ from tokviz.ui.train.follow import name_byte_merge
 from tokviz.ui.train.views import (
     TrainViews,
     hold_line_height,
+    measure_ahead,
     measured_height,
     mute_label,
     muted_color,
@@ -491,6 +492,10 @@ class StepRenderer:
         replay, step = self.replay, self.playback.cursor
         if replay is None:
             return
+        banner = self.views.merge_banner
+        if 0 < step <= len(replay):  # the banner's new text measured (the frame's turn only sets it)
+            measure_ahead(banner, self.banner_html(step), banner.width())
+            yield
         lines = self._sample_order()
         if lines and len(self._sample_steps) == len(lines):
             first, last = self._sample_on_screen()
