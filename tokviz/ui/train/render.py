@@ -389,10 +389,9 @@ class StepRenderer:
         step = SimpleNamespace(
             left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999, corpus_tokens=9_999_999
         )
-        shown = banner.text()
-        banner.setText(self.named_merge_html(named, step, self._numbers_html(step, big), big))
-        height = banner.heightForWidth(banner.width())
-        banner.setText(shown)
+        # measured on the banner's hidden twin: setting the banner's own text to measure it and back
+        # laid its rich text out twice more, in the turn that starts a run
+        height = measure_ahead(banner, self.named_merge_html(named, step, self._numbers_html(step, big), big), key[1])
         self._named_height = (key, height)
         return height
 
@@ -495,6 +494,9 @@ class StepRenderer:
         banner = self.views.merge_banner
         if 0 < step <= len(replay):  # the banner's new text measured (the frame's turn only sets it)
             measure_ahead(banner, self.banner_html(step), banner.width())
+            yield
+        elif replay.mode == "byte":  # a run's start: the room a byte merge named on two rows takes
+            self._named_banner_height()
             yield
         lines = self._sample_order()
         if lines and len(self._sample_steps) == len(lines):
