@@ -491,11 +491,7 @@ class StepRenderer:
         replay, step = self.replay, self.playback.cursor
         if replay is None:
             return
-        banner = self.views.merge_banner
-        if 0 < step <= len(replay):  # the banner's new text measured (the frame's turn only sets it)
-            measure_ahead(banner, self.banner_html(step), banner.width())
-            yield
-        elif replay.mode == "byte":  # a run's start: the room a byte merge named on two rows takes
+        if step == 0 and replay.mode == "byte":  # a run's start: the room a byte merge named on two rows takes
             self._named_banner_height()
             yield
         lines = self._sample_order()

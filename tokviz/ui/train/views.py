@@ -196,9 +196,10 @@ def measured_height(label: QLabel, width: int) -> int:
 
 def measure_ahead(label: QLabel, text: str, width: int) -> int:
     """What :func:`measured_height` will say once ``label`` shows ``text``, measured now on a hidden
-    twin of the label (``label`` keeps showing its text): a frame's preparation measures the banner
-    of the step it prepares, and the turn that draws the frame finds it measured. Measuring the banner
-    (a two-row table) lays its rich text out twice, ~3-8 ms of the frame's turn."""
+    twin of the label (``label`` keeps showing its text): measuring a text the label does not show
+    by setting it and back parsed and laid out its rich text twice more (the banner's two-row table).
+    Measuring the text a label is about to show gains nothing: its paint then lays out what a measure
+    of the label itself would have laid out for it."""
     key = _measure_key(label, text, width)
     if key in _MEASURED:
         return _MEASURED[key]
