@@ -3,11 +3,14 @@ screen. P = 0 is the plain probe, one seed one segmentation, and Re-roll draws a
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from PySide6.QtWidgets import QApplication
 
 from tests.support.train_panel import LINES, open_train_panel
 from tokviz.core.bpe.trainer import BPETrainer
+from tokviz.ui.train import model_at_step
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.views import SPEEDS
 
@@ -40,9 +43,18 @@ def _sample_ids(panel, qtbot, *, p: float | None = None, seed: int | None = None
     return view.result.sample.ids
 
 
-def test_the_probe_dropout_fits_1024_by_768_and_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot):
+def test_the_probe_dropout_fits_1024_by_768_and_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot, monkeypatch):
     """One run for both (a run of its own cost ~0.7 s CPU): folded, the view keeps the panel within a
-    1024×768 screen and samples nothing; unfolded, it rerolls with the model at the step on screen."""
+    1024×768 screen and samples nothing; unfolded, it rerolls with the model at the step on screen,
+    which is built off the GUI thread (tens of ms at thousands of merges, at every step it rests on)."""
+    built_on: list[bool] = []
+    build = model_at_step._model_of
+
+    def counted(*args):
+        built_on.append(threading.current_thread() is threading.main_thread())
+        return build(*args)
+
+    monkeypatch.setattr(model_at_step, "_model_of", counted)
     assert not panel.probe_dropout.isVisibleTo(panel)  # nothing trained: no model to drop merges of
     panel.start_training()
     panel.run_to_end()
@@ -52,6 +64,7 @@ def test_the_probe_dropout_fits_1024_by_768_and_rerolls_with_the_model_at_the_st
     panel.segment_probe()
     _check_the_folded_view_fits_1024_by_768_and_unfolds(panel, qtbot)
     _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot)
+    assert built_on and not any(built_on)  # models were built, none of them on the GUI thread
 
 
 def _check_the_folded_view_fits_1024_by_768_and_unfolds(panel, qtbot):
@@ -71,9 +84,10 @@ def _check_the_folded_view_fits_1024_by_768_and_unfolds(panel, qtbot):
 
 
 def _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot):
-    panel.set_step(50)
-    panel.segment_probe()
     view = panel.probe_dropout
+    with qtbot.waitSignal(view.updated, timeout=20_000):  # the model at step 50 comes, and is sampled
+        panel.set_step(50)
+        panel.segment_probe()
     assert view.isVisibleTo(panel) and view.text == PROBE
     model = panel.trainer.model(step=50)
     plain = panel.replay.model.encode(PROBE, max_rank=50).ids
@@ -90,6 +104,7 @@ def _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot):
     assert _sample_ids(panel, qtbot, reroll=True) == model.encode_dropout(PROBE, 0.5, seed=4).ids
     assert view.seed_spin.value() == 4
     # the scrubber moves the model: the dropout view follows the step on screen
-    panel.set_step(10)
-    panel.segment_probe()
+    with qtbot.waitSignal(view.updated, timeout=20_000):
+        panel.set_step(10)
+        panel.segment_probe()
     assert _sample_ids(panel, qtbot, p=0.0) == panel.replay.model.encode(PROBE, max_rank=10).ids

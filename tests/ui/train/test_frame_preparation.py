@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtWidgets import QLabel
 
 from tokviz.core.bpe.trainer import BPETrainer
 from tokviz.ui.main_window import MainWindow
@@ -171,4 +172,21 @@ def test_the_plots_keep_their_size_from_a_runs_first_frame_to_its_last(qtbot):
     qtbot.waitUntil(lambda: panel.run is None and panel.shown_steps()["label"] == 40, timeout=20_000)
     QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     assert (panel.plots.size(), _tree_area(panel).size()) == first
+    window.close()
+
+
+def test_the_banner_keeps_its_text_while_the_room_for_a_named_byte_merge_is_measured(qtbot, monkeypatch):
+    # the room a byte merge named on two rows takes was measured by setting the banner's own text and
+    # back: two more rich-text layouts in the turn that starts a run (now a hidden twin measures it)
+    window, panel = _train_panel(qtbot, 40)
+    banner = panel.merge_banner
+    hint = banner.text()
+    window.resize(1100, 800)  # another width: the room is measured again
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    texts = []
+    set_text = QLabel.setText
+    monkeypatch.setattr(QLabel, "setText", lambda label, text: texts.append(label) or set_text(label, text))
+    panel.redraw()
+    monkeypatch.undo()
+    assert texts.count(banner) == 1 and banner.text() == hint  # set once, to the same words
     window.close()

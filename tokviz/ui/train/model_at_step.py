@@ -55,6 +55,10 @@ class ModelAtStep:
         self.timer.setInterval(OFFER_DELAY_MS)
         self.timer.timeout.connect(self.offer)
         self.offers = session.work.channel(host, "offer")  # the model offered, built off the GUI thread
+        # the model the probe's dropout view samples, built off the GUI thread too (tens of ms at
+        # thousands of merges, at every step the animation rests on); the last one is kept for a new text
+        self.models = session.work.channel(host, "model-at-step")
+        self._built: tuple | None = None  # (trainer, step, jamo, the model read as the run reads text)
         self._offer_count = 0
         # the one save of the panel (the Save button's), BPE's and the other algorithms' alike
         self.saver = ModelSave(views.save_button, views.message, session.work, settled=buttons_again, parent=host)
@@ -70,6 +74,7 @@ class ModelAtStep:
         self.pending = False
         self._offer_count += 1  # an offer on its way is dropped
         self.offers.cancel()
+        self._built = None  # (it holds the run's trainer)
         self.saver.stop()
         session = self.session
         if getattr(session, "trained_model", None) is not None:
@@ -142,6 +147,30 @@ class ModelAtStep:
         if p.trainer is None or p.cursor == 0:
             return None
         return _model_of(p.trainer, p.cursor, p.run_jamo)
+
+    def model_later(self, then: Callable[[object | None], None]) -> None:
+        """Call ``then`` on the GUI thread with the model at the step on screen as the run reads text
+        (None: no model, or it could not be built). It is built on the work service's pool; a newer
+        request supersedes an older one, whose ``then`` is never called."""
+        p = self.on_screen
+        trainer, step, jamo = p.trainer, p.cursor, p.run_jamo
+        if trainer is None or step == 0:
+            self.models.start(lambda _state: None, finished=then)  # supersedes a build on its way
+            return
+        built = self._built
+        if built is not None and built[0] is trainer and built[1:3] == (step, jamo):
+            self.models.start(lambda _state: built[3], finished=then)  # in order after any build on its way
+            return
+
+        def keep(model) -> None:
+            self._built = (trainer, step, jamo, model)
+            then(model)
+
+        self.models.start(
+            lambda _state: reader_for(_model_of(trainer, step, jamo)),  # a jamo model decomposes text itself
+            finished=keep,
+            failed=lambda _err: then(None),  # a trainer without models at a step: no dropout for it
+        )
 
     def when_quiet(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` now when the trainer rests, else pause it and run it once it has."""

@@ -736,6 +736,10 @@ class TrainPanel(QWidget):
         """The trained model at the step on screen (None before any merge)."""
         return self.model_at_step.current_model()
 
+    def model_later(self, then) -> None:
+        """Call ``then(model)`` with the model at the step on screen once built off the GUI thread."""
+        self.model_at_step.model_later(then)
+
     def formats_for_mode(self) -> list[tuple[str, str]]:
         """The export formats that hold this run's mode."""
         return self.model_at_step.formats_for_mode()

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QLabel
 
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.jamo import decompose
-from tokviz.core.jamo_input import reader_for
 from tokviz.ui import theme
 from tokviz.ui.fonts import mono_font, ui_font
 from tokviz.ui.fonts import scale as font_scale
@@ -28,6 +27,7 @@ from tokviz.ui.train.follow import name_byte_merge
 from tokviz.ui.train.views import (
     TrainViews,
     hold_line_height,
+    measure_ahead,
     measured_height,
     mute_label,
     muted_color,
@@ -84,6 +84,8 @@ class RunOnScreen(Protocol):
     def computing(self) -> bool: ...
 
     def current_model(self): ...
+
+    def model_later(self, then) -> None: ...
 
 
 class StepRenderer:
@@ -387,10 +389,9 @@ class StepRenderer:
         step = SimpleNamespace(
             left=256, right=257, token_id=258, count=99_999, step=9_999, vocab_size=99_999, corpus_tokens=9_999_999
         )
-        shown = banner.text()
-        banner.setText(self.named_merge_html(named, step, self._numbers_html(step, big), big))
-        height = banner.heightForWidth(banner.width())
-        banner.setText(shown)
+        # measured on the banner's hidden twin: setting the banner's own text to measure it and back
+        # laid its rich text out twice more, in the turn that starts a run
+        height = measure_ahead(banner, self.named_merge_html(named, step, self._numbers_html(step, big), big), key[1])
         self._named_height = (key, height)
         return height
 
@@ -490,6 +491,9 @@ class StepRenderer:
         replay, step = self.replay, self.playback.cursor
         if replay is None:
             return
+        if step == 0 and replay.mode == "byte":  # a run's start: the room a byte merge named on two rows takes
+            self._named_banner_height()
+            yield
         lines = self._sample_order()
         if lines and len(self._sample_steps) == len(lines):
             first, last = self._sample_on_screen()
@@ -575,13 +579,18 @@ class StepRenderer:
         key = (self.replay, self.playback.cursor, self.views.probe_edit.text())
         if key == self._dropout_key:
             return
-        try:
-            model = reader_for(self.on_screen.current_model())  # a jamo model decomposes the probe itself
-        except Exception:  # noqa: BLE001 — a trainer without models at a step: no dropout for it
-            view.set_source(None, "")
-            return
         self._dropout_key = key
-        view.set_source(model, key[2])
+        # the model is built on the work pool: the view keeps the step before until it comes
+        self.on_screen.model_later(lambda model: self._dropout_model_came(key, model))
+
+    def _dropout_model_came(self, key: tuple, model) -> None:
+        if key != self._dropout_key:
+            return  # the step or the text moved on meanwhile (its own model is on its way)
+        if model is None:
+            self._dropout_key = None
+            self.views.probe_dropout.set_source(None, "")
+            return
+        self.views.probe_dropout.set_source(model, key[2])
 
     def on_vocab_row(self, current, _previous) -> None:
         if not current.isValid() or self.replay is None:

@@ -160,12 +160,10 @@ _MEASURED: OrderedDict[tuple, int] = OrderedDict()  # (text, width, font, wrap) 
 MEASURED_KEPT = 512  # a run's banners and "why" lines come back when scrubbing; older ones are dropped
 
 
-def measured_height(label: QLabel, width: int) -> int:
-    """``label.heightForWidth(width)``, measured once per text, width and font: each measure lays out
-    the whole rich text, and a frame measured the banner and "why" line several times."""
+def _measure_key(label: QLabel, text: str, width: int) -> tuple:
     m = label.contentsMargins()  # a style sheet's padding or border included
-    key = (
-        label.text(),
+    return (
+        text,
         width,
         label.font().key(),
         label.wordWrap(),
@@ -176,15 +174,49 @@ def measured_height(label: QLabel, width: int) -> int:
         m.left(),
         m.right(),
     )
+
+
+def _remember(key: tuple, height: int) -> int:
+    _MEASURED[key] = height
+    if len(_MEASURED) > MEASURED_KEPT:
+        _MEASURED.popitem(last=False)
+    return height
+
+
+def measured_height(label: QLabel, width: int) -> int:
+    """``label.heightForWidth(width)``, measured once per text, width and font: each measure lays out
+    the whole rich text, and a frame measured the banner and "why" line several times."""
+    key = _measure_key(label, label.text(), width)
     height = _MEASURED.get(key)
     if height is None:
-        height = label.heightForWidth(width) if width > 1 else label.sizeHint().height()
-        _MEASURED[key] = height
-        if len(_MEASURED) > MEASURED_KEPT:
-            _MEASURED.popitem(last=False)
-    else:
-        _MEASURED.move_to_end(key)
+        return _remember(key, label.heightForWidth(width) if width > 1 else label.sizeHint().height())
+    _MEASURED.move_to_end(key)
     return height
+
+
+def measure_ahead(label: QLabel, text: str, width: int) -> int:
+    """What :func:`measured_height` will say once ``label`` shows ``text``, measured now on a hidden
+    twin of the label (``label`` keeps showing its text): measuring a text the label does not show
+    by setting it and back parsed and laid out its rich text twice more (the banner's two-row table).
+    Measuring the text a label is about to show gains nothing: its paint then lays out what a measure
+    of the label itself would have laid out for it."""
+    key = _measure_key(label, text, width)
+    if key in _MEASURED:
+        return _MEASURED[key]
+    twin = label.findChild(QLabel, "measuring twin", Qt.FindChildOption.FindDirectChildrenOnly)
+    if twin is None:
+        twin = QLabel(label)
+        twin.setObjectName("measuring twin")
+        twin.setVisible(False)  # never drawn: a child explicitly hidden stays hidden when the label shows
+    twin.setFont(label.font())
+    twin.setTextFormat(label.textFormat())
+    twin.setWordWrap(label.wordWrap())
+    twin.setMargin(label.margin())
+    twin.setIndent(label.indent())
+    twin.setAlignment(label.alignment())
+    twin.setContentsMargins(label.contentsMargins())
+    twin.setText(text)
+    return _remember(key, twin.heightForWidth(width) if width > 1 else twin.sizeHint().height())
 
 
 class LineFrame(QWidget):
