@@ -336,7 +336,7 @@ class TrainPanel(QWidget):
             # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
             # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
             # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
-            # None runs until the run ends (_release_gc); the young generations still do.
+            # Held off until the run ends (_release_gc); the young generations are still collected.
             if self._gc_hold is None:
                 self._gc_hold = self.session.work.hold_full_collections()
             run.start()
