@@ -97,10 +97,7 @@ def _collect_qt_garbage_on_the_main_thread(request):
         COLLECTION.collect_on_gui_thread()
     yield
     if uses_qt:
-        import gc
-
-        gc.collect()
-        gc.freeze()
+        COLLECTION.freeze_survivors()  # through the collector's one owner, which never thaws it
 
 
 @pytest.hookimpl(hookwrapper=True)

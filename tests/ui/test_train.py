@@ -4,6 +4,7 @@ driven by a naive stand-in trainer whose speed and failures the tests control.""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import threading
 
 import pytest
@@ -202,6 +203,24 @@ def test_a_failure_inside_the_worker_shows_in_the_window_and_training_starts_aga
     assert not panel.message.isVisible()
     assert panel.wait_until_trained(10)
     assert len(panel.replay) == 20
+
+
+def test_a_session_of_runs_keeps_what_was_frozen_and_does_not_grow(window, qtbot):
+    """A run holds off full collections while it trains; it must neither thaw what others froze (the
+    whole permanent generation went back to every collection when a run ended) nor keep its own
+    objects out of collections for ever (a session of many runs grew)."""
+    panel, made = _panel(window, merges=20)
+    WorkService.collection.freeze_survivors()  # as the session does after each test: its heap for good
+    frozen = gc.get_freeze_count()
+    tracked = []
+    for run in range(4):
+        panel.start_training()
+        assert panel.wait_until_trained(10) and len(made) == run + 1 and len(panel.replay) == 20
+        assert WorkService.collection.holds == 0  # the run ended: full collections run again
+        assert frozen - 1000 < gc.get_freeze_count() < frozen + 1000  # a frozen object freed may leave it
+        gc.collect()
+        tracked.append(len(gc.get_objects()) + gc.get_freeze_count())
+    assert max(tracked[1:]) - tracked[1] < 2000, tracked
 
 
 def test_vocab_search_filters_rows(window, qtbot):

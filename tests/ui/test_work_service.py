@@ -152,13 +152,12 @@ def test_the_process_exits_cleanly_with_a_call_still_running_at_close(tmp_path):
 # ---- the garbage collector: one owner, counted -------------------------------------------------------
 @pytest.fixture
 def collection():
-    gc.unfreeze()
-    yield GarbageCollection()
-    gc.unfreeze()
+    return GarbageCollection()  # never gc.unfreeze() here: the session froze its start-up heap on purpose
 
 
 def test_nested_and_concurrent_pauses_are_counted(collection):
     inside, leave = threading.Event(), threading.Event()
+    frozen = gc.get_freeze_count()
 
     def job():
         with collection.paused():
@@ -171,28 +170,80 @@ def test_nested_and_concurrent_pauses_are_counted(collection):
     with collection.paused():
         with collection.paused():
             assert collection.pauses == 3
-        assert collection.pauses == 2 and gc.get_freeze_count() == 0  # nothing frozen while one still builds
+        assert collection.pauses == 2 and gc.get_freeze_count() == frozen  # nothing frozen while one still builds
     leave.set()
     worker.join(GUARD_S)
-    assert collection.pauses == 0 and gc.get_freeze_count() > 0  # the last one out froze what they built
+    assert collection.pauses == 0 and gc.get_freeze_count() > frozen  # the last one out froze what they built
 
 
-def test_frozen_holds_are_counted_and_only_the_last_thaws(collection):
-    first, second = collection.keep_frozen(), collection.keep_frozen()  # two training runs
+def test_what_was_frozen_before_a_run_is_frozen_after_it(collection):
+    with collection.paused():
+        result = [[i] for i in range(1000)]  # a job's big result, frozen for good
+    frozen = gc.get_freeze_count()
+    first, second = collection.hold(), collection.hold()  # two training runs
+    made_by_the_runs = [[i] for i in range(1000)]
     first.release()
     first.release()  # a second release of the same hold changes nothing
-    assert collection.holds == 1 and gc.get_freeze_count() > 0
-    with collection.paused():
-        second.release()  # a run ending while a job builds a big result leaves it frozen
-    assert collection.holds == 0 and gc.get_freeze_count() > 0
-    third = collection.keep_frozen()
-    third.release()
-    assert gc.get_freeze_count() == 0  # the last hold gave everything back to the collector
+    assert collection.holds == 1
+    second.release()
+    assert collection.holds == 0
+    # nothing thawed (gc.unfreeze thawed everything: 0) and the runs' 1000 lists not frozen for ever; a
+    # frozen object freed by its last reference meanwhile leaves the count
+    assert frozen - 100 < gc.get_freeze_count() < frozen + 100
+    assert len(result) == len(made_by_the_runs)
+
+
+class _Node:
+    def __init__(self):
+        self.me = self  # a cycle, as a trained model with its views holds: only the cyclic collector frees it
+
+
+def test_a_session_of_runs_does_not_grow(collection):
+    kept = {"result": [_Node() for _ in range(2000)]}
+    sizes = []
+    for _ in range(8):
+        hold = collection.hold()
+        kept["result"] = [_Node() for _ in range(2000)]  # the run replaces the last one's result
+        hold.release()
+        gc.collect()
+        sizes.append(len(gc.get_objects()) + gc.get_freeze_count())
+    # freezing the heap for each run and never thawing it grew by the 2000 nodes of every run
+    assert max(sizes) - min(sizes) < 1000, sizes
+
+
+def test_while_a_run_holds_the_collector_only_the_young_generations_are_collected(qtbot):
+    WorkService.collection.collect_on_gui_thread()
+    young, middle, old = gc.get_threshold()
+    started = []
+
+    def on_gc(phase, info):
+        if phase == "start":
+            started.append(info["generation"])
+
+    def due_for_a_full_collection():  # as the interpreter counts when no run holds the collector
+        for _ in range(old + 1):
+            gc.collect(1)  # each counts one toward generation 2's threshold
+        for _ in range(middle + 1):
+            gc.collect(0)
+        started.clear()
+        return [[] for _ in range(2 * young)]  # past the youngest generation's threshold
+
+    gc.callbacks.append(on_gc)
+    try:
+        hold = WorkService().hold_full_collections()
+        made = [due_for_a_full_collection()]  # kept: freeing them would take back the count they added
+        qtbot.waitUntil(lambda: bool(started), timeout=GUARD_S * 1000)  # the GUI thread's collector ran
+        assert 2 not in started
+        hold.release()
+        made.append(due_for_a_full_collection())
+        qtbot.waitUntil(lambda: 2 in started, timeout=GUARD_S * 1000)  # held off no longer
+    finally:
+        gc.callbacks.remove(on_gc)
 
 
 def test_the_service_is_the_collectors_one_owner():
     assert WorkService.collection is WorkService().collection
-    hold = WorkService().keep_frozen()
+    hold = WorkService().hold_full_collections()
     assert WorkService.collection.holds >= 1
     hold.release()
 

@@ -5,10 +5,11 @@ through :data:`COLLECTION` (reached from code as ``WorkService.collection``). Th
 
 - Cycles are collected on the GUI thread only (:meth:`GarbageCollection.collect_on_gui_thread`).
 - A job building a big result pauses collection while it allocates (:meth:`GarbageCollection.paused`);
-  what it built is frozen afterwards, out of every later collection.
-- A long run (training) may keep the objects that existed when it started frozen
-  (:meth:`GarbageCollection.keep_frozen`) and gives them back when it ends. Pauses and holds are counted,
-  so one user never undoes another's: the collector is thawed only when the last hold is released.
+  what it built is frozen afterwards, out of every later collection. Nothing here ever thaws what was
+  frozen (``gc.unfreeze`` thaws everything, whoever froze it).
+- A long run (training) holds off full collections while it runs (:meth:`GarbageCollection.hold`);
+  the young generations are still collected. Holds are counted, so one user never undoes another's:
+  full collections resume when the last hold is released.
 """
 
 from __future__ import annotations
@@ -19,16 +20,21 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
+# While a run holds the collector, a full collection waits for this many times the usual count of
+# younger collections: none in a run of thousands of merges, yet a run left paused for hours while
+# the other panels work cannot keep its garbage for ever (about 3.5 million allocations apart).
+HELD_FULL_COLLECTION_FACTOR = 50
 
-class FrozenHold:
-    """One user's claim that the objects alive now stay out of collections (see ``keep_frozen``)."""
+
+class Hold:
+    """One user's claim that no full collection runs now (see :meth:`GarbageCollection.hold`)."""
 
     def __init__(self, owner: GarbageCollection):
         self._owner = owner
         self.released = False
 
     def release(self) -> None:
-        """Give up this claim (a second call does nothing); the last one thaws the collector."""
+        """Give up this claim (a second call does nothing); the last one lets full collections run again."""
         if not self.released:
             self.released = True
             self._owner._release(self)
@@ -42,6 +48,7 @@ class GarbageCollection:
         self._pauses = 0
         self._enabled_before_pause = False
         self._holds = 0
+        self._thresholds_before_hold = gc.get_threshold()
 
     @property
     def pauses(self) -> int:
@@ -78,26 +85,39 @@ class GarbageCollection:
                     if self._enabled_before_pause:
                         gc.enable()
 
-    def keep_frozen(self) -> FrozenHold:
-        """Freeze every object alive now until the returned hold is released.
+    def hold(self) -> Hold:
+        """Full (generation 2) collections held off until the returned hold is released.
 
         For a long run (the Train panel's training): a full collection walks every object of the app and
-        holds the GIL 60-115 ms; frozen, the objects that existed before the run are skipped while the
-        run's own are still collected. Holds are counted: the collector is thawed (``gc.unfreeze``) only
-        when the last is released, so a second run or a pause in between is never undone by the first.
+        holds the GIL 60-115 ms, and a run's allocations (events received, the replay) can trigger one.
+        Held, it waits for ``HELD_FULL_COLLECTION_FACTOR`` times its usual threshold. Generations 0 and 1
+        are still collected, so the run's short-lived cycles still go; what reached generation 2 and died
+        waits for the first full collection after the run.
+
+        Not ``gc.freeze`` for the run: only ``gc.unfreeze`` can end a freeze, and it thaws everything in
+        the permanent generation, also what others froze for good (a big result, the test session's
+        start-up heap), after which every full collection walked the whole heap again; never thawing
+        instead kept each run's garbage frozen for ever (a session of many runs grew).
         """
         with self._lock:
             self._holds += 1
-            gc.freeze()
-        return FrozenHold(self)
+            if self._holds == 1:
+                self._thresholds_before_hold = gc.get_threshold()
+                young, middle, old = self._thresholds_before_hold
+                gc.set_threshold(young, middle, old * HELD_FULL_COLLECTION_FACTOR)
+        return Hold(self)
 
-    def _release(self, hold: FrozenHold) -> None:
+    def _release(self, hold: Hold) -> None:
         with self._lock:
             self._holds -= 1
-            # what became garbage during the run can be collected again; while a job is paused its
-            # result is about to be frozen too, so everything stays frozen (a missed thaw, not a stall)
-            if self._holds == 0 and self._pauses == 0:
-                gc.unfreeze()
+            if self._holds == 0:
+                gc.set_threshold(*self._thresholds_before_hold)
+
+    def freeze_survivors(self) -> None:
+        """Collect everything, then freeze what survived: for a process that keeps what it built so far
+        for good (the test session after each test), so that later collections walk only what is new."""
+        gc.collect()  # not under the lock: a finaliser it runs may release a hold
+        gc.freeze()
 
     def collect_on_gui_thread(self) -> None:
         """Install the GUI-thread collector once for the running application (see _GuiThreadCollector)."""
@@ -114,8 +134,8 @@ class _GuiThreadCollector(QObject):
     there deletes QObjects on that thread: the pool thread then holds Qt's lock of an object while
     it waits for the GIL, and the GUI thread, deleting a widget with the GIL held, waits for that
     lock (a test session hung so). Automatic collection is turned off; a timer on the GUI thread
-    collects a generation when its count passes the thresholds the interpreter would have used,
-    except while a job keeps collection paused.
+    collects a generation when its count passes the collector's thresholds (as the interpreter would;
+    a run's hold raises the oldest one), except while a job keeps collection paused.
     """
 
     INTERVAL_MS = 100
@@ -123,7 +143,6 @@ class _GuiThreadCollector(QObject):
     def __init__(self, app: QCoreApplication, owner: GarbageCollection):
         super().__init__(app)
         self.owner = owner
-        self.thresholds = gc.get_threshold()
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
@@ -134,11 +153,11 @@ class _GuiThreadCollector(QObject):
             return
         if gc.isenabled():  # turned back on by code that saved and restored it: this policy stands
             gc.disable()
-        counts = gc.get_count()
-        if counts[0] <= self.thresholds[0]:
+        counts, thresholds = gc.get_count(), gc.get_threshold()
+        if counts[0] <= thresholds[0]:
             return
         generation = 0
-        while generation < 2 and counts[generation + 1] > self.thresholds[generation + 1]:
+        while generation < 2 and counts[generation + 1] > thresholds[generation + 1]:
             generation += 1
         gc.collect(generation)
 

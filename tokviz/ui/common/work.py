@@ -43,7 +43,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThread, QThrea
 from shiboken6 import isValid
 
 from tokviz.core.compare import describe_failure
-from tokviz.ui.common.collection import COLLECTION, FrozenHold, GarbageCollection
+from tokviz.ui.common.collection import COLLECTION, GarbageCollection, Hold
 
 
 def is_interrupt(err: BaseException) -> bool:
@@ -394,10 +394,10 @@ class WorkService(QObject):
         """A context in which no garbage is collected (a job building a big result)."""
         return self.collection.paused()
 
-    def keep_frozen(self) -> FrozenHold:
-        """Freeze the objects alive now until the hold is released (a training run; see
-        :meth:`~tokviz.ui.common.collection.GarbageCollection.keep_frozen`)."""
-        return self.collection.keep_frozen()
+    def hold_full_collections(self) -> Hold:
+        """No full garbage collection until the hold is released (a training run; see
+        :meth:`~tokviz.ui.common.collection.GarbageCollection.hold`)."""
+        return self.collection.hold()
 
     # ---- the one shutdown policy --------------------------------------------------------------------------
     def shutdown(self) -> None:

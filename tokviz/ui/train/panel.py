@@ -123,7 +123,7 @@ class TrainPanel(QWidget):
         self.finished: Finished | None = None
         self.state = TrainState(pace=SPEEDS[DEFAULT_SPEED][1])  # the panel's truth (Qt-free)
         self.playback: Playback = self.state.playback  # the step on screen, playing, pace
-        self._gc_hold = None  # the collector's frozen hold while a run trains (see start_training)
+        self._gc_hold = None  # the collector's hold on full collections while a run trains (see start_training)
         self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
         self.run_jamo = False  # the run trains on jamo (the Jamo option when it started)
@@ -356,10 +356,9 @@ class TrainPanel(QWidget):
             # A full (generation 2) garbage collection walks every object of the app - Qt wrappers,
             # pyqtgraph, the other panels' encoders - and holds the GIL 60-115 ms while a run's
             # allocations (events received, the replay; an in-thread trainer's counting) trigger it.
-            # Frozen, they are skipped; the run's own objects are still collected. Thawed when the run
-            # ends (_thaw_gc).
+            # Held off until the run ends (_release_gc); the young generations are still collected.
             if self._gc_hold is None:
-                self._gc_hold = self.session.work.keep_frozen()
+                self._gc_hold = self.session.work.hold_full_collections()
             run.start()
             self._ensure_timer()
 
@@ -492,12 +491,12 @@ class TrainPanel(QWidget):
         self.run = None
         detach(run)
         run.stop(1.0)
-        self._thaw_gc()
+        self._release_gc()
         self._worker_quiet = True
         self.progress_bar.hide()
 
-    def _thaw_gc(self) -> None:
-        """Give the objects frozen at the start of a run back to the collector."""
+    def _release_gc(self) -> None:
+        """Let full garbage collections run again (held off while the run trained)."""
         if self._gc_hold is not None:
             self._gc_hold.release()
             self._gc_hold = None
@@ -631,7 +630,7 @@ class TrainPanel(QWidget):
         self.run = None
         if run is not None:
             run.thread.wait(1000)
-        self._thaw_gc()
+        self._release_gc()
         self._worker_quiet = True
         self.progress_bar.hide()
         self.state.finish("finished" if ok else "failed")
