@@ -318,8 +318,7 @@ def read_gguf_vocab(path: str | Path) -> GGUFVocab:
     n = len(tokens)
     types = _list(meta, "tokenizer.ggml.token_type", int, p)
     scores = meta.get("tokenizer.ggml.scores")
-    if scores is not None and (not isinstance(scores, list)
-                               or not set(map(type, scores)) <= {int, float}):
+    if scores is not None and (not isinstance(scores, list) or not set(map(type, scores)) <= {int, float}):
         raise ModelFileError(p, "tokenizer.ggml.scores is not a list of numbers")
     for key, values in (("tokenizer.ggml.token_type", types), ("tokenizer.ggml.scores", scores)):
         if values is not None and len(values) != n:
