@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
@@ -43,9 +44,12 @@ def _jamo_of(syllable: int) -> str:
     return out + chr(_T_BASE + tail) if tail else out
 
 
-# every syllable's jamo, for str.translate: one C pass over the text (a regex substitution calling
-# Python per syllable took ~6x as long and was most of jamo BPE's extra time)
-_DECOMPOSITION = {c: _jamo_of(c) for c in range(_S_BASE, _S_BASE + _S_COUNT)}
+@functools.cache
+def _decomposition() -> dict[int, str]:
+    """Every syllable's jamo, for str.translate: one C pass over the text (a regex substitution calling
+    Python per syllable took ~6x as long and was most of jamo BPE's extra time). Built on first use, not
+    at import: every ``tokviz`` command and training child imports this module, few decompose."""
+    return {c: _jamo_of(c) for c in range(_S_BASE, _S_BASE + _S_COUNT)}
 
 
 def _join(m: re.Match) -> str:
@@ -58,7 +62,7 @@ def _join(m: re.Match) -> str:
 def decompose(text: str) -> str:
     """``text`` with every Hangul syllable as its two or three conjoining jamo (NFD of the syllables
     only); other characters are unchanged."""
-    return text.translate(_DECOMPOSITION)
+    return text.translate(_decomposition())
 
 
 def recompose(piece: str) -> str:
@@ -109,8 +113,9 @@ def decompose_counts(counts: dict[str, int]) -> Counter:
     Counter({'\u1100\u1161': 5})
     """
     out: Counter = Counter()
+    table = _decomposition()
     for word, count in counts.items():
-        out[word.translate(_DECOMPOSITION)] += count
+        out[word.translate(table)] += count
     return out
 
 

@@ -120,3 +120,26 @@ def test_every_family_offers_its_loaders_and_the_composition_lists_them_all():
 )
 def test_rank_file_sniff(content, recognised, tmp_path):
     assert tiktoken_family.sniff_rank_file(tmp_path / "x", content) is recognised
+
+
+@pytest.mark.parametrize(
+    ("text", "outcome"),
+    [
+        ('{"rank": 123456789012345678901}', "21-digit"),  # one digit over the limit: refused, not read
+        ('{"rank": -123456789012345678901}', "21-digit"),
+        ('{"rank": 12345678901234567890}', {"rank": 12345678901234567890}),  # at the limit: read
+        ('{"piece": "123456789012345678901", "rank": 7}', {"piece": "123456789012345678901", "rank": 7}),
+        ('{"rank": 7, "piece": "١٢٣"}', {"rank": 7, "piece": "١٢٣"}),  # non-ASCII digits are no JSON number
+    ],
+)
+def test_json_numbers_are_held_to_the_digit_limit_whichever_way_they_are_read(text, outcome):
+    """Integers are read at C speed unless a digit run in the text passes the limit; then each one is
+    checked. A long run inside a string takes the checked way and still reads."""
+    from tokviz.core.encoders.files import MAX_NUMBER_DIGITS, parse_json
+
+    assert MAX_NUMBER_DIGITS == 20
+    if isinstance(outcome, str):
+        with pytest.raises(ModelFileError, match=outcome):
+            parse_json(text, "m.json")
+    else:
+        assert parse_json(text, "m.json") == outcome

@@ -295,7 +295,9 @@ def _list(meta: dict, key: str, kind: type, path: Path) -> list | None:
     value = meta.get(key)
     if value is None:
         return None
-    if not isinstance(value, list) or not all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
+    # the walk yields exact str/int/float/bool values, so a set of types (at C speed) replaces an isinstance per
+    # item: that per-item check was a third of reading a 150k-token vocabulary. bool is its own type here.
+    if not isinstance(value, list) or not set(map(type, value)) <= {kind}:
         raise ModelFileError(path, f"{key} is not a list of {kind.__name__} values")
     return value
 
@@ -316,8 +318,7 @@ def read_gguf_vocab(path: str | Path) -> GGUFVocab:
     n = len(tokens)
     types = _list(meta, "tokenizer.ggml.token_type", int, p)
     scores = meta.get("tokenizer.ggml.scores")
-    if scores is not None and (not isinstance(scores, list)
-                               or not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores)):
+    if scores is not None and (not isinstance(scores, list) or not set(map(type, scores)) <= {int, float}):
         raise ModelFileError(p, "tokenizer.ggml.scores is not a list of numbers")
     for key, values in (("tokenizer.ggml.token_type", types), ("tokenizer.ggml.scores", scores)):
         if values is not None and len(values) != n:
