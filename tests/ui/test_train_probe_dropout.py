@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QApplication
 
 from tests.support.train_panel import LINES, open_train_panel
 from tokviz.core.bpe.trainer import BPETrainer
-from tokviz.ui.train import model_at_step
 from tokviz.ui.train.corpus import CorpusSource
 from tokviz.ui.train.views import SPEEDS
 
@@ -48,22 +47,22 @@ def test_the_probe_dropout_fits_1024_by_768_and_rerolls_with_the_model_at_the_st
     1024×768 screen and samples nothing; unfolded, it rerolls with the model at the step on screen,
     which is built off the GUI thread (tens of ms at thousands of merges, at every step it rests on)."""
     built_on: list[bool] = []
-    build = model_at_step._model_of
-
-    def counted(*args):
-        built_on.append(threading.current_thread() is threading.main_thread())
-        return build(*args)
-
-    monkeypatch.setattr(model_at_step, "_model_of", counted)
     assert not panel.probe_dropout.isVisibleTo(panel)  # nothing trained: no model to drop merges of
     panel.start_training()
     panel.run_to_end()
     qtbot.waitUntil(lambda: panel.run is None, timeout=20_000)
+    build = panel.trainer.model
+
+    def counted(step=None):
+        built_on.append(threading.current_thread() is threading.main_thread())
+        return build(step)
+
+    monkeypatch.setattr(panel.trainer, "model", counted)  # every model built from here on, by anyone
     panel.pause()
     panel.set_step(len(panel.replay))
     panel.segment_probe()
     _check_the_folded_view_fits_1024_by_768_and_unfolds(panel, qtbot)
-    _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot)
+    _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot, build)
     assert built_on and not any(built_on)  # models were built, none of them on the GUI thread
 
 
@@ -83,13 +82,13 @@ def _check_the_folded_view_fits_1024_by_768_and_unfolds(panel, qtbot):
     assert view.result.text == PROBE and view.result.stats is not None
 
 
-def _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot):
+def _check_rerolls_with_the_model_at_the_step_on_screen(panel, qtbot, model_at):
     view = panel.probe_dropout
     with qtbot.waitSignal(view.updated, timeout=20_000):  # the model at step 50 comes, and is sampled
         panel.set_step(50)
         panel.segment_probe()
     assert view.isVisibleTo(panel) and view.text == PROBE
-    model = panel.trainer.model(step=50)
+    model = model_at(50)  # the reference, built here (not counted as the view's)
     plain = panel.replay.model.encode(PROBE, max_rank=50).ids
     # P = 0 is exactly the probe's own segmentation at this step
     assert _sample_ids(panel, qtbot, p=0.0) == plain
