@@ -2537,10 +2537,6 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>단계 {step}의 모델 저장</translation>
     </message>
     <message>
-        <source>Could not save the model: {err}</source>
-        <translation>모델을 저장할 수 없습니다: {err}</translation>
-    </message>
-    <message>
         <source>Saved the model at step {step}: {path}</source>
         <translation>단계 {step}의 모델을 저장했습니다: {path}</translation>
     </message>
