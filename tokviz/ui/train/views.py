@@ -216,7 +216,9 @@ def measure_ahead(label: QLabel, text: str, width: int) -> int:
     twin.setAlignment(label.alignment())
     twin.setContentsMargins(label.contentsMargins())
     twin.setText(text)
-    return _remember(key, twin.heightForWidth(width) if width > 1 else twin.sizeHint().height())
+    height = twin.heightForWidth(width) if width > 1 else twin.sizeHint().height()
+    twin.clear()  # holds no text of its own: a language switch later left the last English banner in it
+    return _remember(key, height)
 
 
 class LineFrame(QWidget):
