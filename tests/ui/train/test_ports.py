@@ -167,6 +167,23 @@ def test_the_model_at_the_step_on_screen_is_offered_once_when_the_trainer_rests(
     assert [m.step for m in offered] == [7] and views.message.said == []
 
 
+def test_the_dropout_views_model_and_the_offer_of_the_same_step_are_built_once(qtbot, host):
+    offered, sampled, built = [], [], []
+    session = SimpleNamespace(work=host.work, offer_trained_model=offered.append, trained_model=None)
+    views = SimpleNamespace(host=host, message=Messages(), save_button=QPushButton(host), mode_combo=QComboBox(host))
+    on_screen = RunOnScreen()
+    on_screen.busy = False
+    model = on_screen.trainer.model
+    on_screen.trainer.model = lambda step: built.append(step) or model(step)
+    model_at_step = ModelAtStep(on_screen, session, views, buttons_again=lambda: None)
+    model_at_step.model_later(sampled.append)  # the dropout view unfolded at step 7
+    qtbot.waitUntil(lambda: bool(sampled), timeout=5_000)
+    model_at_step.request()
+    model_at_step.offer()  # the step settles: offered to the other panels
+    qtbot.waitUntil(lambda: bool(offered), timeout=5_000)
+    assert built == [7] and offered == sampled
+
+
 class Trains:
     """What the corpus choice asks of the panel: it logs what it was asked."""
 

@@ -58,7 +58,9 @@ class ModelAtStep:
         # the model the probe's dropout view samples, built off the GUI thread too (tens of ms at
         # thousands of merges, at every step the animation rests on); the last one is kept for a new text
         self.models = session.work.channel(host, "model-at-step")
-        self._built: tuple | None = None  # (trainer, step, jamo, the model read as the run reads text)
+        # the last model built, by an offer or for the dropout view: both ask for the step that settled,
+        # and it is built once for the two
+        self._built: tuple | None = None  # (trainer, step, jamo, model)
         self._offer_count = 0
         # the one save of the panel (the Save button's), BPE's and the other algorithms' alike
         self.saver = ModelSave(views.save_button, views.message, session.work, settled=buttons_again, parent=host)
@@ -110,17 +112,27 @@ class ModelAtStep:
                 return
             self._hand_over(model)
             return
+        known = self._known(trainer, step, jamo)
+        if known is not None:
+            self._hand_over(known)
+            return
         count = self._offer_count
         self.offers.start(
             lambda _state: _model_of(trainer, step, jamo),
-            finished=lambda model: self._offer_arrived(count, model),
+            finished=lambda model: self._offer_arrived(count, (trainer, step, jamo, model)),
             failed=lambda err: count == self._offer_count and self._not_available(step, in_language(err)),
         )
 
-    def _offer_arrived(self, count: int, model) -> None:
+    def _offer_arrived(self, count: int, built: tuple) -> None:
         if count != self._offer_count or self.on_screen.trainer is None:
             return  # a newer offer, a reset or a new run came meanwhile
-        self._hand_over(model)
+        self._built = built
+        self._hand_over(built[3])
+
+    def _known(self, trainer, step: int, jamo: bool):
+        """The model at ``step`` when it was built last (None: not built, or another one was since)."""
+        built = self._built
+        return built[3] if built is not None and built[0] is trainer and built[1:3] == (step, jamo) else None
 
     def _not_available(self, step: int, err) -> None:
         self.views.message.show_message(
@@ -157,17 +169,17 @@ class ModelAtStep:
         if trainer is None or step == 0:
             self.models.start(lambda _state: None, finished=then)  # supersedes a build on its way
             return
-        built = self._built
-        if built is not None and built[0] is trainer and built[1:3] == (step, jamo):
-            self.models.start(lambda _state: built[3], finished=then)  # in order after any build on its way
+        known = self._known(trainer, step, jamo)
+        if known is not None:  # a jamo model decomposes text itself
+            self.models.start(lambda _state: reader_for(known), finished=then)  # in order after a build on its way
             return
 
         def keep(model) -> None:
             self._built = (trainer, step, jamo, model)
-            then(model)
+            then(reader_for(model))
 
         self.models.start(
-            lambda _state: reader_for(_model_of(trainer, step, jamo)),  # a jamo model decomposes text itself
+            lambda _state: _model_of(trainer, step, jamo),
             finished=keep,
             failed=lambda _err: then(None),  # a trainer without models at a step: no dropout for it
         )
