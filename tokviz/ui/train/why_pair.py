@@ -125,5 +125,9 @@ class WhyPairView:
         hold_line_height(label)
         label.setText(text)
         height = measured_height(label, label.width())  # the frame holding it measures the same text
+        # nor below the height it has on screen: its frame may have given it more room than this measure
+        # (measured at another width while the layout settled), and that room is kept for the run
+        if label.isVisible():
+            height = max(height, label.height())
         if height > label.minimumHeight():
             label.setMinimumHeight(height)
