@@ -86,7 +86,7 @@ def time_panel(
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import Qt, QTimer
 
-    from tokviz.ui.app import freeze_start_up, make_application
+    from tokviz.ui.app import make_application
     from tokviz.ui.main_window import MainWindow
     from tokviz.ui.train.corpus import CorpusSource
 
@@ -104,7 +104,6 @@ def time_panel(
     panel = window.show_view("train")
     window.show()
     app.processEvents()
-    freeze_start_up()  # as the app does once its window is on screen
     panel.set_source(CorpusSource.file(corpus))
     panel.mode_combo.setCurrentIndex(panel.mode_combo.findData(mode))
     panel.pattern_combo.setCurrentText(pattern)

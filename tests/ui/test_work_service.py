@@ -277,20 +277,3 @@ def test_an_adopted_thread_outlives_its_panel_and_keeps_the_service_until_it_fin
     with qtbot.waitSignal(service.destroyed, timeout=GUARD_S * 1000):
         gate.opened.set()
     assert run.thread_.wait(GUARD_S * 1000)
-
-
-def test_the_app_keeps_its_start_up_heap_out_of_later_collections():
-    import weakref
-
-    from tokviz.ui.app import freeze_start_up
-
-    window_and_panels = [[i] for i in range(5000)]  # what start-up built, alive for good
-    left_behind = _Node()  # a cycle start-up dropped: collected, not frozen for ever
-    gone = weakref.ref(left_behind)
-    del left_behind
-    frozen = gc.get_freeze_count()
-    freeze_start_up()
-    assert gone() is None
-    assert gc.get_freeze_count() >= frozen + 5000
-    assert gc.get_count()[0] < 100  # the young generation starts empty
-    assert len(window_and_panels) == 5000

@@ -144,22 +144,9 @@ def run_app(argv: list[str] | None = None, files: list[str] | None = None, quit_
     window = open_window(settings, files)
     _close_on_signals(window)
     window.show()
-    QTimer.singleShot(FREEZE_AFTER_SHOW_MS, freeze_start_up)
     if quit_after_show:
         _quit_once_exposed(app, window)
     return app.exec()
-
-
-FREEZE_AFTER_SHOW_MS = 1000  # once the window is on screen and its first paints are done
-
-
-def freeze_start_up() -> None:
-    """Collect once, then keep what survived (modules, the window and its panels: the app's for good)
-    out of every later collection. Otherwise the first collection of an older generation walks all of
-    it: a 48-67 ms generation-1 collection fell on the first training run's first frames."""
-    from tokviz.ui.common.work import WorkService
-
-    WorkService.collection.freeze_survivors()
 
 
 def _close_on_signals(window) -> None:
