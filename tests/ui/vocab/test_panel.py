@@ -232,9 +232,11 @@ def test_a_new_diff_paints_its_lists_one_event_loop_turn_at_a_time(qtbot, panel)
     views = [box.view for box in panel.diff_tab.columns()]
     qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=WAIT_MS)
     panel.diff_tab.show_diff(panel.diff_tab.result, "small-a", "small-b")  # as a new diff arrives
-    # the small census first, then shared, only in A, only in B: each a turn later
-    assert panel.diff_tab.census.view.updatesEnabled() and not any(v.updatesEnabled() for v in views)
-    qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views), timeout=WAIT_MS)
+    # the small census first, then shared, only in A, only in B: each a turn later. Whether the census is
+    # painted in this very call depends on how long warming its glyphs took (a time slice), so only the
+    # lists are checked here: none of them can be painted before the turn after the census's.
+    assert not any(v.updatesEnabled() for v in views)
+    qtbot.waitUntil(lambda: all(v.updatesEnabled() for v in views + [panel.diff_tab.census.view]), timeout=WAIT_MS)
     assert all(box.model.rowCount() == n for box, n in zip(panel.diff_tab.columns(), (265, 0, 2), strict=True))
 
 
