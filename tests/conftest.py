@@ -167,6 +167,9 @@ def pytest_unconfigure(config):
     if _EXIT_STATUS and os.environ.get("TOKVIZ_TEST_FINALIZE") != "1":
         import sys
 
+        settings = sys.modules.get("tokviz.ui.settings")
+        if settings is not None:  # os._exit runs no exit handler: the tests' temporary settings folders go here
+            settings.remove_temporary_folders()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_EXIT_STATUS[-1])

@@ -271,3 +271,40 @@ def test_an_ephemeral_settings_folder_goes_with_its_settings(qapp):
     del settings
     gc.collect()
     assert not os.path.exists(folder)
+
+
+def test_an_ephemeral_settings_folder_stays_gone_when_a_write_comes_after_the_exit_cleanup(tmp_path):
+    """At exit the folder is removed while the settings are still alive; a window closed after that saved
+    its geometry and made the folder again (about ten were left behind by every run of the suite)."""
+    script = (
+        "import atexit, sys\n"
+        "late = []\n"
+        # registered before the settings' cleanup, so it runs after it at exit (atexit runs last-in first-out)
+        "atexit.register(lambda: (setattr(late[0], 'theme', 'dark'), late[0].sync()))\n"
+        "from tokviz.ui.settings import Settings\n"
+        "late.append(Settings.ephemeral())\n"
+        "late[0].theme = 'light'\n"
+        "print(late[0].file_name)\n"
+    )
+    env = {**os.environ, "TMPDIR": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    folder = os.path.dirname(done.stdout.strip())
+    assert folder.startswith(str(tmp_path)) and not os.path.exists(folder)
+    assert not any(p.name.startswith("tokviz-settings-") for p in tmp_path.iterdir())
+
+
+def test_temporary_folders_can_be_removed_before_an_exit_that_runs_no_handler(qapp):
+    """The test session ends with os._exit (no exit handlers): it removes the folders first, and the
+    settings still alive write nowhere afterwards."""
+    from tokviz.ui.settings import remove_temporary_folders
+
+    settings = Settings.ephemeral()
+    settings.theme = "dark"
+    folder = os.path.dirname(settings.file_name)
+    remove_temporary_folders()
+    assert not os.path.exists(folder)
+    settings.theme = "light"
+    settings.sync()
+    assert not os.path.exists(folder)

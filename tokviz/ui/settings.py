@@ -69,6 +69,7 @@ class Settings:
     def __init__(self, qsettings: QSettings | None = None, *, path: str | Path | None = None):
         self._problems: dict[str, str] = {}
         self._reported = False
+        self._removed = [False]  # set when a temporary folder of these settings was removed (see _remove_with)
         if qsettings is None:
             qsettings = self._open(Path(path) if path is not None else default_file())
         self._q = qsettings
@@ -84,7 +85,7 @@ class Settings:
         """Settings in a fresh temporary file (screenshots, tests)."""
         folder = tempfile.mkdtemp(prefix="tokviz-settings-")
         settings = cls.at(Path(folder) / "tokviz.ini")
-        _remove_with(settings, settings._q, folder)
+        _remove_with(settings, settings._q, folder, settings._removed)
         return settings
 
     def _open(self, path: Path) -> QSettings:
@@ -114,8 +115,16 @@ class Settings:
         self._problems["(file)"] = f"{path} {why}: tokviz uses its defaults and cannot remember settings this time"
         folder = tempfile.mkdtemp(prefix="tokviz-settings-")
         q = QSettings(str(Path(folder) / "tokviz.ini"), QSettings.Format.IniFormat)
-        _remove_with(self, q, folder)
+        _remove_with(self, q, folder, self._removed)
         return q
+
+    def _set(self, key: str, value) -> None:
+        if not self._removed[0]:
+            self._q.setValue(key, value)
+
+    def _unset(self, key: str) -> None:
+        if not self._removed[0]:
+            self._q.remove(key)
 
     def check(self) -> None:
         """Read every remembered value once, so :meth:`take_report` names every bad one from the start."""
@@ -156,7 +165,7 @@ class Settings:
     def _bad(self, key: str, why: str, default):
         # once per key; the key is removed so the repaired file starts clean next time
         self._problems.setdefault(key, why)
-        self._q.remove(key)
+        self._unset(key)
         return default
 
     def _str(self, key: str, default: str, allowed: tuple[str, ...] | None = None) -> str:
@@ -212,7 +221,7 @@ class Settings:
     def theme(self, value: str) -> None:
         if value not in THEMES:
             raise ValueError(f"theme must be one of {THEMES}")
-        self._q.setValue("ui/theme", value)
+        self._set("ui/theme", value)
 
     @property
     def language(self) -> str:
@@ -222,7 +231,7 @@ class Settings:
     def language(self, value: str) -> None:
         if value not in LANGUAGES:
             raise ValueError(f"language must be one of {LANGUAGES}")
-        self._q.setValue("ui/language", value)
+        self._set("ui/language", value)
 
     @property
     def font_scale(self) -> float:
@@ -231,7 +240,7 @@ class Settings:
 
     @font_scale.setter
     def font_scale(self, value: float) -> None:
-        self._q.setValue("ui/font_scale", self._clamped(value, 1.0, 0.5, 4.0))
+        self._set("ui/font_scale", self._clamped(value, 1.0, 0.5, 4.0))
 
     @property
     def presentation_pace(self) -> float:
@@ -240,7 +249,7 @@ class Settings:
 
     @presentation_pace.setter
     def presentation_pace(self, value: float) -> None:
-        self._q.setValue("ui/presentation_pace", self._clamped(value, 1.0, 0.0, 1000.0))
+        self._set("ui/presentation_pace", self._clamped(value, 1.0, 0.0, 1000.0))
 
     @property
     def window_geometry(self) -> QByteArray | None:
@@ -255,7 +264,7 @@ class Settings:
 
     @window_geometry.setter
     def window_geometry(self, value: QByteArray) -> None:
-        self._q.setValue("window/geometry", value)
+        self._set("window/geometry", value)
 
     @property
     def window_state(self) -> QByteArray | None:
@@ -263,13 +272,13 @@ class Settings:
 
     @window_state.setter
     def window_state(self, value: QByteArray) -> None:
-        self._q.setValue("window/state", value)
+        self._set("window/state", value)
 
     def splitter_state(self, name: str) -> QByteArray | None:
         return self._bytes(f"splitters/{name}", STATE_MARKER)
 
     def set_splitter_state(self, name: str, value: QByteArray) -> None:
-        self._q.setValue(f"splitters/{name}", value)
+        self._set(f"splitters/{name}", value)
 
     @property
     def current_view(self) -> str:
@@ -277,7 +286,7 @@ class Settings:
 
     @current_view.setter
     def current_view(self, value: str) -> None:
-        self._q.setValue("window/view", value)
+        self._set("window/view", value)
 
     @property
     def last_encoders(self) -> list[str]:
@@ -295,7 +304,7 @@ class Settings:
 
     @last_encoders.setter
     def last_encoders(self, names: list[str]) -> None:
-        self._q.setValue("encoders/last", list(names))
+        self._set("encoders/last", list(names))
 
     @property
     def last_corpus(self) -> str | None:
@@ -306,7 +315,7 @@ class Settings:
 
     @last_corpus.setter
     def last_corpus(self, path: str | None) -> None:
-        self._q.setValue("corpus/last", path or "")
+        self._set("corpus/last", path or "")
 
     @property
     def inspect_encoder(self) -> str | None:
@@ -318,7 +327,7 @@ class Settings:
 
     @inspect_encoder.setter
     def inspect_encoder(self, name: str | None) -> None:
-        self._q.setValue("inspect/encoder", name or "")
+        self._set("inspect/encoder", name or "")
 
     @property
     def inspect_text(self) -> str | None:
@@ -333,9 +342,9 @@ class Settings:
     @inspect_text.setter
     def inspect_text(self, text: str | None) -> None:
         if text is None or len(text) > MAX_INSPECT_TEXT:
-            self._q.remove("inspect/text")  # the demo text next time, rather than an older text
+            self._unset("inspect/text")  # the demo text next time, rather than an older text
         else:
-            self._q.setValue("inspect/text", text)
+            self._set("inspect/text", text)
 
     @property
     def train_mode(self) -> str:
@@ -344,7 +353,7 @@ class Settings:
 
     @train_mode.setter
     def train_mode(self, value: str) -> None:
-        self._q.setValue("train/mode", value)
+        self._set("train/mode", value)
 
     @property
     def train_algorithm(self) -> str:
@@ -352,18 +361,33 @@ class Settings:
 
     @train_algorithm.setter
     def train_algorithm(self, value: str) -> None:
-        self._q.setValue("train/algorithm", value)
+        self._set("train/algorithm", value)
 
 
-def _remove_with(owner: object, q: QSettings, folder: str) -> None:
+def _remove_with(owner: object, q: QSettings, folder: str, removed: list[bool]) -> None:
     """Delete the temporary settings ``folder`` when ``owner`` goes (or at exit): every screenshot and
     test made one, and they stayed in the temporary folder forever. ``q`` is synced first, so that its
-    own last sync (when it is deleted) has nothing left to write and does not make the folder again."""
-    weakref.finalize(owner, _remove_folder, q, folder)
+    own last sync (when it is deleted) has nothing left to write and does not make the folder again;
+    ``removed`` (the owner's) then turns every later write into a no-op: at exit the folder goes while
+    windows may still be open, and one closed afterwards saved its geometry and made the folder again."""
+    _TEMPORARY[:] = [removal for removal in _TEMPORARY if removal.alive]
+    _TEMPORARY.append(weakref.finalize(owner, _remove_folder, q, folder, removed))
 
 
-def _remove_folder(q: QSettings, folder: str) -> None:
+_TEMPORARY: list[weakref.finalize] = []  # the removals (those not run yet are alive)
+
+
+def remove_temporary_folders() -> None:
+    """Remove every temporary settings folder now, for a process that ends without the interpreter's
+    exit handlers (``os._exit``): the settings stay usable, their writes from here on go nowhere."""
+    for removal in _TEMPORARY:
+        removal()  # a removal that ran already does nothing
+    _TEMPORARY.clear()
+
+
+def _remove_folder(q: QSettings, folder: str, removed: list[bool]) -> None:
     q.sync()
+    removed[0] = True
     shutil.rmtree(folder, ignore_errors=True)
 
 
