@@ -483,9 +483,9 @@ class StepRenderer:
     def prepare_frame(self) -> Iterator[bool | None]:
         """The next frame's computing, in slices (the frame scheduler runs the event loop between two
         ``yield``s): the sample lines on screen, the probe and the merge tree segmented at the step on
-        screen, the plots' new pieces made. Only caches are filled, nothing on screen changes; the
-        frame drawn then finds its work done (about half of a frame's GUI time while following a
-        fast trainer)."""
+        screen, the tree drawn, the banner and "why this pair" measured, the plots' new pieces made.
+        Only caches are filled, nothing on screen changes; the frame drawn then finds its work done
+        (about half of a frame's GUI time while following a fast trainer)."""
         replay, step = self.replay, self.playback.cursor
         if replay is None:
             return
@@ -506,7 +506,14 @@ class StepRenderer:
             self._line_runs(PROBE_LINE, replay.segment(decompose(text) if self.on_screen.run_jamo else text, step))
             yield
         if 0 < step <= len(replay):
-            self.views.tree_view.prepare(self._merge_tree(replay.steps[step - 1].token_id))  # laid out, not shown
+            self.views.tree_view.prepare(self._merge_tree(replay.steps[step - 1].token_id))  # drawn, not shown
+            yield
+            # the banner's and "why this pair"'s rich texts measured: the frame's turn finds their heights
+            banner = self.views.merge_banner
+            measure_ahead(banner, self.banner_html(step), banner.width())
+            yield
+        if step <= len(replay):
+            self.why.prepare(step, replay, self.follower.step_facts, self.follower.guesser)
             yield
         yield from self.views.plots.prepare(self.on_screen.series, step)
 
