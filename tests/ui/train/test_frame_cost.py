@@ -177,14 +177,17 @@ def test_a_tree_prepared_for_the_next_frame_changes_nothing_on_screen_and_is_the
 
 def test_a_tree_drawn_ahead_is_shown_by_copying_its_pixels_which_match_a_tree_drawn_in_the_turn(tree_view, qtbot):
     # drawing the boxes and texts took 1-6 ms of the frame's turn: the preparation draws them
-    upcoming = _tree([3001, 3002, 3003], "학습하자")
+    # taller than the view: it grows for the tree in the frame's turn, and the pixels fit its new size
+    upcoming = _tree(list(range(3001, 3008)), "학습하자토큰화를")
     tree_view.set_tree(_tree([4001], "가나"))
     _flush(tree_view)
+    before = tree_view.size()
     tree_view.prepare(upcoming)  # a slice of the frame's preparation
     drawn = tree_view.trees_drawn
     tree_view.set_tree(upcoming)  # the frame's turn
     tree_view.repaint()
     assert tree_view.trees_drawn == drawn  # copied, not drawn again
+    assert tree_view.height() > before.height() and tree_view.width() == before.width()
     ahead = tree_view.grab().toImage()
     tree_view.dark = not tree_view.dark  # another look: the pixels drawn ahead no longer fit
     tree_view.repaint()

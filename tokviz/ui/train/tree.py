@@ -78,20 +78,24 @@ class MergeTreeView(QWidget):
         shown, chars = self.tree, self._root_chars
         self.tree, self._root_chars = node, None
         try:
+            # drawn at the size the view takes for it: in the scroll area that holds it, the area's
+            # viewport, or more where the tree needs more room (a view resized otherwise draws anew)
+            holder = self.parentWidget()
+            size = (holder.size() if holder is not None else self.size()).expandedTo(self._room())
             dpr = self.devicePixelRatioF()
-            pixels = QPixmap(self.size() * dpr)
+            pixels = QPixmap(size * dpr)
             pixels.setDevicePixelRatio(dpr)
             pixels.fill(Qt.GlobalColor.transparent)  # the boxes on whatever is behind the view, as painted
             painter = QPainter(pixels)
-            self._paint_tree(painter)
-            self._drawn_ahead = (self._look(), pixels)
+            self._paint_tree(painter, size)
+            self._drawn_ahead = (self._look(size), pixels)
         finally:
             self.tree, self._root_chars = shown, chars
 
-    def _look(self) -> tuple:
-        """What a paint of the view depends on: a pixmap drawn ahead for another look is not shown."""
+    def _look(self, size: QSize) -> tuple:
+        """What a paint of the view at ``size`` depends on: a pixmap drawn ahead for another look is not shown."""
         keys = (self._font_keys, self.token_bytes, self.guesser, self.caption, self.dark)
-        return (self.tree, keys, self.size(), self.devicePixelRatioF())
+        return (self.tree, keys, size, self.devicePixelRatioF())
 
     def _min_scale(self) -> float:
         return min(1.0, MIN_LABEL_PX / self._label_em())
@@ -102,12 +106,13 @@ class MergeTreeView(QWidget):
 
     def _ask_room(self) -> None:
         """The smallest size at which the tree's labels stay readable."""
-        if self.tree is None:
-            self.setMinimumSize(0, 0)
-            return
+        self.setMinimumSize(QSize(0, 0) if self.tree is None else self._room())
+
+    def _room(self) -> QSize:
+        """The smallest size at which the labels of the tree shown stay readable."""
         width, height = self._extent()
         k = self._min_scale()
-        self.setMinimumSize(int(width * k) + 9, int(height * k) + 9)
+        return QSize(int(width * k) + 9, int(height * k) + 9)
 
     def _laid_out(self) -> tuple[list, float]:
         """The tree's boxes (see :meth:`_layout`) and the x after its last leaf, laid out once per
@@ -153,12 +158,13 @@ class MergeTreeView(QWidget):
             width = max(width, cx + w / 2)
         return width, self.tree.depth() * self._rows()[1]
 
-    def label_scale(self) -> float:
-        """How much the tree is scaled down to fit the widget (1.0: not at all)."""
+    def label_scale(self, size: QSize | None = None) -> float:
+        """How much the tree is scaled down to fit the widget (or ``size``; 1.0: not at all)."""
         if self.tree is None:
             return 1.0
+        size = self.size() if size is None else size
         width, height = self._extent()
-        fit = min(1.0, (self.width() - 8) / width, (self.height() - 8) / height)
+        fit = min(1.0, (size.width() - 8) / width, (size.height() - 8) / height)
         return max(fit, self._min_scale())
 
     def label_pixels(self) -> float:
@@ -287,22 +293,22 @@ class MergeTreeView(QWidget):
             )
             return
         ahead = self._drawn_ahead
-        if ahead is not None and ahead[0] == self._look():
+        if ahead is not None and ahead[0] == self._look(self.size()):
             p.drawPixmap(0, 0, ahead[1])
             p.end()
             return
-        self._paint_tree(p)
+        self._paint_tree(p, self.size())
 
-    def _paint_tree(self, p: QPainter) -> None:
-        """Draw the tree shown (edges, boxes, labels, captions) with ``p``, and end it."""
+    def _paint_tree(self, p: QPainter, size: QSize) -> None:
+        """Draw the tree shown (edges, boxes, labels, captions) as at ``size`` with ``p``, and end it."""
         self.trees_drawn += 1
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         fg = QColor("#dddddd") if self.dark else QColor("#444444")
         nodes, _ = self._laid_out()
         width, _height = self._extent()
         box_h, _row_h, small_h, line_h = self._heights()
-        scale = self.label_scale()
-        p.translate(max(4.0, (self.width() - width * scale) / 2), 4)
+        scale = self.label_scale(size)
+        p.translate(max(4.0, (size.width() - width * scale) / 2), 4)
         p.scale(scale, scale)
         p.setPen(QPen(fg, 1.5))
         for _node, cx, depth, _w, lc, rc, *_ in nodes:
