@@ -212,3 +212,18 @@ def test_the_banner_keeps_its_text_while_the_room_for_a_named_byte_merge_is_meas
     monkeypatch.undo()
     assert texts.count(banner) == 1 and banner.text() == hint  # set once, to the same words
     window.close()
+
+
+def test_a_runs_first_frame_colours_the_sample_lines_shown_without_rebuilding_the_document(qtbot):
+    # rebuilding the document of the sample's long lines held the turn of a run's first frame ~20 ms
+    window, panel = _train_panel(qtbot, 20)
+    qtbot.waitUntil(lambda: panel.sample_view.line_count() > 0, timeout=5_000)
+    document = panel.sample_view.document()
+    whole = document.characterCount() - 1
+    changes = []
+    document.contentsChange.connect(lambda _at, removed, _added: changes.append(removed))
+    panel.end_button.click()
+    qtbot.waitUntil(lambda: panel.run is None and panel.shown_steps()["label"] == 20, timeout=20_000)
+    assert changes and changes[0] < whole  # the first frame changed a line, not the whole text
+    assert panel.shown_steps()["sample"] == 20
+    window.close()
