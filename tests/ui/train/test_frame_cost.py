@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtGui import QImage
 
 from tokviz.ui.train.frames import FrameScheduler
 from tokviz.ui.train.plots import MergeSeries, TrainPlots
@@ -127,6 +129,12 @@ def test_plots_fed_the_step_they_show_repaint_nothing(plots, qtbot):
         plots.viewport().removeEventFilter(counter)
 
 
+def _rgba(image: QImage) -> np.ndarray:
+    """The image's pixels as an array of bytes (copied: the converted image is gone after the call)."""
+    rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)
+    return np.frombuffer(rgba.constBits(), np.uint8).copy()
+
+
 def _tree(ids: list[int], pieces: str) -> MergeNode:
     """A left-leaning tree over the characters of ``pieces`` (ids of the merged tokens from ``ids``)."""
     node = MergeNode(ord(pieces[0]), pieces[0], None, None, None)
@@ -165,3 +173,31 @@ def test_a_tree_prepared_for_the_next_frame_changes_nothing_on_screen_and_is_the
     tree_view.set_tree(upcoming)  # the same tree again (a frame at the same step)
     tree_view.repaint()
     assert tree_view.layouts_made == made
+
+
+def test_a_tree_drawn_ahead_is_shown_by_copying_its_pixels_which_match_a_tree_drawn_in_the_turn(tree_view, qtbot):
+    # drawing the boxes and texts took 1-6 ms of the frame's turn: the preparation draws them
+    # taller than the view: it grows for the tree in the frame's turn, and the pixels fit its new size
+    upcoming = _tree(list(range(3001, 3008)), "학습하자토큰화를")
+    tree_view.set_tree(_tree([4001], "가나"))
+    _flush(tree_view)
+    before = tree_view.size()
+    tree_view.prepare(upcoming)  # a slice of the frame's preparation
+    drawn = tree_view.trees_drawn
+    tree_view.set_tree(upcoming)  # the frame's turn
+    tree_view.repaint()
+    assert tree_view.trees_drawn == drawn  # copied, not drawn again
+    assert tree_view.height() > before.height() and tree_view.width() == before.width()
+    ahead = tree_view.grab().toImage()
+    tree_view.dark = not tree_view.dark  # another look: the pixels drawn ahead no longer fit
+    tree_view.repaint()
+    assert tree_view.trees_drawn == drawn + 1
+    tree_view.dark = not tree_view.dark
+    tree_view.prepare(_tree([4001], "가나"))  # another tree drawn ahead: the one shown is drawn in the turn
+    drawn = tree_view.trees_drawn
+    tree_view.repaint()
+    assert tree_view.trees_drawn == drawn + 1
+    direct = tree_view.grab().toImage()
+    assert ahead.size() == direct.size()
+    a, b = _rgba(ahead), _rgba(direct)
+    assert np.abs(a.astype(int) - b).max() <= 2  # the same picture (antialiased edges may round either way)

@@ -89,6 +89,28 @@ def test_a_prepared_frame_calls_back_once_drawn_and_a_stop_drops_the_call(qtbot)
     assert started == ["draw 0"] and panel.log[-1] == "slice 0 at 0"
 
 
+class ShortSlices(FollowingPanel):
+    """A panel whose frame is prepared in slices too short to end a turn each."""
+
+    def prepare_frame(self):
+        for k in range(3):
+            self.log.append(f"slice {k} at {self.step}")
+            yield None
+
+
+def test_a_prepared_frame_is_drawn_in_a_turn_of_its_own_after_its_last_slices(qtbot):
+    # drawn with the slices that ended its preparation, the frame's turn held the GUI thread up to
+    # a slice's budget longer
+    panel = ShortSlices()
+    frames = FrameScheduler(panel, panel.state.snapshot)
+    frames.timer.blockSignals(True)
+    frames.tick(0.1)
+    assert panel.log == ["tick 100", "slice 0 at 100", "slice 1 at 100", "slice 2 at 100"]
+    assert frames.preparing()  # prepared, drawn in a later turn
+    qtbot.waitUntil(lambda: not frames.preparing(), timeout=5_000)
+    assert panel.log[-1] == "draw 100"
+
+
 def _series(n: int) -> MergeSeries:
     steps = [
         SimpleNamespace(
@@ -189,4 +211,19 @@ def test_the_banner_keeps_its_text_while_the_room_for_a_named_byte_merge_is_meas
     panel.redraw()
     monkeypatch.undo()
     assert texts.count(banner) == 1 and banner.text() == hint  # set once, to the same words
+    window.close()
+
+
+def test_a_runs_first_frame_colours_the_sample_lines_shown_without_rebuilding_the_document(qtbot):
+    # rebuilding the document of the sample's long lines held the turn of a run's first frame ~20 ms
+    window, panel = _train_panel(qtbot, 20)
+    qtbot.waitUntil(lambda: panel.sample_view.line_count() > 0, timeout=5_000)
+    document = panel.sample_view.document()
+    whole = document.characterCount() - 1
+    changes = []
+    document.contentsChange.connect(lambda _at, removed, _added: changes.append(removed))
+    panel.end_button.click()
+    qtbot.waitUntil(lambda: panel.run is None and panel.shown_steps()["label"] == 20, timeout=20_000)
+    assert changes and changes[0] < whole  # the first frame changed a line, not the whole text
+    assert panel.shown_steps()["sample"] == 20
     window.close()

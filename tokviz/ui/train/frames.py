@@ -8,8 +8,8 @@ older step everywhere, never a mix of old and new. Such a frame is also prepared
 ``prepare_frame()`` does the frame's computing (segmenting the sample at the new step, the plots'
 axes, ...) in slices, a generator whose each ``yield`` is a point where the event loop may run
 (``yield True`` ends the turn), at most about :data:`PREPARE_SLICE_S` a turn, while the playback
-waits at the frame's step. Then one turn draws every view from what was prepared: the views change
-together, and no turn of the GUI thread holds it long.
+waits at the frame's step. Then one turn of its own draws every view from what was prepared: the
+views change together, and no turn of the GUI thread holds it long.
 """
 
 from __future__ import annotations
@@ -146,8 +146,10 @@ class FrameScheduler:
         if slices is None:
             return  # drawn or stopped meanwhile
         deadline = time.perf_counter() + PREPARE_SLICE_S
+        sliced = False
         try:
             for turn_done in slices:  # a slice that painted says so: the turn ends with it
+                sliced = True
                 if self._preparing is not slices:
                     return  # a slice drew a frame or stopped the timer
                 if turn_done or time.perf_counter() >= deadline:
@@ -156,5 +158,9 @@ class FrameScheduler:
         except Exception:
             self.draw_now(full=False)  # a failed preparation must not stop the frames: draw without it
             raise
-        if self._preparing is slices:
+        if self._preparing is not slices:
+            return
+        if sliced:  # the frame's turn is its own: the last slices with it held the GUI thread that much longer
+            next_turn(self.timer, self._prepare_slice)
+        else:
             self.draw_now(full=False)

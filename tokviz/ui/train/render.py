@@ -145,6 +145,8 @@ class StepRenderer:
         """The heavy ``views`` (default: all) are drawn anew at the next frame, even at the same step."""
         for view in views or HEAVY_VIEWS:
             self._view_step[view] = -1
+        if not views:  # (a run begins or ends): every sample line is segmented anew, in sight or not
+            self._sample_steps = [-1] * len(self._sample_steps)
 
     def sample_changed(self) -> None:
         """Other sample lines were picked: the sample view draws them anew at the next frame."""
@@ -437,6 +439,9 @@ class StepRenderer:
             return True
         if self.replay is None:
             view.set_plain_lines(sample)
+            # what the view holds: a run that begins on these lines only colours them (rebuilding the
+            # document of 30 long lines held the turn of a run's first frame ~20 ms more)
+            self._shown_sample = list(sample)
             self._sample_steps = [-1] * len(sample)
             return True
         step = self.playback.cursor
@@ -483,9 +488,9 @@ class StepRenderer:
     def prepare_frame(self) -> Iterator[bool | None]:
         """The next frame's computing, in slices (the frame scheduler runs the event loop between two
         ``yield``s): the sample lines on screen, the probe and the merge tree segmented at the step on
-        screen, the plots' new pieces made. Only caches are filled, nothing on screen changes; the
-        frame drawn then finds its work done (about half of a frame's GUI time while following a
-        fast trainer)."""
+        screen, the tree drawn, the banner and "why this pair" measured, the plots' new pieces made.
+        Only caches are filled, nothing on screen changes; the frame drawn then finds its work done
+        (about half of a frame's GUI time while following a fast trainer)."""
         replay, step = self.replay, self.playback.cursor
         if replay is None:
             return
@@ -506,7 +511,14 @@ class StepRenderer:
             self._line_runs(PROBE_LINE, replay.segment(decompose(text) if self.on_screen.run_jamo else text, step))
             yield
         if 0 < step <= len(replay):
-            self.views.tree_view.prepare(self._merge_tree(replay.steps[step - 1].token_id))  # laid out, not shown
+            self.views.tree_view.prepare(self._merge_tree(replay.steps[step - 1].token_id))  # drawn, not shown
+            yield
+            # the banner's and "why this pair"'s rich texts measured: the frame's turn finds their heights
+            banner = self.views.merge_banner
+            measure_ahead(banner, self.banner_html(step), banner.width())
+            yield
+        if step <= len(replay):
+            self.why.prepare(step, replay, self.follower.step_facts, self.follower.guesser)
             yield
         yield from self.views.plots.prepare(self.on_screen.series, step)
 

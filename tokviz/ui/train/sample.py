@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QPainter, QTextBlockFormat, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextBrowser
 
@@ -69,11 +69,16 @@ class TokenLinesView(QTextBrowser):
         self._formats: dict[tuple, QTextCharFormat] = {}
         # line -> (start, end, pen) of its marked runs, in QString units within the block
         self._marks: dict[int, list[tuple[int, int, QColor]]] = {}
+        # line -> (its block's revision and wrapping, the marks' outlines within the block): placing a
+        # mark asks the line's layout for x positions (~0.1 ms a line), which every repaint of the
+        # lines no frame changed asked again (half the view's paint)
+        self._outlines: dict[int, tuple[tuple, list[tuple[QRectF, QColor]]]] = {}
 
     def set_plain_lines(self, lines: list[str]) -> None:
         """Replace everything with uncoloured lines (new sample, reset)."""
         self._lines = list(lines)
         self._marks.clear()
+        self._outlines.clear()
         bar = self.verticalScrollBar()
         pos = bar.value()
         self.setPlainText("\n".join(lines))
@@ -133,6 +138,7 @@ class TokenLinesView(QTextBrowser):
                 marks.append((pos, end, QColor(run.fg) if run.fg else self.palette().text().color()))
             pos = end
         cur.endEditBlock()
+        self._outlines.pop(i, None)
         if marks:
             self._marks[i] = marks
         else:
@@ -157,8 +163,16 @@ class TokenLinesView(QTextBrowser):
             return []
         layout = block.layout()
         origin = self.document().documentLayout().blockBoundingRect(block).topLeft()
-        dx = origin.x() - self.horizontalScrollBar().value()
-        dy = origin.y() - self.verticalScrollBar().value()
+        shift = QPointF(origin.x() - self.horizontalScrollBar().value(), origin.y() - self.verticalScrollBar().value())
+        # the block's text and wrapping (its width, its lines) as the outlines were placed for
+        wrapped = (block.revision(), self.viewport().width(), layout.lineCount(), self.font().key())
+        kept = self._outlines.get(i)
+        if kept is None or kept[0] != wrapped:
+            kept = self._outlines[i] = (wrapped, self._place_marks(i, layout))
+        return [(rect.translated(shift), pen) for rect, pen in kept[1]]
+
+    def _place_marks(self, i: int, layout) -> list[tuple[QRectF, QColor]]:
+        """The outlines of line ``i``'s marked runs within its block: one per wrapped line a run covers."""
         out = []
         for a, b, pen in self._marks[i]:
             for k in range(layout.lineCount()):
@@ -169,7 +183,7 @@ class TokenLinesView(QTextBrowser):
                 x0, x1 = line.cursorToX(lo), line.cursorToX(hi)
                 if isinstance(x0, tuple):  # some PySide6 versions return (x, cursorPos)
                     x0, x1 = x0[0], x1[0]
-                out.append((QRectF(dx + min(x0, x1), dy + line.y(), abs(x1 - x0), line.height()), pen))
+                out.append((QRectF(min(x0, x1), line.y(), abs(x1 - x0), line.height()), pen))
         return out
 
     MARK_GAP = 2.0  # px of page colour cut at each edge of a marked run

@@ -3,13 +3,14 @@ merged from below it, down to the base bytes or characters. Node colours are the
 
 While training runs the tree changes at every frame; its texts are drawn as :class:`QStaticText`
 laid out once per text and font (``drawText`` in a rectangle laid each label out again at every
-paint: ~90 µs a text, most of the tree's paint), and a frame's tree can be laid out before the frame
-(:meth:`MergeTreeView.prepare`) so that the turn that draws it only paints."""
+paint: ~90 µs a text, most of the tree's paint), and a frame's tree can be laid out and drawn into a
+pixmap before the frame (:meth:`MergeTreeView.prepare`) so that the turn that shows it only copies
+the pixmap."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen, QStaticText, QTransform
+from PySide6.QtGui import QColor, QFontInfo, QFontMetricsF, QPainter, QPen, QPixmap, QStaticText, QTransform
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from tokviz.core.byte_names import BytePart, byte_parts
@@ -46,6 +47,8 @@ class MergeTreeView(QWidget):
         self._laid: list[tuple] = []
         self._texts: dict[tuple, tuple] = {}  # (text, font key) -> (QStaticText, the scale it was laid out for)
         self.layouts_made = 0  # trees laid out so far (tests: a tree shown again is not laid out again)
+        self.trees_drawn = 0  # trees drawn box by box (tests: a tree drawn ahead is only copied when shown)
+        self._drawn_ahead: tuple | None = None  # (what it shows, see _look) -> the prepared tree's pixels
         # what is written under a box (None: nothing); the Vocabulary panel names ranks and unbuilt tokens
         self.caption = lambda node: None if node.step is None else f"#{node.step}"
 
@@ -67,21 +70,32 @@ class MergeTreeView(QWidget):
         self.update()
 
     def prepare(self, node: MergeNode | None) -> None:
-        """Lay out ``node`` and its texts before it is shown (a frame's preparation): :meth:`set_tree`
-        then finds the work done. What is on screen does not change."""
-        if node is None or node is self.tree:
+        """Lay out ``node`` and draw it into a pixmap before it is shown (a frame's preparation): the
+        turn that shows it then only copies the pixmap (drawing the boxes and texts took 1-6 ms of
+        that turn). What is on screen does not change."""
+        if node is None or node is self.tree or not self.isVisible():
             return
         shown, chars = self.tree, self._root_chars
         self.tree, self._root_chars = node, None
         try:
-            nodes, _ = self._laid_out()
-            scale = self.label_scale()
-            for _node, _cx, _depth, _w, _lc, _rc, _offset, label, hex_text in nodes:
-                self._static(label, self._font, scale)
-                if hex_text is not None:
-                    self._static(hex_text, self._small, scale)
+            # drawn at the size the view takes for it: in the scroll area that holds it, the area's
+            # viewport, or more where the tree needs more room (a view resized otherwise draws anew)
+            holder = self.parentWidget()
+            size = (holder.size() if holder is not None else self.size()).expandedTo(self._room())
+            dpr = self.devicePixelRatioF()
+            pixels = QPixmap(size * dpr)
+            pixels.setDevicePixelRatio(dpr)
+            pixels.fill(Qt.GlobalColor.transparent)  # the boxes on whatever is behind the view, as painted
+            painter = QPainter(pixels)
+            self._paint_tree(painter, size)
+            self._drawn_ahead = (self._look(size), pixels)
         finally:
             self.tree, self._root_chars = shown, chars
+
+    def _look(self, size: QSize) -> tuple:
+        """What a paint of the view at ``size`` depends on: a pixmap drawn ahead for another look is not shown."""
+        keys = (self._font_keys, self.token_bytes, self.guesser, self.caption, self.dark)
+        return (self.tree, keys, size, self.devicePixelRatioF())
 
     def _min_scale(self) -> float:
         return min(1.0, MIN_LABEL_PX / self._label_em())
@@ -92,12 +106,13 @@ class MergeTreeView(QWidget):
 
     def _ask_room(self) -> None:
         """The smallest size at which the tree's labels stay readable."""
-        if self.tree is None:
-            self.setMinimumSize(0, 0)
-            return
+        self.setMinimumSize(QSize(0, 0) if self.tree is None else self._room())
+
+    def _room(self) -> QSize:
+        """The smallest size at which the labels of the tree shown stay readable."""
         width, height = self._extent()
         k = self._min_scale()
-        self.setMinimumSize(int(width * k) + 9, int(height * k) + 9)
+        return QSize(int(width * k) + 9, int(height * k) + 9)
 
     def _laid_out(self) -> tuple[list, float]:
         """The tree's boxes (see :meth:`_layout`) and the x after its last leaf, laid out once per
@@ -143,12 +158,13 @@ class MergeTreeView(QWidget):
             width = max(width, cx + w / 2)
         return width, self.tree.depth() * self._rows()[1]
 
-    def label_scale(self) -> float:
-        """How much the tree is scaled down to fit the widget (1.0: not at all)."""
+    def label_scale(self, size: QSize | None = None) -> float:
+        """How much the tree is scaled down to fit the widget (or ``size``; 1.0: not at all)."""
         if self.tree is None:
             return 1.0
+        size = self.size() if size is None else size
         width, height = self._extent()
-        fit = min(1.0, (self.width() - 8) / width, (self.height() - 8) / height)
+        fit = min(1.0, (size.width() - 8) / width, (size.height() - 8) / height)
         return max(fit, self._min_scale())
 
     def label_pixels(self) -> float:
@@ -269,20 +285,30 @@ class MergeTreeView(QWidget):
 
     def paintEvent(self, event) -> None:  # noqa: N802
         p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        fg = QColor("#dddddd") if self.dark else QColor("#444444")
         if self.tree is None:
-            p.setPen(fg)
+            p.setPen(QColor("#dddddd") if self.dark else QColor("#444444"))
             p.setFont(ui_font(10))  # ui_font follows the app's font scale
             p.drawText(
                 self.rect(), Qt.AlignmentFlag.AlignCenter, self.tr("Select a token in the table to see its merge tree")
             )
             return
+        ahead = self._drawn_ahead
+        if ahead is not None and ahead[0] == self._look(self.size()):
+            p.drawPixmap(0, 0, ahead[1])
+            p.end()
+            return
+        self._paint_tree(p, self.size())
+
+    def _paint_tree(self, p: QPainter, size: QSize) -> None:
+        """Draw the tree shown (edges, boxes, labels, captions) as at ``size`` with ``p``, and end it."""
+        self.trees_drawn += 1
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fg = QColor("#dddddd") if self.dark else QColor("#444444")
         nodes, _ = self._laid_out()
         width, _height = self._extent()
         box_h, _row_h, small_h, line_h = self._heights()
-        scale = self.label_scale()
-        p.translate(max(4.0, (self.width() - width * scale) / 2), 4)
+        scale = self.label_scale(size)
+        p.translate(max(4.0, (size.width() - width * scale) / 2), 4)
         p.scale(scale, scale)
         p.setPen(QPen(fg, 1.5))
         for _node, cx, depth, _w, lc, rc, *_ in nodes:

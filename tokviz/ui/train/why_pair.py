@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe_candidates import Candidate
 from tokviz.core.byte_names import name_merge
-from tokviz.ui.train.views import FRESH_BG, hold_line_height, measured_height
+from tokviz.ui.train.views import FRESH_BG, hold_line_height, measure_ahead, measured_height
 from tokviz.ui.train.vocab import compact_parts, elide_piece, shown_piece
 
 translate = QCoreApplication.translate  # the panel's translation context, named in each call
@@ -59,9 +59,19 @@ class WhyPairView:
             self.label.setMinimumHeight(0)
             hold_line_height(self.label)  # the height its first line takes in a run, from now
             return
+        self._set(self.text(step, replay, step_facts, guesser))
+
+    def prepare(self, step: int, replay, step_facts, guesser) -> None:
+        """Measure the line of ``step`` before the frame that shows it (a slice of the frame's
+        preparation): laying its rich text out took ~1 ms of the frame's turn."""
+        if replay is not None and step <= len(replay):
+            measure_ahead(self.label, self.text(step, replay, step_facts, guesser), self.label.width())
+
+    @staticmethod
+    def text(step: int, replay, step_facts, guesser) -> str:
+        """The line of ``step`` as rich text (``replay`` holds ``step``)."""
         if step == 0:
-            self._set(f"<b>{html.escape(translate('TrainPanel', 'Why this pair:'))}</b> —")
-            return
+            return f"<b>{html.escape(translate('TrainPanel', 'Why this pair:'))}</b> —"
         cands = step_facts.candidates if step_facts is not None and step_facts.step == step else None
         byte_mode = replay.mode == "byte"
         merged = replay.steps[step - 1]
@@ -99,7 +109,7 @@ class WhyPairView:
                 n=cands.tied, rule=rule
             )
         # a bar between the pairs: a "·" read as one more space marker (a space is drawn as "·")
-        self._set(f"<b>{html.escape(head)}</b> " + " │ ".join(cells) + html.escape(note))
+        return f"<b>{html.escape(head)}</b> " + " │ ".join(cells) + html.escape(note)
 
     def shown_step(self, replay, cursor: int, guesser) -> int | None:
         """The step whose merge the line highlights, read back from its text (0: step 0's dash; None:
