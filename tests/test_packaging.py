@@ -199,6 +199,32 @@ def test_the_spec_still_recognises_pyinstallers_module_loader():
     assert issubclass(modulegraph.Extension, modulegraph.Node)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("PyInstaller") is None, reason="PyInstaller is not installed")
+def test_the_pyqtgraph_hook_selects_what_contribs_hook_selects():
+    """packaging/hooks/hook-pyqtgraph.py replaces pyinstaller-hooks-contrib's, finding pyqtgraph's template
+    modules by file name instead of importing all of pyqtgraph in a child process. It bundles the same only
+    while contrib's hook selects them the way it mirrors: a contrib hook that changes fails here."""
+    import runpy
+
+    from _pyinstaller_hooks_contrib import stdhooks
+
+    contrib = Path(stdhooks.__file__).parent / "hook-pyqtgraph.py"
+    code = re.sub(r"#.*", "", contrib.read_text(encoding="utf-8"))
+    assert [a.strip() for a in re.findall(r"^\s*\w+ \+?=", code, flags=re.MULTILINE)] == [
+        "datas =", "all_imports =", "hiddenimports =", "hiddenimports +=", "excludedimports ="]
+    assert "collect_data_files('pyqtgraph', excludes=['**/examples/*'])" in code
+    assert 'collect_submodules("pyqtgraph", filter=lambda name: name != "pyqtgraph.examples")' in code
+    assert 'hiddenimports = [name for name in all_imports if "Template" in name]' in code
+    assert "hiddenimports += ['pyqtgraph.multiprocess.bootstrap']" in code
+
+    hook = runpy.run_path(str(PACKAGING / "hooks" / "hook-pyqtgraph.py"))
+    names = hook["hiddenimports"]
+    assert "pyqtgraph.graphicsItems.ViewBox.axisCtrlTemplate_generic" in names  # every plot's context menu
+    assert "pyqtgraph.GraphicsScene.exportDialogTemplate_generic" in names  # its Export… dialog
+    assert names[-1] == "pyqtgraph.multiprocess.bootstrap" and all("Template" in n for n in names[:-1])
+    assert 'hookspath=[str(ROOT / "packaging" / "hooks")]' in (PACKAGING / "tokviz.spec").read_text(encoding="utf-8")
+
+
 # ---- README set-up and .ci/run agree -----------------------------------------------------------
 
 def shell_blocks(markdown: str) -> list[str]:
