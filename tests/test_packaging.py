@@ -128,10 +128,13 @@ def test_the_desktop_files_exec_line_opens_the_files_in_the_window(monkeypatch, 
     """``Exec=tokviz %F`` becomes ``tokviz a.txt b.txt``: the window opens with the files; every
     subcommand still parses as before."""
     import tokviz.ui.app
-    from tokviz import cli
+    from tokviz import cli, display_check
 
     opened = []
     monkeypatch.setattr(tokviz.ui.app, "run_app", lambda argv=None, files=None, **_: opened.append(files) or 0)
+    # the window is never built here: its display probe (a Qt child process per launch, 0.25 CPU-s each) is
+    # tests/test_startup.py's subject, not how arguments reach the window
+    monkeypatch.setattr(display_check, "check_platform", lambda *a, **k: None)
     text = tmp_path / "notes.txt"
     text.write_text("안녕", encoding="utf-8")
     assert cli.main([str(text), "b.txt"]) == 0
@@ -197,6 +200,30 @@ def test_the_spec_still_recognises_pyinstallers_module_loader():
     parameters = list(inspect.signature(modulegraph.ModuleGraph._load_module).parameters)
     assert parameters == ["self", "fqname", "pathname", "loader"]
     assert issubclass(modulegraph.Extension, modulegraph.Node)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("PyInstaller") is None, reason="PyInstaller is not installed")
+def test_the_pyqtgraph_hook_selects_what_contribs_hook_selects():
+    """packaging/hooks/hook-pyqtgraph.py replaces pyinstaller-hooks-contrib's, finding pyqtgraph's template
+    modules by file name instead of importing all of pyqtgraph in a child process. It bundles the same only
+    while contrib's hook selects them the way it mirrors: a contrib hook that changes fails here. (The frozen
+    build's test checks that the template modules are bundled.)"""
+    spec = importlib.util.find_spec("_pyinstaller_hooks_contrib.stdhooks")
+    contrib = Path(spec.submodule_search_locations[0]) / "hook-pyqtgraph.py"
+    code = re.sub(r"#.*", "", contrib.read_text(encoding="utf-8"))
+    assert [a.strip() for a in re.findall(r"^\s*\w+ \+?=", code, flags=re.MULTILINE)] == [
+        "datas =", "all_imports =", "hiddenimports =", "hiddenimports +=", "excludedimports ="]
+    assert "collect_data_files('pyqtgraph', excludes=['**/examples/*'])" in code
+    assert 'collect_submodules("pyqtgraph", filter=lambda name: name != "pyqtgraph.examples")' in code
+    assert 'hiddenimports = [name for name in all_imports if "Template" in name]' in code
+    assert "hiddenimports += ['pyqtgraph.multiprocess.bootstrap']" in code
+    assert "exclude_extraneous_qt_bindings(" in code
+
+    ours = (PACKAGING / "hooks" / "hook-pyqtgraph.py").read_text(encoding="utf-8")
+    assert 'collect_data_files("pyqtgraph", excludes=["**/examples/*"])' in ours
+    assert 'rglob("*Template*.py")' in ours and '["pyqtgraph.multiprocess.bootstrap"]' in ours
+    assert "exclude_extraneous_qt_bindings(" in ours
+    assert 'hookspath=[str(ROOT / "packaging" / "hooks")]' in (PACKAGING / "tokviz.spec").read_text(encoding="utf-8")
 
 
 # ---- README set-up and .ci/run agree -----------------------------------------------------------
@@ -393,9 +420,10 @@ def test_wheel_installs_into_a_fresh_venv_and_renders_a_screenshot(tmp_path, mon
     venv = tmp_path / "venv"
     python = make_venv_seeing_this_environment(venv)
     # --no-compile: the interpreter compiles what the probe and the screenshot import; compiling all of tokviz
-    # at install time proves nothing more (pip does not fail on a module that does not compile)
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile",
-                    "--disable-pip-version-check", "--no-deps", "--no-index", str(wheel)], check=True, timeout=120)
+    # at install time proves nothing more (pip does not fail on a module that does not compile). The venv's own
+    # python runs pip (it sees this environment's pip): `pip --python VENV` would start pip twice, 0.45 CPU-s more
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", "--disable-pip-version-check",
+                    "--no-deps", "--no-index", str(wheel)], check=True, timeout=120)
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env.update(QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
@@ -443,3 +471,11 @@ def test_pyinstaller_build_runs_frozen_offscreen(tmp_path):
     for name in ("gpt2", "cl100k_base", "o200k_base"):
         assert name in smoke.stdout  # listed as available by the frozen app
     assert "== tokviz encode --model small.gguf (frozen = installed)\n   ids: [" in smoke.stdout  # without requests
+    # pyqtgraph imports these by name at run time (every plot's context menu, its Export… dialog): the local
+    # hook-pyqtgraph.py must have bundled them
+    analysis = (tmp_path / "build" / "work" / "tokviz" / "Analysis-00.toc").read_text(encoding="utf-8")
+    for module in ("pyqtgraph.graphicsItems.ViewBox.axisCtrlTemplate_generic",
+                   "pyqtgraph.graphicsItems.PlotItem.plotConfigTemplate_generic",
+                   "pyqtgraph.GraphicsScene.exportDialogTemplate_generic",
+                   "pyqtgraph.imageview.ImageViewTemplate_generic", "pyqtgraph.multiprocess.bootstrap"):
+        assert f"'{module}'" in analysis, module

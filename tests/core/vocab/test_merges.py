@@ -188,6 +188,51 @@ def test_tokenizer_json_merges_are_read_from_the_file():
     assert tree.id == registry_encoder("llama-3").mergeable_ranks()[" 생각".encode()]
 
 
+def small_byte_level_json(merge_texts: list[str], *, as_pairs: bool) -> dict:
+    """A byte-level BPE tokenizer.json: the 256 bytes, then one token per merge, its merges written as
+    ``"a b"`` strings or (as newer tokenizers write them) ``["a", "b"]`` pairs."""
+    from tokviz.core.encoders.hf_json import byte_level_decoder
+
+    decoder = byte_level_decoder()
+    vocab = {c: decoder[c] for c in sorted(decoder, key=decoder.__getitem__)}
+    for m in merge_texts:
+        vocab.setdefault(m.replace(" ", ""), len(vocab))
+    merges = [m.split(" ") for m in merge_texts] if as_pairs else list(merge_texts)
+    level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True}
+    return {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": level, "post_processor": None,
+            "decoder": level, "model": {"type": "BPE", "vocab": vocab, "merges": merges}}
+
+
+@pytest.mark.parametrize("as_pairs", [False, True], ids=["strings", "pairs"])
+def test_tokenizer_json_merges_come_from_the_file_while_it_is_unchanged(tmp_path, as_pairs):
+    """The merges are read from the tokenizer.json itself (tokenizers' to_str took 2.6 s for Llama 3); once
+    the file is rewritten, from tokenizers' own copy. Both give the same merges."""
+    import json
+
+    from tokviz.core.encoders.hf_json import HFTokenizerEncoder, byte_level_decoder
+    from tokviz.core.vocab.file_merges import file_merges
+
+    char_of = {b: c for c, b in byte_level_decoder().items()}
+    ka = "".join(char_of[b] for b in "각".encode())  # the three bytes of 각 as GPT-2 writes them
+    doc = small_byte_level_json(["Ġ t", "h e", "Ġt he", f"{ka[0]} {ka[1]}", f"{ka[:2]} {ka[2]}", "e e"],
+                                as_pairs=as_pairs)
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    encoder = HFTokenizerEncoder.from_file(path)
+    assert encoder.model_json()["merges"] == doc["model"]["merges"]  # the file's own form: read from the file
+    from_file = file_merges(encoder)
+    assert [from_file.token_bytes[t] for _, _, t in from_file.merges] == [
+        b" t", b"he", b" the", "각".encode()[:2], "각".encode(), b"ee"]
+
+    path.write_text(json.dumps(small_byte_level_json(["a b"], as_pairs=as_pairs)), encoding="utf-8")
+    model = encoder.model_json()  # the file is another model now: tokenizers' copy of the encoder's own
+    assert [m.split(" ") if isinstance(m, str) else m for m in model["merges"]] == [
+        m.split(" ") if isinstance(m, str) else m for m in doc["model"]["merges"]]
+    from_tokenizers = file_merges(encoder)
+    assert from_tokenizers.merges == from_file.merges and from_tokenizers.merge_rank == from_file.merge_rank
+    assert from_tokenizers.unbuilt == from_file.unbuilt and from_tokenizers.token_bytes == from_file.token_bytes
+
+
 def test_gguf_bpe_merges_come_from_the_file(tmp_path):
     gguf = pytest.importorskip("gguf")
     from tokviz.core.encoders.gguf_family import NORMAL, load_gguf

@@ -62,11 +62,15 @@ def _rank_model(key: str):
 
 
 def _tokenizer_json(paths: list[Path], name: str, source: str):
-    from tokviz.core.encoders.files import MAX_TEXT_MODEL_BYTES, read_model_text
-    from tokviz.core.encoders.hf_json import HFTokenizerEncoder, read_model_config
+    from tokviz.core.encoders.hf_json import HFTokenizerEncoder, read_model_config, read_tokenizer_json
+    from tokviz.core.errors import ModelFileError
 
-    text = read_model_text(paths[0], limit=MAX_TEXT_MODEL_BYTES, what="a tokenizer.json")
-    return HFTokenizerEncoder(name, text, source, read_model_config(paths[0].parent))
+    data, file = read_tokenizer_json(paths[0])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ModelFileError(paths[0], f"is not UTF-8 text (byte {err.start})") from None
+    return HFTokenizerEncoder(name, text, source, read_model_config(paths[0].parent), file)
 
 
 def _tekken(paths: list[Path], name: str, source: str):

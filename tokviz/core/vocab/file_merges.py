@@ -9,20 +9,18 @@ multi-byte token that no merge makes is unbuilt, with the parts the file's merge
 
 from __future__ import annotations
 
-import json
-
 from tokviz.core.bpe.merge import apply_merges
+from tokviz.core.encoders.hf_json import HFTokenizerEncoder
 from tokviz.core.errors import TokvizError
 from tokviz.core.vocab.merges import RecoveredMerges
 from tokviz.core.vocab.ranks import NoState, VocabState, check_cancel
 
 
 def file_merges(encoder, state: VocabState | None = None) -> RecoveredMerges:
-    """The merges of a byte-level BPE tokenizer.json encoder (``encoder.tokenizer`` is a
-    ``tokenizers.Tokenizer``); TokvizError for any other model."""
+    """The merges of a byte-level BPE tokenizer.json (or GGUF) encoder, as its file lists them
+    (:meth:`HFTokenizerEncoder.model_json`); TokvizError for any other model."""
     state = state or NoState()
-    tok = getattr(encoder, "tokenizer", None)
-    model = json.loads(tok.to_str()).get("model", {}) if hasattr(tok, "to_str") else {}
+    model = encoder.model_json() if isinstance(encoder, HFTokenizerEncoder) else {}
     if model.get("type") != "BPE" or not encoder.byte_level:
         raise TokvizError(f"{encoder.name} is not a byte-level BPE model; it has no merges to show")
     vocab: dict[str, int] = model.get("vocab") or {}
