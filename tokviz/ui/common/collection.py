@@ -135,14 +135,21 @@ class _GuiThreadCollector(QObject):
     it waits for the GIL, and the GUI thread, deleting a widget with the GIL held, waits for that
     lock (a test session hung so). Automatic collection is turned off; a timer on the GUI thread
     collects a generation when its count passes the collector's thresholds (as the interpreter would;
-    a run's hold raises the oldest one), except while a job keeps collection paused.
+    a run's hold raises the oldest one), except while a job keeps collection paused. When the window
+    is idle, what survived young collections is moved on to the old generation (:meth:`_settle`).
     """
 
     INTERVAL_MS = 100
+    # Idle: the young generation's count moved by fewer than this many objects a turn, this many turns
+    # in a row (about half a second of a window nobody is using).
+    IDLE_ALLOCATIONS = 200
+    IDLE_TURNS = 5
 
     def __init__(self, app: QCoreApplication, owner: GarbageCollection):
         super().__init__(app)
         self.owner = owner
+        self._young = 0  # the young generation's count at the last turn
+        self._idle_turns = 0
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
@@ -154,12 +161,28 @@ class _GuiThreadCollector(QObject):
         if gc.isenabled():  # turned back on by code that saved and restored it: this policy stands
             gc.disable()
         counts, thresholds = gc.get_count(), gc.get_threshold()
+        quiet = abs(counts[0] - self._young) < self.IDLE_ALLOCATIONS
+        self._young = counts[0]
+        self._idle_turns = self._idle_turns + 1 if quiet else 0
         if counts[0] <= thresholds[0]:
+            if self._idle_turns >= self.IDLE_TURNS and counts[1] > 0:
+                self._settle(counts, thresholds)
             return
         generation = 0
         while generation < 2 and counts[generation + 1] > thresholds[generation + 1]:
             generation += 1
         gc.collect(generation)
+
+    def _settle(self, counts, thresholds) -> None:
+        """While the window is idle, move what survived young collections into the old generation.
+
+        Left in the middle generation, it waited for the next middle collection, which came once a run
+        started allocating: a window's start-up heap or a panel just built (hundreds of thousands of
+        objects) was walked then, 50-60 ms in the middle of a training animation. Now that walk happens
+        while nothing moves on screen; a full collection that would be due right after it is done now
+        too, rather than at the next burst of work."""
+        gc.collect(2 if counts[2] + 1 > thresholds[2] else 1)
+        self._young = gc.get_count()[0]
 
 
 COLLECTION = GarbageCollection()  # the process's one collector, so its one policy
