@@ -172,6 +172,7 @@ class _GuiThreadCollector(QObject):
         while generation < 2 and counts[generation + 1] > thresholds[generation + 1]:
             generation += 1
         gc.collect(generation)
+        self._young = gc.get_count()[0]  # the count starts again: the next turn compares with this
 
     def _settle(self, counts, thresholds) -> None:
         """While the window is idle, move what survived young collections into the old generation.
