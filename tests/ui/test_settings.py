@@ -296,8 +296,8 @@ def test_an_ephemeral_settings_folder_stays_gone_when_a_write_comes_after_the_ex
 
 
 def test_temporary_folders_can_be_removed_before_an_exit_that_runs_no_handler(qapp):
-    """The test session ends with os._exit (no exit handlers): it removes the folders first, and the
-    settings still alive write nowhere afterwards."""
+    """The test session ends its process without running exit handlers: it removes the folders first,
+    and the settings still alive write nowhere afterwards."""
     from tokviz.ui.settings import remove_temporary_folders
 
     settings = Settings.ephemeral()
