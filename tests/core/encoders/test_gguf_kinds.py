@@ -24,7 +24,12 @@ from tests.support.prompts import PROMPTS
 from tokviz.core.encoders.gguf_family import load_gguf
 from tokviz.core.errors import ModelFileError
 
-pytest.importorskip("gguf")
+
+@pytest.fixture(autouse=True, scope="module")
+def _gguf_package():
+    """The gguf package writes every file here. Imported when the module's tests run, not when the suite
+    is collected: it pulls in mistral-common, pydantic and scipy (~1.4 s in every test process)."""
+    pytest.importorskip("gguf")
 
 # Text a normalizer changes (NFKC, accents, case), digits and punctuation runs, spaces.
 MORE = [

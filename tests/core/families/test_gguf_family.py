@@ -26,7 +26,12 @@ from tokviz.core.encoders.gguf_family import (
 )
 from tokviz.core.errors import ModelFileError, TokvizError
 
-gguf = pytest.importorskip("gguf")
+
+@pytest.fixture(autouse=True, scope="module")
+def _gguf_package():
+    """The gguf package writes every file here. Imported when the module's tests run, not when the suite
+    is collected: it pulls in mistral-common, pydantic and scipy (~1.4 s in every test process)."""
+    pytest.importorskip("gguf")
 
 
 def gguf_from_tokenizer_json(tj_path, out, pre):
@@ -161,6 +166,8 @@ def test_metadata_equals_gguf_reader_and_tensors_are_never_read(tmp_path):
     path = write_gguf(tmp_path / "t.gguf", tokens, ["a a"], [UNKNOWN, NORMAL, NORMAL, USER_DEFINED, NORMAL],
                       "llama-bpe", scores=[0.0, -1.5, -2.25, 0.5, 1.0], bos=1, template="{{ x }}",
                       tensor=np.arange(256 * 1024, dtype=np.float32))
+    import gguf
+
     ours = read_gguf_metadata(path)
     reader = gguf.GGUFReader(str(path))
     theirs = {k: f.contents() for k, f in reader.fields.items() if k.startswith(("tokenizer.", "general."))}
