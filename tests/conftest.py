@@ -146,6 +146,52 @@ def pytest_collection_modifyitems(session, config, items):
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: the rest keep order
 
 
+def pytest_configure(config):
+    _do_this_workers_share_of_the_first_compilation(config)
+
+
+def _do_this_workers_share_of_the_first_compilation(config) -> None:
+    """On a fresh checkout every worker compiled all of tokviz and rewrote the asserts of every test
+    module before its first test: the same ~14 s of work in each worker (collection took 20.7 s cold
+    against 6.6 s warm). Each worker now compiles and rewrites its own share first and writes it to
+    the shared bytecode cache, so the others find it done. Only a speed-up: anything unexpected here
+    leaves the work to the import, as before."""
+    worker, count = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
+    if not worker.startswith("gw") or not count.isdigit() or int(count) < 2:
+        return
+    import importlib.util
+    import py_compile
+    import sys
+
+    if sys.dont_write_bytecode:
+        return
+    index, count = int(worker[2:]), int(count)
+    root = config.rootpath
+    rewritten = sorted(p for p in root.glob("tests/**/*.py") if p.name == "conftest.py" or p.name.startswith("test_"))
+    plain = sorted({*root.glob("tokviz/**/*.py"), *root.glob("tests/**/*.py")} - set(rewritten))
+    for path in plain[index::count]:
+        cached = importlib.util.cache_from_source(str(path))
+        try:
+            if os.stat(cached).st_mtime >= path.stat().st_mtime:
+                continue
+        except OSError:
+            pass
+        py_compile.compile(str(path), cfile=cached, doraise=False, quiet=2)
+    try:  # pytest's rewriting of assert statements has no public interface; its cache is written as pytest does
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        for path in rewritten[index::count]:
+            folder = rewrite.get_cache_dir(path)
+            pyc = folder / (path.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(path, pyc) is not None or not rewrite.try_makedirs(folder):
+                continue
+            source_key, code = rewrite._rewrite_test(path, config)
+            rewrite._write_pyc(state, code, source_key, pyc)
+    except Exception:  # noqa: BLE001 - another pytest: its own import rewrites the modules, as before
+        return
+
+
 _EXIT_STATUS: list[int] = []
 
 
