@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtWidgets import QLabel
 
@@ -123,23 +122,63 @@ def _series(n: int) -> MergeSeries:
     return series
 
 
-def test_the_plots_prepared_for_a_step_keep_their_curves_and_the_frame_then_rescales_no_axis(qtbot):
+def _shown_plots(qtbot, series: MergeSeries, step: int) -> TrainPlots:
     plots = TrainPlots()
     qtbot.addWidget(plots)
     plots.resize(600, 400)
     plots.show()
+    plots.set_step_range(len(series.upto("step", 10**9)))
+    plots.show_step(series, step)
+    return plots
+
+
+def _pixels(plots: TrainPlots):
+    QCoreApplication.sendPostedEvents(plots.scene(), QEvent.Type.MetaCall)
+    return plots.grab().toImage()
+
+
+def test_the_plots_prepared_for_a_step_show_the_frame_before_until_the_frame_and_then_what_a_live_paint_shows(qtbot):
+    """While the next frame is prepared, the plots take its data and axes and paint them into a picture;
+    the screen keeps showing the frame before, and the frame then only swaps the pictures: no axis is
+    rescaled in its turn, and what it shows is exactly what plots painted live at that step show."""
     series = _series(2000)
-    plots.set_step_range(2000)
-    plots.show_step(series, 50)
-    before = plots.count_curve.getData()[1].copy()
+    plots = _shown_plots(qtbot, series, 50)
+    before = _pixels(plots)
     for _ in plots.prepare(series, 1500):
         pass
     assert plots.shown_steps == dict.fromkeys(("vocab", "count", "corpus", "length"), 50)
-    assert np.array_equal(plots.count_curve.getData()[1], before)  # the curves still show step 50
+    assert _pixels(plots) == before  # the screen still shows step 50
     ranges = [p.getViewBox().viewRange() for p in (plots.count_plot, plots.corpus_plot, plots.length_plot)]
     plots.show_step(series, 1500)
+    assert plots.shown_steps == dict.fromkeys(("vocab", "count", "corpus", "length"), 1500)
     assert [p.getViewBox().viewRange() for p in (plots.count_plot, plots.corpus_plot, plots.length_plot)] == ranges
     assert len(plots.count_curve.getData()[1]) == 1500
+    drawn_ahead = _pixels(plots)
+    assert drawn_ahead != before
+    live = _shown_plots(qtbot, series, 50)
+    live.show_step(series, 1500)
+    assert _pixels(live) == drawn_ahead
+
+
+def test_a_step_other_than_the_prepared_one_or_a_resize_paints_the_plots_live_at_the_step_shown(qtbot):
+    """A frame of another step than the one prepared (a scrub), or a resize while a frame is prepared,
+    drops the pictures: the plots show their scene again, at the step the screen showed or was asked."""
+    series = _series(2000)
+    plots = _shown_plots(qtbot, series, 50)
+    for _ in plots.prepare(series, 1500):
+        pass
+    plots.show_step(series, 700)  # not the prepared step
+    assert plots.shown_steps == dict.fromkeys(("vocab", "count", "corpus", "length"), 700)
+    assert len(plots.count_curve.getData()[1]) == 700
+    live = _shown_plots(qtbot, series, 50)
+    live.show_step(series, 1500)  # (the axes kept the room step 1500 took: they only grow in a run)
+    live.show_step(series, 700)
+    assert _pixels(plots) == _pixels(live)
+    for _ in plots.prepare(series, 900):
+        pass
+    plots.resize(640, 420)  # while step 900 waits for its frame: the screen shows step 700, painted live
+    assert len(plots.count_curve.getData()[1]) == 700
+    assert plots.shown_steps == dict.fromkeys(("vocab", "count", "corpus", "length"), 700)
 
 
 def _corpus() -> str:

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPixmap, QRegion
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from tokviz.core.bpe.events import MergeStep
 
@@ -162,6 +162,15 @@ class TrainPlots(pg.GraphicsLayoutWidget):
     menus that ``setMenuEnabled(False)`` would throw away (~10 ms each, on every panel build)."""
 
     def __init__(self, parent=None, dark: bool = False):
+        # What the viewport shows while a frame is prepared (see :meth:`prepare`): pixels of the plots
+        # as the frame on screen drew them, and the next frame's pixels once drawn.
+        self._picture: QPixmap | None = None
+        self._ahead: tuple[tuple, QPixmap] | None = None  # ((step, look), pixels)
+        self._painting_scene = False  # a paint of the scene itself (into a picture, or live)
+        self._look = 0  # counts the changes that make pictures stale (size, theme, texts, ranges of a run)
+        self._series: MergeSeries | None = None
+        self._scene_steps: dict[str, int] = {}  # the step each plot's items hold (the screen: shown_steps)
+        self.shown_steps: dict[str, int] = {}
         super().__init__(parent)
         # smooth curves for the projector; x ranges fixed per run keep redraws cheap
         pg.setConfigOptions(antialias=True)
@@ -259,6 +268,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         self._dark = dark
         self.setBackground("#16181c" if dark else "w")
         self._style_text()
+        self._stale()
 
     def set_font_scale(self, scale: float) -> None:
         """Titles, axis labels, ticks and the legend follow the app's font scale (presentation mode)."""
@@ -303,6 +313,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         legend.addItem(self.tokens_curve.legend_item, QCoreApplication.translate("TrainPlots", "tokens"))
         legend.addItem(self.cpt_curve.legend_item, QCoreApplication.translate("TrainPlots", "chars / token"))
         self.updateGeometry()  # the minimum size changed with the text
+        self._stale()
 
     def _sync_cpt_view(self) -> None:
         self.cpt_view.setGeometry(self.corpus_plot.getViewBox().sceneBoundingRect())
@@ -314,6 +325,7 @@ class TrainPlots(pg.GraphicsLayoutWidget):
         if getattr(self, "_x_merges", None) == merges:
             return  # set already (the panel presets it before a run): no repaint at the run's start
         self._x_merges = self._merges = merges
+        self._stale()
         for plot in (self.vocab_plot, self.count_plot, self.corpus_plot):
             plot.disableAutoRange(axis="x")
             plot.setXRange(0, max(merges, 1), padding=0.02)
@@ -323,13 +335,17 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             return
         self._unit = unit
         self.length_plot.setLabel("bottom", self._length_label())
+        self._stale()
 
     def clear_data(self) -> None:
+        self._look += 1  # pictures of the run before are no use
+        self._picture = self._ahead = self._series = None
+        self.viewport().update()
         self.shown_steps = {}
+        self._scene_steps = {}
         if getattr(self, "_clear", False):
             return  # nothing drawn since: clearing again would only repaint the empty plots
         self._clear = True
-        self.shown_steps: dict[str, int] = {}
         empty = np.zeros(0)
         for curve in (self.vocab_curve, self.count_curve, self.tokens_curve, self.cpt_curve):
             curve.setData(empty, empty)
@@ -360,35 +376,134 @@ class TrainPlots(pg.GraphicsLayoutWidget):
             view.setXRange(*new, padding=0)
         return True
 
+    # ---- frames drawn ahead ----------------------------------------------------------------------
+    # A frame's turn used to set the plots' data and then paint them: ~15-20 ms of pyqtgraph (the
+    # curves, the axes whose range changed, the scene's queued updates), the largest part of the turn
+    # that draws a frame. While the frame scheduler prepares the next frame, the plots now take its
+    # data and paint it into a picture; the viewport meanwhile shows the picture of the frame on
+    # screen, and the frame's turn only swaps the pictures. So no plot ever shows another step than
+    # the other views, and the paint is out of the frame's turn. Anything else that changes how the
+    # plots look (a resize, the theme, the texts, a new run) drops the pictures: the plots are then
+    # painted live, as before, until the next frame is prepared.
+
     def prepare(self, series: MergeSeries, step: int) -> Iterator[bool | None]:
-        """Before a frame draws ``step``, in slices: the axes' ranges for it, each change in a turn of
-        its own (regenerating an axis and repainting its plot costs ~10 ms, and early in a run most
-        ranges change at every frame); then the curves' pieces it will need (see
-        :meth:`GrowingCurve.prepare`). The curves still show the frame before: its step on rescaled
-        axes, never data of two steps."""
-        for part in PLOT_PARTS:
-            if self._fit_range(series, step, part):
-                self._paint_now()
-                yield True
+        """Before a frame draws ``step``, in slices (a ``yield`` between two): the picture of what the
+        screen shows (once, when the plots were painted live), the new curve pieces, each plot's data
+        and axes for ``step`` (a changed axis costs ~10 ms: one plot per turn), the scene's queued
+        updates, then each changed plot painted into the next frame's picture. The screen keeps
+        showing the frame before until :meth:`show_step` is asked for ``step``."""
+        self._series = series
+        if step == 0 or series.n == 0 or not self.isVisible() or self.viewport().size().isEmpty():
+            return  # nothing to draw ahead: the frame draws it live
+        look = self._look_key()
+        if self._picture is None:  # what the screen shows, kept while the scene takes the next step
+            self._picture = self._paint_scene(None, self.viewport().rect())
+            yield True
         n = min(step, series.n)
         for curve in (self.vocab_curve, self.count_curve, self.tokens_curve, self.cpt_curve):
             yield from curve.prepare(n)
-
-    def _paint_now(self) -> None:
-        """Repaint the plots now (the changed axes), not in the turn that draws the frame."""
+        for part in PLOT_PARTS:
+            if self._scene_steps.get(part) != step:
+                self._set_scene(series, step, (part,))
+                yield True
         QCoreApplication.sendPostedEvents(self.scene(), QEvent.Type.MetaCall)  # the scene's queued updates
-        # the window's pending paint: the changed plot's region only (a whole repaint cost twice as much)
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)
+        yield None
+        if self._picture is None or look != self._look_key():
+            return  # the plots changed how they look meanwhile: the frame paints them live
+        pixels = QPixmap(self._picture)  # shares the pixels until the first plot is painted over them
+        for part in PLOT_PARTS:
+            if self.shown_steps.get(part) != step:
+                pixels = self._paint_scene(pixels, self._plot_rect(part))
+                yield True
+        if self._picture is not None and look == self._look_key():
+            self._ahead = ((step, look), pixels)
+
+    def _look_key(self) -> tuple:
+        size = self.viewport().size()
+        return self._look, size.width(), size.height(), self.devicePixelRatioF()
+
+    def _plot_rect(self, part: str) -> QRect:
+        """Where plot ``part`` (its axes, title and legend) is in the viewport."""
+        plot = {"vocab": self.vocab_plot, "count": self.count_plot, "corpus": self.corpus_plot}.get(
+            part, self.length_plot
+        )
+        return self.mapFromScene(plot.sceneBoundingRect()).boundingRect().adjusted(-1, -1, 1, 1)
+
+    def _paint_scene(self, pixels: QPixmap | None, rect: QRect) -> QPixmap:
+        """The scene painted over ``rect`` of ``pixels`` (new pixels of the viewport's size if None),
+        through the view's own painting (its item caches, background and device pixel ratio)."""
+        viewport = self.viewport()
+        if pixels is None:
+            ratio = self.devicePixelRatioF()
+            pixels = QPixmap(viewport.size() * ratio)
+            pixels.setDevicePixelRatio(ratio)
+        self._painting_scene = True
+        try:
+            viewport.render(pixels, rect.topLeft(), QRegion(rect), QWidget.RenderFlag.DrawWindowBackground)
+        finally:
+            self._painting_scene = False
+        return pixels
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        picture = self._picture
+        if picture is None or self._painting_scene:
+            super().paintEvent(event)
+            return
+        painter = QPainter(self.viewport())
+        painter.drawPixmap(0, 0, picture)
+        painter.end()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt naming)
+        super().resizeEvent(event)
+        self._stale()
+
+    def _stale(self) -> None:
+        """How the plots look changed: pictures drawn before are no longer what the scene would paint."""
+        self._look += 1
+        self._go_live()
+
+    def _go_live(self, series: MergeSeries | None = None, step: int | None = None, parts: tuple[str, ...] = ()) -> None:
+        """Paint the scene again instead of pictures: each plot's items back at the step the screen shows
+        (a frame being prepared may have moved them on), those in ``parts`` at ``step``."""
+        if self._picture is None and self._ahead is None and not parts:
+            return
+        self._picture = self._ahead = None
+        series = series if series is not None else self._series
+        if series is not None and not getattr(self, "closed", False):  # (closing, pyqtgraph deletes the items)
+            for part in PLOT_PARTS:
+                self._set_scene(series, step if part in parts else self.shown_steps.get(part, 0), (part,))
+        self.viewport().update()
 
     def show_step(self, series: MergeSeries, step: int, parts: tuple[str, ...] = PLOT_PARTS) -> None:
-        """Redraw the plots named in ``parts`` (default: all of ``PLOT_PARTS``) for merges
-        1..``step``, reusing the plot items. One part at a time keeps each repaint small: the
-        scene repaints only the plot that changed."""
+        """Show the plots named in ``parts`` (default: all of ``PLOT_PARTS``) for merges 1..``step``:
+        the picture drawn ahead for ``step`` if there is one, else the plot items' data set and painted
+        (one part at a time keeps each repaint small: the scene repaints only the plot that changed)."""
+        self._series = series
         # a plot already at ``step`` shows its data (a series only grows within a run): setting the
         # histogram again repainted its plot
         parts = tuple(part for part in parts if self.shown_steps.get(part) != step)
+        if not parts:
+            return
+        ahead = self._ahead
+        if (
+            ahead is not None
+            and ahead[0] == (step, self._look_key())
+            and all(self._scene_steps.get(part) == step for part in PLOT_PARTS)
+        ):
+            self._picture, self._ahead = ahead[1], None
+            for part in PLOT_PARTS:
+                self.shown_steps[part] = step  # what each plot shows, read back by tests and screenshots
+            self.viewport().update()
+            return
         for part in parts:
-            self.shown_steps[part] = step  # what each plot shows, read back by tests and screenshots
+            self.shown_steps[part] = step
+        self._go_live(series, step, parts)
+
+    def _set_scene(self, series: MergeSeries, step: int, parts: tuple[str, ...]) -> None:
+        """Set the plot items of ``parts`` to merges 1..``step`` and hold their axes around them."""
+        parts = tuple(part for part in parts if self._scene_steps.get(part) != step)
+        for part in parts:
+            self._scene_steps[part] = step
         if not parts or (step == 0 and self._clear):
             return  # empty already: drawing nothing again would repaint the plots at a run's start
         self._clear = False
