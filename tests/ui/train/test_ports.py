@@ -15,7 +15,16 @@ from tests.support.naive_trainer import TEXT, NaiveTrainer
 from tokviz.core.bpe.events import MergeStep, TrainerConfig
 from tokviz.ui.common.work import WorkService
 from tokviz.ui.train import algorithms as algorithms_module
-from tokviz.ui.train import animation_export, corpus_choice, frames, model_at_step, model_save, options_view
+from tokviz.ui.train import (
+    animation_export,
+    corpus_choice,
+    frames,
+    model_at_step,
+    model_save,
+    options_view,
+    recording,
+    render,
+)
 from tokviz.ui.train.algorithms import AlgorithmTraining
 from tokviz.ui.train.animation_export import SlideExport
 from tokviz.ui.train.corpus import CorpusSource
@@ -275,7 +284,17 @@ def test_choosing_unigram_hides_bpes_views_and_choosing_bpe_again_gives_its_opti
     assert not views.merge_banner.isHidden() and algorithms.vocab_spin.isHidden()
 
 
-PARTS = [algorithms_module, animation_export, corpus_choice, frames, model_at_step, model_save, options_view]
+PARTS = [
+    algorithms_module,
+    animation_export,
+    corpus_choice,
+    frames,
+    model_at_step,
+    model_save,
+    options_view,
+    recording,
+    render,
+]
 
 
 @pytest.mark.parametrize("module", PARTS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
@@ -297,3 +316,23 @@ def test_a_part_of_the_train_panel_is_given_what_it_declares_never_the_whole_pan
         and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))
     ]
     assert private == []
+
+
+def test_the_step_renderer_reads_the_runs_recording_which_a_reset_empties(qtbot):
+    """The renderer is given the run's recording, never the panel; a reset empties it (no merges, no
+    trainer, no numbers for the plots)."""
+    from tokviz.ui.session import Session
+    from tokviz.ui.settings import Settings
+    from tokviz.ui.train.panel import TrainPanel
+
+    panel = TrainPanel(Session(settings=Settings.ephemeral()))
+    qtbot.addWidget(panel)
+    assert panel.renderer.on_screen is panel.recording
+    panel.trainer_factory = NaiveTrainer
+    panel.set_source(CorpusSource.paste(TEXT))
+    panel.merges_spin.setValue(5)
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.run is None and panel.replay is not None and len(panel.replay) == 5, timeout=20_000)
+    assert panel.recording.series.n == 5 and panel.recording.trainer is not None
+    panel.reset()
+    assert panel.recording.replay is None and panel.recording.trainer is None and panel.recording.series.n == 0

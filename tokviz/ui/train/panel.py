@@ -24,8 +24,9 @@ signals to those intents and implements the Panel protocol. Its parts, each an o
   Export menu (animation_export.py), WordPiece and Unigram (algorithms.py).
 
 No part is given the panel itself: each is given the model, the views, the work service or a callback it
-needs, and reads the run through a Protocol of its module naming exactly what it reads (``RunOnScreen``,
-``Animated``, ``RunAtStep``, ``CorpusHost``, ``RecordedSteps``, ``BpeHost``), which the panel implements.
+needs, and reads the run through a Protocol of its module naming exactly what it reads. The step renderer
+reads the run's recording (:class:`~tokviz.ui.train.recording.RunRecording`, its ``RunOnScreen``); the
+panel implements the others (``Animated``, ``RunAtStep``, ``CorpusHost``, ``RecordedSteps``, ``BpeHost``).
 
 The widgets stay readable as the panel's attributes (``panel.mode_combo``: see ``views.WIDGETS``).
 """
@@ -55,7 +56,7 @@ from tokviz.ui.train.frames import FrameScheduler
 from tokviz.ui.train.model import TrainState
 from tokviz.ui.train.model_at_step import ModelAtStep
 from tokviz.ui.train.options_view import OptionsView
-from tokviz.ui.train.plots import MergeSeries
+from tokviz.ui.train.recording import RunRecording
 from tokviz.ui.train.render import StepRenderer
 from tokviz.ui.train.run_events import RunHandlers, attach, detach
 from tokviz.ui.train.state import Playback
@@ -63,7 +64,6 @@ from tokviz.ui.train.views import DEFAULT_SPEED, SPEEDS, WIDGETS, TrainViews, sp
 from tokviz.ui.train.vocab import token_length
 from tokviz.ui.train.why_pair import WhyPairView
 from tokviz.ui.train.worker import TrainRun
-from tokviz.ui.train_replay import MergeReplay
 
 # the translation contexts of the panel's strings (its views, the algorithm view, the corpus and paste dialogs)
 TRAIN_CONTEXTS = (
@@ -99,6 +99,12 @@ def _load_trainer_modules() -> None:
     import tokviz.core.training.process  # noqa: F401  (cached in sys.modules for the first run)
 
 
+def _recorded(name: str) -> property:
+    return property(
+        lambda self: getattr(self.recording, name), lambda self, value: setattr(self.recording, name, value)
+    )
+
+
 class TrainPanel(QWidget):
     """Train BPE on a corpus and watch every merge (see the module docstring for the data flow)."""
 
@@ -109,6 +115,14 @@ class TrainPanel(QWidget):
         lambda self: self.playback.fast_forward, lambda self, v: setattr(self.playback, "fast_forward", v)
     )
 
+    # the run on screen's recording (see RunRecording), as the panel's own fields
+    replay = _recorded("replay")
+    config = _recorded("config")
+    finished = _recorded("finished")
+    trainer = _recorded("trainer")
+    run_jamo = _recorded("run_jamo")
+    series = _recorded("series")
+
     def __init__(self, session, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
@@ -116,17 +130,14 @@ class TrainPanel(QWidget):
         self.source = CorpusSource.demo()
         self.sources: list[CorpusSource] = [self.source]
         self.run: TrainRun | None = None
-        self.trainer = None
-        self.config: TrainerConfig | None = None
-        self.replay: MergeReplay | None = None
-        self.series = MergeSeries()
-        self.finished: Finished | None = None
+        # the run on screen as recorded (its merges, settings, trainer, the plots' numbers): what the
+        # step renderer reads; ``panel.replay`` and the like are its fields
+        self.recording = RunRecording(self.computing, lambda then: self.model_at_step.model_later(then))
         self.state = TrainState(pace=SPEEDS[DEFAULT_SPEED][1])  # the panel's truth (Qt-free)
         self.playback: Playback = self.state.playback  # the step on screen, playing, pace
         self._gc_hold = None  # the collector's hold on full collections while a run trains (see start_training)
         self._speed_before_auto: int | None = None  # the user's speed while presentation mode plays
         self._worker_quiet = True  # the trainer is suspended (paused at a step, finished or no run)
-        self.run_jamo = False  # the run trains on jamo (the Jamo option when it started)
         self._make_parts(session)
         # the corpus is read for the lecture views while the app idles (see StepFollower): shortly
         # after the corpus or a setting that changes its words changes, not at every click
@@ -178,9 +189,9 @@ class TrainPanel(QWidget):
         dark = theme.is_dark()
         self.views = TrainViews(self, self.source.label, work=session.work, dark=dark)  # the widgets
         # the frame's drawing: every view at the step on screen ("why this pair" is a view of its own)
-        self.renderer = StepRenderer(
-            self.views, self.playback, self, self.follower, WhyPairView(self.views.why_label), self.frames, dark=dark
-        )
+        why = WhyPairView(self.views.why_label)
+        run = self.recording
+        self.renderer = StepRenderer(self.views, self.playback, run, self.follower, why, self.frames, dark=dark)
         # the model at the step on screen, offered to the other panels and saved
         self.model_at_step = ModelAtStep(self, session, self.views, buttons_again=self._buttons_again)
         self.offer_timer = self.model_at_step.timer
@@ -194,6 +205,7 @@ class TrainPanel(QWidget):
             sample_changed=self.renderer.sample_changed,
             corpus_changed=lambda: self.facts_timer.start(),
         )
+        self.recording.corpus = self.corpus
         self.slides = SlideExport(self, self.views, session.work)  # the Export menu's image and animation
         self._wire_views()
         self.corpus.on_mode()
@@ -310,10 +322,8 @@ class TrainPanel(QWidget):
         except Exception as err:  # noqa: BLE001 — shown in the window, the app keeps working
             self.message.show_message(self.tr("Cannot start training: {err}").format(err=err), "error")
             return
-        self.config = config
-        self.trainer = trainer
+        self.recording.begin(config, trainer, self.run_jamo)
         self.state.start_run()
-        self.replay = MergeReplay(config.mode, config.pattern, config.keep)
         self.vocab_model.reset(self.replay.steps, config.mode)
         self.plots.set_length_unit("chars" if config.mode == "char" else "bytes")
         self.plots.set_step_range(config.merges)
@@ -446,10 +456,7 @@ class TrainPanel(QWidget):
         self._stop_run()
         self.model_at_step.withdraw()
         self.frames.stop()  # nothing left to animate
-        self.replay = None
-        self.trainer = None
-        self.finished = None
-        self.series.clear()
+        self.recording.forget()
         self.state.reset()
         self.vocab_model.reset([], self.mode_combo.currentData())
         self.plots.clear_data()
