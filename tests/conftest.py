@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -33,6 +35,7 @@ def _cache_bytecode_outside_the_checkout() -> None:
 _cache_bytecode_outside_the_checkout()
 # QSettings (and anything else following XDG) writes into a throwaway folder, never the user's.
 _tmp_home = tempfile.mkdtemp(prefix="tokviz-tests-")
+atexit.register(shutil.rmtree, _tmp_home, ignore_errors=True)  # the normal exit; os._exit below removes it itself
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_tmp_home, "config")
 os.environ["XDG_CACHE_HOME"] = os.path.join(_tmp_home, "cache")
 # The Hugging Face cache tokviz lists is an empty throwaway one: what the user has cached lists no encoders here.
@@ -216,6 +219,7 @@ def pytest_unconfigure(config):
         settings = sys.modules.get("tokviz.ui.settings")
         if settings is not None:  # os._exit runs no exit handler: the tests' temporary settings folders go here
             settings.remove_temporary_folders()
+        shutil.rmtree(_tmp_home, ignore_errors=True)
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_EXIT_STATUS[-1])
