@@ -151,6 +151,25 @@ def pytest_collection_modifyitems(session, config, items):
 
 def pytest_configure(config):
     _do_this_workers_share_of_the_first_compilation(config)
+    config.pluginmanager.register(_DoctestsWithoutStaleLineChecks(), "tokviz-doctest-linecache")
+
+
+class _DoctestsWithoutStaleLineChecks:
+    """Every doctest starts a debugger whose reset checks each file in ``linecache`` against the disk
+    (``linecache.checkcache``); after a worker's tests that is a few thousand ``stat`` calls per doctest,
+    about 3 CPU-s over the ~280 doctests. Before a doctest the cached lines of real files are dropped,
+    so there is nothing to check: they are read again from the file if a traceback needs them. Lines
+    that exist only in memory (``<doctest ...>``, generated code) stay. Registered as a plugin so that it
+    sees the doctests under ``tokviz/`` too, which this folder's hooks do not."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item):
+        import linecache
+
+        if type(item).__name__ == "DoctestItem" and len(linecache.cache) > 100:
+            for name, entry in list(linecache.cache.items()):
+                if len(entry) == 4 and entry[1] is not None:  # (size, mtime, lines, path): read from a file
+                    linecache.cache.pop(name, None)
 
 
 def _do_this_workers_share_of_the_first_compilation(config) -> None:
