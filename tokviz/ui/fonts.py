@@ -22,10 +22,30 @@ def scale() -> float:
     return _scale["value"]
 
 
+_found: dict[tuple[str, ...], list[str]] = {}
+
+
 def _installed(families: list[str]) -> list[str]:
-    have = set(QFontDatabase.families())
-    found = [f for f in families if f in have]
-    return found or families
+    """The ``families`` the font database has (all of them if it has none). Worked out once per list and
+    again after the database changes: views ask for fonts as they paint, tens of thousands of times in
+    a session, and every answer listed and searched all installed families (~0.08 ms with 215)."""
+    key = tuple(families)
+    found = _found.get(key)
+    if found is None:
+        if not _found:
+            _forget_when_the_fonts_change()
+        have = set(QFontDatabase.families())
+        found = _found[key] = [f for f in families if f in have] or list(families)
+    return list(found)
+
+
+def _forget_when_the_fonts_change() -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is not None and not getattr(app, "_tokviz_fonts_followed", False):
+        app.fontDatabaseChanged.connect(_found.clear)
+        app._tokviz_fonts_followed = True
 
 
 def ui_font(point_size: float | None = None) -> QFont:
