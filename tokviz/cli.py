@@ -106,8 +106,8 @@ def _run_gui(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # The Train panel trains in a child process started with multiprocessing's "spawn": in the
-    # frozen app that child is this executable again, and freeze_support() (PyInstaller's version,
+    # The Train panel trains in a child process, which the frozen app spawns (tokviz.core.child_start): that
+    # child is this executable again, and freeze_support() (PyInstaller's version,
     # installed by its runtime hook) runs the child's work and exits instead of parsing arguments.
     # A no-op when not frozen.
     multiprocessing.freeze_support()

@@ -34,9 +34,13 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="kills a forked 
 
 @pytest.fixture(scope="module")
 def forks():
-    """The fork server the children come from, with this module (tokviz's writers) already imported."""
+    """The fork server the children come from, with this module (tokviz's writers) already imported. It is
+    the process's one fork server, which tokviz's own children come from too: whichever starts it first
+    names what it imports, so this names what tokviz preloads as well."""
+    from tokviz.core.child_start import PRELOAD
+
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
+    context.set_forkserver_preload([*PRELOAD, __name__])
     return context
 
 

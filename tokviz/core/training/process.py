@@ -8,8 +8,9 @@ only 30-80 ms of them. In a child process the trainer has a GIL of its own.
 
 How a run goes (:meth:`ProcessTrainer.run`, a generator like the trainer's own ``run``):
 
-1. The child starts with multiprocessing's ``"spawn"`` method (never ``fork`` in a GUI app: a
-   forked copy of a process with threads can deadlock) and gets a copy of the fresh trainer (from
+1. The child starts from :func:`tokviz.core.child_start.context` (a fork server that has the trainers
+   imported, or ``spawn``; never ``fork`` of the GUI process: a forked copy of a process with threads
+   can deadlock) and gets a copy of the fresh trainer (from
    :func:`~tokviz.core.training.factory.make_trainer`). It says ``("ready",)`` once imported.
 2. The caller's thread streams the corpus lines to it in chunks of about 64K characters (pipes
    release the GIL while they wait) and meanwhile passes on what the child reports.
@@ -42,7 +43,6 @@ carrying the child's traceback; a child that dies without a word as :class:`Trai
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import os
 import signal
 import threading
@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING
 from tokviz.core.bpe.corpus import line_pieces
 from tokviz.core.bpe.events import MergeStep
 from tokviz.core.bpe.trainer import BPETrainer, trained_model
+from tokviz.core.child_start import context
 from tokviz.core.encoders.base import Encoder
 from tokviz.core.errors import TokvizError
 from tokviz.core.process_exit import describe_exit, end_process
@@ -324,7 +325,7 @@ class _ChildLink:
     """
 
     def __init__(self, trainer: Trainer, total_bytes: int | None, lead: int):
-        ctx = multiprocessing.get_context("spawn")
+        ctx = context()
         inbox, self._to_child = ctx.Pipe(duplex=False)
         self._from_child, outbox = ctx.Pipe(duplex=False)
         self.granted = lead

@@ -6,17 +6,16 @@ over every line, the trainer's unique words with their counts (capped at :data:`
 frequent) and a :class:`~tokviz.core.byte_names.CharGuesser` of its characters.
 
 Reading NSMC's 150k lines (14 MB) takes ~2.5 s of Python. In a thread of the GUI process that work
-competes with the GUI thread for the GIL: every Python call a paint makes waited for its turn, and
-the window froze for 100-470 ms at a time while the trainer counted (benchmarks/gui_stall.py, with
-and without this read). A corpus over :data:`CHILD_BYTES` is therefore read in a "spawn" child that
-imports no Qt and sends the facts back in a few messages (each unpickles in milliseconds); a small
-corpus (the demo, the tests' corpora) is read in the calling thread, where a child's start would cost
-more than the read.
+competes with the GUI thread for the GIL: every Python call a paint makes waited for its turn, and the
+window froze for 100-470 ms at a time while the trainer counted (benchmarks/gui_stall.py, with and
+without this read). A corpus over :data:`CHILD_BYTES` is therefore read in a child process
+(:func:`tokviz.core.child_start.context`) that imports no Qt and sends the facts back in a few messages
+(each unpickles in milliseconds); a small corpus (the demo, the tests' corpora) is read in the calling
+thread, where a child's start would cost more than the read.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from pathlib import Path
 from tokviz.core.bpe.events import TrainerConfig
 from tokviz.core.bpe_candidates import count_words, most_frequent
 from tokviz.core.byte_names import CharGuesser
+from tokviz.core.child_start import context
 from tokviz.core.errors import TokvizError
 from tokviz.core.jamo import decompose_lines
 from tokviz.core.process_exit import describe_exit, end_process
@@ -127,7 +127,7 @@ def read_in_child(config: TrainerConfig, path: Path | None, text: str | None, er
     """:func:`corpus_facts` of a corpus, computed in a child process while this thread waits (a pipe
     wait releases the GIL). None when ``cancelled()`` turned true (the child is ended at once);
     TokvizError when the child failed or died."""
-    ctx = multiprocessing.get_context("spawn")
+    ctx = context()
     here, there = ctx.Pipe(duplex=False)
     args = (there, config, str(path) if path is not None else None, text, errors, jamo, max_words)
     process = ctx.Process(target=_child_main, args=args, daemon=True, name="tokviz-corpus-facts")

@@ -5,14 +5,14 @@ GIL ~250 ms, and numpy conversions, sorts and dict builds over 200,000 tokens ar
 in a thread of the GUI process, each one froze the window for its whole length (up to 430 ms on a
 loaded machine). In a child the work has a GIL of its own.
 
-How it goes: one long-lived child per panel (:class:`VocabWorker`), started with multiprocessing's
-``"spawn"`` (never ``fork`` in a GUI app) on the first request. It keeps every encoder it loaded, and
-the per-encoder caches of :mod:`tokviz.core.vocab` with them, between requests: opening o200k twice
-loads it once. Each request says how to get each encoder (:class:`Recipe`): a built-in one is loaded
-by name from the child's own registry; one that exists only in this process (a model trained in the
-app, a file the user opened) is sent pickled, once per child (a BPEModel is plain data; a rank
-encoder pickles its ranks). An encoder that cannot be pickled is computed on the calling thread as
-before (:func:`run_outside` falls back; correct, only not stall-free).
+How it goes: one long-lived child per panel (:class:`VocabWorker`), started from
+:func:`tokviz.core.child_start.context` (never a ``fork`` of the GUI process) on the first request. It
+keeps every encoder it loaded, and the per-encoder caches of :mod:`tokviz.core.vocab` with them, between
+requests: opening o200k twice loads it once. Each request says how to get each encoder
+(:class:`Recipe`): a built-in one is loaded by name from the child's own registry; one that exists only
+in this process (a model trained in the app, a file the user opened) is sent pickled, once per child (a
+BPEModel is plain data; a rank encoder pickles its ranks). An encoder that cannot be pickled is computed
+on the calling thread as before (:func:`run_outside` falls back; correct, only not stall-free).
 
 The child runs requests one at a time, in order, and sends progress and the result; the result is
 sent in slices that unpickle in short calls (:mod:`tokviz.ui.vocab.transfer`), on the caller's thread
@@ -28,7 +28,6 @@ Nothing here imports Qt: the child imports only the Qt-free job functions.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import pickle
 import queue
 import signal
@@ -39,6 +38,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tokviz.core.child_start import context
 from tokviz.core.errors import EncoderUnavailable, TokvizError
 from tokviz.core.process_exit import describe_exit, end_process
 from tokviz.core.vocab.ranks import VocabCancelled
@@ -91,7 +91,7 @@ class _Link:
     """One child process, its pipes and the thread that reads what it sends."""
 
     def __init__(self):
-        ctx = multiprocessing.get_context("spawn")
+        ctx = context()
         inbox, self.to_child = ctx.Pipe(duplex=False)
         self.from_child, outbox = ctx.Pipe(duplex=False)
         self.process = ctx.Process(target=_child_main, args=(inbox, outbox), name="tokviz-vocabulary", daemon=True)
