@@ -152,6 +152,17 @@ def pytest_collection_modifyitems(session, config, items):
 def pytest_configure(config):
     _do_this_workers_share_of_the_first_compilation(config)
     config.pluginmanager.register(_DoctestsWithoutStaleLineChecks(), "tokviz-doctest-linecache")
+    _the_fork_server_imports_the_kill_tests_child()
+
+
+def _the_fork_server_imports_the_kill_tests_child() -> None:
+    """A process has one fork server, and what it imports is named by whoever starts it first: tokviz's
+    own children (tokviz.core.child_start) or tests/reliability/test_kill_during_export.py. Both name
+    this list, so the kill tests' children never import their side afresh (~50 ms each, ~80 of them)."""
+    from tokviz.core import child_start
+
+    if "tests.support.kill_points" not in child_start.PRELOAD:
+        child_start.PRELOAD.append("tests.support.kill_points")
 
 
 class _DoctestsWithoutStaleLineChecks:

@@ -12,8 +12,6 @@ every encoder loaded so far, and copying its page tables cost 0.2-0.3 s a kill p
 
 from __future__ import annotations
 
-import builtins
-import io
 import multiprocessing
 import os
 import signal
@@ -21,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import kill_points
 from tests.support.trained_models import bpe_model, unigram_model, wordpiece_model
 from tokviz.core.atomic import TEMP_MARK
-from tokviz.core.bpe.formats import load_model, save_model
+from tokviz.core.bpe.formats import load_model
 from tokviz.core.errors import ModelFileError
-from tokviz.core.hf_export import write_tokenizer_json, write_vocab_txt
 
 MAX_POINTS = 400  # far more calls than any export makes; reaching it means the loop never ended
 
@@ -34,13 +32,15 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="kills a forked 
 
 @pytest.fixture(scope="module")
 def forks():
-    """The fork server the children come from, with this module (tokviz's writers) already imported. It is
-    the process's one fork server, which tokviz's own children come from too: whichever starts it first
-    names what it imports, so this names what tokviz preloads as well."""
+    """The fork server the children come from, with tokviz's writers and the child's side
+    (tests/support/kill_points.py) already imported. It is the process's one fork server, which tokviz's
+    own children come from too: tests/conftest.py adds kill_points to what tokviz preloads, so whichever
+    starts the server first, it imports both."""
     from tokviz.core.child_start import PRELOAD
 
+    assert kill_points.__name__ in PRELOAD
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([*PRELOAD, __name__])
+    context.set_forkserver_preload(PRELOAD)
     return context
 
 
@@ -55,36 +55,16 @@ def models():
     }
 
 
-def _tokviz(model, dest):
-    save_model(model, dest, "tokviz")
-
-
-def _tiktoken(model, dest):
-    save_model(model, dest, "tiktoken")
-
-
-def _subword_nmt(model, dest):
-    save_model(model, dest, "subword-nmt")
-
-
-def _gpt2(model, dest):
-    save_model(model, str(dest) + "/", "gpt2")
-
-
-def _vocab_txt(model, dest):
-    write_vocab_txt(model, dest)
-
-
 # export name -> (the models it takes, how to write one, the file names it leaves in the folder)
 EXPORTS = {
-    "tokviz": ("byte", _tokviz, ["model.json"]),
-    "tiktoken": ("byte", _tiktoken, ["model.json"]),
-    "subword-nmt": ("char", _subword_nmt, ["model.json"]),
-    "gpt2-pair": ("byte", _gpt2, ["vocab.json", "merges.txt"]),
-    "tokenizer.json-bpe": ("byte", write_tokenizer_json, ["model.json"]),
-    "tokenizer.json-wordpiece": ("wordpiece", write_tokenizer_json, ["model.json"]),
-    "tokenizer.json-unigram": ("unigram", write_tokenizer_json, ["model.json"]),
-    "vocab.txt": ("wordpiece", _vocab_txt, ["model.json"]),
+    "tokviz": ("byte", kill_points.save_tokviz, ["model.json"]),
+    "tiktoken": ("byte", kill_points.save_tiktoken, ["model.json"]),
+    "subword-nmt": ("char", kill_points.save_subword_nmt, ["model.json"]),
+    "gpt2-pair": ("byte", kill_points.save_gpt2, ["vocab.json", "merges.txt"]),
+    "tokenizer.json-bpe": ("byte", kill_points.write_tokenizer_json, ["model.json"]),
+    "tokenizer.json-wordpiece": ("wordpiece", kill_points.write_tokenizer_json, ["model.json"]),
+    "tokenizer.json-unigram": ("unigram", kill_points.write_tokenizer_json, ["model.json"]),
+    "vocab.txt": ("wordpiece", kill_points.save_vocab_txt, ["model.json"]),
 }
 
 
@@ -96,76 +76,10 @@ def _snapshot(folder: Path, names: list[str]) -> tuple[bytes | None, ...]:
     return tuple((folder / n).read_bytes() if (folder / n).exists() else None for n in names)
 
 
-# ---- the child and its kill hook --------------------------------------------------------------------
-class _HookedFile:
-    """A file object whose writes go to disk in two halves, with a kill point before each."""
-
-    def __init__(self, f, point):
-        self._f, self._point = f, point
-
-    def write(self, data):
-        half = len(data) // 2
-        for part in (data[:half], data[half:]):
-            self._point()
-            self._f.write(part)
-            self._f.flush()
-        return len(data)
-
-    def close(self):
-        self._point()
-        self._f.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __getattr__(self, name):
-        return getattr(self._f, name)
-
-
-def _install_kill_hook(kill_at: int) -> None:
-    calls = [0]
-
-    def point():
-        calls[0] += 1
-        if calls[0] == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
-
-    def hooked(fn):
-        def call(*args, **kwargs):
-            point()
-            return fn(*args, **kwargs)
-
-        return call
-
-    for name in ("open", "close", "replace", "rename", "fsync", "chmod", "unlink"):
-        setattr(os, name, hooked(getattr(os, name)))
-    real_open = io.open
-
-    def open_file(*args, **kwargs):
-        point()
-        return _HookedFile(real_open(*args, **kwargs), point)
-
-    io.open = builtins.open = open_file
-
-
-def _export_in_child(kill_at: int, write, model, dest: Path) -> None:
-    """The child: never returns into its parent, whether the export ends or not."""
-    code = 1
-    try:
-        _install_kill_hook(kill_at)
-        write(model, dest)
-        code = 0
-    finally:
-        os._exit(code)
-
-
 def _export_killed_at(forks, kill_at: int, write, model, dest: Path) -> bool:
     """Run ``write(model, dest)`` in a child killed before file-system call ``kill_at``; True when
     the child was killed, False when the export finished first."""
-    child = forks.Process(target=_export_in_child, args=(kill_at, write, model, dest))
+    child = forks.Process(target=kill_points.export_in_child, args=(kill_at, write, model, dest))
     child.start()
     child.join()
     if child.exitcode == -signal.SIGKILL:
