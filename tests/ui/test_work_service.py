@@ -170,7 +170,9 @@ def test_nested_and_concurrent_pauses_are_counted(collection):
     with collection.paused():
         with collection.paused():
             assert collection.pauses == 3
-        assert collection.pauses == 2 and gc.get_freeze_count() == frozen  # nothing frozen while one still builds
+        # nothing frozen while one still builds (a frozen object freed meanwhile by another thread only lowers
+        # the count: it went 2 down once in a full run)
+        assert collection.pauses == 2 and gc.get_freeze_count() <= frozen
     leave.set()
     worker.join(GUARD_S)
     assert collection.pauses == 0 and gc.get_freeze_count() > frozen  # the last one out froze what they built
