@@ -6,10 +6,12 @@ deadlock. ``spawn`` starts a fresh interpreter, which then imports numpy and the
 can do anything: ~0.4 CPU-s and as long a wait before the first merge, for every run. On Linux, run
 from source, the children therefore come from a *fork server*: a process of its own, started fresh
 (as with ``spawn``) the first time a child is asked for, which imports what the children need once
-(:data:`PRELOAD`) and then forks a child for each request. The server has no Qt and no threads, so a
-fork of it is safe, and a child starts in a few milliseconds. What a child receives is pickled and
-sent to it exactly as with ``spawn``; like a spawned child it sees none of the app's run-time changes
-to module state. Its environment is the server's, i.e. the app's when the first child was started.
+(:data:`PRELOAD`) and then forks a child for each request. The server runs no Qt and none of the
+app's threads (numpy's BLAS library handles a fork itself, as in any Linux program that forks after
+importing numpy), so a fork of it is safe, and a child starts in a few milliseconds. What a child
+receives is pickled and sent to it exactly as with ``spawn``; like a spawned child it sees none of the
+app's run-time changes to module state. Its environment is the server's, i.e. the app's when the
+first child was started.
 
 Elsewhere (Windows has no fork; on macOS system libraries may not survive one) and in the frozen app
 (whose executable is not a Python interpreter that could run the server), children are spawned.

@@ -28,24 +28,29 @@ _found: dict[tuple[str, ...], list[str]] = {}
 def _installed(families: list[str]) -> list[str]:
     """The ``families`` the font database has (all of them if it has none). Worked out once per list and
     again after the database changes: views ask for fonts as they paint, tens of thousands of times in
-    a session, and every answer listed and searched all installed families (~0.08 ms with 215)."""
+    a session, and every answer listed and searched all installed families (~0.08 ms with 215). Without
+    an application (no font database to follow) nothing is kept."""
     key = tuple(families)
     found = _found.get(key)
     if found is None:
-        if not _found:
-            _forget_when_the_fonts_change()
         have = set(QFontDatabase.families())
-        found = _found[key] = [f for f in families if f in have] or list(families)
+        found = [f for f in families if f in have] or list(families)
+        if _follow_the_font_database():
+            _found[key] = found
     return list(found)
 
 
-def _forget_when_the_fonts_change() -> None:
+def _follow_the_font_database() -> bool:
+    """Forget what was found whenever the application's font database changes; False without one."""
     from PySide6.QtGui import QGuiApplication
 
     app = QGuiApplication.instance()
-    if app is not None and not getattr(app, "_tokviz_fonts_followed", False):
+    if app is None:
+        return False
+    if not getattr(app, "_tokviz_fonts_followed", False):
         app.fontDatabaseChanged.connect(_found.clear)
         app._tokviz_fonts_followed = True
+    return True
 
 
 def ui_font(point_size: float | None = None) -> QFont:
