@@ -223,7 +223,8 @@ _GLOBALS_SOURCE = "\n".join(
        "        del late",
        "def g():\n    global n299\n    del n299\n    n299 = lambda: [n0 for n0 in ()]",
        "try:\n    import os as osmod\nexcept ImportError:\n    osmod = None", "for loop_name in ():\n    pass",
-       "with open(__file__) as handle:\n    pass", "(walrus := 1)", "from os.path import join, split as cut"])
+       "with open(__file__, encoding='utf-8') as handle:\n    pass", "(walrus := 1)",
+       "from os.path import join, split as cut"])
 
 
 @pytest.mark.skipif(importlib.util.find_spec("PyInstaller") is None, reason="PyInstaller is not installed")
@@ -256,16 +257,16 @@ def test_the_specs_global_name_scan_makes_pyinstallers_calls():
         sources[str(path)] = (path.read_text(encoding="utf-8"), str(path))
     for module in (collections, email.message, json.decoder, typing, numpy, importlib.util, zipfile, ET):
         sources[module.__name__] = (Path(module.__file__).read_text(encoding="utf-8"), module.__file__)
+    seen = {}
     for name, (source, filename) in sources.items():
         code = compile(source, filename, "exec")
         theirs, ours = _GlobalsSeen(), _GlobalsSeen()
         original(None, theirs, code, False)
         fast.scan_global_names(ours, code)
         assert ours.calls == theirs.calls, name
-    made_code = compile(_GLOBALS_SOURCE, "made.py", "exec")
-    made = _GlobalsSeen()
-    fast.scan_global_names(made, made_code)
-    assert ("store", "n299") in made.calls and ("delete", "n7") in made.calls and ("delete", "late") in made.calls
+        seen[name] = (code, ours.calls)
+    made_code, made = seen["made"]
+    assert ("store", "n299") in made and ("delete", "n7") in made and ("delete", "late") in made
     assert any(i.opname == "EXTENDED_ARG" for i in dis.get_instructions(made_code))
     assert len(sources) > 200
 
