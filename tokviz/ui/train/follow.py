@@ -26,7 +26,7 @@ from tokviz.core.jamo import decompose_lines
 from tokviz.core.sample_follow import SampleHit
 from tokviz.ui.train import corpus_facts as facts_reading
 from tokviz.ui.train.corpus_facts import MAX_WORDS, CorpusFacts, corpus_facts
-from tokviz.ui.train.vocab import elide_piece, part_label, visible_piece
+from tokviz.ui.train.vocab import elide_piece, part_label, partial_char, visible_piece
 from tokviz.ui.train_replay import keep_hangul
 
 translate = QCoreApplication.translate
@@ -108,7 +108,8 @@ class NamedMerge:
 def _part_words(part) -> str:
     """``bytes 1–2 of 3`` in the interface's language (what :func:`part_label` puts after the character)."""
     label = part_label(part)
-    return label[len(part.char) + 1 :] if part.char is not None and label.startswith(part.char + " ") else label
+    char = partial_char(part) if part.char is not None else None
+    return label[len(char) + 1 :] if char is not None and label.startswith(char + " ") else label
 
 
 def name_byte_merge(left: bytes, right: bytes, guesser: CharGuesser | None) -> NamedMerge | None:
@@ -128,14 +129,14 @@ def name_byte_merge(left: bytes, right: bytes, guesser: CharGuesser | None) -> N
             elif p.whole:
                 runs.append([visible_piece(p.char), ""])
             elif p.char is not None and p.length:
-                runs.append([p.char, _part_words(p)])
+                runs.append([partial_char(p), _part_words(p)])
             else:  # bytes of no known character: the hex is all there is to say
                 runs.append([p.hex, ""])
         for run in runs:  # a long run of whole characters cannot widen the window
             run[0] = elide_piece(run[0])
         return NamedSide(tuple((chars, part) for chars, part in runs), " ".join(p.hex for p in parts))
 
-    return NamedMerge(side(name.left), side(name.right), side(name.new), "".join(name.completes))
+    return NamedMerge(side(name.left), side(name.right), side(name.new), visible_piece("".join(name.completes)))
 
 
 def facts_key(config: TrainerConfig, source, jamo: bool) -> tuple:

@@ -45,7 +45,7 @@ def compact_parts(parts) -> str:
             out.append(visible_piece(p.char))
         elif p.char is not None and p.length:
             span = f"{p.first}" if p.first == p.last else f"{p.first}–{p.last}"
-            out.append(f"{p.char} {span}/{p.length}")
+            out.append(f"{partial_char(p)} {span}/{p.length}")
         else:
             out.append(p.hex)
     # whole characters run together as in the token views; a partial one stands apart
@@ -55,6 +55,17 @@ def compact_parts(parts) -> str:
             text += " "
         text += piece
     return text
+
+
+def partial_char(part) -> str:
+    """The character some of whose bytes ``part`` holds, drawn visible: a ZWJ or a variation selector cut
+    between tokens is ``⟨ZWJ⟩``/``⟨VS16⟩`` and a combining mark sits on ``◌``, never an empty name.
+
+    >>> from tokviz.core.byte_names import byte_parts
+    >>> [partial_char(p) for p in byte_parts("\\u200d".encode()[:2], after=b"\\x8d")]
+    ['⟨ZWJ⟩']
+    """
+    return visible_piece(part.char)
 
 
 def part_label(part) -> str:
@@ -68,7 +79,7 @@ def part_label(part) -> str:
     else:
         where = QCoreApplication.translate("TrainPanel", "bytes {a}–{b} of {of}").format(
             a=part.first, b=part.last, of=part.length)
-    return f"{part.char} {where}"
+    return f"{partial_char(part)} {where}"
 
 
 def piece_label(data: bytes, guesser: CharGuesser | None) -> str:
