@@ -4538,6 +4538,10 @@ Emoji 👋🏽 🇰🇷 👨‍👩‍👧 · numbers 1234567.89 · code: def gr
         <translation>{query}에 맞는 토큰이 없습니다.</translation>
     </message>
     <message>
+        <source>No token holds {query}. It is written as these {n} tokens:</source>
+        <translation>{query} 전체를 담은 토큰은 없습니다. 다음 토큰 {n}개로 쓰입니다:</translation>
+    </message>
+    <message>
         <source>#{id} {token} · {n} bytes: {hex}</source>
         <translation>#{id} {token} · {n}바이트: {hex}</translation>
     </message>

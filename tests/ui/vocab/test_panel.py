@@ -145,6 +145,25 @@ def test_searching_a_token_shows_its_merge_tree_named_by_characters(qtbot, panel
     assert tab.merge_lines() == ["bcd: not reachable by merges (the merges stop at b + c + d)"]
 
 
+def test_text_no_token_holds_is_shown_as_the_tokens_it_is_written_as(qtbot, panel):
+    _show(qtbot, panel, panel.tree_tab)
+    tab = panel.tree_tab
+    tab.search_edit.setText("것이")
+    tab.search_now()
+    qtbot.waitUntil(lambda: tab.drawn_labels()[-1:] == ["것"], timeout=WAIT_MS)
+    assert tab.written_note.isVisibleTo(panel)
+    assert tab.written_note.text() == "No token holds 것이. It is written as these 4 tokens:"
+    # the bytes of 이 (EC 9D B4) are named as the merge tree names them
+    assert [tab.matches.item(i).text() for i in range(tab.matches.count())] == [
+        "#257  것", "#236  이 byte 1 of 3", "#157  이 byte 2 of 3", "#180  이 byte 3 of 3"]
+    assert tab.matches.currentItem().text() == "#257  것"
+    # a text some token holds lists those tokens, without the note
+    tab.search_edit.setText("bc")
+    tab.search_now()
+    qtbot.waitUntil(lambda: tab.drawn_labels()[-1:] == ["abc"], timeout=WAIT_MS)
+    assert not tab.written_note.isVisibleTo(panel)
+
+
 def test_the_tree_grows_with_zoom_and_presentation_mode(qtbot, panel):
     """Ctrl + or presentation mode scales every font: the tree's labels followed only when the panel
     was built after the change (its fonts were fixed at construction)."""

@@ -54,6 +54,49 @@ def test_a_search_selects_its_best_match_and_then_wants_that_tokens_tree():
     assert state.result("tree").tree.id == geot and state.wanted() == []
 
 
+def test_a_new_query_selects_its_own_first_match_and_the_same_query_keeps_a_pick():
+    encoders = {"s": small_encoder("s")}
+    ranks = encoders["s"].mergeable_ranks()
+    state = VocabState(["s"])
+    state.search("ab")
+    assert _run(state, encoders, state.wanted()[0]) and state.selected == ranks[b"ab"]
+    state.search("a")  # "ab" is among the matches of "a", but the token that is exactly "a" comes first
+    assert _run(state, encoders, state.wanted()[0]) and state.selected == ranks[b"a"]
+    state.select(ranks[b"abc"])  # picked in the list
+    search = Request("search", "s", param="a")
+    assert _run(state, encoders, search) and state.selected == ranks[b"abc"]
+
+
+def test_text_no_token_holds_lists_the_tokens_it_is_written_as_and_shows_the_first():
+    encoders = {"s": small_encoder("s")}
+    state = VocabState(["s"])
+    state.search("것이")  # 것 is a token, 이 (EC 9D B4) only its three bytes
+    (search,) = state.wanted()
+    assert _run(state, encoders, search)
+    result = state.result("search")
+    geot = encoders["s"].mergeable_ranks()[GEOT]
+    assert result.written_as and result.written_in == 4
+    assert result.matches == [(geot, "것"), (0xEC, "\\xec"), (0x9D, "\\x9d"), (0xB4, "\\xb4")]
+    assert state.selected == geot and state.wanted() == [Request("tree", "s", param=str(geot))]
+    # a token that holds the text is listed as before; ids and hex bytes never fall back to text
+    assert not jobs_module.search_tokens(encoders["s"], "것").written_as
+    for query in ("#99999", "EC 9D", "0xEC9DB4"):
+        assert jobs_module.search_tokens(encoders["s"], query) == jobs_module.SearchResult(query, [])
+
+
+def test_cl100k_writes_saenggak_as_one_hangul_token_and_two_byte_tokens():
+    """The case a Korean user meets first: 생각 is one token of o200k_base, none of cl100k_base."""
+    from tokviz.core.encoders.builtin import default_registry
+
+    registry = default_registry()
+    o200k = jobs_module.search_tokens(registry.get("o200k_base"), "생각")
+    assert not o200k.written_as and any(token.endswith("생각") for _, token in o200k.matches)
+    cl100k = registry.get("cl100k_base")
+    found = jobs_module.search_tokens(cl100k, "생각")
+    assert found.written_as and [token for _, token in found.matches] == ["생", "\\xea\\xb0", "\\x81"]
+    assert [i for i, _ in found.matches] == cl100k.encode("생각").ids
+
+
 def test_a_result_that_arrives_after_the_user_moved_on_is_dropped():
     encoders = {"s": small_encoder("s"), "t": small_encoder("t")}
     state = VocabState(["s", "t"])

@@ -341,6 +341,25 @@ def _node(rec: RecoveredMerges, tid: int, root: bytes, start: int) -> MergeNode:
     return MergeNode(tid, data, label, names, left, right, merge, rank=rank)
 
 
+def _id_form(q: str) -> bool:
+    return q.removeprefix("#").isdigit()
+
+
+def _hex_form(q: str) -> bool:
+    words = q.split()
+    return q.startswith("0x") or (len(words) > 1 and all(len(w) == 2 for w in words))
+
+
+def is_text_query(query: str) -> bool:
+    """Whether :func:`find_tokens` reads ``query`` as text, rather than as a token id or hex bytes.
+
+    >>> is_text_query("생각"), is_text_query("#12"), is_text_query("EA B0 81"), is_text_query("  ")
+    (True, False, False, False)
+    """
+    q = query.strip()
+    return bool(q) and not _id_form(q) and not _hex_form(q)
+
+
 def find_tokens(rec: RecoveredMerges | TokenMerges, query: str, limit: int = 20) -> list[int]:
     """Token ids matching ``query``: an id (``#1234`` or ``1234``), hex bytes (``EA B2 83``, ``0xEAB283``), or text
     (the token that is exactly that text first, then tokens containing it, shortest first).
@@ -350,15 +369,13 @@ def find_tokens(rec: RecoveredMerges | TokenMerges, query: str, limit: int = 20)
     ([256], [256], [256])
     """
     q = query.strip()
-    digits = q.removeprefix("#")
-    if digits.isdigit():
+    if _id_form(q):
+        digits = q.removeprefix("#")
         return [int(digits)] if int(digits) in rec.token_bytes else []
-    by_bytes = {b: t for t, b in rec.token_bytes.items()}
-    words = q.split()
-    hexed = q.removeprefix("0x").replace(" ", "")
-    if q.startswith("0x") or (len(words) > 1 and all(len(w) == 2 for w in words)):
+    if _hex_form(q):
+        by_bytes = {b: t for t, b in rec.token_bytes.items()}
         try:
-            t = by_bytes.get(bytes.fromhex(hexed))
+            t = by_bytes.get(bytes.fromhex(q.removeprefix("0x").replace(" ", "")))
         except ValueError:
             t = None
         if t is not None:

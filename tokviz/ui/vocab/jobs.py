@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -118,15 +118,34 @@ def token_rows(encoder, ids: Sequence[int], data: Sequence[bytes], extra: Sequen
 class SearchResult:
     query: str
     matches: list[tuple[int, str]]  # (id, shown token)
+    # True when no token holds the text queried: ``matches`` are then the tokens the encoder writes it
+    # as, in order (the first SEARCH_LIMIT of ``written_in``)
+    written_as: bool = False
+    written_in: int = 0  # how many tokens the encoder writes the text queried in
+    # written_as: each listed token's bytes and where they start in the query's UTF-8 (the view names a
+    # token that cuts a character by the character and its bytes, as the merge tree does)
+    written_at: list[tuple[bytes, int]] = field(default_factory=list)
 
 
 def search_tokens(encoder, query: str) -> SearchResult:
+    """The tokens holding ``query`` (see :func:`tokviz.core.vocab.merges.find_tokens`); when none does, the
+    tokens the encoder writes that text as (생각 in cl100k_base: 생, then 각 cut into two byte tokens)."""
     from tokviz.core.vocab.encoder_merges import token_merges
-    from tokviz.core.vocab.merges import find_tokens
+    from tokviz.core.vocab.merges import find_tokens, is_text_query
 
     merges = token_merges(encoder)
     ids = find_tokens(merges, query, limit=SEARCH_LIMIT)
-    return SearchResult(query, [(i, shown(merges.token_bytes[i])) for i in ids])
+    if ids or not is_text_query(query):
+        return SearchResult(query, [(i, shown(merges.token_bytes[i])) for i in ids])
+    try:
+        enc = encoder.encode(query.strip())
+    except TokvizError:  # text no encoder takes (a lone surrogate): nothing to show but "no match"
+        return SearchResult(query, [])
+    pieces = [(i, int(start)) for i, start in zip(enc.ids, enc.byte_start_array, strict=True)
+              if i in merges.token_bytes]
+    listed = pieces[:SEARCH_LIMIT]
+    return SearchResult(query, [(i, shown(merges.token_bytes[i])) for i, _ in listed], written_as=bool(pieces),
+                        written_in=len(pieces), written_at=[(merges.token_bytes[i], start) for i, start in listed])
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,7 @@ class VocabState:
         self.encoder: str | None = self.names[0] if self.names else None
         self.second: str | None = None
         self.query = ""
+        self._new_query = False  # the query changed since its matches last arrived
         self.selected: int | None = None
         self.corpus: str | None = None
         self.map_kind = "numbers"
@@ -119,6 +120,7 @@ class VocabState:
         """Find tokens by text, hex bytes or ``#id`` (the first match is selected when it arrives)."""
         query = query.strip()
         if query != self.query:
+            self._new_query = True  # its first match replaces a token selected for another query
             self._set("query", query)
 
     def select(self, token_id: int | None) -> None:
@@ -208,7 +210,9 @@ class VocabState:
         self.events.emit("result", req.kind)
         if req.kind == "search":  # the best match is shown at once
             matches = outcome.result.matches if outcome.result is not None else []
-            if matches and self.selected not in [m[0] for m in matches]:
+            new_query, self._new_query = self._new_query, False
+            # (the same query's matches again keep a match the user picked among them)
+            if matches and (new_query or self.selected not in [m[0] for m in matches]):
                 self.select(matches[0][0])
         return True
 

@@ -83,9 +83,17 @@ class VocabTreeTab(QWidget):
         self.search_edit.returnPressed.connect(self.search_now)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("vocab-tree")
+        left = QWidget()
+        lbox = QVBoxLayout(left)
+        lbox.setContentsMargins(0, 0, 0, 0)
+        # when no token holds the text searched: the tokens the encoder writes it as, listed below
+        self.written_note = _wrap_label(QLabel())
+        self.written_note.hide()
+        lbox.addWidget(self.written_note)
         self.matches = QListWidget()
         self.matches.currentItemChanged.connect(self._on_match)
-        split.addWidget(self.matches)
+        lbox.addWidget(self.matches, 1)
+        split.addWidget(left)
         right = QWidget()
         rbox = QVBoxLayout(right)
         rbox.setContentsMargins(0, 0, 0, 0)
@@ -104,11 +112,16 @@ class VocabTreeTab(QWidget):
         split.setSizes([220, 900])
         box.addWidget(split, 1)
         self.result = None
+        self._matches_result = None  # the search result listed (the note is worded again on a language switch)
         self.retranslate()
 
     def retranslate(self) -> None:
         self.search_label.setText(self.tr("Token:"))
         self.search_edit.setPlaceholderText(self.tr("text, hex bytes (EA B2 83) or #id"))
+        if self._matches_result is not None and self._matches_result.written_as:  # its tokens are named in words
+            current = self.matches.currentItem()
+            self.show_matches(self._matches_result, current.data(Qt.ItemDataRole.UserRole) if current else None)
+        self._word_note()
         self.show_tree(self.result)
 
     def search_now(self) -> None:
@@ -123,15 +136,41 @@ class VocabTreeTab(QWidget):
     def show_matches(self, result, selected: int | None) -> None:
         self.matches.blockSignals(True)
         self.matches.clear()
-        for tid, token in result.matches if result is not None else []:
-            item = QListWidgetItem(f"#{tid}  {token}")
+        labels = self._written_labels(result)
+        for k, (tid, token) in enumerate(result.matches if result is not None else []):
+            item = QListWidgetItem(f"#{tid}  {labels[k] if labels else token}")
             item.setData(Qt.ItemDataRole.UserRole, tid)
             self.matches.addItem(item)
             if tid == selected:
                 self.matches.setCurrentItem(item)
         self.matches.blockSignals(False)
+        self._matches_result = result
+        self._word_note()
         if result is not None and not result.matches:
             self.info.setText(self.tr("No token matches {query}.").format(query=result.query))
+
+    @staticmethod
+    def _written_labels(result) -> list[str]:
+        """The tokens a text is written as, named as the merge tree names them (a token that cuts a
+        character: ``각 bytes 1–2 of 3``); [] for ordinary matches."""
+        if result is None or not result.written_as:
+            return []
+        root = result.query.strip().encode("utf-8")
+        # a token whose bytes are not the text's at its place (a normaliser, SentencePiece's ▁) is shown as it is
+        return [named(data, root, start) if root[start : start + len(data)] == data else shown(data)
+                for data, start in result.written_at]
+
+    def _word_note(self) -> None:
+        """Over the list, when it holds the tokens the text searched is written as (no token holds it)."""
+        result = self._matches_result
+        written = result is not None and result.written_as
+        self.written_note.setVisible(written)
+        if written:
+            self.written_note.setText(
+                self.tr("No token holds {query}. It is written as these {n} tokens:").format(
+                    query=result.query.strip(), n=f"{result.written_in:,}"
+                )
+            )
 
     def _on_match(self, item, _previous=None) -> None:
         if item is not None:
