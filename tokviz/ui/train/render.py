@@ -391,7 +391,8 @@ class StepRenderer:
         )
         # measured on the banner's hidden twin: setting the banner's own text to measure it and back
         # laid its rich text out twice more, in the turn that starts a run
-        height = measure_ahead(banner, self.named_merge_html(named, step, self._numbers_html(step, big), big), key[1])
+        html_ = self.named_merge_html(named, step, self._numbers_html(step, big), big)
+        height = measure_ahead(banner, html_, key[1], minimum=0)  # the text's own height, not the banner's minimum
         self._named_height = (key, height)
         return height
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -160,12 +160,13 @@ _MEASURED: OrderedDict[tuple, int] = OrderedDict()  # (text, width, font, wrap) 
 MEASURED_KEPT = 512  # a run's banners and "why" lines come back when scrubbing; older ones are dropped
 
 
-def _measure_key(label: QLabel, text: str, width: int) -> tuple:
+def _measure_key(label: QLabel, text: str, width: int, minimum: int) -> tuple:
     m = label.contentsMargins()  # a style sheet's padding or border included
     return (
         text,
         width,
         label.font().key(),
+        minimum,  # a label's height for a width is never less than its minimum height
         label.wordWrap(),
         label.margin(),
         label.indent(),
@@ -186,7 +187,7 @@ def _remember(key: tuple, height: int) -> int:
 def measured_height(label: QLabel, width: int) -> int:
     """``label.heightForWidth(width)``, measured once per text, width and font: each measure lays out
     the whole rich text, and a frame measured the banner and "why" line several times."""
-    key = _measure_key(label, label.text(), width)
+    key = _measure_key(label, label.text(), width, label.minimumHeight())
     height = _MEASURED.get(key)
     if height is None:
         return _remember(key, label.heightForWidth(width) if width > 1 else label.sizeHint().height())
@@ -194,13 +195,15 @@ def measured_height(label: QLabel, width: int) -> int:
     return height
 
 
-def measure_ahead(label: QLabel, text: str, width: int) -> int:
+def measure_ahead(label: QLabel, text: str, width: int, minimum: int | None = None) -> int:
     """What :func:`measured_height` will say once ``label`` shows ``text``, measured now on a hidden
     twin of the label (``label`` keeps showing its text): measuring a text the label does not show
     by setting it and back parsed and laid out its rich text twice more (the banner's two-row table).
     Measuring the text a label is about to show gains nothing: its paint then lays out what a measure
-    of the label itself would have laid out for it."""
-    key = _measure_key(label, text, width)
+    of the label itself would have laid out for it. ``minimum``: the label's minimum height to measure
+    with (default: the one it has; 0 gives the text's own height)."""
+    minimum = label.minimumHeight() if minimum is None else minimum
+    key = _measure_key(label, text, width, minimum)
     if key in _MEASURED:
         return _MEASURED[key]
     twin = label.findChild(QLabel, "measuring twin", Qt.FindChildOption.FindDirectChildrenOnly)
@@ -216,9 +219,38 @@ def measure_ahead(label: QLabel, text: str, width: int) -> int:
     twin.setAlignment(label.alignment())
     twin.setContentsMargins(label.contentsMargins())
     twin.setText(text)
-    height = twin.heightForWidth(width) if width > 1 else twin.sizeHint().height()
+    height = twin.heightForWidth(width) if width > 1 else twin.sizeHint().height()  # (the twin has no minimum)
     twin.clear()  # holds no text of its own: a language switch later left the last English banner in it
-    return _remember(key, height)
+    return _remember(key, max(height, minimum))
+
+
+_remeasure_due = False
+
+
+def remeasure_after_font_change() -> None:
+    """Forget every height measured, and fit every :class:`LineFrame` again, once a font change (a zoom,
+    presentation mode) has gone through every widget.
+
+    The application's font reaches its widgets through posted events: measured before it has, a label
+    is still laid out in the old font, and its height was remembered under the new font's name (the next
+    window's "Merge tree" title started 1.5 lines high and shrank at its first run, re-laying out the
+    panel and every axis of its plots), and a line held for the old font stayed held (after a zoom and
+    back, the title kept its zoomed height)."""
+    global _remeasure_due
+    if not _remeasure_due:
+        _remeasure_due = True
+        QTimer.singleShot(0, _remeasure)
+
+
+def _remeasure() -> None:
+    global _remeasure_due
+    _remeasure_due = False
+    _MEASURED.clear()
+    for widget in QApplication.allWidgets():
+        if isinstance(widget, LineFrame):
+            if widget.label.property("tall_line_for") is not None:
+                hold_line_height(widget.label)  # its one line measured again, in the font it now has
+            widget._refit()
 
 
 class LineFrame(QWidget):
@@ -267,8 +299,11 @@ class LineFrame(QWidget):
                 self.updateGeometry()  # the one re-layout: the label needs another size
 
     def event(self, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.FontChange):
+        kind = event.type()
+        if kind == QEvent.Type.LayoutRequest:
             self._refit()  # the label changed: only a size it needs spreads further
+        elif kind == QEvent.Type.FontChange:
+            remeasure_after_font_change()
         return super().event(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -294,13 +329,19 @@ def hold_line_height(label: QLabel) -> None:
     key = f"{label.font().key()}/{label.minimumHeight()}"
     if label.property("tall_line_for") == key:
         return  # held already (a minimum set since, e.g. 0 between runs, is held again)
-    text = label.text()
+    text, minimum = label.text(), label.minimumHeight()
+    # a minimum set by someone else is kept; the one held here for another font is not, and the line is
+    # measured without it (a label's height for a width is never less than its minimum: after a zoom and
+    # back, the title kept its zoomed height for good)
+    held = label.property("tall_line_for")
+    own = held is not None and held.rpartition("/")[2] == str(minimum)
+    label.setMinimumHeight(0)
     label.setText(TALL_LINE)  # one short line at any but a tiny width
     # measured wide: the label's width at this moment may be a layout's passing one (a few pixels
     # while "why this pair" moves into presentation mode's column), where the one line wrapped into
     # two and the block then held twice its height until the next run
     one_line = label.heightForWidth(ONE_LINE_WIDTH)
-    height = max(one_line, label.minimumHeight())
+    height = one_line if own else max(one_line, minimum)
     label.setText(text)
     label.setMinimumHeight(height)
     label.setProperty("tall_line_for", f"{label.font().key()}/{height}")
