@@ -3,9 +3,12 @@ object, and results of superseded requests dropped."""
 
 from __future__ import annotations
 
+import pytest
+
 import tokviz.ui.vocab.jobs as jobs_module
 import tokviz.ui.vocab.state as state_module
 from tests.support.vocab_encoders import GEOT, small_encoder
+from tokviz.core.errors import InvalidTextError
 from tokviz.ui.vocab.jobs import run_request
 from tokviz.ui.vocab.state import Request, VocabState
 
@@ -82,6 +85,8 @@ def test_text_no_token_holds_lists_the_tokens_it_is_written_as_and_shows_the_fir
     assert not jobs_module.search_tokens(encoders["s"], "것").written_as
     for query in ("#99999", "EC 9D", "0xEC9DB4"):
         assert jobs_module.search_tokens(encoders["s"], query) == jobs_module.SearchResult(query, [])
+    with pytest.raises(InvalidTextError, match="surrogate"):  # shown as a message, not a traceback
+        jobs_module.search_tokens(encoders["s"], "a\udc00b")
 
 
 def test_cl100k_writes_saenggak_as_one_hangul_token_and_two_byte_tokens():

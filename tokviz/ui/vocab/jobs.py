@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from tokviz.core.display import visible_piece
-from tokviz.core.errors import TokvizError
+from tokviz.core.errors import TokvizError, check_text
 from tokviz.core.vocab.ranks import NoState
 from tokviz.core.vocab.ranks import VocabState as Progress  # what long core work reports to
 from tokviz.ui.vocab.grid import cell_arrays, map_grid
@@ -133,6 +133,7 @@ def search_tokens(encoder, query: str) -> SearchResult:
     from tokviz.core.vocab.encoder_merges import token_merges
     from tokviz.core.vocab.merges import find_tokens, is_text_query
 
+    check_text(query)  # a lone surrogate (pasted from a broken file) is a message naming it, not a traceback
     merges = token_merges(encoder)
     ids = find_tokens(merges, query, limit=SEARCH_LIMIT)
     if ids or not is_text_query(query):
