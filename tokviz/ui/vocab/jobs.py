@@ -138,10 +138,7 @@ def search_tokens(encoder, query: str) -> SearchResult:
     ids = find_tokens(merges, query, limit=SEARCH_LIMIT)
     if ids or not is_text_query(query):
         return SearchResult(query, [(i, shown(merges.token_bytes[i])) for i in ids])
-    try:
-        enc = encoder.encode(query.strip())
-    except TokvizError:  # text no encoder takes (a lone surrogate): nothing to show but "no match"
-        return SearchResult(query, [])
+    enc = encoder.encode(query.strip())  # (an encoder that fails on the text says so, as a message)
     pieces = [(i, int(start)) for i, start in zip(enc.ids, enc.byte_start_array, strict=True)
               if i in merges.token_bytes]
     listed = pieces[:SEARCH_LIMIT]
