@@ -115,7 +115,8 @@ def test_generation_prompt_toggle_changes_the_prompt_and_its_row(qtbot, panel):
     ("{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}", "stopped"),
     ("{% for m in messages %}{{ m.role ", "syntax error"),
 ])
-def test_a_failing_or_runaway_template_is_a_message(qtbot, panel, tmp_path, source, words):
+def test_a_failing_or_runaway_template_is_a_message(qtbot, panel, tmp_path, monkeypatch, source, words):
+    monkeypatch.setattr("tokviz.core.chat.RENDER_SECONDS", 0.3)  # the runaway is stopped as at 2 s, sooner
     chat_result(qtbot, panel, "qwen")
     template = tmp_path / "bad.jinja"
     template.write_text(source, encoding="utf-8")
