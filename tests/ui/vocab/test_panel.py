@@ -157,6 +157,14 @@ def test_text_no_token_holds_is_shown_as_the_tokens_it_is_written_as(qtbot, pane
     assert [tab.matches.item(i).text() for i in range(tab.matches.count())] == [
         "#257  것", "#236  이 byte 1 of 3", "#157  이 byte 2 of 3", "#180  이 byte 3 of 3"]
     assert tab.matches.currentItem().text() == "#257  것"
+    # a token the text is written with twice is listed twice; the first is current, and a row picked stays
+    tab.search_edit.setText("것것")
+    tab.search_now()
+    qtbot.waitUntil(lambda: tab.matches.count() == 2, timeout=WAIT_MS)
+    assert [tab.matches.item(i).text() for i in range(2)] == ["#257  것", "#257  것"] and tab.matches.currentRow() == 0
+    tab.matches.setCurrentRow(1)
+    tab.retranslate()  # the list is written again (a language switch)
+    assert tab.matches.currentRow() == 1
     # a text some token holds lists those tokens, without the note
     tab.search_edit.setText("bc")
     tab.search_now()

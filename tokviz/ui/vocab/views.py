@@ -134,15 +134,20 @@ class VocabTreeTab(QWidget):
         return None if node.step is None else f"#{node.step}"
 
     def show_matches(self, result, selected: int | None) -> None:
+        matches = result.matches if result is not None else []
+        # a token a text is written with twice is listed twice: the row picked stays, else the first
+        row = self.matches.currentRow()
+        if not (result is self._matches_result and 0 <= row < len(matches) and matches[row][0] == selected):
+            row = next((k for k, (tid, _) in enumerate(matches) if tid == selected), -1)
         self.matches.blockSignals(True)
         self.matches.clear()
         labels = self._written_labels(result)
-        for k, (tid, token) in enumerate(result.matches if result is not None else []):
+        for k, (tid, token) in enumerate(matches):
             item = QListWidgetItem(f"#{tid}  {labels[k] if labels else token}")
             item.setData(Qt.ItemDataRole.UserRole, tid)
             self.matches.addItem(item)
-            if tid == selected:
-                self.matches.setCurrentItem(item)
+        if row >= 0:
+            self.matches.setCurrentRow(row)
         self.matches.blockSignals(False)
         self._matches_result = result
         self._word_note()
