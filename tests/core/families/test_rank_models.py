@@ -173,6 +173,15 @@ def test_openai_rank_file_under_any_name_gets_its_own_pattern_and_specials(tmp_p
     (json.dumps({"config": {"pattern": "x", "default_num_special_tokens": 20, "default_vocab_size": 318},
                  "vocab": [{"rank": i, "token_bytes": "AA==", "token_str": ""} for i in range(300)]}),
      "single bytes have no rank"),
+    # read in bulk, each entry is still checked: a rank out of order, base64 that is not, a token that is no string
+    *[(json.dumps({"config": {"pattern": "x", "default_num_special_tokens": 0, "default_vocab_size": 256},
+                   "vocab": [{"rank": i, "token_bytes": "AA==", "token_str": ""} for i in range(255)] + [bad]}),
+       words)
+      for bad, words in [({"rank": 7, "token_bytes": "AA=="}, "vocab entry 255 has rank 7"),
+                         ({"rank": 255, "token_bytes": "AA=!"}, "not a valid tekken.json"),
+                         ({"rank": 255, "token_bytes": "생각"}, "not a valid tekken.json"),
+                         ({"rank": 255, "token_bytes": 5}, "not a valid tekken.json"),
+                         ({"rank": 255}, "not a valid tekken.json")]],
 ])
 def test_bad_tekken(tmp_path, doc, expected):
     p = tmp_path / "tekken.json"
