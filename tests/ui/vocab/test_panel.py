@@ -165,6 +165,15 @@ def test_text_no_token_holds_is_shown_as_the_tokens_it_is_written_as(qtbot, pane
     tab.matches.setCurrentRow(1)
     tab.retranslate()  # the list is written again (a language switch)
     assert tab.matches.currentRow() == 1
+    # rows named in words at a presentation size show whole: the list widens for them (never past 40%)
+    font = tab.matches.font()
+    font.setPointSize(22)
+    tab.matches.setFont(font)
+    tab.search_edit.setText("것이")
+    tab.search_now()
+    qtbot.waitUntil(lambda: tab.matches.count() == 4, timeout=WAIT_MS)
+    assert tab.matches.viewport().width() >= tab.matches.sizeHintForColumn(0)
+    assert tab.split.sizes()[0] <= 0.4 * sum(tab.split.sizes()) + 1
     # a text some token holds lists those tokens, without the note
     tab.search_edit.setText("bc")
     tab.search_now()

@@ -111,6 +111,7 @@ class VocabTreeTab(QWidget):
         split.addWidget(right)
         split.setSizes([220, 900])
         box.addWidget(split, 1)
+        self.split = split
         self.result = None
         self._matches_result = None  # the search result listed (the note is worded again on a language switch)
         self.retranslate()
@@ -151,6 +152,7 @@ class VocabTreeTab(QWidget):
         self.matches.blockSignals(False)
         self._matches_result = result
         self._word_note()
+        self._fit_list_width()
         if result is not None and not result.matches:
             self.info.setText(self.tr("No token matches {query}.").format(query=result.query))
 
@@ -164,6 +166,22 @@ class VocabTreeTab(QWidget):
         # a token whose bytes are not the text's at its place (a normaliser, SentencePiece's ▁) is shown as it is
         return [named(data, root, start) if root[start : start + len(data)] == data else shown(data)
                 for data, start in result.written_at]
+
+    LIST_SHARE = 0.4  # the list widens to show its longest row whole, up to this share of the tab
+
+    def _fit_list_width(self) -> None:
+        """Widen the list (never narrow it) so that its longest row shows whole, up to :data:`LIST_SHARE` of
+        the tab: the tokens a text is written as are named in words (``각 3바이트 중 1–2번째``), and in
+        presentation mode they were cut at the list's edge."""
+        view = self.matches
+        if not view.count():
+            return
+        need = view.sizeHintForColumn(0) + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width() + 4
+        sizes = self.split.sizes()
+        total = sum(sizes)
+        left = min(need, int(total * self.LIST_SHARE))
+        if total > 0 and left > sizes[0]:
+            self.split.setSizes([left, total - left])
 
     def _word_note(self) -> None:
         """Over the list, when it holds the tokens the text searched is written as (no token holds it)."""
