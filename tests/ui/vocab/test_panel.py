@@ -59,6 +59,13 @@ def _show(qtbot, panel, tab):
     qtbot.waitUntil(lambda: not panel.busy() and not panel.state.wanted(), timeout=WAIT_MS)
 
 
+def _search(qtbot, tab, query: str, shown) -> None:
+    """Search ``query`` as a user does (typed, then Enter) and wait until ``shown()`` holds."""
+    tab.search_edit.setText(query)
+    tab.search_now()
+    qtbot.waitUntil(shown, timeout=WAIT_MS)
+
+
 def test_a_hidden_panel_computes_nothing(qtbot, encoders):
     p = VocabPanel(Session(_registry(encoders)))
     qtbot.addWidget(p)
@@ -72,9 +79,7 @@ def test_the_results_shown_are_computed_outside_the_gui_process(qtbot, panel, mo
     # a search computed in this process would fail; the tree still appears: the child computed it
     monkeypatch.setattr(jobs, "search_tokens", lambda *a: (_ for _ in ()).throw(AssertionError("computed here")))
     _show(qtbot, panel, panel.tree_tab)
-    panel.tree_tab.search_edit.setText("것")
-    panel.tree_tab.search_now()
-    qtbot.waitUntil(lambda: panel.tree_tab.drawn_labels()[-1:] == ["것"], timeout=WAIT_MS)
+    _search(qtbot, panel.tree_tab, "것", lambda: panel.tree_tab.drawn_labels()[-1:] == ["것"])
     assert panel.message_bar.text() == ""
     assert panel.worker.pid not in (None, os.getpid())
 
@@ -129,9 +134,7 @@ def test_a_selection_in_the_diff_survives_a_visit_to_another_tab(qtbot, panel):
 def test_searching_a_token_shows_its_merge_tree_named_by_characters(qtbot, panel):
     _show(qtbot, panel, panel.tree_tab)
     tab = panel.tree_tab
-    tab.search_edit.setText("것")
-    tab.search_now()
-    qtbot.waitUntil(lambda: tab.drawn_labels()[-1:] == ["것"], timeout=WAIT_MS)
+    _search(qtbot, tab, "것", lambda: tab.drawn_labels()[-1:] == ["것"])
     assert tab.drawn_labels() == ["것 1/3", "것 2/3", "것 1–2/3", "것 3/3", "것"]
     assert tab.merge_lines() == [
         "rank 256: 것 byte 1 of 3 + 것 byte 2 of 3 → 것 bytes 1–2 of 3",
@@ -139,18 +142,14 @@ def test_searching_a_token_shows_its_merge_tree_named_by_characters(qtbot, panel
     ]
     assert tab.matches.currentItem().text().startswith("#257")
     # a token no merge builds says so, with the parts the merges stop at
-    tab.search_edit.setText("bcd")
-    tab.search_now()
-    qtbot.waitUntil(lambda: tab.drawn_labels() == ["bcd"], timeout=WAIT_MS)
+    _search(qtbot, tab, "bcd", lambda: tab.drawn_labels() == ["bcd"])
     assert tab.merge_lines() == ["bcd: not reachable by merges (the merges stop at b + c + d)"]
 
 
 def test_text_no_token_holds_is_shown_as_the_tokens_it_is_written_as(qtbot, panel):
     _show(qtbot, panel, panel.tree_tab)
     tab = panel.tree_tab
-    tab.search_edit.setText("것이")
-    tab.search_now()
-    qtbot.waitUntil(lambda: tab.drawn_labels()[-1:] == ["것"], timeout=WAIT_MS)
+    _search(qtbot, tab, "것이", lambda: tab.drawn_labels()[-1:] == ["것"])
     assert tab.written_note.isVisibleTo(panel)
     assert tab.written_note.text() == "No token holds 것이. It is written as these 4 tokens:"
     # the bytes of 이 (EC 9D B4) are named as the merge tree names them
@@ -158,9 +157,7 @@ def test_text_no_token_holds_is_shown_as_the_tokens_it_is_written_as(qtbot, pane
         "#257  것", "#236  이 byte 1 of 3", "#157  이 byte 2 of 3", "#180  이 byte 3 of 3"]
     assert tab.matches.currentItem().text() == "#257  것"
     # a token the text is written with twice is listed twice; the first is current, and a row picked stays
-    tab.search_edit.setText("것것")
-    tab.search_now()
-    qtbot.waitUntil(lambda: tab.matches.count() == 2, timeout=WAIT_MS)
+    _search(qtbot, tab, "것것", lambda: tab.matches.count() == 2)
     assert [tab.matches.item(i).text() for i in range(2)] == ["#257  것", "#257  것"] and tab.matches.currentRow() == 0
     tab.matches.setCurrentRow(1)
     tab.retranslate()  # the list is written again (a language switch)
@@ -169,15 +166,11 @@ def test_text_no_token_holds_is_shown_as_the_tokens_it_is_written_as(qtbot, pane
     font = tab.matches.font()
     font.setPointSize(22)
     tab.matches.setFont(font)
-    tab.search_edit.setText("것이")
-    tab.search_now()
-    qtbot.waitUntil(lambda: tab.matches.count() == 4, timeout=WAIT_MS)
+    _search(qtbot, tab, "것이", lambda: tab.matches.count() == 4)
     assert tab.matches.viewport().width() >= tab.matches.sizeHintForColumn(0)
     assert tab.split.sizes()[0] <= 0.4 * sum(tab.split.sizes()) + 1
     # a text some token holds lists those tokens, without the note
-    tab.search_edit.setText("bc")
-    tab.search_now()
-    qtbot.waitUntil(lambda: tab.drawn_labels()[-1:] == ["abc"], timeout=WAIT_MS)
+    _search(qtbot, tab, "bc", lambda: tab.drawn_labels()[-1:] == ["abc"])
     assert not tab.written_note.isVisibleTo(panel)
 
 
@@ -188,9 +181,7 @@ def test_the_tree_grows_with_zoom_and_presentation_mode(qtbot, panel):
 
     _show(qtbot, panel, panel.tree_tab)
     tab = panel.tree_tab
-    tab.search_edit.setText("것")
-    tab.search_now()
-    qtbot.waitUntil(lambda: tab.drawn_labels()[-1:] == ["것"], timeout=WAIT_MS)
+    _search(qtbot, tab, "것", lambda: tab.drawn_labels()[-1:] == ["것"])
     before = tab.tree_view.tree_height()
     try:
         fonts.set_scale(1.6)
