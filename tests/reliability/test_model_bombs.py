@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.processes import TOKVIZ_AS_AT_A_TERMINAL
 from tokviz.core.compare import compare_text
 from tokviz.core.encoders import files as model_files
 from tokviz.core.encoders import gguf_family
@@ -300,7 +301,8 @@ def test_ctrl_c_ends_a_long_native_encode(tmp_path):
     # encode (10.8 s on 300 letters ignored Ctrl-C until it returned)
     path = write_json(tmp_path / "tokenizer.json", tokenizer_json(pre=split(r"\w*\w*\w*$")))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RUST_BACKTRACE": "0"}
-    child = subprocess.Popen([sys.executable, "-m", "tokviz", "encode", "--model", str(path), "a" * 250 + "!"],
+    child = subprocess.Popen([sys.executable, "-c", TOKVIZ_AS_AT_A_TERMINAL, "encode", "--model", str(path),
+                              "a" * 250 + "!"],
                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         original = os.readlink(f"/proc/{child.pid}/fd/2")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.processes import cpu_seconds
+from tests.support.processes import CTRL_C_AS_AT_A_TERMINAL, cpu_seconds
 from tokviz.cli import main
 from tokviz.core import template_process
 from tokviz.core.chat import ChatTemplateError, Message, render_jinja
@@ -275,8 +275,8 @@ def test_ctrl_c_ends_tokviz_chat_during_a_c_call(tmp_path, messages_file):
     template = tmp_path / "hang.jinja"
     template.write_text(C_CALL_BOMB, encoding="utf-8")
     # a render deadline far away, so that only Ctrl-C can end this render
-    code = ("import sys, tokviz.core.chat as chat; chat.RENDER_SECONDS = 600; from tokviz.cli import main; "
-            "sys.exit(main())")
+    code = (CTRL_C_AS_AT_A_TERMINAL + "import sys, tokviz.core.chat as chat; chat.RENDER_SECONDS = 600; "
+            "from tokviz.cli import main; sys.exit(main())")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-c", code, "chat", "-e", "sp:demo_unigram", "--template", str(template),
                              str(messages_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,

@@ -38,3 +38,12 @@ def gone(pid: int) -> bool:
     except ProcessLookupError:
         return True
     return False
+
+
+# Ctrl-C as a terminal delivers it. A process started in the background of a non-interactive shell (a CI
+# runner, `cmd &` in a script) inherits SIGINT *ignored*, and Python then installs no KeyboardInterrupt
+# handler: a Ctrl-C test's child would never see the signal. A child that must react as at a terminal
+# starts with this line (``python -c``), which puts Python's own handler back.
+CTRL_C_AS_AT_A_TERMINAL = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+# ``python -m tokviz ...`` with a terminal's Ctrl-C: ``[sys.executable, "-c", TOKVIZ_AS_AT_A_TERMINAL, ...]``
+TOKVIZ_AS_AT_A_TERMINAL = CTRL_C_AS_AT_A_TERMINAL + "import runpy; runpy.run_module('tokviz', run_name='__main__')"
