@@ -174,6 +174,24 @@ def test_text_no_token_holds_is_shown_as_the_tokens_it_is_written_as(qtbot, pane
     assert not tab.written_note.isVisibleTo(panel)
 
 
+def test_a_token_picked_among_those_a_text_is_written_as_has_its_tree_named_by_that_text(qtbot, panel):
+    """겄 (EA B2 84) is written as the token 것 is built from (EA B2) and one byte: that token's tree and
+    merges are named by the 겄 it was cut from, as its row is, not by a range of characters it might be."""
+    _show(qtbot, panel, panel.tree_tab)
+    tab = panel.tree_tab
+    _search(qtbot, tab, "겄", lambda: tab.matches.count() == 2 and bool(tab.drawn_labels()))
+    assert [tab.matches.item(i).text() for i in range(2)] == ["#256  겄 bytes 1–2 of 3", "#132  겄 byte 3 of 3"]
+    assert tab.drawn_labels() == ["겄 1/3", "겄 2/3", "겄 1–2/3"]
+    assert tab.merge_lines() == ["rank 256: 겄 byte 1 of 3 + 겄 byte 2 of 3 → 겄 bytes 1–2 of 3"]
+    assert tab.info.text() == "#256 겄 bytes 1–2 of 3 · 2 bytes: EA B2"
+    tab.matches.setCurrentRow(1)
+    qtbot.waitUntil(lambda: tab.drawn_labels() == ["겄 3/3"], timeout=WAIT_MS)
+    assert tab.info.text() == "#132 겄 byte 3 of 3 · 1 bytes: 84"
+    # the same token searched by its id is a token alone again: its bytes are named by what they could be
+    _search(qtbot, tab, "#256", lambda: tab.matches.count() == 1 and tab.drawn_labels()[-1:] != ["겄 1–2/3"])
+    assert "겄" not in tab.info.text()
+
+
 def test_the_tree_grows_with_zoom_and_presentation_mode(qtbot, panel):
     """Ctrl + or presentation mode scales every font: the tree's labels followed only when the panel
     was built after the change (its fonts were fixed at construction)."""

@@ -42,6 +42,9 @@ class MergeTreeView(QWidget):
         # the panel sets how to get a token's bytes and the corpus's character guesser
         self.token_bytes = None
         self.guesser = None
+        # the text's bytes just before and after the root token, when the tree is of a token seen in a
+        # text (the Vocabulary panel's "written as" list): its cut characters are then named exactly
+        self.context: tuple[bytes, bytes] = (b"", b"")
         self._root_chars: list | None = None
         # (tree, fonts and namers, boxes, x after the last leaf) of the tree shown and of one prepared
         self._laid: list[tuple] = []
@@ -62,9 +65,11 @@ class MergeTreeView(QWidget):
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(360, 200)
 
-    def set_tree(self, node: MergeNode | None) -> None:
-        if node is not self.tree:
+    def set_tree(self, node: MergeNode | None, context: tuple[bytes, bytes] = (b"", b"")) -> None:
+        """Show ``node``'s tree; ``context``: the bytes of the text before and after it (see :attr:`context`)."""
+        if node is not self.tree or context != self.context:
             self.tree = node
+            self.context = context
             self._root_chars = None
         self._ask_room()
         self.update()
@@ -94,7 +99,7 @@ class MergeTreeView(QWidget):
 
     def _look(self, size: QSize) -> tuple:
         """What a paint of the view at ``size`` depends on: a pixmap drawn ahead for another look is not shown."""
-        keys = (self._font_keys, self.token_bytes, self.guesser, self.caption, self.dark)
+        keys = (self._font_keys, self.token_bytes, self.guesser, self.context, self.caption, self.dark)
         return (self.tree, keys, size, self.devicePixelRatioF())
 
     def _min_scale(self) -> float:
@@ -118,7 +123,7 @@ class MergeTreeView(QWidget):
         """The tree's boxes (see :meth:`_layout`) and the x after its last leaf, laid out once per
         tree and fonts: a frame laid the same tree out four times (room, scale, paint). The layout of
         the tree shown and of the one prepared for the next frame are kept."""
-        key = (self._font_keys, self.token_bytes, self.guesser)
+        key = (self._font_keys, self.token_bytes, self.guesser, self.context)
         for laid in self._laid:
             if laid[0] is self.tree and laid[1] == key:
                 return laid[2], laid[3]
@@ -202,7 +207,8 @@ class MergeTreeView(QWidget):
         if self._root_chars is None and self.tree is not None and self.token_bytes is not None:
             data = self.token_bytes(self.tree.token_id)
             chars = []
-            for part in byte_parts(data, guesser=self.guesser):
+            before, after = self.context
+            for part in byte_parts(data, before=before, after=after, guesser=self.guesser):
                 chars += [(part, k) for k in range(len(part.data))]
             self._root_chars = chars
         return self._root_chars

@@ -153,6 +153,10 @@ class VocabTreeTab(QWidget):
         self._matches_result = result
         self._word_note()
         self._fit_list_width()
+        if self.result is not None:  # the tree shown may be of a row of this list: named by its text now
+            root, start = self._text_around(self.result.tree)
+            if self.tree_view.context != (root[:start], root[start + len(self.result.tree.data) :]):
+                self.show_tree(self.result)
         if result is not None and not result.matches:
             self.info.setText(self.tr("No token matches {query}.").format(query=result.query))
 
@@ -210,15 +214,29 @@ class VocabTreeTab(QWidget):
         tree = result.tree
         self._unbuilt = set()
         self.tree_view.token_bytes = result.token_bytes.__getitem__
-        lines = self._merge_lines(tree, tree.data, 0)
-        self.tree_view.set_tree(view_tree(tree))
+        root, start = self._text_around(tree)
+        lines = self._merge_lines(tree, root, start)
+        self.tree_view.set_tree(view_tree(tree), (root[:start], root[start + len(tree.data) :]))
         for _rank, line in sorted(lines, key=lambda rl: rl[0]):
             self.merge_list.addItem(line)
+        token = named(tree.data, root, start) if start or len(root) > len(tree.data) else shown(tree.data)
         self.info.setText(
             self.tr("#{id} {token} · {n} bytes: {hex}").format(
-                id=tree.id, token=shown(tree.data), n=len(tree.data), hex=tree.data.hex(" ").upper()
+                id=tree.id, token=token, n=len(tree.data), hex=tree.data.hex(" ").upper()
             )
         )
+
+    def _text_around(self, tree) -> tuple[bytes, int]:
+        """(bytes, where the tree's token starts in them): the text searched, when the token is the row
+        picked among those it is written as (``이 byte 1 of 3`` is named by the 이 it was cut from), else the
+        token's own bytes."""
+        listed, row = self._matches_result, self.matches.currentRow()
+        if listed is not None and listed.written_as and 0 <= row < len(listed.written_at):
+            data, start = listed.written_at[row]
+            root = listed.query.strip().encode("utf-8")
+            if data == tree.data and listed.matches[row][0] == tree.id and root[start : start + len(data)] == data:
+                return root, start
+        return tree.data, 0
 
     def _merge_lines(self, node, root: bytes, start: int) -> list[tuple[int, str]]:
         """(rank, line) of every merge under ``node``; an unbuilt token says so."""
