@@ -21,15 +21,17 @@ def _cache_bytecode_outside_the_checkout() -> None:
 
     if not sys.dont_write_bytecode:
         return  # Python caches bytecode already
-    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or os.path.join(
-        tempfile.gettempdir(),
-        f"tokviz-test-bytecode-{os.getuid() if hasattr(os, 'getuid') else 0}-"
-        f"{hashlib.sha256(sys.prefix.encode('utf-8')).hexdigest()[:12]}",
-    )
+    ours = "PYTHONPYCACHEPREFIX" not in os.environ
+    family = os.path.join(tempfile.gettempdir(), f"tokviz-test-bytecode-{os.getuid() if hasattr(os, 'getuid') else 0}-")
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or family + hashlib.sha256(sys.prefix.encode()).hexdigest()[:12]
     os.environ["PYTHONPYCACHEPREFIX"] = prefix
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.pycache_prefix = prefix
     sys.dont_write_bytecode = False
+    if ours and not os.environ.get("PYTEST_XDIST_WORKER"):  # once per run, in the process that starts the workers
+        from tests.support.bytecode import remove_bytecode_of_environments_that_are_gone
+
+        remove_bytecode_of_environments_that_are_gone(prefix, family)
 
 
 _cache_bytecode_outside_the_checkout()

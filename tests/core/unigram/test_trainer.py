@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from scipy.special import digamma as exact_digamma
 
 from tests.support.mixed_corpus import mixed_lines
 from tokviz.core.encoders.base import Encoder
@@ -24,6 +23,8 @@ def test_first_em_iteration_by_hand():
     # Segmentations of ▁ab: ▁|a|b .001, ▁a|b .02, ▁|ab .02, ▁ab .3; Z = .341.
     # Expected counts (x 10 occurrences): ▁ab 3/.341, ▁a .2/.341, ab .2/.341, ▁ .21/.341, b .21/.341,
     # a .01/.341 = 0.029 < 0.5, so the M-step drops a.
+    from scipy.special import digamma as exact_digamma  # here: scipy costs every worker ~0.6 s to import
+
     t = UnigramTrainer(UnigramConfig(vocab_size=9))
     events = list(t.run(["ab\n"] * 10))
     em1 = next(e for e in events if isinstance(e, EMStep))
