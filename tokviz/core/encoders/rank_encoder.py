@@ -51,12 +51,12 @@ def parse_tiktoken_ranks(data: bytes, path: str | Path = "<rank file>") -> dict[
     return _checked_ranks(ranks, path)
 
 
-def _b64decode_strict(token: bytes) -> bytes:
+def b64decode_strict(token: bytes) -> bytes:
     return base64.b64decode(token, validate=True)
 
 
 if sys.version_info >= (3, 11):  # what b64decode(validate=True) calls, without its per-call overhead
-    _b64decode_strict = functools.partial(binascii.a2b_base64, strict_mode=True)  # noqa: F811
+    b64decode_strict = functools.partial(binascii.a2b_base64, strict_mode=True)  # noqa: F811
 
 
 def _well_formed_ranks(data: bytes) -> dict[bytes, int] | None:
@@ -79,7 +79,7 @@ def _well_formed_ranks(data: bytes) -> dict[bytes, int] | None:
     if not b"".join(rank_fields).isdigit() or max(map(len, rank_fields)) > MAX_NUMBER_DIGITS:
         return None
     try:
-        tokens = list(map(_b64decode_strict, fields[0::2]))
+        tokens = list(map(b64decode_strict, fields[0::2]))
     except (ValueError, binascii.Error):
         return None
     numbers = list(map(int, rank_fields))

@@ -38,7 +38,7 @@ from tokviz.core.encoders.files import (
     read_model_text,
     read_regular_file,
 )
-from tokviz.core.encoders.rank_encoder import TiktokenEncoder, _b64decode_strict, parse_tiktoken_ranks
+from tokviz.core.encoders.rank_encoder import TiktokenEncoder, b64decode_strict, parse_tiktoken_ranks
 from tokviz.core.encoders.sources import said
 from tokviz.core.encoders.tiktoken_family import SPECS as OPENAI_SPECS
 from tokviz.core.encoding import Encoding
@@ -407,7 +407,7 @@ def load_tekken(path: str | Path, *, name: str | None = None, source: str | None
         if [entry["rank"] for entry in entries] != list(range(inner)):
             i = next(i for i, entry in enumerate(entries) if entry["rank"] != i)
             raise ValueError(f"vocab entry {i} has rank {entries[i]['rank']}")
-        tokens = list(map(_b64decode_strict, [entry["token_bytes"] for entry in entries]))
+        tokens = list(map(b64decode_strict, [entry["token_bytes"] for entry in entries]))
         ranks = dict(zip(tokens, range(num_special, num_special + inner), strict=True))
         listed = doc.get("special_tokens")
         names = ([t["token_str"] for t in sorted(listed, key=lambda t: t["rank"])] if listed

@@ -391,8 +391,8 @@ class StepRenderer:
         )
         # measured on the banner's hidden twin: setting the banner's own text to measure it and back
         # laid its rich text out twice more, in the turn that starts a run
-        html_ = self.named_merge_html(named, step, self._numbers_html(step, big), big)
-        height = measure_ahead(banner, html_, key[1], minimum=0)  # the text's own height, not the banner's minimum
+        text = self.named_merge_html(named, step, self._numbers_html(step, big), big)
+        height = measure_ahead(banner, text, key[1], minimum=0)  # the text's own height, not the banner's minimum
         self._named_height = (key, height)
         return height
 
