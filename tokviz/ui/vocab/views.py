@@ -113,6 +113,7 @@ class VocabTreeTab(QWidget):
         box.addWidget(split, 1)
         self.split = split
         self.result = None
+        self._tree_place: tuple[bytes, int] | None = None  # (bytes, start) the tree shown is named in
         self._matches_result = None  # the search result listed (the note is worded again on a language switch)
         self.retranslate()
 
@@ -153,10 +154,8 @@ class VocabTreeTab(QWidget):
         self._matches_result = result
         self._word_note()
         self._fit_list_width()
-        if self.result is not None:  # the tree shown may be of a row of this list: named by its text now
-            root, start = self._text_around(self.result.tree)
-            if self.tree_view.context != (root[:start], root[start + len(self.result.tree.data) :]):
-                self.show_tree(self.result)
+        if self.result is not None and self._text_around(self.result.tree) != self._tree_place:
+            self.show_tree(self.result)  # the tree shown is of a row of this list: named by its text now
         if result is not None and not result.matches:
             self.info.setText(self.tr("No token matches {query}.").format(query=result.query))
 
@@ -166,10 +165,17 @@ class VocabTreeTab(QWidget):
         character: ``각 bytes 1–2 of 3``); [] for ordinary matches."""
         if result is None or not result.written_as:
             return []
+        return [named(data, *place) if (place := VocabTreeTab._place(result, row)) else shown(data)
+                for row, (data, _) in enumerate(result.written_at)]
+
+    @staticmethod
+    def _place(result, row: int) -> tuple[bytes, int] | None:
+        """(the text searched, in UTF-8, and where the token of ``row`` starts in it) for a row of the tokens
+        a text is written as; None when the token's bytes are not the text's at its place (a normaliser,
+        SentencePiece's ▁): such a token is shown as it is."""
+        data, start = result.written_at[row]
         root = result.query.strip().encode("utf-8")
-        # a token whose bytes are not the text's at its place (a normaliser, SentencePiece's ▁) is shown as it is
-        return [named(data, root, start) if root[start : start + len(data)] == data else shown(data)
-                for data, start in result.written_at]
+        return (root, start) if root[start : start + len(data)] == data else None
 
     LIST_SHARE = 0.4  # the list widens to show its longest row whole, up to this share of the tab
 
@@ -214,7 +220,7 @@ class VocabTreeTab(QWidget):
         tree = result.tree
         self._unbuilt = set()
         self.tree_view.token_bytes = result.token_bytes.__getitem__
-        root, start = self._text_around(tree)
+        root, start = self._tree_place = self._text_around(tree)
         lines = self._merge_lines(tree, root, start)
         self.tree_view.set_tree(view_tree(tree), (root[:start], root[start + len(tree.data) :]))
         for _rank, line in sorted(lines, key=lambda rl: rl[0]):
@@ -232,10 +238,9 @@ class VocabTreeTab(QWidget):
         token's own bytes."""
         listed, row = self._matches_result, self.matches.currentRow()
         if listed is not None and listed.written_as and 0 <= row < len(listed.written_at):
-            data, start = listed.written_at[row]
-            root = listed.query.strip().encode("utf-8")
-            if data == tree.data and listed.matches[row][0] == tree.id and root[start : start + len(data)] == data:
-                return root, start
+            place = self._place(listed, row)
+            if place is not None and listed.matches[row][0] == tree.id and listed.written_at[row][0] == tree.data:
+                return place
         return tree.data, 0
 
     def _merge_lines(self, node, root: bytes, start: int) -> list[tuple[int, str]]:
