@@ -107,8 +107,11 @@ def test_a_vocabulary_process_that_dies_mid_request_is_a_message(qtbot, encoders
     try:
         _show(qtbot, p, p.reach_tab)
         p.reach_tab.add_corpus("corpus.txt", str(fifo))
-        # the job runs once asked; its child may still be starting on a loaded machine
-        qtbot.waitUntil(lambda: p.state.jobs["use"].status == "running" and p.worker.pid is not None, timeout=WAIT_MS)
+        # the job runs once asked; its child may still be starting on a loaded machine. The job reads as
+        # running before its request reaches the child: killed then, the child was the reach job's, and the
+        # request started a new one, blocked on the fifo for good (about one run in seven timed out)
+        qtbot.waitUntil(lambda: p.state.jobs["use"].status == "running" and p.worker.in_flight
+                        and p.worker.pid is not None, timeout=WAIT_MS)
         os.kill(p.worker.pid, signal.SIGKILL)
         qtbot.waitUntil(lambda: "ended unexpectedly" in p.message_bar.text(), timeout=WAIT_MS)
         assert p.state.jobs["use"].status == "failed" and p.reach_tab.use is None

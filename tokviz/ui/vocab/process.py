@@ -186,6 +186,12 @@ class VocabWorker:
         link = self._link
         return link.process.pid if link is not None and not link.dead and link.process.is_alive() else None
 
+    @property
+    def in_flight(self) -> int:
+        """Requests sent to the child (or about to be) and not answered yet (tests, measurements)."""
+        link = self._link
+        return len(link.waiting) if link is not None else 0
+
     def _live_link(self) -> _Link:
         with self._lock:
             if self.closed:
